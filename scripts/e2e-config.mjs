@@ -1,0 +1,14 @@
+// @ts-check
+/** Loopback addresses and build settings shared by the e2e servers script and the specs. */
+export const E2E_PORTS = Object.freeze({ site: 4173, siteFlags: 4174, emulator: 8790 });
+
+export const SITE_URL = `http://127.0.0.1:${E2E_PORTS.site}`;
+/** The same site built with SCHOOLS_PAGE off, TEMP_ISSUE_POPUP on and GOOGLE_PLAY_BUTTON off. */
+export const SITE_FLAGS_URL = `http://127.0.0.1:${E2E_PORTS.siteFlags}`;
+export const EMULATOR_URL = `http://127.0.0.1:${E2E_PORTS.emulator}`;
+
+export const GA_TEST_ID = 'G-E2ETEST01';
+/** Nothing listens here: the specs fulfil it with a stand-in gtag.js through page.route. */
+export const GA_SCRIPT_URL = 'http://127.0.0.1:4599/gtag/js';
+
+export const E2E_OUT_DIR = 'node_modules/.e2e';

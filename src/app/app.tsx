@@ -1,0 +1,28 @@
+import { Route, Routes } from 'react-router-dom';
+import { Layout } from '@/app/layout';
+import { RouteEffects } from '@/app/route-effects';
+import { buildRoutes, NOT_FOUND_ROUTE, type RouteDefinition } from '@/app/routes';
+import { flags } from '@/config/flags';
+
+function routeElement(route: RouteDefinition) {
+  return (
+    <>
+      <RouteEffects route={route} />
+      {route.element}
+    </>
+  );
+}
+
+/** The whole site; the router itself is provided by the client or the prerenderer. */
+export function App({ schoolsPageOn = flags.SCHOOLS_PAGE }: { schoolsPageOn?: boolean }) {
+  return (
+    <Layout>
+      <Routes>
+        {buildRoutes({ schoolsPageOn }).map((route) => (
+          <Route key={route.path} path={route.path} element={routeElement(route)} />
+        ))}
+        <Route path={NOT_FOUND_ROUTE.path} element={routeElement(NOT_FOUND_ROUTE)} />
+      </Routes>
+    </Layout>
+  );
+}

@@ -1,0 +1,46 @@
+import { documentTitle, type RouteDefinition } from '@/app/routes';
+import { env } from '@/config/env';
+import { LINKS, PRODUCT_NAME } from '@/config/site';
+
+/** Escapes text for an HTML attribute or element body. */
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+export const OG_IMAGE_PATH = '/og-image.png';
+export const OG_IMAGE_SIZE = { width: 1200, height: 630 } as const;
+/** The App Store id inside the UK listing URL, for the iOS Smart App Banner. */
+export const APP_STORE_ID = /id(\d+)/.exec(LINKS.appStore)?.[1] ?? '';
+
+/** The head tags a prerendered route carries: title, description, canonical, share previews. */
+export function renderHeadTags(route: RouteDefinition, path: string): string {
+  const title = escapeHtml(documentTitle(route));
+  const description = escapeHtml(route.description);
+  const url = escapeHtml(`${env.siteUrl}${path === '/' ? '/' : path}`);
+  const image = escapeHtml(`${env.siteUrl}${OG_IMAGE_PATH}`);
+  const tags = [
+    `<title>${title}</title>`,
+    `<meta name="description" content="${description}" />`,
+    path === '*' ? '<meta name="robots" content="noindex" />' : `<link rel="canonical" href="${url}" />`,
+    `<meta property="og:type" content="website" />`,
+    `<meta property="og:site_name" content="${escapeHtml(PRODUCT_NAME)}" />`,
+    `<meta property="og:title" content="${title}" />`,
+    `<meta property="og:description" content="${description}" />`,
+    path === '*' ? '' : `<meta property="og:url" content="${url}" />`,
+    `<meta property="og:image" content="${image}" />`,
+    `<meta property="og:image:width" content="${OG_IMAGE_SIZE.width}" />`,
+    `<meta property="og:image:height" content="${OG_IMAGE_SIZE.height}" />`,
+    `<meta property="og:locale" content="en_GB" />`,
+    `<meta name="twitter:card" content="summary_large_image" />`,
+    `<meta name="twitter:title" content="${title}" />`,
+    `<meta name="twitter:description" content="${description}" />`,
+    `<meta name="twitter:image" content="${image}" />`,
+    APP_STORE_ID ? `<meta name="apple-itunes-app" content="app-id=${APP_STORE_ID}" />` : '',
+  ];
+  return tags.filter(Boolean).join('\n    ');
+}

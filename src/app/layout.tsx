@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { Toaster } from 'react-hot-toast';
+import { Footer } from '@/components/footer';
+import { Header } from '@/components/header';
+import { TOAST_POSITION } from '@/config/constants';
+import { ConsentBanner } from '@/features/consent/consent-banner';
+import { reopenConsent } from '@/features/consent/consent-store';
+
+export const SKIP_LINK_TEXT = 'Skip to main content';
+
+/** The frame of every page: header, main content, footer, toasts and the cookie banner. */
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {SKIP_LINK_TEXT}
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1} className="site-main">
+        {children}
+      </main>
+      <Footer onOpenCookieSettings={reopenConsent} />
+      <ConsentBanner />
+      <Toaster position={TOAST_POSITION} toastOptions={{ duration: 6000 }} />
+    </>
+  );
+}

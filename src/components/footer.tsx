@@ -1,0 +1,68 @@
+import { Link } from 'react-router-dom';
+import { LogoMark } from '@/components/icons';
+import { NavItemLink, visibleNavItems } from '@/components/nav-item-link';
+import { SocialLinks } from '@/components/social-links';
+import { flags } from '@/config/flags';
+import {
+  COMPANY_NAME,
+  CONTACT_EMAIL,
+  FOOTER_COLUMNS,
+  LINKS,
+  PRODUCT_NAME,
+  ROUTE_PATHS,
+  TAGLINE,
+} from '@/config/site';
+
+export const FOOTER_TEXT = {
+  cookieSettings: 'Cookie settings',
+  contact: 'Contact us:',
+  copyright: (year: number) => `© ${year} ${COMPANY_NAME}. All rights reserved.`,
+} as const;
+
+type Props = {
+  onOpenCookieSettings: () => void;
+  schoolsPageOn?: boolean;
+  year?: number;
+};
+
+export function Footer({
+  onOpenCookieSettings,
+  schoolsPageOn = flags.SCHOOLS_PAGE,
+  year = new Date().getFullYear(),
+}: Props) {
+  return (
+    <footer className="site-footer">
+      <div className="site-footer__inner">
+        <div className="site-footer__brand">
+          <Link to={ROUTE_PATHS.home} className="site-footer__logo" aria-label={`${PRODUCT_NAME} home`}>
+            <LogoMark size={40} />
+            <span aria-hidden="true">{PRODUCT_NAME}</span>
+          </Link>
+          <p className="site-footer__tagline">{TAGLINE}</p>
+          <SocialLinks />
+        </div>
+        {FOOTER_COLUMNS.map((column) => (
+          <nav key={column.title} className="site-footer__column" aria-label={column.title}>
+            <h2 className="site-footer__heading">{column.title}</h2>
+            <ul>
+              {visibleNavItems(column.items, schoolsPageOn).map((item) => (
+                <li key={item.label}>
+                  <NavItemLink item={item} className="site-footer__link" />
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ))}
+      </div>
+      <div className="site-footer__bottom">
+        <p>{FOOTER_TEXT.copyright(year)}</p>
+        <p>
+          {FOOTER_TEXT.contact} <a href={LINKS.contactMailto}>{CONTACT_EMAIL}</a>
+        </p>
+        <button type="button" className="link-button" onClick={onOpenCookieSettings}>
+          {FOOTER_TEXT.cookieSettings}
+        </button>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,28 @@
+import type { MouseEvent, ReactNode } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { WAITLIST_ANCHOR_ID } from '@/config/constants';
+import { ROUTE_PATHS } from '@/config/site';
+import { scrollToElementId } from '@/lib/scroll';
+
+/** Link to the home waitlist; on the home page it scrolls there without navigating. */
+export function WaitlistLink({
+  className,
+  children,
+  onNavigate,
+}: {
+  className?: string;
+  children: ReactNode;
+  onNavigate?: () => void;
+}) {
+  const location = useLocation();
+  const onHome = location.pathname === ROUTE_PATHS.home;
+  const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    onNavigate?.();
+    if (onHome && scrollToElementId(WAITLIST_ANCHOR_ID)) event.preventDefault();
+  };
+  return (
+    <Link className={className} to={`${ROUTE_PATHS.home}#${WAITLIST_ANCHOR_ID}`} onClick={handleClick}>
+      {children}
+    </Link>
+  );
+}

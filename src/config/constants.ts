@@ -1,0 +1,59 @@
+/** Business constants and limits from spec section 9, named once. */
+
+export const HEADER_SCROLL_THRESHOLD_PX = 10;
+export const HASH_SCROLL_DELAY_MS = 100;
+export const WAITLIST_ANCHOR_ID = 'waitlist';
+
+export const EMAIL_MIN_LENGTH = 5;
+export const EMAIL_MAX_LENGTH = 254;
+export const EMAIL_LOCAL_MAX_LENGTH = 64;
+export const EMAIL_DOMAIN_MAX_LENGTH = 255;
+
+export const DEFAULT_INTEREST_HOME_FORM = 'General Waitlist';
+export const DEFAULT_INTEREST_STORED = 'General Interest';
+
+export const HOME_TESTIMONIAL_COUNT = 16;
+export const SCHOOLS_TESTIMONIAL_COUNT = 5;
+
+export const TOAST_POSITION = 'top-center' as const;
+
+export const ANALYTICS_TRANSPORTS = ['beacon', 'xhr', 'image'] as const;
+export type AnalyticsTransport = (typeof ANALYTICS_TRANSPORTS)[number];
+export const DEFAULT_ANALYTICS_TRANSPORT: AnalyticsTransport = 'beacon';
+
+export const SCHEDULING_CALL_MINUTES = 30;
+export const CALENDAR_FRAME_HEIGHT_PX = 1050;
+
+/** Testimonial carousel (react-slick) settings. */
+export const CAROUSEL = {
+  slidesToShow: 5,
+  slidesToScroll: 1,
+  autoplaySpeedMs: 5000,
+  transitionSpeedMs: 2000,
+  dots: false,
+  infinite: true,
+  pauseOnHover: true,
+  /** Breakpoint (max width, px) → slides shown at or below it. */
+  breakpoints: [
+    { maxWidth: 1920, slidesToShow: 4 },
+    { maxWidth: 1536, slidesToShow: 3 },
+    { maxWidth: 1024, slidesToShow: 2 },
+    { maxWidth: 640, slidesToShow: 1 },
+  ],
+} as const;
+
+/** airtable.js defaults the spec records; the storage layer bounds them further. */
+export const AIRTABLE_CLIENT_DEFAULTS = {
+  requestTimeoutMs: 300_000,
+  retryInitialDelayMs: 5_000,
+  retryMaxDelayMs: 600_000,
+  listPostUrlLengthThreshold: 15_000,
+  pageSize: 100,
+} as const;
+
+/** Longest a visitor waits for a form's answer, retries of 429 included. */
+export const STORAGE_ANSWER_BOUND_MS = 30_000;
+
+export const DATA_RETENTION_MONTHS = 24;
+export const ADULT_MIN_AGE = 18;
+export const PARENTAL_CONSENT_UNDER_AGE = 13;

@@ -1,0 +1,60 @@
+/** Home page copy: hero, schools card, waitlist, testimonials and supporters headings. */
+import { PRODUCT_NAME, ROUTE_PATHS } from '@/config/site';
+
+/** One waitlist interest card. `value` is what the form sends and stores. */
+export type WaitlistInterestOption = {
+  readonly value: string;
+  readonly description: string;
+};
+
+export const WAITLIST_INTEREST_OPTIONS: readonly WaitlistInterestOption[] = [
+  { value: `Use ${PRODUCT_NAME}`, description: 'Early access for my child' },
+  { value: `Invest in ${PRODUCT_NAME}`, description: 'Investment opportunities' },
+  { value: `Partner with ${PRODUCT_NAME}`, description: 'I represent a school, brand or platform' },
+];
+
+export type HomeContent = {
+  readonly hero: {
+    readonly badge: string;
+    readonly headline: string;
+    readonly intro: readonly string[];
+    readonly mascotAlt: string;
+  };
+  readonly schoolsCard: {
+    readonly heading: string;
+    readonly body: string;
+    readonly buttonLabel: string;
+    readonly to: string;
+  };
+  readonly waitlist: {
+    readonly heading: string;
+    readonly intro: string;
+  };
+  readonly carouselHeading: string;
+  readonly supportedByHeading: string;
+};
+
+export const HOME: HomeContent = {
+  hero: {
+    badge: 'Available Now',
+    headline: 'Your child’s voice, their own podcast',
+    intro: [
+      'Children build real confidence when they create their own podcasts: planning an idea, telling it out loud and hearing themselves improve.',
+      'In a world of instant AI answers, the ability to think something through and explain it in your own words matters more than ever.',
+      `${PRODUCT_NAME} turns screen time into skill time, in a safe space where every episode is approved by a parent and checked by a moderator.`,
+    ],
+    mascotAlt: `The ${PRODUCT_NAME} mascot, a cheerful microphone, waving hello`,
+  },
+  schoolsCard: {
+    heading: `${PRODUCT_NAME} for schools`,
+    body: 'Give every pupil a way to plan, speak and share their learning, from reluctant writers to confident storytellers. Ask for a tailored quote or book a 30-minute call with our schools team.',
+    buttonLabel: `Explore ${PRODUCT_NAME} for Schools`,
+    to: ROUTE_PATHS.schools,
+  },
+  waitlist: {
+    heading: 'Stay in the loop',
+    intro: `Tell us what interests you and we’ll email you the latest ${PRODUCT_NAME} news, no more than once a month.`,
+  },
+  carouselHeading: `They use ${PRODUCT_NAME}`,
+  supportedByHeading: 'Supported by',
+};

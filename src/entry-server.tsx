@@ -1,0 +1,50 @@
+/**
+ * Prerender entry: renders each route to HTML at build time (scripts/prerender.mjs), so a
+ * phone paints the page before any JavaScript runs and crawlers see real content.
+ */
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { StaticRouter } from 'react-router-dom';
+import { App } from '@/app/app';
+import { renderHeadTags } from '@/app/document-head';
+import { buildRoutes, NOT_FOUND_ROUTE } from '@/app/routes';
+import { env } from '@/config/env';
+import { flags } from '@/config/flags';
+
+export type PrerenderedPage = {
+  /** Route path, or '*' for the not-found page. */
+  path: string;
+  heading: string;
+  head: string;
+  html: string;
+};
+
+function renderPath(url: string): string {
+  return renderToString(
+    <StrictMode>
+      <StaticRouter location={url}>
+        <App />
+      </StaticRouter>
+    </StrictMode>,
+  );
+}
+
+/** Renders every route of this build (flags included) plus the not-found page. */
+export function prerenderAll(): PrerenderedPage[] {
+  const routes = buildRoutes({ schoolsPageOn: flags.SCHOOLS_PAGE });
+  const pages = routes.map((route) => ({
+    path: route.path,
+    heading: route.heading,
+    head: renderHeadTags(route, route.path),
+    html: renderPath(route.path),
+  }));
+  pages.push({
+    path: NOT_FOUND_ROUTE.path,
+    heading: NOT_FOUND_ROUTE.heading,
+    head: renderHeadTags(NOT_FOUND_ROUTE, NOT_FOUND_ROUTE.path),
+    html: renderPath('/404'),
+  });
+  return pages;
+}
+
+export const siteUrl = env.siteUrl;

@@ -1,0 +1,92 @@
+import { useSyncExternalStore } from 'react';
+
+/** 'unset' until the visitor chooses; the choice is kept in localStorage on this device. */
+export type ConsentChoice = 'granted' | 'denied' | 'unset';
+
+export const CONSENT_STORAGE_KEY = 'podling.analytics-consent.v1';
+
+const listeners = new Set<() => void>();
+let reopenRequested = false;
+
+function read(): ConsentChoice {
+  try {
+    const value = window.localStorage.getItem(CONSENT_STORAGE_KEY);
+    return value === 'granted' || value === 'denied' ? value : 'unset';
+  } catch {
+    // Storage blocked (private mode, policies): ask again each visit rather than assume.
+    return 'unset';
+  }
+}
+
+function emit(): void {
+  for (const listener of listeners) listener();
+}
+
+/** Stores the visitor's analytics choice and tells every subscriber. */
+export function setConsent(choice: Exclude<ConsentChoice, 'unset'>): void {
+  try {
+    window.localStorage.setItem(CONSENT_STORAGE_KEY, choice);
+  } catch {
+    // Nothing to do: the choice still applies for this page view.
+  }
+  memoryChoice = choice;
+  reopenRequested = false;
+  emit();
+}
+
+let memoryChoice: ConsentChoice | null = null;
+
+export function getConsent(): ConsentChoice {
+  return memoryChoice ?? read();
+}
+
+/** Shows the banner again so the visitor can change their choice (footer 'Cookie settings'). */
+export function reopenConsent(): void {
+  reopenRequested = true;
+  emit();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === CONSENT_STORAGE_KEY) {
+      memoryChoice = null;
+      listener();
+    }
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+type ConsentState = { choice: ConsentChoice; bannerOpen: boolean; hydrated: boolean };
+const SERVER_STATE: ConsentState = { choice: 'unset', bannerOpen: false, hydrated: false };
+let lastState: ConsentState = SERVER_STATE;
+
+function snapshot(): ConsentState {
+  const choice = getConsent();
+  const bannerOpen = choice === 'unset' || reopenRequested;
+  if (lastState.choice !== choice || lastState.bannerOpen !== bannerOpen || !lastState.hydrated) {
+    lastState = { choice, bannerOpen, hydrated: true };
+  }
+  return lastState;
+}
+
+/** The current choice and whether the banner shows; on the server nothing shows. */
+export function useConsent(): ConsentState {
+  return useSyncExternalStore(subscribe, snapshot, () => SERVER_STATE);
+}
+
+/** Forgets the in-memory state (tests only). */
+export function resetConsentForTests(): void {
+  memoryChoice = null;
+  reopenRequested = false;
+  lastState = SERVER_STATE;
+  try {
+    window.localStorage.removeItem(CONSENT_STORAGE_KEY);
+  } catch {
+    /* ignore */
+  }
+}

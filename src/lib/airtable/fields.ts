@@ -1,0 +1,204 @@
+import { DEFAULT_INTEREST_STORED } from '@/config/constants';
+
+/** Table names in the Airtable base, exactly as the owner named them. */
+export const AIRTABLE_TABLES = {
+  quotes: 'School Quotes',
+  waitlist: 'Waitlist',
+} as const;
+
+/** Field names of 'School Quotes', exactly as in Airtable. */
+export const QUOTE_FIELDS = {
+  email: 'Email',
+  contactName: 'Contact Name',
+  schoolName: 'School Name',
+  role: 'Role',
+  useCases: 'Use Cases',
+  otherUseCase: 'Other Use Case',
+  createdAt: 'Created At',
+  lastUpdated: 'Last Updated',
+  status: 'Status',
+} as const;
+
+/** Field names of 'Waitlist', exactly as in Airtable. */
+export const WAITLIST_FIELDS = {
+  email: 'Email',
+  interests: 'Interests',
+  schoolName: 'School Name',
+  contactName: 'Contact Name',
+  pageSource: 'Page Source',
+  createdAt: 'Created At',
+  lastUpdated: 'Last Updated',
+} as const;
+
+/** The short labels stored in Use Cases (spec section 3). */
+export const USE_CASE_LABELS = ['Support Learners', 'Practice Speaking', 'Showcase Creativity'] as const;
+export type UseCaseLabel = (typeof USE_CASE_LABELS)[number];
+
+/** Prefix of a custom use case in Use Cases: 'Other: text'. */
+export const OTHER_USE_CASE_PREFIX = 'Other:';
+
+/** Status of a new or re-submitted quote request. */
+export const QUOTE_STATUS_NEW = 'New';
+
+/** What the schools quote form hands to the storage layer. */
+export interface QuoteRequestInput {
+  email: string;
+  contactName: string;
+  schoolName: string;
+  role?: string;
+  /** Short labels (or their card ids) and at most one 'Other: text' item. */
+  useCases: string[];
+  /** The custom use case text; taken from the 'Other: text' item when absent. */
+  otherUseCase?: string;
+}
+
+/** What a waitlist sign-up hands to the storage layer. */
+export interface WaitlistEntryInput {
+  email: string;
+  interests?: string[];
+  schoolName?: string;
+  contactName?: string;
+  pageSource?: string;
+}
+
+/** Cell values of a 'School Quotes' write, keyed by Airtable field name. */
+export type QuoteRecordFields = {
+  Email: string;
+  'Contact Name': string;
+  'School Name': string;
+  Role?: string;
+  'Use Cases': string[];
+  'Other Use Case'?: string;
+  'Created At'?: string;
+  'Last Updated': string;
+  Status: typeof QUOTE_STATUS_NEW;
+};
+
+/** Cell values of a 'Waitlist' write, keyed by Airtable field name. */
+export type WaitlistRecordFields = {
+  Email: string;
+  Interests: string[];
+  'School Name'?: string;
+  'Contact Name'?: string;
+  'Page Source'?: string;
+  'Created At'?: string;
+  'Last Updated': string;
+};
+
+/** The stored form of an email: trimmed and lower-cased (the lookup compares the same way). */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+// Forms may hand over a card id instead of the label; both map to the stored label.
+const USE_CASE_ALIASES = new Map<string, UseCaseLabel>(
+  USE_CASE_LABELS.flatMap((label) => {
+    const words = label.toLowerCase().split(' ');
+    return [
+      [label.toLowerCase(), label],
+      [words.join('-'), label],
+      [words.join('_'), label],
+      [words.join(''), label],
+    ] as const;
+  }),
+);
+
+function isOtherItem(item: string): boolean {
+  return item.trimStart().toLowerCase().startsWith(OTHER_USE_CASE_PREFIX.toLowerCase());
+}
+
+function otherText(item: string): string {
+  return item.trimStart().slice(OTHER_USE_CASE_PREFIX.length).trim();
+}
+
+/**
+ * Use Cases as stored: known items become their short label, an 'Other: text' item keeps its
+ * text (never mapped to a label) as 'Other: <trimmed text>', blanks and repeats are dropped.
+ */
+export function toUseCaseValues(useCases: readonly string[]): string[] {
+  const values: string[] = [];
+  for (const item of useCases) {
+    let value: string;
+    if (isOtherItem(item)) {
+      const text = otherText(item);
+      if (!text) continue;
+      value = `${OTHER_USE_CASE_PREFIX} ${text}`;
+    } else {
+      const trimmed = item.trim();
+      if (!trimmed) continue;
+      value = USE_CASE_ALIASES.get(trimmed.toLowerCase()) ?? trimmed;
+    }
+    if (!values.includes(value)) values.push(value);
+  }
+  return values;
+}
+
+/** Other Use Case as stored: the given text, or the 'Other: text' item's text, trimmed; '' if none. */
+export function toOtherUseCase(input: Pick<QuoteRequestInput, 'useCases' | 'otherUseCase'>): string {
+  const given = input.otherUseCase?.trim();
+  if (given) return given;
+  const item = input.useCases.find((useCase) => isOtherItem(useCase) && otherText(useCase));
+  return item ? otherText(item) : '';
+}
+
+function optionalText(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** When and whether a write creates the record: Created At is only sent on creation. */
+export interface WriteMoment {
+  now: Date;
+  isCreate: boolean;
+}
+
+/**
+ * 'School Quotes' cells for a create or an update. Status goes back to 'New' on every write;
+ * Other Use Case follows Use Cases, so an update without one clears the old text.
+ */
+export function toQuoteRecordFields(
+  input: QuoteRequestInput,
+  { now, isCreate }: WriteMoment,
+): QuoteRecordFields {
+  const timestamp = now.toISOString();
+  const fields: QuoteRecordFields = {
+    Email: normaliseEmail(input.email),
+    'Contact Name': input.contactName.trim(),
+    'School Name': input.schoolName.trim(),
+    'Use Cases': toUseCaseValues(input.useCases),
+    'Last Updated': timestamp,
+    Status: QUOTE_STATUS_NEW,
+  };
+  const role = optionalText(input.role);
+  if (role) fields.Role = role;
+  const other = toOtherUseCase(input);
+  // Airtable clears a text cell given '' — only needed when a previous value may exist.
+  if (other || !isCreate) fields['Other Use Case'] = other;
+  if (isCreate) fields['Created At'] = timestamp;
+  return fields;
+}
+
+/**
+ * 'Waitlist' cells for a create or an update. Interests default to 'General Interest'; optional
+ * cells are only sent when given, so a later sign-up from another page keeps earlier details.
+ */
+export function toWaitlistRecordFields(
+  input: WaitlistEntryInput,
+  { now, isCreate }: WriteMoment,
+): WaitlistRecordFields {
+  const timestamp = now.toISOString();
+  const interests = [...new Set((input.interests ?? []).map((interest) => interest.trim()).filter(Boolean))];
+  const fields: WaitlistRecordFields = {
+    Email: normaliseEmail(input.email),
+    Interests: interests.length > 0 ? interests : [DEFAULT_INTEREST_STORED],
+    'Last Updated': timestamp,
+  };
+  const schoolName = optionalText(input.schoolName);
+  if (schoolName) fields['School Name'] = schoolName;
+  const contactName = optionalText(input.contactName);
+  if (contactName) fields['Contact Name'] = contactName;
+  const pageSource = optionalText(input.pageSource);
+  if (pageSource) fields['Page Source'] = pageSource;
+  if (isCreate) fields['Created At'] = timestamp;
+  return fields;
+}

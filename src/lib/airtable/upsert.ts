@@ -1,0 +1,182 @@
+import type Airtable from 'airtable';
+import { STORAGE_ANSWER_BOUND_MS } from '@/config/constants';
+import { STORAGE_ERRORS } from '@/config/messages';
+import { type AirtableConfig, configFromEnv, openAirtableBase } from '@/lib/airtable/client';
+import {
+  type StorageOperation,
+  StorageError,
+  StorageTimeoutError,
+  isRateLimited,
+  toStorageError,
+} from '@/lib/airtable/errors';
+import {
+  AIRTABLE_TABLES,
+  type QuoteRequestInput,
+  type WaitlistEntryInput,
+  type WriteMoment,
+  toQuoteRecordFields,
+  toWaitlistRecordFields,
+} from '@/lib/airtable/fields';
+import { emailLookupFormula } from '@/lib/airtable/formula';
+
+export type { QuoteRequestInput, WaitlistEntryInput } from '@/lib/airtable/fields';
+
+/**
+ * Backoff for 429 inside the answer bound. Airtable's limit is per second (5 requests per base),
+ * so waits start at a second rather than airtable.js's 5 s, which would leave room for few tries.
+ */
+export const STORAGE_RETRY_DEFAULTS = {
+  initialDelayMs: 1_000,
+  maxDelayMs: 8_000,
+} as const;
+
+/** Knobs for tests and special callers; production uses the defaults. */
+export interface StorageOptions {
+  /** Overrides the build's VITE_AIRTABLE_* configuration (tests point it at the emulator). */
+  config?: Partial<AirtableConfig>;
+  /** Longest the caller waits for an answer, 429 retries included. */
+  answerBoundMs?: number;
+  /** Per-request timeout; never longer than what is left of the answer bound. */
+  requestTimeoutMs?: number;
+  retry?: { initialDelayMs?: number; maxDelayMs?: number };
+  /** Source of jitter in [0, 1). */
+  random?: () => number;
+  /** Clock for Created At / Last Updated. */
+  now?: () => Date;
+}
+
+/** What a successful upsert did. */
+export interface UpsertResult {
+  recordId: string;
+  created: boolean;
+}
+
+/** "Equal jitter": half the exponential step is fixed so retries never bunch up at zero delay. */
+export function backoffDelayMs(
+  attempt: number,
+  retry: { initialDelayMs: number; maxDelayMs: number },
+  random: () => number,
+): number {
+  const step = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** attempt);
+  return step / 2 + random() * (step / 2);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Settles with `work`, or rejects with StorageTimeoutError once `deadline` passes. */
+function beforeDeadline<T>(work: Promise<T>, deadline: number, boundMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new StorageTimeoutError(boundMs)),
+      Math.max(0, deadline - Date.now()),
+    );
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+interface UpsertPlan<TInput extends { email: string }> {
+  table: string;
+  operation: StorageOperation;
+  toFields: (input: TInput, moment: WriteMoment) => Airtable.FieldSet;
+}
+
+/**
+ * One pass: look the email up, then update the match or create. Repeating a pass after a 429
+ * repeats the lookup, so a retry can only ever update the record an earlier pass created.
+ */
+async function lookupThenWrite<TInput extends { email: string }>(
+  base: Airtable.Base,
+  plan: UpsertPlan<TInput>,
+  input: TInput,
+  now: () => Date,
+): Promise<UpsertResult> {
+  const table = base.table<Airtable.FieldSet>(plan.table);
+  const [existing] = await table
+    .select({ filterByFormula: emailLookupFormula(input.email), maxRecords: 1, pageSize: 1 })
+    .firstPage();
+  // typecast lets Airtable add select options it has not seen ('Other: …', 'General Waitlist').
+  if (existing) {
+    const fields = plan.toFields(input, { now: now(), isCreate: false });
+    const updated = await table.update(existing.id, fields, { typecast: true });
+    return { recordId: updated.id, created: false };
+  }
+  const fields = plan.toFields(input, { now: now(), isCreate: true });
+  const created = await table.create(fields, { typecast: true });
+  return { recordId: created.id, created: true };
+}
+
+async function upsertByEmail<TInput extends { email: string }>(
+  plan: UpsertPlan<TInput>,
+  input: TInput,
+  options: StorageOptions,
+): Promise<UpsertResult> {
+  if (typeof input.email !== 'string' || !input.email.includes('@')) {
+    throw new StorageError('invalid-email', STORAGE_ERRORS.invalidEmailFormat);
+  }
+  const boundMs = options.answerBoundMs ?? STORAGE_ANSWER_BOUND_MS;
+  const deadline = Date.now() + boundMs;
+  const config = { ...configFromEnv(), ...options.config };
+  const retry = { ...STORAGE_RETRY_DEFAULTS, ...options.retry };
+  const random = options.random ?? Math.random;
+  const now = options.now ?? (() => new Date());
+
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const remaining = deadline - Date.now();
+        const requestTimeoutMs = Math.min(options.requestTimeoutMs ?? remaining, remaining);
+        const pass = openAirtableBase(config, requestTimeoutMs).then((base) =>
+          lookupThenWrite(base, plan, input, now),
+        );
+        return await beforeDeadline(pass, deadline, boundMs);
+      } catch (error) {
+        const delay = backoffDelayMs(attempt, retry, random);
+        // Only a 429 is retried: Airtable did not apply the request. A timeout or dropped
+        // connection may have written, and a blind re-create could race the first write.
+        if (!isRateLimited(error) || Date.now() + delay >= deadline) throw error;
+        await sleep(delay);
+      }
+    }
+  } catch (error) {
+    throw toStorageError(error, plan.operation);
+  }
+}
+
+const QUOTE_PLAN: UpsertPlan<QuoteRequestInput> = {
+  table: AIRTABLE_TABLES.quotes,
+  operation: 'quote',
+  toFields: toQuoteRecordFields,
+};
+
+const WAITLIST_PLAN: UpsertPlan<WaitlistEntryInput> = {
+  table: AIRTABLE_TABLES.waitlist,
+  operation: 'waitlist',
+  toFields: toWaitlistRecordFields,
+};
+
+/** Creates or updates (by email) the 'School Quotes' record; throws StorageError with a spec message. */
+export function upsertQuoteRequest(
+  input: QuoteRequestInput,
+  options: StorageOptions = {},
+): Promise<UpsertResult> {
+  return upsertByEmail(QUOTE_PLAN, input, options);
+}
+
+/** Creates or updates (by email) the 'Waitlist' record; throws StorageError with a spec message. */
+export function upsertWaitlistEntry(
+  input: WaitlistEntryInput,
+  options: StorageOptions = {},
+): Promise<UpsertResult> {
+  return upsertByEmail(WAITLIST_PLAN, input, options);
+}

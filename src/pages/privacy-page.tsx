@@ -1,0 +1,7 @@
+import { LegalDocumentView } from '@/components/legal-document';
+import { PRIVACY } from '@/content/legal';
+
+/** /privacy: the privacy policy. */
+export function PrivacyPage() {
+  return <LegalDocumentView document={PRIVACY} />;
+}

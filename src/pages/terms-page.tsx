@@ -1,0 +1,7 @@
+import { LegalDocumentView } from '@/components/legal-document';
+import { TERMS } from '@/content/legal';
+
+/** /terms: the terms and conditions. */
+export function TermsPage() {
+  return <LegalDocumentView document={TERMS} />;
+}

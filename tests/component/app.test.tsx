@@ -1,0 +1,99 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { App } from '@/app/app';
+import { buildRoutes } from '@/app/routes';
+import { HASH_SCROLL_DELAY_MS } from '@/config/constants';
+import { MESSAGES } from '@/config/messages';
+import { CONSENT_TEXT } from '@/features/consent/consent-banner';
+import { CONSENT_STORAGE_KEY, resetConsentForTests } from '@/features/consent/consent-store';
+
+function renderAt(path: string, { schoolsPageOn = true } = {}) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <App schoolsPageOn={schoolsPageOn} />
+    </MemoryRouter>,
+  );
+}
+
+describe('App routes', () => {
+  beforeEach(() => {
+    resetConsentForTests();
+    window.localStorage.setItem(CONSENT_STORAGE_KEY, 'denied');
+  });
+
+  it.each(
+    buildRoutes({ schoolsPageOn: true }).map((route) => [route.path, route.heading, route.title] as const),
+  )('%s renders its one h1 and sets its title', async (path, heading, title) => {
+    renderAt(path);
+    const headings = screen.getAllByRole('heading', { level: 1 });
+    expect(headings).toHaveLength(1);
+    expect(headings[0]).toHaveTextContent(heading);
+    await waitFor(() => expect(document.title).toContain(title));
+    expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toBeInTheDocument();
+  });
+
+  it('renders the not-found page for any other path, with a way home', async () => {
+    const user = userEvent.setup();
+    renderAt('/no/such/page');
+    expect(screen.getByRole('heading', { level: 1, name: MESSAGES.notFoundTitle })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toMatch(/Page not found/));
+    await user.click(screen.getByRole('button', { name: MESSAGES.notFoundButton }));
+    expect(screen.queryByText(MESSAGES.notFoundTitle)).not.toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })[0]).toHaveTextContent(
+      buildRoutes({ schoolsPageOn: true })[0]!.heading,
+    );
+  });
+
+  it('treats /schools as not found when the schools page is off', () => {
+    renderAt('/schools', { schoolsPageOn: false });
+    expect(screen.getByRole('heading', { level: 1, name: MESSAGES.notFoundTitle })).toBeInTheDocument();
+  });
+
+  it('scrolls to #waitlist after the spec delay', () => {
+    vi.useFakeTimers();
+    const scrollIntoView = vi.fn();
+    Element.prototype.scrollIntoView = scrollIntoView;
+    renderAt('/#waitlist');
+    act(() => vi.advanceTimersByTime(HASH_SCROLL_DELAY_MS - 1));
+    expect(scrollIntoView).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(1));
+    expect(scrollIntoView).toHaveBeenCalledTimes(1);
+    expect(scrollIntoView.mock.contexts[0]).toBe(document.getElementById('waitlist'));
+    expect(scrollIntoView).toHaveBeenCalledWith({ behavior: 'smooth', block: 'start' });
+    vi.useRealTimers();
+  });
+});
+
+describe('Consent banner', () => {
+  beforeEach(() => resetConsentForTests());
+
+  it('asks until the visitor chooses, with equal Accept and Reject buttons, and remembers the choice', async () => {
+    const user = userEvent.setup();
+    const view = renderAt('/about');
+    const accept = screen.getByRole('button', { name: CONSENT_TEXT.accept });
+    const reject = screen.getByRole('button', { name: CONSENT_TEXT.reject });
+    expect(accept.className).toBe(reject.className);
+    await user.click(reject);
+    expect(screen.queryByRole('button', { name: CONSENT_TEXT.accept })).not.toBeInTheDocument();
+    expect(window.localStorage.getItem(CONSENT_STORAGE_KEY)).toBe('denied');
+    view.unmount();
+    renderAt('/about');
+    expect(screen.queryByRole('button', { name: CONSENT_TEXT.accept })).not.toBeInTheDocument();
+  });
+
+  it('can be reopened from the footer to change the choice', async () => {
+    const user = userEvent.setup();
+    window.localStorage.setItem(CONSENT_STORAGE_KEY, 'denied');
+    renderAt('/about');
+    await user.click(screen.getByRole('button', { name: 'Cookie settings' }));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await user.click(screen.getByRole('button', { name: CONSENT_TEXT.accept }));
+    expect(window.localStorage.getItem(CONSENT_STORAGE_KEY)).toBe('granted');
+    expect(screen.queryByRole('button', { name: CONSENT_TEXT.reject })).not.toBeInTheDocument();
+    // No measurement id in unit tests: analytics stays off and says so on the console.
+    await waitFor(() => expect(warn).toHaveBeenCalledWith(expect.stringMatching(/No measurement id/)));
+  });
+});

@@ -1,0 +1,137 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { Header, HEADER_TEXT, isScrolledPastThreshold } from '@/components/header';
+import { LINKS } from '@/config/site';
+
+function renderHeader({ path = '/', schoolsPageOn = true } = {}) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <Header schoolsPageOn={schoolsPageOn} />
+    </MemoryRouter>,
+  );
+}
+
+function setScrollY(value: number) {
+  Object.defineProperty(window, 'scrollY', { value, configurable: true });
+  fireEvent.scroll(window);
+}
+
+describe('Header', () => {
+  afterEach(() => setScrollY(0));
+
+  it('shows the desktop links in order, with social icons that have names', () => {
+    renderHeader();
+    const nav = screen.getByRole('navigation', { name: HEADER_TEXT.mainNav });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((link) => link.textContent?.replace(' (opens in a new tab)', ''))).toEqual([
+      'Home',
+      'Schools',
+      'Blog',
+      'About Us',
+      'Newsletter',
+      '',
+      '',
+      '',
+    ]);
+    expect(within(nav).getByRole('link', { name: /LinkedIn/ })).toHaveAttribute('href', LINKS.linkedIn);
+    expect(within(nav).getByRole('link', { name: /Instagram/ })).toHaveAttribute('href', LINKS.instagram);
+  });
+
+  it('opens external links in a new tab without opener', () => {
+    renderHeader();
+    const blog = within(screen.getByRole('navigation', { name: HEADER_TEXT.mainNav })).getByRole('link', {
+      name: /Blog/,
+    });
+    expect(blog).toHaveAttribute('href', LINKS.blog);
+    expect(blog).toHaveAttribute('target', '_blank');
+    expect(blog).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
+  it('hides the Schools link when the schools page is off', () => {
+    renderHeader({ schoolsPageOn: false });
+    const nav = screen.getByRole('navigation', { name: HEADER_TEXT.mainNav });
+    expect(within(nav).queryByRole('link', { name: 'Schools' })).not.toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'About Us' })).toBeInTheDocument();
+  });
+
+  it('marks the active route as the current page', () => {
+    renderHeader({ path: '/about' });
+    const nav = screen.getByRole('navigation', { name: HEADER_TEXT.mainNav });
+    expect(within(nav).getByRole('link', { name: 'About Us' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('turns translucent only once scrolled more than 10 px', () => {
+    const { container } = renderHeader();
+    const header = container.querySelector('header');
+    expect(header).toHaveAttribute('data-scrolled', 'false');
+    act(() => setScrollY(10));
+    expect(header).toHaveAttribute('data-scrolled', 'false');
+    expect(header).not.toHaveClass('site-header--scrolled');
+    act(() => setScrollY(11));
+    expect(header).toHaveAttribute('data-scrolled', 'true');
+    expect(header).toHaveClass('site-header--scrolled');
+    act(() => setScrollY(3));
+    expect(header).toHaveAttribute('data-scrolled', 'false');
+  });
+
+  it('pins the threshold at 10 px', () => {
+    expect(isScrolledPastThreshold(0)).toBe(false);
+    expect(isScrolledPastThreshold(10)).toBe(false);
+    expect(isScrolledPastThreshold(10.5)).toBe(true);
+  });
+
+  it('toggles the mobile menu with aria-expanded and lists the mobile links', async () => {
+    const user = userEvent.setup();
+    renderHeader();
+    const button = screen.getByRole('button', { name: HEADER_TEXT.openMenu });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('navigation', { name: HEADER_TEXT.mobileNav })).not.toBeInTheDocument();
+
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(button).toHaveAccessibleName(HEADER_TEXT.closeMenu);
+    const panel = screen.getByRole('navigation', { name: HEADER_TEXT.mobileNav });
+    const labels = within(panel)
+      .getAllByRole('link')
+      .map((link) => link.textContent?.replace(' (opens in a new tab)', ''))
+      .filter(Boolean);
+    expect(labels).toEqual(['Product', 'Blog', 'Schools', 'About Us', 'Newsletter', HEADER_TEXT.waitlistCta]);
+    expect(within(panel).getAllByRole('link', { name: /on (LinkedIn|Facebook|Instagram)/ })).toHaveLength(3);
+
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('closes the mobile menu on Escape and returns focus to the button', async () => {
+    const user = userEvent.setup();
+    renderHeader();
+    const button = screen.getByRole('button', { name: HEADER_TEXT.openMenu });
+    await user.click(button);
+    await user.tab();
+    await user.keyboard('{Escape}');
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(button).toHaveFocus();
+  });
+
+  it('closes the mobile menu when a link navigates', async () => {
+    const user = userEvent.setup();
+    renderHeader({ path: '/about' });
+    await user.click(screen.getByRole('button', { name: HEADER_TEXT.openMenu }));
+    const panel = screen.getByRole('navigation', { name: HEADER_TEXT.mobileNav });
+    await user.click(within(panel).getByRole('link', { name: 'Product' }));
+    expect(screen.getByRole('button', { name: HEADER_TEXT.openMenu })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+  });
+
+  it('leaves Schools out of the mobile menu when the schools page is off', async () => {
+    const user = userEvent.setup();
+    renderHeader({ schoolsPageOn: false });
+    await user.click(screen.getByRole('button', { name: HEADER_TEXT.openMenu }));
+    const panel = screen.getByRole('navigation', { name: HEADER_TEXT.mobileNav });
+    expect(within(panel).queryByRole('link', { name: 'Schools' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,224 @@
+import AxeBuilder from '@axe-core/playwright';
+import { SITE_FLAGS_URL } from '../../scripts/e2e-config.mjs';
+import { expect, expectConsoleErrors, pageViews, test } from './support/fixtures';
+
+const ROUTES = [
+  { path: '/', title: /Podling/ },
+  { path: '/schools', title: /Podling for Schools/ },
+  { path: '/about', title: /About Us \| Podling/ },
+  { path: '/guidelines', title: /User Guidelines \| Podling/ },
+  { path: '/privacy', title: /Privacy Policy \| Podling/ },
+  { path: '/terms', title: /Terms & Conditions \| Podling/ },
+];
+
+test.describe('every route', () => {
+  for (const route of ROUTES) {
+    test(`${route.path} renders in the frame with one h1, a title and no accessibility violations`, async ({
+      page,
+      visit,
+      network,
+    }) => {
+      await visit(route.path);
+      await expect(page).toHaveTitle(route.title);
+      await expect(page.locator('h1')).toHaveCount(1);
+      await expect(page.locator('header.site-header')).toBeVisible();
+      await expect(page.getByRole('contentinfo')).toBeVisible();
+      expect(await page.locator('html').getAttribute('lang')).toBe('en-GB');
+      const description = await page.locator('meta[name="description"]').getAttribute('content');
+      expect(description?.length ?? 0).toBeGreaterThan(40);
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
+      expect(network.outside).toEqual([]);
+    });
+  }
+
+  test('an unknown path gets a 404 and the not-found page, whose button goes home', async ({
+    page,
+    visit,
+    consoleErrors,
+  }) => {
+    const response = await page.goto('/this/does/not/exist');
+    expect(response?.status()).toBe(404);
+    await visit('/this/does/not/exist');
+    await expect(page.getByRole('heading', { level: 1, name: 'This page is on mute...' })).toBeVisible();
+    await page.getByRole('button', { name: 'Back to Home' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'This page is on mute...' })).toHaveCount(0);
+    expectConsoleErrors(consoleErrors, /status of 404/);
+  });
+
+  test('with SCHOOLS_PAGE off, /schools is not found and no Schools link shows', async ({
+    page,
+    visit,
+    consoleErrors,
+  }) => {
+    await visit('/schools', { base: SITE_FLAGS_URL });
+    await expect(page.getByRole('heading', { level: 1, name: 'This page is on mute...' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Schools', exact: true })).toHaveCount(0);
+    expectConsoleErrors(consoleErrors, /status of 404/);
+  });
+
+  test('scrolls to top on route change', async ({ page, visit }) => {
+    await visit('/privacy');
+    await page.mouse.wheel(0, 2000);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
+    await expect(page).toHaveURL(/\/terms$/);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+});
+
+test.describe('header', () => {
+  test('turns translucent only past 10 px of scroll', async ({ page, visit }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await visit('/privacy');
+    const header = page.locator('header.site-header');
+    const alpha = () =>
+      header.evaluate((el) => {
+        const match = getComputedStyle(el).backgroundColor.match(/rgba?\(([^)]+)\)/);
+        const parts = match?.[1]?.split(/[ ,/]+/).filter(Boolean) ?? [];
+        return parts.length === 4 ? Number(parts[3]) : 1;
+      });
+    await page.evaluate(() => window.scrollTo(0, 10));
+    await expect(header).toHaveAttribute('data-scrolled', 'false');
+    await expect.poll(alpha).toBe(1);
+    await page.evaluate(() => window.scrollTo(0, 11));
+    await expect(header).toHaveAttribute('data-scrolled', 'true');
+    await expect.poll(alpha).toBeLessThan(1);
+    await expect(header).toHaveCSS('position', 'fixed');
+  });
+
+  test('underlines the active route', async ({ page, visit }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await visit('/about');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'About Us' })).toHaveCSS('text-decoration-line', 'underline');
+    await expect(nav.getByRole('link', { name: 'Home' })).not.toHaveCSS('text-decoration-line', 'underline');
+  });
+
+  test('on a phone, the menu button opens and closes the panel', async ({ page, visit }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await visit('/about');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+    const button = page.getByRole('button', { name: 'Open menu' });
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
+    await button.click();
+    const panel = page.getByRole('navigation', { name: 'Mobile' });
+    await expect(panel).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Product' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
+  });
+});
+
+test.describe('waitlist anchor', () => {
+  test('#waitlist in the URL scrolls to the waitlist section', async ({ page, visit }) => {
+    await visit('/#waitlist');
+    await expect(page.locator('#waitlist')).toBeInViewport();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+  });
+
+  test('the waitlist link from another page navigates home and scrolls there', async ({ page, visit }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await visit('/about');
+    await page.getByRole('banner').getByRole('link', { name: 'Join the waitlist' }).click();
+    await expect(page).toHaveURL(/\/#waitlist$/);
+    await expect(page.locator('#waitlist')).toBeInViewport();
+  });
+
+  test('on the home page the waitlist link scrolls without navigating', async ({ page, visit }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await visit('/');
+    const historyLength = await page.evaluate(() => history.length);
+    await page.getByRole('banner').getByRole('link', { name: 'Join the waitlist' }).click();
+    await expect(page.locator('#waitlist')).toBeInViewport();
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+    expect(await page.evaluate(() => history.length)).toBe(historyLength);
+  });
+
+  test('with reduced motion the jump is instant', async ({ page, visit }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await visit('/');
+    await page.getByRole('banner').getByRole('link', { name: 'Join the waitlist' }).click();
+    // Instant: already there on the next frame, no smooth animation in between.
+    expect(
+      await page.evaluate(
+        () =>
+          new Promise((r) =>
+            requestAnimationFrame(() => r(document.getElementById('waitlist')!.getBoundingClientRect().top)),
+          ),
+      ),
+    ).toBeLessThan(200);
+  });
+});
+
+test.describe('analytics consent', () => {
+  test('loads nothing from analytics until accepted, then one page view per route change', async ({
+    page,
+    visit,
+    network,
+  }) => {
+    await visit('/about', { consent: 'unset' });
+    const banner = page.getByRole('region', { name: 'Can we count visits?' });
+    await expect(banner).toBeVisible();
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy', exact: true }).click();
+    await expect(page).toHaveURL(/\/privacy$/);
+    expect(network.analyticsScript).toEqual([]);
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await pageViews(page)).toEqual([]);
+
+    await banner.getByRole('button', { name: 'Accept analytics' }).click();
+    await expect(banner).toBeHidden();
+    await expect.poll(() => network.analyticsScript.length).toBe(1);
+    expect(network.analyticsScript[0]).toContain('id=G-E2ETEST01');
+    await expect.poll(() => pageViews(page)).toEqual([['/privacy', 'Privacy Policy | Podling']]);
+
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
+    await expect
+      .poll(() => pageViews(page))
+      .toEqual([
+        ['/privacy', 'Privacy Policy | Podling'],
+        ['/terms', 'Terms & Conditions | Podling'],
+      ]);
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Can we count visits?' })).toHaveCount(0);
+    await expect.poll(() => pageViews(page)).toEqual([['/terms', 'Terms & Conditions | Podling']]);
+    expect(network.outside).toEqual([]);
+  });
+
+  test('rejecting keeps analytics off across pages, and the choice can be changed from the footer', async ({
+    page,
+    visit,
+    network,
+  }) => {
+    await visit('/', { consent: 'unset' });
+    await page.getByRole('button', { name: 'Reject analytics' }).click();
+    await page.getByRole('contentinfo').getByRole('link', { name: 'User Guidelines' }).click();
+    await expect(page).toHaveURL(/\/guidelines$/);
+    expect(network.analyticsScript).toEqual([]);
+    expect(await pageViews(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Cookie settings' }).click();
+    await page.getByRole('button', { name: 'Accept analytics' }).click();
+    await expect.poll(() => pageViews(page)).toEqual([['/guidelines', 'User Guidelines | Podling']]);
+  });
+
+  test('the banner is keyboard reachable', async ({ page, visit }) => {
+    await visit('/about', { consent: 'unset' });
+    for (let i = 0; i < 80; i += 1) {
+      await page.keyboard.press('Tab');
+      const name = await page.evaluate(() => document.activeElement?.textContent ?? '');
+      if (name === 'Accept analytics') break;
+    }
+    await expect(page.getByRole('button', { name: 'Accept analytics' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('region', { name: 'Can we count visits?' })).toBeHidden();
+  });
+});

@@ -1,0 +1,88 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { GA_SCRIPT_URL } from '../../../scripts/e2e-config.mjs';
+
+export type NetworkLog = {
+  /** Every request the page made to an address that is not on loopback (none should happen). */
+  outside: string[];
+  /** Requests for the analytics script (served by a loopback stand-in). */
+  analyticsScript: string[];
+};
+
+type Fixtures = {
+  network: NetworkLog;
+  consoleErrors: string[];
+  /** Opens a path with the cookie choice already made, so the banner stays out of the way. */
+  visit: (
+    path: string,
+    options?: { consent?: 'granted' | 'denied' | 'unset'; base?: string },
+  ) => Promise<void>;
+};
+
+const LOOPBACK = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//;
+
+export const GTAG_STAND_IN = 'window.__gtagStandInLoaded = (window.__gtagStandInLoaded || 0) + 1;';
+
+export const test = base.extend<Fixtures>({
+  network: async ({ page }, use) => {
+    const log: NetworkLog = { outside: [], analyticsScript: [] };
+    await page.route('**/*', async (route) => {
+      const url = route.request().url();
+      if (url.startsWith(GA_SCRIPT_URL)) {
+        log.analyticsScript.push(url);
+        await route.fulfill({ status: 200, contentType: 'text/javascript', body: GTAG_STAND_IN });
+        return;
+      }
+      if (!LOOPBACK.test(url) && !url.startsWith('data:') && !url.startsWith('blob:')) {
+        log.outside.push(url);
+        await route.abort('blockedbyclient');
+        return;
+      }
+      await route.continue();
+    });
+    await use(log);
+  },
+  consoleErrors: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    await use(errors);
+    expect(errors, 'console errors on the page').toEqual([]);
+  },
+  visit: async ({ page, network, consoleErrors }, use) => {
+    void network;
+    void consoleErrors;
+    await use(async (path, { consent = 'denied', base } = {}) => {
+      if (consent !== 'unset') {
+        await page.addInitScript((choice) => {
+          window.localStorage.setItem('podling.analytics-consent.v1', choice);
+        }, consent);
+      }
+      await page.goto(base ? new URL(path, base).toString() : path);
+    });
+  },
+});
+
+/** page_view hits react-ga4 queued for gtag, as [path, title] pairs. */
+export async function pageViews(page: Page): Promise<[string, string][]> {
+  return page.evaluate(() => {
+    const layer = (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [];
+    return layer
+      .map((entry) => Array.from(entry as ArrayLike<unknown>))
+      .filter((args) => args[0] === 'event' && args[1] === 'page_view')
+      .map((args) => {
+        const params = (args[2] ?? {}) as { page_path?: string; page_title?: string };
+        return [params.page_path ?? '', params.page_title ?? ''] as [string, string];
+      });
+  });
+}
+
+/** Removes the console errors a test expects (e.g. the browser's note on a 404 document). */
+export function expectConsoleErrors(errors: string[], pattern: RegExp): void {
+  const expected = errors.filter((message) => pattern.test(message));
+  expect(expected.length, `expected a console error matching ${pattern}`).toBeGreaterThan(0);
+  errors.splice(0, errors.length, ...errors.filter((message) => !pattern.test(message)));
+}
+
+export { expect };

@@ -1,0 +1,45 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+// Any console.error during a test fails it unless the test spies on console.error itself.
+let unexpectedErrors: unknown[][] = [];
+const originalError = console.error;
+
+beforeEach(() => {
+  unexpectedErrors = [];
+  console.error = (...args: unknown[]) => {
+    unexpectedErrors.push(args);
+    originalError(...args);
+  };
+});
+
+afterEach(() => {
+  cleanup();
+  const errors = unexpectedErrors;
+  const spied = vi.isMockFunction(console.error);
+  console.error = originalError;
+  if (!spied && errors.length > 0) {
+    throw new Error(
+      `Unexpected console.error during test:\n${errors.map((a) => a.map(String).join(' ')).join('\n')}`,
+    );
+  }
+});
+
+if (typeof window !== 'undefined') {
+  // jsdom lacks these; components use them in effects only.
+  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  if (!window.matchMedia) {
+    window.matchMedia = (query: string): MediaQueryList =>
+      ({
+        matches: false,
+        media: query,
+        onchange: null,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        dispatchEvent: () => false,
+      }) as MediaQueryList;
+  }
+}

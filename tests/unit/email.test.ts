@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { isValidEmail } from '@/lib/email';
+
+/** A domain of exactly `length` characters: 63-character labels, then a short last label. */
+function domainOfLength(length: number): string {
+  const labels: string[] = [];
+  let remaining = length;
+  while (remaining > 64) {
+    labels.push('d'.repeat(63));
+    remaining -= 64;
+  }
+  // The last label needs at least one character after a dot-separated label before it.
+  if (labels.length === 0) return `${'d'.repeat(length - 3)}.uk`;
+  labels.push('x'.repeat(remaining));
+  return labels.join('.');
+}
+
+describe('isValidEmail', () => {
+  it('builds test domains of the exact length asked for', () => {
+    for (const length of [5, 63, 64, 65, 189, 190, 252, 253, 255, 256]) {
+      expect(domainOfLength(length)).toHaveLength(length);
+    }
+  });
+
+  it('accepts ordinary addresses', () => {
+    for (const email of [
+      'head@school.org',
+      'o.brien+quotes@st-marys.sch.uk',
+      "o'neil@example.com",
+      'A@B.CO',
+    ]) {
+      expect(isValidEmail(email), email).toBe(true);
+    }
+  });
+
+  it('pins the overall minimum: 5 is the shortest well-formed address, every 4-character value fails', () => {
+    expect(isValidEmail('a@b.c')).toBe(true);
+    // No 4-character value is otherwise well formed (local + '@' + label + '.' + label ≥ 5),
+    // so the 4/5 boundary is checked on every near miss.
+    for (const email of ['a@bc', '@b.c', 'a@.c', 'a@b.', 'ab.c'])
+      expect(isValidEmail(email), email).toBe(false);
+  });
+
+  it('pins the overall maximum at 254 characters', () => {
+    const at254 = `${'l'.repeat(64)}@${domainOfLength(189)}`;
+    const at255 = `${'l'.repeat(64)}@${domainOfLength(190)}`;
+    expect(at254).toHaveLength(254);
+    expect(at255).toHaveLength(255);
+    expect(isValidEmail(at254)).toBe(true);
+    expect(isValidEmail(at255)).toBe(false);
+  });
+
+  it('pins the local part at 64 characters', () => {
+    expect(isValidEmail(`${'l'.repeat(64)}@example.com`)).toBe(true);
+    expect(isValidEmail(`${'l'.repeat(65)}@example.com`)).toBe(false);
+  });
+
+  it('accepts the longest reachable domain (252) and rejects longer ones', () => {
+    // 254 overall − 1 local character − '@' leaves 252: the 255-character domain limit can never
+    // be reached on its own, so 255/256 are rejected by the overall limit first.
+    expect(isValidEmail(`a@${domainOfLength(252)}`)).toBe(true);
+    expect(isValidEmail(`a@${domainOfLength(253)}`)).toBe(false);
+    expect(isValidEmail(`a@${domainOfLength(255)}`)).toBe(false);
+    expect(isValidEmail(`a@${domainOfLength(256)}`)).toBe(false);
+  });
+
+  it('rejects a double dot anywhere, and a local part starting or ending with a dot', () => {
+    for (const email of ['a..b@example.com', 'ab@example..com', '.ab@example.com', 'ab.@example.com']) {
+      expect(isValidEmail(email), email).toBe(false);
+    }
+  });
+
+  it('requires a dot in the domain and sane labels', () => {
+    for (const email of [
+      'user@localhost',
+      'user@-example.com',
+      'user@example-.com',
+      'user@.example.com',
+      'user@1.2.3.4',
+    ]) {
+      expect(isValidEmail(email), email).toBe(false);
+    }
+    expect(isValidEmail(`user@${'d'.repeat(63)}.com`)).toBe(true);
+    expect(isValidEmail(`user@${'d'.repeat(64)}.com`)).toBe(false);
+  });
+
+  it('requires exactly one @ with something on each side', () => {
+    for (const email of ['userexample.com', '@example.com', 'user@', 'a@b@example.com', '']) {
+      expect(isValidEmail(email), email).toBe(false);
+    }
+  });
+
+  it('rejects whitespace inside, ignores it around', () => {
+    for (const email of [
+      'us er@example.com',
+      'user@exa mple.com',
+      'user\t@example.com',
+      'user\u00a0x@example.com',
+    ]) {
+      expect(isValidEmail(email), JSON.stringify(email)).toBe(false);
+    }
+    expect(isValidEmail('  user@example.com \n')).toBe(true);
+  });
+
+  it('accepts internationalised addresses and counts code points, not UTF-16 units', () => {
+    for (const email of ['josé@bücher.de', '用户@例子.中国', 'user@παράδειγμα.ελ']) {
+      expect(isValidEmail(email), email).toBe(true);
+    }
+    const wide = '𝒜'; // one code point, two UTF-16 units
+    expect(isValidEmail(`${wide.repeat(64)}@example.com`)).toBe(true);
+    expect(isValidEmail(`${wide.repeat(65)}@example.com`)).toBe(false);
+  });
+
+  it('rejects invisible, control and symbol characters', () => {
+    for (const email of [
+      'us\u200ber@example.com',
+      'user\u0000@example.com',
+      '😀@example.com',
+      'user@exa😀mple.com',
+    ]) {
+      expect(isValidEmail(email), JSON.stringify(email)).toBe(false);
+    }
+  });
+});
