@@ -34,7 +34,7 @@ export default defineConfig({
     command: 'node scripts/e2e-servers.mjs',
     url: `${SITE_FLAGS_URL}/`,
     timeout: 240_000,
-    reuseExistingServer: !process.env.CI,
+    reuseExistingServer: false,
     stdout: 'pipe',
   },
 });

@@ -1,6 +1,8 @@
 // @ts-check
 /** Loopback addresses and build settings shared by the e2e servers script and the specs. */
-export const E2E_PORTS = Object.freeze({ site: 4173, siteFlags: 4174, emulator: 8790 });
+// E2E_PORT_BASE lets several test runs share one machine without sharing servers.
+const base = Number(process.env.E2E_PORT_BASE ?? 4173);
+export const E2E_PORTS = Object.freeze({ site: base, siteFlags: base + 1, emulator: base + 2 });
 
 export const SITE_URL = `http://127.0.0.1:${E2E_PORTS.site}`;
 /** The same site built with SCHOOLS_PAGE off, TEMP_ISSUE_POPUP on and GOOGLE_PLAY_BUTTON off. */
@@ -11,4 +13,4 @@ export const GA_TEST_ID = 'G-E2ETEST01';
 /** Nothing listens here: the specs fulfil it with a stand-in gtag.js through page.route. */
 export const GA_SCRIPT_URL = 'http://127.0.0.1:4599/gtag/js';
 
-export const E2E_OUT_DIR = 'node_modules/.e2e';
+export const E2E_OUT_DIR = `node_modules/.e2e-${base}`;
