@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { ROUTE_PATHS, PRODUCT_NAME } from '@/config/site';
 import { MESSAGES } from '@/config/messages';
+import { HOME } from '@/content/home';
+import { SCHOOLS } from '@/content/schools';
 import { AboutPage } from '@/pages/about-page';
 import { GuidelinesPage } from '@/pages/guidelines-page';
 import { HomePage } from '@/pages/home-page';
@@ -9,9 +11,8 @@ import { PrivacyPage } from '@/pages/privacy-page';
 import { SchoolsPage } from '@/pages/schools-page';
 import { TermsPage } from '@/pages/terms-page';
 
-// Filled from content once the home and schools pages land.
-const HOME_HEADING = `Podcasts made by kids, in their own voice`;
-const SCHOOLS_HEADING = 'Give a Voice to Every Learner';
+const HOME_HEADING = HOME.hero.headline;
+const SCHOOLS_HEADING = SCHOOLS.hero.title;
 
 /** What a route needs for the router, the document head, the sitemap and the prerenderer. */
 export type RouteDefinition = {
