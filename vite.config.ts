@@ -6,7 +6,23 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   plugins: [react()],
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: [
+      { find: /^@\//, replacement: `${fileURLToPath(new URL('./src', import.meta.url))}/` },
+      // react-router's package exports only its development build to bundlers; the production
+      // build drops dev-only warnings and checks (about 3 KB gzip less on every page).
+      {
+        find: /^react-router$/,
+        replacement: fileURLToPath(
+          new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url),
+        ),
+      },
+      {
+        find: /^react-router\/dom$/,
+        replacement: fileURLToPath(
+          new URL('./node_modules/react-router/dist/production/dom-export.mjs', import.meta.url),
+        ),
+      },
+    ],
   },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },

@@ -11,8 +11,39 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 
 /**
- * @typedef {{ path: string, heading: string, head: string, html: string }} PrerenderedPage
+ * @typedef {{ path: string, heading: string, head: string, html: string, modulePath: string | null }} PrerenderedPage
+ * @typedef {{ file: string, css?: string[], imports?: string[], isEntry?: boolean }} ManifestChunk
  */
+
+/**
+ * Link tags that fetch a lazy page's chunk, its static imports and its CSS with the HTML, so the
+ * page neither waits on a request waterfall nor flashes unstyled before hydration.
+ * @param {Record<string, ManifestChunk>} manifest
+ * @param {string | null} modulePath
+ */
+export function pageAssetTags(manifest, modulePath) {
+  if (!modulePath || !manifest[modulePath]) return '';
+  /** @type {Set<string>} */
+  const seen = new Set();
+  /** @type {string[]} */
+  const scripts = [];
+  /** @type {string[]} */
+  const styles = [];
+  /** @param {string} key */
+  const visit = (key) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key) || chunk.isEntry) return;
+    seen.add(key);
+    scripts.push(chunk.file);
+    styles.push(...(chunk.css ?? []));
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(modulePath);
+  return [
+    ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
+    ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+  ].join('\n    ');
+}
 
 /**
  * @param {string} path
@@ -48,22 +79,34 @@ export async function buildSite({ outDir, env = {}, quiet = false }) {
   const ssrDir = resolve('node_modules/.tmp', `ssr-${process.pid}-${Date.now()}`);
   try {
     const logLevel = quiet ? 'warn' : 'info';
-    await build({ logLevel, build: { outDir, emptyOutDir: true } });
+    await build({ logLevel, build: { outDir, emptyOutDir: true, manifest: true } });
     await build({
       logLevel: 'warn',
-      build: { ssr: 'src/entry-server.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
+      build: {
+        ssr: 'src/entry-server.tsx',
+        outDir: ssrDir,
+        emptyOutDir: true,
+        copyPublicDir: false,
+        // One file: the prerenderer imports it once and renders every page from it.
+        rollupOptions: { output: { inlineDynamicImports: true } },
+      },
     });
-    /** @type {{ prerenderAll: () => PrerenderedPage[], siteUrl: string }} */
+    /** @type {{ prerenderAll: () => Promise<PrerenderedPage[]>, siteUrl: string }} */
     const server = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
     const template = await readFile(join(outDir, 'index.html'), 'utf8');
-    const pages = server.prerenderAll();
+    /** @type {Record<string, ManifestChunk>} */
+    const manifest = JSON.parse(await readFile(join(outDir, '.vite', 'manifest.json'), 'utf8'));
+    await rm(join(outDir, '.vite'), { recursive: true, force: true });
+    const pages = await server.prerenderAll();
     for (const page of pages) {
       const file = join(outDir, fileForPath(page.path));
+      const assets = pageAssetTags(manifest, page.modulePath)
+        .split('\n')
+        .filter((tag) => !template.includes(/href="([^"]+)"/.exec(tag)?.[1] ?? '\0'))
+        .join('\n');
+      const head = [page.head, assets].filter(Boolean).join('\n    ');
       await mkdir(dirname(file), { recursive: true });
-      await writeFile(
-        file,
-        template.replace('<!--app-head-->', page.head).replace('<!--app-html-->', page.html),
-      );
+      await writeFile(file, template.replace('<!--app-head-->', head).replace('<!--app-html-->', page.html));
     }
     await writeFile(join(outDir, 'sitemap.xml'), renderSitemap(server.siteUrl, pages));
     if (!quiet) console.log(`Prerendered ${pages.length} pages into ${outDir}`);

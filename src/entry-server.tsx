@@ -7,7 +7,7 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { App } from '@/app/app';
 import { renderHeadTags } from '@/app/document-head';
-import { buildRoutes, NOT_FOUND_ROUTE } from '@/app/routes';
+import { buildRoutes, NOT_FOUND_ROUTE, preloadRoute, type RouteDefinition } from '@/app/routes';
 import { env } from '@/config/env';
 import { flags } from '@/config/flags';
 
@@ -17,6 +17,8 @@ export type PrerenderedPage = {
   heading: string;
   head: string;
   html: string;
+  /** Source module of the page's own chunk, to preload it and its CSS from the HTML. */
+  modulePath: string | null;
 };
 
 function renderPath(url: string): string {
@@ -29,20 +31,27 @@ function renderPath(url: string): string {
   );
 }
 
+function modulePathOf(route: RouteDefinition): string | null {
+  return 'modulePath' in route.Page ? route.Page.modulePath : null;
+}
+
 /** Renders every route of this build (flags included) plus the not-found page. */
-export function prerenderAll(): PrerenderedPage[] {
+export async function prerenderAll(): Promise<PrerenderedPage[]> {
   const routes = buildRoutes({ schoolsPageOn: flags.SCHOOLS_PAGE });
-  const pages = routes.map((route) => ({
+  await Promise.all(routes.map((route) => preloadRoute(routes, route.path)));
+  const pages: PrerenderedPage[] = routes.map((route) => ({
     path: route.path,
     heading: route.heading,
     head: renderHeadTags(route, route.path),
     html: renderPath(route.path),
+    modulePath: modulePathOf(route),
   }));
   pages.push({
     path: NOT_FOUND_ROUTE.path,
     heading: NOT_FOUND_ROUTE.heading,
     head: renderHeadTags(NOT_FOUND_ROUTE, NOT_FOUND_ROUTE.path),
     html: renderPath('/404'),
+    modulePath: modulePathOf(NOT_FOUND_ROUTE),
   });
   return pages;
 }

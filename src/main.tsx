@@ -2,6 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from '@/app/app';
+import { buildRoutes, preloadRoute } from '@/app/routes';
+import { flags } from '@/config/flags';
 import '@/styles/global.css';
 
 const container = document.getElementById('root');
@@ -13,6 +15,12 @@ const app = (
       <App />
     </BrowserRouter>
   </StrictMode>
+);
+
+// Load this page's chunk first so hydration renders exactly what was prerendered.
+await preloadRoute(
+  buildRoutes({ schoolsPageOn: flags.SCHOOLS_PAGE }),
+  window.location.pathname.replace(/(.)\/$/, '$1'),
 );
 
 // Prerendered pages arrive with their markup: hydrate it. The dev server sends an empty root.

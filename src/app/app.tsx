@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { Layout } from '@/app/layout';
 import { RouteEffects } from '@/app/route-effects';
@@ -5,10 +6,13 @@ import { buildRoutes, NOT_FOUND_ROUTE, type RouteDefinition } from '@/app/routes
 import { flags } from '@/config/flags';
 
 function routeElement(route: RouteDefinition) {
+  const { Page } = route;
   return (
     <>
       <RouteEffects route={route} />
-      {route.element}
+      <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
+        <Page />
+      </Suspense>
     </>
   );
 }

@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
-import { Toaster } from 'react-hot-toast';
 import { Footer } from '@/components/footer';
 import { Header } from '@/components/header';
-import { TOAST_POSITION } from '@/config/constants';
+import { LazyToaster } from '@/components/lazy-toaster';
 import { ConsentBanner } from '@/features/consent/consent-banner';
 import { reopenConsent } from '@/features/consent/consent-store';
 
@@ -21,7 +20,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </main>
       <Footer onOpenCookieSettings={reopenConsent} />
       <ConsentBanner />
-      <Toaster position={TOAST_POSITION} toastOptions={{ duration: 6000 }} />
+      <LazyToaster />
     </>
   );
 }

@@ -1,15 +1,29 @@
-import type { ReactNode } from 'react';
 import { ROUTE_PATHS, PRODUCT_NAME } from '@/config/site';
 import { MESSAGES } from '@/config/messages';
 import { HOME } from '@/content/home';
 import { SCHOOLS } from '@/content/schools';
-import { AboutPage } from '@/pages/about-page';
-import { GuidelinesPage } from '@/pages/guidelines-page';
-import { HomePage } from '@/pages/home-page';
+import { lazyPage, type LazyPage } from '@/app/lazy-page';
 import { NotFoundPage } from '@/pages/not-found-page';
-import { PrivacyPage } from '@/pages/privacy-page';
-import { SchoolsPage } from '@/pages/schools-page';
-import { TermsPage } from '@/pages/terms-page';
+
+// Each page is its own chunk: a visitor downloads the code of the page they open, not all six.
+const HomePage = lazyPage('src/pages/home-page.tsx', () =>
+  import('@/pages/home-page').then((m) => m.HomePage),
+);
+const SchoolsPage = lazyPage('src/pages/schools-page.tsx', () =>
+  import('@/pages/schools-page').then((m) => m.SchoolsPage),
+);
+const AboutPage = lazyPage('src/pages/about-page.tsx', () =>
+  import('@/pages/about-page').then((m) => m.AboutPage),
+);
+const GuidelinesPage = lazyPage('src/pages/guidelines-page.tsx', () =>
+  import('@/pages/guidelines-page').then((m) => m.GuidelinesPage),
+);
+const PrivacyPage = lazyPage('src/pages/privacy-page.tsx', () =>
+  import('@/pages/privacy-page').then((m) => m.PrivacyPage),
+);
+const TermsPage = lazyPage('src/pages/terms-page.tsx', () =>
+  import('@/pages/terms-page').then((m) => m.TermsPage),
+);
 
 const HOME_HEADING = HOME.hero.headline;
 const SCHOOLS_HEADING = SCHOOLS.hero.title;
@@ -22,7 +36,8 @@ export type RouteDefinition = {
   readonly description: string;
   /** The page's one h1, as a visitor reads it. */
   readonly heading: string;
-  readonly element: ReactNode;
+  /** The page component; lazy pages are preloaded before hydration and prerendering. */
+  readonly Page: LazyPage | (() => React.JSX.Element);
 };
 
 export const NOT_FOUND_ROUTE: RouteDefinition = {
@@ -30,7 +45,7 @@ export const NOT_FOUND_ROUTE: RouteDefinition = {
   title: 'Page not found',
   description: `This page does not exist on the ${PRODUCT_NAME} website.`,
   heading: MESSAGES.notFoundTitle,
-  element: <NotFoundPage />,
+  Page: NotFoundPage,
 };
 
 /** The site's routes; /schools exists only with the SCHOOLS_PAGE flag on. */
@@ -41,7 +56,7 @@ export function buildRoutes({ schoolsPageOn }: { schoolsPageOn: boolean }): Rout
       title: `${PRODUCT_NAME}: podcasts made by kids`,
       description: `${PRODUCT_NAME} is a safe, voice-led podcast app for children. Kids build confidence by creating their own podcasts, turning screen time into skill time.`,
       heading: HOME_HEADING,
-      element: <HomePage />,
+      Page: HomePage,
     },
     schoolsPageOn
       ? {
@@ -49,7 +64,7 @@ export function buildRoutes({ schoolsPageOn }: { schoolsPageOn: boolean }): Rout
           title: `${PRODUCT_NAME} for Schools`,
           description: `Bring ${PRODUCT_NAME} to your classroom: voice-first podcasting that helps every learner plan, speak and share. Get a tailored quote or book a 30-minute call.`,
           heading: SCHOOLS_HEADING,
-          element: <SchoolsPage />,
+          Page: SchoolsPage,
         }
       : null,
     {
@@ -57,31 +72,37 @@ export function buildRoutes({ schoolsPageOn }: { schoolsPageOn: boolean }): Rout
       title: 'About Us',
       description: `Why we built ${PRODUCT_NAME}: helping children grow through voice, and how it started.`,
       heading: 'About Us',
-      element: <AboutPage />,
+      Page: AboutPage,
     },
     {
       path: ROUTE_PATHS.guidelines,
       title: 'User Guidelines',
       description: `How children, parents and moderators keep ${PRODUCT_NAME} kind and safe, and how a podcast gets published.`,
       heading: 'User Guidelines',
-      element: <GuidelinesPage />,
+      Page: GuidelinesPage,
     },
     {
       path: ROUTE_PATHS.privacy,
       title: 'Privacy Policy',
       description: `What ${PRODUCT_NAME} collects about parents and children, why, how long we keep it and your rights under UK law.`,
       heading: 'Privacy Policy',
-      element: <PrivacyPage />,
+      Page: PrivacyPage,
     },
     {
       path: ROUTE_PATHS.terms,
       title: 'Terms & Conditions',
       description: `The terms for using ${PRODUCT_NAME}: accounts, parental consent, publishing and acceptable use.`,
       heading: 'Terms & Conditions',
-      element: <TermsPage />,
+      Page: TermsPage,
     },
   ];
   return routes.filter((route): route is RouteDefinition => route !== null);
+}
+
+/** Loads the page chunk a path needs (if any) so it renders without suspending. */
+export async function preloadRoute(routes: readonly RouteDefinition[], pathname: string): Promise<void> {
+  const route = routes.find((candidate) => candidate.path === pathname) ?? NOT_FOUND_ROUTE;
+  if ('preload' in route.Page) await route.Page.preload();
 }
 
 /** Full document title for a route. */

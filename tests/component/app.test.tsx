@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { App } from '@/app/app';
-import { buildRoutes } from '@/app/routes';
+import { buildRoutes, preloadRoute } from '@/app/routes';
 import { HASH_SCROLL_DELAY_MS } from '@/config/constants';
 import { MESSAGES } from '@/config/messages';
 import { CONSENT_TEXT } from '@/features/consent/consent-banner';
@@ -15,6 +15,11 @@ function renderAt(path: string, { schoolsPageOn = true } = {}) {
     </MemoryRouter>,
   );
 }
+
+beforeAll(async () => {
+  const routes = buildRoutes({ schoolsPageOn: true });
+  await Promise.all(routes.map((route) => preloadRoute(routes, route.path)));
+});
 
 describe('App routes', () => {
   beforeEach(() => {

@@ -1,0 +1,120 @@
+// @ts-check
+/**
+ * What each prerendered route downloads before interaction: the entry script, every module it
+ * preloads or statically imports (followed through the chunks), and the stylesheets, gzipped.
+ * Used by the budget check in `npm test` and by `npm run bench`.
+ */
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** JavaScript (gzip) a route may load before interaction (issue 6). */
+export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
+
+/** @param {string} dir @returns {Promise<string[]>} */
+async function htmlFiles(dir) {
+  /** @type {string[]} */
+  const found = [];
+  for (const entry of await readdir(dir)) {
+    const full = join(dir, entry);
+    if ((await stat(full)).isDirectory()) {
+      if (entry !== 'assets') found.push(...(await htmlFiles(full)));
+    } else if (entry.endsWith('.html')) found.push(full);
+  }
+  return found;
+}
+
+/** @param {string} distDir @param {string} file */
+function routeOf(distDir, file) {
+  const rel = relative(distDir, file).replace(/\\/g, '/');
+  if (rel === 'index.html') return '/';
+  if (rel === '404.html') return '(404)';
+  return `/${rel.replace(/\/index\.html$/, '').replace(/\.html$/, '')}`;
+}
+
+/**
+ * @typedef {{ route: string, file: string, jsFiles: string[], cssFiles: string[], jsGzipKb: number, cssGzipKb: number, htmlGzipKb: number }} RouteReport
+ */
+
+/**
+ * @param {string} distDir
+ * @returns {Promise<RouteReport[]>}
+ */
+export async function measureRoutes(distDir) {
+  /** @type {Map<string, number>} */
+  const gzipCache = new Map();
+  /** @param {string} path */
+  const gz = async (path) => {
+    if (!gzipCache.has(path)) gzipCache.set(path, gzipSync(await readFile(join(distDir, path))).length);
+    return /** @type {number} */ (gzipCache.get(path));
+  };
+  /** @type {RouteReport[]} */
+  const reports = [];
+  for (const file of (await htmlFiles(distDir)).sort()) {
+    const html = await readFile(file, 'utf8');
+    const scripts = [
+      ...html.matchAll(/<script[^>]+type="module"[^>]*src="\/([^"]+)"/g),
+      ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]*href="\/([^"]+)"/g),
+    ].map((match) => /** @type {string} */ (match[1]));
+    const cssFiles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="\/([^"]+)"/g)].map(
+      (match) => /** @type {string} */ (match[1]),
+    );
+    // Follow static imports: whatever a loaded chunk imports statically loads before it runs.
+    /** @type {Set<string>} */
+    const jsFiles = new Set();
+    const queue = [...scripts];
+    while (queue.length > 0) {
+      const next = /** @type {string} */ (queue.shift());
+      if (jsFiles.has(next)) continue;
+      jsFiles.add(next);
+      const code = await readFile(join(distDir, next), 'utf8');
+      for (const match of code.matchAll(
+        /(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?["']\.\/([^"']+\.js)["']/g,
+      )) {
+        queue.push(`assets/${match[1]}`);
+      }
+    }
+    let js = 0;
+    for (const path of jsFiles) js += await gz(path);
+    let css = 0;
+    for (const path of cssFiles) css += await gz(path);
+    reports.push({
+      route: routeOf(distDir, file),
+      file: relative(distDir, file),
+      jsFiles: [...jsFiles],
+      cssFiles,
+      jsGzipKb: js / 1024,
+      cssGzipKb: css / 1024,
+      htmlGzipKb: gzipSync(html).length / 1024,
+    });
+  }
+  return reports;
+}
+
+/** @param {RouteReport[]} reports */
+export function formatReport(reports) {
+  const rows = [['route', 'JS KB gz', 'CSS KB gz', 'HTML KB gz', 'JS files']];
+  for (const r of reports) {
+    rows.push([
+      r.route,
+      r.jsGzipKb.toFixed(1),
+      r.cssGzipKb.toFixed(1),
+      r.htmlGzipKb.toFixed(1),
+      String(r.jsFiles.length),
+    ]);
+  }
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')).join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const reports = await measureRoutes(process.argv[2] ?? 'dist');
+  console.log(formatReport(reports));
+  const over = reports.filter((r) => r.jsGzipKb > JS_BEFORE_INTERACTION_BUDGET_KB);
+  if (over.length > 0) {
+    console.error(
+      `Over the ${JS_BEFORE_INTERACTION_BUDGET_KB} KB budget: ${over.map((r) => r.route).join(', ')}`,
+    );
+    process.exitCode = 1;
+  }
+}
