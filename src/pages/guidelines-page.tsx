@@ -1,5 +1,5 @@
 import { LegalDocumentView } from '@/components/legal-document';
-import { GUIDELINES } from '@/content/legal';
+import { GUIDELINES } from '@/content/legal/guidelines';
 
 /** /guidelines: the community and safety rules for children's podcasts. */
 export function GuidelinesPage() {

@@ -1,5 +1,5 @@
 import { LegalDocumentView } from '@/components/legal-document';
-import { PRIVACY } from '@/content/legal';
+import { PRIVACY } from '@/content/legal/privacy';
 
 /** /privacy: the privacy policy. */
 export function PrivacyPage() {

@@ -1,5 +1,5 @@
 import { LegalDocumentView } from '@/components/legal-document';
-import { TERMS } from '@/content/legal';
+import { TERMS } from '@/content/legal/terms';
 
 /** /terms: the terms and conditions. */
 export function TermsPage() {

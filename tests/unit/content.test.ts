@@ -9,7 +9,9 @@ import {
 import { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME, ROUTE_PATHS } from '@/config/site';
 import { ABOUT } from '@/content/about';
 import { HOME, WAITLIST_INTEREST_OPTIONS } from '@/content/home';
-import { GUIDELINES, PRIVACY, TERMS } from '@/content/legal';
+import { GUIDELINES } from '@/content/legal/guidelines';
+import { PRIVACY } from '@/content/legal/privacy';
+import { TERMS } from '@/content/legal/terms';
 import { PARTNERS } from '@/content/partners';
 import { SCHOOLS } from '@/content/schools';
 import { HOME_TESTIMONIALS, SCHOOLS_TESTIMONIALS } from '@/content/testimonials';
