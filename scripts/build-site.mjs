@@ -8,7 +8,8 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'vite';
+import { build, loadEnv } from 'vite';
+import { contentSecurityPolicy, headersFile } from './security-headers.mjs';
 
 /**
  * @typedef {{ path: string, heading: string, head: string, html: string, modulePath: string | null }} PrerenderedPage
@@ -93,7 +94,18 @@ export async function buildSite({ outDir, env = {}, quiet = false }) {
     });
     /** @type {{ prerenderAll: () => Promise<PrerenderedPage[]>, siteUrl: string }} */
     const server = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
-    const template = await readFile(join(outDir, 'index.html'), 'utf8');
+    // What the app itself sees: .env files, overridden by the process environment.
+    const effectiveEnv = { ...loadEnv('production', process.cwd(), 'VITE_'), ...process.env };
+    // Hosts that cannot send headers still get the policy (less frame-ancestors) and referrer rule.
+    const securityMeta = [
+      `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(effectiveEnv, { forMeta: true })}" />`,
+      '<meta name="referrer" content="strict-origin-when-cross-origin" />',
+    ].join('\n    ');
+    const template = (await readFile(join(outDir, 'index.html'), 'utf8')).replace(
+      '<meta charset="UTF-8" />',
+      `<meta charset="UTF-8" />\n    ${securityMeta}`,
+    );
+    await writeFile(join(outDir, '_headers'), headersFile(effectiveEnv));
     /** @type {Record<string, ManifestChunk>} */
     const manifest = JSON.parse(await readFile(join(outDir, '.vite', 'manifest.json'), 'utf8'));
     await rm(join(outDir, '.vite'), { recursive: true, force: true });
@@ -109,6 +121,10 @@ export async function buildSite({ outDir, env = {}, quiet = false }) {
       await writeFile(file, template.replace('<!--app-head-->', head).replace('<!--app-html-->', page.html));
     }
     await writeFile(join(outDir, 'sitemap.xml'), renderSitemap(server.siteUrl, pages));
+    await writeFile(
+      join(outDir, 'robots.txt'),
+      `User-agent: *\nAllow: /\n\nSitemap: ${server.siteUrl}/sitemap.xml\n`,
+    );
     if (!quiet) console.log(`Prerendered ${pages.length} pages into ${outDir}`);
     return pages;
   } finally {

@@ -1,6 +1,6 @@
 import { documentTitle, type RouteDefinition } from '@/app/routes';
 import { env } from '@/config/env';
-import { LINKS, PRODUCT_NAME } from '@/config/site';
+import { COMPANY_NAME, CONTACT_EMAIL, LINKS, PRODUCT_NAME, SOCIAL_LINKS } from '@/config/site';
 
 /** Escapes text for an HTML attribute or element body. */
 export function escapeHtml(value: string): string {
@@ -16,6 +16,30 @@ export const OG_IMAGE_PATH = '/og-image.png';
 export const OG_IMAGE_SIZE = { width: 1200, height: 630 } as const;
 /** The App Store id inside the UK listing URL, for the iOS Smart App Banner. */
 export const APP_STORE_ID = /id(\d+)/.exec(LINKS.appStore)?.[1] ?? '';
+
+/** Structured data for search engines: the organisation and its app (home page only). */
+export function structuredData(): string {
+  const organisation = {
+    '@type': 'Organization',
+    '@id': `${env.siteUrl}/#organization`,
+    name: COMPANY_NAME,
+    url: `${env.siteUrl}/`,
+    logo: `${env.siteUrl}/icon-512.png`,
+    email: CONTACT_EMAIL,
+    sameAs: SOCIAL_LINKS.map((link) => link.href),
+  };
+  const app = {
+    '@type': 'MobileApplication',
+    name: PRODUCT_NAME,
+    operatingSystem: 'iOS, Android',
+    applicationCategory: 'EducationalApplication',
+    publisher: { '@id': `${env.siteUrl}/#organization` },
+    installUrl: [LINKS.appStore, LINKS.googlePlay],
+  };
+  const json = JSON.stringify({ '@context': 'https://schema.org', '@graph': [organisation, app] });
+  // '<' escaped so no string can close the script element.
+  return `<script type="application/ld+json">${json.replace(/</g, '\\u003c')}</script>`;
+}
 
 /** The head tags a prerendered route carries: title, description, canonical, share previews. */
 export function renderHeadTags(route: RouteDefinition, path: string): string {
@@ -41,6 +65,7 @@ export function renderHeadTags(route: RouteDefinition, path: string): string {
     `<meta name="twitter:description" content="${description}" />`,
     `<meta name="twitter:image" content="${image}" />`,
     APP_STORE_ID ? `<meta name="apple-itunes-app" content="app-id=${APP_STORE_ID}" />` : '',
+    path === '/' ? structuredData() : '',
   ];
   return tags.filter(Boolean).join('\n    ');
 }
