@@ -56,6 +56,20 @@ function fileForPath(path) {
 }
 
 /**
+ * Replaces the site's stylesheet links with inline <style> so first paint needs no CSS request.
+ * @param {string} outDir
+ * @param {string} html
+ */
+async function inlineStylesheets(outDir, html) {
+  let result = html;
+  for (const match of html.matchAll(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g)) {
+    const css = await readFile(join(outDir, /** @type {string} */ (match[1])), 'utf8');
+    result = result.replace(match[0], `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`);
+  }
+  return result;
+}
+
+/**
  * @param {string} siteUrl
  * @param {PrerenderedPage[]} pages
  */
@@ -89,7 +103,7 @@ export async function buildSite({ outDir, env = {}, quiet = false }) {
         emptyOutDir: true,
         copyPublicDir: false,
         // One file: the prerenderer imports it once and renders every page from it.
-        rollupOptions: { output: { inlineDynamicImports: true } },
+        rollupOptions: { output: { codeSplitting: false } },
       },
     });
     /** @type {{ prerenderAll: () => Promise<PrerenderedPage[]>, siteUrl: string }} */
@@ -101,9 +115,12 @@ export async function buildSite({ outDir, env = {}, quiet = false }) {
       `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(effectiveEnv, { forMeta: true })}" />`,
       '<meta name="referrer" content="strict-origin-when-cross-origin" />',
     ].join('\n    ');
-    const template = (await readFile(join(outDir, 'index.html'), 'utf8')).replace(
-      '<meta charset="UTF-8" />',
-      `<meta charset="UTF-8" />\n    ${securityMeta}`,
+    const template = await inlineStylesheets(
+      outDir,
+      (await readFile(join(outDir, 'index.html'), 'utf8')).replace(
+        '<meta charset="UTF-8" />',
+        `<meta charset="UTF-8" />\n    ${securityMeta}`,
+      ),
     );
     await writeFile(join(outDir, '_headers'), headersFile(effectiveEnv));
     /** @type {Record<string, ManifestChunk>} */

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from '@/app/app';
@@ -24,5 +24,7 @@ await preloadRoute(
 );
 
 // Prerendered pages arrive with their markup: hydrate it. The dev server sends an empty root.
-if (container.firstElementChild) hydrateRoot(container, app);
+// As a transition, hydration yields to the browser every few milliseconds instead of blocking
+// the main thread in one long task (lower Total Blocking Time on slow phones).
+if (container.firstElementChild) startTransition(() => void hydrateRoot(container, app));
 else createRoot(container).render(app);

@@ -45,11 +45,7 @@ function scrollAndFocus(sectionId: string, focusIds: readonly string[]): void {
 export function SchoolsPage() {
   return (
     <div className="schools-page">
-      <section
-        id={SCHOOLS_SECTION_IDS.hero}
-        className="schools-hero"
-        aria-labelledby={HEADING_IDS.hero}
-      >
+      <section id={SCHOOLS_SECTION_IDS.hero} className="schools-hero" aria-labelledby={HEADING_IDS.hero}>
         <div className="schools-hero__inner">
           <div className="schools-hero__copy">
             <p className="schools-eyebrow">For primary schools</p>

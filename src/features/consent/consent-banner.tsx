@@ -4,7 +4,8 @@ import { setConsent, useConsent } from '@/features/consent/consent-store';
 
 export const CONSENT_TEXT = {
   heading: 'Can we count visits?',
-  body: `We'd like to use Google Analytics cookies to count visits and see which pages help families find ${PRODUCT_NAME}. They stay off unless you accept. You can change your mind at any time from "Cookie settings" at the bottom of every page.`,
+  // Kept short: a long block appearing after hydration would become the page's largest paint.
+  body: `May we use analytics cookies to count visits to ${PRODUCT_NAME}? They stay off unless you accept; change your mind any time in "Cookie settings".`,
   accept: 'Accept analytics',
   reject: 'Reject analytics',
   policyLink: 'Read our privacy policy',

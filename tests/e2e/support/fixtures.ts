@@ -56,6 +56,8 @@ export const test = base.extend<Fixtures>({
     await use(async (path, { consent = 'denied', base } = {}) => {
       if (consent !== 'unset') {
         await page.addInitScript((choice) => {
+          // Init scripts run in every frame; embedded third-party frames have no storage for us.
+          if (window.top !== window) return;
           window.localStorage.setItem('podling.analytics-consent.v1', choice);
         }, consent);
       }

@@ -1,0 +1,50 @@
+import { CALENDAR_FRAME_HEIGHT_PX } from '@/config/constants';
+import { CALENDAR, EXTERNAL_LINK_PROPS } from '@/config/site';
+import { useNearViewport } from '@/lib/use-near-viewport';
+import '@/styles/embeds.css';
+
+type CalendarEmbedProps = {
+  readonly url?: string;
+  readonly title?: string;
+  readonly height?: number;
+};
+
+/** How far ahead of the viewport the calendar starts loading. */
+const LOAD_AHEAD_MARGIN = '600px 0px';
+
+/**
+ * The scheduling calendar as a lazy iframe: it gets its address only as it nears the viewport,
+ * so the page makes no request to the calendar host before then. A plain link to the same
+ * booking page is always there, for visitors whose browser blocks the frame.
+ */
+export function CalendarEmbed({
+  url = CALENDAR.bookingUrl,
+  title = CALENDAR.title,
+  height = CALENDAR_FRAME_HEIGHT_PX,
+}: CalendarEmbedProps) {
+  const [boxRef, near] = useNearViewport<HTMLDivElement>(LOAD_AHEAD_MARGIN);
+
+  return (
+    <div className="calendar-embed">
+      <div ref={boxRef} className="calendar-embed__box" style={{ height }}>
+        <p className="calendar-embed__placeholder" aria-hidden="true">
+          The booking calendar appears here. If it does not, use the link below.
+        </p>
+        <iframe
+          className="calendar-embed__frame"
+          src={near ? url : undefined}
+          title={title}
+          height={height}
+          style={{ height }}
+          referrerPolicy="strict-origin-when-cross-origin"
+          sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox"
+        />
+      </div>
+      <p className="calendar-embed__fallback">
+        <a href={url} {...EXTERNAL_LINK_PROPS}>
+          Open the booking page in a new tab
+        </a>
+      </p>
+    </div>
+  );
+}

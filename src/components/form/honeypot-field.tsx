@@ -1,0 +1,24 @@
+import '@/styles/forms.css';
+
+/** A name that bots like to fill and browsers do not autofill. */
+export const HONEYPOT_FIELD_NAME = 'company_website';
+
+/**
+ * A trap field for bots. People never see it (off screen), assistive technology never meets it
+ * (aria-hidden) and the keyboard never reaches it (tabIndex -1). Read it with `isHoneypotFilled`.
+ */
+export function HoneypotField({ name = HONEYPOT_FIELD_NAME, id }: { name?: string; id?: string }) {
+  const inputId = id ?? `${name}-field`;
+  return (
+    <div className="form-honeypot" aria-hidden="true">
+      <label htmlFor={inputId}>Leave this field empty</label>
+      <input id={inputId} type="text" name={name} tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
+  );
+}
+
+/** True when the form's honeypot has a value, i.e. a bot filled it in. */
+export function isHoneypotFilled(form: HTMLFormElement, name: string = HONEYPOT_FIELD_NAME): boolean {
+  const field = form.elements.namedItem(name);
+  return field instanceof HTMLInputElement && field.value.trim() !== '';
+}

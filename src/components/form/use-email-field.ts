@@ -1,0 +1,61 @@
+import { useCallback, useState, type ChangeEvent } from 'react';
+
+export type UseEmailFieldOptions = {
+  /** The rule a value must pass, e.g. `isValidEmail` from `@/lib/email`. */
+  isValid: (value: string) => boolean;
+  /** The message shown under the field while the value fails the rule. */
+  message: string;
+  initialValue?: string;
+};
+
+export type EmailFieldState = {
+  value: string;
+  /** The message to show, or null when there is no error. */
+  error: string | null;
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+  onBlur: () => void;
+  /** Checks the current value (for submit), shows or clears the error and returns whether it passed. */
+  validate: () => boolean;
+  setValue: (value: string) => void;
+};
+
+/**
+ * State and validation timing for an email field, GOV.UK style: checked on blur (when not empty)
+ * and on submit, then re-checked on every change while an error is shown, so the message clears
+ * as soon as the visitor fixes it and never nags while they are still typing a first attempt.
+ */
+export function useEmailField({
+  isValid,
+  message,
+  initialValue = '',
+}: UseEmailFieldOptions): EmailFieldState {
+  const [value, setValue] = useState(initialValue);
+  const [error, setError] = useState<string | null>(null);
+
+  const check = useCallback(
+    (candidate: string) => {
+      const passed = isValid(candidate);
+      setError(passed ? null : message);
+      return passed;
+    },
+    [isValid, message],
+  );
+
+  const onChange = useCallback(
+    (event: ChangeEvent<HTMLInputElement>) => {
+      const next = event.target.value;
+      setValue(next);
+      if (error !== null) check(next);
+    },
+    [check, error],
+  );
+
+  const onBlur = useCallback(() => {
+    // An untouched or emptied field is not an error until the visitor tries to submit.
+    if (value.trim() !== '') check(value);
+  }, [check, value]);
+
+  const validate = useCallback(() => check(value), [check, value]);
+
+  return { value, error, onChange, onBlur, validate, setValue };
+}

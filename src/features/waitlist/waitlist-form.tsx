@@ -1,0 +1,170 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { toast } from '@/lib/toast';
+import { EmailField } from '@/components/form/email-field';
+import { HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
+import { SubmitButton } from '@/components/form/submit-button';
+import { ToggleCard } from '@/components/form/toggle-card';
+import { useEmailField } from '@/components/form/use-email-field';
+import { useSingleSubmit } from '@/components/form/use-single-submit';
+import { DEFAULT_INTEREST_HOME_FORM } from '@/config/constants';
+import { MESSAGES } from '@/config/messages';
+import { WAITLIST_INTEREST_OPTIONS } from '@/content/home';
+import { addToWaitlist, type WaitlistSignUp } from '@/features/waitlist/add-to-waitlist';
+import { isValidEmail } from '@/lib/email';
+import '@/features/waitlist/waitlist-form.css';
+
+export type WaitlistFormStatus = 'idle' | 'submitting' | 'joined';
+
+export type WaitlistFormProps = {
+  /** Sends the sign-up; component tests pass a fake. */
+  submit?: (signUp: WaitlistSignUp) => Promise<{ success: boolean }>;
+  /** Id of the heading that names the form. */
+  labelledBy?: string;
+  /** Prefix for element ids, so two forms could share a page. */
+  idPrefix?: string;
+};
+
+export const WAITLIST_FORM_TEXT = {
+  emailLabel: 'Email address',
+  interestsLegend: 'I’m interested in (choose any)',
+  submit: 'Join the waitlist',
+} as const;
+
+/** The chosen interests in the form's order, or the home form's default when none is chosen. */
+export function interestsToSend(chosen: readonly string[]): string[] {
+  const ordered = WAITLIST_INTEREST_OPTIONS.map((option) => option.value).filter((value) =>
+    chosen.includes(value),
+  );
+  return ordered.length > 0 ? ordered : [DEFAULT_INTEREST_HOME_FORM];
+}
+
+/**
+ * The home page's waitlist sign-up: an email and optional interest cards.
+ * idle → submitting → joined, or back to idle with a toast and everything the visitor typed kept.
+ */
+export function WaitlistForm({
+  submit = addToWaitlist,
+  labelledBy,
+  idPrefix = 'waitlist',
+}: WaitlistFormProps) {
+  const email = useEmailField({ isValid: isValidEmail, message: MESSAGES.invalidEmail });
+  const [interests, setInterests] = useState<string[]>([]);
+  const [status, setStatus] = useState<WaitlistFormStatus>('idle');
+  const singleSubmit = useSingleSubmit();
+  const emailInput = useRef<HTMLInputElement>(null);
+  const result = useRef<HTMLDivElement>(null);
+
+  const joined = status === 'joined';
+  const submitting = status === 'submitting';
+
+  const toggleInterest = (value: string, checked: boolean) => {
+    setInterests((current) =>
+      checked
+        ? [...current.filter((item) => item !== value), value]
+        : current.filter((item) => item !== value),
+    );
+  };
+
+  const join = () => {
+    setStatus('joined');
+    // The submit button that had focus is gone: hand focus to the confirmation.
+    requestAnimationFrame(() => result.current?.focus());
+  };
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (joined) return;
+    const form = event.currentTarget;
+    void singleSubmit.run(async () => {
+      if (!email.validate()) {
+        emailInput.current?.focus();
+        return;
+      }
+      // A bot filled the trap: send nothing, but look like success so it learns nothing.
+      if (isHoneypotFilled(form)) {
+        join();
+        return;
+      }
+      setStatus('submitting');
+      let success = false;
+      try {
+        ({ success } = await submit({ email: email.value.trim(), interests: interestsToSend(interests) }));
+      } catch (error) {
+        console.error('Waitlist sign-up failed:', error);
+      }
+      if (success) {
+        join();
+      } else {
+        setStatus('idle');
+        toast.error(MESSAGES.genericFailureToast);
+      }
+    });
+  };
+
+  return (
+    <form
+      className={`waitlist-form${joined ? ' waitlist-form--joined' : ''}`}
+      noValidate
+      onSubmit={handleSubmit}
+      aria-labelledby={labelledBy}
+    >
+      <fieldset className="waitlist-form__interests">
+        <legend className="waitlist-form__legend">{WAITLIST_FORM_TEXT.interestsLegend}</legend>
+        <div className="waitlist-form__cards">
+          {WAITLIST_INTEREST_OPTIONS.map((option) => (
+            <ToggleCard
+              key={option.value}
+              name="interests"
+              value={option.value}
+              label={option.value}
+              description={option.description}
+              checked={interests.includes(option.value)}
+              onCheckedChange={(checked) => toggleInterest(option.value, checked)}
+              disabled={joined}
+            />
+          ))}
+        </div>
+      </fieldset>
+
+      <div className="waitlist-form__action">
+        {joined ? null : (
+          <div className="waitlist-form__row">
+            <EmailField
+              id={`${idPrefix}-email`}
+              label={WAITLIST_FORM_TEXT.emailLabel}
+              value={email.value}
+              error={email.error}
+              onChange={email.onChange}
+              onBlur={email.onBlur}
+              inputRef={emailInput}
+              className="waitlist-form__email"
+            />
+            <SubmitButton submitting={submitting} disabled={email.error !== null}>
+              {WAITLIST_FORM_TEXT.submit}
+            </SubmitButton>
+          </div>
+        )}
+
+        <div ref={result} className="waitlist-form__result" role="status" tabIndex={-1}>
+          {joined ? (
+            <button type="button" className="button waitlist-form__joined" disabled>
+              <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true" focusable="false">
+                <path
+                  d="M4 10.5l4 4 8-9"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="3"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                />
+              </svg>
+              {MESSAGES.waitlistJoined}
+            </button>
+          ) : null}
+        </div>
+      </div>
+
+      {joined ? null : <HoneypotField name="company_website" id={`${idPrefix}-company-website`} />}
+    </form>
+  );
+}

@@ -1,0 +1,267 @@
+import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState, type FormEvent } from 'react';
+import { renderToString } from 'react-dom/server';
+import { describe, expect, it, vi } from 'vitest';
+import { EmailField } from '@/components/form/email-field';
+import { HONEYPOT_FIELD_NAME, HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
+import { SUBMITTING_STATUS_TEXT, SubmitButton } from '@/components/form/submit-button';
+import { ToggleCard } from '@/components/form/toggle-card';
+import { useEmailField } from '@/components/form/use-email-field';
+import { useSingleSubmit } from '@/components/form/use-single-submit';
+import { MESSAGES } from '@/config/messages';
+import { isValidEmail } from '@/lib/email';
+
+function EmailHarness({ onSubmit }: { onSubmit?: (valid: boolean) => void }) {
+  const email = useEmailField({ isValid: isValidEmail, message: MESSAGES.invalidEmail });
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit?.(email.validate());
+      }}
+    >
+      <EmailField
+        id="test-email"
+        label="Email"
+        hint="We never share it."
+        value={email.value}
+        error={email.error}
+        onChange={email.onChange}
+        onBlur={email.onBlur}
+      />
+      <button type="submit">Send</button>
+      <button type="button">Elsewhere</button>
+    </form>
+  );
+}
+
+describe('EmailField with useEmailField', () => {
+  it('is a labelled, required email input with autocomplete, described by its hint', () => {
+    render(<EmailHarness />);
+    const input = screen.getByRole('textbox', { name: 'Email' });
+    expect(input).toHaveAttribute('type', 'email');
+    expect(input).toBeRequired();
+    expect(input).toHaveAttribute('autocomplete', 'email');
+    expect(input).not.toHaveAttribute('aria-invalid');
+    expect(input).toHaveAccessibleDescription('We never share it.');
+  });
+
+  it('does not flag an empty field on blur, but flags an invalid one', async () => {
+    const user = userEvent.setup();
+    render(<EmailHarness />);
+    const input = screen.getByRole('textbox', { name: 'Email' });
+    await user.click(input);
+    await user.tab();
+    expect(input).not.toHaveAttribute('aria-invalid');
+    await user.type(input, 'not-an-email');
+    await user.tab();
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription(`We never share it. ${MESSAGES.invalidEmail}`);
+    expect(screen.getByText(MESSAGES.invalidEmail)).toBeVisible();
+  });
+
+  it('does not nag while typing a first attempt, then re-checks on every change once an error shows', async () => {
+    const user = userEvent.setup();
+    render(<EmailHarness />);
+    const input = screen.getByRole('textbox', { name: 'Email' });
+    await user.type(input, 'a@b');
+    expect(input).not.toHaveAttribute('aria-invalid');
+    await user.tab();
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    await user.type(input, '.co');
+    expect(input).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText(MESSAGES.invalidEmail)).not.toBeInTheDocument();
+  });
+
+  it('validate() on submit flags an empty value and reports the outcome', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    render(<EmailHarness onSubmit={onSubmit} />);
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSubmit).toHaveBeenLastCalledWith(false);
+    expect(screen.getByRole('textbox', { name: 'Email' })).toHaveAttribute('aria-invalid', 'true');
+    await user.type(screen.getByRole('textbox', { name: 'Email' }), 'ok@example.org');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSubmit).toHaveBeenLastCalledWith(true);
+  });
+
+  it('renders on the server without touching the DOM', () => {
+    const html = renderToString(<EmailHarness />);
+    expect(html).toContain('type="email"');
+    expect(html).toMatch(/autocomplete="email"/i);
+  });
+});
+
+describe('useEmailField', () => {
+  it('takes any validator and message', () => {
+    const { result } = renderHook(() =>
+      useEmailField({ isValid: (value) => value.endsWith('.sch.uk'), message: 'Use a school address' }),
+    );
+    act(() => result.current.setValue('head@example.com'));
+    let passed = true;
+    act(() => {
+      passed = result.current.validate();
+    });
+    expect(passed).toBe(false);
+    expect(result.current.error).toBe('Use a school address');
+  });
+});
+
+function CardHarness({ disabled = false }: { disabled?: boolean }) {
+  const [checked, setChecked] = useState(false);
+  return (
+    <ToggleCard
+      label="Use Podling"
+      description="Early access for my child"
+      value="Use Podling"
+      name="interests"
+      checked={checked}
+      onCheckedChange={setChecked}
+      disabled={disabled}
+    />
+  );
+}
+
+describe('ToggleCard', () => {
+  it('is a real checkbox named by its label and described by its description', () => {
+    render(<CardHarness />);
+    const box = screen.getByRole('checkbox', { name: 'Use Podling' });
+    expect(box).toHaveAccessibleDescription('Early access for my child');
+    expect(box).toHaveAttribute('value', 'Use Podling');
+    expect(box).not.toBeChecked();
+  });
+
+  it('toggles by click anywhere on the card and by Space, showing a selected class', async () => {
+    const user = userEvent.setup();
+    render(<CardHarness />);
+    const box = screen.getByRole('checkbox', { name: 'Use Podling' });
+    await user.click(screen.getByText('Early access for my child'));
+    expect(box).toBeChecked();
+    expect(box.closest('label')).toHaveClass('form-toggle-card--selected');
+    box.focus();
+    await user.keyboard(' ');
+    expect(box).not.toBeChecked();
+    expect(box.closest('label')).not.toHaveClass('form-toggle-card--selected');
+  });
+
+  it('cannot be toggled when disabled', async () => {
+    const user = userEvent.setup();
+    render(<CardHarness disabled />);
+    const box = screen.getByRole('checkbox', { name: 'Use Podling' });
+    expect(box).toBeDisabled();
+    await user.click(screen.getByText('Use Podling'));
+    expect(box).not.toBeChecked();
+  });
+});
+
+describe('SubmitButton', () => {
+  it('is enabled and silent when idle', () => {
+    render(<SubmitButton submitting={false}>Join</SubmitButton>);
+    expect(screen.getByRole('button', { name: 'Join' })).toBeEnabled();
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+  });
+
+  it('is disabled and announces submitting while submitting', () => {
+    render(<SubmitButton submitting>Join</SubmitButton>);
+    expect(screen.getByRole('button', { name: 'Join' })).toBeDisabled();
+    expect(screen.getByRole('status')).toHaveTextContent(SUBMITTING_STATUS_TEXT);
+  });
+
+  it('is disabled when told so for another reason', () => {
+    render(
+      <SubmitButton submitting={false} disabled>
+        Join
+      </SubmitButton>,
+    );
+    expect(screen.getByRole('button', { name: 'Join' })).toBeDisabled();
+  });
+});
+
+describe('HoneypotField', () => {
+  it('is hidden from assistive technology and the keyboard', async () => {
+    const user = userEvent.setup();
+    const { container } = render(
+      <form>
+        <input aria-label="Before" />
+        <HoneypotField />
+        <button type="submit">After</button>
+      </form>,
+    );
+    const trap = container.querySelector(`input[name="${HONEYPOT_FIELD_NAME}"]`) as HTMLInputElement;
+    expect(trap).toHaveAttribute('tabindex', '-1');
+    expect(trap).toHaveAttribute('autocomplete', 'off');
+    expect(trap.closest('[aria-hidden="true"]')).not.toBeNull();
+    expect(screen.queryByRole('textbox', { name: /leave this field empty/i })).toBeNull();
+    screen.getByRole('textbox', { name: 'Before' }).focus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'After' })).toHaveFocus();
+  });
+
+  it('isHoneypotFilled tells a bot from a person', () => {
+    const { container } = render(
+      <form>
+        <HoneypotField />
+      </form>,
+    );
+    const form = container.querySelector('form') as HTMLFormElement;
+    expect(isHoneypotFilled(form)).toBe(false);
+    fireEvent.change(form.elements.namedItem(HONEYPOT_FIELD_NAME) as HTMLInputElement, {
+      target: { value: 'https://spam.example' },
+    });
+    expect(isHoneypotFilled(form)).toBe(true);
+  });
+});
+
+describe('useSingleSubmit', () => {
+  it('runs one task at a time and allows another once it settles', async () => {
+    const { result } = renderHook(() => useSingleSubmit());
+    let finish!: () => void;
+    const task = vi.fn(
+      () =>
+        new Promise<string>((resolve) => {
+          finish = () => resolve('done');
+        }),
+    );
+    const first = result.current.run(task);
+    const second = result.current.run(task);
+    expect(task).toHaveBeenCalledTimes(1);
+    expect(result.current.isInFlight()).toBe(true);
+    await expect(second).resolves.toBeUndefined();
+    finish();
+    await expect(first).resolves.toBe('done');
+    expect(result.current.isInFlight()).toBe(false);
+    const third = result.current.run(task);
+    finish();
+    await third;
+    expect(task).toHaveBeenCalledTimes(2);
+  });
+
+  it('releases the guard when the task throws', async () => {
+    const { result } = renderHook(() => useSingleSubmit());
+    await expect(result.current.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(result.current.isInFlight()).toBe(false);
+  });
+
+  it('stops a double-clicked submit button from submitting twice', async () => {
+    const sent = vi.fn(() => new Promise<void>(() => undefined));
+    function Harness() {
+      const { run } = useSingleSubmit();
+      return (
+        <form
+          onSubmit={(event: FormEvent) => {
+            event.preventDefault();
+            void run(sent);
+          }}
+        >
+          <button type="submit">Send</button>
+        </form>
+      );
+    }
+    const user = userEvent.setup();
+    render(<Harness />);
+    await user.dblClick(screen.getByRole('button', { name: 'Send' }));
+    expect(sent).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,408 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, BrowserContext, Page, TestInfo } from '@playwright/test';
+import { EMULATOR_URL, SITE_FLAGS_URL } from '../../scripts/e2e-config.mjs';
+import { expect, expectConsoleErrors, test } from './support/fixtures';
+
+// The spec's exact strings (sections 3, 4, 5 and 8) and the site's constants.
+const TEXT = {
+  headline: 'Your child’s voice, their own podcast',
+  invalidEmail: 'Please enter a valid email address',
+  failureToast: 'Something went wrong. Please try again.',
+  joined: 'Thanks for your interest in Podling!',
+  popupText:
+    "Dear visitor, We're currently experiencing a technical issue affecting sign-up on our iOS app...",
+  dismiss: 'Dismiss',
+  download: 'Download the app',
+  submit: 'Join the waitlist',
+  emailLabel: 'Email address',
+  schoolsLink: 'Explore Podling for Schools',
+} as const;
+const INTERESTS = {
+  use: 'Use Podling',
+  invest: 'Invest in Podling',
+  partner: 'Partner with Podling',
+} as const;
+const APP_STORE_URL = 'https://apps.apple.com/gb/app/podling/id6450000000';
+const GOOGLE_PLAY_URL = 'https://play.google.com/store/apps/details?id=app.podling';
+
+const WAITLIST_TABLE = 'Waitlist';
+const WAITLIST_ADMIN_URL = `${EMULATOR_URL}/__emulator/records/${WAITLIST_TABLE}`;
+
+type StoredRecord = { id: string; createdTime: string; fields: Record<string, unknown> };
+
+/** An address no other test (or worker) uses: the emulator is shared by the whole run. */
+function uniqueEmail(testInfo: TestInfo, tag: string): string {
+  const nonce = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+  return `e2e.home-${tag}.w${testInfo.workerIndex}.${nonce}@example.co.uk`;
+}
+
+async function waitlistRecordsFor(request: APIRequestContext, email: string): Promise<StoredRecord[]> {
+  const response = await request.get(WAITLIST_ADMIN_URL);
+  expect(response.ok()).toBe(true);
+  const { records } = (await response.json()) as { records: StoredRecord[] };
+  return records.filter((record) => record.fields.Email === email.trim().toLowerCase());
+}
+
+async function addFault(request: APIRequestContext, fault: Record<string, unknown>): Promise<void> {
+  const response = await request.post(`${EMULATOR_URL}/__emulator/faults`, {
+    data: { table: WAITLIST_TABLE, count: 1, ...fault },
+  });
+  expect(response.ok()).toBe(true);
+}
+
+/** The page is prerendered: wait until React has hydrated the form before using it. */
+async function openHome(
+  page: Page,
+  visit: (
+    path: string,
+    options?: { consent?: 'granted' | 'denied' | 'unset'; base?: string },
+  ) => Promise<void>,
+  options?: { consent?: 'granted' | 'denied' | 'unset'; base?: string },
+): Promise<void> {
+  await visit('/', options);
+  await page.waitForFunction(() => {
+    const form = document.querySelector('form.waitlist-form');
+    return form !== null && Object.keys(form).some((key) => key.startsWith('__reactFiber'));
+  });
+}
+
+async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe violations (${state})`,
+  ).toEqual([]);
+}
+
+/** The store listings are outside: answer them with a stub so a new tab opens without the internet. */
+async function stubStores(context: BrowserContext): Promise<void> {
+  for (const pattern of ['https://apps.apple.com/**', 'https://play.google.com/**']) {
+    await context.route(pattern, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Store</title>' }),
+    );
+  }
+}
+
+type StoreClick = { platform?: string; location?: string; transport_type?: string; event_category?: string };
+
+/** store_click events react-ga4 queued for gtag. */
+async function storeClicks(page: Page): Promise<StoreClick[]> {
+  return page.evaluate(() => {
+    const layer = (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [];
+    return layer
+      .map((entry) => Array.from(entry as ArrayLike<unknown>))
+      .filter((args) => args[0] === 'event' && args[1] === 'store_click')
+      .map((args) => args[2] as StoreClick);
+  });
+}
+
+const emailField = (page: Page) => page.getByRole('textbox', { name: TEXT.emailLabel });
+const submitButton = (page: Page) => page.getByRole('button', { name: TEXT.submit });
+const joinedButton = (page: Page) => page.getByRole('button', { name: TEXT.joined });
+const interest = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
+const appStore = (page: Page) => page.getByRole('link', { name: /App Store/ });
+const googlePlay = (page: Page) => page.getByRole('link', { name: /Google Play/ });
+
+test.describe('home page', () => {
+  test('shows the sections in the spec’s order with the store buttons and the schools card', async ({
+    page,
+    visit,
+    network,
+  }) => {
+    await openHome(page, visit);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(TEXT.headline);
+    await expect(page.getByText('Available Now', { exact: true })).toBeVisible();
+    const headings = await page.locator('main h1, main h2').allTextContents();
+    expect(headings).toEqual([
+      TEXT.headline,
+      'Podling for schools',
+      'See Podling in action',
+      'Stay in the loop',
+      'They use Podling',
+      'Supported by',
+    ]);
+    for (const link of [appStore(page), googlePlay(page)]) {
+      await expect(link).toHaveAttribute('target', '_blank');
+      await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    }
+    await expect(appStore(page)).toHaveAttribute('href', APP_STORE_URL);
+    await expect(googlePlay(page)).toHaveAttribute('href', GOOGLE_PLAY_URL);
+    await page.getByRole('link', { name: TEXT.schoolsLink }).click();
+    await expect(page).toHaveURL(/\/schools$/);
+    expect(network.outside).toEqual([]);
+  });
+
+  test('the #waitlist link lands on the waitlist section', async ({ page, visit }) => {
+    await visit('/#waitlist');
+    await expect(page.locator('#waitlist')).toBeInViewport();
+  });
+});
+
+test.describe('waitlist form', () => {
+  test('joins the waitlist and stores the record with every field', async ({
+    page,
+    visit,
+    request,
+  }, testInfo) => {
+    const email = uniqueEmail(testInfo, 'join');
+    await openHome(page, visit);
+    await expectNoAxeViolations(page, 'idle');
+
+    await interest(page, INTERESTS.use).check();
+    await interest(page, INTERESTS.partner).check();
+    // Mixed case and spaces: the store keeps the email trimmed and lower-cased.
+    await emailField(page).fill(`  ${email.toUpperCase()} `);
+    const before = Date.now();
+    await submitButton(page).click();
+
+    await expect(joinedButton(page)).toBeVisible();
+    await expect(joinedButton(page)).toBeDisabled();
+    await expect(emailField(page)).toHaveCount(0);
+    for (const name of Object.values(INTERESTS)) await expect(interest(page, name)).toBeDisabled();
+    await expectNoAxeViolations(page, 'joined');
+
+    const records = await waitlistRecordsFor(request, email);
+    expect(records).toHaveLength(1);
+    const { fields } = records[0]!;
+    expect(fields.Email).toBe(email.toLowerCase());
+    expect(fields.Interests).toEqual([INTERESTS.use, INTERESTS.partner]);
+    expect(fields['Page Source']).toBe('home');
+    const createdAt = Date.parse(String(fields['Created At']));
+    const lastUpdated = Date.parse(String(fields['Last Updated']));
+    expect(createdAt).toBeGreaterThanOrEqual(before - 5_000);
+    expect(createdAt).toBeLessThanOrEqual(Date.now() + 5_000);
+    expect(lastUpdated).toBe(createdAt);
+  });
+
+  test('with no interest chosen it stores General Waitlist', async ({ page, visit, request }, testInfo) => {
+    const email = uniqueEmail(testInfo, 'general');
+    await openHome(page, visit);
+    await emailField(page).fill(email);
+    await emailField(page).press('Enter');
+    await expect(joinedButton(page)).toBeVisible();
+    const [record] = await waitlistRecordsFor(request, email);
+    expect(record?.fields.Interests).toEqual(['General Waitlist']);
+  });
+
+  test('a repeat email updates the same record: Created At kept, Last Updated moved', async ({
+    page,
+    visit,
+    request,
+  }, testInfo) => {
+    const email = uniqueEmail(testInfo, 'repeat');
+    await openHome(page, visit);
+    await interest(page, INTERESTS.use).check();
+    await emailField(page).fill(email);
+    await submitButton(page).click();
+    await expect(joinedButton(page)).toBeVisible();
+    const [first] = await waitlistRecordsFor(request, email);
+    expect(first).toBeDefined();
+
+    await page.waitForTimeout(50); // let the clock move on by more than a millisecond
+    await openHome(page, visit);
+    await interest(page, INTERESTS.invest).check();
+    await emailField(page).fill(email.toUpperCase());
+    await submitButton(page).click();
+    await expect(joinedButton(page)).toBeVisible();
+
+    const records = await waitlistRecordsFor(request, email);
+    expect(records).toHaveLength(1);
+    const [second] = records;
+    expect(second!.id).toBe(first!.id);
+    expect(second!.fields['Created At']).toBe(first!.fields['Created At']);
+    expect(Date.parse(String(second!.fields['Last Updated']))).toBeGreaterThan(
+      Date.parse(String(first!.fields['Last Updated'])),
+    );
+    expect(second!.fields.Interests).toEqual([INTERESTS.invest]);
+  });
+
+  test('an invalid email shows the message under the field and sends nothing', async ({
+    page,
+    visit,
+    request,
+  }, testInfo) => {
+    const email = uniqueEmail(testInfo, 'invalid').replace('@', '@@');
+    await openHome(page, visit);
+    await emailField(page).fill(email);
+    await emailField(page).blur();
+    await expect(page.getByText(TEXT.invalidEmail)).toBeVisible();
+    await expect(emailField(page)).toHaveAttribute('aria-invalid', 'true');
+    await expect(emailField(page)).toHaveAccessibleDescription(TEXT.invalidEmail);
+    await expect(submitButton(page)).toBeDisabled();
+    await expectNoAxeViolations(page, 'error');
+    await emailField(page).press('Enter');
+    await expect(joinedButton(page)).toHaveCount(0);
+
+    // Each change re-validates once the error shows: fixing the address clears it.
+    await emailField(page).fill(email.replace('@@', '@'));
+    await expect(page.getByText(TEXT.invalidEmail)).toHaveCount(0);
+    await expect(submitButton(page)).toBeEnabled();
+    expect(await waitlistRecordsFor(request, email.replace('@@', '@'))).toEqual([]);
+  });
+});
+
+test.describe('waitlist form with storage faults', () => {
+  // Faults are global to the shared emulator: these tests run one at a time, each fault for
+  // exactly one request to the Waitlist table.
+  test.describe.configure({ mode: 'serial' });
+
+  test('while submitting the button is disabled, busy and announced', async ({
+    page,
+    visit,
+    request,
+  }, testInfo) => {
+    const email = uniqueEmail(testInfo, 'slow');
+    await openHome(page, visit);
+    await emailField(page).fill(email);
+    await addFault(request, { kind: 'delay', delayMs: 3_000 });
+    await submitButton(page).click();
+    await expect(submitButton(page)).toBeDisabled();
+    await expect(submitButton(page)).toHaveAttribute('aria-busy', 'true');
+    await expect(page.getByRole('status').filter({ hasText: 'Submitting…' })).toHaveCount(1);
+    await expectNoAxeViolations(page, 'submitting');
+    await expect(joinedButton(page)).toBeVisible();
+    expect(await waitlistRecordsFor(request, email)).toHaveLength(1);
+  });
+
+  test('a storage failure shows the toast and keeps the form as typed; a retry then succeeds', async ({
+    page,
+    visit,
+    request,
+    consoleErrors,
+  }, testInfo) => {
+    const email = uniqueEmail(testInfo, 'fault');
+    await openHome(page, visit);
+    await interest(page, INTERESTS.invest).check();
+    await emailField(page).fill(email);
+
+    // airtable.js does not retry a 500, so one fault fails exactly this submit.
+    await addFault(request, { status: 500 });
+    await submitButton(page).click();
+
+    await expect(page.getByText(TEXT.failureToast)).toBeVisible();
+    await expect(joinedButton(page)).toHaveCount(0);
+    await expect(emailField(page)).toHaveValue(email);
+    await expect(emailField(page)).toBeEditable();
+    await expect(interest(page, INTERESTS.invest)).toBeChecked();
+    await expect(interest(page, INTERESTS.invest)).toBeEnabled();
+    await expect(submitButton(page)).toBeEnabled();
+    expect(await waitlistRecordsFor(request, email)).toEqual([]);
+    await expectNoAxeViolations(page, 'failure');
+    expectConsoleErrors(consoleErrors, /status of 500/);
+    expectConsoleErrors(consoleErrors, /Waitlist sign-up failed/);
+
+    await interest(page, INTERESTS.use).check();
+    await submitButton(page).click();
+    await expect(joinedButton(page)).toBeVisible();
+    const [record] = await waitlistRecordsFor(request, email);
+    expect(record?.fields.Interests).toEqual([INTERESTS.use, INTERESTS.invest]);
+  });
+});
+
+test.describe('store buttons', () => {
+  test('each click opens the store in a new tab and records a store_click after consent', async ({
+    page,
+    context,
+    visit,
+  }) => {
+    await stubStores(context);
+    await openHome(page, visit, { consent: 'granted' });
+
+    const [appTab] = await Promise.all([page.waitForEvent('popup'), appStore(page).click()]);
+    await expect(appTab).toHaveURL(APP_STORE_URL);
+    // noopener: the new tab cannot reach back into the site.
+    expect(await appTab.evaluate(() => window.opener)).toBeNull();
+    await appTab.close();
+
+    const [playTab] = await Promise.all([page.waitForEvent('popup'), googlePlay(page).click()]);
+    await expect(playTab).toHaveURL(GOOGLE_PLAY_URL);
+    await playTab.close();
+
+    await expect.poll(() => storeClicks(page)).toHaveLength(2);
+    const clicks = await storeClicks(page);
+    expect(clicks.map(({ platform, location }) => [platform, location])).toEqual([
+      ['iOS', 'hero_section'],
+      ['Android', 'hero_section'],
+    ]);
+    for (const click of clicks) {
+      expect(click.transport_type).toBe('beacon');
+      expect(click.event_category).toBe('App Download');
+    }
+  });
+
+  test('without consent nothing is recorded', async ({ page, context, visit, network }) => {
+    await stubStores(context);
+    await openHome(page, visit, { consent: 'denied' });
+    const [tab] = await Promise.all([page.waitForEvent('popup'), googlePlay(page).click()]);
+    await tab.close();
+    expect(await storeClicks(page)).toEqual([]);
+    expect(network.analyticsScript).toEqual([]);
+  });
+});
+
+test.describe('iOS-issue popup (flags build: TEMP_ISSUE_POPUP on, Google Play and schools off)', () => {
+  test('hides the flagged-off parts', async ({ page, visit }) => {
+    await openHome(page, visit, { base: SITE_FLAGS_URL });
+    await expect(appStore(page)).toBeVisible();
+    await expect(googlePlay(page)).toHaveCount(0);
+    await expect(page.getByRole('link', { name: TEXT.schoolsLink })).toHaveCount(0);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('opens from the App Store button as an accessible modal; Escape, X and Dismiss close it', async ({
+    page,
+    visit,
+  }) => {
+    await openHome(page, visit, { base: SITE_FLAGS_URL });
+    const dialog = page.getByRole('dialog');
+
+    await appStore(page).click();
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(TEXT.popupText);
+    await expect(dialog).toHaveAttribute('aria-modal', 'true');
+    expect(await dialog.evaluate((node) => node.contains(document.activeElement))).toBe(true);
+    await expectNoAxeViolations(page, 'popup open');
+    for (let step = 0; step < 4; step += 1) {
+      await page.keyboard.press('Tab');
+      expect(await dialog.evaluate((node) => node.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(appStore(page)).toBeFocused();
+
+    await appStore(page).press('Enter');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(appStore(page)).toBeFocused();
+
+    await appStore(page).click();
+    await dialog.getByRole('button', { name: TEXT.dismiss }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(appStore(page)).toBeFocused();
+  });
+
+  test("'Download the app' continues to the App Store in a new tab, closes it and records both clicks", async ({
+    page,
+    context,
+    visit,
+  }) => {
+    await stubStores(context);
+    await openHome(page, visit, { base: SITE_FLAGS_URL, consent: 'granted' });
+    await appStore(page).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    const [tab] = await Promise.all([
+      page.waitForEvent('popup'),
+      dialog.getByRole('link', { name: new RegExp(`^${TEXT.download}`) }).click(),
+    ]);
+    await expect(tab).toHaveURL(APP_STORE_URL);
+    await tab.close();
+    await expect(dialog).toHaveCount(0);
+    await expect.poll(() => storeClicks(page)).toHaveLength(2);
+    const clicks = await storeClicks(page);
+    expect(clicks.map(({ platform, location }) => [platform, location])).toEqual([
+      ['iOS', 'hero_section'],
+      ['iOS', 'popup'],
+    ]);
+  });
+});
