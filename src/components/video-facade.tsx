@@ -36,10 +36,10 @@ function VideoPoster() {
       <circle cx="1120" cy="120" r="220" fill="#ffffff" opacity="0.06" />
       <circle cx="160" cy="640" r="260" fill="#ffffff" opacity="0.05" />
       <g fill="none" stroke="#ffb703" strokeWidth="14" strokeLinecap="round" opacity="0.9">
-        <path d="M300 250c40 60 40 160 0 220" />
-        <path d="M240 200c70 100 70 220 0 320" />
-        <path d="M980 250c-40 60-40 160 0 220" />
-        <path d="M1040 200c-70 100-70 220 0 320" />
+        <path d="M300 250c-40 60-40 160 0 220" />
+        <path d="M240 200c-70 100-70 220 0 320" />
+        <path d="M980 250c40 60 40 160 0 220" />
+        <path d="M1040 200c70 100 70 220 0 320" />
       </g>
       <g transform="translate(640 370)">
         <rect x="-70" y="-190" width="140" height="230" rx="70" fill="#ffe8a3" />
