@@ -1,6 +1,5 @@
-import { useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { IosIssuePopup } from '@/components/ios-issue-popup';
 import { Mascot } from '@/components/mascot';
 import { PartnerLogoList } from '@/components/partner-logo';
 import { StoreButtons } from '@/components/store-buttons';
@@ -37,6 +36,10 @@ export type HomePageProps = {
   submitWaitlist?: WaitlistFormProps['submit'];
 };
 
+// Off by default (TEMP_ISSUE_POPUP): its code is fetched only on builds that turn it on.
+const loadIosIssuePopup = () => import('@/components/ios-issue-popup');
+const IosIssuePopup = lazy(() => loadIosIssuePopup().then((m) => ({ default: m.IosIssuePopup })));
+
 /** /: hero, schools card, demo video, waitlist, testimonials and supporters, in the spec's order. */
 export function HomePage({
   appStoreButton = flags.APP_STORE_BUTTON,
@@ -46,6 +49,9 @@ export function HomePage({
   submitWaitlist,
 }: HomePageProps = {}) {
   const [popupOpen, setPopupOpen] = useState(false);
+  useEffect(() => {
+    if (tempIssuePopup) void loadIosIssuePopup();
+  }, [tempIssuePopup]);
 
   // With the iOS sign-up issue flagged, the App Store button explains it before leaving.
   const openPopupInstead = tempIssuePopup
@@ -57,7 +63,11 @@ export function HomePage({
 
   return (
     <div className="home">
-      {tempIssuePopup ? <IosIssuePopup open={popupOpen} onClose={() => setPopupOpen(false)} /> : null}
+      {tempIssuePopup && popupOpen ? (
+        <Suspense fallback={null}>
+          <IosIssuePopup open onClose={() => setPopupOpen(false)} />
+        </Suspense>
+      ) : null}
 
       <section className="home-hero" aria-labelledby={HOME_HEADING_IDS.hero}>
         <div className="home-hero__inner">

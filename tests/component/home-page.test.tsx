@@ -187,6 +187,8 @@ describe('iOS-issue popup', () => {
     const { user } = renderHome({ tempIssuePopup: true });
     expect(dialog()).toBeNull();
     await user.click(appStoreLink()!);
+    // The popup's code is fetched on demand.
+    await screen.findByRole('dialog');
     const popup = dialog()!;
     expect(popup).toHaveAttribute('aria-modal', 'true');
     expect(popup).toHaveAccessibleDescription(MESSAGES.iosPopupText);
@@ -199,6 +201,8 @@ describe('iOS-issue popup', () => {
   it('Escape closes it and focus returns to the App Store button', async () => {
     const { user } = renderHome({ tempIssuePopup: true });
     await user.click(appStoreLink()!);
+    // The popup's code is fetched on demand.
+    await screen.findByRole('dialog');
     expect(dialog()).toBeInTheDocument();
     await user.keyboard('{Escape}');
     expect(dialog()).toBeNull();
@@ -211,6 +215,8 @@ describe('iOS-issue popup', () => {
   ])('%s closes it', async (_name, control) => {
     const { user } = renderHome({ tempIssuePopup: true });
     await user.click(appStoreLink()!);
+    // The popup's code is fetched on demand.
+    await screen.findByRole('dialog');
     await user.click(control());
     expect(dialog()).toBeNull();
     expect(appStoreLink()).toHaveFocus();
@@ -219,6 +225,8 @@ describe('iOS-issue popup', () => {
   it('Download the app continues to the App Store in a new tab, records the popup click and closes', async () => {
     const { user } = renderHome({ tempIssuePopup: true });
     await user.click(appStoreLink()!);
+    // The popup's code is fetched on demand.
+    await screen.findByRole('dialog');
     const download = within(dialog()!).getByRole('link', {
       name: new RegExp(`^${MESSAGES.iosPopupDownload}`),
     });
@@ -233,6 +241,8 @@ describe('iOS-issue popup', () => {
   it('keeps Tab and Shift+Tab inside the dialog', async () => {
     const { user } = renderHome({ tempIssuePopup: true });
     await user.click(appStoreLink()!);
+    // The popup's code is fetched on demand.
+    await screen.findByRole('dialog');
     const popup = dialog()!;
     for (let step = 0; step < 5; step += 1) {
       await user.tab();

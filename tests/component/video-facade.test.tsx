@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
-import { VideoFacade } from '@/components/video-facade';
+import { VIDEO_POSTER_SRC, VideoFacade } from '@/components/video-facade';
 import { VIDEO } from '@/config/site';
 
 describe('VideoFacade', () => {
@@ -9,9 +9,12 @@ describe('VideoFacade', () => {
     const { container } = render(<VideoFacade />);
     expect(screen.getByRole('button', { name: `Play video: ${VIDEO.title}` })).toBeInTheDocument();
     expect(container.querySelector('iframe')).toBeNull();
-    const poster = container.querySelector('svg.video-facade__poster');
+    const poster = container.querySelector('img.video-facade__poster');
+    expect(poster).toHaveAttribute('src', VIDEO_POSTER_SRC);
+    expect(VIDEO_POSTER_SRC).toMatch(/^\/images\//);
     expect(poster).toHaveAttribute('width', '1280');
     expect(poster).toHaveAttribute('height', '720');
+    expect(poster).toHaveAttribute('loading', 'lazy');
     expect(container.innerHTML).not.toMatch(/youtube/i);
   });
 

@@ -1,3 +1,5 @@
+import { useFirstFocusWithin } from '@/components/form/use-first-focus-within';
+import { preloadStorage } from '@/lib/airtable/preload';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { EmailField } from '@/components/form/email-field';
 import { HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
@@ -64,6 +66,7 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const thankYouRef = useRef<HTMLHeadingElement>(null);
+  useFirstFocusWithin(formRef, preloadStorage);
   const submitted = status === 'submitted';
   const otherSelected = selected.has('other');
 

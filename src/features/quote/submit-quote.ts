@@ -1,4 +1,4 @@
-import { type QuoteRequestInput, type StorageOptions, upsertQuoteRequest } from '@/lib/airtable/upsert';
+import type { QuoteRequestInput, StorageOptions } from '@/lib/airtable/upsert';
 
 /** The outcome the quote form needs: on failure, the storage layer's message (for logs, not the toast). */
 export type QuoteSubmitResult = { success: true } | { success: false; error: string };
@@ -9,6 +9,8 @@ export async function submitQuoteRequest(
   options?: StorageOptions,
 ): Promise<QuoteSubmitResult> {
   try {
+    // Loaded on first use: the storage layer is not part of the page's first download.
+    const { upsertQuoteRequest } = await import('@/lib/airtable/upsert');
     await upsertQuoteRequest(input, options);
     return { success: true };
   } catch (error) {

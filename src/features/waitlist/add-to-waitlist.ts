@@ -1,4 +1,4 @@
-import { type StorageOptions, upsertWaitlistEntry } from '@/lib/airtable/upsert';
+import type { StorageOptions } from '@/lib/airtable/upsert';
 
 /** The home form's payload (spec 7.3); with no interest chosen the form sends ['General Waitlist']. */
 export interface WaitlistSignUp {
@@ -15,6 +15,8 @@ export async function addToWaitlist(
   options?: StorageOptions,
 ): Promise<{ success: boolean }> {
   try {
+    // Loaded on first use: the storage layer is not part of the page's first download.
+    const { upsertWaitlistEntry } = await import('@/lib/airtable/upsert');
     await upsertWaitlistEntry({ email, interests, pageSource: HOME_PAGE_SOURCE }, options);
     return { success: true };
   } catch (error) {

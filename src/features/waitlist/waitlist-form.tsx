@@ -1,3 +1,5 @@
+import { useFirstFocusWithin } from '@/components/form/use-first-focus-within';
+import { preloadStorage } from '@/lib/airtable/preload';
 import { useRef, useState, type FormEvent } from 'react';
 import { toast } from '@/lib/toast';
 import { EmailField } from '@/components/form/email-field';
@@ -53,6 +55,8 @@ export function WaitlistForm({
   const singleSubmit = useSingleSubmit();
   const emailInput = useRef<HTMLInputElement>(null);
   const result = useRef<HTMLDivElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  useFirstFocusWithin(form, preloadStorage);
 
   const joined = status === 'joined';
   const submitting = status === 'submitting';
@@ -103,6 +107,7 @@ export function WaitlistForm({
 
   return (
     <form
+      ref={form}
       className={`waitlist-form${joined ? ' waitlist-form--joined' : ''}`}
       noValidate
       onSubmit={handleSubmit}

@@ -1,0 +1,10 @@
+/**
+ * Fetches the storage layer and airtable.js ahead of a submit. The forms call it when they
+ * first get focus, so neither is in the page's first download and a submit does not wait for them.
+ */
+export function preloadStorage(): void {
+  void Promise.all([
+    import('@/lib/airtable/upsert'),
+    import('@/lib/airtable/client').then((m) => m.loadAirtable()),
+  ]).catch(() => undefined);
+}
