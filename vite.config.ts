@@ -32,6 +32,24 @@ export default defineConfig({
     // by scripts/build-site.mjs: first paint waits on no CSS request, and client-side
     // navigation never needs to fetch styles.
     cssCodeSplit: false,
+    rollupOptions: {
+      output: {
+        // Two stable chunks instead of a dozen tiny shared ones: the framework, and the app
+        // shell every page needs (frame, config, consent). Fewer requests and less gzip overhead.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'framework',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
+            },
+            {
+              name: 'shell',
+              test: /src[\\/](config[\\/]|app[\\/]|lib[\\/](analytics|scroll|toast)\.ts|features[\\/]consent[\\/]|content[\\/](home|schools)\.ts|components[\\/](header|footer|icons|nav-item-link|social-links|waitlist-link|lazy-toaster)\.tsx|pages[\\/]not-found-page)/,
+            },
+          ],
+        },
+      },
+    },
     sourcemap: false,
   },
   test: {
