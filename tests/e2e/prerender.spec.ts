@@ -1,0 +1,152 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JS_BEFORE_INTERACTION_CEILING_KB, measureRoutes } from '../../scripts/bundle-report.mjs';
+import { E2E_OUT_DIR } from '../../scripts/e2e-config.mjs';
+import { expect, test } from './support/fixtures';
+
+const BUILD = join(E2E_OUT_DIR, 'default');
+
+/** Route → prerendered file → the h1 the spec names (the home headline is the page's own copy). */
+const PAGES = [
+  { path: '/', file: 'index.html', heading: null },
+  { path: '/schools', file: 'schools/index.html', heading: 'Give a Voice to Every Learner' },
+  { path: '/about', file: 'about/index.html', heading: 'About Us' },
+  { path: '/guidelines', file: 'guidelines/index.html', heading: 'User Guidelines' },
+  { path: '/privacy', file: 'privacy/index.html', heading: 'Privacy Policy' },
+  { path: '/terms', file: 'terms/index.html', heading: 'Terms & Conditions' },
+  { path: '/404', file: '404.html', heading: 'This page is on mute...' },
+] as const;
+
+function decode(text: string): string {
+  return text
+    .replace(/<[^>]+>/g, '')
+    .replace(/&amp;/g, '&')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .trim();
+}
+
+test.describe('prerendered HTML', () => {
+  for (const page of PAGES) {
+    test(`${page.file} carries its heading, head tags and content`, async () => {
+      const html = await readFile(join(BUILD, page.file), 'utf8');
+      const h1s = [...html.matchAll(/<h1[^>]*>([\s\S]*?)<\/h1>/g)].map((m) => decode(m[1] ?? ''));
+      expect(h1s).toHaveLength(1);
+      if (page.heading) expect(h1s[0]).toBe(page.heading);
+      else expect(h1s[0]?.length).toBeGreaterThan(10);
+      expect(html).toMatch(/<title>[^<]+<\/title>/);
+      expect(html).toMatch(/<meta name="description" content="[^"]{40,}"/);
+      expect(html).toMatch(/<meta property="og:title" content="[^"]+"/);
+      expect(html).toMatch(/<meta property="og:image" content="http[^"]+\/og-image\.png"/);
+      expect(html).toMatch(/<meta name="twitter:card" content="summary_large_image"/);
+      expect(html).toMatch(/<meta http-equiv="Content-Security-Policy"/);
+      if (page.path === '/404') expect(html).toContain('<meta name="robots" content="noindex"');
+      else
+        expect(html).toMatch(
+          new RegExp(`<link rel="canonical" href="http[^"]+${page.path === '/' ? '/' : page.path}"`),
+        );
+      // The page's CSS is inline: first paint waits on no stylesheet request.
+      expect(html).not.toMatch(/<link rel="stylesheet"/);
+      expect(html).toContain('<style>');
+    });
+  }
+
+  test('the home page carries JSON-LD for the organisation and the app, and the Smart App Banner', async () => {
+    const html = await readFile(join(BUILD, 'index.html'), 'utf8');
+    const json = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '{}';
+    const data = JSON.parse(json) as { '@graph': { '@type': string }[] };
+    expect(data['@graph'].map((node) => node['@type'])).toEqual(['Organization', 'MobileApplication']);
+    expect(html).toMatch(/<meta name="apple-itunes-app" content="app-id=\d+"/);
+  });
+
+  test('sitemap.xml and robots.txt come from the route table', async () => {
+    const sitemap = await readFile(join(BUILD, 'sitemap.xml'), 'utf8');
+    const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '').pathname);
+    expect(locs).toEqual(['/', '/schools', '/about', '/guidelines', '/privacy', '/terms']);
+    expect(await readFile(join(BUILD, 'robots.txt'), 'utf8')).toMatch(/Sitemap: http\S+\/sitemap\.xml/);
+  });
+
+  test(`no route loads more than ${JS_BEFORE_INTERACTION_CEILING_KB} KB of JavaScript (gzip) before interaction`, async () => {
+    const reports = await measureRoutes(BUILD);
+    expect(reports.map((r) => r.route).sort()).toEqual([
+      '(404)',
+      '/',
+      '/about',
+      '/guidelines',
+      '/privacy',
+      '/schools',
+      '/terms',
+    ]);
+    for (const report of reports) {
+      expect(report.jsGzipKb, `${report.route}: ${report.jsFiles.join(', ')}`).toBeLessThanOrEqual(
+        JS_BEFORE_INTERACTION_CEILING_KB,
+      );
+      // Loaded on demand, never before interaction.
+      expect(report.jsFiles.join(' ')).not.toMatch(/airtable|slick|react-ga4|ios-issue-popup/i);
+    }
+  });
+});
+
+test.describe('with JavaScript disabled', () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const page of PAGES.filter((p) => p.path !== '/404')) {
+    test(`${page.path} shows its full text content`, async ({ page: browserPage, network }) => {
+      await browserPage.goto(page.path);
+      const h1 = browserPage.locator('h1');
+      await expect(h1).toBeVisible();
+      if (page.heading) await expect(h1).toHaveText(page.heading);
+      for (const h2 of await browserPage.locator('main h2').all()) {
+        if (
+          await h2.evaluate(
+            (el) => el.closest('.visually-hidden') === null && !el.classList.contains('visually-hidden'),
+          )
+        ) {
+          await expect(h2).toBeVisible();
+        }
+      }
+      await expect(browserPage.getByRole('contentinfo')).toBeVisible();
+      expect(network.outside).toEqual([]);
+    });
+  }
+
+  test('the home page shows every testimonial and the waitlist form as plain content', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.locator('#waitlist')).toBeVisible();
+    const quotes = page.locator('main blockquote');
+    expect(await quotes.count()).toBeGreaterThanOrEqual(16);
+    for (const quote of (await quotes.all()).slice(0, 16)) await expect(quote).toBeVisible();
+  });
+});
+
+test.describe('hydration', () => {
+  for (const page of PAGES.filter((p) => p.path !== '/404')) {
+    test(`${page.path} hydrates the prerendered DOM without re-creating it`, async ({
+      page: browserPage,
+      visit,
+    }) => {
+      await browserPage.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => {
+          (window as unknown as { __prerenderedH1?: Element | null }).__prerenderedH1 =
+            document.querySelector('h1');
+        });
+      });
+      await visit(page.path);
+      // Hydrated: React's handlers are attached to the prerendered nodes.
+      await expect
+        .poll(() =>
+          browserPage.evaluate(() =>
+            Object.keys(document.querySelector('h1') ?? {}).some((k) => k.startsWith('__react')),
+          ),
+        )
+        .toBe(true);
+      expect(
+        await browserPage.evaluate(
+          () =>
+            (window as unknown as { __prerenderedH1?: Element | null }).__prerenderedH1 ===
+            document.querySelector('h1'),
+        ),
+      ).toBe(true);
+    });
+  }
+});
