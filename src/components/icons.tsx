@@ -14,7 +14,7 @@ const PATHS: Record<SocialIcon, string> = {
 export function SocialGlyph({ icon }: { icon: SocialIcon }) {
   return (
     <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-      <path fill="currentColor" d={PATHS[icon]} />
+      <path fill="currentColor" fillRule="evenodd" d={PATHS[icon]} />
     </svg>
   );
 }
