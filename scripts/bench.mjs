@@ -61,7 +61,12 @@ async function writeFloorPage(siteDir) {
 async function audit(url, port, preset) {
   const result = await lighthouse(
     url,
-    { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] },
+    {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    },
     preset === 'desktop' ? desktopConfig : undefined,
   );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
@@ -103,9 +108,19 @@ try {
   const routes = bundle.filter((b) => b.route !== '(404)');
   for (const preset of /** @type {const} */ (['mobile', 'desktop'])) {
     for (const entry of routes) {
-      rows.push({ route: entry.route, preset, jsKb: entry.jsGzipKb, r: await audit(`${site.url}${entry.route}`, chrome.port, preset) });
+      rows.push({
+        route: entry.route,
+        preset,
+        jsKb: entry.jsGzipKb,
+        r: await audit(`${site.url}${entry.route}`, chrome.port, preset),
+      });
     }
-    rows.push({ route: 'floor (hero only)', preset, jsKb: 0, r: await audit(`${floor.url}/`, chrome.port, preset) });
+    rows.push({
+      route: 'floor (hero only)',
+      preset,
+      jsKb: 0,
+      r: await audit(`${floor.url}/`, chrome.port, preset),
+    });
   }
 } finally {
   await chrome.kill();
@@ -113,7 +128,20 @@ try {
   await floor.close();
 }
 
-const header = ['route', 'preset', 'perf', 'a11y', 'bp', 'seo', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'JS KB gz', 'total KB'];
+const header = [
+  'route',
+  'preset',
+  'perf',
+  'a11y',
+  'bp',
+  'seo',
+  'FCP ms',
+  'LCP ms',
+  'TBT ms',
+  'CLS',
+  'JS KB gz',
+  'total KB',
+];
 const table = [header];
 for (const { route, preset, jsKb, r } of rows) {
   table.push([
@@ -146,7 +174,9 @@ for (const preset of ['mobile', 'desktop']) {
 }
 
 const misses = [];
-for (const { route, preset, jsKb, r } of rows.filter((row) => row.preset === 'mobile' && !row.route.startsWith('floor'))) {
+for (const { route, preset, jsKb, r } of rows.filter(
+  (row) => row.preset === 'mobile' && !row.route.startsWith('floor'),
+)) {
   const problems = [];
   for (const [name, score] of [
     ['performance', r.performance],
@@ -159,6 +189,11 @@ for (const { route, preset, jsKb, r } of rows.filter((row) => row.preset === 'mo
   if (r.cls >= TARGETS.cls) problems.push(`CLS ${r.cls.toFixed(3)}`);
   if (r.tbtMs >= TARGETS.tbtMs) problems.push(`TBT ${r.tbtMs.toFixed(0)} ms`);
   if (jsKb > TARGETS.jsKb) problems.push(`JS ${jsKb.toFixed(1)} KB`);
-  if (problems.length > 0) misses.push(`${route} (${preset}): ${problems.join(', ')}; failing audits: ${r.failing.join(', ') || 'none'}`);
+  if (problems.length > 0)
+    misses.push(
+      `${route} (${preset}): ${problems.join(', ')}; failing audits: ${r.failing.join(', ') || 'none'}`,
+    );
 }
-console.log(misses.length === 0 ? '\nAll mobile targets met.' : `\nMobile targets missed:\n${misses.join('\n')}`);
+console.log(
+  misses.length === 0 ? '\nAll mobile targets met.' : `\nMobile targets missed:\n${misses.join('\n')}`,
+);

@@ -11,6 +11,12 @@ const { startEmulator, EMULATOR_API_KEY, EMULATOR_BASE_ID } = await import('./ai
 
 await startEmulator({ port: E2E_PORTS.emulator });
 
+/**
+ * The storage layer's answer bound in these builds (production: 30 s), so a hanging request or
+ * sustained 429 answers in seconds. tests/e2e/faults.spec.ts relies on this value.
+ */
+const E2E_STORAGE_ANSWER_BOUND_MS = 4000;
+
 const common = {
   VITE_AIRTABLE_API_KEY: EMULATOR_API_KEY,
   VITE_AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
@@ -18,6 +24,7 @@ const common = {
   VITE_GA_MEASUREMENT_ID: GA_TEST_ID,
   VITE_GA_SCRIPT_URL: GA_SCRIPT_URL,
   VITE_SITE_URL: `http://127.0.0.1:${E2E_PORTS.site}`,
+  VITE_STORAGE_ANSWER_BOUND_MS: String(E2E_STORAGE_ANSWER_BOUND_MS),
 };
 
 const defaultDir = `${E2E_OUT_DIR}/default`;

@@ -3,6 +3,8 @@
  * validated and typed here once; the rest of the app imports these values.
  */
 
+import { STORAGE_ANSWER_BOUND_MS } from '@/config/constants';
+
 type RawEnv = Record<string, string | boolean | undefined>;
 
 const raw: RawEnv = import.meta.env as unknown as RawEnv;
@@ -21,6 +23,17 @@ export function parseFlag(value: string | boolean | undefined, fallback: boolean
   return fallback;
 }
 
+/**
+ * Parses a build setting in milliseconds: a positive whole number no larger than `max`; anything
+ * else (unset, blank, not a whole number, zero, above `max`) gives `fallback`.
+ */
+export function parseBoundMs(value: string | boolean | undefined, fallback: number, max = fallback): number {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (!/^[0-9]+$/.test(text)) return fallback;
+  const ms = Number(text);
+  return Number.isSafeInteger(ms) && ms > 0 && ms <= max ? ms : fallback;
+}
+
 /** The real Airtable API; the dev server and tests point the client at the local emulator instead. */
 export const AIRTABLE_DEFAULT_ENDPOINT = 'https://api.airtable.com';
 
@@ -33,6 +46,11 @@ export const env = {
   gaScriptUrl: readString('VITE_GA_SCRIPT_URL') || 'https://www.googletagmanager.com/gtag/js',
   /** Absolute origin the site is served from, for canonical links and share previews. */
   siteUrl: (readString('VITE_SITE_URL') || 'https://www.podling.app').replace(/\/+$/, ''),
+  /**
+   * Longest a visitor waits for a form's answer. Unset in production (the spec's 30 s); the
+   * end-to-end builds shorten it so fault tests need not wait 30 s. It can only shorten the bound.
+   */
+  storageAnswerBoundMs: parseBoundMs(raw.VITE_STORAGE_ANSWER_BOUND_MS, STORAGE_ANSWER_BOUND_MS),
   isDev: raw.DEV === true,
   rawFlags: {
     APP_STORE_BUTTON: raw.VITE_FEATURE_APP_STORE_BUTTON,

@@ -1,5 +1,5 @@
 import type Airtable from 'airtable';
-import { STORAGE_ANSWER_BOUND_MS } from '@/config/constants';
+import { env } from '@/config/env';
 import { STORAGE_ERRORS } from '@/config/messages';
 import { type AirtableConfig, configFromEnv, openAirtableBase } from '@/lib/airtable/client';
 import {
@@ -14,6 +14,7 @@ import {
   type QuoteRequestInput,
   type WaitlistEntryInput,
   type WriteMoment,
+  normaliseEmail,
   toQuoteRecordFields,
   toWaitlistRecordFields,
 } from '@/lib/airtable/fields';
@@ -34,7 +35,7 @@ export const STORAGE_RETRY_DEFAULTS = {
 export interface StorageOptions {
   /** Overrides the build's VITE_AIRTABLE_* configuration (tests point it at the emulator). */
   config?: Partial<AirtableConfig>;
-  /** Longest the caller waits for an answer, 429 retries included. */
+  /** Longest the caller waits for an answer, 429 retries included (default: the build's bound). */
   answerBoundMs?: number;
   /** Per-request timeout; never longer than what is left of the answer bound. */
   requestTimeoutMs?: number;
@@ -116,6 +117,30 @@ async function lookupThenWrite<TInput extends { email: string }>(
   return { recordId: created.id, created: true };
 }
 
+/**
+ * Upserts of one address (per table) run one after another within this module: one browser tab,
+ * or one Node process. A pass is a lookup then a write, which Airtable cannot make atomic, so two
+ * passes for the same address side by side would both find nothing and both create (a double
+ * submit, or a second submit while the first is still backing off a 429). Queued, the later pass
+ * looks up after the earlier one has written, and updates. Different addresses never wait on each
+ * other. Separate tabs and devices do not share this queue.
+ */
+const upsertsInFlight = new Map<string, Promise<void>>();
+
+function oneAtATimePerKey<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const previous = upsertsInFlight.get(key);
+  const run = previous ? previous.then(task) : task();
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  upsertsInFlight.set(key, settled);
+  void settled.then(() => {
+    if (upsertsInFlight.get(key) === settled) upsertsInFlight.delete(key);
+  });
+  return run;
+}
+
 async function upsertByEmail<TInput extends { email: string }>(
   plan: UpsertPlan<TInput>,
   input: TInput,
@@ -124,17 +149,19 @@ async function upsertByEmail<TInput extends { email: string }>(
   if (typeof input.email !== 'string' || !input.email.includes('@')) {
     throw new StorageError('invalid-email', STORAGE_ERRORS.invalidEmailFormat);
   }
-  const boundMs = options.answerBoundMs ?? STORAGE_ANSWER_BOUND_MS;
+  const boundMs = options.answerBoundMs ?? env.storageAnswerBoundMs;
+  // The bound starts at the call: time spent queued behind an earlier upsert of the address counts.
   const deadline = Date.now() + boundMs;
   const config = { ...configFromEnv(), ...options.config };
   const retry = { ...STORAGE_RETRY_DEFAULTS, ...options.retry };
   const random = options.random ?? Math.random;
   const now = options.now ?? (() => new Date());
 
-  try {
+  const passes = async (): Promise<UpsertResult> => {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const remaining = deadline - Date.now();
+        if (remaining <= 0) throw new StorageTimeoutError(boundMs);
         const requestTimeoutMs = Math.min(options.requestTimeoutMs ?? remaining, remaining);
         const pass = openAirtableBase(config, requestTimeoutMs).then((base) =>
           lookupThenWrite(base, plan, input, now),
@@ -148,6 +175,13 @@ async function upsertByEmail<TInput extends { email: string }>(
         await sleep(delay);
       }
     }
+  };
+
+  try {
+    // Waiting in the queue counts against the bound; a call whose bound runs out while queued
+    // answers then, and its turn later ends at once without a request.
+    const key = `${plan.table}\u0000${normaliseEmail(input.email)}`;
+    return await beforeDeadline(oneAtATimePerKey(key, passes), deadline, boundMs);
   } catch (error) {
     throw toStorageError(error, plan.operation);
   }

@@ -1,0 +1,462 @@
+import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import { EMULATOR_URL, SITE_FLAGS_URL, SITE_URL } from '../../scripts/e2e-config.mjs';
+import { expect, expectConsoleErrors, test, type NetworkLog } from './support/fixtures';
+
+/**
+ * Security headers, embeds and spam (issue 7): every route and journey runs under the site's
+ * Content-Security-Policy (from the static host's _headers, as in production) with no
+ * violation; the headers are all there; embedded frames carry a title, a referrer policy and
+ * only the rights they need; and the honeypot is out of everyone's way but a bot's.
+ */
+
+const ROUTES = ['/', '/schools', '/about', '/guidelines', '/privacy', '/terms'] as const;
+const NOT_FOUND_PATH = '/no-such-page';
+
+const VIDEO_ORIGIN = 'https://www.youtube-nocookie.com';
+const CALENDAR_ORIGIN = 'https://calendly.com';
+const CALENDAR_TITLE = 'Book a 30-minute call with the Podling schools team';
+const HONEYPOT_LABEL = 'Leave this field empty';
+const HONEYPOT_NAME = 'company_website';
+
+/** The rights each embed may have: exactly these, nothing more. */
+const FRAME_RIGHTS: Record<string, { allow: string[]; sandbox: string[] | null }> = {
+  [VIDEO_ORIGIN]: {
+    allow: ['autoplay', 'encrypted-media', 'picture-in-picture', 'fullscreen'],
+    sandbox: null,
+  },
+  [CALENDAR_ORIGIN]: {
+    allow: [],
+    sandbox: [
+      'allow-scripts',
+      'allow-same-origin',
+      'allow-forms',
+      'allow-popups',
+      'allow-popups-to-escape-sandbox',
+    ],
+  },
+};
+/** Referrer policies that send no more than the origin to another site. */
+const SAFE_REFERRER_POLICIES = ['no-referrer', 'origin', 'strict-origin', 'strict-origin-when-cross-origin'];
+
+type Violation = { directive: string; blocked: string; source: string; sample: string };
+
+/**
+ * Records securitypolicyviolation events from the start of every document in the top frame
+ * (embedded third-party frames have their own policies, not the site's).
+ */
+async function recordViolations(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    if (window.top !== window) return;
+    const log: unknown[] = [];
+    (window as unknown as { __cspViolations: unknown[] }).__cspViolations = log;
+    document.addEventListener('securitypolicyviolation', (event) => {
+      log.push({
+        directive: event.effectiveDirective || event.violatedDirective,
+        blocked: event.blockedURI,
+        source: `${event.sourceFile}:${event.lineNumber}`,
+        sample: event.sample,
+      });
+    });
+  });
+}
+
+async function violations(page: Page): Promise<Violation[]> {
+  return page.evaluate(() => (window as unknown as { __cspViolations?: Violation[] }).__cspViolations ?? []);
+}
+
+/** Lets the page settle (lazy chunks, idle work, analytics) before reading the violations. */
+async function expectNoViolations(page: Page, where: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(100);
+  expect(await violations(page), `CSP violations on ${where}`).toEqual([]);
+}
+
+/** Answers the video and calendar hosts with a tiny local stand-in page, recording each request. */
+async function stubEmbedHosts(page: Page, network: NetworkLog): Promise<void> {
+  await page.route(/^https:\/\/(www\.youtube-nocookie\.com|calendly\.com)\//, async (route) => {
+    network.outside.push(route.request().url());
+    await route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en"><title>Embed stand-in</title><p>Embed stand-in</p></html>',
+    });
+  });
+}
+
+/** The page is prerendered: wait until React has hydrated it before using it. */
+async function waitForHydration(page: Page, selector = '#root > *, main'): Promise<void> {
+  await page.waitForFunction((target) => {
+    const node = document.querySelector(target);
+    return node !== null && Object.keys(node).some((key) => key.startsWith('__react'));
+  }, selector);
+}
+
+/** Scrolls down a screen at a time, so everything that loads near the viewport loads. */
+async function scrollThrough(page: Page): Promise<void> {
+  for (let step = 0; step < 40; step += 1) {
+    const atBottom = await page.evaluate(() => {
+      window.scrollBy(0, window.innerHeight);
+      return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+    });
+    await page.waitForTimeout(50);
+    if (atBottom) break;
+  }
+}
+
+/** Every iframe on the page: a title, a referrer policy that keeps paths private, only its rights. */
+async function expectFramesLockedDown(page: Page, expectedOrigins: string[]): Promise<void> {
+  const frames = await page.locator('iframe').evaluateAll((nodes) =>
+    nodes.map((node) => ({
+      src: node.getAttribute('src'),
+      title: node.getAttribute('title'),
+      referrerPolicy: node.getAttribute('referrerpolicy'),
+      allow: node.getAttribute('allow'),
+      sandbox: node.getAttribute('sandbox'),
+    })),
+  );
+  // The calendar frame has no address until it nears the viewport; its title names it.
+  const originOf = (frame: (typeof frames)[number]) =>
+    frame.src ? new URL(frame.src).origin : frame.title === CALENDAR_TITLE ? CALENDAR_ORIGIN : 'unknown';
+  expect(frames.map(originOf).sort()).toEqual([...expectedOrigins].sort());
+  for (const frame of frames) {
+    const origin = originOf(frame);
+    const rights = FRAME_RIGHTS[origin];
+    expect(rights, `an embed from ${origin} is expected`).toBeDefined();
+    expect(frame.title?.trim(), `${origin} frame title`).toBeTruthy();
+    expect(SAFE_REFERRER_POLICIES, `${origin} frame referrerpolicy`).toContain(frame.referrerPolicy);
+    const allow = (frame.allow ?? '')
+      .split(';')
+      .map((item) => item.trim().split(/\s+/)[0])
+      .filter(Boolean);
+    expect(allow.sort(), `${origin} frame allow`).toEqual([...rights!.allow].sort());
+    const sandbox = frame.sandbox === null ? null : frame.sandbox.split(/\s+/).filter(Boolean).sort();
+    expect(sandbox, `${origin} frame sandbox`).toEqual(rights!.sandbox ? [...rights!.sandbox].sort() : null);
+  }
+}
+
+const nonce = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+const uniqueEmail = (testInfo: TestInfo, tag: string) =>
+  `e2e.security-${tag}.w${testInfo.workerIndex}.${nonce()}@example.org`;
+
+type StoredRecord = { id: string; fields: Record<string, unknown> };
+
+async function recordsFor(request: APIRequestContext, table: string, email: string): Promise<StoredRecord[]> {
+  const response = await request.get(`${EMULATOR_URL}/__emulator/records/${encodeURIComponent(table)}`);
+  expect(response.ok()).toBe(true);
+  const { records } = (await response.json()) as { records: StoredRecord[] };
+  return records.filter((record) => record.fields.Email === email.toLowerCase());
+}
+
+type LoggedRequest = { at: string; method: string; path: string };
+
+/** API requests the emulator logged at or after `since` (its log is shared by every worker). */
+async function emulatorRequestsSince(request: APIRequestContext, since: number): Promise<LoggedRequest[]> {
+  const response = await request.get(`${EMULATOR_URL}/__emulator/requests`);
+  expect(response.ok()).toBe(true);
+  const { requests } = (await response.json()) as { requests: LoggedRequest[] };
+  return requests.filter((entry) => Date.parse(entry.at) >= since);
+}
+
+/** Requests this page sent to the storage service. */
+function watchStorageRequests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(EMULATOR_URL)) urls.push(`${request.method()} ${request.url()}`);
+  });
+  return urls;
+}
+
+const textbox = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
+
+type SpamForm = {
+  name: string;
+  path: string;
+  formSelector: string;
+  fill: (page: Page, email: string) => Promise<void>;
+  submit: (page: Page) => Promise<void>;
+  expectSuccess: (page: Page) => Promise<void>;
+  table: string;
+  /** Where a keyboard user starts in the form, and the submit button Tab must reach. */
+  firstField: string;
+  submitText: string;
+};
+
+const SPAM_FORMS: SpamForm[] = [
+  {
+    name: 'home waitlist form',
+    path: '/',
+    formSelector: 'form.waitlist-form',
+    table: 'Waitlist',
+    firstField: 'Email address',
+    submitText: 'Join the waitlist',
+    fill: async (page, email) => {
+      await page.getByRole('checkbox', { name: 'Use Podling', exact: true }).check();
+      await textbox(page, 'Email address').fill(email);
+    },
+    submit: (page) => page.getByRole('button', { name: 'Join the waitlist' }).click(),
+    expectSuccess: async (page) => {
+      await expect(page.getByRole('button', { name: 'Thanks for your interest in Podling!' })).toBeVisible();
+    },
+  },
+  {
+    name: 'schools quote form',
+    path: '/schools',
+    formSelector: 'form.quote-form',
+    table: 'School Quotes',
+    firstField: 'Your Name',
+    submitText: 'Request a Quote',
+    fill: async (page, email) => {
+      await textbox(page, 'Your Name').fill('Spam Bot');
+      await textbox(page, 'Email Address').fill(email);
+      await textbox(page, 'School/Institution Name').fill('Bot Academy');
+      await textbox(page, 'Role').fill('Bot');
+      await page.getByRole('checkbox', { name: 'Practice Speaking', exact: true }).check();
+    },
+    submit: (page) => page.getByRole('button', { name: 'Request a Quote' }).click(),
+    expectSuccess: async (page) => {
+      await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+      await expect(
+        page.getByText(
+          "Thank you for your interest! We'll be in touch soon with a tailored quote for your school.",
+        ),
+      ).toBeVisible();
+    },
+  },
+];
+
+test.describe('security headers', () => {
+  for (const path of [...ROUTES, NOT_FOUND_PATH]) {
+    test(`${path} is served with the CSP and the other security headers`, async ({ request }) => {
+      const response = await request.get(`${SITE_URL}${path}`);
+      expect(response.status()).toBe(path === NOT_FOUND_PATH ? 404 : 200);
+      const headers = response.headers();
+      const csp = headers['content-security-policy'] ?? '';
+      const directives = new Map(
+        csp
+          .split(';')
+          .map((part) => part.trim().split(/\s+/))
+          .filter((parts) => parts[0])
+          .map(([name, ...values]) => [name!, values]),
+      );
+      expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(directives.get('default-src')).toEqual(["'self'"]);
+      expect(directives.get('object-src')).toEqual(["'none'"]);
+      expect(directives.get('script-src')).not.toContain("'unsafe-inline'");
+      expect(directives.get('script-src')).not.toContain("'unsafe-eval'");
+      expect(directives.get('connect-src')).toContain(EMULATOR_URL);
+      expect(directives.get('frame-src')?.sort()).toEqual([CALENDAR_ORIGIN, VIDEO_ORIGIN].sort());
+      expect(SAFE_REFERRER_POLICIES).toContain(headers['referrer-policy']);
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['permissions-policy']).toMatch(/camera=\(\)/);
+      expect(headers['permissions-policy']).toMatch(/microphone=\(\)/);
+      expect(headers['permissions-policy']).toMatch(/geolocation=\(\)/);
+    });
+  }
+});
+
+test.describe('every journey under the CSP, with no violation', () => {
+  test.beforeEach(async ({ page, network }) => {
+    void network; // the fixture's router first, so the stand-ins below take precedence
+    await stubEmbedHosts(page, network);
+    await recordViolations(page);
+  });
+
+  test('every route, scrolled to the bottom, with analytics consent', async ({
+    page,
+    visit,
+    network,
+    consoleErrors,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const path of [...ROUTES, NOT_FOUND_PATH]) {
+      await visit(path, { consent: 'granted' });
+      await waitForHydration(page);
+      await scrollThrough(page);
+      await expectNoViolations(page, path);
+    }
+    // The analytics stand-in was loaded (it is allowed by script-src) and the not-found page
+    // answered 404, which the browser reports.
+    expect(network.analyticsScript.length).toBeGreaterThan(0);
+    expectConsoleErrors(consoleErrors, /status of 404/);
+  });
+
+  test('the recorder is live: a policy breach on the page is caught', async ({
+    page,
+    visit,
+    consoleErrors,
+  }) => {
+    await visit('/about');
+    await waitForHydration(page);
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.__inlineRan = true;';
+      document.body.append(script);
+    });
+    await expect
+      .poll(async () => (await violations(page)).map((v) => v.directive))
+      .toContain('script-src-elem');
+    expect(await page.evaluate(() => 'inlineRan' in window || '__inlineRan' in window)).toBe(false);
+    expectConsoleErrors(consoleErrors, /Content Security Policy/);
+  });
+
+  test('client-side navigation through the header and footer links', async ({ page, visit }) => {
+    await visit('/', { consent: 'granted' });
+    await waitForHydration(page);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schools' }).click();
+    await expect(page).toHaveURL(/\/schools$/);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About Us' }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy', exact: true }).click();
+    await expect(page).toHaveURL(/\/privacy$/);
+    await expectNoViolations(page, 'client-side navigation');
+  });
+
+  for (const path of ['/', '/schools']) {
+    test(`${path}: the video click loads the player under the CSP; the frame is locked down`, async ({
+      page,
+      visit,
+      network,
+    }) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await visit(path);
+      await waitForHydration(page);
+      await page.getByRole('button', { name: /^Play video:/ }).click();
+      await expect(page.frameLocator('.video-facade iframe').getByText('Embed stand-in')).toBeVisible();
+      await expectNoViolations(page, `${path} after the video click`);
+      expect(network.outside.every((url) => url.startsWith(`${VIDEO_ORIGIN}/embed/`))).toBe(true);
+      await expectFramesLockedDown(
+        page,
+        path === '/schools' ? [VIDEO_ORIGIN, CALENDAR_ORIGIN] : [VIDEO_ORIGIN],
+      );
+    });
+  }
+
+  test('/schools: the calendar loads as it scrolls into view; both frames are locked down', async ({
+    page,
+    visit,
+    network,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await visit('/schools');
+    await waitForHydration(page);
+    const calendar = page.getByTitle(CALENDAR_TITLE);
+    await calendar.scrollIntoViewIfNeeded();
+    await expect(calendar).toHaveAttribute('src', new RegExp(`^${CALENDAR_ORIGIN}/`));
+    await expect(page.frameLocator('.calendar-embed iframe').getByText('Embed stand-in')).toBeVisible();
+    await page.getByRole('button', { name: /^Play video:/ }).click();
+    await expect(page.frameLocator('.video-facade iframe').getByText('Embed stand-in')).toBeVisible();
+    await expectNoViolations(page, '/schools with the calendar and the video');
+    await expectFramesLockedDown(page, [CALENDAR_ORIGIN, VIDEO_ORIGIN]);
+    expect(network.outside.length).toBeGreaterThan(0);
+  });
+
+  test('the iOS-issue popup (flags build) opens and closes under the CSP', async ({ page, visit }) => {
+    await visit('/', { base: SITE_FLAGS_URL });
+    await waitForHydration(page);
+    await page.getByRole('link', { name: /App Store/ }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expectNoViolations(page, 'the iOS-issue popup');
+  });
+
+  for (const form of SPAM_FORMS) {
+    test(`${form.name}: a successful submit under the CSP`, async ({ page, visit, request }, testInfo) => {
+      const email = uniqueEmail(testInfo, 'csp');
+      await visit(form.path, { consent: 'granted' });
+      await waitForHydration(page, form.formSelector);
+      await form.fill(page, email);
+      await form.submit(page);
+      await form.expectSuccess(page);
+      await expectNoViolations(page, `${form.name} journey`);
+      expect(await recordsFor(request, form.table, email)).toHaveLength(1);
+    });
+  }
+});
+
+test.describe('honeypot', () => {
+  test.beforeEach(async ({ page, network }) => {
+    void network;
+    await page.route(`${CALENDAR_ORIGIN}/**`, (route) => route.fulfill({ status: 204 }));
+  });
+
+  for (const form of SPAM_FORMS) {
+    test(`${form.name}: out of reach of the keyboard and assistive technology`, async ({ page, visit }) => {
+      await visit(form.path);
+      await waitForHydration(page, form.formSelector);
+      const formLocator = page.locator(form.formSelector);
+      const honeypot = formLocator.locator(`input[name="${HONEYPOT_NAME}"]`);
+      await expect(honeypot).toHaveCount(1);
+      await expect(honeypot).toHaveAttribute('tabindex', '-1');
+      await expect(honeypot).toHaveAttribute('autocomplete', 'off');
+
+      // Hidden from the accessibility tree: no role query finds it, and the form's snapshot omits it.
+      await expect(page.getByRole('textbox', { name: HONEYPOT_LABEL })).toHaveCount(0);
+      await expect(page.getByRole('textbox', { name: HONEYPOT_LABEL, includeHidden: true })).toHaveCount(1);
+      expect(await formLocator.ariaSnapshot()).not.toContain(HONEYPOT_LABEL);
+
+      // Tab from the first field to past the end of the form: the honeypot is never focused.
+      await textbox(page, form.firstField).focus();
+      const visited: string[] = [];
+      for (let step = 0; step < 25; step += 1) {
+        await page.keyboard.press('Tab');
+        const focus = await page.evaluate((selector) => {
+          const active = document.activeElement;
+          return {
+            inForm: active ? active.closest(selector) !== null : false,
+            name: active?.getAttribute('name') ?? active?.textContent?.trim() ?? '',
+          };
+        }, form.formSelector);
+        if (!focus.inForm) break;
+        visited.push(focus.name);
+      }
+      expect(visited, 'Tab moved through the form to its submit button').toContain(form.submitText);
+      expect(visited, 'Tab never reaches the honeypot').not.toContain(HONEYPOT_NAME);
+      // It is off screen for sighted visitors too.
+      const box = await honeypot.boundingBox();
+      const viewport = page.viewportSize();
+      const offScreen =
+        box === null ||
+        box.width <= 1 ||
+        box.height <= 1 ||
+        box.x + box.width <= 0 ||
+        box.y + box.height <= 0 ||
+        (viewport !== null && box.x >= viewport.width);
+      expect(offScreen, 'the honeypot is not visible').toBe(true);
+    });
+
+    test(`${form.name}: filled in, a submit sends nothing and looks like success`, async ({
+      page,
+      visit,
+      request,
+    }, testInfo) => {
+      const email = uniqueEmail(testInfo, 'honeypot');
+      const pageRequests = watchStorageRequests(page);
+      // The emulator's log is shared with the other workers: should one of their requests land
+      // in the window, measure again. A submit that does send always adds to the log, so a
+      // retry can never hide one.
+      await expect(async () => {
+        await visit(form.path);
+        await waitForHydration(page, form.formSelector);
+        await form.fill(page, email);
+        await page.evaluate(
+          ({ selector, name }) => {
+            const input = document
+              .querySelector(selector)
+              ?.querySelector<HTMLInputElement>(`[name="${name}"]`);
+            if (!input) throw new Error('no honeypot');
+            input.value = 'https://spam.example/buy-now';
+          },
+          { selector: form.formSelector, name: HONEYPOT_NAME },
+        );
+        const before = Date.now();
+        await form.submit(page);
+        await form.expectSuccess(page);
+        await page.waitForTimeout(500); // room for any request the submit might still start
+        expect(pageRequests, 'the page sent nothing to the storage service').toEqual([]);
+        expect(await emulatorRequestsSince(request, before), 'the emulator received nothing').toEqual([]);
+      }).toPass({ timeout: 30_000, intervals: [250, 500, 1_000] });
+      expect(await recordsFor(request, form.table, email)).toEqual([]);
+    });
+  }
+});
