@@ -14,3 +14,9 @@ export const GA_TEST_ID = 'G-E2ETEST01';
 export const GA_SCRIPT_URL = 'http://127.0.0.1:4599/gtag/js';
 
 export const E2E_OUT_DIR = `node_modules/.e2e-${base}`;
+
+/**
+ * The storage layer's answer bound in the e2e builds (production: 30 s), so a hanging request or
+ * sustained 429 answers in seconds. tests/e2e/faults.spec.ts asserts against it.
+ */
+export const E2E_STORAGE_ANSWER_BOUND_MS = 4000;

@@ -1,6 +1,6 @@
 import type { APIRequestContext, BrowserContext, Page, TestInfo } from '@playwright/test';
 import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '../../scripts/airtable-emulator.mjs';
-import { EMULATOR_URL } from '../../scripts/e2e-config.mjs';
+import { E2E_STORAGE_ANSWER_BOUND_MS, EMULATOR_URL } from '../../scripts/e2e-config.mjs';
 import { expect, expectConsoleErrors, test } from './support/fixtures';
 
 /**
@@ -12,8 +12,8 @@ import { expect, expectConsoleErrors, test } from './support/fixtures';
  * A new fault is one line in FAULTS.
  */
 
-/** The storage answer bound the e2e builds carry (VITE_STORAGE_ANSWER_BOUND_MS in scripts/e2e-servers.mjs). */
-const ANSWER_BOUND_MS = 4_000;
+/** The storage answer bound the e2e builds carry (VITE_STORAGE_ANSWER_BOUND_MS). */
+const ANSWER_BOUND_MS = E2E_STORAGE_ANSWER_BOUND_MS;
 /** Slack for the page to show the answer once the storage layer has given it. */
 const ANSWER_MARGIN_MS = 1_500;
 /**

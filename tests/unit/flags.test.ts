@@ -1,4 +1,4 @@
-import { parseFlag } from '@/config/env';
+import { parseBoundMs, parseFlag } from '@/config/env';
 import { FLAG_DEFAULTS, resolveFlags } from '@/config/flags';
 
 describe('feature flags', () => {
@@ -34,5 +34,19 @@ describe('feature flags', () => {
     expect(parseFlag(undefined, true)).toBe(true);
     expect(parseFlag(' true ', false)).toBe(true);
     expect(parseFlag('0', true)).toBe(false);
+  });
+});
+
+describe('answer bound setting', () => {
+  it('accepts a positive whole number of milliseconds up to the default, and nothing else', () => {
+    expect(parseBoundMs('4000', 30_000)).toBe(4000);
+    expect(parseBoundMs(' 30000 ', 30_000)).toBe(30_000);
+    expect(parseBoundMs('30001', 30_000)).toBe(30_000);
+    expect(parseBoundMs('0', 30_000)).toBe(30_000);
+    expect(parseBoundMs('-5', 30_000)).toBe(30_000);
+    expect(parseBoundMs('1.5', 30_000)).toBe(30_000);
+    expect(parseBoundMs('4s', 30_000)).toBe(30_000);
+    expect(parseBoundMs(undefined, 30_000)).toBe(30_000);
+    expect(parseBoundMs(true, 30_000)).toBe(30_000);
   });
 });
