@@ -1,3 +1,4 @@
+import { CheckIcon } from '@/components/form/check-icon';
 import { useId, type ReactNode } from 'react';
 import '@/styles/forms.css';
 
@@ -53,16 +54,7 @@ export function ToggleCard({
         aria-describedby={description ? descriptionId : undefined}
       />
       <span className="form-toggle-card__box" aria-hidden="true">
-        <svg viewBox="0 0 20 20" width="16" height="16" focusable="false">
-          <path
-            d="M4 10.5l4 4 8-9"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="3"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
+        <CheckIcon />
       </span>
       <span className="form-toggle-card__text">
         <span className="form-toggle-card__label" id={labelId}>

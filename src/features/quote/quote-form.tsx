@@ -2,6 +2,7 @@ import { useFirstFocusWithin } from '@/components/form/use-first-focus-within';
 import { preloadStorage } from '@/lib/airtable/preload';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { EmailField } from '@/components/form/email-field';
+import { TextField } from '@/components/form/text-field';
 import { HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
 import { SubmitButton } from '@/components/form/submit-button';
 import { ToggleCard } from '@/components/form/toggle-card';
@@ -192,21 +193,15 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
       aria-busy={submitting || undefined}
     >
       <div className="quote-form__grid">
-        <div className="form-field">
-          <label className="form-label" htmlFor={QUOTE_FIELD_IDS.name}>
-            {QUOTE_FORM_LABELS.name}
-          </label>
-          <input
-            id={QUOTE_FIELD_IDS.name}
-            className="form-input"
-            type="text"
-            name="contactName"
-            autoComplete="name"
-            required
-            value={contactName}
-            onChange={(event) => setContactName(event.target.value)}
-          />
-        </div>
+        <TextField
+          id={QUOTE_FIELD_IDS.name}
+          label={QUOTE_FORM_LABELS.name}
+          name="contactName"
+          autoComplete="name"
+          required
+          value={contactName}
+          onChange={setContactName}
+        />
         <EmailField
           id={QUOTE_FIELD_IDS.email}
           label={QUOTE_FORM_LABELS.email}
@@ -216,36 +211,24 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
           onBlur={email.onBlur}
           inputRef={emailRef}
         />
-        <div className="form-field">
-          <label className="form-label" htmlFor={QUOTE_FIELD_IDS.school}>
-            {QUOTE_FORM_LABELS.school}
-          </label>
-          <input
-            id={QUOTE_FIELD_IDS.school}
-            className="form-input"
-            type="text"
-            name="schoolName"
-            autoComplete="organization"
-            required
-            value={schoolName}
-            onChange={(event) => setSchoolName(event.target.value)}
-          />
-        </div>
-        <div className="form-field">
-          <label className="form-label" htmlFor={QUOTE_FIELD_IDS.role}>
-            {QUOTE_FORM_LABELS.role}
-          </label>
-          <input
-            id={QUOTE_FIELD_IDS.role}
-            className="form-input"
-            type="text"
-            name="role"
-            autoComplete="organization-title"
-            required
-            value={role}
-            onChange={(event) => setRole(event.target.value)}
-          />
-        </div>
+        <TextField
+          id={QUOTE_FIELD_IDS.school}
+          label={QUOTE_FORM_LABELS.school}
+          name="schoolName"
+          autoComplete="organization"
+          required
+          value={schoolName}
+          onChange={setSchoolName}
+        />
+        <TextField
+          id={QUOTE_FIELD_IDS.role}
+          label={QUOTE_FORM_LABELS.role}
+          name="role"
+          autoComplete="organization-title"
+          required
+          value={role}
+          onChange={setRole}
+        />
       </div>
 
       <fieldset className="quote-form__use-cases" aria-describedby="quote-use-cases-hint">
@@ -255,20 +238,15 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
         </p>
         <ul className="quote-form__cards">{renderUseCaseCards(false)}</ul>
         {otherSelected ? (
-          <div className="form-field quote-form__other">
-            <label className="form-label" htmlFor={QUOTE_FIELD_IDS.otherUseCase}>
-              {QUOTE_FORM_LABELS.otherUseCase}
-            </label>
-            <input
-              id={QUOTE_FIELD_IDS.otherUseCase}
-              className="form-input"
-              type="text"
-              name="otherUseCase"
-              maxLength={500}
-              value={otherText}
-              onChange={(event) => setOtherText(event.target.value)}
-            />
-          </div>
+          <TextField
+            id={QUOTE_FIELD_IDS.otherUseCase}
+            className="form-field quote-form__other"
+            label={QUOTE_FORM_LABELS.otherUseCase}
+            name="otherUseCase"
+            maxLength={500}
+            value={otherText}
+            onChange={setOtherText}
+          />
         ) : null}
       </fieldset>
 

@@ -1,3 +1,4 @@
+import { CheckIcon } from '@/components/form/check-icon';
 import { useFirstFocusWithin } from '@/components/form/use-first-focus-within';
 import { preloadStorage } from '@/lib/airtable/preload';
 import { useRef, useState, type FormEvent } from 'react';
@@ -153,16 +154,7 @@ export function WaitlistForm({
         <div ref={result} className="waitlist-form__result" role="status" tabIndex={-1}>
           {joined ? (
             <button type="button" className="button waitlist-form__joined" disabled>
-              <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true" focusable="false">
-                <path
-                  d="M4 10.5l4 4 8-9"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="3"
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                />
-              </svg>
+              <CheckIcon size={20} />
               {MESSAGES.waitlistJoined}
             </button>
           ) : null}
