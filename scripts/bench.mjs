@@ -11,6 +11,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { buildSite } from './build-site.mjs';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.mjs';
 import { JS_BEFORE_INTERACTION_BUDGET_KB, measureRoutes } from './bundle-report.mjs';
 import { startStaticServer } from './static-server.mjs';
 
@@ -18,16 +19,6 @@ const OUT = 'node_modules/.bench/site';
 const FLOOR = 'node_modules/.bench/floor';
 const PORT = 4700;
 const FLOOR_PORT = 4701;
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const TARGETS = { score: 100, lcpRatio: 1.2, cls: 0.01, tbtMs: 50, jsKb: JS_BEFORE_INTERACTION_BUDGET_KB };
 
 /**
@@ -98,8 +89,8 @@ const site = await startStaticServer({ root: OUT, port: PORT });
 const floor = await startStaticServer({ root: FLOOR, port: FLOOR_PORT });
 const bundle = await measureRoutes(OUT);
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: CHROME_FLAGS,
+  chromePath: CHROMIUM_PATH,
+  chromeFlags: [...CHROMIUM_FLAGS],
 });
 
 /** @type {{ route: string, preset: string, jsKb: number, r: Awaited<ReturnType<typeof audit>> }[]} */

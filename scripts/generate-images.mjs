@@ -6,8 +6,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.mjs';
 
 const ICON_SVG = await readFile('public/favicon.svg', 'utf8');
 
@@ -22,7 +21,7 @@ background:linear-gradient(135deg,#5b2ee0,#3a1a9e);font-family:system-ui,sans-se
   </div>
 </div></body></html>`;
 
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless'] });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS] });
 const page = await browser.newPage({ deviceScaleFactor: 1 });
 
 await page.setViewportSize({ width: 1200, height: 630 });
