@@ -1,7 +1,16 @@
 import type { APIRequestContext, BrowserContext, Page, TestInfo } from '@playwright/test';
 import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '../../scripts/airtable-emulator.mjs';
 import { E2E_STORAGE_ANSWER_BOUND_MS, EMULATOR_URL } from '../../scripts/e2e-config.mjs';
+import {
+  addFault,
+  pendingFaults,
+  recordsFor,
+  type Fault as EmulatorFault,
+  type StoredRecord,
+} from './support/emulator';
 import { expect, expectConsoleErrors, test } from './support/fixtures';
+import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms';
+import { checkbox, openForm, stubCalendarWithNoContent, textbox, uniqueEmail } from './support/page';
 
 /**
  * The fault matrix (issue 7): every storage fault, for both forms, against the real client in
@@ -23,13 +32,8 @@ const ANSWER_MARGIN_MS = 1_500;
  */
 const MAX_TRIES_WITHIN_BOUND = 4;
 
-const FAILURE_TOAST = 'Something went wrong. Please try again.';
-
 /** An emulator fault (see scripts/airtable-emulator.mjs); this spec adds table, method, count and a tag. */
-type Fault = {
-  kind?: 'status' | 'hang' | 'drop' | 'invalid-json' | 'delay';
-  status?: number;
-};
+type Fault = Pick<EmulatorFault, 'kind' | 'status'>;
 
 type FaultCase = {
   name: string;
@@ -72,8 +76,6 @@ const FAULTS: FaultCase[] = [
   { name: 'the browser going offline', offline: true, browserLog: /ERR_INTERNET_DISCONNECTED/ },
 ];
 
-type StoredRecord = { id: string; createdTime: string; fields: Record<string, unknown> };
-
 /** One form under test: how to fill it, check it kept everything, submit it and read what was stored. */
 type FormUnderTest = {
   name: string;
@@ -90,34 +92,31 @@ type FormUnderTest = {
   expectStored: (record: StoredRecord, email: string) => void;
 };
 
-const textbox = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
-const checkbox = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
-
 const WAITLIST_INTERESTS = ['Use Podling', 'Partner with Podling'];
-const WAITLIST_JOINED = 'Thanks for your interest in Podling!';
+const WAITLIST_JOINED = WAITLIST_FORM.joinedText;
 
 const WAITLIST: FormUnderTest = {
-  name: 'home waitlist form',
-  path: '/',
-  table: 'Waitlist',
-  formSelector: 'form.waitlist-form',
+  name: WAITLIST_FORM.name,
+  path: WAITLIST_FORM.path,
+  table: WAITLIST_FORM.table,
+  formSelector: WAITLIST_FORM.formSelector,
   failureLog: /^Waitlist sign-up failed/,
   fill: async (page, email) => {
     for (const name of WAITLIST_INTERESTS) await checkbox(page, name).check();
-    await textbox(page, 'Email address').fill(email);
+    await textbox(page, WAITLIST_FORM.emailLabel).fill(email);
   },
   expectKept: async (page, email) => {
-    await expect(textbox(page, 'Email address')).toHaveValue(email);
-    await expect(textbox(page, 'Email address')).toBeEditable();
+    await expect(textbox(page, WAITLIST_FORM.emailLabel)).toHaveValue(email);
+    await expect(textbox(page, WAITLIST_FORM.emailLabel)).toBeEditable();
     for (const name of WAITLIST_INTERESTS) {
       await expect(checkbox(page, name)).toBeChecked();
       await expect(checkbox(page, name)).toBeEnabled();
     }
     await expect(checkbox(page, 'Invest in Podling')).not.toBeChecked();
     await expect(checkbox(page, 'Invest in Podling')).toBeEnabled();
-    await expect(page.getByRole('button', { name: 'Join the waitlist' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: WAITLIST_FORM.submitText })).toBeEnabled();
   },
-  submit: (page) => page.getByRole('button', { name: 'Join the waitlist' }).click(),
+  submit: (page) => page.getByRole('button', { name: WAITLIST_FORM.submitText }).click(),
   expectSuccess: async (page) => {
     await expect(page.getByRole('button', { name: WAITLIST_JOINED })).toBeVisible();
   },
@@ -138,14 +137,14 @@ const QUOTE_VALUES = {
   cards: ['Support Learners', 'Showcase Creativity'],
   other: 'Weekly radio show for parents',
 } as const;
-const QUOTE_SUBMIT = 'Request a Quote';
-const QUOTE_THANK_YOU = 'Thank You!';
+const QUOTE_SUBMIT = QUOTE_FORM.submitText;
+const QUOTE_THANK_YOU = QUOTE_FORM.thankYouTitle;
 
 const QUOTE: FormUnderTest = {
-  name: 'schools quote form',
-  path: '/schools',
-  table: 'School Quotes',
-  formSelector: 'form.quote-form',
+  name: QUOTE_FORM.name,
+  path: QUOTE_FORM.path,
+  table: QUOTE_FORM.table,
+  formSelector: QUOTE_FORM.formSelector,
   failureLog: /^Quote request failed/,
   fill: async (page, email) => {
     await textbox(page, 'Your Name').fill(QUOTE_VALUES.name);
@@ -195,25 +194,9 @@ const QUOTE: FormUnderTest = {
 };
 
 /** An address no other test, worker or run uses; mixed case, as a visitor might type it. */
-function uniqueEmail(testInfo: TestInfo, form: FormUnderTest, faultIndex: number): string {
-  const nonce = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+function faultEmail(testInfo: TestInfo, form: FormUnderTest, faultIndex: number): string {
   const tag = form === WAITLIST ? 'waitlist' : 'quote';
-  return `E2E.Fault-${tag}-${faultIndex}.w${testInfo.workerIndex}.${nonce}@Example.co.uk`;
-}
-
-async function recordsFor(request: APIRequestContext, table: string, email: string): Promise<StoredRecord[]> {
-  const response = await request.get(`${EMULATOR_URL}/__emulator/records/${encodeURIComponent(table)}`);
-  expect(response.ok()).toBe(true);
-  const { records } = (await response.json()) as { records: StoredRecord[] };
-  return records.filter((record) => record.fields.Email === email.trim().toLowerCase());
-}
-
-type PendingFault = Fault & { table?: string; method?: string; count?: number; message?: string };
-
-async function pendingFaults(request: APIRequestContext): Promise<PendingFault[]> {
-  const response = await request.get(`${EMULATOR_URL}/__emulator/faults`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { faults: PendingFault[] }).faults;
+  return uniqueEmail(testInfo, `E2E.Fault-${tag}-${faultIndex}`, 'Example.co.uk');
 }
 
 /**
@@ -239,10 +222,7 @@ async function armFault(
       if (left > 0 && method !== 'OPTIONS') {
         left -= 1;
         injected += 1;
-        const response = await request.post(`${EMULATOR_URL}/__emulator/faults`, {
-          data: { ...fault, count: 1, table, method, message: tag },
-        });
-        if (!response.ok()) throw new Error(`could not inject ${JSON.stringify(fault)}`);
+        await addFault(request, { ...fault, count: 1, table, method, message: tag });
       }
       await route.continue();
     },
@@ -275,15 +255,6 @@ async function drainFault(request: APIRequestContext, table: string, tag: string
   throw new Error(`fault ${tag} is still pending`);
 }
 
-/** The page is prerendered: wait until React has hydrated the form before using it. */
-async function openForm(page: Page, visit: (path: string) => Promise<void>, form: FormUnderTest) {
-  await visit(form.path);
-  await page.waitForFunction((selector) => {
-    const node = document.querySelector(selector);
-    return node !== null && Object.keys(node).some((key) => key.startsWith('__reactFiber'));
-  }, form.formSelector);
-}
-
 /** Status codes of this page's requests to the emulator, in order. */
 function watchStorageAnswers(page: Page): number[] {
   const statuses: number[] = [];
@@ -305,10 +276,7 @@ test.describe('storage fault matrix', () => {
 
   // The schools page's calendar frame asks for its page once the form is in view: answer it
   // locally (no content), so nothing leaves the machine and no cross-site document loads.
-  test.beforeEach(async ({ page, network }) => {
-    void network; // set up first, so this more specific route takes precedence
-    await page.route('https://calendly.com/**', (route) => route.fulfill({ status: 204 }));
-  });
+  test.beforeEach(({ page, network }) => stubCalendarWithNoContent(page, network));
 
   for (const form of [WAITLIST, QUOTE]) {
     FAULTS.forEach((row, index) => {
@@ -319,10 +287,10 @@ test.describe('storage fault matrix', () => {
         request,
         consoleErrors,
       }, testInfo) => {
-        const email = uniqueEmail(testInfo, form, index);
+        const email = faultEmail(testInfo, form, index);
         const tag = `e2e fault matrix ${testInfo.testId} ${Date.now().toString(36)}`;
         const answers = watchStorageAnswers(page);
-        await openForm(page, visit, form);
+        await openForm(page, visit, form.path, form.formSelector);
         await form.fill(page, email);
 
         const armed = row.fault

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { SITE_FLAGS_URL } from '../../scripts/e2e-config.mjs';
-import { expect, expectConsoleErrors, pageViews, test } from './support/fixtures';
+import { expect, expectConsoleErrors, test } from './support/fixtures';
+import { expectNoAxeViolations, pageViews } from './support/page';
 
 const ROUTES = [
   { path: '/', title: /Podling/ },
@@ -26,10 +26,7 @@ test.describe('every route', () => {
       expect(await page.locator('html').getAttribute('lang')).toBe('en-GB');
       const description = await page.locator('meta[name="description"]').getAttribute('content');
       expect(description?.length ?? 0).toBeGreaterThan(40);
-      const results = await new AxeBuilder({ page }).analyze();
-      expect(
-        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      ).toEqual([]);
+      await expectNoAxeViolations(page, route.path);
       expect(network.outside).toEqual([]);
     });
   }

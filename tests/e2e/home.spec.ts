@@ -1,20 +1,29 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, BrowserContext, Page, TestInfo } from '@playwright/test';
-import { EMULATOR_URL, SITE_FLAGS_URL } from '../../scripts/e2e-config.mjs';
+import type { Page } from '@playwright/test';
+import { SITE_FLAGS_URL } from '../../scripts/e2e-config.mjs';
+import { addFault, recordsFor, WAITLIST_TABLE } from './support/emulator';
 import { expect, expectConsoleErrors, test } from './support/fixtures';
+import { FAILURE_TOAST, INVALID_EMAIL, WAITLIST_FORM } from './support/forms';
+import {
+  checkbox,
+  expectNoAxeViolations,
+  gtagEvents,
+  openHome,
+  stubStores,
+  uniqueEmail,
+} from './support/page';
 
 // The spec's exact strings (sections 3, 4, 5 and 8) and the site's constants.
 const TEXT = {
   headline: 'Your child’s voice, their own podcast',
-  invalidEmail: 'Please enter a valid email address',
-  failureToast: 'Something went wrong. Please try again.',
-  joined: 'Thanks for your interest in Podling!',
+  invalidEmail: INVALID_EMAIL,
+  failureToast: FAILURE_TOAST,
+  joined: WAITLIST_FORM.joinedText,
   popupText:
     "Dear visitor, We're currently experiencing a technical issue affecting sign-up on our iOS app...",
   dismiss: 'Dismiss',
   download: 'Download the app',
-  submit: 'Join the waitlist',
-  emailLabel: 'Email address',
+  submit: WAITLIST_FORM.submitText,
+  emailLabel: WAITLIST_FORM.emailLabel,
   schoolsLink: 'Explore Podling for Schools',
 } as const;
 const INTERESTS = {
@@ -25,81 +34,15 @@ const INTERESTS = {
 const APP_STORE_URL = 'https://apps.apple.com/gb/app/podling/id6450000000';
 const GOOGLE_PLAY_URL = 'https://play.google.com/store/apps/details?id=app.podling';
 
-const WAITLIST_TABLE = 'Waitlist';
-const WAITLIST_ADMIN_URL = `${EMULATOR_URL}/__emulator/records/${WAITLIST_TABLE}`;
-
-type StoredRecord = { id: string; createdTime: string; fields: Record<string, unknown> };
-
-/** An address no other test (or worker) uses: the emulator is shared by the whole run. */
-function uniqueEmail(testInfo: TestInfo, tag: string): string {
-  const nonce = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-  return `e2e.home-${tag}.w${testInfo.workerIndex}.${nonce}@example.co.uk`;
-}
-
-async function waitlistRecordsFor(request: APIRequestContext, email: string): Promise<StoredRecord[]> {
-  const response = await request.get(WAITLIST_ADMIN_URL);
-  expect(response.ok()).toBe(true);
-  const { records } = (await response.json()) as { records: StoredRecord[] };
-  return records.filter((record) => record.fields.Email === email.trim().toLowerCase());
-}
-
-async function addFault(request: APIRequestContext, fault: Record<string, unknown>): Promise<void> {
-  const response = await request.post(`${EMULATOR_URL}/__emulator/faults`, {
-    data: { table: WAITLIST_TABLE, count: 1, ...fault },
-  });
-  expect(response.ok()).toBe(true);
-}
-
-/** The page is prerendered: wait until React has hydrated the form before using it. */
-async function openHome(
-  page: Page,
-  visit: (
-    path: string,
-    options?: { consent?: 'granted' | 'denied' | 'unset'; base?: string },
-  ) => Promise<void>,
-  options?: { consent?: 'granted' | 'denied' | 'unset'; base?: string },
-): Promise<void> {
-  await visit('/', options);
-  await page.waitForFunction(() => {
-    const form = document.querySelector('form.waitlist-form');
-    return form !== null && Object.keys(form).some((key) => key.startsWith('__reactFiber'));
-  });
-}
-
-async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    `axe violations (${state})`,
-  ).toEqual([]);
-}
-
-/** The store listings are outside: answer them with a stub so a new tab opens without the internet. */
-async function stubStores(context: BrowserContext): Promise<void> {
-  for (const pattern of ['https://apps.apple.com/**', 'https://play.google.com/**']) {
-    await context.route(pattern, (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Store</title>' }),
-    );
-  }
-}
-
 type StoreClick = { platform?: string; location?: string; transport_type?: string; event_category?: string };
 
 /** store_click events react-ga4 queued for gtag. */
-async function storeClicks(page: Page): Promise<StoreClick[]> {
-  return page.evaluate(() => {
-    const layer = (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [];
-    return layer
-      .map((entry) => Array.from(entry as ArrayLike<unknown>))
-      .filter((args) => args[0] === 'event' && args[1] === 'store_click')
-      .map((args) => args[2] as StoreClick);
-  });
-}
+const storeClicks = (page: Page) => gtagEvents<StoreClick>(page, 'store_click');
 
 const emailField = (page: Page) => page.getByRole('textbox', { name: TEXT.emailLabel });
 const submitButton = (page: Page) => page.getByRole('button', { name: TEXT.submit });
 const joinedButton = (page: Page) => page.getByRole('button', { name: TEXT.joined });
-const interest = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
+const interest = checkbox;
 const appStore = (page: Page) => page.getByRole('link', { name: /App Store/ });
 const googlePlay = (page: Page) => page.getByRole('link', { name: /Google Play/ });
 
@@ -144,7 +87,7 @@ test.describe('waitlist form', () => {
     visit,
     request,
   }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'join');
+    const email = uniqueEmail(testInfo, 'e2e.home-join');
     await openHome(page, visit);
     await expectNoAxeViolations(page, 'idle');
 
@@ -161,7 +104,7 @@ test.describe('waitlist form', () => {
     for (const name of Object.values(INTERESTS)) await expect(interest(page, name)).toBeDisabled();
     await expectNoAxeViolations(page, 'joined');
 
-    const records = await waitlistRecordsFor(request, email);
+    const records = await recordsFor(request, WAITLIST_TABLE, email);
     expect(records).toHaveLength(1);
     const { fields } = records[0]!;
     expect(fields.Email).toBe(email.toLowerCase());
@@ -175,12 +118,12 @@ test.describe('waitlist form', () => {
   });
 
   test('with no interest chosen it stores General Waitlist', async ({ page, visit, request }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'general');
+    const email = uniqueEmail(testInfo, 'e2e.home-general');
     await openHome(page, visit);
     await emailField(page).fill(email);
     await emailField(page).press('Enter');
     await expect(joinedButton(page)).toBeVisible();
-    const [record] = await waitlistRecordsFor(request, email);
+    const [record] = await recordsFor(request, WAITLIST_TABLE, email);
     expect(record?.fields.Interests).toEqual(['General Waitlist']);
   });
 
@@ -189,13 +132,13 @@ test.describe('waitlist form', () => {
     visit,
     request,
   }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'repeat');
+    const email = uniqueEmail(testInfo, 'e2e.home-repeat');
     await openHome(page, visit);
     await interest(page, INTERESTS.use).check();
     await emailField(page).fill(email);
     await submitButton(page).click();
     await expect(joinedButton(page)).toBeVisible();
-    const [first] = await waitlistRecordsFor(request, email);
+    const [first] = await recordsFor(request, WAITLIST_TABLE, email);
     expect(first).toBeDefined();
 
     await page.waitForTimeout(50); // let the clock move on by more than a millisecond
@@ -205,7 +148,7 @@ test.describe('waitlist form', () => {
     await submitButton(page).click();
     await expect(joinedButton(page)).toBeVisible();
 
-    const records = await waitlistRecordsFor(request, email);
+    const records = await recordsFor(request, WAITLIST_TABLE, email);
     expect(records).toHaveLength(1);
     const [second] = records;
     expect(second!.id).toBe(first!.id);
@@ -221,7 +164,7 @@ test.describe('waitlist form', () => {
     visit,
     request,
   }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'invalid').replace('@', '@@');
+    const email = uniqueEmail(testInfo, 'e2e.home-invalid').replace('@', '@@');
     await openHome(page, visit);
     await emailField(page).fill(email);
     await emailField(page).blur();
@@ -237,7 +180,7 @@ test.describe('waitlist form', () => {
     await emailField(page).fill(email.replace('@@', '@'));
     await expect(page.getByText(TEXT.invalidEmail)).toHaveCount(0);
     await expect(submitButton(page)).toBeEnabled();
-    expect(await waitlistRecordsFor(request, email.replace('@@', '@'))).toEqual([]);
+    expect(await recordsFor(request, WAITLIST_TABLE, email.replace('@@', '@'))).toEqual([]);
   });
 });
 
@@ -251,17 +194,17 @@ test.describe('waitlist form with storage faults', () => {
     visit,
     request,
   }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'slow');
+    const email = uniqueEmail(testInfo, 'e2e.home-slow');
     await openHome(page, visit);
     await emailField(page).fill(email);
-    await addFault(request, { kind: 'delay', delayMs: 3_000 });
+    await addFault(request, { table: WAITLIST_TABLE, count: 1, kind: 'delay', delayMs: 3_000 });
     await submitButton(page).click();
     await expect(submitButton(page)).toBeDisabled();
     await expect(submitButton(page)).toHaveAttribute('aria-busy', 'true');
     await expect(page.getByRole('status').filter({ hasText: 'Submitting…' })).toHaveCount(1);
     await expectNoAxeViolations(page, 'submitting');
     await expect(joinedButton(page)).toBeVisible();
-    expect(await waitlistRecordsFor(request, email)).toHaveLength(1);
+    expect(await recordsFor(request, WAITLIST_TABLE, email)).toHaveLength(1);
   });
 
   test('a storage failure shows the toast and keeps the form as typed; a retry then succeeds', async ({
@@ -270,13 +213,13 @@ test.describe('waitlist form with storage faults', () => {
     request,
     consoleErrors,
   }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'fault');
+    const email = uniqueEmail(testInfo, 'e2e.home-fault');
     await openHome(page, visit);
     await interest(page, INTERESTS.invest).check();
     await emailField(page).fill(email);
 
     // airtable.js does not retry a 500, so one fault fails exactly this submit.
-    await addFault(request, { status: 500 });
+    await addFault(request, { table: WAITLIST_TABLE, count: 1, status: 500 });
     await submitButton(page).click();
 
     await expect(page.getByText(TEXT.failureToast)).toBeVisible();
@@ -286,7 +229,7 @@ test.describe('waitlist form with storage faults', () => {
     await expect(interest(page, INTERESTS.invest)).toBeChecked();
     await expect(interest(page, INTERESTS.invest)).toBeEnabled();
     await expect(submitButton(page)).toBeEnabled();
-    expect(await waitlistRecordsFor(request, email)).toEqual([]);
+    expect(await recordsFor(request, WAITLIST_TABLE, email)).toEqual([]);
     await expectNoAxeViolations(page, 'failure');
     expectConsoleErrors(consoleErrors, /status of 500/);
     expectConsoleErrors(consoleErrors, /Waitlist sign-up failed/);
@@ -294,7 +237,7 @@ test.describe('waitlist form with storage faults', () => {
     await interest(page, INTERESTS.use).check();
     await submitButton(page).click();
     await expect(joinedButton(page)).toBeVisible();
-    const [record] = await waitlistRecordsFor(request, email);
+    const [record] = await recordsFor(request, WAITLIST_TABLE, email);
     expect(record?.fields.Interests).toEqual([INTERESTS.use, INTERESTS.invest]);
   });
 });

@@ -1,6 +1,25 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { EMULATOR_URL } from '../../scripts/e2e-config.mjs';
+import {
+  allRecords,
+  QUOTES_TABLE,
+  recordsFor,
+  seedRecord,
+  storedEmail,
+  WAITLIST_TABLE,
+  type StoredRecord,
+} from './support/emulator';
 import { expect, test } from './support/fixtures';
+import { INVALID_EMAIL, QUOTE_FORM, WAITLIST_FORM } from './support/forms';
+import {
+  checkbox,
+  openHome,
+  openSchoolsPage,
+  stubCalendarWithNoContent,
+  textbox,
+  uniqueEmail,
+  uniqueToken,
+  watchStorageRequests,
+} from './support/page';
 
 /**
  * Hostile input in the browser (issue 7): every text field of both forms takes very long input,
@@ -10,13 +29,8 @@ import { expect, test } from './support/fixtures';
  * ever rendered as text.
  */
 
-const WAITLIST_TABLE = 'Waitlist';
-const QUOTES_TABLE = 'School Quotes';
-const INVALID_EMAIL = 'Please enter a valid email address';
 /** The Other box's maxlength: longer input is cut there by the browser, before the app sees it. */
 const OTHER_MAX_LENGTH = 500;
-
-type StoredRecord = { id: string; createdTime: string; fields: Record<string, unknown> };
 
 /** Payloads that would run if any value reached the DOM as markup; each sets a marker too. */
 const XSS = {
@@ -34,8 +48,6 @@ const FORMULA = {
   quotes: `"); DELETE({Email}); ('\\'`,
 } as const;
 
-const nonce = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
 /**
  * Addresses the email rule (5–254 characters, local part at most 64) accepts, each unique.
  * Quote characters, braces, ampersands and plus signs are all legal in a local part.
@@ -45,16 +57,16 @@ type EmailCase = { name: string; make: (worker: number) => string; length?: numb
 const VALID_EMAILS = {
   apostrophe: {
     name: "an apostrophe and a plus (o'brien+test)",
-    make: (w) => `o'brien+test.w${w}.${nonce()}@example.com`,
+    make: (w) => `o'brien+test.w${w}.${uniqueToken()}@example.com`,
   },
   formula: {
     name: 'formula fragments in the local part',
-    make: (w) => `x'&{Email}&'}{w${w}.${nonce()}@example.com`,
+    make: (w) => `x'&{Email}&'}{w${w}.${uniqueToken()}@example.com`,
   },
   longest: {
     name: 'exactly 254 characters with a 64-character local part',
     make: (w) => {
-      const local = `max.w${w}.${nonce()}.`.padEnd(64, 'l');
+      const local = `max.w${w}.${uniqueToken()}.`.padEnd(64, 'l');
       const domain = `${'d'.repeat(63)}.${'e'.repeat(63)}.${'f'.repeat(55)}.co.uk`;
       return `${local}@${domain}`; // 64 + 1 + 189
     },
@@ -64,9 +76,12 @@ const VALID_EMAILS = {
   shortest: { name: 'the shortest, 5 characters', make: () => 'a@b.c', length: 5 },
   padded: {
     name: 'mixed case with surrounding spaces',
-    make: (w) => `  O'Neill.W${w}.${nonce().toUpperCase()}@Example.CO.UK  `,
+    make: (w) => `  O'Neill.W${w}.${uniqueToken().toUpperCase()}@Example.CO.UK  `,
   },
-  rtl: { name: 'right-to-left letters in the local part', make: (w) => `مريم.w${w}.${nonce()}@example.com` },
+  rtl: {
+    name: 'right-to-left letters in the local part',
+    make: (w) => `مريم.w${w}.${uniqueToken()}@example.com`,
+  },
 } satisfies Record<string, EmailCase>;
 
 /** Addresses the rule refuses: nothing may be sent, and the message shows as text. */
@@ -116,20 +131,6 @@ const QUOTE_CASES: { name: string; email: EmailCase; values: QuoteValues }[] = [
   },
 ];
 
-const storedEmail = (email: string) => email.trim().toLowerCase();
-
-async function recordsFor(request: APIRequestContext, table: string, email: string): Promise<StoredRecord[]> {
-  const response = await request.get(`${EMULATOR_URL}/__emulator/records/${encodeURIComponent(table)}`);
-  expect(response.ok()).toBe(true);
-  const { records } = (await response.json()) as { records: StoredRecord[] };
-  return records.filter((record) => record.fields.Email === storedEmail(email));
-}
-
-async function allRecords(request: APIRequestContext, table: string): Promise<StoredRecord[]> {
-  const response = await request.get(`${EMULATOR_URL}/__emulator/records/${encodeURIComponent(table)}`);
-  return ((await response.json()) as { records: StoredRecord[] }).records;
-}
-
 /** A record that a formula injected through the lookup would match (and the app would overwrite). */
 async function seedDecoy(
   request: APIRequestContext,
@@ -138,19 +139,15 @@ async function seedDecoy(
 ): Promise<StoredRecord> {
   const fields =
     table === WAITLIST_TABLE
-      ? { Email: `decoy.w${testInfo.workerIndex}.${nonce()}@example.com`, Interests: ['General Interest'] }
+      ? { Email: uniqueEmail(testInfo, 'decoy', 'example.com'), Interests: ['General Interest'] }
       : {
-          Email: `decoy.w${testInfo.workerIndex}.${nonce()}@example.com`,
+          Email: uniqueEmail(testInfo, 'decoy', 'example.com'),
           'Contact Name': 'Decoy',
           'School Name': 'Decoy School',
           'Use Cases': ['Practice Speaking'],
           Status: 'Quoted',
         };
-  const response = await request.post(`${EMULATOR_URL}/__emulator/records/${encodeURIComponent(table)}`, {
-    data: { fields },
-  });
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as StoredRecord;
+  return seedRecord(request, table, fields);
 }
 
 async function expectDecoyUntouched(request: APIRequestContext, table: string, decoy: StoredRecord) {
@@ -166,15 +163,6 @@ function watchDialogs(page: Page): string[] {
     void dialog.dismiss();
   });
   return dialogs;
-}
-
-/** Requests this page made to the storage service (the emulator). */
-function watchStorageRequests(page: Page): string[] {
-  const urls: string[] = [];
-  page.on('request', (request) => {
-    if (request.url().startsWith(EMULATOR_URL)) urls.push(`${request.method()} ${request.url()}`);
-  });
-  return urls;
 }
 
 /** Nothing typed reached the DOM as markup: no payload element, handler attribute or marker. */
@@ -193,23 +181,9 @@ async function expectNothingInjected(page: Page, dialogs: string[]): Promise<voi
   expect(dialogs, 'no dialog opened').toEqual([]);
 }
 
-/** The page is prerendered: wait until React has hydrated the form before using it. */
-async function openForm(page: Page, visit: (path: string) => Promise<void>, path: string, selector: string) {
-  await visit(path);
-  await page.waitForFunction((formSelector) => {
-    const node = document.querySelector(formSelector);
-    return node !== null && Object.keys(node).some((key) => key.startsWith('__reactFiber'));
-  }, selector);
-}
-
-const textbox = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
-
 // The schools page's calendar frame asks for its page once the form is in view: answer it
 // locally (no content), so nothing leaves the machine and no cross-site document loads.
-test.beforeEach(async ({ page, network }) => {
-  void network; // set up first, so this more specific route takes precedence
-  await page.route('https://calendly.com/**', (route) => route.fulfill({ status: 204 }));
-});
+test.beforeEach(({ page, network }) => stubCalendarWithNoContent(page, network));
 
 test.describe('waitlist form: hostile emails', () => {
   for (const { name, make, length } of Object.values<EmailCase>(VALID_EMAILS)) {
@@ -222,17 +196,17 @@ test.describe('waitlist form: hostile emails', () => {
       if (length !== undefined) expect(email).toHaveLength(length);
       const decoy = await seedDecoy(request, WAITLIST_TABLE, testInfo);
       const dialogs = watchDialogs(page);
-      const emailField = textbox(page, 'Email address');
-      const joined = page.getByRole('button', { name: 'Thanks for your interest in Podling!' });
+      const emailField = textbox(page, WAITLIST_FORM.emailLabel);
+      const joined = page.getByRole('button', { name: WAITLIST_FORM.joinedText });
 
       const ids: string[] = [];
       for (const interest of ['Use Podling', 'Invest in Podling']) {
-        await openForm(page, visit, '/', 'form.waitlist-form');
+        await openHome(page, visit);
         await emailField.fill(email);
         // type="email" drops surrounding spaces from the value; the rest is kept exactly.
         await expect(emailField).toHaveValue(email.trim());
-        await page.getByRole('checkbox', { name: interest, exact: true }).check();
-        await page.getByRole('button', { name: 'Join the waitlist' }).click();
+        await checkbox(page, interest).check();
+        await page.getByRole('button', { name: WAITLIST_FORM.submitText }).click();
         await expect(joined).toBeVisible();
         await expectNothingInjected(page, dialogs);
 
@@ -251,8 +225,8 @@ test.describe('waitlist form: hostile emails', () => {
   test('addresses the rule refuses show the message as text and send nothing', async ({ page, visit }) => {
     const dialogs = watchDialogs(page);
     const requests = watchStorageRequests(page);
-    await openForm(page, visit, '/', 'form.waitlist-form');
-    const emailField = textbox(page, 'Email address');
+    await openHome(page, visit);
+    const emailField = textbox(page, WAITLIST_FORM.emailLabel);
     for (const { name, value } of REFUSED_EMAILS) {
       await emailField.fill(value);
       await emailField.press('Enter');
@@ -280,13 +254,13 @@ test.describe('quote form: hostile text in every field', () => {
 
       const ids: string[] = [];
       for (const useCase of ['Support Learners', 'Practice Speaking']) {
-        await openForm(page, visit, '/schools', 'form.quote-form');
+        await openSchoolsPage(page, visit);
         await textbox(page, 'Your Name').fill(values.name);
         await textbox(page, 'Email Address').fill(email);
         await textbox(page, 'School/Institution Name').fill(values.school);
         await textbox(page, 'Role').fill(values.role);
-        await page.getByRole('checkbox', { name: useCase, exact: true }).check();
-        await page.getByRole('checkbox', { name: 'Other', exact: true }).check();
+        await checkbox(page, useCase).check();
+        await checkbox(page, 'Other').check();
         await textbox(page, 'Tell us how you would use it').fill(values.other);
 
         // The page shows exactly what was typed, as text in the fields.
@@ -296,8 +270,8 @@ test.describe('quote form: hostile text in every field', () => {
         await expect(textbox(page, 'Tell us how you would use it')).toHaveValue(otherKept);
         await expectNothingInjected(page, dialogs);
 
-        await page.getByRole('button', { name: 'Request a Quote' }).click();
-        await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+        await page.getByRole('button', { name: QUOTE_FORM.submitText }).click();
+        await expect(page.getByRole('heading', { name: QUOTE_FORM.thankYouTitle })).toBeVisible();
         await expectNothingInjected(page, dialogs);
 
         const records = await recordsFor(request, QUOTES_TABLE, email);
@@ -320,18 +294,18 @@ test.describe('quote form: hostile text in every field', () => {
   test('addresses the rule refuses show the message as text and send nothing', async ({ page, visit }) => {
     const dialogs = watchDialogs(page);
     const requests = watchStorageRequests(page);
-    await openForm(page, visit, '/schools', 'form.quote-form');
+    await openSchoolsPage(page, visit);
     await textbox(page, 'Your Name').fill(XSS.img);
     await textbox(page, 'School/Institution Name').fill(FORMULA.orTrue);
     const emailField = textbox(page, 'Email Address');
     for (const { name, value } of REFUSED_EMAILS) {
       await emailField.fill(value);
-      await page.getByRole('button', { name: 'Request a Quote' }).click();
+      await page.getByRole('button', { name: QUOTE_FORM.submitText }).click();
       await expect(page.getByText(INVALID_EMAIL), name).toBeVisible();
       await expect(emailField, name).toHaveValue(value);
       await expect(emailField, name).toBeFocused();
     }
-    await expect(page.getByRole('heading', { name: 'Thank You!' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: QUOTE_FORM.thankYouTitle })).toHaveCount(0);
     await expectNothingInjected(page, dialogs);
     expect(requests, 'no request to the storage service').toEqual([]);
   });

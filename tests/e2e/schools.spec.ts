@@ -1,61 +1,32 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { EMULATOR_URL } from '../../scripts/e2e-config.mjs';
+import { addFault, QUOTES_TABLE, recordsFor, seedRecord, type StoredRecord } from './support/emulator';
 import { expect, expectConsoleErrors, test } from './support/fixtures';
+import { FAILURE_TOAST, INVALID_EMAIL, QUOTE_FORM } from './support/forms';
+import {
+  checkbox,
+  expectNoAxeViolations,
+  openSchoolsPage,
+  stubCalendarWithNoContent,
+  textbox,
+  uniqueEmail,
+} from './support/page';
 
 // The spec's exact strings (sections 4, 5 and 8).
 const TEXT = {
-  invalidEmail: 'Please enter a valid email address',
-  failureToast: 'Something went wrong. Please try again.',
-  successToast: "Thank you for your interest! We'll be in touch soon with a tailored quote for your school.",
-  thankYouTitle: 'Thank You!',
+  invalidEmail: INVALID_EMAIL,
+  failureToast: FAILURE_TOAST,
+  successToast: QUOTE_FORM.successToast,
+  thankYouTitle: QUOTE_FORM.thankYouTitle,
   thankYouBody: "We've received your request and will be in touch shortly.",
 } as const;
 
-const QUOTES_TABLE = 'School Quotes';
-const QUOTES_ADMIN_URL = `${EMULATOR_URL}/__emulator/records/${encodeURIComponent(QUOTES_TABLE)}`;
+/** The schools' domain: the repeat test changes its case. */
+const SCHOOL_DOMAIN = 'oakfield.sch.uk';
 
-type StoredRecord = { id: string; createdTime: string; fields: Record<string, unknown> };
-
-/** An address no other test (or worker) uses: the emulator is shared by the whole run. */
-function uniqueEmail(testInfo: TestInfo, tag: string): string {
-  const nonce = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-  return `e2e.${tag}.w${testInfo.workerIndex}.${nonce}@oakfield.sch.uk`;
-}
-
-async function quoteRecordsFor(request: APIRequestContext, email: string): Promise<StoredRecord[]> {
-  const response = await request.get(QUOTES_ADMIN_URL);
-  expect(response.ok()).toBe(true);
-  const { records } = (await response.json()) as { records: StoredRecord[] };
-  return records.filter((record) => record.fields.Email === email.trim().toLowerCase());
-}
-
-async function seedQuote(request: APIRequestContext, fields: Record<string, unknown>): Promise<StoredRecord> {
-  const response = await request.post(QUOTES_ADMIN_URL, { data: { fields } });
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as StoredRecord;
-}
-
-/** The page is prerendered: wait until React has hydrated the form before using it. */
-async function openSchoolsPage(page: Page, visit: (path: string) => Promise<void>): Promise<void> {
-  await visit('/schools');
-  await page.waitForFunction(() => {
-    const form = document.querySelector('form.quote-form');
-    return form !== null && Object.keys(form).some((key) => key.startsWith('__reactFiber'));
-  });
-}
-
-async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    `axe violations (${state})`,
-  ).toEqual([]);
-}
-
-const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
-const useCase = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
-const submitButton = (page: Page) => page.getByRole('button', { name: 'Request a Quote' });
+const field = textbox;
+const useCase = checkbox;
+const submitButton = (page: Page) => page.getByRole('button', { name: QUOTE_FORM.submitText });
 
 type QuoteEntry = {
   name: string;
@@ -85,10 +56,7 @@ const isoTime = (value: unknown) => new Date(String(value)).getTime();
 // keeps its blank, same-origin document. Any cross-site document there would run the fixtures'
 // consent init script, which cannot read localStorage in a third-party frame and so reports an
 // error. (The calendar's own loading is covered by the widget tests.)
-test.beforeEach(async ({ page, network }) => {
-  void network; // set up first, so this more specific route takes precedence
-  await page.route('https://calendly.com/**', (route) => route.fulfill({ status: 204 }));
-});
+test.beforeEach(({ page, network }) => stubCalendarWithNoContent(page, network));
 
 test.describe('schools quote form', () => {
   test('stores a quote request field by field and thanks the visitor', async ({
@@ -97,7 +65,7 @@ test.describe('schools quote form', () => {
     request,
     network,
   }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'create');
+    const email = uniqueEmail(testInfo, 'e2e.create', SCHOOL_DOMAIN);
     await openSchoolsPage(page, visit);
     await expectNoAxeViolations(page, 'idle');
 
@@ -128,7 +96,7 @@ test.describe('schools quote form', () => {
     await expect(useCase(page, 'Support Learners')).toBeChecked();
     await expect(useCase(page, 'Practice Speaking')).not.toBeChecked();
 
-    const records = await quoteRecordsFor(request, email);
+    const records = await recordsFor(request, QUOTES_TABLE, email);
     expect(records).toHaveLength(1);
     const { fields } = records[0] as StoredRecord;
     expect(fields.Email).toBe(email.toLowerCase());
@@ -155,9 +123,9 @@ test.describe('schools quote form', () => {
     visit,
     request,
   }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'repeat');
+    const email = uniqueEmail(testInfo, 'e2e.repeat', SCHOOL_DOMAIN);
     const createdAt = '2025-01-15T09:30:00.000Z';
-    const seeded = await seedQuote(request, {
+    const seeded = await seedRecord(request, QUOTES_TABLE, {
       Email: email,
       'Contact Name': 'Sam Carter',
       'School Name': 'Oakfield Primary',
@@ -181,7 +149,7 @@ test.describe('schools quote form', () => {
     await submitButton(page).click();
     await expect(page.getByRole('heading', { name: TEXT.thankYouTitle })).toBeVisible();
 
-    const records = await quoteRecordsFor(request, email);
+    const records = await recordsFor(request, QUOTES_TABLE, email);
     expect(records).toHaveLength(1);
     const record = records[0] as StoredRecord;
     expect(record.id).toBe(seeded.id);
@@ -200,7 +168,7 @@ test.describe('schools quote form', () => {
     visit,
     request,
   }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'twice');
+    const email = uniqueEmail(testInfo, 'e2e.twice', SCHOOL_DOMAIN);
     const entry: QuoteEntry = {
       name: 'Ada Okafor',
       email,
@@ -212,7 +180,7 @@ test.describe('schools quote form', () => {
     await fillQuote(page, entry);
     await submitButton(page).click();
     await expect(page.getByRole('heading', { name: TEXT.thankYouTitle })).toBeVisible();
-    const [first] = await quoteRecordsFor(request, email);
+    const [first] = await recordsFor(request, QUOTES_TABLE, email);
     expect(first).toBeDefined();
 
     await openSchoolsPage(page, visit);
@@ -220,7 +188,7 @@ test.describe('schools quote form', () => {
     await submitButton(page).click();
     await expect(page.getByRole('heading', { name: TEXT.thankYouTitle })).toBeVisible();
 
-    const records = await quoteRecordsFor(request, email);
+    const records = await recordsFor(request, QUOTES_TABLE, email);
     expect(records).toHaveLength(1);
     const second = records[0] as StoredRecord;
     expect(second.fields['Created At']).toBe(first?.fields['Created At']);
@@ -233,7 +201,7 @@ test.describe('schools quote form', () => {
     visit,
     request,
   }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'invalid').replace('@', '@@');
+    const email = uniqueEmail(testInfo, 'e2e.invalid', SCHOOL_DOMAIN).replace('@', '@@');
     await openSchoolsPage(page, visit);
     const emailInput = field(page, 'Email Address');
     await emailInput.fill(email);
@@ -251,11 +219,11 @@ test.describe('schools quote form', () => {
     await emailInput.fill(email.replace('@@', '@'));
     await expect(message).toHaveCount(0);
     await expect(emailInput).not.toHaveAttribute('aria-invalid', 'true');
-    expect(await quoteRecordsFor(request, email.replace('@@', '@'))).toEqual([]);
+    expect(await recordsFor(request, QUOTES_TABLE, email.replace('@@', '@'))).toEqual([]);
   });
 
   test('a double click sends one request', async ({ page, visit, request }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'double');
+    const email = uniqueEmail(testInfo, 'e2e.double', SCHOOL_DOMAIN);
     await openSchoolsPage(page, visit);
     await fillQuote(page, {
       name: 'Lee Park',
@@ -270,7 +238,7 @@ test.describe('schools quote form', () => {
     });
     await submitButton(page).dblclick();
     await expect(page.getByRole('heading', { name: TEXT.thankYouTitle })).toBeVisible();
-    expect(await quoteRecordsFor(request, email)).toHaveLength(1);
+    expect(await recordsFor(request, QUOTES_TABLE, email)).toHaveLength(1);
     expect(posts.filter((url) => !url.endsWith('/listRecords'))).toHaveLength(1);
   });
 });
@@ -285,7 +253,7 @@ test.describe('schools quote form failure', () => {
     request,
     consoleErrors,
   }, testInfo) => {
-    const email = uniqueEmail(testInfo, 'fault');
+    const email = uniqueEmail(testInfo, 'e2e.fault', SCHOOL_DOMAIN);
     await openSchoolsPage(page, visit);
     const entry: QuoteEntry = {
       name: 'Grace Mensah',
@@ -298,10 +266,7 @@ test.describe('schools quote form failure', () => {
     await fillQuote(page, entry);
 
     // airtable.js does not retry a 500, so one fault fails exactly this submit.
-    const fault = await request.post(`${EMULATOR_URL}/__emulator/faults`, {
-      data: { status: 500, count: 1, table: QUOTES_TABLE },
-    });
-    expect(fault.ok()).toBe(true);
+    await addFault(request, { status: 500, count: 1, table: QUOTES_TABLE });
     await submitButton(page).click();
 
     await expect(page.getByText(TEXT.failureToast)).toBeVisible();
@@ -314,7 +279,7 @@ test.describe('schools quote form failure', () => {
     await expect(useCase(page, 'Other')).toBeChecked();
     await expect(field(page, 'Tell us how you would use it')).toHaveValue('Transition projects');
     await expect(submitButton(page)).toBeEnabled();
-    expect(await quoteRecordsFor(request, email)).toEqual([]);
+    expect(await recordsFor(request, QUOTES_TABLE, email)).toEqual([]);
     await expectNoAxeViolations(page, 'failure');
 
     expectConsoleErrors(consoleErrors, /status of 500/);
@@ -324,7 +289,7 @@ test.describe('schools quote form failure', () => {
     await useCase(page, 'Support Learners').check();
     await submitButton(page).click();
     await expect(page.getByRole('heading', { name: TEXT.thankYouTitle })).toBeVisible();
-    const [record] = await quoteRecordsFor(request, email);
+    const [record] = await recordsFor(request, QUOTES_TABLE, email);
     expect(record?.fields['Use Cases']).toEqual([
       'Support Learners',
       'Practice Speaking',

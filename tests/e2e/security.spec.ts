@@ -1,6 +1,18 @@
-import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
 import { EMULATOR_URL, SITE_FLAGS_URL, SITE_URL } from '../../scripts/e2e-config.mjs';
-import { expect, expectConsoleErrors, test, type NetworkLog } from './support/fixtures';
+import { emulatorRequestsSince, recordsFor } from './support/emulator';
+import { expect, expectConsoleErrors, test } from './support/fixtures';
+import { QUOTE_FORM, WAITLIST_FORM } from './support/forms';
+import {
+  checkbox,
+  openForm,
+  stubCalendarWithNoContent,
+  stubEmbedHosts,
+  textbox,
+  uniqueEmail,
+  waitForHydration,
+  watchStorageRequests,
+} from './support/page';
 
 /**
  * Security headers, embeds and spam (issue 7): every route and journey runs under the site's
@@ -71,26 +83,6 @@ async function expectNoViolations(page: Page, where: string): Promise<void> {
   expect(await violations(page), `CSP violations on ${where}`).toEqual([]);
 }
 
-/** Answers the video and calendar hosts with a tiny local stand-in page, recording each request. */
-async function stubEmbedHosts(page: Page, network: NetworkLog): Promise<void> {
-  await page.route(/^https:\/\/(www\.youtube-nocookie\.com|calendly\.com)\//, async (route) => {
-    network.outside.push(route.request().url());
-    await route.fulfill({
-      status: 200,
-      contentType: 'text/html',
-      body: '<!doctype html><html lang="en"><title>Embed stand-in</title><p>Embed stand-in</p></html>',
-    });
-  });
-}
-
-/** The page is prerendered: wait until React has hydrated it before using it. */
-async function waitForHydration(page: Page, selector = '#root > *, main'): Promise<void> {
-  await page.waitForFunction((target) => {
-    const node = document.querySelector(target);
-    return node !== null && Object.keys(node).some((key) => key.startsWith('__react'));
-  }, selector);
-}
-
 /** Scrolls down a screen at a time, so everything that loads near the viewport loads. */
 async function scrollThrough(page: Page): Promise<void> {
   for (let step = 0; step < 40; step += 1) {
@@ -134,39 +126,9 @@ async function expectFramesLockedDown(page: Page, expectedOrigins: string[]): Pr
   }
 }
 
-const nonce = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-const uniqueEmail = (testInfo: TestInfo, tag: string) =>
-  `e2e.security-${tag}.w${testInfo.workerIndex}.${nonce()}@example.org`;
-
-type StoredRecord = { id: string; fields: Record<string, unknown> };
-
-async function recordsFor(request: APIRequestContext, table: string, email: string): Promise<StoredRecord[]> {
-  const response = await request.get(`${EMULATOR_URL}/__emulator/records/${encodeURIComponent(table)}`);
-  expect(response.ok()).toBe(true);
-  const { records } = (await response.json()) as { records: StoredRecord[] };
-  return records.filter((record) => record.fields.Email === email.toLowerCase());
-}
-
-type LoggedRequest = { at: string; method: string; path: string };
-
-/** API requests the emulator logged at or after `since` (its log is shared by every worker). */
-async function emulatorRequestsSince(request: APIRequestContext, since: number): Promise<LoggedRequest[]> {
-  const response = await request.get(`${EMULATOR_URL}/__emulator/requests`);
-  expect(response.ok()).toBe(true);
-  const { requests } = (await response.json()) as { requests: LoggedRequest[] };
-  return requests.filter((entry) => Date.parse(entry.at) >= since);
-}
-
-/** Requests this page sent to the storage service. */
-function watchStorageRequests(page: Page): string[] {
-  const urls: string[] = [];
-  page.on('request', (request) => {
-    if (request.url().startsWith(EMULATOR_URL)) urls.push(`${request.method()} ${request.url()}`);
-  });
-  return urls;
-}
-
-const textbox = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
+/** An address for this spec's tests: `e2e.security-<tag>…@example.org`. */
+const securityEmail = (testInfo: TestInfo, tag: string) =>
+  uniqueEmail(testInfo, `e2e.security-${tag}`, 'example.org');
 
 type SpamForm = {
   name: string;
@@ -183,43 +145,39 @@ type SpamForm = {
 
 const SPAM_FORMS: SpamForm[] = [
   {
-    name: 'home waitlist form',
-    path: '/',
-    formSelector: 'form.waitlist-form',
-    table: 'Waitlist',
-    firstField: 'Email address',
-    submitText: 'Join the waitlist',
+    name: WAITLIST_FORM.name,
+    path: WAITLIST_FORM.path,
+    formSelector: WAITLIST_FORM.formSelector,
+    table: WAITLIST_FORM.table,
+    firstField: WAITLIST_FORM.emailLabel,
+    submitText: WAITLIST_FORM.submitText,
     fill: async (page, email) => {
-      await page.getByRole('checkbox', { name: 'Use Podling', exact: true }).check();
-      await textbox(page, 'Email address').fill(email);
+      await checkbox(page, 'Use Podling').check();
+      await textbox(page, WAITLIST_FORM.emailLabel).fill(email);
     },
-    submit: (page) => page.getByRole('button', { name: 'Join the waitlist' }).click(),
+    submit: (page) => page.getByRole('button', { name: WAITLIST_FORM.submitText }).click(),
     expectSuccess: async (page) => {
-      await expect(page.getByRole('button', { name: 'Thanks for your interest in Podling!' })).toBeVisible();
+      await expect(page.getByRole('button', { name: WAITLIST_FORM.joinedText })).toBeVisible();
     },
   },
   {
-    name: 'schools quote form',
-    path: '/schools',
-    formSelector: 'form.quote-form',
-    table: 'School Quotes',
+    name: QUOTE_FORM.name,
+    path: QUOTE_FORM.path,
+    formSelector: QUOTE_FORM.formSelector,
+    table: QUOTE_FORM.table,
     firstField: 'Your Name',
-    submitText: 'Request a Quote',
+    submitText: QUOTE_FORM.submitText,
     fill: async (page, email) => {
       await textbox(page, 'Your Name').fill('Spam Bot');
-      await textbox(page, 'Email Address').fill(email);
+      await textbox(page, QUOTE_FORM.emailLabel).fill(email);
       await textbox(page, 'School/Institution Name').fill('Bot Academy');
       await textbox(page, 'Role').fill('Bot');
-      await page.getByRole('checkbox', { name: 'Practice Speaking', exact: true }).check();
+      await checkbox(page, 'Practice Speaking').check();
     },
-    submit: (page) => page.getByRole('button', { name: 'Request a Quote' }).click(),
+    submit: (page) => page.getByRole('button', { name: QUOTE_FORM.submitText }).click(),
     expectSuccess: async (page) => {
-      await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
-      await expect(
-        page.getByText(
-          "Thank you for your interest! We'll be in touch soon with a tailored quote for your school.",
-        ),
-      ).toBeVisible();
+      await expect(page.getByRole('heading', { name: QUOTE_FORM.thankYouTitle })).toBeVisible();
+      await expect(page.getByText(QUOTE_FORM.successToast)).toBeVisible();
     },
   },
 ];
@@ -362,9 +320,8 @@ test.describe('every journey under the CSP, with no violation', () => {
 
   for (const form of SPAM_FORMS) {
     test(`${form.name}: a successful submit under the CSP`, async ({ page, visit, request }, testInfo) => {
-      const email = uniqueEmail(testInfo, 'csp');
-      await visit(form.path, { consent: 'granted' });
-      await waitForHydration(page, form.formSelector);
+      const email = securityEmail(testInfo, 'csp');
+      await openForm(page, visit, form.path, form.formSelector, { consent: 'granted' });
       await form.fill(page, email);
       await form.submit(page);
       await form.expectSuccess(page);
@@ -375,15 +332,11 @@ test.describe('every journey under the CSP, with no violation', () => {
 });
 
 test.describe('honeypot', () => {
-  test.beforeEach(async ({ page, network }) => {
-    void network;
-    await page.route(`${CALENDAR_ORIGIN}/**`, (route) => route.fulfill({ status: 204 }));
-  });
+  test.beforeEach(({ page, network }) => stubCalendarWithNoContent(page, network));
 
   for (const form of SPAM_FORMS) {
     test(`${form.name}: out of reach of the keyboard and assistive technology`, async ({ page, visit }) => {
-      await visit(form.path);
-      await waitForHydration(page, form.formSelector);
+      await openForm(page, visit, form.path, form.formSelector);
       const formLocator = page.locator(form.formSelector);
       const honeypot = formLocator.locator(`input[name="${HONEYPOT_NAME}"]`);
       await expect(honeypot).toHaveCount(1);
@@ -430,14 +383,13 @@ test.describe('honeypot', () => {
       visit,
       request,
     }, testInfo) => {
-      const email = uniqueEmail(testInfo, 'honeypot');
+      const email = securityEmail(testInfo, 'honeypot');
       const pageRequests = watchStorageRequests(page);
       // The emulator's log is shared with the other workers: should one of their requests land
       // in the window, measure again. A submit that does send always adds to the log, so a
       // retry can never hide one.
       await expect(async () => {
-        await visit(form.path);
-        await waitForHydration(page, form.formSelector);
+        await openForm(page, visit, form.path, form.formSelector);
         await form.fill(page, email);
         await page.evaluate(
           ({ selector, name }) => {

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, test, type NetworkLog } from './support/fixtures';
+import { expect, test } from './support/fixtures';
+import { stubEmbedHosts } from './support/page';
 
 const CAROUSEL_HEADING = /^They use Podling/;
 const VIDEO_PLAY = /^Play video:/;
@@ -7,22 +8,6 @@ const CALENDAR_URL = 'https://calendly.com/podling-schools/30min';
 const CALENDAR_TITLE = 'Book a 30-minute call with the Podling schools team';
 /** Autoplay interval (5000 ms) plus react-slick's 50 ms and the 2000 ms transition, with margin. */
 const ONE_ROTATION_MS = 8_000;
-
-/**
- * Answers the video and calendar hosts with a tiny stand-in page instead of the fixture's block
- * (a blocked frame becomes a chrome-error page, where the fixture's consent init script throws),
- * while still recording each request as an outside one.
- */
-async function stubEmbedHosts(page: Page, network: NetworkLog): Promise<void> {
-  await page.route(/^https:\/\/(www\.youtube-nocookie\.com|calendly\.com)\//, async (route) => {
-    network.outside.push(route.request().url());
-    await route.fulfill({
-      status: 200,
-      contentType: 'text/html',
-      body: '<!doctype html><html lang="en"><title>Embed stand-in</title><p>Embed stand-in</p></html>',
-    });
-  });
-}
 
 /**
  * The fixture's consent init script also runs inside the (cross-site) embed frames, where this

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
 import { GA_SCRIPT_URL } from '../../../scripts/e2e-config.mjs';
 
 export type NetworkLog = {
@@ -8,14 +8,17 @@ export type NetworkLog = {
   analyticsScript: string[];
 };
 
+/** How `visit` opens a path: the cookie choice made beforehand, and the site to open it on. */
+export type VisitOptions = { consent?: 'granted' | 'denied' | 'unset'; base?: string };
+
+/** Opens a path with the cookie choice already made, so the banner stays out of the way. */
+export type Visit = (path: string, options?: VisitOptions) => Promise<void>;
+
 type Fixtures = {
   network: NetworkLog;
   consoleErrors: string[];
   /** Opens a path with the cookie choice already made, so the banner stays out of the way. */
-  visit: (
-    path: string,
-    options?: { consent?: 'granted' | 'denied' | 'unset'; base?: string },
-  ) => Promise<void>;
+  visit: Visit;
 };
 
 const LOOPBACK = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//;
@@ -65,20 +68,6 @@ export const test = base.extend<Fixtures>({
     });
   },
 });
-
-/** page_view hits react-ga4 queued for gtag, as [path, title] pairs. */
-export async function pageViews(page: Page): Promise<[string, string][]> {
-  return page.evaluate(() => {
-    const layer = (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [];
-    return layer
-      .map((entry) => Array.from(entry as ArrayLike<unknown>))
-      .filter((args) => args[0] === 'event' && args[1] === 'page_view')
-      .map((args) => {
-        const params = (args[2] ?? {}) as { page_path?: string; page_title?: string };
-        return [params.page_path ?? '', params.page_title ?? ''] as [string, string];
-      });
-  });
-}
 
 /** Removes the console errors a test expects (e.g. the browser's note on a 404 document). */
 export function expectConsoleErrors(errors: string[], pattern: RegExp): void {

@@ -1,0 +1,78 @@
+import type { APIRequestContext } from '@playwright/test';
+import type { Fault, LoggedRequest } from '../../../scripts/airtable-emulator.mjs';
+import { EMULATOR_URL } from '../../../scripts/e2e-config.mjs';
+import { expect } from './fixtures';
+
+/**
+ * The local Airtable emulator's admin API (scripts/airtable-emulator.mjs, under /__emulator/).
+ * The emulator is shared by every worker of the run: records, faults and the request log too.
+ */
+
+export type { Fault, LoggedRequest };
+
+/** The waitlist form's table. */
+export const WAITLIST_TABLE = 'Waitlist';
+/** The schools quote form's table. */
+export const QUOTES_TABLE = 'School Quotes';
+
+/** A record as the admin API returns it. */
+export type StoredRecord = { id: string; createdTime: string; fields: Record<string, unknown> };
+
+/** The admin API's address for a table's records. */
+export const adminRecordsUrl = (table: string) =>
+  `${EMULATOR_URL}/__emulator/records/${encodeURIComponent(table)}`;
+
+/** The email as the store keeps it: trimmed and lower-cased. */
+export const storedEmail = (email: string) => email.trim().toLowerCase();
+
+/** Every record of a table (the admin API must answer). */
+export async function allRecords(request: APIRequestContext, table: string): Promise<StoredRecord[]> {
+  const response = await request.get(adminRecordsUrl(table));
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { records: StoredRecord[] }).records;
+}
+
+/** The records of a table whose Email is this address as stored (trimmed, lower-cased). */
+export async function recordsFor(
+  request: APIRequestContext,
+  table: string,
+  email: string,
+): Promise<StoredRecord[]> {
+  const records = await allRecords(request, table);
+  return records.filter((record) => record.fields.Email === storedEmail(email));
+}
+
+/** Stores a record straight into a table, bypassing the site, and returns it. */
+export async function seedRecord(
+  request: APIRequestContext,
+  table: string,
+  fields: Record<string, unknown>,
+): Promise<StoredRecord> {
+  const response = await request.post(adminRecordsUrl(table), { data: { fields } });
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as StoredRecord;
+}
+
+/** Arms one fault for the next matching API requests (faults are global to the emulator). */
+export async function addFault(request: APIRequestContext, fault: Fault): Promise<void> {
+  const response = await request.post(`${EMULATOR_URL}/__emulator/faults`, { data: fault });
+  expect(response.ok(), `could not inject ${JSON.stringify(fault)}`).toBe(true);
+}
+
+/** The faults the emulator still holds, from every worker. */
+export async function pendingFaults(request: APIRequestContext): Promise<Fault[]> {
+  const response = await request.get(`${EMULATOR_URL}/__emulator/faults`);
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { faults: Fault[] }).faults;
+}
+
+/** API requests the emulator logged at or after `since` (its log is shared by every worker). */
+export async function emulatorRequestsSince(
+  request: APIRequestContext,
+  since: number,
+): Promise<LoggedRequest[]> {
+  const response = await request.get(`${EMULATOR_URL}/__emulator/requests`);
+  expect(response.ok()).toBe(true);
+  const { requests } = (await response.json()) as { requests: LoggedRequest[] };
+  return requests.filter((entry) => Date.parse(entry.at) >= since);
+}

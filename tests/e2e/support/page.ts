@@ -1,0 +1,118 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { BrowserContext, Page, TestInfo } from '@playwright/test';
+import { EMULATOR_URL } from '../../../scripts/e2e-config.mjs';
+import { expect, type NetworkLog, type Visit, type VisitOptions } from './fixtures';
+import { QUOTE_FORM, WAITLIST_FORM } from './forms';
+
+/** A short token no other test, worker or run produces: the time and five random characters. */
+export const uniqueToken = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+
+/** An address no other test (or worker) uses, `<local>.w<worker>.<token>@<domain>`: the emulator is shared. */
+export function uniqueEmail(testInfo: TestInfo, local: string, domain = 'example.co.uk'): string {
+  return `${local}.w${testInfo.workerIndex}.${uniqueToken()}@${domain}`;
+}
+
+/** The page is prerendered: waits until React has hydrated the node `selector` finds (its fiber is attached). */
+export async function waitForHydration(page: Page, selector = '#root > *, main'): Promise<void> {
+  await page.waitForFunction((target) => {
+    const node = document.querySelector(target);
+    return node !== null && Object.keys(node).some((key) => key.startsWith('__reactFiber'));
+  }, selector);
+}
+
+/** Visits `path` and waits until React has hydrated the form `formSelector` before it is used. */
+export async function openForm(
+  page: Page,
+  visit: Visit,
+  path: string,
+  formSelector: string,
+  options?: VisitOptions,
+): Promise<void> {
+  await visit(path, options);
+  await waitForHydration(page, formSelector);
+}
+
+/** Opens the home page and waits until its waitlist form is hydrated. */
+export const openHome = (page: Page, visit: Visit, options?: VisitOptions) =>
+  openForm(page, visit, WAITLIST_FORM.path, WAITLIST_FORM.formSelector, options);
+
+/** Opens the schools page and waits until its quote form is hydrated. */
+export const openSchoolsPage = (page: Page, visit: Visit, options?: VisitOptions) =>
+  openForm(page, visit, QUOTE_FORM.path, QUOTE_FORM.formSelector, options);
+
+/** Runs axe on the page as it is and expects no violation; `state` names the moment in the message. */
+export async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe violations (${state})`,
+  ).toEqual([]);
+}
+
+/** A text field by its exact accessible name. */
+export const textbox = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
+
+/** A checkbox (e.g. an interest or use-case card) by its exact accessible name. */
+export const checkbox = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
+
+/** Requests this page sent to the storage service (the emulator), as `METHOD url`. */
+export function watchStorageRequests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(EMULATOR_URL)) urls.push(`${request.method()} ${request.url()}`);
+  });
+  return urls;
+}
+
+/** The store listings are outside: answers them with a stub so a new tab opens without the internet. */
+export async function stubStores(context: BrowserContext): Promise<void> {
+  for (const pattern of ['https://apps.apple.com/**', 'https://play.google.com/**']) {
+    await context.route(pattern, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Store</title>' }),
+    );
+  }
+}
+
+/**
+ * Answers the video and calendar hosts with a tiny stand-in page instead of the fixture's block
+ * (a blocked frame becomes a chrome-error page, where the fixture's consent init script throws),
+ * while still recording each request as an outside one.
+ */
+export async function stubEmbedHosts(page: Page, network: NetworkLog): Promise<void> {
+  await page.route(/^https:\/\/(www\.youtube-nocookie\.com|calendly\.com)\//, async (route) => {
+    network.outside.push(route.request().url());
+    await route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en"><title>Embed stand-in</title><p>Embed stand-in</p></html>',
+    });
+  });
+}
+
+/**
+ * Answers the booking calendar's page locally with 204 (no content), so its frame keeps a blank
+ * same-origin document and nothing leaves the machine. Takes `network` so the fixture's router is
+ * set up first and this more specific route takes precedence.
+ */
+export async function stubCalendarWithNoContent(page: Page, network: NetworkLog): Promise<void> {
+  void network;
+  await page.route('https://calendly.com/**', (route) => route.fulfill({ status: 204 }));
+}
+
+/** The parameters of each `eventName` event react-ga4 queued for gtag, in order. */
+export async function gtagEvents<T>(page: Page, eventName: string): Promise<T[]> {
+  const params = await page.evaluate((name) => {
+    const layer = (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [];
+    return layer
+      .map((entry) => Array.from(entry as ArrayLike<unknown>))
+      .filter((args) => args[0] === 'event' && args[1] === name)
+      .map((args) => args[2]);
+  }, eventName);
+  return params as T[];
+}
+
+/** page_view hits react-ga4 queued for gtag, as [path, title] pairs. */
+export async function pageViews(page: Page): Promise<[string, string][]> {
+  const views = await gtagEvents<{ page_path?: string; page_title?: string } | undefined>(page, 'page_view');
+  return views.map((params) => [params?.page_path ?? '', params?.page_title ?? '']);
+}
