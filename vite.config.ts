@@ -32,12 +32,17 @@ export default defineConfig({
     // by scripts/build-site.mjs: first paint waits on no CSS request, and client-side
     // navigation never needs to fetch styles.
     cssCodeSplit: false,
+    // No modulepreload tags or preload helper: the entry (src/main.tsx) fetches each page's modules
+    // itself, right after first paint, from the list scripts/build-site.mjs writes into the page.
+    modulePreload: false,
     rollupOptions: {
       output: {
         // Two stable chunks instead of a dozen tiny shared ones: the framework, and the app
         // shell every page needs (frame, config, consent). Fewer requests and less gzip overhead.
         codeSplitting: {
           groups: [
+            // Its own tiny chunk: the entry needs it before first paint, and nothing else there.
+            { name: 'preload-helper', test: /vite[\\/]preload-helper/ },
             {
               name: 'framework',
               test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,

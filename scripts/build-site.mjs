@@ -13,37 +13,33 @@ import { contentSecurityPolicy, headersFile } from './security-headers.mjs';
 
 /**
  * @typedef {{ path: string, heading: string, head: string, html: string, modulePath: string | null }} PrerenderedPage
- * @typedef {{ file: string, css?: string[], imports?: string[], isEntry?: boolean }} ManifestChunk
+ * @typedef {{ file: string, css?: string[], imports?: string[], dynamicImports?: string[], isEntry?: boolean }} ManifestChunk
  */
 
+/** id of the JSON list of modules the client fetches right after first paint (see src/main.tsx). */
+export const BOOT_MODULES_ID = 'boot-modules';
+
 /**
- * Link tags that fetch a lazy page's chunk, its static imports and its CSS with the HTML, so the
- * page neither waits on a request waterfall nor flashes unstyled before hydration.
- * @param {Record<string, ManifestChunk>} manifest
+ * The JavaScript a page needs to hydrate, in load order: the app's start module and the page's
+ * own chunk, each with its static imports. The entry script fetches them only after the
+ * prerendered page has painted, so first paint never waits on (or competes with) JavaScript.
+ * @param {Record<string, ManifestChunk & { dynamicImports?: string[] }>} manifest
  * @param {string | null} modulePath
+ * @returns {string[]}
  */
-export function pageAssetTags(manifest, modulePath) {
-  if (!modulePath || !manifest[modulePath]) return '';
-  /** @type {Set<string>} */
-  const seen = new Set();
+export function bootModules(manifest, modulePath) {
   /** @type {string[]} */
-  const scripts = [];
-  /** @type {string[]} */
-  const styles = [];
+  const files = [];
   /** @param {string} key */
   const visit = (key) => {
     const chunk = manifest[key];
-    if (!chunk || seen.has(key) || chunk.isEntry) return;
-    seen.add(key);
-    scripts.push(chunk.file);
-    styles.push(...(chunk.css ?? []));
+    if (!chunk || chunk.isEntry || files.includes(chunk.file)) return;
     for (const imported of chunk.imports ?? []) visit(imported);
+    files.push(chunk.file);
   };
-  visit(modulePath);
-  return [
-    ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
-    ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
-  ].join('\n    ');
+  visit('src/app/start.tsx');
+  if (modulePath) visit(modulePath);
+  return files.map((file) => `/${file}`);
 }
 
 /**
@@ -129,11 +125,10 @@ export async function buildSite({ outDir, env = {}, quiet = false }) {
     const pages = await server.prerenderAll();
     for (const page of pages) {
       const file = join(outDir, fileForPath(page.path));
-      const assets = pageAssetTags(manifest, page.modulePath)
-        .split('\n')
-        .filter((tag) => !template.includes(/href="([^"]+)"/.exec(tag)?.[1] ?? '\0'))
-        .join('\n');
-      const head = [page.head, assets].filter(Boolean).join('\n    ');
+      const modules = JSON.stringify(bootModules(manifest, page.modulePath));
+      const head = [page.head, `<script type="application/json" id="${BOOT_MODULES_ID}">${modules}</script>`].join(
+        '\n    ',
+      );
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, template.replace('<!--app-head-->', head).replace('<!--app-html-->', page.html));
     }

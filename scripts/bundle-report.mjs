@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * What each prerendered route downloads before interaction: the entry script, every module it
- * preloads or statically imports (followed through the chunks), and the stylesheets, gzipped.
+ * What each prerendered route downloads before interaction: the entry script, the modules it
+ * fetches after first paint to hydrate (the page's boot list), everything those import statically
+ * (followed through the chunks), and any stylesheets, gzipped.
  * Used by the budget check in `npm test` and by `npm run bench`.
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
@@ -57,10 +58,15 @@ export async function measureRoutes(distDir) {
   const reports = [];
   for (const file of (await htmlFiles(distDir)).sort()) {
     const html = await readFile(file, 'utf8');
+    const bootList = /<script type="application\/json" id="boot-modules">([^<]*)<\/script>/.exec(html)?.[1];
     const scripts = [
-      ...html.matchAll(/<script[^>]+type="module"[^>]*src="\/([^"]+)"/g),
-      ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]*href="\/([^"]+)"/g),
-    ].map((match) => /** @type {string} */ (match[1]));
+      ...[
+        ...html.matchAll(/<script[^>]+type="module"[^>]*src="\/([^"]+)"/g),
+        ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]*href="\/([^"]+)"/g),
+      ].map((match) => /** @type {string} */ (match[1])),
+      // What the entry fetches right after first paint to hydrate: still before interaction.
+      .../** @type {string[]} */ (bootList ? JSON.parse(bootList) : []).map((href) => href.replace(/^\//, '')),
+    ];
     const cssFiles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="\/([^"]+)"/g)].map(
       (match) => /** @type {string} */ (match[1]),
     );

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { Layout } from '@/app/layout';
 import { RouteEffects } from '@/app/route-effects';
+import { RouteErrorBoundary } from '@/app/route-error-boundary';
 import { buildRoutes, NOT_FOUND_ROUTE, type RouteDefinition } from '@/app/routes';
 import { flags } from '@/config/flags';
 
@@ -10,9 +11,11 @@ function routeElement(route: RouteDefinition) {
   return (
     <>
       <RouteEffects route={route} />
-      <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
-        <Page />
-      </Suspense>
+      <RouteErrorBoundary resetKey={route.path}>
+        <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
+          <Page />
+        </Suspense>
+      </RouteErrorBoundary>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Footer } from '@/components/footer';
 import { Header } from '@/components/header';
 import { LazyToaster } from '@/components/lazy-toaster';
@@ -9,6 +9,10 @@ export const SKIP_LINK_TEXT = 'Skip to main content';
 
 /** The frame of every page: header, main content, footer, toasts and the cookie banner. */
 export function Layout({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    // Marks the moment React owns the prerendered page (tests wait for it before interacting).
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <>
       <a className="skip-link" href="#main">

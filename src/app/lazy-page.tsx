@@ -17,10 +17,17 @@ export function lazyPage(modulePath: string, loader: () => Promise<ComponentType
   let loaded: ComponentType | null = null;
   let pending: Promise<ComponentType> | null = null;
   const preload = () => {
-    pending ??= loader().then((component) => {
-      loaded = component;
-      return component;
-    });
+    pending ??= loader().then(
+      (component) => {
+        loaded = component;
+        return component;
+      },
+      (error: unknown) => {
+        // Offline or a new deploy: let the next attempt fetch again.
+        pending = null;
+        throw error;
+      },
+    );
     return pending;
   };
   const Suspending = lazy(() => preload().then((component) => ({ default: component })));

@@ -1,6 +1,7 @@
 import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState, type FormEvent } from 'react';
+import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { EmailField } from '@/components/form/email-field';
@@ -157,6 +158,25 @@ describe('ToggleCard', () => {
 });
 
 describe('SubmitButton', () => {
+  it('is disabled in the prerendered HTML and enabled once hydrated, so the browser never submits the form itself', async () => {
+    const form = (
+      <form>
+        <SubmitButton submitting={false}>Join</SubmitButton>
+      </form>
+    );
+    const html = renderToString(form);
+    expect(html).toMatch(/<button[^>]*disabled=""/);
+    const container = document.createElement('div');
+    container.innerHTML = html;
+    document.body.append(container);
+    expect(container.querySelector('button')).toBeDisabled();
+    await act(async () => {
+      hydrateRoot(container, form);
+    });
+    expect(container.querySelector('button')).toBeEnabled();
+    container.remove();
+  });
+
   it('is enabled and silent when idle', () => {
     render(<SubmitButton submitting={false}>Join</SubmitButton>);
     expect(screen.getByRole('button', { name: 'Join' })).toBeEnabled();

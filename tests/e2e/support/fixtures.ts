@@ -65,6 +65,8 @@ export const test = base.extend<Fixtures>({
         }, consent);
       }
       await page.goto(base ? new URL(path, base).toString() : path);
+      // The prerendered page is readable at once; React takes it over after first paint.
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
     });
   },
 });

@@ -1,0 +1,39 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense } from 'react';
+import { lazyPage } from '@/app/lazy-page';
+import { ROUTE_ERROR_TEXT, RouteErrorBoundary } from '@/app/route-error-boundary';
+
+describe('a page whose code cannot be fetched', () => {
+  it('shows a message with a retry instead of a blank site, and the next attempt fetches again', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const loader = vi
+      .fn<() => Promise<() => React.JSX.Element>>()
+      .mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'))
+      .mockResolvedValue(() => <h1>Privacy Policy</h1>);
+    const Page = lazyPage('src/pages/privacy-page.tsx', loader);
+
+    render(
+      <RouteErrorBoundary resetKey="/privacy">
+        <Suspense fallback={null}>
+          <Page />
+        </Suspense>
+      </RouteErrorBoundary>,
+    );
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: ROUTE_ERROR_TEXT.title }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(ROUTE_ERROR_TEXT.body);
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    await userEvent.click(screen.getByRole('button', { name: ROUTE_ERROR_TEXT.retry }));
+    expect(reload).toHaveBeenCalledTimes(1);
+    vi.unstubAllGlobals();
+
+    // The failed fetch is not cached: a later preload tries again and succeeds.
+    await expect(Page.preload()).resolves.toBeTypeOf('function');
+    expect(loader).toHaveBeenCalledTimes(2);
+    expect(consoleError).toHaveBeenCalled();
+  });
+});
