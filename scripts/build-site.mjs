@@ -126,9 +126,10 @@ export async function buildSite({ outDir, env = {}, quiet = false }) {
     for (const page of pages) {
       const file = join(outDir, fileForPath(page.path));
       const modules = JSON.stringify(bootModules(manifest, page.modulePath));
-      const head = [page.head, `<script type="application/json" id="${BOOT_MODULES_ID}">${modules}</script>`].join(
-        '\n    ',
-      );
+      const head = [
+        page.head,
+        `<script type="application/json" id="${BOOT_MODULES_ID}">${modules}</script>`,
+      ].join('\n    ');
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, template.replace('<!--app-head-->', head).replace('<!--app-html-->', page.html));
     }

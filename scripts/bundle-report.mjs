@@ -65,7 +65,9 @@ export async function measureRoutes(distDir) {
         ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]*href="\/([^"]+)"/g),
       ].map((match) => /** @type {string} */ (match[1])),
       // What the entry fetches right after first paint to hydrate: still before interaction.
-      .../** @type {string[]} */ (bootList ? JSON.parse(bootList) : []).map((href) => href.replace(/^\//, '')),
+      .../** @type {string[]} */ (bootList ? JSON.parse(bootList) : []).map((href) =>
+        href.replace(/^\//, ''),
+      ),
     ];
     const cssFiles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="\/([^"]+)"/g)].map(
       (match) => /** @type {string} */ (match[1]),
