@@ -28,6 +28,40 @@ export default tseslint.config(
       ],
     },
   },
+  // Imports flow one way (DESIGN.md): config/lib/content/components → features → pages → app.
+  ...[
+    {
+      files: ['src/config/**', 'src/lib/**', 'src/content/**', 'src/components/**'],
+      deny: ['@/features/*', '@/pages/*', '@/app/*'],
+    },
+    {
+      files: ['src/features/consent/**'],
+      deny: ['@/features/waitlist/*', '@/features/quote/*', '@/pages/*', '@/app/*'],
+    },
+    {
+      files: ['src/features/waitlist/**'],
+      deny: ['@/features/consent/*', '@/features/quote/*', '@/pages/*', '@/app/*'],
+    },
+    {
+      files: ['src/features/quote/**'],
+      deny: ['@/features/consent/*', '@/features/waitlist/*', '@/pages/*', '@/app/*'],
+    },
+    { files: ['src/pages/**'], deny: ['@/app/*'] },
+  ].map(({ files, deny }) => ({
+    files,
+    ignores: ['src/lib/analytics.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'react-ga4', message: 'Only src/lib/analytics.ts may import react-ga4.' }],
+          patterns: [
+            { group: deny, message: 'Imports flow config/lib/content/components → features → pages → app.' },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['src/lib/analytics.ts', 'tests/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': 'off' },
