@@ -123,10 +123,16 @@ export function formatReport(reports) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const reports = await measureRoutes(process.argv[2] ?? 'dist');
   console.log(formatReport(reports));
-  const over = reports.filter((r) => r.jsGzipKb > JS_BEFORE_INTERACTION_BUDGET_KB);
-  if (over.length > 0) {
+  const overTarget = reports.filter((r) => r.jsGzipKb > JS_BEFORE_INTERACTION_BUDGET_KB);
+  if (overTarget.length > 0) {
+    console.log(
+      `Over the ${JS_BEFORE_INTERACTION_BUDGET_KB} KB target: ${overTarget.map((r) => r.route).join(', ')}`,
+    );
+  }
+  const overCeiling = reports.filter((r) => r.jsGzipKb > JS_BEFORE_INTERACTION_CEILING_KB);
+  if (overCeiling.length > 0) {
     console.error(
-      `Over the ${JS_BEFORE_INTERACTION_BUDGET_KB} KB budget: ${over.map((r) => r.route).join(', ')}`,
+      `Over the ${JS_BEFORE_INTERACTION_CEILING_KB} KB ceiling: ${overCeiling.map((r) => r.route).join(', ')}`,
     );
     process.exitCode = 1;
   }
