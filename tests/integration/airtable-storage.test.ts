@@ -1,7 +1,7 @@
 // @vitest-environment node
 /// <reference types="vite/client" />
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_ERRORS } from '@/config/messages';
 import { addToWaitlist } from '@/features/waitlist/add-to-waitlist';
 import { submitQuoteRequest } from '@/features/quote/submit-quote';
@@ -13,45 +13,16 @@ import {
   upsertWaitlistEntry,
 } from '@/lib/airtable/upsert';
 import { normaliseEmail } from '@/lib/airtable/fields';
-import {
-  EMULATOR_API_KEY,
-  EMULATOR_BASE_ID,
-  TABLE_SCHEMAS,
-  compileFormula,
-  startEmulator,
-} from '../../scripts/airtable-emulator.mjs';
+import { TABLE_SCHEMAS, compileFormula, startEmulator } from '../../scripts/airtable-emulator.mjs';
+import { type Emulator, storageOptions, useEmulator } from './support/emulator';
 
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
-
+const getEmulator = useEmulator();
 let emulator: Emulator;
-
-beforeAll(async () => {
-  // The limiter is switched on per test: most tests make more than 5 requests a second.
-  emulator = await startEmulator({ port: 0, rateLimitPerSecond: 0 });
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
-
 beforeEach(() => {
-  emulator.reset();
+  emulator = getEmulator();
 });
 
-/** Storage options pointing at the emulator, with bounds short enough for a fast suite. */
-function storage(overrides: StorageOptions = {}): StorageOptions {
-  return {
-    answerBoundMs: 3_000,
-    retry: { initialDelayMs: 20, maxDelayMs: 200 },
-    ...overrides,
-    config: {
-      apiKey: EMULATOR_API_KEY,
-      baseId: EMULATOR_BASE_ID,
-      endpointUrl: emulator.url,
-      ...overrides.config,
-    },
-  };
-}
+const storage = (overrides: StorageOptions = {}) => storageOptions(emulator, overrides);
 
 /** A clock that moves a minute per call, so Created At and Last Updated differ between writes. */
 function steppingClock(start = Date.parse('2025-01-01T09:00:00.000Z')) {

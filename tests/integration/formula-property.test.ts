@@ -1,12 +1,13 @@
 // @vitest-environment node
 /// <reference types="vite/client" />
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openAirtableBase } from '@/lib/airtable/client';
 import { normaliseEmail } from '@/lib/airtable/fields';
 import { emailLookupFormula, toFormulaStringLiteral } from '@/lib/airtable/formula';
 import { upsertWaitlistEntry } from '@/lib/airtable/upsert';
-import { TABLE_SCHEMAS, compileFormula, startEmulator } from '../../scripts/airtable-emulator.mjs';
+import { TABLE_SCHEMAS, compileFormula } from '../../scripts/airtable-emulator.mjs';
+import { type Emulator, useEmulator } from './support/emulator';
 
 /*
  * Property: for any typed email, the emulator's evaluation of the lookup formula the app builds
@@ -156,16 +157,10 @@ describe('lookup formula against the emulator formula engine (property-based)', 
 });
 
 describe('lookup over HTTP: airtable.js select and the real upsert against the emulator', () => {
-  let emulator: Awaited<ReturnType<typeof startEmulator>>;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, rateLimitPerSecond: 0 });
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
+  const getEmulator = useEmulator();
+  let emulator: Emulator;
   beforeEach(() => {
-    emulator.reset();
+    emulator = getEmulator();
   });
 
   const config = () => ({ apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: emulator.url });

@@ -1,10 +1,10 @@
 // @vitest-environment node
 /// <reference types="vite/client" />
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_ERRORS } from '@/config/messages';
 import { type StorageOptions, upsertQuoteRequest, upsertWaitlistEntry } from '@/lib/airtable/upsert';
-import { startEmulator } from '../../scripts/airtable-emulator.mjs';
 import { formatTable, percentile, runLoad } from '../../scripts/loadtest-core.mjs';
+import { type Emulator, storageOptions, useEmulator } from './support/emulator';
 
 // The small version of `npm run loadtest` (scripts/loadtest.mjs): the same engine and phases,
 // fewer visitors, a raised limit and short bounds so it fits in the unit run.
@@ -56,26 +56,13 @@ describe('load (small version of npm run loadtest)', () => {
 });
 
 describe('concurrent upserts of one address from one tab', () => {
-  let emulator: Awaited<ReturnType<typeof startEmulator>>;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, rateLimitPerSecond: 0 });
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
+  const getEmulator = useEmulator();
+  let emulator: Emulator;
   beforeEach(() => {
-    emulator.reset();
+    emulator = getEmulator();
   });
 
-  function storage(overrides: StorageOptions = {}): StorageOptions {
-    return {
-      answerBoundMs: 3_000,
-      retry: { initialDelayMs: 20, maxDelayMs: 200 },
-      ...overrides,
-      config: { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: emulator.url },
-    };
-  }
+  const storage = (overrides: StorageOptions = {}) => storageOptions(emulator, overrides);
 
   const apiRequests = () => emulator.requests().filter((request) => request.method !== 'OPTIONS');
 
