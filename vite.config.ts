@@ -68,5 +68,7 @@ export default defineConfig({
     ],
     testTimeout: 20_000,
     restoreMocks: true,
+    // Globals a test stubs (IntersectionObserver, location…) are put back after it.
+    unstubGlobals: true,
   },
 });

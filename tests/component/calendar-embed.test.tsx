@@ -7,7 +7,6 @@ import { bringAllIntoView, installFakeIntersectionObserver } from './support/int
 
 describe('CalendarEmbed', () => {
   beforeEach(() => installFakeIntersectionObserver());
-  afterEach(() => vi.unstubAllGlobals());
 
   it('reserves the frame height with a title but no address until it nears the viewport', async () => {
     render(<CalendarEmbed />);

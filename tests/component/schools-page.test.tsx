@@ -1,8 +1,9 @@
+import { emulateReducedMotion } from './support/match-media';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CALENDAR, PRODUCT_NAME } from '@/config/site';
 import { SCHOOLS } from '@/content/schools';
 import { SCHOOLS_TESTIMONIALS } from '@/content/testimonials';
@@ -30,26 +31,6 @@ beforeEach(() => {
   scrollIntoView = vi.fn();
   Element.prototype.scrollIntoView = scrollIntoView as unknown as Element['scrollIntoView'];
 });
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-
-function setReducedMotion(reduce: boolean) {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: reduce && query.includes('prefers-reduced-motion: reduce'),
-        media: query,
-        onchange: null,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        dispatchEvent: () => false,
-      }) as MediaQueryList,
-  );
-}
 
 describe('SchoolsPage — structure', () => {
   it('has one h1, the hero title, and its two buttons', () => {
@@ -137,7 +118,7 @@ describe('SchoolsPage — structure', () => {
 
 describe('SchoolsPage — hero buttons', () => {
   it("'Get a Quote' smooth-scrolls to the form and moves focus to its first field", async () => {
-    setReducedMotion(false);
+    emulateReducedMotion(false);
     const user = userEvent.setup();
     render(<SchoolsPage />);
     await user.click(screen.getByRole('button', { name: 'Get a Quote' }));
@@ -148,7 +129,7 @@ describe('SchoolsPage — hero buttons', () => {
   });
 
   it("'Get a Quote' jumps without animation under reduced motion", async () => {
-    setReducedMotion(true);
+    emulateReducedMotion(true);
     const user = userEvent.setup();
     render(<SchoolsPage />);
     await user.click(screen.getByRole('button', { name: 'Get a Quote' }));
@@ -157,7 +138,7 @@ describe('SchoolsPage — hero buttons', () => {
   });
 
   it("'Learn More' scrolls to the benefits and moves focus to their heading", async () => {
-    setReducedMotion(false);
+    emulateReducedMotion(false);
     const user = userEvent.setup();
     render(<SchoolsPage />);
     await user.click(screen.getByRole('button', { name: 'Learn More' }));

@@ -1,3 +1,4 @@
+import { emulateReducedMotion } from './support/match-media';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { hydrateRoot } from 'react-dom/client';
@@ -11,19 +12,6 @@ const HEADING_ID = 'testimonials-heading';
 
 function renderCarousel(testimonials = HOME_TESTIMONIALS) {
   return render(<TestimonialCarousel heading={HEADING} testimonials={testimonials} headingId={HEADING_ID} />);
-}
-
-function stubReducedMotion(reduce: boolean) {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: reduce && query.includes('prefers-reduced-motion'),
-    media: query,
-    onchange: null,
-    addListener: () => undefined,
-    removeListener: () => undefined,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-    dispatchEvent: () => false,
-  }));
 }
 
 /** Loads the slider (as the section nears the viewport) and waits for it to mount. */
@@ -40,10 +28,7 @@ async function mountSlider(container: HTMLElement) {
 describe('TestimonialCarousel', () => {
   beforeEach(() => {
     installFakeIntersectionObserver();
-    stubReducedMotion(false);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
+    emulateReducedMotion(false);
   });
 
   it('renders a labelled section and, before the slider loads, every testimonial as plain content', () => {
@@ -109,7 +94,7 @@ describe('TestimonialCarousel', () => {
   });
 
   it('starts paused when the visitor prefers reduced motion', async () => {
-    stubReducedMotion(true);
+    emulateReducedMotion(true);
     const { container } = renderCarousel();
     await mountSlider(container);
     expect(screen.getByRole('button', { name: 'Play testimonials' })).toBeEnabled();

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { fakeMediaQueryList } from '../component/support/match-media';
 
 // Any console.error during a test fails it unless the test spies on console.error itself.
 let unexpectedErrors: unknown[][] = [];
@@ -30,16 +31,6 @@ if (typeof window !== 'undefined') {
   // jsdom lacks these; components use them in effects only.
   window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
   if (!window.matchMedia) {
-    window.matchMedia = (query: string): MediaQueryList =>
-      ({
-        matches: false,
-        media: query,
-        onchange: null,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        dispatchEvent: () => false,
-      }) as MediaQueryList;
+    window.matchMedia = (query: string) => fakeMediaQueryList(query, false);
   }
 }

@@ -40,7 +40,7 @@ export class FakeIntersectionObserver {
   }
 }
 
-/** Installs the fake for the current test; restored by vitest's unstubAllGlobals. */
+/** Installs the fake for the current test; put back after the test (unstubGlobals in vite.config.ts). */
 export function installFakeIntersectionObserver(): void {
   FakeIntersectionObserver.instances = [];
   vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
