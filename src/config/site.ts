@@ -51,6 +51,7 @@ export const ROUTE_PATHS = {
   guidelines: '/guidelines',
   privacy: '/privacy',
   terms: '/terms',
+  accessibility: '/accessibility',
 } as const;
 
 /** A navigation entry: an internal route, an in-page anchor, or an external page. */
@@ -102,6 +103,7 @@ export const FOOTER_COLUMNS: readonly { readonly title: string; readonly items: 
       { kind: 'route', label: 'User Guidelines', to: ROUTE_PATHS.guidelines },
       { kind: 'route', label: 'Privacy', to: ROUTE_PATHS.privacy },
       { kind: 'route', label: 'Terms & Conditions', to: ROUTE_PATHS.terms },
+      { kind: 'route', label: 'Accessibility', to: ROUTE_PATHS.accessibility },
     ],
   },
 ];
