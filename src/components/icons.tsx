@@ -7,7 +7,6 @@ const PATHS: Record<SocialIcon, string> = {
     'M13.5 21v-7.5h2.55l.38-3h-2.93V8.6c0-.86.24-1.45 1.48-1.45h1.57V4.47A21 21 0 0 0 14.26 4.3c-2.27 0-3.76 1.38-3.76 3.92v2.28H8v3h2.5V21z',
   instagram:
     'M12 7.3a4.7 4.7 0 1 0 0 9.4 4.7 4.7 0 0 0 0-9.4zm0 7.75a3.05 3.05 0 1 1 0-6.1 3.05 3.05 0 0 1 0 6.1zM17 6a1.1 1.1 0 1 0 0 2.2A1.1 1.1 0 0 0 17 6zM12 3c-2.45 0-2.75 0-3.71.05C5.4 3.2 3.2 5.37 3.05 8.29 3 9.25 3 9.55 3 12s0 2.75.05 3.71c.15 2.92 2.32 5.12 5.24 5.24.96.05 1.26.05 3.71.05s2.75 0 3.71-.05c2.91-.13 5.12-2.32 5.24-5.24.05-.96.05-1.26.05-3.71s0-2.75-.05-3.71C20.82 5.38 18.63 3.18 15.71 3.05 14.75 3 14.45 3 12 3z',
-  blog: 'M5 3h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm2 4v2h10V7zm0 4v2h10v-2zm0 4v2h7v-2z',
 };
 
 /** A decorative social-network glyph; the link around it carries the accessible name. */
@@ -27,6 +26,72 @@ export function LogoMark({ size = 32 }: { size?: number }) {
       <rect x="24" y="12" width="16" height="26" rx="8" fill="#fff" />
       <path d="M18 32a14 14 0 0 0 28 0" fill="none" stroke="#ffb703" strokeWidth="4" strokeLinecap="round" />
       <path d="M32 46v8" stroke="#ffb703" strokeWidth="4" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** Props every small control glyph shares: decorative, sized by the control. */
+type GlyphProps = { readonly className?: string; readonly size?: number };
+
+/** Pause (two bars), for the carousel's rotation toggle. */
+export function PauseIcon({ className, size = 16 }: GlyphProps) {
+  return (
+    <svg
+      className={className}
+      width={size}
+      height={size}
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <rect x="3" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
+      <rect x="9.5" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
+    </svg>
+  );
+}
+
+/** Play (a triangle), for the carousel's rotation toggle. */
+export function PlayIcon({ className, size = 16 }: GlyphProps) {
+  return (
+    <svg
+      className={className}
+      width={size}
+      height={size}
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path
+        d="M4 2.5v11a.75.75 0 0 0 1.14.64l8.5-5.5a.75.75 0 0 0 0-1.28l-8.5-5.5A.75.75 0 0 0 4 2.5Z"
+        fill="currentColor"
+      />
+    </svg>
+  );
+}
+
+/** A chevron pointing back or forward, for previous and next controls. */
+export function ArrowIcon({
+  direction,
+  className,
+  size = 16,
+}: GlyphProps & { readonly direction: 'previous' | 'next' }) {
+  return (
+    <svg
+      className={className}
+      width={size}
+      height={size}
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path
+        d={direction === 'previous' ? 'M10 3 5 8l5 5' : 'M6 3l5 5-5 5'}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

@@ -36,7 +36,7 @@ export const CALENDAR = {
 } as const;
 
 export type SocialLink = { readonly label: string; readonly href: string; readonly icon: SocialIcon };
-export type SocialIcon = 'linkedin' | 'facebook' | 'instagram' | 'blog';
+export type SocialIcon = 'linkedin' | 'facebook' | 'instagram';
 
 export const SOCIAL_LINKS: readonly SocialLink[] = [
   { label: `${PRODUCT_NAME} on LinkedIn`, href: LINKS.linkedIn, icon: 'linkedin' },

@@ -1,5 +1,5 @@
 import { CalendarEmbed } from '@/components/calendar-embed';
-import { TestimonialCarousel } from '@/components/testimonial-carousel';
+import { TestimonialCarousel } from '@/components/carousel/testimonial-carousel';
 import { VideoFacade } from '@/components/video-facade';
 import { type SchoolBenefitIcon, SCHOOLS } from '@/content/schools';
 import { SCHOOLS_TESTIMONIALS } from '@/content/testimonials';
