@@ -1,4 +1,5 @@
 import type { SocialIcon } from '@/config/site';
+import type { SchoolBenefitIcon } from '@/content/schools';
 
 const PATHS: Record<SocialIcon, string> = {
   linkedin:
@@ -94,4 +95,126 @@ export function ArrowIcon({
       />
     </svg>
   );
+}
+
+/** An exclamation mark in a filled circle, before an error message (the text says it too). */
+export function ErrorIcon({ className, size = 18 }: GlyphProps) {
+  return (
+    <svg
+      className={className}
+      viewBox="0 0 20 20"
+      width={size}
+      height={size}
+      aria-hidden="true"
+      focusable="false"
+    >
+      <circle cx="10" cy="10" r="9" fill="currentColor" />
+      <path d="M10 5v6" stroke="#fff" strokeWidth="2.2" strokeLinecap="round" />
+      <circle cx="10" cy="14.5" r="1.3" fill="#fff" />
+    </svg>
+  );
+}
+
+/** The tick that marks a chosen card or a done state (decorative: the text says it too). */
+export function CheckIcon({ className, size = 16 }: GlyphProps) {
+  return (
+    <svg
+      className={className}
+      viewBox="0 0 20 20"
+      width={size}
+      height={size}
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path
+        d="M4 10.5l4 4 8-9"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="3"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+/** A large tick in a filled circle, beside a confirmation such as the quote form's thank-you. */
+export function SuccessIcon({ className, size = 48 }: GlyphProps) {
+  return (
+    <svg
+      className={className}
+      viewBox="0 0 48 48"
+      width={size}
+      height={size}
+      aria-hidden="true"
+      focusable="false"
+    >
+      <circle cx="24" cy="24" r="22" fill="currentColor" />
+      <path
+        d="M14 25l7 7 13-15"
+        fill="none"
+        stroke="#ffffff"
+        strokeWidth="4.5"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+const BENEFIT_ICON_PROPS = {
+  viewBox: '0 0 24 24',
+  width: 28,
+  height: 28,
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 2,
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+  'aria-hidden': true,
+  focusable: false,
+} as const;
+
+/** A small drawn icon per benefit; decorative, the card title carries the meaning. */
+export function BenefitIcon({ icon }: { icon: SchoolBenefitIcon }) {
+  switch (icon) {
+    case 'pencil':
+      return (
+        <svg {...BENEFIT_ICON_PROPS}>
+          <path d="M16.5 3.5a2.12 2.12 0 0 1 3 3L8 18l-4 1 1-4z" />
+          <path d="M14.5 5.5l3 3" />
+          <path d="M13 20h7" />
+        </svg>
+      );
+    case 'microphone':
+      return (
+        <svg {...BENEFIT_ICON_PROPS}>
+          <rect x="9" y="2.5" width="6" height="11" rx="3" />
+          <path d="M5.5 10.5a6.5 6.5 0 0 0 13 0" />
+          <path d="M12 17v4" />
+          <path d="M8.5 21h7" />
+        </svg>
+      );
+    case 'languages':
+      return (
+        <svg {...BENEFIT_ICON_PROPS}>
+          <path d="M3 5h8" />
+          <path d="M7 3v2" />
+          <path d="M9.5 5c-.7 3.5-3 6.2-6 7.5" />
+          <path d="M5 8.5c1 1.6 2.6 2.9 4.5 3.5" />
+          <path d="M12.5 21l4-9 4 9" />
+          <path d="M14 17.5h5" />
+        </svg>
+      );
+    case 'accessibility':
+      return (
+        <svg {...BENEFIT_ICON_PROPS}>
+          <circle cx="12" cy="12" r="9.5" />
+          <circle cx="12" cy="7.25" r="1.25" fill="currentColor" stroke="none" />
+          <path d="M7.5 10l4.5 1 4.5-1" />
+          <path d="M12 11v3.5" />
+          <path d="M9.5 18l2.5-3.5 2.5 3.5" />
+        </svg>
+      );
+  }
 }
