@@ -138,6 +138,8 @@ export async function clippedText(page: Page): Promise<string[]> {
     const failures: string[] = [];
     for (const element of document.querySelectorAll<HTMLElement>('body *')) {
       if (!(element.textContent ?? '').trim()) continue;
+      // Embedded pages (video, calendar) scroll inside their own frame.
+      if (element.querySelector('iframe')) continue;
       if (element.closest('[aria-hidden="true"], [inert], .visually-hidden, .form-honeypot')) continue;
       const style = getComputedStyle(element);
       if (style.display === 'none' || style.visibility === 'hidden') continue;
@@ -181,10 +183,16 @@ export async function focusCover(page: Page): Promise<FocusCover | null> {
       (focused.tagName === 'INPUT' && focused.closest('label')) ||
       focused
     ).getBoundingClientRect();
+    // Covered: the cover's box holds the whole control and is painted over it (the skip link,
+    // for one, is drawn above the header it sits on).
     const covers = (cover: Element | null) => {
       if (!cover) return false;
       const c = cover.getBoundingClientRect();
-      return c.left <= rect.left && c.right >= rect.right && c.top <= rect.top && c.bottom >= rect.bottom;
+      const inside =
+        c.left <= rect.left && c.right >= rect.right && c.top <= rect.top && c.bottom >= rect.bottom;
+      if (!inside) return false;
+      const top = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+      return top !== null && cover.contains(top) && !focused.contains(top);
     };
     const banner = document.querySelector('.consent-banner__inner');
     const header = document.querySelector('.site-header');
