@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { SocialIcon } from '@/config/site';
 import type { SchoolBenefitIcon } from '@/content/schools';
 
@@ -34,39 +35,54 @@ export function LogoMark({ size = 32 }: { size?: number }) {
 /** Props every small control glyph shares: decorative, sized by the control. */
 type GlyphProps = { readonly className?: string; readonly size?: number };
 
-/** Pause (two bars), for the carousel's rotation toggle. */
-export function PauseIcon({ className, size = 16 }: GlyphProps) {
+/** A decorative square SVG: hidden from assistive technology and never focusable. */
+function Glyph({
+  className,
+  size,
+  box,
+  children,
+}: GlyphProps & { readonly box: number; readonly children: ReactNode }) {
   return (
     <svg
       className={className}
       width={size}
       height={size}
-      viewBox="0 0 16 16"
+      viewBox={`0 0 ${box} ${box}`}
       aria-hidden="true"
       focusable="false"
     >
+      {children}
+    </svg>
+  );
+}
+
+/** Stroke settings of the line-drawn glyphs (chevrons, ticks). */
+const LINE = {
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+} as const;
+
+/** Pause (two bars), for the carousel's rotation toggle. */
+export function PauseIcon({ className, size = 16 }: GlyphProps) {
+  return (
+    <Glyph className={className} size={size} box={16}>
       <rect x="3" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
       <rect x="9.5" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
-    </svg>
+    </Glyph>
   );
 }
 
 /** Play (a triangle), for the carousel's rotation toggle. */
 export function PlayIcon({ className, size = 16 }: GlyphProps) {
   return (
-    <svg
-      className={className}
-      width={size}
-      height={size}
-      viewBox="0 0 16 16"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <Glyph className={className} size={size} box={16}>
       <path
         d="M4 2.5v11a.75.75 0 0 0 1.14.64l8.5-5.5a.75.75 0 0 0 0-1.28l-8.5-5.5A.75.75 0 0 0 4 2.5Z"
         fill="currentColor"
       />
-    </svg>
+    </Glyph>
   );
 }
 
@@ -77,88 +93,39 @@ export function ArrowIcon({
   size = 16,
 }: GlyphProps & { readonly direction: 'previous' | 'next' }) {
   return (
-    <svg
-      className={className}
-      width={size}
-      height={size}
-      viewBox="0 0 16 16"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path
-        d={direction === 'previous' ? 'M10 3 5 8l5 5' : 'M6 3l5 5-5 5'}
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
+    <Glyph className={className} size={size} box={16}>
+      <path d={direction === 'previous' ? 'M10 3 5 8l5 5' : 'M6 3l5 5-5 5'} strokeWidth="2" {...LINE} />
+    </Glyph>
   );
 }
 
 /** An exclamation mark in a filled circle, before an error message (the text says it too). */
 export function ErrorIcon({ className, size = 18 }: GlyphProps) {
   return (
-    <svg
-      className={className}
-      viewBox="0 0 20 20"
-      width={size}
-      height={size}
-      aria-hidden="true"
-      focusable="false"
-    >
+    <Glyph className={className} size={size} box={20}>
       <circle cx="10" cy="10" r="9" fill="currentColor" />
       <path d="M10 5v6" stroke="#fff" strokeWidth="2.2" strokeLinecap="round" />
       <circle cx="10" cy="14.5" r="1.3" fill="#fff" />
-    </svg>
+    </Glyph>
   );
 }
 
 /** The tick that marks a chosen card or a done state (decorative: the text says it too). */
 export function CheckIcon({ className, size = 16 }: GlyphProps) {
   return (
-    <svg
-      className={className}
-      viewBox="0 0 20 20"
-      width={size}
-      height={size}
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path
-        d="M4 10.5l4 4 8-9"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="3"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
+    <Glyph className={className} size={size} box={20}>
+      <path d="M4 10.5l4 4 8-9" strokeWidth="3" {...LINE} />
+    </Glyph>
   );
 }
 
 /** A large tick in a filled circle, beside a confirmation such as the quote form's thank-you. */
 export function SuccessIcon({ className, size = 48 }: GlyphProps) {
   return (
-    <svg
-      className={className}
-      viewBox="0 0 48 48"
-      width={size}
-      height={size}
-      aria-hidden="true"
-      focusable="false"
-    >
+    <Glyph className={className} size={size} box={48}>
       <circle cx="24" cy="24" r="22" fill="currentColor" />
-      <path
-        d="M14 25l7 7 13-15"
-        fill="none"
-        stroke="#ffffff"
-        strokeWidth="4.5"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
+      <path d="M14 25l7 7 13-15" strokeWidth="4.5" {...LINE} stroke="#ffffff" />
+    </Glyph>
   );
 }
 

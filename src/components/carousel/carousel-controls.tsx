@@ -2,6 +2,11 @@ import type { Ref } from 'react';
 import { ArrowIcon, PauseIcon, PlayIcon } from '@/components/icons';
 import { CAROUSEL_TEXT } from '@/content/carousel';
 
+const STEPS = [
+  { direction: 'previous', label: CAROUSEL_TEXT.previousLabel },
+  { direction: 'next', label: CAROUSEL_TEXT.nextLabel },
+] as const;
+
 export type CarouselControlsProps = {
   /** Whether the visitor has rotation on (the toggle then offers Pause). */
   readonly playing: boolean;
@@ -47,24 +52,18 @@ export function CarouselControls({
         {playing ? CAROUSEL_TEXT.pause : CAROUSEL_TEXT.play}
       </button>
       <span className="carousel-controls__spacer" />
-      <button
-        type="button"
-        className="carousel-button"
-        aria-label={CAROUSEL_TEXT.previousLabel}
-        disabled={!canMove}
-        onClick={onPrevious}
-      >
-        <ArrowIcon direction="previous" className="carousel-button__icon" />
-      </button>
-      <button
-        type="button"
-        className="carousel-button"
-        aria-label={CAROUSEL_TEXT.nextLabel}
-        disabled={!canMove}
-        onClick={onNext}
-      >
-        <ArrowIcon direction="next" className="carousel-button__icon" />
-      </button>
+      {STEPS.map(({ direction, label }) => (
+        <button
+          key={direction}
+          type="button"
+          className="carousel-button"
+          aria-label={label}
+          disabled={!canMove}
+          onClick={direction === 'previous' ? onPrevious : onNext}
+        >
+          <ArrowIcon direction={direction} className="carousel-button__icon" />
+        </button>
+      ))}
     </div>
   );
 }
