@@ -267,8 +267,9 @@ for (const viewport of VIEWPORTS) {
             const underline = style.textDecorationLine.includes('underline');
             // The colour the link sits on: its own background or the nearest painted ancestor's.
             let surface: Element | null = element;
+            const clear = (color: string) => /^rgba\(.*,\s*0\)$/.test(color);
             let backdrop = 'rgba(0, 0, 0, 0)';
-            while (surface && backdrop === 'rgba(0, 0, 0, 0)') {
+            while (surface && clear(backdrop)) {
               backdrop = getComputedStyle(surface).backgroundColor;
               surface = surface.parentElement;
             }
