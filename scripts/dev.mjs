@@ -4,7 +4,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, loadEnv } from 'vite';
-import {
+import { importEmulator } from './airtable-emulator/import-emulator.mjs';
+
+const {
   EMULATOR_ADMIN_PREFIX,
   EMULATOR_API_KEY,
   EMULATOR_BASE_ID,
@@ -12,7 +14,7 @@ import {
   EMULATOR_DEFAULT_PORT,
   EMULATOR_HOST,
   startEmulator,
-} from './airtable-emulator.mjs';
+} = await importEmulator();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mode = 'development';
@@ -87,7 +89,7 @@ if (!apiKey) {
   console.log(
     `No VITE_AIRTABLE_API_KEY: forms write to the local Airtable emulator at ${emulator.url} ` +
       `(saved in ${dataFile}); see submissions at ${emulator.url}${EMULATOR_ADMIN_PREFIX}/ ` +
-      `or with \`node scripts/show-submissions.mjs\`.`,
+      `or with \`npm run submissions\`.`,
   );
 }
 

@@ -14,7 +14,9 @@ import {
   GA_TEST_ID,
 } from './e2e-config.mjs';
 
-const { startEmulator, EMULATOR_API_KEY, EMULATOR_BASE_ID } = await import('./airtable-emulator.mjs');
+import { importEmulator } from './airtable-emulator/import-emulator.mjs';
+
+const { startEmulator, EMULATOR_API_KEY, EMULATOR_BASE_ID } = await importEmulator();
 
 await startEmulator({ port: E2E_PORTS.emulator });
 
