@@ -11,7 +11,7 @@ import {
   EMULATOR_API_KEY,
   EMULATOR_BASE_ID,
   startEmulator,
-} from '../../scripts/airtable-emulator/emulator';
+} from '../../../scripts/airtable-emulator/emulator';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -314,7 +314,7 @@ describe('persistence and CLI', () => {
       process.execPath,
       ['scripts/run-ts.mjs', 'scripts/airtable-emulator/cli.ts', '--port', '0', '--no-data'],
       {
-        cwd: path.resolve(import.meta.dirname, '../..'),
+        cwd: path.resolve(import.meta.dirname, '../../..'),
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
