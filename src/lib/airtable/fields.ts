@@ -1,5 +1,5 @@
-import { DEFAULT_INTEREST_STORED } from '../../config/constants';
-import { AIRTABLE_SCHEMA, choiceNamesOf, fieldNamesOf } from './schema';
+import { DEFAULT_INTEREST_STORED } from '../../config/constants.ts';
+import { AIRTABLE_SCHEMA, choiceNamesOf, fieldNamesOf } from './schema.ts';
 
 /** Table names in the Airtable base, exactly as the owner named them (from schema.ts). */
 export const AIRTABLE_TABLES = {

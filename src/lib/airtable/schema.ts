@@ -10,8 +10,8 @@
  * Field `options` are in the shape Airtable's Metadata API takes when creating a field, so the
  * setup command can send them as they are.
  */
-import { DEFAULT_INTEREST_STORED, EMAIL_MAX_LENGTH } from '../../config/constants';
-import { PRODUCT_NAME } from '../../config/site';
+import { DEFAULT_INTEREST_STORED, EMAIL_MAX_LENGTH } from '../../config/constants.ts';
+import { PRODUCT_NAME } from '../../config/site.ts';
 
 /** Field types the site's base uses (Airtable's Metadata API names). */
 export type AirtableFieldType =
