@@ -4,10 +4,10 @@
  * and read the request log.
  */
 import type http from 'node:http';
-import { isObject, readBody, sendJson } from './http';
-import type { StoredRecord } from './model';
-import type { ApiConfig, Fault, RestApi } from './rest-api';
-import type { BaseStore } from './store';
+import { isObject, readBody, sendJson } from './http.ts';
+import type { StoredRecord } from './model.ts';
+import type { ApiConfig, Fault, RestApi } from './rest-api.ts';
+import type { BaseStore } from './store.ts';
 
 export const EMULATOR_ADMIN_PREFIX = '/__emulator';
 

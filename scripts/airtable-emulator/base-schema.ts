@@ -3,9 +3,9 @@
  * sends to the Metadata API (or what a test seeds), with Airtable's validation errors.
  */
 import { randomBytes } from 'node:crypto';
-import { AIRTABLE_TABLE_DEFINITIONS } from '../../src/lib/airtable/schema';
-import { ApiError, isObject } from './http';
-import type { ChoiceModel, FieldInput, FieldModel, FieldOptions, TableInput, TableState } from './model';
+import { AIRTABLE_TABLE_DEFINITIONS } from '../../src/lib/airtable/schema.ts';
+import { ApiError, isObject } from './http.ts';
+import type { ChoiceModel, FieldInput, FieldModel, FieldOptions, TableInput, TableState } from './model.ts';
 
 /** Airtable-style id: a prefix and 14 alphanumerics, e.g. 'tblXXXXXXXXXXXXXX'. */
 export function newId(prefix: 'app' | 'tbl' | 'fld' | 'viw' | 'sel' | 'rec'): string {

@@ -2,9 +2,9 @@
  * One cell of a record write, checked against its field's type with Airtable's error types.
  * With typecast, unknown select options are added to the field's choices, as Airtable does.
  */
-import { newId } from './base-schema';
-import { ApiError } from './http';
-import type { CellValue, ChoiceModel, FieldModel } from './model';
+import { newId } from './base-schema.ts';
+import { ApiError } from './http.ts';
+import type { CellValue, ChoiceModel, FieldModel } from './model.ts';
 
 /**
  * The stored form of a cell, or undefined for "empty" (Airtable omits empty cells).

@@ -3,14 +3,14 @@
  *
  *   node scripts/run-ts.mjs scripts/airtable-emulator/cli.ts --port 8787 --data .data/airtable.json
  */
-import { ADMIN_HELP } from './admin';
+import { ADMIN_HELP } from './admin.ts';
 import {
   EMULATOR_ADMIN_PREFIX,
   EMULATOR_DEFAULT_DATA_FILE,
   EMULATOR_DEFAULT_PORT,
   startEmulator,
   type ListenOptions,
-} from './emulator';
+} from './emulator.ts';
 
 export const USAGE = [
   'Usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--data .data/airtable.json | --no-data]',

@@ -13,17 +13,17 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EMULATOR_ADMIN_PREFIX, handleAdmin } from './admin';
-import { ApiError, sendError } from './http';
-import { ALL_SCOPES, type EmulatorToken, type StoredRecord } from './model';
-import { createRestApi, type ApiConfig, type Fault, type LoggedRequest } from './rest-api';
-import { BaseStore, type InitialSchema } from './store';
+import { EMULATOR_ADMIN_PREFIX, handleAdmin } from './admin.ts';
+import { ApiError, sendError } from './http.ts';
+import { ALL_SCOPES, type EmulatorToken, type StoredRecord } from './model.ts';
+import { createRestApi, type ApiConfig, type Fault, type LoggedRequest } from './rest-api.ts';
+import { BaseStore, type InitialSchema } from './store.ts';
 
-export { EMULATOR_ADMIN_PREFIX } from './admin';
-export type { Fault, LoggedRequest, ApiConfig as EmulatorConfig } from './rest-api';
-export type { EmulatorToken, Scope, StoredRecord, TableInput, FieldInput } from './model';
-export type { InitialSchema } from './store';
-export { siteBaseSchema } from './base-schema';
+export { EMULATOR_ADMIN_PREFIX } from './admin.ts';
+export type { Fault, LoggedRequest, ApiConfig as EmulatorConfig } from './rest-api.ts';
+export type { EmulatorToken, Scope, StoredRecord, TableInput, FieldInput } from './model.ts';
+export type { InitialSchema } from './store.ts';
+export { siteBaseSchema } from './base-schema.ts';
 
 /** Fixed local credentials: not secrets, they only open this loopback emulator. */
 export const EMULATOR_API_KEY = 'patLocalEmulatorKey.dev';

@@ -2,8 +2,8 @@
  * filterByFormula: the subset of Airtable's formula language the site (and a human poking at
  * the emulator) uses. Tokenizer → precedence-climbing parser → evaluator over one record.
  */
-import { ApiError } from './http';
-import type { CellValue } from './model';
+import { ApiError } from './http.ts';
+import type { CellValue } from './model.ts';
 
 export type Token =
   | { t: 'str'; v: string }

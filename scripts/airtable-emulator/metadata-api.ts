@@ -7,9 +7,9 @@
  *
  * Answers and errors in Airtable's shapes; scopes are checked by the caller (rest-api.ts).
  */
-import { ApiError, apiError } from './http';
-import type { Scope } from './model';
-import type { BaseStore } from './store';
+import { ApiError, apiError } from './http.ts';
+import type { Scope } from './model.ts';
+import type { BaseStore } from './store.ts';
 
 /** What a route answers: a status and a JSON body. */
 export interface ApiResult {

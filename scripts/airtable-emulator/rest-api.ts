@@ -4,10 +4,10 @@
  * penalty, latency, a request log, and faults a test can arm to see how the site copes.
  */
 import type http from 'node:http';
-import { handleMetadata, metadataScope, type ApiResult } from './metadata-api';
-import { ApiError, apiError, readBody, sendError, sendJson } from './http';
-import type { EmulatorToken, Scope } from './model';
-import type { BaseStore, ListParams } from './store';
+import { handleMetadata, metadataScope, type ApiResult } from './metadata-api.ts';
+import { ApiError, apiError, readBody, sendError, sendJson } from './http.ts';
+import type { EmulatorToken, Scope } from './model.ts';
+import type { BaseStore, ListParams } from './store.ts';
 
 const REQUEST_LOG_LIMIT = 500;
 

@@ -4,11 +4,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildField, buildTable, buildTables, describeTable, newId, siteBaseSchema } from './base-schema';
-import { normaliseCell } from './cells';
-import { compileFormula } from './formula';
-import { ApiError, isObject } from './http';
-import type { CellValue, FieldModel, StoredRecord, TableInput, TableState } from './model';
+import { buildField, buildTable, buildTables, describeTable, newId, siteBaseSchema } from './base-schema.ts';
+import { normaliseCell } from './cells.ts';
+import { compileFormula } from './formula.ts';
+import { ApiError, isObject } from './http.ts';
+import type { CellValue, FieldModel, StoredRecord, TableInput, TableState } from './model.ts';
 
 const MAX_RECORDS_PER_WRITE = 10;
 const MAX_PAGE_SIZE = 100;
