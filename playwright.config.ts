@@ -25,7 +25,7 @@ export default defineConfig({
   // CLI, and for each site `vite build` then `vite preview` (the host's behaviour and the relay).
   webServer: [
     {
-      command: `node scripts/airtable-emulator.mjs --port ${E2E_PORTS.emulator} --no-data`,
+      command: `node scripts/run-ts.mjs scripts/airtable-emulator/cli.ts --port ${E2E_PORTS.emulator} --no-data`,
       url: `${EMULATOR_URL}/__emulator/health`,
       timeout: 60_000,
       reuseExistingServer: false,
