@@ -1,6 +1,14 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './scripts/chromium.mjs';
-import { E2E_PORTS, E2E_RELAY_ENV, E2E_SITES, EMULATOR_URL, SITE_URL } from './scripts/e2e-config.mjs';
+import {
+  DEV_URL,
+  E2E_OUT_DIR,
+  E2E_PORTS,
+  E2E_RELAY_ENV,
+  E2E_SITES,
+  EMULATOR_URL,
+  SITE_URL,
+} from './scripts/e2e-config.mjs';
 
 const vite = 'node node_modules/vite/bin/vite.js';
 
@@ -41,5 +49,14 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: 'pipe' as const,
     })),
+    {
+      // What a newcomer runs: `vite` with no keys, its emulator keeping data in a scratch file.
+      command: `${vite} --port ${E2E_PORTS.dev} --strictPort`,
+      url: `${DEV_URL}/__emulator/health`,
+      env: { AIRTABLE_EMULATOR_DATA: `${E2E_OUT_DIR}/dev-airtable.json` },
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe' as const,
+    },
   ],
 });

@@ -30,6 +30,9 @@ export default defineConfig({
     ],
   },
   server: { host: '127.0.0.1', port: 5173 },
+  // Pre-bundled at start: loaded on demand (first focus of a form, consent, near the viewport),
+  // they would otherwise be discovered mid-visit and make the dev server reload the page.
+  optimizeDeps: { include: ['airtable', 'react-slick', 'react-hot-toast', 'react-ga4'] },
   preview: { host: '127.0.0.1', port: 4173 },
   build: {
     target: 'es2022',

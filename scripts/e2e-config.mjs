@@ -10,6 +10,7 @@ export const E2E_PORTS = Object.freeze({
   siteFlags: base + 1,
   emulator: base + 2,
   siteRelay: base + 3,
+  dev: base + 4,
 });
 
 /** Direct mode (the spec's): the page's airtable.js talks to the emulator with the key. */
@@ -19,6 +20,8 @@ export const SITE_FLAGS_URL = `http://127.0.0.1:${E2E_PORTS.siteFlags}`;
 /** Relay mode (the default without a browser key): the page talks to /api/airtable only. */
 export const SITE_RELAY_URL = `http://127.0.0.1:${E2E_PORTS.siteRelay}`;
 export const EMULATOR_URL = `http://127.0.0.1:${E2E_PORTS.emulator}`;
+/** Plain `vite` (dev server) with no keys: the relay and its own emulator on the same origin. */
+export const DEV_URL = `http://127.0.0.1:${E2E_PORTS.dev}`;
 
 export const GA_TEST_ID = 'G-E2ETEST01';
 /** Nothing listens here: the specs fulfil it with a stand-in gtag.js through page.route. */
