@@ -1,15 +1,25 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './scripts/chromium.mjs';
-import { SITE_URL, SITE_FLAGS_URL } from './scripts/e2e-config.mjs';
+import {
+  DEV_URL,
+  E2E_OUT_DIR,
+  E2E_PORTS,
+  E2E_RELAY_ENV,
+  E2E_SITES,
+  EMULATOR_URL,
+  SITE_URL,
+} from './scripts/e2e-config.mjs';
+
+const vite = 'node node_modules/vite/bin/vite.js';
 
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
-  workers: process.env.CI ? 2 : 2,
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   use: {
     baseURL: SITE_URL,
     trace: 'off',
@@ -19,11 +29,34 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: 'node scripts/e2e-servers.mjs',
-    url: `${SITE_FLAGS_URL}/`,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-  },
+  // Everything on loopback, started with the same commands a developer uses: the emulator's
+  // CLI, and for each site `vite build` then `vite preview` (the host's behaviour and the relay).
+  webServer: [
+    {
+      command: `node scripts/run-ts.mjs scripts/airtable-emulator/cli.ts --port ${E2E_PORTS.emulator} --no-data`,
+      url: `${EMULATOR_URL}/__emulator/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    ...E2E_SITES.map((site) => ({
+      command:
+        `${vite} build --outDir ${site.outDir} --emptyOutDir --logLevel warn && ` +
+        `${vite} preview --outDir ${site.outDir} --port ${site.port} --strictPort`,
+      url: `http://127.0.0.1:${site.port}/`,
+      env: { ...site.buildEnv, ...E2E_RELAY_ENV },
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: 'pipe' as const,
+    })),
+    {
+      // What a newcomer runs: `vite` with no keys, its emulator keeping data in a scratch file.
+      command: `${vite} --port ${E2E_PORTS.dev} --strictPort`,
+      url: `${DEV_URL}/__emulator/health`,
+      env: { AIRTABLE_EMULATOR_DATA: `${E2E_OUT_DIR}/dev-airtable.json` },
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe' as const,
+    },
+  ],
 });

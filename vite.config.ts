@@ -2,9 +2,14 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { localAirtable } from './scripts/vite-plugins/local-airtable.ts';
+import { prerender } from './scripts/vite-plugins/prerender.ts';
+import { siteSettings } from './scripts/vite-plugins/site-settings.ts';
+
+const settings = siteSettings();
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [settings, react(), prerender(settings), localAirtable(settings)],
   resolve: {
     alias: [
       { find: /^@\//, replacement: `${fileURLToPath(new URL('./src', import.meta.url))}/` },
@@ -25,15 +30,18 @@ export default defineConfig({
     ],
   },
   server: { host: '127.0.0.1', port: 5173 },
+  // Pre-bundled at start: loaded on demand (first focus of a form, consent, near the viewport),
+  // they would otherwise be discovered mid-visit and make the dev server reload the page.
+  optimizeDeps: { include: ['airtable', 'react-slick', 'react-hot-toast', 'react-ga4'] },
   preview: { host: '127.0.0.1', port: 4173 },
   build: {
     target: 'es2022',
     // One stylesheet for the whole site (about 7 KB gzip), inlined into every prerendered page
-    // by scripts/build-site.mjs: first paint waits on no CSS request, and client-side
+    // by the prerender plugin: first paint waits on no CSS request, and client-side
     // navigation never needs to fetch styles.
     cssCodeSplit: false,
     // No modulepreload tags or preload helper: the entry (src/main.tsx) fetches each page's modules
-    // itself, right after first paint, from the list scripts/build-site.mjs writes into the page.
+    // itself, right after first paint, from the list the prerender plugin writes into the page.
     modulePreload: false,
     rollupOptions: {
       output: {

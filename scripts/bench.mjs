@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { buildSite } from './build-site.mjs';
+import { createBuilder, preview } from 'vite';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.mjs';
 import { JS_BEFORE_INTERACTION_BUDGET_KB, measureRoutes } from './bundle-report.mjs';
-import { startStaticServer } from './static-server.mjs';
 
 const OUT = 'node_modules/.bench/site';
 const FLOOR = 'node_modules/.bench/floor';
@@ -124,10 +123,20 @@ async function auditOnce(url, port, preset) {
   };
 }
 
-await buildSite({ outDir: OUT, quiet: true, env: { VITE_SITE_URL: `http://127.0.0.1:${PORT}` } });
+/**
+ * `vite preview` of a folder, served like the host (scripts/vite-plugins/static-host.ts).
+ * @param {string} outDir @param {number} port
+ */
+async function serve(outDir, port) {
+  const server = await preview({ logLevel: 'warn', build: { outDir }, preview: { port, strictPort: true } });
+  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+process.env.VITE_SITE_URL = `http://127.0.0.1:${PORT}`;
+await (await createBuilder({ logLevel: 'warn', build: { outDir: OUT, emptyOutDir: true } })).buildApp();
 await writeFloorPage(OUT);
-const site = await startStaticServer({ root: OUT, port: PORT });
-const floor = await startStaticServer({ root: FLOOR, port: FLOOR_PORT });
+const site = await serve(OUT, PORT);
+const floor = await serve(FLOOR, FLOOR_PORT);
 const bundle = await measureRoutes(OUT);
 const chrome = await chromeLauncher.launch({
   chromePath: CHROMIUM_PATH,

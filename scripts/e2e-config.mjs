@@ -1,13 +1,27 @@
 // @ts-check
-/** Loopback addresses and build settings shared by the e2e servers script and the specs. */
+/**
+ * Loopback addresses and build settings shared by the Playwright config and the specs. Every
+ * server is a plain Vite command (`vite build` then `vite preview`) or the emulator's CLI.
+ */
 // E2E_PORT_BASE lets several test runs share one machine without sharing servers.
 const base = Number(process.env.E2E_PORT_BASE ?? 4173);
-export const E2E_PORTS = Object.freeze({ site: base, siteFlags: base + 1, emulator: base + 2 });
+export const E2E_PORTS = Object.freeze({
+  site: base,
+  siteFlags: base + 1,
+  emulator: base + 2,
+  siteRelay: base + 3,
+  dev: base + 4,
+});
 
+/** Direct mode (the spec's): the page's airtable.js talks to the emulator with the key. */
 export const SITE_URL = `http://127.0.0.1:${E2E_PORTS.site}`;
-/** The same site built with SCHOOLS_PAGE off, TEMP_ISSUE_POPUP on and GOOGLE_PLAY_BUTTON off. */
+/** The same, built with SCHOOLS_PAGE off, TEMP_ISSUE_POPUP on and GOOGLE_PLAY_BUTTON off. */
 export const SITE_FLAGS_URL = `http://127.0.0.1:${E2E_PORTS.siteFlags}`;
+/** Relay mode (the default without a browser key): the page talks to /api/airtable only. */
+export const SITE_RELAY_URL = `http://127.0.0.1:${E2E_PORTS.siteRelay}`;
 export const EMULATOR_URL = `http://127.0.0.1:${E2E_PORTS.emulator}`;
+/** Plain `vite` (dev server) with no keys: the relay and its own emulator on the same origin. */
+export const DEV_URL = `http://127.0.0.1:${E2E_PORTS.dev}`;
 
 export const GA_TEST_ID = 'G-E2ETEST01';
 /** Nothing listens here: the specs fulfil it with a stand-in gtag.js through page.route. */
@@ -20,3 +34,59 @@ export const E2E_OUT_DIR = `node_modules/.e2e-${base}`;
  * sustained 429 answers in seconds. tests/e2e/faults.spec.ts asserts against it.
  */
 export const E2E_STORAGE_ANSWER_BOUND_MS = 4000;
+
+/** The emulator's fixed local credentials (not secrets: they open only the loopback emulator). */
+export const E2E_EMULATOR_API_KEY = 'patLocalEmulatorKey.dev';
+export const E2E_EMULATOR_BASE_ID = 'appLocalEmulator01';
+
+/**
+ * @typedef {{ name: string, port: number, outDir: string, buildEnv: Record<string, string> }} E2ESite
+ */
+
+/** Settings every e2e build shares. @param {number} port */
+const common = (port) => ({
+  VITE_GA_MEASUREMENT_ID: GA_TEST_ID,
+  VITE_GA_SCRIPT_URL: GA_SCRIPT_URL,
+  VITE_SITE_URL: `http://127.0.0.1:${port}`,
+  VITE_STORAGE_ANSWER_BOUND_MS: String(E2E_STORAGE_ANSWER_BOUND_MS),
+});
+const direct = {
+  VITE_AIRTABLE_API_KEY: E2E_EMULATOR_API_KEY,
+  VITE_AIRTABLE_BASE_ID: E2E_EMULATOR_BASE_ID,
+  VITE_AIRTABLE_ENDPOINT_URL: EMULATOR_URL,
+};
+
+/** @type {E2ESite[]} */
+export const E2E_SITES = [
+  {
+    name: 'default',
+    port: E2E_PORTS.site,
+    outDir: `${E2E_OUT_DIR}/default`,
+    buildEnv: { ...common(E2E_PORTS.site), ...direct },
+  },
+  {
+    name: 'flags',
+    port: E2E_PORTS.siteFlags,
+    outDir: `${E2E_OUT_DIR}/flags`,
+    buildEnv: {
+      ...common(E2E_PORTS.siteFlags),
+      ...direct,
+      VITE_FEATURE_SCHOOLS_PAGE: 'false',
+      VITE_FEATURE_TEMP_ISSUE_POPUP: 'true',
+      VITE_FEATURE_GOOGLE_PLAY_BUTTON: 'false',
+    },
+  },
+  {
+    name: 'relay',
+    port: E2E_PORTS.siteRelay,
+    outDir: `${E2E_OUT_DIR}/relay`,
+    buildEnv: common(E2E_PORTS.siteRelay),
+  },
+];
+
+/** What every preview server's relay talks to: the one emulator all specs inspect. */
+export const E2E_RELAY_ENV = {
+  AIRTABLE_API_KEY: E2E_EMULATOR_API_KEY,
+  AIRTABLE_BASE_ID: E2E_EMULATOR_BASE_ID,
+  AIRTABLE_ENDPOINT_URL: EMULATOR_URL,
+};

@@ -10,7 +10,9 @@
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from './airtable-emulator.mjs';
+// Static: a dynamic import() would run after scripts/run-ts.mjs has closed its module runner.
+import { createServer } from 'vite';
+import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from './airtable-emulator/emulator.ts';
 
 /**
  * @typedef {import('@/lib/airtable/upsert').StorageOptions} StorageOptions
@@ -72,7 +74,6 @@ export const DEFAULT_ANSWER_BOUND_MS = 30_000;
  * @returns {Promise<{ storage: StorageLayer, close: () => Promise<void> }>}
  */
 export async function loadStorageLayer() {
-  const { createServer } = await import('vite');
   const server = await createServer({
     root,
     configFile: path.join(root, 'vite.config.ts'),

@@ -1,6 +1,6 @@
 import '@/styles/global.css';
 
-/** Matches BOOT_MODULES_ID in scripts/build-site.mjs. */
+/** Matches BOOT_MODULES_ID in scripts/vite-plugins/prerender.ts. */
 const BOOT_MODULES_ID = 'boot-modules';
 
 const container = document.getElementById('root');

@@ -42,15 +42,6 @@ export const CAROUSEL = {
   ],
 } as const;
 
-/** airtable.js defaults the spec records; the storage layer bounds them further. */
-export const AIRTABLE_CLIENT_DEFAULTS = {
-  requestTimeoutMs: 300_000,
-  retryInitialDelayMs: 5_000,
-  retryMaxDelayMs: 600_000,
-  listPostUrlLengthThreshold: 15_000,
-  pageSize: 100,
-} as const;
-
 /** Longest a visitor waits for a form's answer, retries of 429 included. */
 export const STORAGE_ANSWER_BOUND_MS = 30_000;
 

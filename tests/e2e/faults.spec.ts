@@ -1,5 +1,5 @@
 import type { APIRequestContext, BrowserContext, Page, TestInfo } from '@playwright/test';
-import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '../../scripts/airtable-emulator.mjs';
+import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '../../scripts/airtable-emulator/emulator';
 import { E2E_STORAGE_ANSWER_BOUND_MS, EMULATOR_URL } from '../../scripts/e2e-config.mjs';
 import {
   addFault,
@@ -32,7 +32,7 @@ const ANSWER_MARGIN_MS = 1_500;
  */
 const MAX_TRIES_WITHIN_BOUND = 4;
 
-/** An emulator fault (see scripts/airtable-emulator.mjs); this spec adds table, method, count and a tag. */
+/** An emulator fault (see scripts/airtable-emulator/rest-api.ts); this spec adds table, method, count and a tag. */
 type Fault = Pick<EmulatorFault, 'kind' | 'status'>;
 
 type FaultCase = {

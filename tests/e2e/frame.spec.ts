@@ -169,6 +169,8 @@ test.describe('analytics consent', () => {
     await expect(banner).toBeVisible();
     await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy', exact: true }).click();
     await expect(page).toHaveURL(/\/privacy$/);
+    // The address changes before the new page is shown: accept once the visitor sees it.
+    await expect(page.getByRole('heading', { level: 1, name: /Privacy/ })).toBeVisible();
     expect(network.analyticsScript).toEqual([]);
     expect(await page.evaluate(() => document.cookie)).toBe('');
     expect(await pageViews(page)).toEqual([]);

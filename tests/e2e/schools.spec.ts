@@ -5,8 +5,10 @@ import { expect, expectConsoleErrors, test } from './support/fixtures';
 import { FAILURE_TOAST, INVALID_EMAIL, QUOTE_FORM } from './support/forms';
 import {
   checkbox,
+  fillQuote,
   expectNoAxeViolations,
   openSchoolsPage,
+  type QuoteEntry,
   stubCalendarWithNoContent,
   textbox,
   uniqueEmail,
@@ -27,27 +29,6 @@ const SCHOOL_DOMAIN = 'oakfield.sch.uk';
 const field = textbox;
 const useCase = checkbox;
 const submitButton = (page: Page) => page.getByRole('button', { name: QUOTE_FORM.submitText });
-
-type QuoteEntry = {
-  name: string;
-  email: string;
-  school: string;
-  role: string;
-  useCases: string[];
-  other?: string;
-};
-
-async function fillQuote(page: Page, entry: QuoteEntry): Promise<void> {
-  await field(page, 'Your Name').fill(entry.name);
-  await field(page, 'Email Address').fill(entry.email);
-  await field(page, 'School/Institution Name').fill(entry.school);
-  await field(page, 'Role').fill(entry.role);
-  for (const label of entry.useCases) await useCase(page, label).check();
-  if (entry.other !== undefined) {
-    await useCase(page, 'Other').check();
-    await field(page, 'Tell us how you would use it').fill(entry.other);
-  }
-}
 
 const isoTime = (value: unknown) => new Date(String(value)).getTime();
 

@@ -3,10 +3,10 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openAirtableBase } from '@/lib/airtable/client';
-import { normaliseEmail } from '@/lib/airtable/fields';
+import { WAITLIST_FIELDS, normaliseEmail } from '@/lib/airtable/fields';
 import { emailLookupFormula, toFormulaStringLiteral } from '@/lib/airtable/formula';
 import { upsertWaitlistEntry } from '@/lib/airtable/upsert';
-import { TABLE_SCHEMAS, compileFormula } from '../../scripts/airtable-emulator.mjs';
+import { compileFormula } from '../../scripts/airtable-emulator/formula';
 import { type Emulator, useEmulator } from './support/emulator';
 
 /*
@@ -21,7 +21,7 @@ import { type Emulator, useEmulator } from './support/emulator';
  * input"; decoys that normalise to the target are kept apart so "exactly one" stays exact.
  */
 
-const WAITLIST_SCHEMA = TABLE_SCHEMAS.Waitlist ?? {};
+const WAITLIST_FIELD_NAMES = Object.values(WAITLIST_FIELDS);
 
 /** Pieces an attacker (or an unlucky typist) might put in an address. */
 const FRAGMENTS = [
@@ -120,7 +120,7 @@ describe('lookup formula against the emulator formula engine (property-based)', 
         const target = normaliseEmail(typed);
         const decoys = [...neighbours(target), ...extra].filter((decoy) => !isSameAddress(decoy, typed));
         const { rows, targetId } = table(target, decoys);
-        const matches = compileFormula(emailLookupFormula(typed), WAITLIST_SCHEMA);
+        const matches = compileFormula(emailLookupFormula(typed), WAITLIST_FIELD_NAMES);
         expect(
           rows.filter((row) => matches(row)).map((row) => row.id),
           JSON.stringify(typed),
@@ -135,7 +135,7 @@ describe('lookup formula against the emulator formula engine (property-based)', 
       fc.property(anyText, fc.array(anyText, { maxLength: 3 }), (typed, extra) => {
         const target = normaliseEmail(typed);
         const { rows } = table(target, [...neighbours(target), ...extra, ` ${typed} `, typed]);
-        const matches = compileFormula(emailLookupFormula(typed), WAITLIST_SCHEMA);
+        const matches = compileFormula(emailLookupFormula(typed), WAITLIST_FIELD_NAMES);
         for (const row of rows) {
           expect(matches(row), JSON.stringify({ typed, stored: row.fields.Email })).toBe(
             isSameAddress(row.fields.Email, typed),
@@ -149,7 +149,7 @@ describe('lookup formula against the emulator formula engine (property-based)', 
   it('is always a formula the emulator accepts, whatever the input', () => {
     fc.assert(
       fc.property(anyText, (typed) => {
-        expect(() => compileFormula(emailLookupFormula(typed), WAITLIST_SCHEMA)).not.toThrow();
+        expect(() => compileFormula(emailLookupFormula(typed), WAITLIST_FIELD_NAMES)).not.toThrow();
       }),
       { numRuns: 1_000 },
     );

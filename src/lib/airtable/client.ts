@@ -1,5 +1,6 @@
 import type Airtable from 'airtable';
 import { env } from '@/config/env';
+import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
 
 /** Where and as whom the storage layer talks to Airtable (or to the local emulator). */
 export interface AirtableConfig {
@@ -8,9 +9,16 @@ export interface AirtableConfig {
   endpointUrl: string;
 }
 
-/** The build's Airtable configuration (from VITE_AIRTABLE_* via src/config/env.ts). */
+/**
+ * The build's Airtable configuration: in direct mode the VITE_AIRTABLE_* settings; in relay mode
+ * (no browser key) the same-origin relay, which holds the real token and base id.
+ */
 export function configFromEnv(): AirtableConfig {
-  return { apiKey: env.airtableApiKey, baseId: env.airtableBaseId, endpointUrl: env.airtableEndpointUrl };
+  if (env.storageMode === 'direct') {
+    return { apiKey: env.airtableApiKey, baseId: env.airtableBaseId, endpointUrl: env.airtableEndpointUrl };
+  }
+  const origin = typeof window === 'undefined' ? env.siteUrl : window.location.origin;
+  return { apiKey: RELAY_CLIENT_KEY, baseId: RELAY_BASE_ID, endpointUrl: `${origin}${RELAY_PATH}` };
 }
 
 type AirtableConstructor = typeof Airtable;

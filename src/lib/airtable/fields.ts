@@ -1,44 +1,27 @@
-import { DEFAULT_INTEREST_STORED } from '@/config/constants';
+import { DEFAULT_INTEREST_STORED } from '../../config/constants.ts';
+import { AIRTABLE_SCHEMA, choiceNamesOf, fieldNamesOf } from './schema.ts';
 
-/** Table names in the Airtable base, exactly as the owner named them. */
+/** Table names in the Airtable base, exactly as the owner named them (from schema.ts). */
 export const AIRTABLE_TABLES = {
-  quotes: 'School Quotes',
-  waitlist: 'Waitlist',
+  quotes: AIRTABLE_SCHEMA.quotes.name,
+  waitlist: AIRTABLE_SCHEMA.waitlist.name,
 } as const;
 
-/** Field names of 'School Quotes', exactly as in Airtable. */
-export const QUOTE_FIELDS = {
-  email: 'Email',
-  contactName: 'Contact Name',
-  schoolName: 'School Name',
-  role: 'Role',
-  useCases: 'Use Cases',
-  otherUseCase: 'Other Use Case',
-  createdAt: 'Created At',
-  lastUpdated: 'Last Updated',
-  status: 'Status',
-} as const;
+/** Field names of 'School Quotes', exactly as in Airtable (from schema.ts). */
+export const QUOTE_FIELDS = fieldNamesOf('quotes');
 
-/** Field names of 'Waitlist', exactly as in Airtable. */
-export const WAITLIST_FIELDS = {
-  email: 'Email',
-  interests: 'Interests',
-  schoolName: 'School Name',
-  contactName: 'Contact Name',
-  pageSource: 'Page Source',
-  createdAt: 'Created At',
-  lastUpdated: 'Last Updated',
-} as const;
+/** Field names of 'Waitlist', exactly as in Airtable (from schema.ts). */
+export const WAITLIST_FIELDS = fieldNamesOf('waitlist');
 
-/** The short labels stored in Use Cases (spec section 3). */
-export const USE_CASE_LABELS = ['Support Learners', 'Practice Speaking', 'Showcase Creativity'] as const;
+/** The short labels stored in Use Cases (spec section 3): the field's select options. */
+export const USE_CASE_LABELS = choiceNamesOf(AIRTABLE_SCHEMA.quotes.fields.useCases);
 export type UseCaseLabel = (typeof USE_CASE_LABELS)[number];
 
 /** Prefix of a custom use case in Use Cases: 'Other: text'. */
 export const OTHER_USE_CASE_PREFIX = 'Other:';
 
-/** Status of a new or re-submitted quote request. */
-export const QUOTE_STATUS_NEW = 'New';
+/** Status of a new or re-submitted quote request: the first option of Status. */
+export const QUOTE_STATUS_NEW = AIRTABLE_SCHEMA.quotes.fields.status.options.choices[0].name;
 
 /** What the schools quote form hands to the storage layer. */
 export interface QuoteRequestInput {
@@ -63,26 +46,26 @@ export interface WaitlistEntryInput {
 
 /** Cell values of a 'School Quotes' write, keyed by Airtable field name. */
 export type QuoteRecordFields = {
-  Email: string;
-  'Contact Name': string;
-  'School Name': string;
-  Role?: string;
-  'Use Cases': string[];
-  'Other Use Case'?: string;
-  'Created At'?: string;
-  'Last Updated': string;
-  Status: typeof QUOTE_STATUS_NEW;
+  [QUOTE_FIELDS.email]: string;
+  [QUOTE_FIELDS.contactName]: string;
+  [QUOTE_FIELDS.schoolName]: string;
+  [QUOTE_FIELDS.role]?: string;
+  [QUOTE_FIELDS.useCases]: string[];
+  [QUOTE_FIELDS.otherUseCase]?: string;
+  [QUOTE_FIELDS.createdAt]?: string;
+  [QUOTE_FIELDS.lastUpdated]: string;
+  [QUOTE_FIELDS.status]: typeof QUOTE_STATUS_NEW;
 };
 
 /** Cell values of a 'Waitlist' write, keyed by Airtable field name. */
 export type WaitlistRecordFields = {
-  Email: string;
-  Interests: string[];
-  'School Name'?: string;
-  'Contact Name'?: string;
-  'Page Source'?: string;
-  'Created At'?: string;
-  'Last Updated': string;
+  [WAITLIST_FIELDS.email]: string;
+  [WAITLIST_FIELDS.interests]: string[];
+  [WAITLIST_FIELDS.schoolName]?: string;
+  [WAITLIST_FIELDS.contactName]?: string;
+  [WAITLIST_FIELDS.pageSource]?: string;
+  [WAITLIST_FIELDS.createdAt]?: string;
+  [WAITLIST_FIELDS.lastUpdated]: string;
 };
 
 /** The stored form of an email: trimmed and lower-cased (the lookup compares the same way). */

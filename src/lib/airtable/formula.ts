@@ -1,4 +1,4 @@
-import { normaliseEmail } from '@/lib/airtable/fields';
+import { normaliseEmail } from './fields.ts';
 
 // Airtable formula string literals use backslash escapes. Escaping the backslash first keeps
 // the later escapes intact; line breaks are escaped so the literal stays on one line.

@@ -1,10 +1,10 @@
 import type { APIRequestContext } from '@playwright/test';
-import type { Fault, LoggedRequest } from '../../../scripts/airtable-emulator.mjs';
+import type { Fault, LoggedRequest } from '../../../scripts/airtable-emulator/emulator';
 import { EMULATOR_URL } from '../../../scripts/e2e-config.mjs';
 import { expect } from './fixtures';
 
 /**
- * The local Airtable emulator's admin API (scripts/airtable-emulator.mjs, under /__emulator/).
+ * The local Airtable emulator's admin API (scripts/airtable-emulator/,  under /__emulator/).
  * The emulator is shared by every worker of the run: records, faults and the request log too.
  */
 

@@ -116,3 +116,25 @@ export async function pageViews(page: Page): Promise<[string, string][]> {
   const views = await gtagEvents<{ page_path?: string; page_title?: string } | undefined>(page, 'page_view');
   return views.map((params) => [params?.page_path ?? '', params?.page_title ?? '']);
 }
+
+export type QuoteEntry = {
+  name: string;
+  email: string;
+  school: string;
+  role: string;
+  useCases: string[];
+  other?: string;
+};
+
+/** Fills the quote form as a visitor would. */
+export async function fillQuote(page: Page, entry: QuoteEntry): Promise<void> {
+  await textbox(page, 'Your Name').fill(entry.name);
+  await textbox(page, 'Email Address').fill(entry.email);
+  await textbox(page, 'School/Institution Name').fill(entry.school);
+  await textbox(page, 'Role').fill(entry.role);
+  for (const label of entry.useCases) await checkbox(page, label).check();
+  if (entry.other !== undefined) {
+    await checkbox(page, 'Other').check();
+    await textbox(page, 'Tell us how you would use it').fill(entry.other);
+  }
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { StorageOptions } from '@/lib/airtable/upsert';
-import { startEmulator } from '../../../scripts/airtable-emulator.mjs';
+import { startEmulator } from '../../../scripts/airtable-emulator/emulator';
 
 export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 

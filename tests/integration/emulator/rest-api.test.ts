@@ -11,7 +11,7 @@ import {
   EMULATOR_API_KEY,
   EMULATOR_BASE_ID,
   startEmulator,
-} from '../../scripts/airtable-emulator.mjs';
+} from '../../../scripts/airtable-emulator/emulator';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -310,10 +310,14 @@ describe('persistence and CLI', () => {
   });
 
   it('runs as a command and prints one line with its address', async () => {
-    const child = spawn(process.execPath, ['scripts/airtable-emulator.mjs', '--port', '0', '--no-data'], {
-      cwd: path.resolve(import.meta.dirname, '../..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['scripts/run-ts.mjs', 'scripts/airtable-emulator/cli.ts', '--port', '0', '--no-data'],
+      {
+        cwd: path.resolve(import.meta.dirname, '../../..'),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const line = await new Promise<string>((resolve, reject) => {
         child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()));

@@ -1,0 +1,200 @@
+/**
+ * The base's schema as mutable state: building table and field models from what a client
+ * sends to the Metadata API (or what a test seeds), with Airtable's validation errors.
+ */
+import { randomBytes } from 'node:crypto';
+import { AIRTABLE_TABLE_DEFINITIONS } from '../../src/lib/airtable/schema.ts';
+import { ApiError, isObject } from './http.ts';
+import type { ChoiceModel, FieldInput, FieldModel, FieldOptions, TableInput, TableState } from './model.ts';
+
+/** Airtable-style id: a prefix and 14 alphanumerics, e.g. 'tblXXXXXXXXXXXXXX'. */
+export function newId(prefix: 'app' | 'tbl' | 'fld' | 'viw' | 'sel' | 'rec'): string {
+  return `${prefix}${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x').slice(0, 14)}`;
+}
+
+/** Field types the emulator can create and store cells for. */
+export const CREATABLE_FIELD_TYPES = [
+  'singleLineText',
+  'multilineText',
+  'email',
+  'url',
+  'phoneNumber',
+  'singleSelect',
+  'multipleSelects',
+  'dateTime',
+] as const;
+
+const TEXT_TYPES: readonly string[] = ['singleLineText', 'multilineText', 'email', 'url', 'phoneNumber'];
+const DATE_FORMATS: Readonly<Record<string, string>> = {
+  local: 'l',
+  friendly: 'LL',
+  us: 'M/D/YYYY',
+  european: 'D/M/YYYY',
+  iso: 'YYYY-MM-DD',
+};
+const TIME_FORMATS: Readonly<Record<string, string>> = { '12hour': 'h:mma', '24hour': 'HH:mm' };
+
+function invalidOptions(field: string, problem: string): ApiError {
+  return new ApiError(
+    422,
+    'INVALID_FIELD_TYPE_OPTIONS_FOR_CREATE',
+    `Failed schema validation: ${field}.options ${problem}`,
+  );
+}
+
+/** The IANA zone, 'utc' or 'client'; anything else is refused as Airtable does. */
+function isKnownTimeZone(zone: string): boolean {
+  if (zone === 'utc' || zone === 'client') return true;
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    return zone !== 'UTC'; // Airtable wants 'utc' in lower case and refuses 'UTC'.
+  } catch {
+    return false;
+  }
+}
+
+function selectOptions(name: string, options: unknown): FieldOptions {
+  if (!isObject(options) || !Array.isArray(options.choices)) throw invalidOptions(name, 'is missing choices');
+  const choices: ChoiceModel[] = [];
+  for (const choice of options.choices) {
+    if (!isObject(choice) || typeof choice.name !== 'string' || choice.name.trim() === '') {
+      throw invalidOptions(name, 'has a choice without a name');
+    }
+    if (choices.some((known) => known.name === choice.name)) {
+      throw invalidOptions(name, `has the choice "${choice.name}" twice`);
+    }
+    choices.push({
+      id: newId('sel'),
+      name: choice.name,
+      ...(typeof choice.color === 'string' ? { color: choice.color } : {}),
+    });
+  }
+  return { choices };
+}
+
+function namedFormat(name: string, key: string, value: unknown, formats: Readonly<Record<string, string>>) {
+  if (!isObject(value) || typeof value.name !== 'string' || !Object.hasOwn(formats, value.name)) {
+    throw invalidOptions(name, `${key} is missing or not one of ${Object.keys(formats).join(', ')}`);
+  }
+  return { name: value.name, format: formats[value.name] };
+}
+
+function dateTimeOptions(name: string, options: unknown): FieldOptions {
+  if (!isObject(options)) throw invalidOptions(name, 'is missing');
+  const dateFormat = namedFormat(name, 'dateFormat', options.dateFormat, DATE_FORMATS);
+  const timeFormat = namedFormat(name, 'timeFormat', options.timeFormat, TIME_FORMATS);
+  if (typeof options.timeZone !== 'string' || !isKnownTimeZone(options.timeZone)) {
+    throw invalidOptions(name, `timeZone ${JSON.stringify(options.timeZone)} is not a known time zone`);
+  }
+  return { dateFormat, timeFormat, timeZone: options.timeZone };
+}
+
+function sameName(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+/**
+ * A new field model from a client's description, checked against the table's other fields:
+ * 422 DUPLICATE_OR_EMPTY_FIELD_NAME, UNSUPPORTED_FIELD_TYPE_FOR_CREATE or
+ * INVALID_FIELD_TYPE_OPTIONS_FOR_CREATE as Airtable answers.
+ */
+export function buildField(input: unknown, siblings: readonly { name: string }[]): FieldModel {
+  if (!isObject(input) || typeof input.type !== 'string') {
+    throw new ApiError(422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: a field needs a name and a type.');
+  }
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (!name || siblings.some((field) => sameName(field.name, name))) {
+    throw new ApiError(
+      422,
+      'DUPLICATE_OR_EMPTY_FIELD_NAME',
+      name ? `Field names must be unique: "${name}" already exists` : 'Field names cannot be empty',
+    );
+  }
+  const type = input.type;
+  const field: FieldModel = { id: newId('fld'), name, type };
+  if (typeof input.description === 'string') field.description = input.description;
+  if (!(CREATABLE_FIELD_TYPES as readonly string[]).includes(type)) {
+    throw new ApiError(
+      422,
+      'UNSUPPORTED_FIELD_TYPE_FOR_CREATE',
+      `Invalid options for ${name}: creating ${type} fields is not supported by this emulator`,
+    );
+  }
+  if (TEXT_TYPES.includes(type)) {
+    if (isObject(input.options) && Object.keys(input.options).length > 0) {
+      throw invalidOptions(name, `must be empty for a ${type} field`);
+    }
+  } else if (type === 'dateTime') {
+    field.options = dateTimeOptions(name, input.options);
+  } else {
+    field.options = selectOptions(name, input.options);
+  }
+  return field;
+}
+
+/**
+ * A new table from a client's description, checked against the base's other tables: a unique
+ * name and at least one field; its first field becomes the primary field, as in Airtable.
+ */
+export function buildTable(input: unknown, tables: readonly { name: string }[]): TableState {
+  if (!isObject(input)) {
+    throw new ApiError(422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: the body must be a table.');
+  }
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (!name) throw new ApiError(422, 'INVALID_TABLE_NAME', 'Table names cannot be empty');
+  if (tables.some((table) => sameName(table.name, name))) {
+    throw new ApiError(422, 'DUPLICATE_TABLE_NAME', `A table named "${name}" already exists in this base`);
+  }
+  if (!Array.isArray(input.fields) || input.fields.length === 0) {
+    throw new ApiError(422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: a table needs at least one field.');
+  }
+  const fields: FieldModel[] = [];
+  for (const fieldInput of input.fields as unknown[]) fields.push(buildField(fieldInput, fields));
+  const primary = fields[0] as FieldModel;
+  return {
+    id: newId('tbl'),
+    name,
+    ...(typeof input.description === 'string' ? { description: input.description } : {}),
+    primaryFieldId: primary.id,
+    fields,
+    views: [{ id: newId('viw'), name: 'Grid view', type: 'grid' }],
+    records: [],
+  };
+}
+
+/** Tables built from descriptions in order (each validated as a Metadata API create would be). */
+export function buildTables(inputs: readonly TableInput[]): TableState[] {
+  const tables: TableState[] = [];
+  for (const input of inputs) tables.push(buildTable(input, tables));
+  return tables;
+}
+
+/** The site's base (src/lib/airtable/schema.ts) as Metadata API table descriptions. */
+export function siteBaseSchema(): TableInput[] {
+  return AIRTABLE_TABLE_DEFINITIONS.map((table) => ({
+    name: table.name,
+    fields: Object.values(table.fields).map((field): FieldInput => ({
+      name: field.name,
+      type: field.type,
+      ...('options' in field ? { options: structuredClone(field.options) } : {}),
+    })),
+  }));
+}
+
+/** The Metadata API's view of a table (no records). */
+export function describeTable(table: TableState): Omit<TableState, 'records'> {
+  const { id, name, description, primaryFieldId, fields, views } = table;
+  return structuredClone({
+    id,
+    name,
+    ...(description === undefined ? {} : { description }),
+    primaryFieldId,
+    fields,
+    views,
+  });
+}
+
+/** The names of a field's select options; [] for other types. */
+export function choiceNames(field: FieldModel): string[] {
+  return (field.options?.choices ?? []).map((choice) => choice.name);
+}

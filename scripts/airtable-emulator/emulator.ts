@@ -1,0 +1,182 @@
+/**
+ * Local emulator of the slice of Airtable's APIs the site and the owner's commands use, so
+ * that development needs no Airtable account and every test drives the real client over HTTP.
+ * Development and test tooling only: nothing under src/ imports it, so it never ships.
+ *
+ * - `createEmulator(options)`: a request handler for `/v0/…` and `/__emulator…`, to mount as
+ *   middleware (Vite's dev and preview servers) on the site's own origin;
+ * - `startEmulator(options)`: the same on its own loopback port (tests, the CLI).
+ *
+ * Modules: formula.ts (filterByFormula), cells.ts (cell types), base-schema.ts (tables and
+ * fields as state), store.ts (records and persistence), rest-api.ts (v0 API, auth, faults,
+ * rate limit), metadata-api.ts (schema API), admin.ts (admin page and API), cli.ts.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EMULATOR_ADMIN_PREFIX, handleAdmin } from './admin.ts';
+import { ApiError, sendError } from './http.ts';
+import { ALL_SCOPES, type EmulatorToken, type StoredRecord } from './model.ts';
+import { createRestApi, type ApiConfig, type Fault, type LoggedRequest } from './rest-api.ts';
+import { BaseStore, type InitialSchema } from './store.ts';
+
+export { EMULATOR_ADMIN_PREFIX } from './admin.ts';
+export type { Fault, LoggedRequest, ApiConfig as EmulatorConfig } from './rest-api.ts';
+export type { EmulatorToken, Scope, StoredRecord, TableInput, FieldInput } from './model.ts';
+export type { InitialSchema } from './store.ts';
+export { siteBaseSchema } from './base-schema.ts';
+
+/** Fixed local credentials: not secrets, they only open this loopback emulator. */
+export const EMULATOR_API_KEY = 'patLocalEmulatorKey.dev';
+export const EMULATOR_BASE_ID = 'appLocalEmulator01';
+export const EMULATOR_HOST = '127.0.0.1';
+export const EMULATOR_DEFAULT_PORT = 8787;
+export const EMULATOR_DEFAULT_DATA_FILE = '.data/airtable.json';
+/** Airtable's documented limit: 5 requests per second per base. */
+export const AIRTABLE_RATE_LIMIT_PER_SECOND = 5;
+
+const API_PREFIX = '/v0/';
+const CORS_ALLOWED_HEADERS =
+  'authorization, content-type, x-airtable-application-id, x-airtable-user-agent, x-api-version';
+
+export interface EmulatorOptions {
+  /** The token with every scope (default EMULATOR_API_KEY). */
+  apiKey?: string;
+  /** More tokens, each with its own scopes (e.g. a site token without schema access). */
+  tokens?: readonly EmulatorToken[];
+  baseId?: string;
+  /** JSON file the base is kept in; none keeps it in memory. */
+  dataFile?: string;
+  /** The base's schema at start and after reset: the site's (default), empty, or given tables. */
+  schema?: InitialSchema;
+  rateLimitPerSecond?: number;
+  rateLimitPenaltyMs?: number;
+  latencyMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface ListenOptions extends EmulatorOptions {
+  /** 0 picks a free port (tests). */
+  port?: number;
+  host?: string;
+}
+
+/** The emulator as a request handler, with the controls tests use. */
+export interface Emulator {
+  apiKey: string;
+  baseId: string;
+  /** True for the paths the emulator serves: `/v0/…` and `/__emulator…`. */
+  handles: (pathname: string) => boolean;
+  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  /** Empties records, restores the initial schema, and clears faults, log and config. */
+  reset: () => void;
+  records: (table: string) => StoredRecord[];
+  seed: (table: string, fields: Record<string, unknown>) => StoredRecord;
+  addFaults: (...faults: Fault[]) => void;
+  setConfig: (patch: Partial<ApiConfig>) => ApiConfig;
+  requests: () => LoggedRequest[];
+  /** Ends hung answers so the server holding them can close. */
+  close: () => Promise<void>;
+}
+
+/** The emulator listening on its own port. */
+export interface RunningEmulator extends Emulator {
+  url: string;
+  port: number;
+}
+
+function isAdminPath(pathname: string): boolean {
+  return pathname === EMULATOR_ADMIN_PREFIX || pathname.startsWith(`${EMULATOR_ADMIN_PREFIX}/`);
+}
+
+/** The emulator as a request handler, to mount on any Node HTTP server or middleware stack. */
+export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  const apiKey = options.apiKey ?? EMULATOR_API_KEY;
+  const baseId = options.baseId ?? EMULATOR_BASE_ID;
+  const log = options.log ?? (() => undefined);
+  const store = new BaseStore({
+    baseId,
+    ...(options.dataFile ? { dataFile: options.dataFile } : {}),
+    ...(options.schema ? { schema: options.schema } : {}),
+  });
+  const api = createRestApi({
+    store,
+    tokens: [{ token: apiKey, scopes: ALL_SCOPES }, ...(options.tokens ?? [])],
+    config: {
+      rateLimitPerSecond: options.rateLimitPerSecond ?? AIRTABLE_RATE_LIMIT_PER_SECOND,
+      rateLimitPenaltyMs: options.rateLimitPenaltyMs ?? 0,
+      latencyMs: options.latencyMs ?? 0,
+    },
+  });
+  const reset = () => {
+    store.reset();
+    api.reset();
+  };
+  const onError = (error: unknown) =>
+    log(`airtable-emulator: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    // The browser build of airtable.js preflights every request with its own headers.
+    res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
+    res.setHeader('vary', 'Origin');
+    res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
+    res.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
+    res.setHeader('access-control-max-age', '600');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    if (!isAdminPath(url.pathname)) {
+      api.handle(req, res, url, onError);
+      return;
+    }
+    handleAdmin({ store, api, reset }, req, res, url).catch((error: unknown) => {
+      if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
+      onError(error);
+      sendError(res, 500);
+    });
+  };
+
+  return {
+    apiKey,
+    baseId,
+    handles: (pathname) => pathname.startsWith(API_PREFIX) || isAdminPath(pathname),
+    handle,
+    reset,
+    records: (table) => store.records(table),
+    seed: (table, fields) => store.seed(table, fields),
+    addFaults: (...faults) => api.addFaults(...faults),
+    setConfig: (patch) => api.setConfig(patch),
+    requests: () => api.requests(),
+    close: async () => api.endHung(),
+  };
+}
+
+/** Starts the emulator on its own port. Resolves once it listens. */
+export async function startEmulator(options: ListenOptions = {}): Promise<RunningEmulator> {
+  const host = options.host ?? EMULATOR_HOST;
+  const emulator = createEmulator(options);
+  const server = http.createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://emulator.invalid').pathname;
+    if (emulator.handles(pathname)) emulator.handle(req, res);
+    else sendError(res, 404);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    ...emulator,
+    url: `http://${host}:${port}`,
+    port,
+    close: async () => {
+      await emulator.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,280 @@
+/**
+ * filterByFormula: the subset of Airtable's formula language the site (and a human poking at
+ * the emulator) uses. Tokenizer → precedence-climbing parser → evaluator over one record.
+ */
+import { ApiError } from './http.ts';
+import type { CellValue } from './model.ts';
+
+export type Token =
+  | { t: 'str'; v: string }
+  | { t: 'num'; v: number }
+  | { t: 'field'; v: string }
+  | { t: 'ident'; v: string }
+  | { t: 'op'; v: string }
+  | { t: 'punct'; v: string };
+
+export type FormulaValue = string | number | boolean | null;
+
+export type FormulaNode =
+  | { k: 'lit'; v: FormulaValue }
+  | { k: 'field'; name: string }
+  | { k: 'call'; name: string; args: FormulaNode[] }
+  | { k: 'bin'; op: string; l: FormulaNode; r: FormulaNode }
+  | { k: 'neg'; e: FormulaNode };
+
+const INVALID_FORMULA =
+  'The formula for filtering records is invalid: Invalid formula. Please check your formula text.';
+
+function formulaError(message = INVALID_FORMULA): never {
+  throw new ApiError(422, 'INVALID_FILTER_BY_FORMULA', message);
+}
+
+const STRING_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
+
+/** Reads a quoted string starting at `start` (the quote); backslash escapes as Airtable does. */
+function readString(source: string, start: number): { value: string; end: number } {
+  const quote = source[start];
+  let value = '';
+  let i = start + 1;
+  for (;;) {
+    const c = source[i];
+    if (c === undefined) return formulaError();
+    if (c === '\\') {
+      const next = source[i + 1];
+      if (next === undefined) return formulaError();
+      value += STRING_ESCAPES[next] ?? next;
+      i += 2;
+    } else if (c === quote) {
+      return { value, end: i + 1 };
+    } else {
+      value += c;
+      i += 1;
+    }
+  }
+}
+
+/** Splits a formula into tokens; 422 INVALID_FILTER_BY_FORMULA on anything unreadable. */
+export function tokenize(source: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i] as string;
+    const rest = source.slice(i);
+    if (/\s/.test(c)) {
+      i += 1;
+    } else if (c === "'" || c === '"') {
+      const { value, end } = readString(source, i);
+      tokens.push({ t: 'str', v: value });
+      i = end;
+    } else if (c === '{') {
+      const end = source.indexOf('}', i + 1);
+      if (end < 0) formulaError();
+      tokens.push({ t: 'field', v: source.slice(i + 1, end) });
+      i = end + 1;
+    } else if (/[0-9.]/.test(c)) {
+      const match = /^[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?/.exec(rest);
+      if (!match) return formulaError();
+      tokens.push({ t: 'num', v: Number(match[0]) });
+      i += match[0].length;
+    } else if (/[A-Za-z_]/.test(c)) {
+      const word = (/^[A-Za-z_][A-Za-z0-9_]*/.exec(rest) as RegExpExecArray)[0];
+      tokens.push({ t: 'ident', v: word });
+      i += word.length;
+    } else if (['!=', '<=', '>='].includes(rest.slice(0, 2))) {
+      tokens.push({ t: 'op', v: rest.slice(0, 2) });
+      i += 2;
+    } else if ('=<>&+-*/'.includes(c)) {
+      tokens.push({ t: 'op', v: c });
+      i += 1;
+    } else if ('(),'.includes(c)) {
+      tokens.push({ t: 'punct', v: c });
+      i += 1;
+    } else {
+      formulaError();
+    }
+  }
+  return tokens;
+}
+
+const PRECEDENCE: Readonly<Record<string, number>> = {
+  '=': 1,
+  '!=': 1,
+  '<': 1,
+  '>': 1,
+  '<=': 1,
+  '>=': 1,
+  '&': 2,
+  '+': 3,
+  '-': 3,
+  '*': 4,
+  '/': 4,
+};
+
+/** Parses a formula into a tree; 422 INVALID_FILTER_BY_FORMULA on a syntax error. */
+export function parseFormula(source: string): FormulaNode {
+  const tokens = tokenize(source);
+  let pos = 0;
+  const isPunct = (token: Token | undefined, value: string) => token?.t === 'punct' && token.v === value;
+
+  const callArguments = (): FormulaNode[] => {
+    const args: FormulaNode[] = [];
+    if (isPunct(tokens[pos], ')')) {
+      pos += 1;
+      return args;
+    }
+    for (;;) {
+      args.push(expression(0));
+      const separator = tokens[pos];
+      pos += 1;
+      if (isPunct(separator, ')')) return args;
+      if (!isPunct(separator, ',')) formulaError();
+    }
+  };
+
+  const primary = (): FormulaNode => {
+    const token = tokens[pos];
+    if (!token) return formulaError();
+    pos += 1;
+    if (token.t === 'str' || token.t === 'num') return { k: 'lit', v: token.v };
+    if (token.t === 'field') return { k: 'field', name: token.v };
+    if (token.t === 'op' && token.v === '-') return { k: 'neg', e: primary() };
+    if (isPunct(token, '(')) {
+      const inner = expression(0);
+      if (!isPunct(tokens[pos], ')')) formulaError();
+      pos += 1;
+      return inner;
+    }
+    if (token.t === 'ident') {
+      const name = token.v.toUpperCase();
+      if (!isPunct(tokens[pos], '(')) {
+        if (name === 'TRUE' || name === 'FALSE') return { k: 'lit', v: name === 'TRUE' };
+        return formulaError();
+      }
+      pos += 1;
+      return { k: 'call', name, args: callArguments() };
+    }
+    return formulaError();
+  };
+
+  const expression = (minPrecedence: number): FormulaNode => {
+    let left = primary();
+    for (;;) {
+      const token = tokens[pos];
+      if (token?.t !== 'op') return left;
+      const precedence = PRECEDENCE[token.v];
+      if (precedence === undefined || precedence <= minPrecedence) return left;
+      pos += 1;
+      left = { k: 'bin', op: token.v, l: left, r: expression(precedence) };
+    }
+  };
+
+  const tree = expression(0);
+  if (pos !== tokens.length) formulaError();
+  return tree;
+}
+
+const asText = (value: FormulaValue): string =>
+  value === null ? '' : typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
+const asNumber = (value: FormulaValue): number =>
+  value === null || value === '' ? 0 : typeof value === 'number' ? value : Number(value);
+const truthy = (value: FormulaValue): boolean =>
+  typeof value === 'string' ? value.length > 0 : Boolean(value);
+
+const FUNCTIONS: Readonly<Record<string, (args: FormulaValue[]) => FormulaValue>> = {
+  LOWER: ([a = null]) => asText(a).toLowerCase(),
+  UPPER: ([a = null]) => asText(a).toUpperCase(),
+  TRIM: ([a = null]) => asText(a).trim(),
+  LEN: ([a = null]) => asText(a).length,
+  CONCATENATE: (args) => args.map(asText).join(''),
+  AND: (args) => args.length > 0 && args.every(truthy),
+  OR: (args) => args.some(truthy),
+  NOT: ([a = null]) => !truthy(a),
+  TRUE: () => true,
+  FALSE: () => false,
+  BLANK: () => null,
+  FIND: ([needle = null, haystack = null]) => asText(haystack).indexOf(asText(needle)) + 1,
+  SEARCH: ([needle = null, haystack = null]) =>
+    asText(haystack).toLowerCase().indexOf(asText(needle).toLowerCase()) + 1 || null,
+};
+
+/**
+ * Field names a formula reads. Unknown functions are refused here, up front: Airtable refuses
+ * the formula even when the table is empty and nothing would be evaluated.
+ */
+export function referencedFields(node: FormulaNode, names = new Set<string>()): Set<string> {
+  if (node.k === 'field') names.add(node.name);
+  else if (node.k === 'call') {
+    if (node.name !== 'IF' && !Object.hasOwn(FUNCTIONS, node.name)) formulaError();
+    for (const arg of node.args) referencedFields(arg, names);
+  } else if (node.k === 'bin') {
+    referencedFields(node.l, names);
+    referencedFields(node.r, names);
+  } else if (node.k === 'neg') referencedFields(node.e, names);
+  return names;
+}
+
+function equal(a: FormulaValue, b: FormulaValue): boolean {
+  if (typeof a === 'number' || typeof b === 'number') return asNumber(a) === asNumber(b);
+  return asText(a) === asText(b);
+}
+
+const BINARY: Readonly<Record<string, (l: FormulaValue, r: FormulaValue) => FormulaValue>> = {
+  '=': equal,
+  '!=': (l, r) => !equal(l, r),
+  '&': (l, r) => asText(l) + asText(r),
+  '+': (l, r) => asNumber(l) + asNumber(r),
+  '-': (l, r) => asNumber(l) - asNumber(r),
+  '*': (l, r) => asNumber(l) * asNumber(r),
+  '/': (l, r) => (asNumber(r) === 0 ? null : asNumber(l) / asNumber(r)),
+  '<': (l, r) => asNumber(l) < asNumber(r),
+  '>': (l, r) => asNumber(l) > asNumber(r),
+  '<=': (l, r) => asNumber(l) <= asNumber(r),
+  '>=': (l, r) => asNumber(l) >= asNumber(r),
+};
+
+/** Evaluates a parsed formula against one record's cells (a multiple select reads as 'a, b'). */
+export function evaluate(node: FormulaNode, fields: Readonly<Record<string, CellValue>>): FormulaValue {
+  switch (node.k) {
+    case 'lit':
+      return node.v;
+    case 'field': {
+      const value = fields[node.name];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(', ') : value;
+    }
+    case 'neg':
+      return -asNumber(evaluate(node.e, fields));
+    case 'call': {
+      if (node.name === 'IF') {
+        // IF evaluates only the branch it takes.
+        const [condition, then, otherwise] = node.args;
+        if (!condition) return formulaError();
+        const branch = truthy(evaluate(condition, fields)) ? then : otherwise;
+        return branch ? evaluate(branch, fields) : null;
+      }
+      const fn = FUNCTIONS[node.name];
+      if (!fn) return formulaError();
+      return fn(node.args.map((arg) => evaluate(arg, fields)));
+    }
+    case 'bin': {
+      const operator = BINARY[node.op];
+      if (!operator) return formulaError();
+      return operator(evaluate(node.l, fields), evaluate(node.r, fields));
+    }
+  }
+}
+
+/**
+ * Compiles filterByFormula into a record predicate; throws 422 INVALID_FILTER_BY_FORMULA like
+ * Airtable for syntax errors, unknown functions and field names the table does not have.
+ */
+export function compileFormula(
+  formula: string,
+  fieldNames: Iterable<string>,
+): (record: { fields: Readonly<Record<string, CellValue>> }) => boolean {
+  const tree = parseFormula(formula);
+  const known = new Set(fieldNames);
+  const unknown = [...referencedFields(tree)].filter((name) => !known.has(name));
+  if (unknown.length > 0) formulaError(`Unknown field names: ${unknown.join(', ')}`);
+  return (record) => truthy(evaluate(tree, record.fields));
+}

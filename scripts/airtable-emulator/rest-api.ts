@@ -1,0 +1,266 @@
+/**
+ * Airtable's REST API (v0) as airtable.js and the owner's commands use it: the records API,
+ * the Metadata API subset (metadata-api.ts), token scopes, per-base rate limit with Airtable's
+ * penalty, latency, a request log, and faults a test can arm to see how the site copes.
+ */
+import type http from 'node:http';
+import { handleMetadata, metadataScope, type ApiResult } from './metadata-api.ts';
+import { ApiError, apiError, readBody, sendError, sendJson } from './http.ts';
+import type { EmulatorToken, Scope } from './model.ts';
+import type { BaseStore, ListParams } from './store.ts';
+
+const REQUEST_LOG_LIMIT = 500;
+
+/**
+ * A fault applies to the next `count` (default 1) API requests matching `method`/`table`:
+ * 'status' answers `status` with an Airtable-style error body, 'hang' never answers, 'drop'
+ * destroys the socket, 'invalid-json' answers `status` (default 502) with an HTML body,
+ * 'delay' waits `delayMs` then answers normally.
+ */
+export interface Fault {
+  kind?: 'status' | 'hang' | 'drop' | 'invalid-json' | 'delay';
+  status?: number;
+  type?: string;
+  message?: string;
+  delayMs?: number;
+  count?: number;
+  method?: string;
+  table?: string;
+}
+
+/**
+ * rateLimitPerSecond 0 turns the limit off; rateLimitPenaltyMs keeps answering 429 that long
+ * after a breach (real Airtable: 30 s); latencyMs delays every API answer.
+ */
+export interface ApiConfig {
+  rateLimitPerSecond: number;
+  rateLimitPenaltyMs: number;
+  latencyMs: number;
+}
+
+export interface LoggedRequest {
+  at: string;
+  method: string;
+  path: string;
+  table?: string;
+  status: number;
+}
+
+export interface RestApiOptions {
+  store: BaseStore;
+  tokens: readonly EmulatorToken[];
+  config: ApiConfig;
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * GET query → list parameters, including airtable.js's bracket encoding (fields[], sort[0][field]).
+ */
+export function queryToParams(query: URLSearchParams): ListParams {
+  const params: ListParams = {};
+  const fields: string[] = [];
+  const sort: { field?: string; direction?: string }[] = [];
+  for (const [key, value] of query) {
+    const sortMatch = /^sort\[(\d+)\]\[(field|direction)\]$/.exec(key);
+    if (key === 'fields[]' || key === 'fields') fields.push(value);
+    else if (sortMatch) {
+      const entry = (sort[Number(sortMatch[1])] ??= {});
+      entry[sortMatch[2] as 'field' | 'direction'] = value;
+    } else params[key] = value;
+  }
+  if (fields.length > 0) params.fields = fields;
+  if (sort.length > 0) params.sort = sort.filter(Boolean);
+  if (params.pageSize === undefined && params.limit !== undefined) params.pageSize = params.limit;
+  return params;
+}
+
+/** The scope a records request needs: reading for GET and listRecords, writing otherwise. */
+export function recordsScope(method: string, recordId: string | undefined): Scope {
+  return method === 'GET' || (method === 'POST' && recordId === 'listRecords')
+    ? 'data.records:read'
+    : 'data.records:write';
+}
+
+/** Serves one records request; `segments` are the path's parts after /v0/{baseId}. */
+function handleRecords(
+  store: BaseStore,
+  method: string,
+  [table, recordId, extra]: readonly (string | undefined)[],
+  url: URL,
+  body: unknown,
+): ApiResult {
+  if (!table || extra) throw apiError(404);
+  const ok = (result: unknown): ApiResult => ({ status: 200, body: result });
+  if (method === 'GET' && !recordId) return ok(store.listRecords(table, queryToParams(url.searchParams)));
+  if (method === 'POST' && recordId === 'listRecords') {
+    return ok(
+      store.listRecords(table, { ...queryToParams(url.searchParams), ...(body as object | undefined) }),
+    );
+  }
+  if (method === 'GET' && recordId) return ok(store.getRecord(table, recordId));
+  if (method === 'POST' && !recordId) return ok(store.createRecords(table, body));
+  if (method === 'PATCH' || method === 'PUT')
+    return ok(store.updateRecords(table, recordId, body, method === 'PUT'));
+  if (method === 'DELETE') {
+    const deleted = store.deleteRecords(table, recordId ? [recordId] : url.searchParams.getAll('records[]'));
+    return ok(recordId ? deleted[0] : { records: deleted });
+  }
+  throw apiError(404);
+}
+
+/** The REST API over one store, with its faults, rate limit and request log. */
+export function createRestApi({ store, tokens, config: initialConfig }: RestApiOptions) {
+  let config: ApiConfig = { ...initialConfig };
+  let faults: Fault[] = [];
+  let requestLog: LoggedRequest[] = [];
+  let recentHits: number[] = [];
+  let penaltyUntil = 0;
+  /** Hung answers, ended on close so a server can stop. */
+  const hung = new Set<http.ServerResponse>();
+
+  const takeFault = (method: string, table: string | undefined): Fault | undefined => {
+    const index = faults.findIndex(
+      (fault) =>
+        (!fault.method || fault.method.toUpperCase() === method) && (!fault.table || fault.table === table),
+    );
+    const fault = faults[index];
+    if (!fault) return undefined;
+    const remaining = (fault.count ?? 1) - 1;
+    if (remaining <= 0) faults.splice(index, 1);
+    else fault.count = remaining;
+    return fault;
+  };
+
+  /** True when this request breaches the per-base rate limit (rejected requests are not counted). */
+  const rateLimited = (): boolean => {
+    const limit = config.rateLimitPerSecond;
+    if (!limit || limit <= 0) return false;
+    const now = Date.now();
+    if (now < penaltyUntil) return true;
+    recentHits = recentHits.filter((at) => now - at < 1000);
+    if (recentHits.length >= limit) {
+      penaltyUntil = now + config.rateLimitPenaltyMs;
+      return true;
+    }
+    recentHits.push(now);
+    return false;
+  };
+
+  const log = (method: string, url: URL, table: string | undefined, res: http.ServerResponse) => {
+    const entry: LoggedRequest = { at: new Date().toISOString(), method, path: url.pathname, status: 0 };
+    if (table) entry.table = table;
+    requestLog.push(entry);
+    if (requestLog.length > REQUEST_LOG_LIMIT) requestLog = requestLog.slice(-REQUEST_LOG_LIMIT);
+    res.on('finish', () => {
+      entry.status = res.statusCode;
+    });
+  };
+
+  /** Applies an armed fault; true when it has answered (or deliberately never will). */
+  const applyFault = async (
+    fault: Fault,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+  ): Promise<boolean> => {
+    const kind = fault.kind ?? (fault.status ? 'status' : 'hang');
+    if (kind === 'hang') {
+      hung.add(res);
+      res.on('close', () => hung.delete(res));
+      return true;
+    }
+    if (kind === 'drop') {
+      req.socket.destroy();
+      return true;
+    }
+    if (kind === 'invalid-json') {
+      // Like a proxy's error page. (A 200 with such a body trips airtable.js: it then throws
+      // an unhandled TypeError and never settles, which only the storage layer's bound ends.)
+      res.writeHead(fault.status ?? 502, { 'content-type': 'text/html' });
+      res.end('<html>Bad gateway</html>');
+      return true;
+    }
+    if (kind === 'delay') {
+      await wait(fault.delayMs ?? 1000);
+      return false;
+    }
+    sendError(res, fault.status ?? 500, fault.type, fault.message);
+    return true;
+  };
+
+  const authorise = (req: http.IncomingMessage, scope: Scope): void => {
+    const authorization = req.headers.authorization ?? '';
+    const token = tokens.find((candidate) => authorization === `Bearer ${candidate.token}`);
+    if (!token) throw apiError(401);
+    if (!token.scopes.includes(scope)) throw apiError(403);
+  };
+
+  /** Serves one request under /v0/. */
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const [version, baseOrMeta, ...rest] = segments;
+    const isMeta = baseOrMeta === 'meta';
+    const table = isMeta ? rest[3] : rest[0];
+    log(method, url, table, res);
+
+    // Read the body first so a delayed write still lands after the client has given up.
+    const body = method === 'GET' || method === 'DELETE' ? undefined : await readBody(req);
+    const fault = takeFault(method, table);
+    if (fault && (await applyFault(fault, req, res))) return;
+    if (config.latencyMs > 0) await wait(config.latencyMs);
+
+    if (version !== 'v0' || !baseOrMeta) throw apiError(404);
+    authorise(req, isMeta ? metadataScope(method) : recordsScope(method, rest[1]));
+    if (!isMeta && baseOrMeta !== store.baseId) throw apiError(403);
+    if (rateLimited()) throw apiError(429);
+    const result = isMeta
+      ? handleMetadata(store, method, rest, body)
+      : handleRecords(store, method, rest, url, body);
+    sendJson(res, result.status, result.body);
+  };
+
+  return {
+    /** Serves one API request; errors become Airtable-style answers, others are passed to onError. */
+    handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL, onError: (error: unknown) => void) {
+      serve(req, res, url).catch((error: unknown) => {
+        if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
+        onError(error);
+        sendError(res, 500);
+      });
+    },
+    addFaults(...added: Fault[]) {
+      faults.push(...added);
+    },
+    clearFaults() {
+      faults = [];
+    },
+    faults: (): Fault[] => structuredClone(faults),
+    config: (): ApiConfig => ({ ...config }),
+    /** Changes the limits and latency (invalid values are ignored); clears the rate-limit state. */
+    setConfig(patch: Partial<ApiConfig>): ApiConfig {
+      for (const key of Object.keys(initialConfig) as (keyof ApiConfig)[]) {
+        const value = patch[key];
+        if (typeof value === 'number' && Number.isFinite(value) && value >= 0) config[key] = value;
+      }
+      recentHits = [];
+      penaltyUntil = 0;
+      return { ...config };
+    },
+    requests: (): LoggedRequest[] => [...requestLog],
+    /** Back to the initial configuration, with no faults, log or rate-limit state. */
+    reset() {
+      config = { ...initialConfig };
+      faults = [];
+      requestLog = [];
+      recentHits = [];
+      penaltyUntil = 0;
+    },
+    /** Ends every hung answer (faults of kind 'hang'), so a server can close. */
+    endHung() {
+      for (const res of hung) res.destroy();
+    },
+  };
+}
+
+export type RestApi = ReturnType<typeof createRestApi>;

@@ -1,0 +1,349 @@
+/**
+ * The emulated base: its tables (schema and records) as mutable state, the record operations
+ * of the REST API, and persistence to one JSON file written atomically on every change.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildField, buildTable, buildTables, describeTable, newId, siteBaseSchema } from './base-schema.ts';
+import { normaliseCell } from './cells.ts';
+import { compileFormula } from './formula.ts';
+import { ApiError, isObject } from './http.ts';
+import type { CellValue, FieldModel, StoredRecord, TableInput, TableState } from './model.ts';
+
+const MAX_RECORDS_PER_WRITE = 10;
+const MAX_PAGE_SIZE = 100;
+const DATA_FILE_VERSION = 2;
+
+/** Where the base's schema starts: the site's (default), an empty base, or given tables. */
+export type InitialSchema = 'site' | 'empty' | readonly TableInput[];
+
+export interface StoreOptions {
+  baseId: string;
+  /** JSON file the base is kept in; none keeps it in memory only. */
+  dataFile?: string;
+  schema?: InitialSchema;
+}
+
+/** List parameters after query decoding (see rest-api.ts). */
+export type ListParams = Record<string, unknown>;
+
+interface SavedBase {
+  version?: number;
+  tables?: unknown;
+}
+
+const recordLimitError = () =>
+  new ApiError(422, 'INVALID_RECORDS', `You must provide an array of up to ${MAX_RECORDS_PER_WRITE} records`);
+const notFound = () => new ApiError(404, 'NOT_FOUND', 'Could not find what you are looking for');
+
+function present(record: StoredRecord, only?: readonly string[]): StoredRecord {
+  return {
+    id: record.id,
+    createdTime: record.createdTime,
+    fields: only
+      ? Object.fromEntries(Object.entries(record.fields).filter(([name]) => only.includes(name)))
+      : record.fields,
+  };
+}
+
+function readInteger(params: ListParams, key: string): number | undefined {
+  const raw = params[key];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new ApiError(
+      422,
+      'INVALID_REQUEST_UNKNOWN',
+      'Invalid request: parameter validation failed. Check your request data.',
+    );
+  }
+  return n;
+}
+
+function sortRecords(records: StoredRecord[], sort: readonly { field?: string; direction?: string }[]) {
+  return [...records].sort((a, b) => {
+    for (const { field = '', direction = 'asc' } of sort) {
+      const x = String(a.fields[field] ?? '');
+      const y = String(b.fields[field] ?? '');
+      if (x !== y) return (x < y ? -1 : 1) * (direction === 'desc' ? -1 : 1);
+    }
+    return 0;
+  });
+}
+
+/** The emulated base. Every method that changes it saves the data file. */
+export class BaseStore {
+  readonly baseId: string;
+  private readonly dataFile: string | undefined;
+  private readonly initialSchema: InitialSchema;
+  private tables: TableState[] = [];
+
+  constructor(options: StoreOptions) {
+    this.baseId = options.baseId;
+    this.dataFile = options.dataFile ? path.resolve(options.dataFile) : undefined;
+    this.initialSchema = options.schema ?? 'site';
+    this.load();
+  }
+
+  private freshTables(): TableState[] {
+    if (this.initialSchema === 'empty') return [];
+    return buildTables(this.initialSchema === 'site' ? siteBaseSchema() : this.initialSchema);
+  }
+
+  private load(): void {
+    this.tables = this.freshTables();
+    if (!this.dataFile || !fs.existsSync(this.dataFile)) return;
+    const saved = JSON.parse(fs.readFileSync(this.dataFile, 'utf8')) as SavedBase;
+    if (saved.version === DATA_FILE_VERSION && Array.isArray(saved.tables)) {
+      const loaded = saved.tables as TableState[];
+      // A base started from the site's schema gains what the site has added since it was saved,
+      // so a developer's old data file keeps working after a new field lands.
+      if (this.initialSchema === 'site') {
+        for (const fresh of this.tables) {
+          const table = loaded.find((candidate) => candidate.name === fresh.name);
+          if (!table) loaded.push(fresh);
+          else
+            for (const field of fresh.fields)
+              if (!table.fields.some((f) => f.name === field.name)) table.fields.push(field);
+        }
+      }
+      this.tables = loaded;
+    } else if (isObject(saved.tables)) {
+      this.loadVersion1(saved.tables);
+    }
+  }
+
+  /** Version 1 files kept records and extra select options per table name, on the fixed schema. */
+  private loadVersion1(saved: Record<string, unknown>): void {
+    for (const [name, state] of Object.entries(saved)) {
+      const table = this.tables.find((candidate) => candidate.name === name);
+      if (!table || !isObject(state)) continue;
+      if (Array.isArray(state.records)) table.records = state.records as StoredRecord[];
+      const choices = isObject(state.choices) ? state.choices : {};
+      for (const [fieldName, options] of Object.entries(choices)) {
+        const known = table.fields.find((field) => field.name === fieldName)?.options?.choices;
+        if (!known || !Array.isArray(options)) continue;
+        for (const option of options) {
+          if (typeof option === 'string' && !known.some((choice) => choice.name === option)) {
+            known.push({ id: newId('sel'), name: option });
+          }
+        }
+      }
+    }
+  }
+
+  private save(): void {
+    if (!this.dataFile) return;
+    fs.mkdirSync(path.dirname(this.dataFile), { recursive: true });
+    const temporary = `${this.dataFile}.${process.pid}.tmp`;
+    const content = { version: DATA_FILE_VERSION, baseId: this.baseId, tables: this.tables };
+    fs.writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`);
+    fs.renameSync(temporary, this.dataFile);
+  }
+
+  /** Back to the initial schema with no records. */
+  reset(): void {
+    this.tables = this.freshTables();
+    this.save();
+  }
+
+  /** A table by name or id; 404 TABLE_NOT_FOUND as Airtable answers. */
+  table(nameOrId: string): TableState {
+    const table = this.tables.find((candidate) => candidate.id === nameOrId || candidate.name === nameOrId);
+    if (!table) {
+      throw new ApiError(
+        404,
+        'TABLE_NOT_FOUND',
+        `Could not find table ${nameOrId} in application ${this.baseId}`,
+      );
+    }
+    return table;
+  }
+
+  /** The Metadata API's list of tables. */
+  describeTables(): Omit<TableState, 'records'>[] {
+    return this.tables.map(describeTable);
+  }
+
+  /** Creates a table (Metadata API); returns its model. */
+  createTable(input: unknown): Omit<TableState, 'records'> {
+    const table = buildTable(input, this.tables);
+    this.tables.push(table);
+    this.save();
+    return describeTable(table);
+  }
+
+  /** Adds a field to a table (Metadata API); returns its model. */
+  createField(tableNameOrId: string, input: unknown): FieldModel {
+    const table = this.table(tableNameOrId);
+    const field = buildField(input, table.fields);
+    table.fields.push(field);
+    this.save();
+    return structuredClone(field);
+  }
+
+  /** Records of every table, by table name (copies). */
+  allRecords(): Record<string, StoredRecord[]> {
+    return Object.fromEntries(this.tables.map((table) => [table.name, structuredClone(table.records)]));
+  }
+
+  /** One table's records (copies). */
+  records(tableName: string): StoredRecord[] {
+    return structuredClone(this.table(tableName).records);
+  }
+
+  /** Field names of every table, in order, by table name. */
+  columns(): Record<string, string[]> {
+    return Object.fromEntries(
+      this.tables.map((table) => [table.name, table.fields.map((field) => field.name)]),
+    );
+  }
+
+  /**
+   * Validates a write's cells against the table's fields. Choices are checked on copies and
+   * only committed once the whole request is valid, so a refused write adds no options.
+   */
+  private buildFields(
+    table: TableState,
+    input: unknown,
+    typecast: boolean,
+    existing: Record<string, CellValue> = {},
+  ) {
+    if (!isObject(input)) {
+      throw new ApiError(
+        422,
+        'INVALID_REQUEST_MISSING_FIELDS',
+        'Could not find field "fields" in the request body',
+      );
+    }
+    const fields = { ...existing };
+    const choices = new Map(table.fields.map((field) => [field, [...(field.options?.choices ?? [])]]));
+    for (const [name, value] of Object.entries(input)) {
+      const field = table.fields.find((candidate) => candidate.name === name);
+      if (!field) throw new ApiError(422, 'UNKNOWN_FIELD_NAME', `Unknown field name: "${name}"`);
+      const cell = normaliseCell(field, choices.get(field) ?? [], value, typecast);
+      if (cell === undefined) delete fields[name];
+      else fields[name] = cell;
+    }
+    const commit = () => {
+      for (const [field, list] of choices) if (field.options?.choices) field.options.choices = list;
+    };
+    return { fields, commit };
+  }
+
+  /** Adds one record straight into a table (admin API, tests), validated with typecast. */
+  seed(tableName: string, input: Record<string, unknown>): StoredRecord {
+    const table = this.table(tableName);
+    const { fields, commit } = this.buildFields(table, input, true);
+    commit();
+    const record: StoredRecord = { id: newId('rec'), createdTime: new Date().toISOString(), fields };
+    table.records.push(record);
+    this.save();
+    return structuredClone(record);
+  }
+
+  /** One record by id (GET …/{table}/{recordId}); 404 when unknown. */
+  getRecord(tableName: string, recordId: string): StoredRecord {
+    const record = this.table(tableName).records.find((candidate) => candidate.id === recordId);
+    if (!record) throw notFound();
+    return present(record);
+  }
+
+  /** One page of records (GET …/{table}, POST …/listRecords). */
+  listRecords(tableName: string, params: ListParams): { records: StoredRecord[]; offset?: string } {
+    const table = this.table(tableName);
+    let matching = table.records;
+    const formula = params.filterByFormula;
+    if (typeof formula === 'string' && formula.trim() !== '') {
+      matching = matching.filter(
+        compileFormula(
+          formula,
+          table.fields.map((field) => field.name),
+        ),
+      );
+    }
+    if (Array.isArray(params.sort) && params.sort.length > 0) {
+      matching = sortRecords(matching, params.sort as { field?: string; direction?: string }[]);
+    }
+    const maxRecords = readInteger(params, 'maxRecords');
+    if (maxRecords !== undefined && maxRecords > 0) matching = matching.slice(0, maxRecords);
+    const pageSize =
+      Math.min(readInteger(params, 'pageSize') ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE) || MAX_PAGE_SIZE;
+    let start = 0;
+    if (typeof params.offset === 'string' && params.offset !== '') {
+      const match = /^itr(\d+)\//.exec(params.offset);
+      if (!match) throw new ApiError(422, 'LIST_RECORDS_ITERATOR_NOT_AVAILABLE', 'Invalid offset');
+      start = Number(match[1]);
+    }
+    const page = matching.slice(start, start + pageSize);
+    const only = Array.isArray(params.fields) ? params.fields.map(String) : undefined;
+    const body: { records: StoredRecord[]; offset?: string } = { records: page.map((r) => present(r, only)) };
+    const next = start + pageSize;
+    const last = page[page.length - 1];
+    if (next < matching.length && last) body.offset = `itr${next}/${last.id}`;
+    return body;
+  }
+
+  /** Creates one record ({ fields }) or up to ten ({ records }). */
+  createRecords(tableName: string, body: unknown): StoredRecord | { records: StoredRecord[] } {
+    const table = this.table(tableName);
+    const request = isObject(body) ? body : {};
+    const many = Array.isArray(request.records);
+    const inputs = many ? (request.records as unknown[]) : [{ fields: request.fields }];
+    if (inputs.length === 0 || inputs.length > MAX_RECORDS_PER_WRITE) throw recordLimitError();
+    const built = inputs.map((input) =>
+      this.buildFields(table, isObject(input) ? (input.fields ?? {}) : {}, request.typecast === true),
+    );
+    const createdTime = new Date().toISOString();
+    const created = built.map(({ fields, commit }) => {
+      commit();
+      const record: StoredRecord = { id: newId('rec'), createdTime, fields };
+      table.records.push(record);
+      return record;
+    });
+    this.save();
+    return many ? { records: created.map((record) => present(record)) } : present(created[0] as StoredRecord);
+  }
+
+  /** PATCH (merge) or PUT (replace) one record by id, or up to ten ({ records }). */
+  updateRecords(
+    tableName: string,
+    recordId: string | undefined,
+    body: unknown,
+    destructive: boolean,
+  ): StoredRecord | { records: StoredRecord[] } {
+    const table = this.table(tableName);
+    const request = isObject(body) ? body : {};
+    const inputs: unknown[] = recordId
+      ? [{ id: recordId, fields: request.fields }]
+      : Array.isArray(request.records)
+        ? request.records
+        : [];
+    if (inputs.length === 0 || inputs.length > MAX_RECORDS_PER_WRITE) throw recordLimitError();
+    const planned = inputs.map((input) => {
+      const { id, fields } = isObject(input) ? input : {};
+      const record = table.records.find((candidate) => candidate.id === id);
+      if (!record) throw notFound();
+      return {
+        record,
+        ...this.buildFields(table, fields ?? {}, request.typecast === true, destructive ? {} : record.fields),
+      };
+    });
+    for (const { record, fields, commit } of planned) {
+      commit();
+      record.fields = fields;
+    }
+    this.save();
+    const records = planned.map(({ record }) => present(record));
+    return recordId ? (records[0] as StoredRecord) : { records };
+  }
+
+  /** Deletes records by id; 404 (and nothing deleted) if any is unknown. */
+  deleteRecords(tableName: string, ids: readonly string[]): { id: string; deleted: true }[] {
+    const table = this.table(tableName);
+    if (ids.some((id) => !table.records.some((record) => record.id === id))) throw notFound();
+    table.records = table.records.filter((record) => !ids.includes(record.id));
+    this.save();
+    return ids.map((id) => ({ id, deleted: true }));
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * `npm run airtable:check`: reads a base's schema and prints one line per table and field
+ * (present, missing, wrong type), then probes what the site's token can do in each table —
+ * look up, create and update a clearly marked test record, then delete it if the token may.
+ * Exits non-zero on any problem.
+ *
+ *   AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… AIRTABLE_API_KEY=pat… npm run airtable:check
+ *   (or --base, --schema-token (schema.bases:read), --site-token, --endpoint)
+ */
+import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '../../src/lib/airtable/schema.ts';
+import {
+  AirtableApiError,
+  listTables,
+  records,
+  type AirtableAccess,
+  type RemoteTable,
+} from './airtable-api.ts';
+import { readKitOptions } from './options.ts';
+
+/** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
+export const PROBE_EMAIL = 'airtable-check@launch-kit.invalid';
+const PROBE_NOTE = 'TEST RECORD from npm run airtable:check: safe to delete';
+
+export interface CheckReport {
+  lines: string[];
+  ok: boolean;
+}
+
+export interface CheckAccess {
+  endpointUrl: string;
+  baseId: string;
+  schemaToken: string;
+  siteToken?: string;
+}
+
+function compareSchema(
+  expected: TableDefinition,
+  remote: RemoteTable | undefined,
+  report: CheckReport,
+): boolean {
+  if (!remote) {
+    report.lines.push(`${expected.name}: MISSING table`);
+    report.ok = false;
+    return false;
+  }
+  report.lines.push(`${expected.name}: present`);
+  let complete = true;
+  for (const field of Object.values(expected.fields)) {
+    const found = remote.fields.find((candidate) => candidate.name === field.name);
+    if (!found) report.lines.push(`  ${field.name}: MISSING (needs ${field.type})`);
+    else if (found.type !== field.type)
+      report.lines.push(`  ${field.name}: WRONG TYPE ${found.type}, needs ${field.type}`);
+    else {
+      report.lines.push(`  ${field.name}: present (${field.type})`);
+      continue;
+    }
+    complete = false;
+  }
+  if (!complete) report.ok = false;
+  return true;
+}
+
+/** Looks up, creates, updates and (if allowed) deletes a marked record with the site's token. */
+async function probe(access: AirtableAccess, table: TableDefinition, report: CheckReport): Promise<void> {
+  const fields = Object.values(table.fields);
+  const email = fields.find((field) => field.type === 'email');
+  const note = fields.find((field) => field.type === 'singleLineText' || field.type === 'multilineText');
+  if (!email || !note) return;
+  const steps: string[] = [];
+  const step = async <T>(name: string, run: () => Promise<T>, scope: string): Promise<T | undefined> => {
+    try {
+      const result = await run();
+      steps.push(`${name} ok`);
+      return result;
+    } catch (error) {
+      if (!(error instanceof AirtableApiError)) throw error;
+      steps.push(`${name} REFUSED (${error.explain(scope)})`);
+      report.ok = false;
+      return undefined;
+    }
+  };
+  await step(
+    'lookup',
+    () => records.find(access, table.name, `LOWER({${email.name}}) = '${PROBE_EMAIL}'`),
+    'data.records:read',
+  );
+  const created = await step(
+    'create',
+    () => records.create(access, table.name, { [email.name]: PROBE_EMAIL, [note.name]: PROBE_NOTE }),
+    'data.records:write',
+  );
+  if (created) {
+    await step(
+      'update',
+      () => records.update(access, table.name, created.id, { [note.name]: `${PROBE_NOTE} (updated)` }),
+      'data.records:write',
+    );
+    try {
+      await records.remove(access, table.name, created.id);
+      steps.push('test record deleted');
+    } catch (error) {
+      if (!(error instanceof AirtableApiError)) throw error;
+      // Not a failure: the site never deletes. The owner removes the marked record by hand.
+      steps.push(`the token may not delete: remove the record ${created.id} (${PROBE_EMAIL}) by hand`);
+    }
+  } else {
+    steps.push('update not tried');
+  }
+  report.lines.push(`  site token: ${steps.join(', ')}`);
+}
+
+/** Compares the base with the site's schema and probes the site's token in each table. */
+export async function checkBase(
+  access: CheckAccess,
+  tables: readonly TableDefinition[] = AIRTABLE_TABLE_DEFINITIONS,
+): Promise<CheckReport> {
+  const report: CheckReport = { lines: [], ok: true };
+  let remote: RemoteTable[];
+  try {
+    remote = await listTables({
+      endpointUrl: access.endpointUrl,
+      baseId: access.baseId,
+      token: access.schemaToken,
+    });
+  } catch (error) {
+    if (!(error instanceof AirtableApiError)) throw error;
+    return {
+      ok: false,
+      lines: [`Cannot read the schema of base ${access.baseId}: ${error.explain('schema.bases:read')}.`],
+    };
+  }
+  for (const table of tables) {
+    const present = compareSchema(
+      table,
+      remote.find((candidate) => candidate.name === table.name),
+      report,
+    );
+    if (!present) continue;
+    if (access.siteToken) {
+      await probe(
+        { endpointUrl: access.endpointUrl, baseId: access.baseId, token: access.siteToken },
+        table,
+        report,
+      );
+    }
+  }
+  if (!access.siteToken) {
+    report.lines.push(
+      "Site token: NOT CHECKED (set AIRTABLE_API_KEY to the token the site's relay will use)",
+    );
+    report.ok = false;
+  }
+  report.lines.push(
+    report.ok
+      ? 'OK: the base is ready for the site.'
+      : 'PROBLEMS above: the site would fail to store some submissions.',
+  );
+  return report;
+}
+
+const USAGE =
+  'Usage: AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… AIRTABLE_API_KEY=pat… npm run airtable:check [-- --base … --schema-token … --site-token … --endpoint URL]';
+
+/** The command: prints the report; exit code 1 on any problem, 2 on bad usage. */
+export async function main(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<number> {
+  let options;
+  try {
+    options = readKitOptions(argv, env);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (!options.baseId || !options.schemaToken) {
+    console.error(
+      `Needs the base id (AIRTABLE_BASE_ID) and a token with schema.bases:read (AIRTABLE_SCHEMA_TOKEN).\n${USAGE}`,
+    );
+    return 2;
+  }
+  const report = await checkBase({
+    endpointUrl: options.endpointUrl,
+    baseId: options.baseId,
+    schemaToken: options.schemaToken,
+    ...(options.siteToken ? { siteToken: options.siteToken } : {}),
+  });
+  for (const line of report.lines) console.log(line);
+  return report.ok ? 0 : 1;
+}

@@ -1,0 +1,103 @@
+/**
+ * `npm run submissions`: prints what the forms have stored in the local Airtable emulator,
+ * newest first.
+ *
+ *   npm run submissions -- [--table 'School Quotes' | --table Waitlist] [--json]
+ *                          [--data .data/airtable.json | --url http://127.0.0.1:8787]
+ *
+ * By default it reads the emulator's data file (written on every change, so no server is
+ * needed); --url asks a running emulator instead (e.g. one started with --no-data).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  EMULATOR_ADMIN_PREFIX,
+  EMULATOR_BASE_ID,
+  EMULATOR_DEFAULT_DATA_FILE,
+} from './airtable-emulator/emulator.ts';
+import type { CellValue, StoredRecord } from './airtable-emulator/model.ts';
+import { BaseStore } from './airtable-emulator/store.ts';
+import { AIRTABLE_TABLE_DEFINITIONS } from '../src/lib/airtable/schema.ts';
+import { QUOTE_FIELDS, WAITLIST_FIELDS } from '../src/lib/airtable/fields.ts';
+
+// Both tables name these two fields alike; the records are keyed by field name.
+const EMAIL = WAITLIST_FIELDS.email;
+const LAST_UPDATED = QUOTE_FIELDS.lastUpdated;
+
+interface Options {
+  data: string;
+  url?: string;
+  table?: string;
+  json: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  const options: Options = { data: path.resolve(EMULATOR_DEFAULT_DATA_FILE), json: false };
+  for (let i = 0; i < argv.length; i += 1) {
+    const flag = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${flag} needs a value`);
+      return next;
+    };
+    if (flag === '--data') options.data = path.resolve(value());
+    else if (flag === '--url') options.url = value().replace(/\/+$/, '');
+    else if (flag === '--table') options.table = value();
+    else if (flag === '--json') options.json = true;
+    else throw new Error(`Unknown option ${flag}`);
+  }
+  return options;
+}
+
+async function readTables(options: Options): Promise<Record<string, StoredRecord[]> | undefined> {
+  if (options.url) {
+    const response = await fetch(`${options.url}${EMULATOR_ADMIN_PREFIX}/records`);
+    if (!response.ok) throw new Error(`${options.url} answered ${response.status}`);
+    return ((await response.json()) as { tables: Record<string, StoredRecord[]> }).tables;
+  }
+  if (!fs.existsSync(options.data)) return undefined;
+  // The store reads every version of the data file the emulator has written.
+  return new BaseStore({ baseId: EMULATOR_BASE_ID, dataFile: options.data }).allRecords();
+}
+
+const show = (value: CellValue | undefined) => (Array.isArray(value) ? value.join(', ') : (value ?? ''));
+
+/** Prints the stored submissions; exit code 0. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const options = parseArgs(argv);
+  const tables = await readTables(options);
+  if (!tables) {
+    console.log(
+      `Nothing stored yet: ${path.relative(process.cwd(), options.data)} does not exist (run \`npm run dev\`).`,
+    );
+    return 0;
+  }
+  const names = options.table ? [options.table] : AIRTABLE_TABLE_DEFINITIONS.map((table) => table.name);
+  const updatedAt = (record: StoredRecord) => String(record.fields[LAST_UPDATED] ?? record.createdTime);
+  const newestFirst = Object.fromEntries(
+    names.map((name) => [
+      name,
+      [...(tables[name] ?? [])].sort((a, b) => updatedAt(b).localeCompare(updatedAt(a))),
+    ]),
+  );
+  if (options.json) {
+    console.log(JSON.stringify(newestFirst, null, 2));
+    return 0;
+  }
+  for (const name of names) {
+    const records = newestFirst[name] ?? [];
+    console.log(`\n${name} (${records.length})`);
+    const definition = AIRTABLE_TABLE_DEFINITIONS.find((table) => table.name === name);
+    const columns = Object.values(definition?.fields ?? {})
+      .map((field) => field.name)
+      .filter((column) => column !== EMAIL);
+    for (const record of records) {
+      console.log(`  ${show(record.fields[EMAIL]) || '(no email)'}  [${record.id}]`);
+      for (const column of columns) {
+        const value = show(record.fields[column]);
+        if (value) console.log(`      ${column}: ${value}`);
+      }
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,97 @@
+/**
+ * Storage on the local servers, so forms work on a fresh clone with no Airtable account:
+ *
+ * - `vite` (dev), in relay mode (no VITE_AIRTABLE_API_KEY): the relay at /api/airtable, in
+ *   front of the real Airtable when AIRTABLE_API_KEY is set in the environment, or else in
+ *   front of the local Airtable emulator, mounted on the same server (/v0, admin at /__emulator/).
+ * - `vite preview`: the same, then dist/ served the way the host serves it (static-host.ts).
+ *   `AIRTABLE_API_KEY=… AIRTABLE_BASE_ID=… AIRTABLE_ENDPOINT_URL=… vite preview` is therefore a
+ *   faithful local copy of production.
+ */
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { type Connect, loadEnv, type Plugin, type ResolvedConfig } from 'vite';
+import {
+  createEmulator,
+  EMULATOR_ADMIN_PREFIX,
+  EMULATOR_API_KEY,
+  EMULATOR_BASE_ID,
+  EMULATOR_DEFAULT_DATA_FILE,
+} from '../airtable-emulator/emulator.ts';
+import { RELAY_PATH } from '../../src/lib/airtable/relay-protocol.ts';
+import { createRelay, type RelayEnv } from '../../src/server/relay.ts';
+import { webMiddleware } from './node-adapter.ts';
+import type { SiteSettingsHolder } from './site-settings.ts';
+import { staticHost } from './static-host.ts';
+
+interface Listening {
+  httpServer: {
+    address(): AddressInfo | string | null;
+    once(event: 'listening', listener: () => void): unknown;
+  } | null;
+}
+
+function serverEnv(config: ResolvedConfig): RelayEnv {
+  // AIRTABLE_* from the environment or .env files: server-side only, never in the bundle.
+  return loadEnv(config.mode, config.envDir || config.root, 'AIRTABLE_');
+}
+
+function originOf(server: Listening): string {
+  const address = server.httpServer?.address();
+  if (!address || typeof address === 'string') throw new Error('The server is not listening yet');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+}
+
+/**
+ * Mounts the relay, and the emulator when no real Airtable is configured. Returns a line for
+ * the terminal saying where submissions go.
+ */
+function mountStorage(middlewares: Connect.Server, config: ResolvedConfig, server: Listening): () => string {
+  const env = serverEnv(config);
+  if (env.AIRTABLE_API_KEY) {
+    middlewares.use(RELAY_PATH, webMiddleware(createRelay(env)));
+    const upstream = env.AIRTABLE_ENDPOINT_URL || 'Airtable';
+    return () =>
+      `Forms store through ${RELAY_PATH} in base ${env.AIRTABLE_BASE_ID ?? '(AIRTABLE_BASE_ID unset)'} at ${upstream}.`;
+  }
+  const dataFile = process.env.AIRTABLE_EMULATOR_DATA || EMULATOR_DEFAULT_DATA_FILE;
+  const emulator = createEmulator({ dataFile: path.resolve(config.root, dataFile) });
+  middlewares.use((req, res, next) => {
+    const pathname = new URL(req.url ?? '/', 'http://local').pathname;
+    if (emulator.handles(pathname)) emulator.handle(req, res);
+    else next();
+  });
+  let relay: ReturnType<typeof createRelay> | undefined;
+  middlewares.use(
+    RELAY_PATH,
+    webMiddleware((request) => {
+      relay ??= createRelay({
+        AIRTABLE_API_KEY: EMULATOR_API_KEY,
+        AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
+        AIRTABLE_ENDPOINT_URL: originOf(server),
+      });
+      return relay(request);
+    }),
+  );
+  return () =>
+    `Forms store in the local Airtable emulator (${dataFile}): see them at ${originOf(server)}${EMULATOR_ADMIN_PREFIX}/ or with \`npm run submissions\`.`;
+}
+
+export function localAirtable(settings: SiteSettingsHolder): Plugin {
+  return {
+    name: 'podling:local-airtable',
+    configureServer(server) {
+      // Direct mode: the page talks to Airtable (or VITE_AIRTABLE_ENDPOINT_URL) itself. Vitest
+      // runs a dev server too, and its tests start the emulators they need themselves.
+      if (settings.current.storageMode === 'direct' || server.config.mode === 'test') return;
+      const describe = mountStorage(server.middlewares, server.config, server);
+      server.httpServer?.once('listening', () => server.config.logger.info(`  ➜  ${describe()}`));
+    },
+    configurePreviewServer(server) {
+      const describe = mountStorage(server.middlewares, server.config, server);
+      server.middlewares.use(staticHost(path.resolve(server.config.root, server.config.build.outDir)));
+      server.httpServer.once('listening', () => server.config.logger.info(`  ➜  ${describe()}`));
+    },
+  };
+}

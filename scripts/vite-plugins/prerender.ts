@@ -1,0 +1,158 @@
+/**
+ * `vite build` builds the whole deployable site with Vite's Environment API: the client bundle,
+ * then an SSR build of src/entry-server.tsx, then every route prerendered to its own HTML file
+ * (plus 404.html) with the site's CSS inlined and the page's boot-module list, and the files the
+ * host reads: _headers (security headers and caching), sitemap.xml and robots.txt.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Manifest, Plugin, ViteBuilder } from 'vite';
+import { contentSecurityPolicy, headersFile, inlineScriptHashes } from './security-headers.ts';
+import type { SiteSettingsHolder } from './site-settings.ts';
+
+/** What src/entry-server.tsx renders for each route (kept here: the node tsconfig has no JSX). */
+export interface PrerenderedPage {
+  /** Route path, or '*' for the not-found page. */
+  path: string;
+  head: string;
+  html: string;
+  /** Source module of the page's own chunk, whose boot list the page carries. */
+  modulePath: string | null;
+}
+
+/** id of the JSON list of modules the client fetches right after first paint (see src/main.tsx). */
+export const BOOT_MODULES_ID = 'boot-modules';
+const SSR_ENTRY = 'src/entry-server.tsx';
+const CLIENT_START_MODULE = 'src/app/start.tsx';
+
+/**
+ * The JavaScript a page needs to hydrate, in load order: the app's start module and the page's
+ * own chunk, each after its static imports. The entry fetches them only after first paint.
+ */
+export function bootModules(manifest: Manifest, modulePath: string | null): string[] {
+  const files: string[] = [];
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || chunk.isEntry || files.includes(chunk.file)) return;
+    for (const imported of chunk.imports ?? []) visit(imported);
+    files.push(chunk.file);
+  };
+  visit(CLIENT_START_MODULE);
+  if (modulePath) visit(modulePath);
+  return files.map((file) => `/${file}`);
+}
+
+/** The file a route is written to: clean URLs, and 404.html for the not-found page. */
+export function fileForPath(path: string): string {
+  if (path === '*') return '404.html';
+  if (path === '/') return 'index.html';
+  return join(path.replace(/^\//, ''), 'index.html');
+}
+
+export function renderSitemap(siteUrl: string, pages: readonly Pick<PrerenderedPage, 'path'>[]): string {
+  const urls = pages
+    .filter((page) => page.path !== '*')
+    .map((page) => `  <url><loc>${siteUrl}${page.path}</loc></url>`)
+    .join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+}
+
+export function renderRobots(siteUrl: string): string {
+  return `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`;
+}
+
+/** Replaces the stylesheet links with inline <style> so first paint needs no CSS request. */
+async function inlineStylesheets(outDir: string, html: string): Promise<string> {
+  let result = html;
+  for (const match of html.matchAll(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g)) {
+    const css = await readFile(join(outDir, match[1] ?? ''), 'utf8');
+    result = result.replace(match[0], () => `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`);
+  }
+  return result;
+}
+
+interface PrerenderModule {
+  prerenderAll: () => Promise<PrerenderedPage[]>;
+}
+
+async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder): Promise<void> {
+  const { client, ssr } = builder.environments;
+  if (!client || !ssr) throw new Error('The site needs a client and an ssr build environment');
+  const outDir = resolve(builder.config.root, client.config.build.outDir);
+  const ssrDir = resolve(builder.config.root, ssr.config.build.outDir);
+  const logger = builder.config.logger;
+  await builder.build(client);
+  await builder.build(ssr);
+  try {
+    const server = (await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href)) as PrerenderModule;
+    const manifestFile = join(outDir, '.vite', 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest;
+    await rm(join(outDir, '.vite'), { recursive: true, force: true });
+    const indexHtml = await inlineStylesheets(outDir, await readFile(join(outDir, 'index.html'), 'utf8'));
+    const pages = await server.prerenderAll();
+    const documents = pages.map((page) => {
+      const head = [
+        page.head,
+        `<script type="application/json" id="${BOOT_MODULES_ID}">${JSON.stringify(bootModules(manifest, page.modulePath))}</script>`,
+      ].join('\n    ');
+      return {
+        page,
+        html: indexHtml.replace('<!--app-head-->', () => head).replace('<!--app-html-->', () => page.html),
+      };
+    });
+    // Inline scripts (if any) are allowed by hash, in the header and in each page's fallback.
+    const scriptHashes = [...new Set(documents.flatMap(({ html }) => inlineScriptHashes(html)))];
+    const securityMeta = [
+      `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(settings.current, { forMeta: true, scriptHashes })}" />`,
+      '<meta name="referrer" content="strict-origin-when-cross-origin" />',
+    ].join('\n    ');
+    for (const { page, html } of documents) {
+      const file = join(outDir, fileForPath(page.path));
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(
+        file,
+        html.replace('<meta charset="UTF-8" />', () => `<meta charset="UTF-8" />\n    ${securityMeta}`),
+      );
+    }
+    const { siteUrl } = settings.current;
+    await writeFile(join(outDir, '_headers'), headersFile(settings.current, scriptHashes));
+    await writeFile(join(outDir, 'sitemap.xml'), renderSitemap(siteUrl, pages));
+    await writeFile(join(outDir, 'robots.txt'), renderRobots(siteUrl));
+    logger.info(
+      `Prerendered ${pages.length} pages into ${outDir}, with _headers, sitemap.xml and robots.txt ` +
+        `(storage: ${settings.current.storageMode} mode)`,
+    );
+  } finally {
+    await rm(ssrDir, { recursive: true, force: true });
+  }
+}
+
+/** Makes `vite build` build the client and SSR environments and prerender every route. */
+export function prerender(settings: SiteSettingsHolder): Plugin {
+  return {
+    name: 'podling:prerender',
+    config(_config, { command }) {
+      if (command !== 'build') return;
+      return {
+        builder: {},
+        environments: {
+          client: { build: { manifest: true } },
+          ssr: {
+            build: {
+              outDir: `node_modules/.tmp/ssr-${process.pid}-${Date.now()}`,
+              emptyOutDir: true,
+              copyPublicDir: false,
+              // One file: the prerenderer imports it once and renders every page from it.
+              rollupOptions: { input: SSR_ENTRY, output: { codeSplitting: false } },
+            },
+          },
+        },
+      };
+    },
+    buildApp: {
+      order: 'pre',
+      handler: (builder) => prerenderSite(builder, settings),
+    },
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * The build's settings: every variable the site can be given from outside, what each accepts,
+ * and one parser that the Vite plugins (at `vite dev` / `vite build`, where a bad value stops
+ * the command) and the app (src/config/env.ts) both use, so they can never disagree.
+ *
+ * Node-side code imports this module without the `@/` alias: keep its imports relative.
+ */
+import { STORAGE_ANSWER_BOUND_MS } from './constants.ts';
+
+export type FeatureFlag = 'APP_STORE_BUTTON' | 'GOOGLE_PLAY_BUTTON' | 'SCHOOLS_PAGE' | 'TEMP_ISSUE_POPUP';
+
+/** The spec's defaults (section 6); each can be overridden at build time by VITE_FEATURE_<NAME>. */
+export const FLAG_DEFAULTS: Readonly<Record<FeatureFlag, boolean>> = {
+  APP_STORE_BUTTON: true,
+  GOOGLE_PLAY_BUTTON: true,
+  SCHOOLS_PAGE: true,
+  TEMP_ISSUE_POPUP: false,
+};
+
+/** The real Airtable API; tests and local servers point elsewhere. */
+export const AIRTABLE_DEFAULT_ENDPOINT = 'https://api.airtable.com';
+export const GA_DEFAULT_SCRIPT_URL = 'https://www.googletagmanager.com/gtag/js';
+export const SITE_DEFAULT_URL = 'https://www.podling.app';
+
+/** Raw values as Vite hands them over (strings, or booleans for its own DEV/PROD). */
+export type RawSettings = Readonly<Record<string, string | boolean | undefined>>;
+
+/**
+ * How forms reach Airtable. 'direct': the official client in the page talks to Airtable with
+ * the embedded VITE_AIRTABLE_API_KEY (the spec's mode; the key is readable by every visitor).
+ * 'relay': no key in the page; the client talks to the same-origin relay, which holds the token.
+ */
+export type StorageMode = 'direct' | 'relay';
+
+export interface SiteSettings {
+  storageMode: StorageMode;
+  /** Direct mode only; '' in relay mode so neither ever reaches the bundle. */
+  airtableApiKey: string;
+  airtableBaseId: string;
+  airtableEndpointUrl: string;
+  gaMeasurementId: string;
+  gaScriptUrl: string;
+  /** Absolute origin the site is served from, without a trailing slash. */
+  siteUrl: string;
+  /** Longest a visitor waits for a form's answer; tests may only shorten the spec's 30 s. */
+  storageAnswerBoundMs: number;
+  flags: Readonly<Record<FeatureFlag, boolean>>;
+}
+
+/** One bad setting: the variable, what it was, and what it accepts. */
+export interface SettingProblem {
+  name: string;
+  value: string;
+  accepts: string;
+}
+
+/** Thrown by parseSiteSettings; its message names every bad variable and what it accepts. */
+export class SettingsError extends Error {
+  constructor(readonly problems: readonly SettingProblem[]) {
+    super(
+      [
+        `Invalid build setting${problems.length > 1 ? 's' : ''}:`,
+        ...problems.map(
+          (problem) => `  ${problem.name}=${JSON.stringify(problem.value)}: expected ${problem.accepts}.`,
+        ),
+        'Fix the value in the environment or in .env / .env.local (see .env.example).',
+      ].join('\n'),
+    );
+    this.name = 'SettingsError';
+  }
+}
+
+const FLAG_WORDS: Readonly<Record<string, boolean>> = {
+  true: true,
+  false: false,
+  '1': true,
+  '0': false,
+  on: true,
+  off: false,
+};
+
+/** Every variable the app reads, in the order .env.example lists them. */
+export const SETTING_NAMES = [
+  'VITE_AIRTABLE_API_KEY',
+  'VITE_AIRTABLE_BASE_ID',
+  'VITE_AIRTABLE_ENDPOINT_URL',
+  'VITE_GA_MEASUREMENT_ID',
+  'VITE_GA_SCRIPT_URL',
+  'VITE_SITE_URL',
+  'VITE_STORAGE_ANSWER_BOUND_MS',
+  'VITE_FEATURE_APP_STORE_BUTTON',
+  'VITE_FEATURE_GOOGLE_PLAY_BUTTON',
+  'VITE_FEATURE_SCHOOLS_PAGE',
+  'VITE_FEATURE_TEMP_ISSUE_POPUP',
+] as const;
+export type SettingName = (typeof SETTING_NAMES)[number];
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Validates and types the raw settings. Unset or blank values take their defaults; anything
+ * set but unusable is a problem, and all problems are reported together.
+ */
+export function parseSiteSettings(raw: RawSettings): SiteSettings {
+  const problems: SettingProblem[] = [];
+  const text = (name: SettingName): string => {
+    const value = raw[name];
+    return typeof value === 'string' ? value.trim() : '';
+  };
+  const check = (name: SettingName, ok: (value: string) => boolean, accepts: string): string => {
+    const value = text(name);
+    if (value && !ok(value)) problems.push({ name, value, accepts });
+    return value;
+  };
+  const url = (name: SettingName, fallback: string): string =>
+    (check(name, isHttpUrl, 'an absolute http(s) URL such as https://example.org') || fallback).replace(
+      /\/+$/,
+      '',
+    );
+  const flag = (name: FeatureFlag): boolean => {
+    const variable = `VITE_FEATURE_${name}` as SettingName;
+    const value = raw[variable];
+    if (typeof value === 'boolean') return value;
+    const word = check(variable, (given) => given.toLowerCase() in FLAG_WORDS, "'true' or 'false'");
+    return word && word.toLowerCase() in FLAG_WORDS
+      ? (FLAG_WORDS[word.toLowerCase()] ?? false)
+      : FLAG_DEFAULTS[name];
+  };
+
+  const apiKey = check(
+    'VITE_AIRTABLE_API_KEY',
+    (value) => /^[\w.-]+$/.test(value),
+    'an Airtable personal access token (letters, digits, dots)',
+  );
+  const storageMode: StorageMode = apiKey ? 'direct' : 'relay';
+  const baseId = check(
+    'VITE_AIRTABLE_BASE_ID',
+    (value) => /^app[A-Za-z0-9]+$/.test(value),
+    "an Airtable base id starting with 'app'",
+  );
+  const endpointUrl = url('VITE_AIRTABLE_ENDPOINT_URL', AIRTABLE_DEFAULT_ENDPOINT);
+  if (apiKey && !baseId) {
+    problems.push({
+      name: 'VITE_AIRTABLE_BASE_ID',
+      value: '',
+      accepts: "the base id (starting with 'app') to go with VITE_AIRTABLE_API_KEY",
+    });
+  }
+  const boundText = check(
+    'VITE_STORAGE_ANSWER_BOUND_MS',
+    (value) => /^[0-9]+$/.test(value) && Number(value) > 0 && Number(value) <= STORAGE_ANSWER_BOUND_MS,
+    `a whole number of milliseconds from 1 to ${STORAGE_ANSWER_BOUND_MS} (it can only shorten the bound)`,
+  );
+  const settings: SiteSettings = {
+    storageMode,
+    airtableApiKey: apiKey,
+    airtableBaseId: storageMode === 'direct' ? baseId : '',
+    airtableEndpointUrl: storageMode === 'direct' ? endpointUrl : '',
+    gaMeasurementId: check(
+      'VITE_GA_MEASUREMENT_ID',
+      (value) => /^G-[A-Z0-9]+$/.test(value),
+      'a Google Analytics 4 measurement id such as G-ABC123XYZ',
+    ),
+    gaScriptUrl: url('VITE_GA_SCRIPT_URL', GA_DEFAULT_SCRIPT_URL),
+    siteUrl: url('VITE_SITE_URL', SITE_DEFAULT_URL),
+    storageAnswerBoundMs: boundText ? Number(boundText) : STORAGE_ANSWER_BOUND_MS,
+    flags: {
+      APP_STORE_BUTTON: flag('APP_STORE_BUTTON'),
+      GOOGLE_PLAY_BUTTON: flag('GOOGLE_PLAY_BUTTON'),
+      SCHOOLS_PAGE: flag('SCHOOLS_PAGE'),
+      TEMP_ISSUE_POPUP: flag('TEMP_ISSUE_POPUP'),
+    },
+  };
+  if (problems.length > 0) throw new SettingsError(problems);
+  return settings;
+}

@@ -1,0 +1,14 @@
+/**
+ * What the page and the same-origin relay (src/server/relay.ts) agree on. The page's airtable.js
+ * client is pointed at RELAY_PATH on the site's own origin with these stand-in credentials: they
+ * open nothing, the relay never forwards them, and the real token and base id stay on the server.
+ *
+ * Node-side code imports this module without the `@/` alias: keep its imports relative.
+ */
+
+/** Where the relay answers, on the site's own origin. */
+export const RELAY_PATH = '/api/airtable';
+/** The only base id the relay accepts in a path; it stands for the server's AIRTABLE_BASE_ID. */
+export const RELAY_BASE_ID = 'appSiteRelay';
+/** airtable.js insists on a key; the relay ignores whatever Authorization the page sends. */
+export const RELAY_CLIENT_KEY = 'same-origin-relay';

@@ -1,0 +1,108 @@
+/**
+ * Dead letters: submissions the queue's writer could not store (a field the base lacks, a
+ * token without write access) or whose retries ran out. They are kept in a KV namespace bound
+ * as DEAD_LETTERS, listed and replayed by the owner through the Worker's admin endpoint
+ * (`npm run dead-letters`), which needs the ADMIN_TOKEN secret. They hold emails: the endpoint
+ * answers nothing without the token, and a replayed letter is deleted.
+ */
+import type { Submission } from './submission.ts';
+
+/** wrangler.jsonc names the dead-letter queue after the submissions queue plus this suffix. */
+export const DEAD_LETTER_QUEUE_SUFFIX = '-dead';
+/** Where the admin endpoint answers, on the site's origin. */
+export const DEAD_LETTERS_PATH = '/api/dead-letters';
+const KEY_PREFIX = 'dead:';
+
+export interface DeadLetter {
+  submission: Submission;
+  reason: string;
+  failedAt: string;
+}
+
+/** The parts of a Cloudflare KV namespace used here. */
+export interface DeadLetterStore {
+  put(key: string, value: string): Promise<void>;
+  get(key: string): Promise<string | null>;
+  delete(key: string): Promise<void>;
+  list(options?: { prefix?: string; cursor?: string }): Promise<{
+    keys: { name: string }[];
+    list_complete: boolean;
+    cursor?: string;
+  }>;
+}
+
+export async function keepDeadLetter(store: DeadLetterStore, letter: DeadLetter): Promise<void> {
+  const suffix = crypto.randomUUID();
+  await store.put(`${KEY_PREFIX}${letter.failedAt}:${suffix}`, JSON.stringify(letter));
+}
+
+export async function listDeadLetters(
+  store: DeadLetterStore,
+): Promise<{ key: string; letter: DeadLetter }[]> {
+  const found: { key: string; letter: DeadLetter }[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await store.list({ prefix: KEY_PREFIX, cursor });
+    for (const { name } of page.keys) {
+      const value = await store.get(name);
+      if (value) found.push({ key: name, letter: JSON.parse(value) as DeadLetter });
+    }
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor);
+  return found;
+}
+
+/** Constant-time comparison, so the token cannot be guessed by timing. */
+function sameToken(given: string, expected: string): boolean {
+  const a = new TextEncoder().encode(given);
+  const b = new TextEncoder().encode(expected);
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i += 1) difference |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return difference === 0;
+}
+
+export interface DeadLetterAdminEnv {
+  ADMIN_TOKEN?: string;
+  DEAD_LETTERS?: DeadLetterStore;
+}
+
+/**
+ * GET  /api/dead-letters         → { count, letters: [{ key, table, email, reason, failedAt }] }
+ * POST /api/dead-letters/replay  → re-queues every letter, deletes it; { replayed }
+ * Without ADMIN_TOKEN configured the endpoint does not exist (404); a wrong token gets 401.
+ */
+export async function handleDeadLetterAdmin(
+  request: Request,
+  env: DeadLetterAdminEnv,
+  requeue: (submission: Submission) => Promise<void>,
+): Promise<Response> {
+  const expected = env.ADMIN_TOKEN?.trim();
+  const store = env.DEAD_LETTERS;
+  if (!expected || !store) return new Response('Not found', { status: 404 });
+  const given = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
+  if (!sameToken(given, expected)) return Response.json({ error: 'unauthorized' }, { status: 401 });
+  const { pathname } = new URL(request.url);
+  const letters = await listDeadLetters(store);
+  if (request.method === 'GET' && pathname === DEAD_LETTERS_PATH) {
+    return Response.json({
+      count: letters.length,
+      letters: letters.map(({ key, letter }) => ({
+        key,
+        table: letter.submission.table,
+        email: letter.submission.email,
+        reason: letter.reason,
+        failedAt: letter.failedAt,
+      })),
+    });
+  }
+  if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {
+    let replayed = 0;
+    for (const { key, letter } of letters) {
+      await requeue(letter.submission);
+      await store.delete(key);
+      replayed += 1;
+    }
+    return Response.json({ replayed });
+  }
+  return Response.json({ error: 'not found' }, { status: 404 });
+}

@@ -1,0 +1,24 @@
+/**
+ * The relay as a Netlify Function (web-standard signature), at /api/airtable/* on the site's
+ * own origin. Synchronous mode: each submission is upserted while the visitor waits, with this
+ * instance's rate gate; see README "Deploy" for what that means under a rush.
+ */
+import { RELAY_PATH } from '../../lib/airtable/relay-protocol.ts';
+import { createRelay, type RelayHandler } from '../relay.ts';
+
+/** Netlify's Node runtime; the app's tsconfig has no Node typings. */
+declare const process: { env: Record<string, string | undefined> };
+
+// One relay per warm instance, so its rate gate and per-email order span its requests.
+let relay: RelayHandler | undefined;
+
+export default async function airtableRelay(request: Request): Promise<Response> {
+  relay ??= createRelay({
+    AIRTABLE_API_KEY: process.env.AIRTABLE_API_KEY,
+    AIRTABLE_BASE_ID: process.env.AIRTABLE_BASE_ID,
+    AIRTABLE_ENDPOINT_URL: process.env.AIRTABLE_ENDPOINT_URL,
+  });
+  return relay(request);
+}
+
+export const config = { path: `${RELAY_PATH}/*` };

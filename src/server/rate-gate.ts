@@ -1,0 +1,79 @@
+/**
+ * Airtable allows 5 requests per second per base and, after a breach, refuses every client of
+ * the base for 30 seconds. The gate is this instance's one door to Airtable: it spaces requests
+ * so at most `perSecond` start in any one-second window, and after a 429 it stays shut for the
+ * penalty so nothing we send prolongs it. This is the only place that reacts to a 429.
+ */
+
+/** Airtable's documented limit and penalty. */
+export const AIRTABLE_REQUESTS_PER_SECOND = 5;
+export const AIRTABLE_RATE_LIMIT_PENALTY_MS = 30_000;
+
+export interface RateGateOptions {
+  perSecond?: number;
+  penaltyMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RateGate {
+  /**
+   * Waits for a slot and takes it. Resolves false without taking one when the wait would end
+   * after `deadline` (epoch ms), so a caller with a visitor waiting can answer in time.
+   */
+  acquire(deadline?: number): Promise<boolean>;
+  /** Records a 429: no slot is handed out until the penalty has passed. */
+  penalise(): void;
+  /** Milliseconds until the gate opens after a 429 (0 when open). */
+  closedFor(): number;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createRateGate({
+  perSecond = AIRTABLE_REQUESTS_PER_SECOND,
+  penaltyMs = AIRTABLE_RATE_LIMIT_PENALTY_MS,
+  now = Date.now,
+  sleep = defaultSleep,
+}: RateGateOptions = {}): RateGate {
+  // Start times of the slots handed out, oldest first; booked ahead when callers queue up.
+  const starts: number[] = [];
+  let closedUntil = 0;
+
+  /** The earliest time a new slot may start, booking it. */
+  const book = (): number => {
+    const at = Math.max(now(), closedUntil);
+    while (starts.length > 0 && (starts[0] ?? 0) <= at - 1000) starts.shift();
+    // With `perSecond` slots in the last second, the next one starts a second after the oldest.
+    const slot =
+      starts.length < perSecond ? at : Math.max(at, (starts[starts.length - perSecond] ?? at) + 1000);
+    starts.push(slot);
+    starts.sort((a, b) => a - b);
+    return slot;
+  };
+
+  return {
+    async acquire(deadline = Number.POSITIVE_INFINITY) {
+      if (Math.max(now(), closedUntil) > deadline) return false;
+      const slot = book();
+      if (slot > deadline) {
+        starts.splice(starts.indexOf(slot), 1);
+        return false;
+      }
+      const wait = slot - now();
+      if (wait > 0) await sleep(wait);
+      // A 429 seen while this caller waited shuts the gate for it too.
+      if (closedUntil > now()) {
+        if (closedUntil > deadline) return false;
+        await sleep(closedUntil - now());
+      }
+      return true;
+    },
+    penalise() {
+      closedUntil = Math.max(closedUntil, now() + penaltyMs);
+    },
+    closedFor() {
+      return Math.max(0, closedUntil - now());
+    },
+  };
+}

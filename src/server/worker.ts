@@ -1,0 +1,51 @@
+/**
+ * The reference deploy: one Cloudflare Worker (wrangler.jsonc) that serves dist/ as static
+ * assets (clean URLs, 404.html with status 404, _headers) and runs the relay at /api/airtable.
+ * When wrangler.jsonc binds the SUBMISSIONS queue, the relay accepts each valid submission into
+ * it and answers at once, and this Worker's queue consumer is the only writer to Airtable.
+ */
+import { RELAY_PATH } from '../lib/airtable/relay-protocol.ts';
+import { DEAD_LETTERS_PATH, type DeadLetterAdminEnv, handleDeadLetterAdmin } from './dead-letters.ts';
+import { type QueueBatch, writeQueuedBatch } from './queue-writer.ts';
+import { createRelay, type RelayEnv, type RelayHandler, type SubmissionQueue } from './relay.ts';
+import type { Submission } from './submission.ts';
+
+/** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
+export interface WorkerEnv extends RelayEnv, DeadLetterAdminEnv {
+  ASSETS: { fetch(request: Request): Promise<Response> };
+  /** Queued mode when bound (see wrangler.jsonc). */
+  SUBMISSIONS?: { send(body: Submission, options?: { contentType?: 'json' }): Promise<void> };
+}
+
+function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
+  const queue = env.SUBMISSIONS;
+  return queue ? { send: (submission) => queue.send(submission, { contentType: 'json' }) } : undefined;
+}
+
+// One relay per isolate: its rate gate and per-email order hold across the isolate's requests.
+let relay: { handler: RelayHandler; env: WorkerEnv } | undefined;
+
+function relayFor(env: WorkerEnv): RelayHandler {
+  if (relay?.env !== env) relay = { env, handler: createRelay(env, { queue: queueOf(env) }) };
+  return relay.handler;
+}
+
+const startsWith = (pathname: string, prefix: string) =>
+  pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+export default {
+  async fetch(request: Request, env: WorkerEnv): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    if (startsWith(pathname, RELAY_PATH)) return relayFor(env)(request);
+    if (startsWith(pathname, DEAD_LETTERS_PATH)) {
+      const queue = queueOf(env);
+      if (!queue) return new Response('Not found', { status: 404 });
+      return handleDeadLetterAdmin(request, env, (submission) => queue.send(submission));
+    }
+    return env.ASSETS.fetch(request);
+  },
+
+  async queue(batch: QueueBatch, env: WorkerEnv): Promise<void> {
+    await writeQueuedBatch(batch, env);
+  },
+};

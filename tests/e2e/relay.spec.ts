@@ -1,0 +1,329 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import {
+  DEV_URL,
+  E2E_STORAGE_ANSWER_BOUND_MS,
+  EMULATOR_URL,
+  SITE_RELAY_URL,
+} from '../../scripts/e2e-config.mjs';
+import {
+  allRecords,
+  addFault,
+  recordsFor,
+  seedRecord,
+  QUOTES_TABLE,
+  WAITLIST_TABLE,
+} from './support/emulator';
+import { expect, expectConsoleErrors, test } from './support/fixtures';
+import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms';
+import {
+  checkbox,
+  fillQuote,
+  openForm,
+  stubCalendarWithNoContent,
+  textbox,
+  uniqueEmail,
+} from './support/page';
+
+/**
+ * Relay mode, the default without a browser key: the page's airtable.js talks only to
+ * /api/airtable on its own origin, and the relay (vite preview here, the same handler as the
+ * Worker and the Netlify Function) performs the upsert against the emulator with the server's
+ * token. Serial: the 429 case shuts this relay's gate for 30 s, so it runs last.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const RELAY = `${SITE_RELAY_URL}/api/airtable/v0/appSiteRelay`;
+
+/** Every request the page sends, so a test can say where storage traffic went. */
+function watchRequests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (request) => urls.push(`${request.method()} ${request.url()}`));
+  return urls;
+}
+
+async function joinWaitlist(page: Page, email: string) {
+  await checkbox(page, 'Use Podling').check();
+  await textbox(page, WAITLIST_FORM.emailLabel).fill(email);
+  await page.getByRole('button', { name: WAITLIST_FORM.submitText }).click();
+}
+
+/** A stranger's request from the site's own origin, as anyone could send from the console. */
+async function fromThePage(
+  page: Page,
+  path: string,
+  init: { method?: string; body?: string } = {},
+): Promise<{ status: number; text: string }> {
+  return page.evaluate(
+    async ({ url, init }) => {
+      const response = await fetch(url, {
+        ...init,
+        headers: { authorization: 'Bearer same-origin-relay', 'content-type': 'application/json' },
+      });
+      return { status: response.status, text: await response.text() };
+    },
+    { url: path, init },
+  );
+}
+
+async function apiRequestsSince(request: APIRequestContext, since: number): Promise<number> {
+  const response = await request.get(`${EMULATOR_URL}/__emulator/requests`);
+  const { requests } = (await response.json()) as { requests: { at: string }[] };
+  return requests.filter((entry) => Date.parse(entry.at) >= since).length;
+}
+
+test('the waitlist stores through /api/airtable, and the page holds no token or base id', async ({
+  page,
+  visit,
+  request,
+}, testInfo) => {
+  const urls = watchRequests(page);
+  const email = uniqueEmail(testInfo, 'e2e.relay-join');
+  await openForm(page, visit, '/', WAITLIST_FORM.formSelector, { base: SITE_RELAY_URL });
+  await joinWaitlist(page, email);
+  await expect(page.getByRole('button', { name: WAITLIST_FORM.joinedText })).toBeVisible();
+
+  const [record] = await recordsFor(request, WAITLIST_TABLE, email);
+  expect(record?.fields).toMatchObject({ Email: email, Interests: ['Use Podling'], 'Page Source': 'home' });
+  const storage = urls.filter((url) => /\/v0\//.test(url));
+  expect(storage.length).toBeGreaterThan(0);
+  expect(storage.every((url) => url.includes(`${SITE_RELAY_URL}/api/airtable/v0/`))).toBe(true);
+
+  // Every script the page loaded: neither the emulator's key nor its base id is in any of them.
+  const scripts = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((entry) => entry.name),
+  );
+  for (const url of scripts.filter((name) => name.endsWith('.js'))) {
+    const text = await (await request.get(url)).text();
+    expect(text, url).not.toContain('patLocalEmulatorKey');
+    expect(text, url).not.toContain('appLocalEmulator01');
+  }
+  const policy = (await request.get(`${SITE_RELAY_URL}/`)).headers()['content-security-policy'] ?? '';
+  expect(/connect-src ([^;]*)/.exec(policy)?.[1]?.split(' ')).not.toContain(EMULATOR_URL);
+});
+
+test('a quote request stores through the relay; a repeat keeps Created At and resets Status', async ({
+  page,
+  visit,
+  request,
+  network,
+}, testInfo) => {
+  await stubCalendarWithNoContent(page, network);
+  const email = uniqueEmail(testInfo, 'e2e.relay-quote', 'school.sch.uk');
+  const earlier = await seedRecord(request, QUOTES_TABLE, {
+    Email: email,
+    'Contact Name': 'Old Name',
+    'School Name': 'Old School',
+    'Use Cases': ['Practice Speaking'],
+    'Created At': '2026-01-01T09:00:00.000Z',
+    'Last Updated': '2026-01-01T09:00:00.000Z',
+    Status: 'Quoted',
+  });
+  await openForm(page, visit, '/schools', QUOTE_FORM.formSelector, { base: SITE_RELAY_URL });
+  await fillQuote(page, {
+    name: 'Priya Shah',
+    email,
+    school: 'Oakfield Primary School',
+    role: '',
+    useCases: ['Support Learners'],
+  });
+  await page.getByRole('button', { name: QUOTE_FORM.submitText }).click();
+  await expect(page.getByRole('heading', { name: QUOTE_FORM.thankYouTitle })).toBeVisible();
+
+  const records = await recordsFor(request, QUOTES_TABLE, email);
+  expect(records).toHaveLength(1);
+  expect(records[0]?.id).toBe(earlier.id);
+  expect(records[0]?.fields).toMatchObject({
+    'Contact Name': 'Priya Shah',
+    'School Name': 'Oakfield Primary School',
+    'Use Cases': ['Support Learners'],
+    'Created At': '2026-01-01T09:00:00.000Z',
+    Status: 'New',
+  });
+  expect(Date.parse(String(records[0]?.fields['Last Updated']))).toBeGreaterThan(Date.parse('2026-11-01'));
+});
+
+test('a stranger at the console can neither read, widen, overwrite, delete nor forge', async ({
+  page,
+  visit,
+  request,
+  consoleErrors,
+}, testInfo) => {
+  const victim = uniqueEmail(testInfo, 'e2e.relay-victim');
+  const stored = await seedRecord(request, WAITLIST_TABLE, {
+    Email: victim,
+    Interests: ['Invest in Podling'],
+    'Created At': '2026-02-02T10:00:00.000Z',
+    'Last Updated': '2026-02-02T10:00:00.000Z',
+  });
+  const before = await allRecords(request, WAITLIST_TABLE);
+  const since = Date.now();
+  await visit('/', { base: SITE_RELAY_URL });
+
+  const lookup = (formula: string, extra = '') =>
+    `${RELAY}/Waitlist?filterByFormula=${encodeURIComponent(formula)}&maxRecords=1&pageSize=1${extra}`;
+  const fields = { Email: 'mallory@example.com', Interests: ['Use Podling'] };
+  const attacks: { name: string; path: string; method?: string; body?: string; status: number }[] = [
+    { name: 'list everything', path: `${RELAY}/Waitlist`, status: 403 },
+    { name: 'widened formula', path: lookup("OR(TRUE(), {Email} = '')"), status: 403 },
+    {
+      name: 'all rows of a page',
+      path: lookup(`LOWER(TRIM({Email})) = '${victim}'`, '&pageSize=100'),
+      status: 403,
+    },
+    { name: 'another’s record by id', path: `${RELAY}/Waitlist/${stored.id}`, status: 403 },
+    { name: 'delete', path: `${RELAY}/Waitlist/${stored.id}`, method: 'DELETE', status: 403 },
+    {
+      name: 'overwrite',
+      path: `${RELAY}/Waitlist/${stored.id}`,
+      method: 'PATCH',
+      body: JSON.stringify({ fields }),
+      status: 403,
+    },
+    {
+      name: 'replace all',
+      path: `${RELAY}/Waitlist`,
+      method: 'PUT',
+      body: JSON.stringify({ records: [] }),
+      status: 405,
+    },
+    {
+      name: 'batch create',
+      path: `${RELAY}/Waitlist`,
+      method: 'POST',
+      body: JSON.stringify({ records: [{ fields }, { fields }] }),
+      status: 422,
+    },
+    {
+      name: 'performUpsert',
+      path: `${RELAY}/Waitlist`,
+      method: 'POST',
+      body: JSON.stringify({ performUpsert: { fieldsToMergeOn: ['Email'] }, records: [{ fields }] }),
+      status: 422,
+    },
+    {
+      name: 'forged Status',
+      path: `${RELAY}/School%20Quotes`,
+      method: 'POST',
+      body: JSON.stringify({
+        fields: {
+          Email: 'm@example.com',
+          'Contact Name': 'M',
+          'School Name': 'S',
+          'Use Cases': ['Support Learners'],
+          Status: 'Won',
+        },
+      }),
+      status: 422,
+    },
+    {
+      name: 'an unknown field',
+      path: `${RELAY}/Waitlist`,
+      method: 'POST',
+      body: JSON.stringify({ fields: { ...fields, Notes: 'x' } }),
+      status: 422,
+    },
+    {
+      name: 'oversized body',
+      path: `${RELAY}/Waitlist`,
+      method: 'POST',
+      body: JSON.stringify({ fields: { ...fields, 'Contact Name': 'x'.repeat(40_000) } }),
+      status: 413,
+    },
+    { name: 'malformed body', path: `${RELAY}/Waitlist`, method: 'POST', body: '{"fields":', status: 400 },
+    {
+      name: 'another table',
+      path: `${RELAY}/Users`,
+      method: 'POST',
+      body: JSON.stringify({ fields }),
+      status: 404,
+    },
+    {
+      name: 'another base',
+      path: `${SITE_RELAY_URL}/api/airtable/v0/appLocalEmulator01/Waitlist`,
+      status: 404,
+    },
+    {
+      name: 'the metadata API',
+      path: `${SITE_RELAY_URL}/api/airtable/v0/meta/bases/appSiteRelay/tables`,
+      status: 403,
+    },
+  ];
+  for (const attack of attacks) {
+    const answer = await fromThePage(page, attack.path, { method: attack.method, body: attack.body });
+    expect(answer.status, attack.name).toBe(attack.status);
+    expect(answer.text, attack.name).not.toContain(victim);
+    expect(answer.text, attack.name).not.toContain('patLocalEmulatorKey');
+  }
+  // The form's own lookup of someone else's address reveals nothing either.
+  const own = await fromThePage(page, lookup(`LOWER(TRIM({Email})) = '${victim}'`));
+  expect(own).toEqual({ status: 200, text: '{"records":[]}' });
+
+  expect(await apiRequestsSince(request, since)).toBe(0);
+  expect(await allRecords(request, WAITLIST_TABLE)).toEqual(before);
+  // And the relay still serves afterwards.
+  const fine = await fromThePage(page, `${RELAY}/Waitlist`, {
+    method: 'POST',
+    body: JSON.stringify({
+      fields: { Email: uniqueEmail(testInfo, 'e2e.relay-after'), Interests: ['Use Podling'] },
+    }),
+  });
+  expect(fine.status).toBe(200);
+  // Chromium logs each refused request; that is the point here.
+  expectConsoleErrors(consoleErrors, /Failed to load resource: the server responded with a status of 4\d\d/);
+});
+
+test('a hanging Airtable gets the visitor the failure toast within the answer bound', async ({
+  page,
+  visit,
+  request,
+  consoleErrors,
+}, testInfo) => {
+  const email = uniqueEmail(testInfo, 'e2e.relay-hang');
+  await openForm(page, visit, '/', WAITLIST_FORM.formSelector, { base: SITE_RELAY_URL });
+  await addFault(request, { kind: 'hang', count: 1, table: WAITLIST_TABLE, method: 'POST', message: email });
+  const started = Date.now();
+  await joinWaitlist(page, email);
+  await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: E2E_STORAGE_ANSWER_BOUND_MS + 3_000 });
+  expect(Date.now() - started).toBeLessThan(E2E_STORAGE_ANSWER_BOUND_MS + 3_000);
+  await expect(textbox(page, WAITLIST_FORM.emailLabel)).toHaveValue(email);
+  expectConsoleErrors(consoleErrors, /Waitlist sign-up failed/);
+});
+
+test('Airtable’s 429 reaches the visitor as the failure toast, and the relay stops calling', async ({
+  page,
+  visit,
+  request,
+  consoleErrors,
+}, testInfo) => {
+  const email = uniqueEmail(testInfo, 'e2e.relay-429');
+  await openForm(page, visit, '/', WAITLIST_FORM.formSelector, { base: SITE_RELAY_URL });
+  await addFault(request, {
+    kind: 'status',
+    status: 429,
+    count: 1,
+    table: WAITLIST_TABLE,
+    method: 'POST',
+    message: email,
+  });
+  const since = Date.now();
+  await joinWaitlist(page, email);
+  await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: E2E_STORAGE_ANSWER_BOUND_MS + 3_000 });
+  // The page retried inside its bound, but the relay's gate kept every retry off Airtable.
+  expect(await apiRequestsSince(request, since)).toBe(1);
+  expect(await recordsFor(request, WAITLIST_TABLE, email)).toEqual([]);
+  expectConsoleErrors(consoleErrors, /status of 429|Waitlist sign-up failed/);
+});
+
+test('plain `vite` with no keys: a sign-up in the browser is stored in the dev server’s emulator', async ({
+  page,
+  request,
+}, testInfo) => {
+  const email = uniqueEmail(testInfo, 'e2e.dev-join');
+  await page.goto(`${DEV_URL}/`);
+  await joinWaitlist(page, email);
+  await expect(page.getByRole('button', { name: WAITLIST_FORM.joinedText })).toBeVisible({ timeout: 20_000 });
+  const stored = (await (await request.get(`${DEV_URL}/__emulator/records/Waitlist`)).json()) as {
+    records: { fields: { Email?: string } }[];
+  };
+  expect(stored.records.filter((record) => record.fields.Email === email)).toHaveLength(1);
+});

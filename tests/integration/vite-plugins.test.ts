@@ -1,0 +1,159 @@
+// @vitest-environment node
+/**
+ * The site's Vite plugins, driven through Vite's own APIs exactly as `vite build`, `vite preview`
+ * and `vite` run them: the whole site is built, served like the host, and stored to locally.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBuilder, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELAY_BASE_ID, RELAY_PATH } from '@/lib/airtable/relay-protocol';
+
+const ROUTE_HEADINGS: Record<string, RegExp> = {
+  'index.html': /<h1/,
+  'schools/index.html': /<h1/,
+  'about/index.html': /<h1/,
+  'guidelines/index.html': /<h1/,
+  'privacy/index.html': /<h1/,
+  'terms/index.html': /<h1/,
+  '404.html': /This page is on mute/,
+};
+
+/** Runs `work` with extra environment variables, as a shell prefix would set them. */
+async function withEnv<T>(vars: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, vars);
+  try {
+    return await work();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+const urlOf = (server: { resolvedUrls: { local: string[] } | null }) =>
+  (server.resolvedUrls?.local[0] ?? '').replace(/\/$/, '');
+
+describe('vite build', () => {
+  let outDir = '';
+  let previewServer: PreviewServer | undefined;
+
+  beforeAll(async () => {
+    outDir = await mkdtemp(join(tmpdir(), 'podling-build-'));
+    await withEnv(
+      { VITE_SITE_URL: 'https://example.org', AIRTABLE_API_KEY: 'patBuildEnvSecret.42' },
+      async () => {
+        const builder = await createBuilder({ logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+        await builder.buildApp();
+      },
+    );
+    previewServer = await preview({
+      logLevel: 'silent',
+      build: { outDir },
+      preview: { port: 0, host: '127.0.0.1' },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await previewServer?.close();
+    await rm(outDir, { recursive: true, force: true });
+  });
+
+  it('prerenders every route with its heading, plus 404.html, sitemap, robots and _headers', async () => {
+    for (const [file, heading] of Object.entries(ROUTE_HEADINGS)) {
+      expect(await readFile(join(outDir, file), 'utf8'), file).toMatch(heading);
+    }
+    const sitemap = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
+    expect(sitemap).toContain('<loc>https://example.org/schools</loc>');
+    expect(await readFile(join(outDir, 'robots.txt'), 'utf8')).toContain(
+      'Sitemap: https://example.org/sitemap.xml',
+    );
+    expect(await readFile(join(outDir, '_headers'), 'utf8')).toMatch(
+      /Content-Security-Policy: default-src 'self'/,
+    );
+    const home = await readFile(join(outDir, 'index.html'), 'utf8');
+    expect(home).toMatch(/<style>/);
+    expect(home).toMatch(/<script type="application\/json" id="boot-modules">\["\/assets\//);
+  });
+
+  it('keeps the server token out of every file it writes (relay mode)', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const files = (await readdir(outDir, { recursive: true, withFileTypes: true })).filter((entry) =>
+      entry.isFile(),
+    );
+    for (const entry of files) {
+      const text = await readFile(join(entry.parentPath, entry.name), 'utf8').catch(() => '');
+      expect(text, entry.name).not.toContain('patBuildEnvSecret');
+    }
+  });
+
+  it('vite preview answers an unknown path with 404.html and status 404', async () => {
+    const response = await fetch(`${urlOf(previewServer!)}/no-such-page`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('This page is on mute');
+  });
+
+  it('vite preview serves clean URLs with the headers from _headers, and caches /assets/ for good', async () => {
+    const page = await fetch(`${urlOf(previewServer!)}/about`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const asset = /"\/(assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    const cached = await fetch(`${urlOf(previewServer!)}/${asset}`);
+    expect(cached.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+});
+
+describe('bad settings', () => {
+  it('stop vite build with a message naming the variable and what it accepts', async () => {
+    await withEnv({ VITE_FEATURE_SCHOOLS_PAGE: 'maybe' }, async () => {
+      await expect(createBuilder({ logLevel: 'silent' })).rejects.toThrow(
+        /VITE_FEATURE_SCHOOLS_PAGE="maybe": expected 'true' or 'false'/,
+      );
+    });
+  });
+
+  it('stop vite dev too', async () => {
+    await withEnv({ VITE_SITE_URL: 'not a url' }, async () => {
+      await expect(createServer({ logLevel: 'silent' })).rejects.toThrow(/VITE_SITE_URL="not a url"/);
+    });
+  });
+});
+
+describe('vite dev', () => {
+  let server: ViteDevServer | undefined;
+  let dataDir = '';
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'podling-dev-'));
+    server = await withEnv({ AIRTABLE_EMULATOR_DATA: join(dataDir, 'airtable.json') }, async () => {
+      const dev = await createServer({ logLevel: 'silent', server: { port: 0, host: '127.0.0.1' } });
+      return dev.listen();
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('stores a sign-up through the relay in the local emulator, with no keys set', async () => {
+    const base = urlOf(server!);
+    const response = await fetch(`${base}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        fields: { Email: 'dev@example.com', Interests: ['General Interest'] },
+        typecast: true,
+      }),
+    });
+    expect(response.status).toBe(200);
+    const admin = (await (await fetch(`${base}/__emulator/records/Waitlist`)).json()) as {
+      records: { fields: Record<string, unknown> }[];
+    };
+    expect(admin.records.map((record) => record.fields.Email)).toEqual(['dev@example.com']);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { PRODUCT_NAME } from '@/config/site';
+import {
+  AIRTABLE_SCHEMA,
+  AIRTABLE_TABLE_DEFINITIONS,
+  choiceNames,
+  fieldNamesOf,
+  tableDefinition,
+} from '@/lib/airtable/schema';
+
+describe('Airtable schema', () => {
+  it('maps field keys to field names', () => {
+    expect(fieldNamesOf('waitlist')).toMatchObject({ email: 'Email', pageSource: 'Page Source' });
+    expect(fieldNamesOf('quotes')).toMatchObject({ useCases: 'Use Cases', status: 'Status' });
+  });
+
+  it('finds a table by its name in the base, and nothing for an unknown name', () => {
+    expect(tableDefinition('School Quotes')).toBe(AIRTABLE_SCHEMA.quotes);
+    expect(tableDefinition('school quotes')).toBeUndefined();
+  });
+
+  it("offers the waitlist interests under the product's current name", () => {
+    expect(choiceNames(AIRTABLE_SCHEMA.waitlist.fields.interests)).toContain(`Use ${PRODUCT_NAME}`);
+    expect(choiceNames(AIRTABLE_SCHEMA.waitlist.fields.email)).toEqual([]);
+  });
+
+  it('gives every field a unique name, and every text or select field a positive maximum length', () => {
+    for (const table of AIRTABLE_TABLE_DEFINITIONS) {
+      const fields = Object.values(table.fields);
+      expect(new Set(fields.map((field) => field.name)).size, table.name).toBe(fields.length);
+      for (const field of fields) {
+        if (field.type === 'dateTime') continue;
+        expect(field.maxLength, `${table.name}.${field.name}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('states a time zone the platform knows for every date-time field', () => {
+    for (const table of AIRTABLE_TABLE_DEFINITIONS) {
+      for (const field of Object.values(table.fields)) {
+        if (field.type !== 'dateTime') continue;
+        expect(() => new Intl.DateTimeFormat('en-GB', { timeZone: field.options.timeZone })).not.toThrow();
+      }
+    }
+  });
+});

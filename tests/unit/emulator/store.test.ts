@@ -1,0 +1,84 @@
+// @vitest-environment node
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BaseStore } from '../../../scripts/airtable-emulator/store';
+
+const BASE = 'appTest';
+const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'emulator-store-')), 'base.json');
+
+describe('BaseStore', () => {
+  it("starts from the site's schema, an empty base, or given tables", () => {
+    expect(new BaseStore({ baseId: BASE }).describeTables().map((t) => t.name)).toEqual([
+      'School Quotes',
+      'Waitlist',
+    ]);
+    expect(new BaseStore({ baseId: BASE, schema: 'empty' }).describeTables()).toEqual([]);
+    const custom = new BaseStore({
+      baseId: BASE,
+      schema: [{ name: 'T', fields: [{ name: 'Email', type: 'email' }] }],
+    });
+    expect(custom.columns()).toEqual({ T: ['Email'] });
+  });
+
+  it('validates writes against the current schema, which can grow', () => {
+    const store = new BaseStore({
+      baseId: BASE,
+      schema: [{ name: 'T', fields: [{ name: 'Email', type: 'email' }] }],
+    });
+    expect(() => store.createRecords('T', { fields: { Note: 'x' } })).toThrow('Unknown field name: "Note"');
+    store.createField('T', { name: 'Note', type: 'multilineText' });
+    expect(store.createRecords('T', { fields: { Note: 'x' } })).toMatchObject({ fields: { Note: 'x' } });
+  });
+
+  it('adds no select option when a later record of the same write is refused', () => {
+    const store = new BaseStore({ baseId: BASE });
+    expect(() =>
+      store.createRecords('Waitlist', {
+        typecast: true,
+        records: [{ fields: { Interests: ['Brand new'] } }, { fields: { Nope: 'x' } }],
+      }),
+    ).toThrow();
+    const interests = store.describeTables()[1]?.fields.find((field) => field.name === 'Interests');
+    expect(interests?.options?.choices?.map((choice) => choice.name)).not.toContain('Brand new');
+  });
+
+  it('keeps schema and records in its data file, and reset restores the initial schema', () => {
+    const dataFile = tempFile();
+    const first = new BaseStore({ baseId: BASE, dataFile, schema: 'empty' });
+    first.createTable({ name: 'T', fields: [{ name: 'Email', type: 'email' }] });
+    first.seed('T', { Email: 'a@b.co' });
+    const second = new BaseStore({ baseId: BASE, dataFile, schema: 'empty' });
+    expect(second.records('T').map((record) => record.fields)).toEqual([{ Email: 'a@b.co' }]);
+    second.reset();
+    expect(new BaseStore({ baseId: BASE, dataFile, schema: 'empty' }).describeTables()).toEqual([]);
+  });
+
+  it('reads a version 1 data file (records and extra options by table name)', () => {
+    const dataFile = tempFile();
+    const record = { id: 'rec1', createdTime: '2025-01-01T00:00:00.000Z', fields: { Email: 'old@x.co' } };
+    fs.writeFileSync(
+      dataFile,
+      JSON.stringify({
+        version: 1,
+        tables: { Waitlist: { records: [record], choices: { Interests: ['General Waitlist'] } } },
+      }),
+    );
+    const store = new BaseStore({ baseId: BASE, dataFile });
+    expect(store.records('Waitlist')).toEqual([record]);
+    expect(store.listRecords('Waitlist', { filterByFormula: `{Interests} = ''` }).records).toHaveLength(1);
+    expect(() =>
+      store.createRecords('Waitlist', { fields: { Interests: ['General Waitlist'] } }),
+    ).not.toThrow();
+  });
+
+  it('pages with an offset and stops at maxRecords', () => {
+    const store = new BaseStore({ baseId: BASE });
+    for (let i = 0; i < 5; i += 1) store.seed('Waitlist', { Email: `${i}@x.co` });
+    const first = store.listRecords('Waitlist', { pageSize: '2', maxRecords: '3' });
+    expect(first.records).toHaveLength(2);
+    const second = store.listRecords('Waitlist', { pageSize: '2', maxRecords: '3', offset: first.offset });
+    expect(second).toEqual({ records: [expect.objectContaining({ fields: { Email: '2@x.co' } })] });
+  });
+});
