@@ -364,6 +364,22 @@ test.describe('live regions (4.1.3)', () => {
   test.describe('carousel', () => {
     test.use({ viewport: { width: 1280, height: 800 } });
 
+    test('under reduced motion it does not rotate and Next changes the slide at once', async ({
+      page,
+      visit,
+    }) => {
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await visit('/');
+      const carousel = page.getByRole('region', { name: 'They use Podling' });
+      await carousel.scrollIntoViewIfNeeded();
+      await expect(carousel.getByRole('button', { name: 'Play testimonials' })).toBeEnabled();
+      const slides = carousel.getByRole('group', { name: /^\d+ of 16$/ });
+      await expect(slides.first()).toHaveAccessibleName('1 of 16');
+      await carousel.getByRole('button', { name: 'Next testimonial' }).click();
+      // The normal transition takes 2000 ms: the change must land well before that.
+      await expect(slides.first()).toHaveAccessibleName('2 of 16', { timeout: 500 });
+    });
+
     test('slides are groups named N of M; changes are announced only while autoplay is off', async ({
       page,
       visit,
