@@ -99,19 +99,20 @@ export function buildEnv(root: string, mode = 'production'): BuildEnv {
 
 /** Vite plugin: a production build prints the checklist as a warning while any item fails. */
 export function launchChecklistWarning(): Plugin {
-  // buildApp resolves a config per environment (client, SSR): print once per build.
-  let printed = false;
   return {
     name: 'podling:launch-checklist',
     apply: 'build',
-    configResolved(config) {
-      if (printed || config.mode !== 'production') return;
-      printed = true;
+    // Once per build: when the client is built (not again for the SSR prerender environment).
+    applyToEnvironment: (environment) => environment.name === 'client',
+    buildStart() {
+      const { config } = this.environment;
+      if (config.mode !== 'production') return;
       const checklist = launchChecklist(buildEnv(config.envDir || config.root, config.mode));
-      if (!checklist.ok)
+      if (!checklist.ok) {
         config.logger.warn(
           ['', ...checklist.lines, 'Run `npm run launch-check` before going live.', ''].join('\n'),
         );
+      }
     },
   };
 }
