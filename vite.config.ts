@@ -5,11 +5,12 @@ import { defineConfig } from 'vite';
 import { localAirtable } from './scripts/vite-plugins/local-airtable.ts';
 import { prerender } from './scripts/vite-plugins/prerender.ts';
 import { siteSettings } from './scripts/vite-plugins/site-settings.ts';
+import { launchChecklistWarning } from './scripts/launch-kit/launch-check.ts';
 
 const settings = siteSettings();
 
 export default defineConfig({
-  plugins: [settings, react(), prerender(settings), localAirtable(settings)],
+  plugins: [settings, react(), prerender(settings), localAirtable(settings), launchChecklistWarning()],
   resolve: {
     alias: [
       { find: /^@\//, replacement: `${fileURLToPath(new URL('./src', import.meta.url))}/` },
