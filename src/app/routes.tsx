@@ -2,6 +2,7 @@ import { ROUTE_PATHS, PRODUCT_NAME } from '@/config/site';
 import { MESSAGES } from '@/config/messages';
 import { HOME } from '@/content/home';
 import { SCHOOLS } from '@/content/schools';
+import { ACCESSIBILITY_META } from '@/content/accessibility-meta';
 import { lazyPage, type LazyPage } from '@/app/lazy-page';
 import { NotFoundPage } from '@/pages/not-found-page';
 
@@ -23,6 +24,10 @@ const PrivacyPage = lazyPage('src/pages/privacy-page.tsx', () =>
 );
 const TermsPage = lazyPage('src/pages/terms-page.tsx', () =>
   import('@/pages/terms-page').then((m) => m.TermsPage),
+);
+
+const AccessibilityPage = lazyPage('src/pages/accessibility-page.tsx', () =>
+  import('@/pages/accessibility-page').then((m) => m.AccessibilityPage),
 );
 
 const HOME_HEADING = HOME.hero.headline;
@@ -94,6 +99,13 @@ export function buildRoutes({ schoolsPageOn }: { schoolsPageOn: boolean }): Rout
       description: `The terms for using ${PRODUCT_NAME}: accounts, parental consent, publishing and acceptable use.`,
       heading: 'Terms & Conditions',
       Page: TermsPage,
+    },
+    {
+      path: ROUTE_PATHS.accessibility,
+      title: ACCESSIBILITY_META.title,
+      description: ACCESSIBILITY_META.description,
+      heading: ACCESSIBILITY_META.title,
+      Page: AccessibilityPage,
     },
   ];
   return routes.filter((route): route is RouteDefinition => route !== null);

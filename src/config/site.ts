@@ -49,7 +49,7 @@ export const CALENDAR = {
 } as const;
 
 export type SocialLink = { readonly label: string; readonly href: string; readonly icon: SocialIcon };
-export type SocialIcon = 'linkedin' | 'facebook' | 'instagram' | 'blog';
+export type SocialIcon = 'linkedin' | 'facebook' | 'instagram';
 
 export const SOCIAL_LINKS: readonly SocialLink[] = [
   { label: `${PRODUCT_NAME} on LinkedIn`, href: LINKS.linkedIn, icon: 'linkedin' },
@@ -64,6 +64,7 @@ export const ROUTE_PATHS = {
   guidelines: '/guidelines',
   privacy: '/privacy',
   terms: '/terms',
+  accessibility: '/accessibility',
 } as const;
 
 /** A navigation entry: an internal route, an in-page anchor, or an external page. */
@@ -115,6 +116,7 @@ export const FOOTER_COLUMNS: readonly { readonly title: string; readonly items: 
       { kind: 'route', label: 'User Guidelines', to: ROUTE_PATHS.guidelines },
       { kind: 'route', label: 'Privacy', to: ROUTE_PATHS.privacy },
       { kind: 'route', label: 'Terms & Conditions', to: ROUTE_PATHS.terms },
+      { kind: 'route', label: 'Accessibility', to: ROUTE_PATHS.accessibility },
     ],
   },
 ];

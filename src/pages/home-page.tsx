@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Mascot } from '@/components/mascot';
 import { PartnerLogoList } from '@/components/partner-logo';
 import { StoreButtons } from '@/components/store-buttons';
-import { TestimonialCarousel } from '@/components/testimonial-carousel';
+import { TestimonialCarousel } from '@/components/carousel/testimonial-carousel';
 import { VideoFacade } from '@/components/video-facade';
 import { WAITLIST_ANCHOR_ID } from '@/config/constants';
 import { flags } from '@/config/flags';

@@ -1,7 +1,9 @@
 import { CalendarEmbed } from '@/components/calendar-embed';
-import { TestimonialCarousel } from '@/components/testimonial-carousel';
+import { TestimonialCarousel } from '@/components/carousel/testimonial-carousel';
 import { VideoFacade } from '@/components/video-facade';
-import { type SchoolBenefitIcon, SCHOOLS } from '@/content/schools';
+import { SCHOOLS } from '@/content/schools';
+import { BenefitIcon } from '@/components/icons';
+import { SchoolsHeroArt } from '@/components/schools-hero-art';
 import { SCHOOLS_TESTIMONIALS } from '@/content/testimonials';
 import { QUOTE_FOCUS_TARGET_IDS, QuoteForm } from '@/features/quote/quote-form';
 import { scrollToElementId } from '@/lib/scroll';
@@ -70,7 +72,7 @@ export function SchoolsPage() {
               </button>
             </div>
           </div>
-          <HeroIllustration />
+          <SchoolsHeroArt />
         </div>
       </section>
 
@@ -149,110 +151,5 @@ export function SchoolsPage() {
         </div>
       </section>
     </div>
-  );
-}
-
-const ICON_PROPS = {
-  viewBox: '0 0 24 24',
-  width: 28,
-  height: 28,
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 2,
-  strokeLinecap: 'round',
-  strokeLinejoin: 'round',
-  'aria-hidden': true,
-  focusable: false,
-} as const;
-
-/** A small drawn icon per benefit; decorative, the card title carries the meaning. */
-function BenefitIcon({ icon }: { icon: SchoolBenefitIcon }) {
-  switch (icon) {
-    case 'pencil':
-      return (
-        <svg {...ICON_PROPS}>
-          <path d="M16.5 3.5a2.12 2.12 0 0 1 3 3L8 18l-4 1 1-4z" />
-          <path d="M14.5 5.5l3 3" />
-          <path d="M13 20h7" />
-        </svg>
-      );
-    case 'microphone':
-      return (
-        <svg {...ICON_PROPS}>
-          <rect x="9" y="2.5" width="6" height="11" rx="3" />
-          <path d="M5.5 10.5a6.5 6.5 0 0 0 13 0" />
-          <path d="M12 17v4" />
-          <path d="M8.5 21h7" />
-        </svg>
-      );
-    case 'languages':
-      return (
-        <svg {...ICON_PROPS}>
-          <path d="M3 5h8" />
-          <path d="M7 3v2" />
-          <path d="M9.5 5c-.7 3.5-3 6.2-6 7.5" />
-          <path d="M5 8.5c1 1.6 2.6 2.9 4.5 3.5" />
-          <path d="M12.5 21l4-9 4 9" />
-          <path d="M14 17.5h5" />
-        </svg>
-      );
-    case 'accessibility':
-      return (
-        <svg {...ICON_PROPS}>
-          <circle cx="12" cy="12" r="9.5" />
-          <circle cx="12" cy="7.25" r="1.25" fill="currentColor" stroke="none" />
-          <path d="M7.5 10l4.5 1 4.5-1" />
-          <path d="M12 11v3.5" />
-          <path d="M9.5 18l2.5-3.5 2.5 3.5" />
-        </svg>
-      );
-  }
-}
-
-/** Decorative hero art: a microphone surrounded by speech bubbles, drawn so it never shifts layout. */
-function HeroIllustration() {
-  return (
-    <svg
-      className="schools-hero__art"
-      viewBox="0 0 320 280"
-      width="320"
-      height="280"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <circle cx="160" cy="150" r="118" fill="#ede7ff" />
-      <circle cx="160" cy="150" r="84" fill="#ffffff" />
-      <rect x="134" y="76" width="52" height="96" rx="26" fill="#5b2ee0" />
-      <path d="M146 100h28M146 118h28M146 136h28" stroke="#ede7ff" strokeWidth="5" strokeLinecap="round" />
-      <path
-        d="M112 148a48 48 0 0 0 96 0"
-        fill="none"
-        stroke="#1b1530"
-        strokeWidth="8"
-        strokeLinecap="round"
-      />
-      <path d="M160 196v28M132 228h56" stroke="#1b1530" strokeWidth="8" strokeLinecap="round" />
-      <g>
-        <rect x="14" y="40" width="92" height="54" rx="18" fill="#ffb703" />
-        <path d="M40 94l-6 18 22-18z" fill="#ffb703" />
-        <path d="M32 60h56M32 76h36" stroke="#1b1530" strokeWidth="6" strokeLinecap="round" />
-      </g>
-      <g>
-        <rect x="222" y="18" width="86" height="50" rx="18" fill="#1f7a3a" />
-        <path d="M280 68l8 16-22-16z" fill="#1f7a3a" />
-        <path d="M240 38h50M240 52h30" stroke="#ffffff" strokeWidth="6" strokeLinecap="round" />
-      </g>
-      <g>
-        <rect x="232" y="176" width="78" height="46" rx="16" fill="#0b5c8a" />
-        <path d="M246 222l-4 16 18-16z" fill="#0b5c8a" />
-        <path
-          d="M250 200c6-10 12-10 18 0s12 10 18 0"
-          fill="none"
-          stroke="#ffffff"
-          strokeWidth="5"
-          strokeLinecap="round"
-        />
-      </g>
-    </svg>
   );
 }

@@ -5,7 +5,8 @@ import { App } from '@/app/app';
 import { buildRoutes, preloadRoute } from '@/app/routes';
 import { HASH_SCROLL_DELAY_MS } from '@/config/constants';
 import { MESSAGES } from '@/config/messages';
-import { CONSENT_TEXT } from '@/features/consent/consent-banner';
+import { CONSENT_TEXT } from '@/content/consent';
+import { RESERVED_BOTTOM_PROPERTY } from '@/lib/use-reserved-bottom-space';
 import { CONSENT_STORAGE_KEY, resetConsentForTests } from '@/features/consent/consent-store';
 
 function renderAt(path: string, { schoolsPageOn = true } = {}) {
@@ -100,5 +101,15 @@ describe('Consent banner', () => {
     expect(screen.queryByRole('button', { name: CONSENT_TEXT.reject })).not.toBeInTheDocument();
     // No measurement id in unit tests: analytics stays off and says so on the console.
     await waitFor(() => expect(warn).toHaveBeenCalledWith(expect.stringMatching(/No measurement id/)));
+  });
+
+  it('reserves its height at the bottom of the scroll area only while it is open', async () => {
+    const user = userEvent.setup();
+    renderAt('/about');
+    const reserved = () => document.documentElement.style.getPropertyValue(RESERVED_BOTTOM_PROPERTY);
+    // jsdom lays nothing out, so the height is 0px; the browser test checks real geometry.
+    expect(reserved()).toMatch(/^\d+px$/);
+    await user.click(screen.getByRole('button', { name: CONSENT_TEXT.reject }));
+    expect(reserved()).toBe('');
   });
 });

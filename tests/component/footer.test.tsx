@@ -26,7 +26,12 @@ describe('Footer', () => {
     renderFooter();
     expect(linkLabels('Apps')).toEqual(['iOS', 'Android']);
     expect(linkLabels('Company')).toEqual(['Home', 'Schools', 'Blog', 'About Us']);
-    expect(linkLabels('Privacy & Terms')).toEqual(['User Guidelines', 'Privacy', 'Terms & Conditions']);
+    expect(linkLabels('Privacy & Terms')).toEqual([
+      'User Guidelines',
+      'Privacy',
+      'Terms & Conditions',
+      'Accessibility',
+    ]);
     const apps = screen.getByRole('navigation', { name: 'Apps' });
     expect(within(apps).getByRole('link', { name: /iOS/ })).toHaveAttribute('href', LINKS.appStore);
     expect(within(apps).getByRole('link', { name: /Android/ })).toHaveAttribute('href', LINKS.googlePlay);
@@ -42,6 +47,10 @@ describe('Footer', () => {
     );
     expect(within(legal).getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '/privacy');
     expect(within(legal).getByRole('link', { name: 'Terms & Conditions' })).toHaveAttribute('href', '/terms');
+    expect(within(legal).getByRole('link', { name: 'Accessibility' })).toHaveAttribute(
+      'href',
+      '/accessibility',
+    );
   });
 
   it('drops Schools when the schools page is off', () => {

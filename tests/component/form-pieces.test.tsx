@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
-import { EmailField } from '@/components/form/email-field';
+import { EMAIL_INPUT, Field } from '@/components/form/field';
 import { HONEYPOT_FIELD_NAME, HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
 import { SUBMITTING_STATUS_TEXT, SubmitButton } from '@/components/form/submit-button';
 import { ToggleCard } from '@/components/form/toggle-card';
@@ -23,7 +23,8 @@ function EmailHarness({ onSubmit }: { onSubmit?: (valid: boolean) => void }) {
         onSubmit?.(email.validate());
       }}
     >
-      <EmailField
+      <Field
+        {...EMAIL_INPUT}
         id="test-email"
         label="Email"
         hint="We never share it."
@@ -38,7 +39,7 @@ function EmailHarness({ onSubmit }: { onSubmit?: (valid: boolean) => void }) {
   );
 }
 
-describe('EmailField with useEmailField', () => {
+describe('Field as an email field, with useEmailField', () => {
   it('is a labelled, required email input with autocomplete, described by its hint', () => {
     render(<EmailHarness />);
     const input = screen.getByRole('textbox', { name: 'Email' });
@@ -92,6 +93,37 @@ describe('EmailField with useEmailField', () => {
     const html = renderToString(<EmailHarness />);
     expect(html).toContain('type="email"');
     expect(html).toMatch(/autocomplete="email"/i);
+  });
+});
+
+describe('Field', () => {
+  it('takes any input type and passes its attributes through, named by its label', () => {
+    render(
+      <Field id="phone" label="Phone number" type="tel" name="phone" autoComplete="tel" defaultValue="" />,
+    );
+    const input = screen.getByRole('textbox', { name: 'Phone number' });
+    expect(input).toHaveAttribute('type', 'tel');
+    expect(input).toHaveAttribute('name', 'phone');
+    expect(input).toHaveAttribute('autocomplete', 'tel');
+    expect(input).not.toHaveAttribute('aria-describedby');
+  });
+
+  it('is a text input by default', () => {
+    render(<Field id="name" label="Your Name" defaultValue="" />);
+    expect(screen.getByRole('textbox', { name: 'Your Name' })).toHaveAttribute('type', 'text');
+  });
+
+  it('wires an error: aria-invalid, described by hint then message, announced politely', () => {
+    render(
+      <Field id="code" label="School code" hint="Six letters" error="Enter six letters" defaultValue="" />,
+    );
+    const input = screen.getByRole('textbox', { name: 'School code' });
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription('Six letters Enter six letters');
+    expect(screen.getByText('Enter six letters').closest('[aria-live]')).toHaveAttribute(
+      'aria-live',
+      'polite',
+    );
   });
 });
 

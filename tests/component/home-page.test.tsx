@@ -16,7 +16,7 @@ vi.mock('@/features/waitlist/add-to-waitlist', () => ({
   addToWaitlist: vi.fn(async () => ({ success: true })),
 }));
 // The carousel has its own tests; here only its place in the page matters.
-vi.mock('@/components/testimonial-carousel', () => ({
+vi.mock('@/components/carousel/testimonial-carousel', () => ({
   TestimonialCarousel: ({ heading, headingId }: { heading: string; headingId: string }) => (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{heading}</h2>

@@ -13,6 +13,7 @@ import { AboutPage } from '@/pages/about-page';
 import { GuidelinesPage } from '@/pages/guidelines-page';
 import { PrivacyPage } from '@/pages/privacy-page';
 import { TermsPage } from '@/pages/terms-page';
+import { AccessibilityPage } from '@/pages/accessibility-page';
 
 function renderAt(path: string, page: ReactElement) {
   return render(<MemoryRouter initialEntries={[path]}>{page}</MemoryRouter>);
@@ -23,6 +24,7 @@ describe.each([
   { path: '/guidelines', title: 'User Guidelines', page: <GuidelinesPage /> },
   { path: '/privacy', title: 'Privacy Policy', page: <PrivacyPage /> },
   { path: '/terms', title: 'Terms & Conditions', page: <TermsPage /> },
+  { path: '/accessibility', title: 'Accessibility statement', page: <AccessibilityPage /> },
 ])('$path', ({ path, title, page }) => {
   it(`renders exactly one h1, '${title}'`, () => {
     renderAt(path, page);

@@ -9,6 +9,7 @@ const ROUTES = [
   { path: '/guidelines', title: /User Guidelines \| Podling/ },
   { path: '/privacy', title: /Privacy Policy \| Podling/ },
   { path: '/terms', title: /Terms & Conditions \| Podling/ },
+  { path: '/accessibility', title: /Accessibility statement \| Podling/ },
 ];
 
 test.describe('every route', () => {

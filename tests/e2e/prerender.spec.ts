@@ -14,6 +14,7 @@ const PAGES = [
   { path: '/guidelines', file: 'guidelines/index.html', heading: 'User Guidelines' },
   { path: '/privacy', file: 'privacy/index.html', heading: 'Privacy Policy' },
   { path: '/terms', file: 'terms/index.html', heading: 'Terms & Conditions' },
+  { path: '/accessibility', file: 'accessibility/index.html', heading: 'Accessibility statement' },
   { path: '/404', file: '404.html', heading: 'This page is on mute...' },
 ] as const;
 
@@ -62,7 +63,7 @@ test.describe('prerendered HTML', () => {
   test('sitemap.xml and robots.txt come from the route table', async () => {
     const sitemap = await readFile(join(BUILD, 'sitemap.xml'), 'utf8');
     const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '').pathname);
-    expect(locs).toEqual(['/', '/schools', '/about', '/guidelines', '/privacy', '/terms']);
+    expect(locs).toEqual(['/', '/schools', '/about', '/guidelines', '/privacy', '/terms', '/accessibility']);
     expect(await readFile(join(BUILD, 'robots.txt'), 'utf8')).toMatch(/Sitemap: http\S+\/sitemap\.xml/);
   });
 
@@ -72,6 +73,7 @@ test.describe('prerendered HTML', () => {
       '(404)',
       '/',
       '/about',
+      '/accessibility',
       '/guidelines',
       '/privacy',
       '/schools',

@@ -21,7 +21,7 @@ import {
  * only the rights they need; and the honeypot is out of everyone's way but a bot's.
  */
 
-const ROUTES = ['/', '/schools', '/about', '/guidelines', '/privacy', '/terms'] as const;
+const ROUTES = ['/', '/schools', '/about', '/guidelines', '/privacy', '/terms', '/accessibility'] as const;
 const NOT_FOUND_PATH = '/no-such-page';
 
 const VIDEO_ORIGIN = 'https://www.youtube-nocookie.com';

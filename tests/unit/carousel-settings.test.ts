@@ -1,20 +1,6 @@
-import type { ResponsiveObject, Settings } from 'react-slick';
-import { carouselSettings } from '@/components/testimonial-carousel';
+import { carouselSettings, slidesToShowAt } from '@/components/carousel/carousel-settings';
 
-/**
- * Slides shown at a viewport width, resolved the way react-slick does: breakpoints are
- * max-widths, sorted ascending; the first one the width fits under wins; above all, the base.
- */
-function slidesShownAt(settings: Settings, width: number): number | undefined {
-  const responsive = [...(settings.responsive ?? [])].sort((a, b) => a.breakpoint - b.breakpoint);
-  const match = responsive.find((entry: ResponsiveObject) => width <= entry.breakpoint);
-  if (!match) return settings.slidesToShow;
-  return match.settings === 'unslick' ? undefined : (match.settings.slidesToShow ?? settings.slidesToShow);
-}
-
-describe('carouselSettings', () => {
-  const settings = carouselSettings(false);
-
+describe('slidesToShowAt', () => {
   it.each([
     [2560, 5],
     [1921, 5],
@@ -27,22 +13,19 @@ describe('carouselSettings', () => {
     [640, 1],
     [320, 1],
   ])('shows the spec number of slides at %i px: %i', (width, slides) => {
-    expect(slidesShownAt(settings, width)).toBe(slides);
+    expect(slidesToShowAt(width)).toBe(slides);
   });
+});
 
-  it('scrolls one at a time at every breakpoint', () => {
-    expect(settings.slidesToScroll).toBe(1);
-    for (const entry of settings.responsive ?? []) {
-      expect(entry.settings).not.toBe('unslick');
-      if (entry.settings !== 'unslick') expect(entry.settings.slidesToScroll ?? 1).toBe(1);
-    }
-  });
+describe('carouselSettings', () => {
+  const settings = carouselSettings(false);
 
-  it('autoplays every 5000 ms with a 2000 ms transition, no dots, infinitely, pausing on hover', () => {
+  it('autoplays every 5000 ms with a 2000 ms transition, one at a time, no dots, infinitely, pausing on hover', () => {
     expect(settings).toMatchObject({
       autoplay: true,
       autoplaySpeed: 5000,
       speed: 2000,
+      slidesToScroll: 1,
       dots: false,
       infinite: true,
       pauseOnHover: true,
@@ -54,9 +37,10 @@ describe('carouselSettings', () => {
     expect(settings.arrows).toBe(false);
   });
 
-  it('does not autoplay when the visitor prefers reduced motion, and changes nothing else', () => {
+  it('under reduced motion neither autoplays nor animates, and changes nothing else', () => {
     const reduced = carouselSettings(true);
     expect(reduced.autoplay).toBe(false);
-    expect({ ...reduced, autoplay: true }).toEqual(settings);
+    expect(reduced.speed).toBe(0);
+    expect({ ...reduced, autoplay: true, speed: 2000 }).toEqual(settings);
   });
 });

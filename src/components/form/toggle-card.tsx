@@ -1,4 +1,4 @@
-import { CheckIcon } from '@/components/form/check-icon';
+import { CheckIcon } from '@/components/icons';
 import { useId, type ReactNode } from 'react';
 import '@/styles/forms.css';
 

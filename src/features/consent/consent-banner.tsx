@@ -1,22 +1,23 @@
+import { useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { PRODUCT_NAME, ROUTE_PATHS } from '@/config/site';
+import { ROUTE_PATHS } from '@/config/site';
+import { CONSENT_TEXT } from '@/content/consent';
 import { setConsent, useConsent } from '@/features/consent/consent-store';
-
-export const CONSENT_TEXT = {
-  heading: 'Can we count visits?',
-  // Kept short: a long block appearing after hydration would become the page's largest paint.
-  body: `May we use analytics cookies to count visits to ${PRODUCT_NAME}? They stay off unless you accept; change your mind any time in "Cookie settings".`,
-  accept: 'Accept analytics',
-  reject: 'Reject analytics',
-  policyLink: 'Read our privacy policy',
-} as const;
+import { useReservedBottomSpace } from '@/lib/use-reserved-bottom-space';
 
 /** Cookie banner: accept and reject carry equal weight; nothing is loaded before a choice. */
 export function ConsentBanner() {
   const { bannerOpen } = useConsent();
-  if (!bannerOpen) return null;
+  return bannerOpen ? <OpenConsentBanner /> : null;
+}
+
+function OpenConsentBanner() {
+  const bannerRef = useRef<HTMLElement | null>(null);
+  // While open, the page keeps the banner's height free at the bottom of its scroll area, so no
+  // focused control is left underneath it.
+  useReservedBottomSpace(bannerRef);
   return (
-    <section className="consent-banner" aria-labelledby="consent-heading">
+    <section ref={bannerRef} className="consent-banner" aria-labelledby="consent-heading">
       <div className="consent-banner__inner">
         <h2 id="consent-heading" className="consent-banner__heading">
           {CONSENT_TEXT.heading}

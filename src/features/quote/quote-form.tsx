@@ -1,8 +1,8 @@
 import { useFirstFocusWithin } from '@/components/form/use-first-focus-within';
 import { preloadStorage } from '@/lib/airtable/preload';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { EmailField } from '@/components/form/email-field';
-import { TextField } from '@/components/form/text-field';
+import { EMAIL_INPUT, Field } from '@/components/form/field';
+import { SuccessIcon } from '@/components/icons';
 import { HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
 import { SubmitButton } from '@/components/form/submit-button';
 import { ToggleCard } from '@/components/form/toggle-card';
@@ -152,24 +152,7 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
     return (
       <div className="quote-form quote-form--submitted">
         <div className="quote-form__thank-you">
-          <svg
-            className="quote-form__thank-you-icon"
-            viewBox="0 0 48 48"
-            width="48"
-            height="48"
-            aria-hidden="true"
-            focusable="false"
-          >
-            <circle cx="24" cy="24" r="22" fill="currentColor" />
-            <path
-              d="M14 25l7 7 13-15"
-              fill="none"
-              stroke="#ffffff"
-              strokeWidth="4.5"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
+          <SuccessIcon className="quote-form__thank-you-icon" />
           <h3 id={QUOTE_THANK_YOU_ID} ref={thankYouRef} tabIndex={-1} className="quote-form__thank-you-title">
             {MESSAGES.quoteThankYouTitle}
           </h3>
@@ -193,16 +176,17 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
       aria-busy={submitting || undefined}
     >
       <div className="quote-form__grid">
-        <TextField
+        <Field
           id={QUOTE_FIELD_IDS.name}
           label={QUOTE_FORM_LABELS.name}
           name="contactName"
           autoComplete="name"
           required
           value={contactName}
-          onChange={setContactName}
+          onChange={(event) => setContactName(event.target.value)}
         />
-        <EmailField
+        <Field
+          {...EMAIL_INPUT}
           id={QUOTE_FIELD_IDS.email}
           label={QUOTE_FORM_LABELS.email}
           value={email.value}
@@ -211,23 +195,23 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
           onBlur={email.onBlur}
           inputRef={emailRef}
         />
-        <TextField
+        <Field
           id={QUOTE_FIELD_IDS.school}
           label={QUOTE_FORM_LABELS.school}
           name="schoolName"
           autoComplete="organization"
           required
           value={schoolName}
-          onChange={setSchoolName}
+          onChange={(event) => setSchoolName(event.target.value)}
         />
-        <TextField
+        <Field
           id={QUOTE_FIELD_IDS.role}
           label={QUOTE_FORM_LABELS.role}
           name="role"
           autoComplete="organization-title"
           required
           value={role}
-          onChange={setRole}
+          onChange={(event) => setRole(event.target.value)}
         />
       </div>
 
@@ -238,14 +222,14 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
         </p>
         <ul className="quote-form__cards">{renderUseCaseCards(false)}</ul>
         {otherSelected ? (
-          <TextField
+          <Field
             id={QUOTE_FIELD_IDS.otherUseCase}
-            className="form-field quote-form__other"
+            className="quote-form__other"
             label={QUOTE_FORM_LABELS.otherUseCase}
             name="otherUseCase"
             maxLength={500}
             value={otherText}
-            onChange={setOtherText}
+            onChange={(event) => setOtherText(event.target.value)}
           />
         ) : null}
       </fieldset>

@@ -1,9 +1,9 @@
-import { CheckIcon } from '@/components/form/check-icon';
+import { CheckIcon } from '@/components/icons';
 import { useFirstFocusWithin } from '@/components/form/use-first-focus-within';
 import { preloadStorage } from '@/lib/airtable/preload';
 import { useRef, useState, type FormEvent } from 'react';
 import { toast } from '@/lib/toast';
-import { EmailField } from '@/components/form/email-field';
+import { EMAIL_INPUT, Field } from '@/components/form/field';
 import { HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
 import { SubmitButton } from '@/components/form/submit-button';
 import { ToggleCard } from '@/components/form/toggle-card';
@@ -135,7 +135,8 @@ export function WaitlistForm({
       <div className="waitlist-form__action">
         {joined ? null : (
           <div className="waitlist-form__row">
-            <EmailField
+            <Field
+              {...EMAIL_INPUT}
               id={`${idPrefix}-email`}
               label={WAITLIST_FORM_TEXT.emailLabel}
               value={email.value}

@@ -1,11 +1,11 @@
-import { emulateReducedMotion } from './support/match-media';
+import { emulateReducedMotion } from '../support/match-media';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { TestimonialCarousel } from '@/components/testimonial-carousel';
+import { TestimonialCarousel } from '@/components/carousel/testimonial-carousel';
 import { HOME_TESTIMONIALS, SCHOOLS_TESTIMONIALS } from '@/content/testimonials';
-import { bringAllIntoView, installFakeIntersectionObserver } from './support/intersection-observer';
+import { bringAllIntoView, installFakeIntersectionObserver } from '../support/intersection-observer';
 
 const HEADING = 'They use Podling';
 const HEADING_ID = 'testimonials-heading';
@@ -98,6 +98,41 @@ describe('TestimonialCarousel', () => {
     const { container } = renderCarousel();
     await mountSlider(container);
     expect(screen.getByRole('button', { name: 'Play testimonials' })).toBeEnabled();
+  });
+
+  it('names the slides in view as groups "N of M" and announces changes only while not rotating', async () => {
+    const user = userEvent.setup();
+    const { container } = renderCarousel();
+    await mountSlider(container);
+    const carousel = screen.getByRole('region', { name: HEADING });
+    expect(carousel).toHaveAttribute('aria-roledescription', 'carousel');
+    await waitFor(() => expect(within(carousel).getAllByRole('group').length).toBeGreaterThan(0));
+    for (const slide of within(carousel).getAllByRole('group')) {
+      expect(slide).toHaveAttribute('aria-roledescription', 'slide');
+      expect(slide).toHaveAccessibleName(new RegExp(`^\\d+ of ${HOME_TESTIMONIALS.length}$`));
+    }
+    const viewport = screen.getByTestId('testimonial-viewport');
+    expect(viewport).toHaveAttribute('aria-live', 'off');
+    await user.click(screen.getByRole('button', { name: 'Pause testimonials' }));
+    expect(viewport).toHaveAttribute('aria-live', 'polite');
+  });
+
+  it('stops rotating while the pointer or keyboard focus is inside, and not for focus on the toggle', async () => {
+    const user = userEvent.setup();
+    const { container } = renderCarousel();
+    await mountSlider(container);
+    const viewport = screen.getByTestId('testimonial-viewport');
+    const section = screen.getByRole('region', { name: HEADING });
+    await user.hover(section);
+    expect(viewport).toHaveAttribute('aria-live', 'polite');
+    await user.unhover(section);
+    expect(viewport).toHaveAttribute('aria-live', 'off');
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Pause testimonials' })).toHaveFocus();
+    expect(viewport).toHaveAttribute('aria-live', 'off');
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Previous testimonial' })).toHaveFocus();
+    expect(viewport).toHaveAttribute('aria-live', 'polite');
   });
 
   it('leaves nothing focusable inside hidden slides or clones', async () => {

@@ -1,0 +1,20 @@
+import { Avatar } from '@/components/avatar';
+import type { Testimonial } from '@/content/types';
+
+/** One testimonial: the quote, and who said it with their drawn avatar. */
+export function TestimonialCard({ testimonial }: { readonly testimonial: Testimonial }) {
+  return (
+    <figure className="testimonial-card">
+      <blockquote className="testimonial-card__quote">
+        <p>{testimonial.quote}</p>
+      </blockquote>
+      <figcaption className="testimonial-card__author">
+        <Avatar image={testimonial.image} size={48} decorative />
+        <span className="testimonial-card__who">
+          <span className="testimonial-card__name">{testimonial.author}</span>
+          {testimonial.role ? <span className="testimonial-card__role">{testimonial.role}</span> : null}
+        </span>
+      </figcaption>
+    </figure>
+  );
+}

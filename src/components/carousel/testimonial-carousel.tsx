@@ -1,0 +1,153 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type Slider from 'react-slick';
+import { CarouselControls } from '@/components/carousel/carousel-controls';
+import {
+  BREAKPOINT_QUERIES,
+  carouselSettings,
+  slidesToShowNow,
+} from '@/components/carousel/carousel-settings';
+import { hideInactiveSlides } from '@/components/carousel/hide-inactive-slides';
+import { loadSlider, type SliderComponent } from '@/components/carousel/load-slider';
+import { TestimonialCard } from '@/components/carousel/testimonial-card';
+import { useInteractionPause } from '@/components/carousel/use-interaction-pause';
+import { CAROUSEL } from '@/config/constants';
+import { CAROUSEL_TEXT } from '@/content/carousel';
+import type { Testimonial } from '@/content/types';
+import { prefersReducedMotion } from '@/lib/scroll';
+import { useNearViewport } from '@/lib/use-near-viewport';
+import '@/styles/carousel.css';
+
+type TestimonialCarouselProps = {
+  readonly heading: string;
+  readonly testimonials: readonly Testimonial[];
+  readonly headingId: string;
+};
+
+/** How far ahead of the viewport the slider library starts loading. */
+const LOAD_AHEAD_MARGIN = '400px 0px';
+
+type LoadedSlider = { readonly Component: SliderComponent; readonly reducedMotion: boolean };
+
+/**
+ * Testimonials as a carousel in the WAI-ARIA pattern: a region named by its heading, slides as
+ * groups named 'N of M', the rotation toggle first, rotation stopped while focus or the pointer
+ * is inside, and slide changes announced politely whenever it is not rotating. The server, the
+ * first client render and visitors without JavaScript get a same-sized static list; react-slick
+ * loads as the section nears the viewport and takes its place without shifting anything.
+ */
+export function TestimonialCarousel({ heading, testimonials, headingId }: TestimonialCarouselProps) {
+  const [sectionRef, near] = useNearViewport<HTMLElement>(LOAD_AHEAD_MARGIN);
+  const [loaded, setLoaded] = useState<LoadedSlider | null>(null);
+  /** The visitor's own choice from the toggle; null until they make one. */
+  const [userPlaying, setUserPlaying] = useState<boolean | null>(null);
+  const [slidesToShow, setSlidesToShow] = useState<number>(CAROUSEL.slidesToShow);
+  const sliderRef = useRef<Slider | null>(null);
+  const viewportRef = useRef<HTMLDivElement | null>(null);
+  const toggleRef = useRef<HTMLButtonElement | null>(null);
+  const interacting = useInteractionPause(sectionRef, toggleRef);
+
+  useEffect(() => {
+    if (!near) return undefined;
+    let cancelled = false;
+    loadSlider().then(
+      (Component) => {
+        if (cancelled) return;
+        setSlidesToShow(slidesToShowNow());
+        setLoaded({ Component, reducedMotion: prefersReducedMotion() });
+      },
+      () => {
+        // The static list stays: every testimonial is still readable.
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [near]);
+
+  // Follows the breakpoint in force as the viewport changes (see carouselSettings).
+  useEffect(() => {
+    if (!loaded) return undefined;
+    const update = () => setSlidesToShow(slidesToShowNow());
+    const lists = BREAKPOINT_QUERIES.map((query) => window.matchMedia(query));
+    lists.forEach((list) => list.addEventListener('change', update));
+    return () => lists.forEach((list) => list.removeEventListener('change', update));
+  }, [loaded]);
+
+  const playing = userPlaying ?? (loaded ? !loaded.reducedMotion : true);
+  const rotating = loaded !== null && playing && !interacting;
+
+  // react-slick keeps a 'paused' state that a changed prop alone does not clear: drive it directly.
+  useEffect(() => {
+    const slider = sliderRef.current;
+    if (!slider) return;
+    if (rotating) slider.slickPlay();
+    else slider.slickPause();
+  }, [rotating, loaded]);
+
+  const syncHiddenSlides = useCallback(() => hideInactiveSlides(viewportRef.current), []);
+
+  const ready = loaded !== null;
+  // With no more testimonials than fit, react-slick shows them all and nothing can move.
+  const canMove = ready && testimonials.length > slidesToShow;
+  const Component = loaded?.Component;
+
+  return (
+    <section
+      ref={sectionRef}
+      className="section testimonial-carousel"
+      aria-labelledby={headingId}
+      aria-roledescription="carousel"
+    >
+      <h2 id={headingId}>{heading}</h2>
+      <CarouselControls
+        toggleRef={toggleRef}
+        playing={playing}
+        canMove={canMove}
+        ready={ready}
+        onToggle={() => setUserPlaying(!playing)}
+        onPrevious={() => sliderRef.current?.slickPrev()}
+        onNext={() => sliderRef.current?.slickNext()}
+      />
+      {/* Announces the slides in view after a change, except while they rotate on their own. */}
+      <div
+        ref={viewportRef}
+        className="carousel-viewport"
+        data-testid="testimonial-viewport"
+        aria-live={rotating ? 'off' : 'polite'}
+      >
+        {Component && loaded ? (
+          <Component
+            ref={sliderRef}
+            {...carouselSettings(loaded.reducedMotion)}
+            slidesToShow={slidesToShow}
+            autoplay={rotating}
+            className="carousel-slider"
+            onInit={syncHiddenSlides}
+            onReInit={syncHiddenSlides}
+            afterChange={syncHiddenSlides}
+          >
+            {testimonials.map((testimonial, index) => (
+              <div
+                key={testimonial.id}
+                className="testimonial-slide"
+                role="group"
+                aria-roledescription="slide"
+                aria-label={CAROUSEL_TEXT.slideLabel(index + 1, testimonials.length)}
+              >
+                <TestimonialCard testimonial={testimonial} />
+              </div>
+            ))}
+          </Component>
+        ) : (
+          <ul className="testimonial-standin">
+            {testimonials.map((testimonial) => (
+              <li key={testimonial.id} className="testimonial-standin__item">
+                <TestimonialCard testimonial={testimonial} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}
