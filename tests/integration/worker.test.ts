@@ -12,7 +12,12 @@ import { createBuilder } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
 import { upsertWaitlistEntry } from '@/lib/airtable/upsert';
-import { startEmulator, type RunningEmulator } from '../../scripts/airtable-emulator/emulator';
+import {
+  siteBaseSchema,
+  startEmulator,
+  type RunningEmulator,
+} from '../../scripts/airtable-emulator/emulator';
+import { main as deadLetters } from '../../scripts/launch-kit/dead-letters';
 import { runRush } from '../../scripts/loadtest/rush';
 import { startWorker, type RunningWorker } from '../../scripts/loadtest/worker-process';
 
@@ -85,6 +90,80 @@ describe('the Worker under workerd', () => {
       })
       .toBe(1);
   });
+});
+
+describe('dead letters under workerd', () => {
+  const ADMIN_TOKEN = 'test-admin-token-for-dead-letters';
+  let emulator: RunningEmulator | undefined;
+  let worker: RunningWorker | undefined;
+
+  beforeAll(async () => {
+    // A base whose Waitlist lacks 'Page Source': every home sign-up fails for good.
+    const schema = siteBaseSchema().map((table) =>
+      table.name === 'Waitlist'
+        ? { ...table, fields: table.fields.filter((field) => field.name !== 'Page Source') }
+        : table,
+    );
+    emulator = await startEmulator({ port: 0, schema });
+    worker = await startWorker({
+      assetsDir: siteDir,
+      vars: {
+        AIRTABLE_API_KEY: emulator.apiKey,
+        AIRTABLE_BASE_ID: emulator.baseId,
+        AIRTABLE_ENDPOINT_URL: emulator.url,
+        ADMIN_TOKEN,
+      },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await worker?.close();
+    await emulator?.close();
+  });
+
+  it('keeps a submission the base refuses, lists it for the owner, and stores it on replay once fixed', async () => {
+    const email = `dead.${Date.now()}@example.com`;
+    const relayed = await fetch(`${worker!.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        fields: { Email: email, Interests: ['Use Podling'], 'Page Source': 'home' },
+        typecast: true,
+      }),
+    });
+    expect(relayed.status).toBe(200);
+
+    const listing = () =>
+      fetch(`${worker!.url}/api/dead-letters`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then(
+        async (response) =>
+          (await response.json()) as { count: number; letters: { email: string; reason: string }[] },
+      );
+    await expect.poll(async () => (await listing()).count, { timeout: 30_000, interval: 500 }).toBe(1);
+    expect((await listing()).letters[0]).toMatchObject({
+      email,
+      reason: expect.stringMatching(/UNKNOWN_FIELD_NAME/),
+    });
+    expect(
+      (await fetch(`${worker!.url}/api/dead-letters`, { headers: { authorization: 'Bearer wrong' } })).status,
+    ).toBe(401);
+    expect(await deadLetters(['list', '--url', worker!.url, '--token', ADMIN_TOKEN])).toBe(1);
+
+    // The owner adds the missing field (as airtable:setup would), then replays.
+    const added = await fetch(`${emulator!.url}/v0/meta/bases/${emulator!.baseId}/tables/Waitlist/fields`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emulator!.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Page Source', type: 'singleLineText' }),
+    });
+    expect(added.ok).toBe(true);
+    expect(await deadLetters(['replay', '--url', worker!.url, '--token', ADMIN_TOKEN])).toBe(0);
+    await expect
+      .poll(() => emulator!.records('Waitlist').filter((record) => record.fields.Email === email).length, {
+        timeout: 30_000,
+        interval: 250,
+      })
+      .toBe(1);
+    expect((await listing()).count).toBe(0);
+  }, 90_000);
 });
 
 describe('the launch rush, small', () => {
