@@ -34,7 +34,7 @@ const TARGETS = {
 const CONTENT_ROUTES = ['/about', '/guidelines', '/privacy', '/terms', '/accessibility'];
 
 /**
- * The floor: the prerendered home hero with the site's CSS inlined and no JavaScript.
+ * The floor: the prerendered home hero with the CSS the home page inlines and no JavaScript.
  * @param {string} siteDir
  */
 async function writeFloorPage(siteDir) {
@@ -42,9 +42,11 @@ async function writeFloorPage(siteDir) {
   const start = html.indexOf('<section class="home-hero"');
   const end = html.indexOf('</section>', start) + '</section>'.length;
   if (start < 0) throw new Error('The home hero section was not found in index.html');
-  let css = '';
-  for (const match of html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="\/([^"]+)"/g)) {
-    css += await readFile(join(siteDir, /** @type {string} */ (match[1])), 'utf8');
+  let css = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]).join('');
+  // Stylesheets the page links (and does not merely mark as inlined) count as its CSS too.
+  for (const match of html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="\/([^"]+)"[^>]*>/g)) {
+    if (!/\sdisabled[\s/>]/.test(match[0]))
+      css += await readFile(join(siteDir, /** @type {string} */ (match[1])), 'utf8');
   }
   const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? 'Home';
   const description = /<meta name="description" content="([^"]*)"/.exec(html)?.[1] ?? '';
