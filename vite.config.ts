@@ -5,11 +5,12 @@ import { defineConfig } from 'vite';
 import { localAirtable } from './scripts/vite-plugins/local-airtable.ts';
 import { prerender } from './scripts/vite-plugins/prerender.ts';
 import { siteSettings } from './scripts/vite-plugins/site-settings.ts';
+import { launchChecklistWarning } from './scripts/launch-kit/launch-check.ts';
 
 const settings = siteSettings();
 
 export default defineConfig({
-  plugins: [settings, react(), prerender(settings), localAirtable(settings)],
+  plugins: [settings, react(), prerender(settings), localAirtable(settings), launchChecklistWarning()],
   resolve: {
     alias: [
       { find: /^@\//, replacement: `${fileURLToPath(new URL('./src', import.meta.url))}/` },
@@ -36,10 +37,10 @@ export default defineConfig({
   preview: { host: '127.0.0.1', port: 4173 },
   build: {
     target: 'es2022',
-    // One stylesheet for the whole site (about 7 KB gzip), inlined into every prerendered page
-    // by the prerender plugin: first paint waits on no CSS request, and client-side
-    // navigation never needs to fetch styles.
-    cssCodeSplit: false,
+    // A stylesheet per chunk: the prerender plugin inlines into each page only the global styles
+    // and its own chunk's (a legal page no longer carries the home and schools styles before
+    // first paint); client-side navigation fetches a page's CSS with its chunk.
+    cssCodeSplit: true,
     // No modulepreload tags or preload helper: the entry (src/main.tsx) fetches each page's modules
     // itself, right after first paint, from the list the prerender plugin writes into the page.
     modulePreload: false,

@@ -1,9 +1,13 @@
 // @ts-check
 /**
- * `npm run bench`: builds the site, serves it on loopback like the static host, runs Lighthouse
- * (Debian Chromium) on every route in the mobile and desktop presets, and prints one table.
- * It also measures a plain static page holding only the home hero (the floor no framework can
- * beat) and the ratio of the home route to it. Not part of `npm test`: slow and noisy.
+ * `npm run bench`: builds the site, serves it on loopback like the static host, runs Lighthouse 12
+ * (Debian Chromium, simulated throttling) on every route and on a plain static page holding only
+ * the home hero (the floor no framework can beat), and prints one table per preset: FCP and LCP
+ * with their ratios to the floor, TBT, CLS, JavaScript before interaction and the four category
+ * scores, each the median of BENCH_RUNS runs (default 3). Runs are interleaved (every route once,
+ * then again) so a noisy moment on a shared machine spreads over all routes, floor included.
+ * BENCH_PRESETS=mobile,desktop adds the desktop preset (default: mobile, the issue's target).
+ * Not part of `npm test`: slow and noisy.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,10 +22,19 @@ const OUT = 'node_modules/.bench/site';
 const FLOOR = 'node_modules/.bench/floor';
 const PORT = 4700;
 const FLOOR_PORT = 4701;
-const TARGETS = { score: 100, lcpRatio: 1.2, cls: 0.01, tbtMs: 50, jsKb: JS_BEFORE_INTERACTION_BUDGET_KB };
+const TARGETS = {
+  score: 100,
+  lcpRatio: 1.2,
+  fcpRatio: 1.15,
+  cls: 0,
+  tbtMs: 50,
+  jsKb: JS_BEFORE_INTERACTION_BUDGET_KB,
+};
+/** Routes the JavaScript target applies to (home and schools: as little as they can manage). */
+const CONTENT_ROUTES = ['/about', '/guidelines', '/privacy', '/terms', '/accessibility'];
 
 /**
- * The floor: the prerendered home hero with the site's CSS inlined and no JavaScript.
+ * The floor: the prerendered home hero with the CSS the home page inlines and no JavaScript.
  * @param {string} siteDir
  */
 async function writeFloorPage(siteDir) {
@@ -29,9 +42,11 @@ async function writeFloorPage(siteDir) {
   const start = html.indexOf('<section class="home-hero"');
   const end = html.indexOf('</section>', start) + '</section>'.length;
   if (start < 0) throw new Error('The home hero section was not found in index.html');
-  let css = '';
-  for (const match of html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="\/([^"]+)"/g)) {
-    css += await readFile(join(siteDir, /** @type {string} */ (match[1])), 'utf8');
+  let css = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]).join('');
+  // Stylesheets the page links (and does not merely mark as inlined) count as its CSS too.
+  for (const match of html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="\/([^"]+)"[^>]*>/g)) {
+    if (!/\sdisabled[\s/>]/.test(match[0]))
+      css += await readFile(join(siteDir, /** @type {string} */ (match[1])), 'utf8');
   }
   const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? 'Home';
   const description = /<meta name="description" content="([^"]*)"/.exec(html)?.[1] ?? '';
@@ -43,45 +58,21 @@ async function writeFloorPage(siteDir) {
   await writeFile(join(FLOOR, 'robots.txt'), 'User-agent: *\nAllow: /\n');
 }
 
-/** Runs per audit (median reported): BENCH_RUNS=3 npm run bench for steadier figures. */
-const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1) || 1);
+/** Runs per audit (median reported). */
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);
+/** @type {('mobile' | 'desktop')[]} */
+const PRESETS = (process.env.BENCH_PRESETS ?? 'mobile')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name) => name === 'mobile' || name === 'desktop');
 /** Lighthouse occasionally fails to trace a load (no paint recorded); such a run is repeated. */
 const MAX_ATTEMPTS = 3;
+const FLOOR_ROUTE = 'floor (hero only)';
 
 /** @param {number[]} values */
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-/**
- * The median of RUNS successful Lighthouse runs.
- * @param {string} url
- * @param {number} port
- * @param {'mobile' | 'desktop'} preset
- */
-async function audit(url, port, preset) {
-  /** @type {Awaited<ReturnType<typeof auditOnce>>[]} */
-  const runs = [];
-  for (let attempt = 0; runs.length < RUNS && attempt < RUNS * MAX_ATTEMPTS; attempt += 1) {
-    const run = await auditOnce(url, port, preset);
-    if (Number.isFinite(run.lcpMs) && run.performance > 0) runs.push(run);
-  }
-  if (runs.length === 0) return auditOnce(url, port, preset);
-  /** @param {(run: (typeof runs)[number]) => number} pick */
-  const mid = (pick) => median(runs.map(pick));
-  return {
-    performance: mid((r) => r.performance),
-    accessibility: mid((r) => r.accessibility),
-    bestPractices: mid((r) => r.bestPractices),
-    seo: mid((r) => r.seo),
-    fcpMs: mid((r) => r.fcpMs),
-    lcpMs: mid((r) => r.lcpMs),
-    tbtMs: mid((r) => r.tbtMs),
-    cls: mid((r) => r.cls),
-    totalKb: mid((r) => r.totalKb),
-    failing: [...new Set(runs.flatMap((r) => r.failing))],
-  };
 }
 
 /**
@@ -123,6 +114,38 @@ async function auditOnce(url, port, preset) {
   };
 }
 
+/** @typedef {Awaited<ReturnType<typeof auditOnce>>} Run */
+
+/** One usable run: a run that recorded no paint is repeated. @param {string} url @param {number} port @param {'mobile' | 'desktop'} preset */
+async function usableRun(url, port, preset) {
+  let run = await auditOnce(url, port, preset);
+  for (
+    let attempt = 1;
+    attempt < MAX_ATTEMPTS && !(Number.isFinite(run.lcpMs) && run.performance > 0);
+    attempt += 1
+  )
+    run = await auditOnce(url, port, preset);
+  return run;
+}
+
+/** Median of each figure over the runs. @param {Run[]} runs @returns {Run} */
+function medianRun(runs) {
+  /** @param {(run: Run) => number} pick */
+  const mid = (pick) => median(runs.map(pick));
+  return {
+    performance: mid((r) => r.performance),
+    accessibility: mid((r) => r.accessibility),
+    bestPractices: mid((r) => r.bestPractices),
+    seo: mid((r) => r.seo),
+    fcpMs: mid((r) => r.fcpMs),
+    lcpMs: mid((r) => r.lcpMs),
+    tbtMs: mid((r) => r.tbtMs),
+    cls: mid((r) => r.cls),
+    totalKb: mid((r) => r.totalKb),
+    failing: [...new Set(runs.flatMap((r) => r.failing))],
+  };
+}
+
 /**
  * `vite preview` of a folder, served like the host (scripts/vite-plugins/static-host.ts).
  * @param {string} outDir @param {number} port
@@ -143,27 +166,26 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: [...CHROMIUM_FLAGS],
 });
 
-/** @type {{ route: string, preset: string, jsKb: number, r: Awaited<ReturnType<typeof audit>> }[]} */
-const rows = [];
+/** @type {{ route: string, url: string, jsKb: number }[]} */
+const targets = [
+  { route: FLOOR_ROUTE, url: `${floor.url}/`, jsKb: 0 },
+  ...bundle
+    .filter((b) => b.route !== '(404)')
+    .map((b) => ({ route: b.route, url: `${site.url}${b.route}`, jsKb: b.jsGzipKb })),
+];
+/** @type {Map<string, Run[]>} */
+const runsByKey = new Map();
 try {
   // One discarded run: the first audit in a fresh browser pays its start-up costs.
   await auditOnce(`${floor.url}/`, chrome.port, 'mobile');
-  const routes = bundle.filter((b) => b.route !== '(404)');
-  for (const preset of /** @type {const} */ (['mobile', 'desktop'])) {
-    for (const entry of routes) {
-      rows.push({
-        route: entry.route,
-        preset,
-        jsKb: entry.jsGzipKb,
-        r: await audit(`${site.url}${entry.route}`, chrome.port, preset),
-      });
+  for (const preset of PRESETS) {
+    for (let run = 1; run <= RUNS; run += 1) {
+      process.stderr.write(`${preset} run ${run}/${RUNS}…\n`);
+      for (const target of targets) {
+        const key = `${preset} ${target.route}`;
+        runsByKey.set(key, [...(runsByKey.get(key) ?? []), await usableRun(target.url, chrome.port, preset)]);
+      }
     }
-    rows.push({
-      route: 'floor (hero only)',
-      preset,
-      jsKb: 0,
-      r: await audit(`${floor.url}/`, chrome.port, preset),
-    });
   }
 } finally {
   await chrome.kill();
@@ -171,72 +193,78 @@ try {
   await floor.close();
 }
 
-const header = [
-  'route',
-  'preset',
-  'perf',
-  'a11y',
-  'bp',
-  'seo',
-  'FCP ms',
-  'LCP ms',
-  'TBT ms',
-  'CLS',
-  'JS KB gz',
-  'total KB',
-];
-const table = [header];
-for (const { route, preset, jsKb, r } of rows) {
-  table.push([
-    route,
-    preset,
-    String(r.performance),
-    String(r.accessibility),
-    String(r.bestPractices),
-    String(r.seo),
-    r.fcpMs.toFixed(0),
-    r.lcpMs.toFixed(0),
-    r.tbtMs.toFixed(0),
-    r.cls.toFixed(3),
-    jsKb.toFixed(1),
-    r.totalKb.toFixed(1),
-  ]);
-}
-const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? '').length)));
-console.log(table.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')).join('\n'));
-
-console.log('');
-for (const preset of ['mobile', 'desktop']) {
-  const home = rows.find((row) => row.route === '/' && row.preset === preset);
-  const base = rows.find((row) => row.route.startsWith('floor') && row.preset === preset);
-  if (home && base) {
-    console.log(
-      `${preset}: home LCP ${home.r.lcpMs.toFixed(0)} ms vs floor ${base.r.lcpMs.toFixed(0)} ms = ${(home.r.lcpMs / base.r.lcpMs).toFixed(2)}x (target ≤ ${TARGETS.lcpRatio}x); total ${(home.r.totalKb / base.r.totalKb).toFixed(1)}x the floor's bytes`,
-    );
-  }
-}
+/** @param {string[][]} table */
+const formatTable = (table) => {
+  const widths = (table[0] ?? []).map((_, i) => Math.max(...table.map((row) => (row[i] ?? '').length)));
+  return table.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')).join('\n');
+};
 
 const misses = [];
-for (const { route, preset, jsKb, r } of rows.filter(
-  (row) => row.preset === 'mobile' && !row.route.startsWith('floor'),
-)) {
-  const problems = [];
-  for (const [name, score] of [
-    ['performance', r.performance],
-    ['accessibility', r.accessibility],
-    ['best practices', r.bestPractices],
-    ['SEO', r.seo],
-  ]) {
-    if (Number(score) < TARGETS.score) problems.push(`${name} ${score}`);
+for (const preset of PRESETS) {
+  const base = medianRun(runsByKey.get(`${preset} ${FLOOR_ROUTE}`) ?? []);
+  const table = [
+    [
+      'route',
+      'FCP ms',
+      'FCP÷floor',
+      'LCP ms',
+      'LCP÷floor',
+      'TBT ms',
+      'CLS',
+      'JS KB gz',
+      'perf',
+      'a11y',
+      'bp',
+      'seo',
+      'total KB',
+    ],
+  ];
+  for (const target of targets) {
+    const r = medianRun(runsByKey.get(`${preset} ${target.route}`) ?? []);
+    const fcpRatio = r.fcpMs / base.fcpMs;
+    const lcpRatio = r.lcpMs / base.lcpMs;
+    table.push([
+      target.route,
+      r.fcpMs.toFixed(0),
+      fcpRatio.toFixed(2),
+      r.lcpMs.toFixed(0),
+      lcpRatio.toFixed(2),
+      r.tbtMs.toFixed(0),
+      r.cls.toFixed(3),
+      target.jsKb.toFixed(1),
+      String(r.performance),
+      String(r.accessibility),
+      String(r.bestPractices),
+      String(r.seo),
+      r.totalKb.toFixed(1),
+    ]);
+    if (preset !== 'mobile' || target.route === FLOOR_ROUTE) continue;
+    const problems = [];
+    for (const [name, score] of /** @type {const} */ ([
+      ['performance', r.performance],
+      ['accessibility', r.accessibility],
+      ['best practices', r.bestPractices],
+      ['SEO', r.seo],
+    ])) {
+      if (score < TARGETS.score) problems.push(`${name} ${score}`);
+    }
+    if (fcpRatio > TARGETS.fcpRatio) problems.push(`FCP ${fcpRatio.toFixed(2)}× floor`);
+    if (lcpRatio > TARGETS.lcpRatio) problems.push(`LCP ${lcpRatio.toFixed(2)}× floor`);
+    if (r.cls > TARGETS.cls) problems.push(`CLS ${r.cls.toFixed(3)}`);
+    if (r.tbtMs >= TARGETS.tbtMs) problems.push(`TBT ${r.tbtMs.toFixed(0)} ms`);
+    if (CONTENT_ROUTES.includes(target.route) && target.jsKb > TARGETS.jsKb)
+      problems.push(`JS ${target.jsKb.toFixed(1)} KB`);
+    if (problems.length > 0)
+      misses.push(
+        `${target.route}: ${problems.join(', ')}; failing audits: ${r.failing.join(', ') || 'none'}`,
+      );
   }
-  if (r.cls >= TARGETS.cls) problems.push(`CLS ${r.cls.toFixed(3)}`);
-  if (r.tbtMs >= TARGETS.tbtMs) problems.push(`TBT ${r.tbtMs.toFixed(0)} ms`);
-  if (jsKb > TARGETS.jsKb) problems.push(`JS ${jsKb.toFixed(1)} KB`);
-  if (problems.length > 0)
-    misses.push(
-      `${route} (${preset}): ${problems.join(', ')}; failing audits: ${r.failing.join(', ') || 'none'}`,
-    );
+  console.log(`\n${preset} (Lighthouse ${preset} preset, simulated throttling), median of ${RUNS} run(s):`);
+  console.log(formatTable(table));
 }
+
 console.log(
-  misses.length === 0 ? '\nAll mobile targets met.' : `\nMobile targets missed:\n${misses.join('\n')}`,
+  `\nTargets (mobile): FCP ≤ ${TARGETS.fcpRatio}× and LCP ≤ ${TARGETS.lcpRatio}× the floor, TBT < ${TARGETS.tbtMs} ms, ` +
+    `CLS ${TARGETS.cls}, categories ${TARGETS.score}, JS ≤ ${TARGETS.jsKb} KB on ${CONTENT_ROUTES.join(' ')}.`,
 );
+console.log(misses.length === 0 ? 'All mobile targets met.' : `Mobile targets missed:\n${misses.join('\n')}`);

@@ -1,8 +1,9 @@
 /**
  * `vite build` builds the whole deployable site with Vite's Environment API: the client bundle,
  * then an SSR build of src/entry-server.tsx, then every route prerendered to its own HTML file
- * (plus 404.html) with the site's CSS inlined and the page's boot-module list, and the files the
- * host reads: _headers (security headers and caching), sitemap.xml and robots.txt.
+ * (plus 404.html) with only that page's CSS inlined (the shell's and its own chunk's, not the
+ * whole site's) and the page's boot-module list, and the files the host reads: _headers
+ * (security headers and caching), sitemap.xml and robots.txt.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -62,14 +63,39 @@ export function renderRobots(siteUrl: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`;
 }
 
-/** Replaces the stylesheet links with inline <style> so first paint needs no CSS request. */
-async function inlineStylesheets(outDir: string, html: string): Promise<string> {
-  let result = html;
-  for (const match of html.matchAll(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g)) {
-    const css = await readFile(join(outDir, match[1] ?? ''), 'utf8');
-    result = result.replace(match[0], () => `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`);
-  }
-  return result;
+/**
+ * The stylesheets a page needs, in cascade order: the entry's (global styles), then those of the
+ * chunks in its boot list (the shell, the page's own chunk and what it imports statically).
+ */
+export function pageStylesheets(manifest: Manifest, modulePath: string | null): string[] {
+  const files: string[] = [];
+  const add = (css: readonly string[] | undefined) => {
+    for (const file of css ?? []) if (!files.includes(file)) files.push(file);
+  };
+  const visited = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || visited.has(key)) return;
+    visited.add(key);
+    for (const imported of chunk.imports ?? []) visit(imported);
+    add(chunk.css);
+  };
+  for (const chunk of Object.values(manifest)) if (chunk.isEntry) add(chunk.css);
+  visit(CLIENT_START_MODULE);
+  if (modulePath) visit(modulePath);
+  return files.map((file) => `/${file}`);
+}
+
+/**
+ * The page's CSS inline (first paint waits on no request), followed by a disabled link to each
+ * file it came from: browsers never fetch a disabled stylesheet, and Vite's loader, seeing the
+ * link, does not fetch that CSS again when the page's chunk is imported for hydration. Other
+ * pages' CSS arrives with their chunks on client-side navigation.
+ */
+async function inlineStyles(outDir: string, hrefs: readonly string[]): Promise<string> {
+  const css = await Promise.all(hrefs.map((href) => readFile(join(outDir, href), 'utf8')));
+  const style = `<style>${css.join('').replace(/<\/style/gi, '<\\/style')}</style>`;
+  return [style, ...hrefs.map((href) => `<link rel="stylesheet" href="${href}" disabled />`)].join('\n    ');
 }
 
 interface PrerenderModule {
@@ -89,18 +115,24 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
     const manifestFile = join(outDir, '.vite', 'manifest.json');
     const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest;
     await rm(join(outDir, '.vite'), { recursive: true, force: true });
-    const indexHtml = await inlineStylesheets(outDir, await readFile(join(outDir, 'index.html'), 'utf8'));
+    // The entry's stylesheet link is replaced per page by the CSS that page needs.
+    const indexHtml = (await readFile(join(outDir, 'index.html'), 'utf8')).replace(
+      /\s*<link rel="stylesheet"[^>]*>/g,
+      '',
+    );
     const pages = await server.prerenderAll();
-    const documents = pages.map((page) => {
+    const documents = [];
+    for (const page of pages) {
       const head = [
         page.head,
+        await inlineStyles(outDir, pageStylesheets(manifest, page.modulePath)),
         `<script type="application/json" id="${BOOT_MODULES_ID}">${JSON.stringify(bootModules(manifest, page.modulePath))}</script>`,
       ].join('\n    ');
-      return {
+      documents.push({
         page,
         html: indexHtml.replace('<!--app-head-->', () => head).replace('<!--app-html-->', () => page.html),
-      };
-    });
+      });
+    }
     // Inline scripts (if any) are allowed by hash, in the header and in each page's fallback.
     const scriptHashes = [...new Set(documents.flatMap(({ html }) => inlineScriptHashes(html)))];
     const securityMeta = [

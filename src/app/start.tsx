@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from '@/app/app';
+import { prefetchOnIntent } from '@/app/prefetch';
 import { buildRoutes, preloadRoute } from '@/app/routes';
 import { flags } from '@/config/flags';
 
@@ -25,10 +26,7 @@ export async function start(container: HTMLElement): Promise<void> {
   if (container.firstElementChild) startTransition(() => void hydrateRoot(container, app));
   else createRoot(container).render(app);
 
-  // Then, when the browser is idle, fetch the other pages (a few KB each) so moving between
-  // pages is instant, even if the connection drops.
-  const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 2000));
-  idle(() => {
-    for (const route of routes) void preloadRoute(routes, route.path).catch(() => undefined);
-  });
+  // Other pages' code is fetched on intent (hover, touch, focus) or, after load and once idle,
+  // for links near the viewport: never while this page paints and hydrates.
+  prefetchOnIntent(routes);
 }

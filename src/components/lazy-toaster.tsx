@@ -8,21 +8,22 @@ import {
   TOAST_DURATION_MS,
   type FallbackToast,
 } from '@/lib/toast';
+import { whenIdleAfterLoad } from '@/lib/when-idle-after-load';
 
-/** The toast area (top-center); mounts once react-hot-toast has loaded, idle time or first toast. */
+/** The toast area (top-center); mounts once react-hot-toast has loaded (idle after load, or the first toast). */
 export function LazyToaster() {
   const [Toaster, setToaster] = useState<typeof ToasterComponent | null>(null);
   const [fallback, setFallback] = useState<readonly FallbackToast[]>([]);
   useEffect(() => {
     const unsubscribeToaster = onToasterReady((component) => setToaster(() => component));
     const unsubscribeFallback = onFallbackToasts(setFallback);
-    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 2000));
+    // After load, once idle: never competes with the page's own paint and hydration.
     // Offline now? The first toast tries again and falls back to the plain area below.
-    const handle = idle(() => void loadToastLibrary().catch(() => undefined));
+    const cancel = whenIdleAfterLoad(() => void loadToastLibrary().catch(() => undefined));
     return () => {
       unsubscribeToaster();
       unsubscribeFallback();
-      (window.cancelIdleCallback ?? window.clearTimeout)(handle);
+      cancel();
     };
   }, []);
   return (

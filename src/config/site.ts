@@ -1,7 +1,11 @@
 /**
  * Everything about the product the owner may want to change: its name, contact address,
  * store listings, social pages, embeds and navigation. One place, typed.
+ *
+ * Values wrapped in placeholder() are stand-ins: `npm run launch-check` lists them until replaced.
+ * Relative imports only: Node-side tools (the Airtable schema's readers) load this file too.
  */
+import { placeholder } from './placeholder.ts';
 
 /** The product's name (elided in the spec); every visible mention reads this constant. */
 export const PRODUCT_NAME = 'Podling';
@@ -11,26 +15,35 @@ export const CONTACT_EMAIL = 'hello@podling.app';
 
 export const LINKS = {
   /** App Store, UK listing. */
-  appStore: 'https://apps.apple.com/gb/app/podling/id6450000000',
-  googlePlay: 'https://play.google.com/store/apps/details?id=app.podling',
-  blog: 'https://blog.podling.app',
-  newsletter: 'https://blog.podling.app/subscribe',
-  linkedIn: 'https://www.linkedin.com/company/podling-app',
-  facebook: 'https://www.facebook.com/podling.app',
-  instagram: 'https://www.instagram.com/podling.app',
+  appStore: placeholder(
+    'https://apps.apple.com/gb/app/podling/id6450000000',
+    'the App Store (UK) listing URL',
+  ),
+  googlePlay: placeholder(
+    'https://play.google.com/store/apps/details?id=app.podling',
+    'the Google Play listing URL',
+  ),
+  blog: placeholder('https://blog.podling.app', "the blog's URL"),
+  newsletter: placeholder('https://blog.podling.app/subscribe', "the newsletter sign-up page's URL"),
+  linkedIn: placeholder('https://www.linkedin.com/company/podling-app', 'the LinkedIn company page'),
+  facebook: placeholder('https://www.facebook.com/podling.app', 'the Facebook page'),
+  instagram: placeholder('https://www.instagram.com/podling.app', 'the Instagram profile'),
   contactMailto: `mailto:${CONTACT_EMAIL}`,
 } as const;
 
 export const VIDEO = {
   /** Video id on the video platform; played from its privacy-enhanced domain only on click. */
-  id: 'dQw4w9WgXcQ',
+  id: placeholder('PLACEHOLDER', "the demo video's id on the video platform (11 characters)"),
   embedOrigin: 'https://www.youtube-nocookie.com',
   title: `${PRODUCT_NAME} demo: a child records their first podcast`,
 } as const;
 
 export const CALENDAR = {
   /** Scheduling page for a 30-minute call with the schools team. */
-  bookingUrl: 'https://calendly.com/podling-schools/30min',
+  bookingUrl: placeholder(
+    'https://calendly.com/podling-schools/30min',
+    "the schools team's 30-minute booking page",
+  ),
   embedOrigin: 'https://calendly.com',
   title: `Book a 30-minute call with the ${PRODUCT_NAME} schools team`,
 } as const;

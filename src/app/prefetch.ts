@@ -1,0 +1,58 @@
+import { preloadRoute, type RouteDefinition } from '@/app/routes';
+import { whenIdleAfterLoad } from '@/lib/when-idle-after-load';
+
+/** How close to the viewport a link must come before its page's code is fetched. */
+const NEAR_VIEWPORT_MARGIN = '200px';
+
+/** The route path a link leads to on this site, or null for other origins, files and mail links. */
+export function internalPathOf(link: HTMLAnchorElement): string | null {
+  if (link.target && link.target !== '_self') return null;
+  if (link.origin !== window.location.origin) return null;
+  const path = link.pathname.replace(/(.)\/$/, '$1');
+  return /\.[a-z0-9]+$/i.test(path) ? null : path;
+}
+
+/**
+ * Fetches another page's code only when the visitor shows intent (pointer over, touch or focus on
+ * a link to it) or, once the page has loaded and gone idle, when a link to it comes near the
+ * viewport. Nothing is fetched for other pages while this one paints and hydrates.
+ */
+export function prefetchOnIntent(routes: readonly RouteDefinition[]): () => void {
+  const fetched = new Set<string>([window.location.pathname.replace(/(.)\/$/, '$1')]);
+  const prefetch = (link: HTMLAnchorElement) => {
+    const path = internalPathOf(link);
+    if (path === null || fetched.has(path) || !routes.some((route) => route.path === path)) return;
+    fetched.add(path);
+    // Offline or a new deploy: navigating there will try again (and show its own error).
+    void preloadRoute(routes, path).catch(() => fetched.delete(path));
+  };
+  const onIntent = (event: Event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (link instanceof HTMLAnchorElement) prefetch(link);
+  };
+  const intentEvents = ['pointerover', 'touchstart', 'focusin'] as const;
+  for (const type of intentEvents)
+    document.addEventListener(type, onIntent, { capture: true, passive: true });
+
+  let observer: IntersectionObserver | null = null;
+  const cancelIdle = whenIdleAfterLoad(() => {
+    if (typeof IntersectionObserver === 'undefined') return;
+    observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          observer?.unobserve(entry.target);
+          if (entry.target instanceof HTMLAnchorElement) prefetch(entry.target);
+        }
+      },
+      { rootMargin: NEAR_VIEWPORT_MARGIN },
+    );
+    for (const link of document.querySelectorAll('a[href]')) observer.observe(link);
+  });
+
+  return () => {
+    for (const type of intentEvents) document.removeEventListener(type, onIntent, { capture: true });
+    cancelIdle();
+    observer?.disconnect();
+  };
+}

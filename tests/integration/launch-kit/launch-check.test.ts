@@ -1,0 +1,98 @@
+// @vitest-environment node
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { launchChecklist } from '../../../scripts/launch-kit/launch-check';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const READY_ENV = {
+  VITE_SITE_URL: 'https://www.example.org',
+  VITE_GA_MEASUREMENT_ID: 'G-ABC123',
+  AIRTABLE_API_KEY: 'patExample',
+  AIRTABLE_BASE_ID: 'appExample',
+};
+
+/** `npm run launch-check` in `cwd`, with only these build variables (no .env files there). */
+function runLaunchCheck(cwd: string, env: Record<string, string>) {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !name.startsWith('VITE_') && !name.startsWith('AIRTABLE_'),
+    ),
+  );
+  return spawnSync(process.execPath, ['scripts/run-ts.mjs', 'scripts/launch-kit/launch-check.ts'], {
+    cwd,
+    env: { ...clean, ...env },
+    encoding: 'utf8',
+  });
+}
+
+describe('npm run launch-check', () => {
+  it('lists every placeholder, the missing settings and the legal review, and fails', () => {
+    const { ok, lines } = launchChecklist({});
+    expect(ok).toBe(false);
+    const text = lines.join('\n');
+    for (const item of [
+      'App Store',
+      'Google Play',
+      "blog's URL",
+      'newsletter',
+      'LinkedIn',
+      'Facebook',
+      'Instagram',
+      'demo video',
+      'booking page',
+      'VITE_SITE_URL',
+      'VITE_GA_MEASUREMENT_ID',
+      'AIRTABLE_API_KEY',
+      'legal texts not reviewed',
+    ]) {
+      expect(text).toContain(item);
+    }
+  });
+
+  it('warns about direct mode without failing on it', () => {
+    const { lines } = launchChecklist({
+      ...READY_ENV,
+      VITE_AIRTABLE_API_KEY: 'patX',
+      VITE_AIRTABLE_BASE_ID: 'appX',
+    });
+    expect(lines).toContainEqual(expect.stringMatching(/^! storage: direct mode/));
+  });
+
+  it('exits 0 in a copy of the repository with every placeholder replaced', { timeout: 60_000 }, () => {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'launch-check-'));
+    for (const dir of ['src', 'scripts'])
+      fs.cpSync(path.join(ROOT, dir), path.join(copy, dir), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+    fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
+    expect(runLaunchCheck(copy, READY_ENV).status).toBe(1);
+
+    // What the owner does: put the real value in place of each marked stand-in, record the review.
+    const site = path.join(copy, 'src/config/site.ts');
+    const literal = String.raw`('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\x60(?:[^\x60\\]|\\.)*\x60)`;
+    const marked = new RegExp(String.raw`placeholder\(\s*${literal},\s*${literal},?\s*\)`, 'g');
+    const source = fs.readFileSync(site, 'utf8');
+    expect(source.match(marked)?.length).toBeGreaterThan(5);
+    fs.writeFileSync(
+      site,
+      source.replace(marked, (_whole, value: string) =>
+        value === "'PLACEHOLDER'" ? "'abcDEF12345'" : value,
+      ),
+    );
+    const review = path.join(copy, 'src/content/legal/review.ts');
+    fs.writeFileSync(
+      review,
+      fs
+        .readFileSync(review, 'utf8')
+        .replace("status: 'draft',", "status: 'reviewed',")
+        .replace("reviewedBy: ''", "reviewedBy: 'A. Solicitor'")
+        .replace("reviewedOn: ''", "reviewedOn: '2025-07-01'"),
+    );
+
+    const result = runLaunchCheck(copy, READY_ENV);
+    expect(result.stdout).toContain('every item is real');
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+  });
+});
