@@ -33,10 +33,11 @@ export function RouteEffects({ route }: { route: RouteDefinition }) {
 
   useEffect(() => {
     if (consent === 'granted') {
-      // Same module and order as the consent hook's import, so analytics is enabled first.
-      void import('@/lib/analytics').then((analytics) =>
-        analytics.trackPageView(location.pathname + location.search, title),
-      );
+      // Enabled here as well: the consent hook's own import of the module may resolve later.
+      void import('@/lib/analytics').then(async (analytics) => {
+        await analytics.enableAnalytics();
+        await analytics.trackPageView(location.pathname + location.search, title);
+      });
     }
   }, [consent, location.pathname, location.search, title]);
 
