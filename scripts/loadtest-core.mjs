@@ -1,5 +1,6 @@
-// The load test's engine, shared by `npm run loadtest` (scripts/loadtest.mjs, full size, Airtable's
-// real limit) and the small version in `npm test` (tests/integration/load.test.ts).
+// The storage layer's phase-by-phase load engine (one tab's guarantees under load: the per-email
+// queue, bounded answers), used by tests/integration/load.test.ts. The launch rush across deploy
+// modes (direct, relay, queued) is scripts/loadtest/rush.ts, run by `npm run loadtest`.
 //
 // It drives the REAL storage layer (src/lib/airtable/upsert.ts → airtable.js over HTTP) against
 // a fresh local emulator, one phase after another:

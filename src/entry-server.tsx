@@ -1,5 +1,5 @@
 /**
- * Prerender entry: renders each route to HTML at build time (scripts/prerender.mjs), so a
+ * Prerender entry: renders each route to HTML at build time (scripts/vite-plugins/prerender.ts), so a
  * phone paints the page before any JavaScript runs and crawlers see real content.
  */
 import { StrictMode } from 'react';

@@ -3,6 +3,7 @@
  * with Airtable's error type kept so messages can say what to fix.
  */
 import type { FieldDefinition } from '../../src/lib/airtable/schema.ts';
+import { createRateGate } from '../../src/server/rate-gate.ts';
 
 export const AIRTABLE_ENDPOINT_URL = 'https://api.airtable.com';
 
@@ -47,7 +48,24 @@ export class AirtableApiError extends Error {
   }
 }
 
+// Airtable's limit is per base and counts every client, these commands included: one gate for
+// the process keeps them under it, and a 429 (someone else busy on the base) waits the penalty.
+const gate = createRateGate();
+
 async function call<T>(access: AirtableAccess, method: string, path: string, body?: unknown): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    await gate.acquire();
+    try {
+      return await callOnce<T>(access, method, path, body);
+    } catch (error) {
+      if (!(error instanceof AirtableApiError) || error.status !== 429 || attempt >= 1) throw error;
+      gate.penalise();
+      console.warn(`Airtable is rate limiting this base; waiting ${Math.round(gate.closedFor() / 1000)} s…`);
+    }
+  }
+}
+
+async function callOnce<T>(access: AirtableAccess, method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${access.endpointUrl.replace(/\/+$/, '')}${path}`, {
     method,
     headers: { authorization: `Bearer ${access.token}`, 'content-type': 'application/json' },
@@ -61,7 +79,16 @@ async function call<T>(access: AirtableAccess, method: string, path: string, bod
     json = undefined;
   }
   if (!response.ok) {
-    const error = (json as { error?: { type?: string; message?: string } | string } | undefined)?.error;
+    const answer = json as
+      | {
+          error?: { type?: string; message?: string } | string;
+          errors?: { error?: string; message?: string }[];
+        }
+      | undefined;
+    // Airtable answers most errors as { error }, and rate limits as { errors: [{ error }] }.
+    const error =
+      answer?.error ??
+      (answer?.errors?.[0] ? { type: answer.errors[0].error, message: answer.errors[0].message } : undefined);
     const type = typeof error === 'string' ? error : (error?.type ?? 'UNKNOWN');
     const message = typeof error === 'object' ? (error.message ?? text) : text;
     throw new AirtableApiError(response.status, type, message.slice(0, 300));

@@ -36,7 +36,13 @@ function storageLines(settings: SiteSettings, env: BuildEnv): [boolean, string][
     ];
   }
   const missing = ['AIRTABLE_API_KEY', 'AIRTABLE_BASE_ID'].filter((name) => !env[name]);
+  const rush: [boolean, string] = [
+    true,
+    `${WARN} under a rush: only the Workers deploy (wrangler.jsonc) queues and paces submissions; ` +
+      'there, watch for dead letters with `npm run dead-letters -- list` (ADMIN_TOKEN) — see README "Under a rush"',
+  ];
   return [
+    rush,
     missing.length === 0
       ? [
           true,
@@ -82,7 +88,7 @@ export function launchChecklist(env: BuildEnv): Checklist {
       ? [true, `${PASS} legal texts reviewed by ${LEGAL_REVIEW.reviewedBy} on ${LEGAL_REVIEW.reviewedOn}`]
       : [
           false,
-          `${FAIL} legal texts not reviewed: set LEGAL_REVIEW in src/content/legal/review.ts once a qualified person has`,
+          `${FAIL} legal texts not reviewed: set LEGAL_REVIEW in src/content/legal/review.ts once a qualified person has reviewed them`,
         ],
   );
   const ok = items.every(([passed]) => passed);

@@ -24,7 +24,12 @@ import {
   createAirtableUpstream,
   UpstreamError,
 } from './airtable-upstream.ts';
-import { AIRTABLE_RATE_LIMIT_PENALTY_MS, createRateGate, type RateGate } from './rate-gate.ts';
+import {
+  AIRTABLE_RATE_LIMIT_PENALTY_MS,
+  createRateGate,
+  RATE_WINDOW_MS,
+  type RateGate,
+} from './rate-gate.ts';
 import { AIRTABLE_API_ORIGIN, type RelayEnv } from './relay.ts';
 import { DEAD_LETTER_QUEUE_SUFFIX, type DeadLetterStore, keepDeadLetter } from './dead-letters.ts';
 import { cellsForCreate, cellsForUpdate, isRelayTable, type Submission } from './submission.ts';
@@ -125,7 +130,8 @@ let sharedGate: RateGate | undefined;
 
 export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
   const now = options.now ?? Date.now;
-  const gate = options.gate ?? (sharedGate ??= createRateGate());
+  // A new isolate does not know what the last one sent: it waits one window before its first request.
+  const gate = options.gate ?? (sharedGate ??= createRateGate({ startClosedForMs: RATE_WINDOW_MS }));
   const log = options.log ?? ((message: string) => console.log(message));
   let requests = 0;
   const countingFetch: typeof fetch = (input, init) => {

@@ -8,9 +8,20 @@
 /** Airtable's documented limit and penalty. */
 export const AIRTABLE_REQUESTS_PER_SECOND = 5;
 export const AIRTABLE_RATE_LIMIT_PENALTY_MS = 30_000;
+/**
+ * The window the gate counts in: a second plus a margin, because requests that leave here exactly
+ * a second apart can arrive at Airtable closer together, and 6 in its second is a 30 s penalty.
+ */
+export const RATE_WINDOW_MS = 1_200;
 
 export interface RateGateOptions {
   perSecond?: number;
+  windowMs?: number;
+  /**
+   * Start shut for this long. A gate that does not know what an earlier instance (an earlier
+   * isolate of the queue's consumer) sent just before must not assume a fresh window.
+   */
+  startClosedForMs?: number;
   penaltyMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -32,21 +43,23 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 export function createRateGate({
   perSecond = AIRTABLE_REQUESTS_PER_SECOND,
+  windowMs = RATE_WINDOW_MS,
   penaltyMs = AIRTABLE_RATE_LIMIT_PENALTY_MS,
+  startClosedForMs = 0,
   now = Date.now,
   sleep = defaultSleep,
 }: RateGateOptions = {}): RateGate {
   // Start times of the slots handed out, oldest first; booked ahead when callers queue up.
   const starts: number[] = [];
-  let closedUntil = 0;
+  let closedUntil = startClosedForMs > 0 ? now() + startClosedForMs : 0;
 
   /** The earliest time a new slot may start, booking it. */
   const book = (): number => {
     const at = Math.max(now(), closedUntil);
-    while (starts.length > 0 && (starts[0] ?? 0) <= at - 1000) starts.shift();
-    // With `perSecond` slots in the last second, the next one starts a second after the oldest.
+    while (starts.length > 0 && (starts[0] ?? 0) <= at - windowMs) starts.shift();
+    // With `perSecond` slots in the last window, the next one starts a window after the oldest.
     const slot =
-      starts.length < perSecond ? at : Math.max(at, (starts[starts.length - perSecond] ?? at) + 1000);
+      starts.length < perSecond ? at : Math.max(at, (starts[starts.length - perSecond] ?? at) + windowMs);
     starts.push(slot);
     starts.sort((a, b) => a - b);
     return slot;

@@ -212,8 +212,10 @@ export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHan
   const enqueue = async (queue: SubmissionQueue, submission: Submission): Promise<Response> => {
     try {
       await queue.send(submission);
-    } catch {
-      warn('Airtable relay: the queue refused a submission');
+    } catch (error) {
+      warn(
+        `Airtable relay: the queue refused a submission (${error instanceof Error ? error.message : 'unknown'})`,
+      );
       return airtableError(503, 'SERVICE_UNAVAILABLE', 'Could not accept the submission; try again');
     }
     return json(200, { id: randomReceiptId(), createdTime: submission.acceptedAt });

@@ -121,7 +121,11 @@ for (const viewport of VIEWPORTS) {
           await afterPaint(page);
           const cover = await focusCover(page);
           if (!cover) continue;
-          if (cover.hiddenBy) hidden.push(`${cover.label} hidden by the ${cover.hiddenBy}`);
+          if (cover.hiddenBy) {
+            hidden.push(
+              `${cover.label} ${cover.hiddenBy === 'off screen' ? 'off screen' : `under the ${cover.hiddenBy}`}`,
+            );
+          }
           reachedBanner = cover.inBanner;
         }
         expect(reachedBanner, 'Tab reaches the banner after the page').toBe(true);

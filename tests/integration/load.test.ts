@@ -6,9 +6,9 @@ import { type StorageOptions, upsertQuoteRequest, upsertWaitlistEntry } from '@/
 import { formatTable, percentile, runLoad } from '../../scripts/loadtest-core.mjs';
 import { type Emulator, storageOptions, useEmulator } from './support/emulator';
 
-// The small version of `npm run loadtest` (scripts/loadtest.mjs): the same engine and phases,
+// The storage layer's own load phases (scripts/loadtest-core.mjs): the same engine and phases,
 // fewer visitors, a raised limit and short bounds so it fits in the unit run.
-describe('load (small version of npm run loadtest)', () => {
+describe('storage layer under load', () => {
   const BOUND_MS = 6_000;
 
   it('answers every visitor within the bound, loses nothing and stores each address once', async () => {

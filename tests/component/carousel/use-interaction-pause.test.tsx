@@ -22,9 +22,13 @@ function Harness() {
 }
 
 describe('useInteractionPause', () => {
-  it('is true while the pointer is inside', async () => {
+  it('is true while the pointer is inside, except over the toggle', async () => {
     const user = userEvent.setup();
     render(<Harness />);
+    await user.hover(screen.getByRole('button', { name: 'Inside' }));
+    expect(screen.getByRole('status')).toHaveTextContent('paused');
+    await user.hover(screen.getByRole('button', { name: 'Toggle' }));
+    expect(screen.getByRole('status')).toHaveTextContent('running');
     await user.hover(screen.getByRole('region', { name: 'Carousel' }));
     expect(screen.getByRole('status')).toHaveTextContent('paused');
     await user.unhover(screen.getByRole('region', { name: 'Carousel' }));

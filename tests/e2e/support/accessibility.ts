@@ -178,7 +178,10 @@ export async function focusCover(page: Page): Promise<FocusCover | null> {
   return page.evaluate(() => {
     const focused = document.activeElement;
     if (!focused || focused === document.body || focused === document.documentElement) return null;
-    const label = `${focused.tagName.toLowerCase()} "${(focused.getAttribute('aria-label') ?? focused.textContent ?? '').trim().slice(0, 40)}"`;
+    const labels = focused instanceof HTMLInputElement ? focused.labels?.[0]?.textContent : null;
+    const name =
+      focused.getAttribute('aria-label') ?? labels ?? focused.getAttribute('title') ?? focused.textContent;
+    const label = `${focused.tagName.toLowerCase()} "${(name ?? '').trim().slice(0, 40)}"`;
     const rect = (
       (focused.tagName === 'INPUT' && focused.closest('label')) ||
       focused

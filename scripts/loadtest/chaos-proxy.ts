@@ -1,0 +1,99 @@
+/**
+ * A loopback proxy in front of the emulator that plays Airtable's bad days: it counts every
+ * API request and its answer (the load test's "Airtable requests" and "429s"), and turns a
+ * chosen share of answers into 500s (the request is not applied) or dropped connections (the
+ * request IS applied, then the socket is cut: the answer is lost, the worst case for duplicates).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ChaosOptions {
+  /** Where requests go (the emulator's origin). */
+  upstream: string;
+  /** Share of API requests answered 500 without reaching the upstream (0–1). */
+  errorRate?: number;
+  /** Share of API requests applied upstream whose answer is then dropped (0–1). */
+  dropRate?: number;
+  random?: () => number;
+}
+
+export interface ChaosCounts {
+  requests: number;
+  byStatus: Record<string, number>;
+  injectedErrors: number;
+  droppedAnswers: number;
+  /** Most API requests that started within any one second. */
+  peakPerSecond: number;
+}
+
+export interface ChaosProxy {
+  url: string;
+  counts: () => ChaosCounts;
+  close: () => Promise<void>;
+}
+
+export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy> {
+  const random = options.random ?? Math.random;
+  const counts: ChaosCounts = {
+    requests: 0,
+    byStatus: {},
+    injectedErrors: 0,
+    droppedAnswers: 0,
+    peakPerSecond: 0,
+  };
+  const recent: number[] = [];
+  const count = (status: number | string) => {
+    counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
+  };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+  const server = http.createServer((req, res) => {
+    const isApi = (req.url ?? '').startsWith('/v0/');
+    if (isApi) {
+      counts.requests += 1;
+      const now = Date.now();
+      recent.push(now);
+      while ((recent[0] ?? now) <= now - 1000) recent.shift();
+      counts.peakPerSecond = Math.max(counts.peakPerSecond, recent.length);
+    }
+    const roll = isApi ? random() : 1;
+    if (roll < (options.errorRate ?? 0)) {
+      counts.injectedErrors += 1;
+      count(500);
+      req.resume();
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'SERVER_ERROR', message: 'Injected by the load test' } }));
+      return;
+    }
+    const drop = roll < (options.errorRate ?? 0) + (options.dropRate ?? 0);
+    const target = new URL(req.url ?? '/', options.upstream);
+    const forward = http.request(
+      target,
+      { method: req.method, headers: { ...req.headers, host: target.host }, agent },
+      (answer) => {
+        if (isApi) count(drop ? 'dropped' : (answer.statusCode ?? 0));
+        if (drop) {
+          counts.droppedAnswers += 1;
+          answer.resume();
+          answer.on('end', () => req.socket.destroy());
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts: () => structuredClone(counts),
+    close: async () => {
+      server.closeAllConnections();
+      agent.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

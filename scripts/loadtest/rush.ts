@@ -1,0 +1,351 @@
+/**
+ * The launch-day rush, measured: thousands of visitors submit the two forms within a minute,
+ * each through the page's REAL storage layer (src/lib/airtable/upsert.ts → airtable.js over
+ * HTTP, with the production 30 s answer bound), against a fresh emulator with Airtable's limit
+ * (5 requests per second per base) and its penalty, behind a proxy that counts Airtable's
+ * requests and can inject 500s and dropped connections. Three ways to deploy:
+ *
+ * - direct:  the page talks to Airtable itself (the spec's mode);
+ * - relay:   the page talks to the same-origin relay, which upserts synchronously (Netlify,
+ *            vite preview);
+ * - queued:  the Worker in workerd (`wrangler dev`): the relay accepts into a Cloudflare Queue,
+ *            and the queue's one paced consumer writes to Airtable.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { normaliseEmail } from '../../src/lib/airtable/fields.ts';
+import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '../../src/lib/airtable/relay-protocol.ts';
+import {
+  upsertQuoteRequest,
+  upsertWaitlistEntry,
+  type StorageOptions,
+} from '../../src/lib/airtable/upsert.ts';
+import { createRelay } from '../../src/server/relay.ts';
+import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '../airtable-emulator/emulator.ts';
+import { webMiddleware } from '../vite-plugins/node-adapter.ts';
+import { startChaosProxy } from './chaos-proxy.ts';
+import { startWorker } from './worker-process.ts';
+
+export type RushMode = 'direct' | 'relay' | 'queued';
+export const RUSH_MODES: readonly RushMode[] = ['direct', 'relay', 'queued'];
+
+export interface RushOptions {
+  mode: RushMode;
+  signups: number;
+  quotes: number;
+  /** Re-submissions of earlier emails (as typed again: other case, spaces). */
+  repeats: number;
+  /** Submissions are spread evenly over this long. */
+  overMs: number;
+  /** Airtable answers 429 to everyone this long after a breach (Airtable: 30 s). */
+  penaltyMs: number;
+  /** Shares of Airtable's answers turned into 500s / dropped connections. */
+  errorRate?: number;
+  dropRate?: number;
+  /** Longest a visitor waits (production: 30 s). */
+  answerBoundMs?: number;
+  /** Longest to wait, after the last submission, for the queue to store everything. */
+  settleTimeoutMs?: number;
+  /** The built site for the Worker; a minimal stand-in when absent. */
+  assetsDir?: string;
+  log?: (line: string) => void;
+}
+
+export interface RushReport {
+  mode: RushMode;
+  submitted: number;
+  succeeded: number;
+  failed: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Distinct emails stored, per the two tables together. */
+  stored: number;
+  expected: number;
+  duplicates: number;
+  lost: number;
+  airtableRequests: number;
+  rateLimited: number;
+  peakRequestsPerSecond: number;
+  /** From the last submission until the last record was stored (null: not all were). */
+  settledMs: number | null;
+  /** Records written per Airtable request, and requests per second while writing. */
+  recordsPerRequest: number;
+  requestsPerSecond: number;
+  errors: Record<string, number>;
+}
+
+interface Submission {
+  at: number;
+  kind: 'waitlist' | 'quote';
+  email: string;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1] ?? 0;
+}
+
+/** The rush's schedule: originals evenly spread, each repeat after its original. */
+export function schedule(
+  options: Pick<RushOptions, 'signups' | 'quotes' | 'repeats' | 'overMs'>,
+  token: string,
+) {
+  const originals: Submission[] = [];
+  for (let i = 0; i < options.signups; i += 1)
+    originals.push({ at: 0, kind: 'waitlist', email: `rush.s${i}.${token}@example.com` });
+  for (let i = 0; i < options.quotes; i += 1)
+    originals.push({ at: 0, kind: 'quote', email: `rush.q${i}.${token}@school.sch.uk` });
+  // Quotes interleaved with sign-ups, as they would arrive.
+  originals.sort((a, b) => (a.email < b.email ? -1 : 1));
+  const total = originals.length + options.repeats;
+  const step = options.overMs / Math.max(1, total);
+  const all: Submission[] = [];
+  const repeatEvery = Math.max(1, Math.floor(originals.length / Math.max(1, options.repeats)));
+  let repeats = 0;
+  originals.forEach((original, index) => {
+    all.push({ ...original, at: all.length * step });
+    if (repeats < options.repeats && index % repeatEvery === repeatEvery - 1) {
+      const earlier = originals[Math.floor(index / 2)] ?? original;
+      all.push({ kind: earlier.kind, email: `  ${earlier.email.toUpperCase()} `, at: all.length * step });
+      repeats += 1;
+    }
+  });
+  return all;
+}
+
+/** The visitor's message and what lay under it (status, code or message of the cause). */
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as
+    { statusCode?: number; error?: string; code?: string; message?: string } | undefined;
+  const detail = cause
+    ? [cause.statusCode, cause.error ?? cause.code, cause.message].filter(Boolean).join(' ')
+    : '';
+  return detail ? `${error.message} (${detail.slice(0, 120)})` : error.message;
+}
+
+async function listen(handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function minimalSite(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'podling-rush-site-'));
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Podling</title><h1>Podling</h1>');
+  await writeFile(path.join(dir, '404.html'), '<!doctype html><title>Not found</title><h1>Not found</h1>');
+  return dir;
+}
+
+export async function runRush(options: RushOptions): Promise<RushReport> {
+  const log = options.log ?? (() => undefined);
+  const emulator = await startEmulator({
+    port: 0,
+    rateLimitPerSecond: AIRTABLE_RATE_LIMIT_PER_SECOND,
+    rateLimitPenaltyMs: options.penaltyMs,
+  });
+  const proxy = await startChaosProxy({
+    upstream: emulator.url,
+    errorRate: options.errorRate ?? 0,
+    dropRate: options.dropRate ?? 0,
+  });
+  const serverEnv = {
+    AIRTABLE_API_KEY: emulator.apiKey,
+    AIRTABLE_BASE_ID: emulator.baseId,
+    AIRTABLE_ENDPOINT_URL: proxy.url,
+  };
+  const closers: (() => Promise<void>)[] = [() => proxy.close(), () => emulator.close()];
+  try {
+    let config: NonNullable<StorageOptions['config']>;
+    if (options.mode === 'direct') {
+      config = { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url };
+    } else if (options.mode === 'relay') {
+      const relay = await listen(
+        webMiddleware(createRelay(serverEnv, { warn: () => undefined })) as http.RequestListener,
+      );
+      closers.unshift(relay.close);
+      config = { apiKey: RELAY_CLIENT_KEY, baseId: RELAY_BASE_ID, endpointUrl: `${relay.url}${RELAY_PATH}` };
+    } else {
+      const assetsDir = options.assetsDir ?? (await minimalSite());
+      if (!options.assetsDir) closers.push(() => rm(assetsDir, { recursive: true, force: true }));
+      const worker = await startWorker({
+        assetsDir,
+        vars: serverEnv,
+        onLog: (line) => {
+          if (/Airtable (writer|relay)|rror/.test(line)) log(`  worker: ${line.trim()}`);
+        },
+      });
+      closers.unshift(worker.close);
+      config = { apiKey: RELAY_CLIENT_KEY, baseId: RELAY_BASE_ID, endpointUrl: `${worker.url}${RELAY_PATH}` };
+    }
+    const storage: StorageOptions = { config, answerBoundMs: options.answerBoundMs ?? 30_000 };
+    const plan = schedule(options, Date.now().toString(36));
+    log(`${options.mode}: ${plan.length} submissions over ${Math.round(options.overMs / 1000)} s…`);
+
+    const answers: { ok: boolean; ms: number; email: string; kind: Submission['kind']; error?: string }[] =
+      [];
+    const started = performance.now();
+    await Promise.all(
+      plan.map(async (submission) => {
+        const wait = submission.at - (performance.now() - started);
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        const sent = performance.now();
+        try {
+          if (submission.kind === 'waitlist')
+            await upsertWaitlistEntry(
+              { email: submission.email, interests: ['Use Podling'], pageSource: 'home' },
+              storage,
+            );
+          else
+            await upsertQuoteRequest(
+              {
+                email: submission.email,
+                contactName: 'Rush Test',
+                schoolName: 'Load School',
+                useCases: ['Support Learners'],
+              },
+              storage,
+            );
+          answers.push({
+            ok: true,
+            ms: performance.now() - sent,
+            email: submission.email,
+            kind: submission.kind,
+          });
+        } catch (error) {
+          answers.push({
+            ok: false,
+            ms: performance.now() - sent,
+            email: submission.email,
+            kind: submission.kind,
+            error: describeFailure(error),
+          });
+        }
+      }),
+    );
+    const lastSubmission = performance.now();
+    log(
+      `${options.mode}: answered in ${Math.round((lastSubmission - started) / 1000)} s; waiting for the store…`,
+    );
+
+    const expectedByTable = {
+      Waitlist: new Set(
+        answers.filter((a) => a.ok && a.kind === 'waitlist').map((a) => normaliseEmail(a.email)),
+      ),
+      'School Quotes': new Set(
+        answers.filter((a) => a.ok && a.kind === 'quote').map((a) => normaliseEmail(a.email)),
+      ),
+    };
+    const expected = expectedByTable.Waitlist.size + expectedByTable['School Quotes'].size;
+    const storedEmails = () => {
+      const byTable = Object.keys(expectedByTable).map((table) =>
+        emulator.records(table).map((record) => normaliseEmail(String(record.fields.Email ?? ''))),
+      );
+      return byTable;
+    };
+    const missing = () => {
+      const [waitlist = [], quotes = []] = storedEmails();
+      const have = [new Set(waitlist), new Set(quotes)];
+      let count = 0;
+      for (const email of expectedByTable.Waitlist) if (!have[0]?.has(email)) count += 1;
+      for (const email of expectedByTable['School Quotes']) if (!have[1]?.has(email)) count += 1;
+      return count;
+    };
+    let settledMs: number | null = null;
+    const settleDeadline = lastSubmission + (options.settleTimeoutMs ?? 10 * 60_000);
+    let lastReport = 0;
+    while (performance.now() < settleDeadline) {
+      const left = missing();
+      if (left === 0) {
+        settledMs = performance.now() - lastSubmission;
+        break;
+      }
+      if (performance.now() - lastReport > 15_000) {
+        lastReport = performance.now();
+        log(`${options.mode}: ${left} records still to store…`);
+      }
+      if (options.mode !== 'queued') break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+
+    const [waitlist = [], quotes = []] = storedEmails();
+    const duplicates = [waitlist, quotes].reduce(
+      (sum, emails) => sum + emails.length - new Set(emails).size,
+      0,
+    );
+    const stored = new Set(waitlist).size + new Set(quotes).size;
+    const times = answers.map((answer) => answer.ms).sort((a, b) => a - b);
+    const counts = proxy.counts();
+    const errors: Record<string, number> = {};
+    for (const answer of answers)
+      if (!answer.ok) errors[answer.error ?? '?'] = (errors[answer.error ?? '?'] ?? 0) + 1;
+    const writingSeconds = Math.max(1, (lastSubmission - started + (settledMs ?? 0)) / 1000);
+    return {
+      mode: options.mode,
+      submitted: plan.length,
+      succeeded: answers.filter((answer) => answer.ok).length,
+      failed: answers.filter((answer) => !answer.ok).length,
+      p50Ms: percentile(times, 50),
+      p99Ms: percentile(times, 99),
+      stored,
+      expected,
+      duplicates,
+      lost: missing(),
+      airtableRequests: counts.requests,
+      rateLimited: counts.byStatus['429'] ?? 0,
+      peakRequestsPerSecond: counts.peakPerSecond,
+      settledMs,
+      recordsPerRequest: counts.requests > 0 ? stored / counts.requests : 0,
+      requestsPerSecond: counts.requests / writingSeconds,
+      errors,
+    };
+  } finally {
+    for (const close of closers) await close().catch(() => undefined);
+  }
+}
+
+const seconds = (ms: number | null) => (ms === null ? 'never' : `${(ms / 1000).toFixed(1)} s`);
+
+/** One Markdown table, one row per run. */
+export function formatRushTable(reports: readonly RushReport[]): string {
+  const header = [
+    'mode',
+    'submitted',
+    'answered success',
+    'answered error',
+    'p50 answer',
+    'p99 answer',
+    'stored',
+    'duplicates',
+    'lost',
+    'Airtable requests',
+    '429s',
+    'last record stored',
+  ];
+  const rows = reports.map((r) => [
+    r.mode,
+    r.submitted,
+    r.succeeded,
+    r.failed,
+    `${Math.round(r.p50Ms)} ms`,
+    `${Math.round(r.p99Ms)} ms`,
+    r.stored,
+    r.duplicates,
+    r.lost,
+    r.airtableRequests,
+    r.rateLimited,
+    r.mode === 'queued' ? `${seconds(r.settledMs)} after the last submission` : 'when answered',
+  ]);
+  return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}

@@ -1,0 +1,192 @@
+// @vitest-environment node
+/**
+ * The reference deploy in its real runtime: the Worker (wrangler.jsonc) under workerd through
+ * `wrangler dev`, serving a freshly built site, its relay in queued mode, the queue's paced
+ * consumer writing to the emulator (Airtable's limit and 30 s penalty on); and the launch rush
+ * in small (the full one is `npm run loadtest`).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBuilder } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
+import { upsertWaitlistEntry } from '@/lib/airtable/upsert';
+import {
+  siteBaseSchema,
+  startEmulator,
+  type RunningEmulator,
+} from '../../scripts/airtable-emulator/emulator';
+import { main as deadLetters } from '../../scripts/launch-kit/dead-letters';
+import { runRush } from '../../scripts/loadtest/rush';
+import { startWorker, type RunningWorker } from '../../scripts/loadtest/worker-process';
+
+let siteDir = '';
+
+beforeAll(async () => {
+  siteDir = await mkdtemp(join(tmpdir(), 'podling-worker-site-'));
+  const builder = await createBuilder({ logLevel: 'silent', build: { outDir: siteDir, emptyOutDir: true } });
+  await builder.buildApp();
+}, 120_000);
+
+afterAll(async () => {
+  await rm(siteDir, { recursive: true, force: true });
+});
+
+describe('the Worker under workerd', () => {
+  let emulator: RunningEmulator | undefined;
+  let worker: RunningWorker | undefined;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, rateLimitPerSecond: 5, rateLimitPenaltyMs: 30_000 });
+    worker = await startWorker({
+      assetsDir: siteDir,
+      vars: {
+        AIRTABLE_API_KEY: emulator.apiKey,
+        AIRTABLE_BASE_ID: emulator.baseId,
+        AIRTABLE_ENDPOINT_URL: emulator.url,
+      },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await worker?.close();
+    await emulator?.close();
+  });
+
+  it('serves the pages with the headers from _headers, and unknown paths with 404.html and 404', async () => {
+    const about = await fetch(`${worker!.url}/about`);
+    expect(about.status).toBe(200);
+    expect(about.headers.get('x-frame-options')).toBe('DENY');
+    expect(await about.text()).toMatch(/<h1[^>]*>/);
+    const missing = await fetch(`${worker!.url}/no-such-page`, { headers: { 'sec-fetch-mode': 'navigate' } });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('This page is on mute');
+  });
+
+  it('refuses a stranger’s list request without asking Airtable', async () => {
+    const before = emulator!.requests().length;
+    const answer = await fetch(`${worker!.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist`);
+    expect(answer.status).toBe(403);
+    expect(emulator!.requests()).toHaveLength(before);
+  });
+
+  it('accepts a sign-up at once and its queue consumer stores it', async () => {
+    const email = `worker.${Date.now()}@example.com`;
+    await upsertWaitlistEntry(
+      { email, interests: ['Use Podling'], pageSource: 'home' },
+      {
+        config: {
+          apiKey: RELAY_CLIENT_KEY,
+          baseId: RELAY_BASE_ID,
+          endpointUrl: `${worker!.url}${RELAY_PATH}`,
+        },
+      },
+    );
+    await expect
+      .poll(() => emulator!.records('Waitlist').filter((record) => record.fields.Email === email).length, {
+        timeout: 30_000,
+        interval: 250,
+      })
+      .toBe(1);
+  });
+});
+
+describe('dead letters under workerd', () => {
+  const ADMIN_TOKEN = 'test-admin-token-for-dead-letters';
+  let emulator: RunningEmulator | undefined;
+  let worker: RunningWorker | undefined;
+
+  beforeAll(async () => {
+    // A base whose Waitlist lacks 'Page Source': every home sign-up fails for good.
+    const schema = siteBaseSchema().map((table) =>
+      table.name === 'Waitlist'
+        ? { ...table, fields: table.fields.filter((field) => field.name !== 'Page Source') }
+        : table,
+    );
+    emulator = await startEmulator({ port: 0, schema });
+    worker = await startWorker({
+      assetsDir: siteDir,
+      vars: {
+        AIRTABLE_API_KEY: emulator.apiKey,
+        AIRTABLE_BASE_ID: emulator.baseId,
+        AIRTABLE_ENDPOINT_URL: emulator.url,
+        ADMIN_TOKEN,
+      },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await worker?.close();
+    await emulator?.close();
+  });
+
+  it('keeps a submission the base refuses, lists it for the owner, and stores it on replay once fixed', async () => {
+    const email = `dead.${Date.now()}@example.com`;
+    const relayed = await fetch(`${worker!.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        fields: { Email: email, Interests: ['Use Podling'], 'Page Source': 'home' },
+        typecast: true,
+      }),
+    });
+    expect(relayed.status).toBe(200);
+
+    const listing = () =>
+      fetch(`${worker!.url}/api/dead-letters`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then(
+        async (response) =>
+          (await response.json()) as { count: number; letters: { email: string; reason: string }[] },
+      );
+    await expect.poll(async () => (await listing()).count, { timeout: 30_000, interval: 500 }).toBe(1);
+    expect((await listing()).letters[0]).toMatchObject({
+      email,
+      reason: expect.stringMatching(/UNKNOWN_FIELD_NAME/),
+    });
+    expect(
+      (await fetch(`${worker!.url}/api/dead-letters`, { headers: { authorization: 'Bearer wrong' } })).status,
+    ).toBe(401);
+    expect(await deadLetters(['list', '--url', worker!.url, '--token', ADMIN_TOKEN])).toBe(1);
+
+    // The owner adds the missing field (as airtable:setup would), then replays.
+    const added = await fetch(`${emulator!.url}/v0/meta/bases/${emulator!.baseId}/tables/Waitlist/fields`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emulator!.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Page Source', type: 'singleLineText' }),
+    });
+    expect(added.ok).toBe(true);
+    expect(await deadLetters(['replay', '--url', worker!.url, '--token', ADMIN_TOKEN])).toBe(0);
+    await expect
+      .poll(() => emulator!.records('Waitlist').filter((record) => record.fields.Email === email).length, {
+        timeout: 30_000,
+        interval: 250,
+      })
+      .toBe(1);
+    expect((await listing()).count).toBe(0);
+  }, 90_000);
+});
+
+describe('the launch rush, small', () => {
+  it('300 sign-ups, 30 quotes and 30 repeats in 3 s: all answered success, none lost or doubled, no 429', async () => {
+    const report = await runRush({
+      mode: 'queued',
+      signups: 300,
+      quotes: 30,
+      repeats: 30,
+      overMs: 3_000,
+      penaltyMs: 30_000,
+      assetsDir: siteDir,
+      settleTimeoutMs: 180_000,
+    });
+    expect(report).toMatchObject({
+      submitted: 360,
+      succeeded: 360,
+      failed: 0,
+      lost: 0,
+      duplicates: 0,
+      rateLimited: 0,
+    });
+    expect(report.stored).toBe(330);
+    expect(report.settledMs).not.toBeNull();
+  }, 300_000);
+});

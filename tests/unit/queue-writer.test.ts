@@ -1,0 +1,187 @@
+// @vitest-environment node
+import { createRateGate } from '@/server/rate-gate';
+import { createQueueWriter, mergeSubmissions, type QueueMessage } from '@/server/queue-writer';
+import type { Submission } from '@/server/submission';
+
+const ENV = {
+  AIRTABLE_API_KEY: 'patServer',
+  AIRTABLE_BASE_ID: 'appBase',
+  AIRTABLE_ENDPOINT_URL: 'https://airtable.test',
+};
+
+function waitlist(
+  email: string,
+  acceptedAt: string,
+  cells: Record<string, string | string[]> = {},
+): Submission {
+  return {
+    table: 'Waitlist',
+    email,
+    acceptedAt,
+    cells: { Email: email, Interests: ['Use Podling'], ...cells },
+  };
+}
+
+function message(body: unknown, attempts = 1) {
+  const state = { acked: false, retried: undefined as undefined | { delaySeconds?: number } };
+  const msg: QueueMessage = {
+    id: Math.random().toString(36),
+    body,
+    attempts,
+    ack: () => {
+      state.acked = true;
+    },
+    retry: (options) => {
+      state.retried = options ?? {};
+    },
+  };
+  return { msg, state };
+}
+
+interface Call {
+  method: string;
+  url: string;
+  body: { records?: { id?: string; fields: Record<string, unknown> }[]; filterByFormula?: string };
+}
+
+/** Airtable stand-in: a table of existing records, and an optional answer per call number. */
+function fakeAirtable(
+  existing: { id: string; email: string }[] = [],
+  answers: Record<number, () => Response> = {},
+) {
+  const calls: Call[] = [];
+  const fetchStub: typeof fetch = async (input, init) => {
+    const body = JSON.parse(String(init?.body ?? '{}')) as Call['body'];
+    calls.push({ method: init?.method ?? 'GET', url: String(input), body });
+    const special = answers[calls.length];
+    if (special) return special();
+    if (String(input).endsWith('/listRecords')) {
+      const records = existing
+        .filter((record) => body.filterByFormula?.includes(`'${record.email}'`))
+        .map((record) => ({ id: record.id, fields: { Email: record.email } }));
+      return Response.json({ records });
+    }
+    return Response.json({
+      records: (body.records ?? []).map((record, i) => ({
+        id: record.id ?? `recNew${calls.length}x${i}`,
+        fields: record.fields,
+      })),
+    });
+  };
+  return { calls, fetch: fetchStub };
+}
+
+const writerWith = (airtable: ReturnType<typeof fakeAirtable>, deadLetters: Submission[] = []) =>
+  createQueueWriter(ENV, {
+    fetch: airtable.fetch,
+    gate: createRateGate({ perSecond: 1000 }),
+    log: () => undefined,
+    deadLetter: async (submission) => {
+      deadLetters.push(submission);
+    },
+  });
+
+describe('queue writer', () => {
+  it('merges submissions for one email: the later one wins, earlier cells it lacks are kept', () => {
+    const { msg: a } = message(null);
+    const { msg: b } = message(null);
+    const merged = mergeSubmissions([
+      {
+        submission: waitlist('P@x.co', '2026-11-23T10:00:01Z', { Interests: ['Invest in Podling'] }),
+        message: b,
+      },
+      { submission: waitlist('p@x.co', '2026-11-23T10:00:00Z', { 'Contact Name': 'Pat' }), message: a },
+    ]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]?.submission.cells).toEqual({
+      Email: 'P@x.co',
+      Interests: ['Invest in Podling'],
+      'Contact Name': 'Pat',
+    });
+    expect(merged[0]?.messages).toEqual([a, b]);
+  });
+
+  it('looks a batch up with one formula and writes 10 records per request', async () => {
+    const airtable = fakeAirtable([{ id: 'recOld', email: 'old@x.co' }]);
+    const entries = Array.from({ length: 24 }, (_, i) =>
+      message(waitlist(`n${i}@x.co`, `2026-11-23T10:00:${String(i).padStart(2, '0')}Z`)),
+    );
+    const repeat = message(waitlist('old@x.co', '2026-11-23T10:01:00Z'));
+    const report = await writerWith(airtable).writeBatch({
+      queue: 'podling-submissions',
+      messages: [...entries, repeat].map((e) => e.msg),
+    });
+
+    expect(airtable.calls.map((call) => `${call.method} ${call.url.split('/').pop()}`)).toEqual([
+      'POST listRecords',
+      'POST Waitlist',
+      'POST Waitlist',
+      'POST Waitlist',
+      'PATCH Waitlist',
+    ]);
+    expect(airtable.calls[0]?.body.filterByFormula).toMatch(/^OR\(/);
+    expect(airtable.calls.slice(1, 4).map((call) => call.body.records?.length)).toEqual([10, 10, 4]);
+    const created = airtable.calls[1]?.body.records?.[0]?.fields;
+    expect(created?.['Created At']).toBe(created?.['Last Updated']);
+    const updated = airtable.calls[4]?.body.records?.[0];
+    expect(updated?.id).toBe('recOld');
+    expect(updated?.fields['Created At']).toBeUndefined();
+    expect(report).toMatchObject({ stored: 25, created: 24, updated: 1, retried: 0 });
+    expect([...entries, repeat].every((entry) => entry.state.acked)).toBe(true);
+  });
+
+  it('retries on a dropped connection; the retry’s lookup then finds the record, so it updates', async () => {
+    const airtable = fakeAirtable([], {
+      2: () => {
+        throw new TypeError('socket hang up');
+      },
+    });
+    const first = message(waitlist('drop@x.co', '2026-11-23T10:00:00Z'));
+    const report = await writerWith(airtable).writeBatch({
+      queue: 'podling-submissions',
+      messages: [first.msg],
+    });
+    expect(report.retried).toBe(1);
+    expect(first.state.acked).toBe(false);
+    expect(first.state.retried?.delaySeconds).toBeGreaterThan(0);
+  });
+
+  it('backs off 30 s on a 429', async () => {
+    const airtable = fakeAirtable([], { 1: () => Response.json({ errors: [] }, { status: 429 }) });
+    const entry = message(waitlist('busy@x.co', '2026-11-23T10:00:00Z'));
+    await writerWith(airtable).writeBatch({ queue: 'podling-submissions', messages: [entry.msg] });
+    expect(entry.state.retried).toEqual({ delaySeconds: 30 });
+  });
+
+  it('finds the one bad record of a failing write and dead-letters only it', async () => {
+    const airtable = fakeAirtable();
+    const inner = airtable.fetch;
+    airtable.fetch = async (input, init) => {
+      const body = String(init?.body ?? '');
+      if (init?.method === 'POST' && !String(input).endsWith('/listRecords') && body.includes('bad@x.co'))
+        return Response.json(
+          { error: { type: 'UNKNOWN_FIELD_NAME', message: 'Unknown field name: "Notes"' } },
+          { status: 422 },
+        );
+      return inner(input, init);
+    };
+    const deadLetters: Submission[] = [];
+    const good = message(waitlist('good@x.co', '2026-11-23T10:00:00Z'));
+    const bad = message(waitlist('bad@x.co', '2026-11-23T10:00:01Z'));
+    const report = await writerWith(airtable, deadLetters).writeBatch({
+      queue: 'podling-submissions',
+      messages: [good.msg, bad.msg],
+    });
+    expect(deadLetters.map((letter) => letter.email)).toEqual(['bad@x.co']);
+    expect(good.state.acked && bad.state.acked).toBe(true);
+    expect(report).toMatchObject({ stored: 1, deadLettered: 1 });
+  });
+
+  it('acknowledges (and logs) a message that is not a submission rather than retrying it forever', async () => {
+    const airtable = fakeAirtable();
+    const junk = message({ hello: 'world' });
+    await writerWith(airtable).writeBatch({ queue: 'podling-submissions', messages: [junk.msg] });
+    expect(junk.state.acked).toBe(true);
+    expect(airtable.calls).toHaveLength(0);
+  });
+});

@@ -1,0 +1,57 @@
+// @vitest-environment node
+import { createRateGate } from '@/server/rate-gate';
+
+/** A clock the gate's sleeps move forward, so pacing is checked without waiting. */
+function virtualClock() {
+  let now = 0;
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+describe('rate gate', () => {
+  it('starts at most 5 requests in any window of 1.1 s', async () => {
+    const clock = virtualClock();
+    const gate = createRateGate({ ...clock, perSecond: 5, windowMs: 1100 });
+    const starts: number[] = [];
+    for (let i = 0; i < 23; i += 1) {
+      await gate.acquire();
+      starts.push(clock.now());
+    }
+    for (const start of starts) {
+      expect(starts.filter((other) => other >= start && other < start + 1100).length).toBeLessThanOrEqual(5);
+    }
+    // And it does not hold back more than the limit needs: 23 starts take four windows.
+    expect(starts.at(-1)).toBe(4 * 1100);
+  });
+
+  it('stays shut for the penalty after a 429, for callers already waiting too', async () => {
+    const clock = virtualClock();
+    const gate = createRateGate({ ...clock, penaltyMs: 30_000 });
+    await gate.acquire();
+    gate.penalise();
+    expect(gate.closedFor()).toBe(30_000);
+    await gate.acquire();
+    expect(clock.now()).toBe(30_000);
+  });
+
+  it('says no at once, taking no slot, when the wait would pass the caller’s deadline', async () => {
+    const clock = virtualClock();
+    const gate = createRateGate({ ...clock });
+    gate.penalise();
+    expect(await gate.acquire(clock.now() + 5_000)).toBe(false);
+    expect(clock.now()).toBe(0);
+  });
+});
+
+describe('a fresh gate in a new isolate', () => {
+  it('can start shut for a window, since it does not know what the last isolate sent', async () => {
+    const clock = virtualClock();
+    const gate = createRateGate({ ...clock, startClosedForMs: 1200 });
+    await gate.acquire();
+    expect(clock.now()).toBe(1200);
+  });
+});
