@@ -58,7 +58,7 @@ export default defineConfig({
             },
             {
               name: 'shell',
-              test: /src[\\/](config[\\/]|app[\\/]|lib[\\/](analytics|scroll|toast)\.ts|features[\\/]consent[\\/]|content[\\/](home|schools)\.ts|components[\\/](header|footer|icons|nav-item-link|social-links|waitlist-link|lazy-toaster)\.tsx|pages[\\/]not-found-page)/,
+              test: /src[\\/](config[\\/]|app[\\/]|lib[\\/](scroll|when-idle-after-load)\.ts|features[\\/]consent[\\/]|content[\\/]headlines\.ts|components[\\/](header|footer|brand-icons|nav-item-link|social-links|waitlist-link)\.tsx|pages[\\/]not-found-page)/,
             },
           ],
         },

@@ -12,10 +12,15 @@ import { gzipSync } from 'node:zlib';
 /** The target for JavaScript (gzip) a route loads before interaction (issue 6); bench reports against it. */
 export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
 /**
- * What `npm test` enforces per route: React DOM 19 and react-router alone are about 81 KB gzip,
- * so hydrated pages land above the target (see README, "Speed"); this ceiling stops regressions.
+ * What `npm test` enforces per route: React DOM 19 and react-router alone are about 80 KB gzip,
+ * so the home and schools pages (forms, video, carousel stand-in) land above the target (see
+ * README, "Speed"); this ceiling, what they reach (about 102 KB), stops regressions.
  */
-export const JS_BEFORE_INTERACTION_CEILING_KB = 105;
+export const JS_BEFORE_INTERACTION_CEILING_KB = 103;
+/** The same for the content pages (about, legal, accessibility, not found): about 88–92 KB today. */
+export const JS_BEFORE_INTERACTION_CONTENT_CEILING_KB = 93;
+/** Routes held to the content ceiling: every route but the home and schools pages. */
+export const isContentRoute = (/** @type {string} */ route) => route !== '/' && route !== '/schools';
 
 /** @param {string} dir @returns {Promise<string[]>} */
 async function htmlFiles(dir) {
@@ -129,10 +134,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       `Over the ${JS_BEFORE_INTERACTION_BUDGET_KB} KB target: ${overTarget.map((r) => r.route).join(', ')}`,
     );
   }
-  const overCeiling = reports.filter((r) => r.jsGzipKb > JS_BEFORE_INTERACTION_CEILING_KB);
+  const overCeiling = reports.filter(
+    (r) =>
+      r.jsGzipKb >
+      (isContentRoute(r.route) ? JS_BEFORE_INTERACTION_CONTENT_CEILING_KB : JS_BEFORE_INTERACTION_CEILING_KB),
+  );
   if (overCeiling.length > 0) {
     console.error(
-      `Over the ${JS_BEFORE_INTERACTION_CEILING_KB} KB ceiling: ${overCeiling.map((r) => r.route).join(', ')}`,
+      `Over the ceiling (${JS_BEFORE_INTERACTION_CEILING_KB} KB, content pages ${JS_BEFORE_INTERACTION_CONTENT_CEILING_KB} KB): ${overCeiling.map((r) => r.route).join(', ')}`,
     );
     process.exitCode = 1;
   }

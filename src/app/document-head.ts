@@ -1,5 +1,6 @@
 import { documentTitle, type RouteDefinition } from '@/app/routes';
 import { env } from '@/config/env';
+import { CONSENT_OPEN_SCRIPT } from '@/features/consent/consent-store';
 import { COMPANY_NAME, CONTACT_EMAIL, LINKS, PRODUCT_NAME, SOCIAL_LINKS } from '@/config/site';
 
 /** Escapes text for an HTML attribute or element body. */
@@ -66,6 +67,7 @@ export function renderHeadTags(route: RouteDefinition, path: string): string {
     `<meta name="twitter:image" content="${image}" />`,
     APP_STORE_ID ? `<meta name="apple-itunes-app" content="app-id=${APP_STORE_ID}" />` : '',
     path === '/' ? structuredData() : '',
+    `<script>${CONSENT_OPEN_SCRIPT}</script>`,
   ];
   return tags.filter(Boolean).join('\n    ');
 }

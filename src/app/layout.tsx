@@ -1,9 +1,25 @@
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Footer } from '@/components/footer';
 import { Header } from '@/components/header';
-import { LazyToaster } from '@/components/lazy-toaster';
 import { ConsentBanner } from '@/features/consent/consent-banner';
 import { reopenConsent } from '@/features/consent/consent-store';
+import { whenIdleAfterLoad } from '@/lib/when-idle-after-load';
+
+// Toasts only follow a form's submit: the toast area's code is not part of any page's first load.
+const LazyToaster = lazy(() =>
+  import('@/components/lazy-toaster').then((module) => ({ default: module.LazyToaster })),
+);
+
+/** Mounts the toast area once the page has loaded and the browser is idle. */
+function DeferredToaster() {
+  const [ready, setReady] = useState(false);
+  useEffect(() => whenIdleAfterLoad(() => setReady(true)), []);
+  return ready ? (
+    <Suspense fallback={null}>
+      <LazyToaster />
+    </Suspense>
+  ) : null;
+}
 
 export const SKIP_LINK_TEXT = 'Skip to main content';
 
@@ -24,7 +40,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </main>
       <Footer onOpenCookieSettings={reopenConsent} />
       <ConsentBanner />
-      <LazyToaster />
+      <DeferredToaster />
     </>
   );
 }

@@ -12,9 +12,25 @@ export function internalPathOf(link: HTMLAnchorElement): string | null {
   return /\.[a-z0-9]+$/i.test(path) ? null : path;
 }
 
+/** Calls back once the layout has marked the page hydrated (data-hydrated on <html>). */
+function afterHydration(callback: () => void): () => void {
+  const root = document.documentElement;
+  if (root.dataset.hydrated === 'true') {
+    callback();
+    return () => undefined;
+  }
+  const observer = new MutationObserver(() => {
+    if (root.dataset.hydrated !== 'true') return;
+    observer.disconnect();
+    callback();
+  });
+  observer.observe(root, { attributes: true, attributeFilter: ['data-hydrated'] });
+  return () => observer.disconnect();
+}
+
 /**
  * Fetches another page's code only when the visitor shows intent (pointer over, touch or focus on
- * a link to it) or, once the page has loaded and gone idle, when a link to it comes near the
+ * a link to it) or, once the page has hydrated, loaded and gone idle, when a link to it comes near the
  * viewport. Nothing is fetched for other pages while this one paints and hydrates.
  */
 export function prefetchOnIntent(routes: readonly RouteDefinition[]): () => void {
@@ -35,7 +51,11 @@ export function prefetchOnIntent(routes: readonly RouteDefinition[]): () => void
     document.addEventListener(type, onIntent, { capture: true, passive: true });
 
   let observer: IntersectionObserver | null = null;
-  const cancelIdle = whenIdleAfterLoad(() => {
+  let cancelIdle = () => undefined as void;
+  const cancelHydrated = afterHydration(() => {
+    cancelIdle = whenIdleAfterLoad(observeLinks);
+  });
+  function observeLinks() {
     if (typeof IntersectionObserver === 'undefined') return;
     observer = new IntersectionObserver(
       (entries) => {
@@ -48,10 +68,11 @@ export function prefetchOnIntent(routes: readonly RouteDefinition[]): () => void
       { rootMargin: NEAR_VIEWPORT_MARGIN },
     );
     for (const link of document.querySelectorAll('a[href]')) observer.observe(link);
-  });
+  }
 
   return () => {
     for (const type of intentEvents) document.removeEventListener(type, onIntent, { capture: true });
+    cancelHydrated();
     cancelIdle();
     observer?.disconnect();
   };

@@ -3,7 +3,6 @@ import { useLocation } from 'react-router-dom';
 import { documentTitle, type RouteDefinition } from '@/app/routes';
 import { HASH_SCROLL_DELAY_MS } from '@/config/constants';
 import { useAnalyticsConsent } from '@/features/consent/use-analytics-consent';
-import { trackPageView } from '@/lib/analytics';
 import { scrollToElementId } from '@/lib/scroll';
 
 function setMetaDescription(content: string): void {
@@ -33,7 +32,13 @@ export function RouteEffects({ route }: { route: RouteDefinition }) {
   }, [title, route.description]);
 
   useEffect(() => {
-    if (consent === 'granted') void trackPageView(location.pathname + location.search, title);
+    if (consent === 'granted') {
+      // Enabled here as well: the consent hook's own import of the module may resolve later.
+      void import('@/lib/analytics').then(async (analytics) => {
+        await analytics.enableAnalytics();
+        await analytics.trackPageView(location.pathname + location.search, title);
+      });
+    }
   }, [consent, location.pathname, location.search, title]);
 
   useEffect(() => {

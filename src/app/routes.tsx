@@ -1,7 +1,6 @@
 import { ROUTE_PATHS, PRODUCT_NAME } from '@/config/site';
 import { MESSAGES } from '@/config/messages';
-import { HOME } from '@/content/home';
-import { SCHOOLS } from '@/content/schools';
+import { HOME_HEADLINE, SCHOOLS_HEADLINE } from '@/content/headlines';
 import { ACCESSIBILITY_META } from '@/content/accessibility-meta';
 import { lazyPage, type LazyPage } from '@/app/lazy-page';
 import { NotFoundPage } from '@/pages/not-found-page';
@@ -30,9 +29,6 @@ const AccessibilityPage = lazyPage('src/pages/accessibility-page.tsx', () =>
   import('@/pages/accessibility-page').then((m) => m.AccessibilityPage),
 );
 
-const HOME_HEADING = HOME.hero.headline;
-const SCHOOLS_HEADING = SCHOOLS.hero.title;
-
 /** What a route needs for the router, the document head, the sitemap and the prerenderer. */
 export type RouteDefinition = {
   readonly path: string;
@@ -60,7 +56,7 @@ export function buildRoutes({ schoolsPageOn }: { schoolsPageOn: boolean }): Rout
       path: ROUTE_PATHS.home,
       title: `${PRODUCT_NAME}: podcasts made by kids`,
       description: `${PRODUCT_NAME} is a safe, voice-led podcast app for children. Kids build confidence by creating their own podcasts, turning screen time into skill time.`,
-      heading: HOME_HEADING,
+      heading: HOME_HEADLINE,
       Page: HomePage,
     },
     schoolsPageOn
@@ -68,7 +64,7 @@ export function buildRoutes({ schoolsPageOn }: { schoolsPageOn: boolean }): Rout
           path: ROUTE_PATHS.schools,
           title: `${PRODUCT_NAME} for Schools`,
           description: `Bring ${PRODUCT_NAME} to your classroom: voice-first podcasting that helps every learner plan, speak and share. Get a tailored quote or book a 30-minute call.`,
-          heading: SCHOOLS_HEADING,
+          heading: SCHOOLS_HEADLINE,
           Page: SchoolsPage,
         }
       : null,

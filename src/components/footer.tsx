@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { LogoMark } from '@/components/icons';
+import { LogoMark } from '@/components/brand-icons';
 import { NavItemLink, visibleNavItems } from '@/components/nav-item-link';
 import { SocialLinks } from '@/components/social-links';
 import { flags } from '@/config/flags';

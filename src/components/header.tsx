@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { LogoMark } from '@/components/icons';
+import { LogoMark } from '@/components/brand-icons';
 import { NavItemLink, visibleNavItems } from '@/components/nav-item-link';
 import { SocialLinks } from '@/components/social-links';
 import { WaitlistLink } from '@/components/waitlist-link';

@@ -1,4 +1,4 @@
-import { SocialGlyph } from '@/components/icons';
+import { SocialGlyph } from '@/components/brand-icons';
 import { EXTERNAL_LINK_PROPS, SOCIAL_LINKS } from '@/config/site';
 
 /** Icon-only links to the product's social pages; each has an accessible name. */

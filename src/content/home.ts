@@ -1,5 +1,6 @@
 /** Home page copy: hero, schools card, waitlist, testimonials and supporters headings. */
 import { PRODUCT_NAME, ROUTE_PATHS } from '@/config/site';
+import { HOME_HEADLINE } from '@/content/headlines';
 
 /** One waitlist interest card. `value` is what the form sends and stores. */
 export type WaitlistInterestOption = {
@@ -37,7 +38,7 @@ export type HomeContent = {
 export const HOME: HomeContent = {
   hero: {
     badge: 'Available Now',
-    headline: 'Your child’s voice, their own podcast',
+    headline: HOME_HEADLINE,
     intro: [
       'Children build real confidence when they create their own podcasts: planning an idea, telling it out loud and hearing themselves improve.',
       'In a world of instant AI answers, the ability to think something through and explain it in your own words matters more than ever.',

@@ -1,6 +1,7 @@
 /** Schools page copy: hero, benefit cards, quote and call sections. */
 import { SCHEDULING_CALL_MINUTES } from '@/config/constants';
 import { PRODUCT_NAME } from '@/config/site';
+import { SCHOOLS_HEADLINE } from '@/content/headlines';
 
 /** Which drawn icon a benefit card shows; the card component maps keys to SVGs. */
 export type SchoolBenefitIcon = 'pencil' | 'microphone' | 'languages' | 'accessibility';
@@ -37,7 +38,7 @@ export type SchoolsContent = {
 
 export const SCHOOLS: SchoolsContent = {
   hero: {
-    title: 'Give a Voice to Every Learner',
+    title: SCHOOLS_HEADLINE,
     subtitle: `${PRODUCT_NAME} helps pupils plan, speak and share their ideas as podcasts, building oracy, confidence and a clear route into writing. Safe by design, with every episode approved before anyone hears it.`,
     quoteButton: 'Get a Quote',
     learnMoreButton: 'Learn More',

@@ -2,7 +2,7 @@ import { CalendarEmbed } from '@/components/calendar-embed';
 import { TestimonialCarousel } from '@/components/carousel/testimonial-carousel';
 import { VideoFacade } from '@/components/video-facade';
 import { SCHOOLS } from '@/content/schools';
-import { BenefitIcon } from '@/components/icons';
+import { BenefitIcon } from '@/components/benefit-icon';
 import { SchoolsHeroArt } from '@/components/schools-hero-art';
 import { SCHOOLS_TESTIMONIALS } from '@/content/testimonials';
 import { QUOTE_FOCUS_TARGET_IDS, QuoteForm } from '@/features/quote/quote-form';

@@ -1,8 +1,8 @@
-import { useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { ROUTE_PATHS } from '@/config/site';
 import { CONSENT_TEXT } from '@/content/consent';
-import { setConsent, useConsent } from '@/features/consent/consent-store';
+import { CONSENT_OPEN_ATTRIBUTE, setConsent, useConsent } from '@/features/consent/consent-store';
 import { useReservedBottomSpace } from '@/lib/use-reserved-bottom-space';
 
 /** Cookie banner: accept and reject carry equal weight; nothing is loaded before a choice. */
@@ -16,6 +16,8 @@ function OpenConsentBanner() {
   // While open, the page keeps the banner's height free at the bottom of its scroll area, so no
   // focused control is left underneath it.
   useReservedBottomSpace(bannerRef);
+  // Reopened from the footer's 'Cookie settings' after a stored choice: let it show again.
+  useLayoutEffect(() => document.documentElement.setAttribute(CONSENT_OPEN_ATTRIBUTE, ''), []);
   return (
     <section ref={bannerRef} className="consent-banner" aria-labelledby="consent-heading">
       <div className="consent-banner__inner">

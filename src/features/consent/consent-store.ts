@@ -62,7 +62,10 @@ function subscribe(listener: () => void): () => void {
 }
 
 type ConsentState = { choice: ConsentChoice; bannerOpen: boolean; hydrated: boolean };
-const SERVER_STATE: ConsentState = { choice: 'unset', bannerOpen: false, hydrated: false };
+// The prerendered page carries the banner, so it paints with the page instead of arriving
+// late after hydration (as the largest paint on a phone); CONSENT_OPEN_SCRIPT decides, before
+// the first paint, whether it shows.
+const SERVER_STATE: ConsentState = { choice: 'unset', bannerOpen: true, hydrated: false };
 let lastState: ConsentState = SERVER_STATE;
 
 function snapshot(): ConsentState {
@@ -74,7 +77,17 @@ function snapshot(): ConsentState {
   return lastState;
 }
 
-/** The current choice and whether the banner shows; on the server nothing shows. */
+/** Marks <html> while the banner may show; global.css hides the banner without it. */
+export const CONSENT_OPEN_ATTRIBUTE = 'data-consent-open';
+
+/**
+ * Inline in every prerendered page's head: shows the prerendered banner only when no choice is
+ * stored (storage blocked counts as no choice). Without JavaScript the banner stays hidden: its
+ * buttons could not work.
+ */
+export const CONSENT_OPEN_SCRIPT = `try{localStorage.getItem(${JSON.stringify(CONSENT_STORAGE_KEY)})||document.documentElement.setAttribute(${JSON.stringify(CONSENT_OPEN_ATTRIBUTE)},'')}catch(e){document.documentElement.setAttribute(${JSON.stringify(CONSENT_OPEN_ATTRIBUTE)},'')}`;
+
+/** The current choice and whether the banner shows; the prerendered page renders it open. */
 export function useConsent(): ConsentState {
   return useSyncExternalStore(subscribe, snapshot, () => SERVER_STATE);
 }

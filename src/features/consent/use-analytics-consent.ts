@@ -1,13 +1,16 @@
 import { useEffect } from 'react';
-import { disableAnalytics, enableAnalytics } from '@/lib/analytics';
 import { useConsent, type ConsentChoice } from '@/features/consent/consent-store';
+
+// Fetched only when there is a stored choice to act on: a first visit (no choice yet) and the
+// page's first load never download the analytics module.
+const loadAnalytics = () => import('@/lib/analytics');
 
 /** Turns analytics on or off to follow the visitor's stored choice; returns the choice. */
 export function useAnalyticsConsent(): ConsentChoice {
   const { choice } = useConsent();
   useEffect(() => {
-    if (choice === 'granted') void enableAnalytics();
-    else if (choice === 'denied') disableAnalytics();
+    if (choice === 'granted') void loadAnalytics().then((analytics) => analytics.enableAnalytics());
+    else if (choice === 'denied') void loadAnalytics().then((analytics) => analytics.disableAnalytics());
   }, [choice]);
   return choice;
 }
