@@ -30,6 +30,13 @@ afterEach(() => {
 if (typeof window !== 'undefined') {
   // jsdom lacks these; components use them in effects only.
   window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  // A component test has no idle periods: work deferred to idle time (prefetching other pages,
+  // the toast library) never starts on its own, so it cannot update a component after the test
+  // has looked. Tests of that work schedule it themselves.
+  if (!window.requestIdleCallback) {
+    window.requestIdleCallback = () => 0;
+    window.cancelIdleCallback = () => undefined;
+  }
   if (!window.matchMedia) {
     window.matchMedia = (query: string) => fakeMediaQueryList(query, false);
   }
