@@ -4,9 +4,10 @@ import {
   DEV_URL,
   E2E_OUT_DIR,
   E2E_PORTS,
-  E2E_RELAY_ENV,
   E2E_SITES,
   EMULATOR_URL,
+  relayEnvFor,
+  RELAY_EMULATOR_URL,
   SITE_URL,
 } from './scripts/e2e-config.mjs';
 
@@ -39,12 +40,19 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: 'pipe',
     },
+    {
+      command: `node scripts/run-ts.mjs scripts/airtable-emulator/cli.ts --port ${E2E_PORTS.relayEmulator} --no-data`,
+      url: `${RELAY_EMULATOR_URL}/__emulator/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
     ...E2E_SITES.map((site) => ({
       command:
         `${vite} build --outDir ${site.outDir} --emptyOutDir --logLevel warn && ` +
         `${vite} preview --outDir ${site.outDir} --port ${site.port} --strictPort`,
       url: `http://127.0.0.1:${site.port}/`,
-      env: { ...site.buildEnv, ...E2E_RELAY_ENV },
+      env: { ...site.buildEnv, ...relayEnvFor(site) },
       timeout: 240_000,
       reuseExistingServer: false,
       stdout: 'pipe' as const,

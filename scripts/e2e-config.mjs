@@ -11,6 +11,7 @@ export const E2E_PORTS = Object.freeze({
   emulator: base + 2,
   siteRelay: base + 3,
   dev: base + 4,
+  relayEmulator: base + 5,
 });
 
 /** Direct mode (the spec's): the page's airtable.js talks to the emulator with the key. */
@@ -20,6 +21,11 @@ export const SITE_FLAGS_URL = `http://127.0.0.1:${E2E_PORTS.siteFlags}`;
 /** Relay mode (the default without a browser key): the page talks to /api/airtable only. */
 export const SITE_RELAY_URL = `http://127.0.0.1:${E2E_PORTS.siteRelay}`;
 export const EMULATOR_URL = `http://127.0.0.1:${E2E_PORTS.emulator}`;
+/**
+ * The relay-mode site's own Airtable: its specs count the requests that reach Airtable, which
+ * the shared emulator's other clients (the direct-mode specs in the other worker) would blur.
+ */
+export const RELAY_EMULATOR_URL = `http://127.0.0.1:${E2E_PORTS.relayEmulator}`;
 /** Plain `vite` (dev server) with no keys: the relay and its own emulator on the same origin. */
 export const DEV_URL = `http://127.0.0.1:${E2E_PORTS.dev}`;
 
@@ -84,9 +90,9 @@ export const E2E_SITES = [
   },
 ];
 
-/** What every preview server's relay talks to: the one emulator all specs inspect. */
-export const E2E_RELAY_ENV = {
+/** What a preview server's relay talks to: the shared emulator, or for the relay site its own. */
+export const relayEnvFor = (/** @type {E2ESite} */ site) => ({
   AIRTABLE_API_KEY: E2E_EMULATOR_API_KEY,
   AIRTABLE_BASE_ID: E2E_EMULATOR_BASE_ID,
-  AIRTABLE_ENDPOINT_URL: EMULATOR_URL,
-};
+  AIRTABLE_ENDPOINT_URL: site.name === 'relay' ? RELAY_EMULATOR_URL : EMULATOR_URL,
+});

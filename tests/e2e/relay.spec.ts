@@ -2,15 +2,16 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import {
   DEV_URL,
   E2E_STORAGE_ANSWER_BOUND_MS,
-  EMULATOR_URL,
+  RELAY_EMULATOR_URL as AIRTABLE,
   SITE_RELAY_URL,
 } from '../../scripts/e2e-config.mjs';
 import {
-  allRecords,
   addFault,
+  allRecords,
+  emulatorRequestsSince,
+  QUOTES_TABLE,
   recordsFor,
   seedRecord,
-  QUOTES_TABLE,
   WAITLIST_TABLE,
 } from './support/emulator';
 import { expect, expectConsoleErrors, test } from './support/fixtures';
@@ -65,10 +66,9 @@ async function fromThePage(
   );
 }
 
+/** Requests that reached the relay site's own Airtable (only this file's tests use it). */
 async function apiRequestsSince(request: APIRequestContext, since: number): Promise<number> {
-  const response = await request.get(`${EMULATOR_URL}/__emulator/requests`);
-  const { requests } = (await response.json()) as { requests: { at: string }[] };
-  return requests.filter((entry) => Date.parse(entry.at) >= since).length;
+  return (await emulatorRequestsSince(request, since, AIRTABLE)).length;
 }
 
 test('the waitlist stores through /api/airtable, and the page holds no token or base id', async ({
@@ -82,7 +82,7 @@ test('the waitlist stores through /api/airtable, and the page holds no token or 
   await joinWaitlist(page, email);
   await expect(page.getByRole('button', { name: WAITLIST_FORM.joinedText })).toBeVisible();
 
-  const [record] = await recordsFor(request, WAITLIST_TABLE, email);
+  const [record] = await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE);
   expect(record?.fields).toMatchObject({ Email: email, Interests: ['Use Podling'], 'Page Source': 'home' });
   const storage = urls.filter((url) => /\/v0\//.test(url));
   expect(storage.length).toBeGreaterThan(0);
@@ -98,7 +98,7 @@ test('the waitlist stores through /api/airtable, and the page holds no token or 
     expect(text, url).not.toContain('appLocalEmulator01');
   }
   const policy = (await request.get(`${SITE_RELAY_URL}/`)).headers()['content-security-policy'] ?? '';
-  expect(/connect-src ([^;]*)/.exec(policy)?.[1]?.split(' ')).not.toContain(EMULATOR_URL);
+  expect(/connect-src ([^;]*)/.exec(policy)?.[1]?.split(' ')).not.toContain(AIRTABLE);
 });
 
 test('a quote request stores through the relay; a repeat keeps Created At and resets Status', async ({
@@ -109,15 +109,20 @@ test('a quote request stores through the relay; a repeat keeps Created At and re
 }, testInfo) => {
   await stubCalendarWithNoContent(page, network);
   const email = uniqueEmail(testInfo, 'e2e.relay-quote', 'school.sch.uk');
-  const earlier = await seedRecord(request, QUOTES_TABLE, {
-    Email: email,
-    'Contact Name': 'Old Name',
-    'School Name': 'Old School',
-    'Use Cases': ['Practice Speaking'],
-    'Created At': '2026-01-01T09:00:00.000Z',
-    'Last Updated': '2026-01-01T09:00:00.000Z',
-    Status: 'Quoted',
-  });
+  const earlier = await seedRecord(
+    request,
+    QUOTES_TABLE,
+    {
+      Email: email,
+      'Contact Name': 'Old Name',
+      'School Name': 'Old School',
+      'Use Cases': ['Practice Speaking'],
+      'Created At': '2026-01-01T09:00:00.000Z',
+      'Last Updated': '2026-01-01T09:00:00.000Z',
+      Status: 'Quoted',
+    },
+    AIRTABLE,
+  );
   await openForm(page, visit, '/schools', QUOTE_FORM.formSelector, { base: SITE_RELAY_URL });
   await fillQuote(page, {
     name: 'Priya Shah',
@@ -129,7 +134,7 @@ test('a quote request stores through the relay; a repeat keeps Created At and re
   await page.getByRole('button', { name: QUOTE_FORM.submitText }).click();
   await expect(page.getByRole('heading', { name: QUOTE_FORM.thankYouTitle })).toBeVisible();
 
-  const records = await recordsFor(request, QUOTES_TABLE, email);
+  const records = await recordsFor(request, QUOTES_TABLE, email, AIRTABLE);
   expect(records).toHaveLength(1);
   expect(records[0]?.id).toBe(earlier.id);
   expect(records[0]?.fields).toMatchObject({
@@ -149,13 +154,18 @@ test('a stranger at the console can neither read, widen, overwrite, delete nor f
   consoleErrors,
 }, testInfo) => {
   const victim = uniqueEmail(testInfo, 'e2e.relay-victim');
-  const stored = await seedRecord(request, WAITLIST_TABLE, {
-    Email: victim,
-    Interests: ['Invest in Podling'],
-    'Created At': '2026-02-02T10:00:00.000Z',
-    'Last Updated': '2026-02-02T10:00:00.000Z',
-  });
-  const before = await allRecords(request, WAITLIST_TABLE);
+  const stored = await seedRecord(
+    request,
+    WAITLIST_TABLE,
+    {
+      Email: victim,
+      Interests: ['Invest in Podling'],
+      'Created At': '2026-02-02T10:00:00.000Z',
+      'Last Updated': '2026-02-02T10:00:00.000Z',
+    },
+    AIRTABLE,
+  );
+  const before = await allRecords(request, WAITLIST_TABLE, AIRTABLE);
   const since = Date.now();
   await visit('/', { base: SITE_RELAY_URL });
 
@@ -259,7 +269,7 @@ test('a stranger at the console can neither read, widen, overwrite, delete nor f
   expect(own).toEqual({ status: 200, text: '{"records":[]}' });
 
   expect(await apiRequestsSince(request, since)).toBe(0);
-  expect(await allRecords(request, WAITLIST_TABLE)).toEqual(before);
+  expect(await allRecords(request, WAITLIST_TABLE, AIRTABLE)).toEqual(before);
   // And the relay still serves afterwards.
   const fine = await fromThePage(page, `${RELAY}/Waitlist`, {
     method: 'POST',
@@ -280,7 +290,11 @@ test('a hanging Airtable gets the visitor the failure toast within the answer bo
 }, testInfo) => {
   const email = uniqueEmail(testInfo, 'e2e.relay-hang');
   await openForm(page, visit, '/', WAITLIST_FORM.formSelector, { base: SITE_RELAY_URL });
-  await addFault(request, { kind: 'hang', count: 1, table: WAITLIST_TABLE, method: 'POST', message: email });
+  await addFault(
+    request,
+    { kind: 'hang', count: 1, table: WAITLIST_TABLE, method: 'POST', message: email },
+    AIRTABLE,
+  );
   const started = Date.now();
   await joinWaitlist(page, email);
   await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: E2E_STORAGE_ANSWER_BOUND_MS + 3_000 });
@@ -297,20 +311,24 @@ test('Airtable’s 429 reaches the visitor as the failure toast, and the relay s
 }, testInfo) => {
   const email = uniqueEmail(testInfo, 'e2e.relay-429');
   await openForm(page, visit, '/', WAITLIST_FORM.formSelector, { base: SITE_RELAY_URL });
-  await addFault(request, {
-    kind: 'status',
-    status: 429,
-    count: 1,
-    table: WAITLIST_TABLE,
-    method: 'POST',
-    message: email,
-  });
+  await addFault(
+    request,
+    {
+      kind: 'status',
+      status: 429,
+      count: 1,
+      table: WAITLIST_TABLE,
+      method: 'POST',
+      message: email,
+    },
+    AIRTABLE,
+  );
   const since = Date.now();
   await joinWaitlist(page, email);
   await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: E2E_STORAGE_ANSWER_BOUND_MS + 3_000 });
   // The page retried inside its bound, but the relay's gate kept every retry off Airtable.
   expect(await apiRequestsSince(request, since)).toBe(1);
-  expect(await recordsFor(request, WAITLIST_TABLE, email)).toEqual([]);
+  expect(await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE)).toEqual([]);
   expectConsoleErrors(consoleErrors, /status of 429|Waitlist sign-up failed/);
 });
 

@@ -18,16 +18,20 @@ export const QUOTES_TABLE = 'School Quotes';
 /** A record as the admin API returns it. */
 export type StoredRecord = { id: string; createdTime: string; fields: Record<string, unknown> };
 
-/** The admin API's address for a table's records. */
-export const adminRecordsUrl = (table: string) =>
-  `${EMULATOR_URL}/__emulator/records/${encodeURIComponent(table)}`;
+/** The admin API's address for a table's records (of the shared emulator, or the one given). */
+export const adminRecordsUrl = (table: string, emulator = EMULATOR_URL) =>
+  `${emulator}/__emulator/records/${encodeURIComponent(table)}`;
 
 /** The email as the store keeps it: trimmed and lower-cased. */
 export const storedEmail = (email: string) => email.trim().toLowerCase();
 
 /** Every record of a table (the admin API must answer). */
-export async function allRecords(request: APIRequestContext, table: string): Promise<StoredRecord[]> {
-  const response = await request.get(adminRecordsUrl(table));
+export async function allRecords(
+  request: APIRequestContext,
+  table: string,
+  emulator = EMULATOR_URL,
+): Promise<StoredRecord[]> {
+  const response = await request.get(adminRecordsUrl(table, emulator));
   expect(response.ok()).toBe(true);
   return ((await response.json()) as { records: StoredRecord[] }).records;
 }
@@ -37,8 +41,9 @@ export async function recordsFor(
   request: APIRequestContext,
   table: string,
   email: string,
+  emulator = EMULATOR_URL,
 ): Promise<StoredRecord[]> {
-  const records = await allRecords(request, table);
+  const records = await allRecords(request, table, emulator);
   return records.filter((record) => record.fields.Email === storedEmail(email));
 }
 
@@ -47,15 +52,20 @@ export async function seedRecord(
   request: APIRequestContext,
   table: string,
   fields: Record<string, unknown>,
+  emulator = EMULATOR_URL,
 ): Promise<StoredRecord> {
-  const response = await request.post(adminRecordsUrl(table), { data: { fields } });
+  const response = await request.post(adminRecordsUrl(table, emulator), { data: { fields } });
   expect(response.ok()).toBe(true);
   return (await response.json()) as StoredRecord;
 }
 
 /** Arms one fault for the next matching API requests (faults are global to the emulator). */
-export async function addFault(request: APIRequestContext, fault: Fault): Promise<void> {
-  const response = await request.post(`${EMULATOR_URL}/__emulator/faults`, { data: fault });
+export async function addFault(
+  request: APIRequestContext,
+  fault: Fault,
+  emulator = EMULATOR_URL,
+): Promise<void> {
+  const response = await request.post(`${emulator}/__emulator/faults`, { data: fault });
   expect(response.ok(), `could not inject ${JSON.stringify(fault)}`).toBe(true);
 }
 
@@ -70,8 +80,9 @@ export async function pendingFaults(request: APIRequestContext): Promise<Fault[]
 export async function emulatorRequestsSince(
   request: APIRequestContext,
   since: number,
+  emulator = EMULATOR_URL,
 ): Promise<LoggedRequest[]> {
-  const response = await request.get(`${EMULATOR_URL}/__emulator/requests`);
+  const response = await request.get(`${emulator}/__emulator/requests`);
   expect(response.ok()).toBe(true);
   const { requests } = (await response.json()) as { requests: LoggedRequest[] };
   return requests.filter((entry) => Date.parse(entry.at) >= since);
