@@ -8,6 +8,11 @@ import {
   EMULATOR_URL,
   relayEnvFor,
   RELAY_EMULATOR_URL,
+  WORKER_EMULATOR_URL,
+  WORKER_URL,
+  E2E_EMULATOR_API_KEY,
+  E2E_EMULATOR_BASE_ID,
+  GA_SCRIPT_URL,
   SITE_URL,
 } from './scripts/e2e-config.mjs';
 
@@ -57,6 +62,28 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: 'pipe' as const,
     })),
+    {
+      command: `node scripts/run-ts.mjs scripts/airtable-emulator/cli.ts --port ${E2E_PORTS.workerEmulator} --no-data`,
+      url: `${WORKER_EMULATOR_URL}/__emulator/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    {
+      // The reference deploy as `npx wrangler dev` runs it: the built site, relay, queue, consumer.
+      command:
+        `${vite} build --outDir ${E2E_OUT_DIR}/worker --emptyOutDir --logLevel warn && ` +
+        `node node_modules/wrangler/bin/wrangler.js dev --port ${E2E_PORTS.worker} --ip 127.0.0.1 ` +
+        `--assets ${E2E_OUT_DIR}/worker --persist-to ${E2E_OUT_DIR}/wrangler-state ` +
+        '--show-interactive-dev-session=false ' +
+        `--var AIRTABLE_API_KEY:${E2E_EMULATOR_API_KEY} --var AIRTABLE_BASE_ID:${E2E_EMULATOR_BASE_ID} ` +
+        `--var AIRTABLE_ENDPOINT_URL:${WORKER_EMULATOR_URL}`,
+      url: `${WORKER_URL}/`,
+      env: { VITE_SITE_URL: WORKER_URL, VITE_GA_SCRIPT_URL: GA_SCRIPT_URL, WRANGLER_SEND_METRICS: 'false' },
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
     {
       // What a newcomer runs: `vite` with no keys, its emulator keeping data in a scratch file.
       command: `${vite} --port ${E2E_PORTS.dev} --strictPort`,

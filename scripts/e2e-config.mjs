@@ -12,6 +12,8 @@ export const E2E_PORTS = Object.freeze({
   siteRelay: base + 3,
   dev: base + 4,
   relayEmulator: base + 5,
+  worker: base + 6,
+  workerEmulator: base + 7,
 });
 
 /** Direct mode (the spec's): the page's airtable.js talks to the emulator with the key. */
@@ -26,6 +28,9 @@ export const EMULATOR_URL = `http://127.0.0.1:${E2E_PORTS.emulator}`;
  * the shared emulator's other clients (the direct-mode specs in the other worker) would blur.
  */
 export const RELAY_EMULATOR_URL = `http://127.0.0.1:${E2E_PORTS.relayEmulator}`;
+/** The reference deploy: the Worker under `wrangler dev` (workerd), queue and all, with its own Airtable. */
+export const WORKER_URL = `http://127.0.0.1:${E2E_PORTS.worker}`;
+export const WORKER_EMULATOR_URL = `http://127.0.0.1:${E2E_PORTS.workerEmulator}`;
 /** Plain `vite` (dev server) with no keys: the relay and its own emulator on the same origin. */
 export const DEV_URL = `http://127.0.0.1:${E2E_PORTS.dev}`;
 

@@ -1,4 +1,4 @@
-import type { Page, Request } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 
 /**
@@ -21,15 +21,32 @@ const PAGE_CHUNKS: Readonly<Record<string, RegExp>> = {
  */
 const FORM_CODE = /\/assets\/(airtable|upsert|client)[\w.-]*\.js$/;
 
-/** Every request the page makes until it has both fired its load event and hydrated. */
+/**
+ * Every request the page started before it had both fired its load event and hydrated, by the
+ * page's own clock: what follows (prefetch once idle) is allowed, however soon the test looks.
+ */
 async function requestsUntilLoadedAndHydrated(page: Page, path: string): Promise<string[]> {
-  const urls: string[] = [];
-  const record = (request: Request) => urls.push(new URL(request.url()).pathname);
-  page.on('request', record);
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.documentElement.dataset.hydrated !== 'true') return;
+      (window as unknown as { hydratedAt?: number }).hydratedAt = performance.now();
+      observer.disconnect();
+      // The document, not <html>: an init script runs before the parser has made the real one.
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-hydrated'] });
+  });
   await page.goto(path, { waitUntil: 'load' });
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
-  page.off('request', record);
-  return urls;
+  return page.evaluate(() => {
+    const hydratedAt = (window as unknown as { hydratedAt?: number }).hydratedAt;
+    if (hydratedAt === undefined) throw new Error('The hydration moment was not recorded');
+    const navigation = performance.getEntriesByType('navigation')[0] as
+      PerformanceNavigationTiming | undefined;
+    const until = Math.max(hydratedAt, navigation?.loadEventEnd ?? 0);
+    return performance
+      .getEntriesByType('resource')
+      .filter((entry) => entry.startTime <= until)
+      .map((entry) => new URL(entry.name).pathname);
+  });
 }
 
 test.describe('loading a page fetches only its own code', () => {
