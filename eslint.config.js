@@ -6,7 +6,18 @@ import tseslint from 'typescript-eslint';
 import importBoundaries from './scripts/eslint/import-boundaries.js';
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-ssr', 'node_modules', '.data', 'test-results', 'playwright-report', 'coverage'] },
+  {
+    ignores: [
+      'dist',
+      'dist-ssr',
+      'node_modules',
+      '.data',
+      '.wrangler',
+      'test-results',
+      'playwright-report',
+      'coverage',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
