@@ -15,7 +15,7 @@ import {
   type AirtableAccess,
   type RemoteTable,
 } from './airtable-api.ts';
-import { readKitOptions } from './options.ts';
+import { readSchemaAccess } from './options.ts';
 
 /** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
 export const PROBE_EMAIL = 'airtable-check@launch-kit.invalid';
@@ -166,19 +166,8 @@ export async function main(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<number> {
-  let options;
-  try {
-    options = readKitOptions(argv, env);
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (!options.baseId || !options.schemaToken) {
-    console.error(
-      `Needs the base id (AIRTABLE_BASE_ID) and a token with schema.bases:read (AIRTABLE_SCHEMA_TOKEN).\n${USAGE}`,
-    );
-    return 2;
-  }
+  const options = readSchemaAccess(argv, env, USAGE, 'schema.bases:read');
+  if (!options) return 2;
   const report = await checkBase({
     endpointUrl: options.endpointUrl,
     baseId: options.baseId,

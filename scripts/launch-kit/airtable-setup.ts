@@ -17,7 +17,7 @@ import {
   listTables,
   type AirtableAccess,
 } from './airtable-api.ts';
-import { readKitOptions } from './options.ts';
+import { readSchemaAccess } from './options.ts';
 
 export interface SetupReport {
   /** One line per action taken or thing left alone. */
@@ -93,19 +93,8 @@ export async function main(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<number> {
-  let options;
-  try {
-    options = readKitOptions(argv, env);
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (!options.baseId || !options.schemaToken) {
-    console.error(
-      `Needs the base id (AIRTABLE_BASE_ID) and a token with schema.bases:write (AIRTABLE_SCHEMA_TOKEN).\n${USAGE}`,
-    );
-    return 2;
-  }
+  const options = readSchemaAccess(argv, env, USAGE, 'schema.bases:write');
+  if (!options) return 2;
   const report = await setupBase({
     endpointUrl: options.endpointUrl,
     baseId: options.baseId,

@@ -40,3 +40,33 @@ export function readKitOptions(
   }
   return options;
 }
+
+/** Options of a command that needs the base id and a schema token. */
+export type SchemaAccessOptions = KitOptions & { baseId: string; schemaToken: string };
+
+/**
+ * Reads the options of a command that needs the base id and a schema token with `scope`; on a
+ * bad flag or a missing value it prints why and the usage, and returns null (exit code 2).
+ */
+export function readSchemaAccess(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  usage: string,
+  scope: string,
+): SchemaAccessOptions | null {
+  let options: KitOptions;
+  try {
+    options = readKitOptions(argv, env);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    return null;
+  }
+  const { baseId, schemaToken } = options;
+  if (!baseId || !schemaToken) {
+    console.error(
+      `Needs the base id (AIRTABLE_BASE_ID) and a token with ${scope} (AIRTABLE_SCHEMA_TOKEN).\n${usage}`,
+    );
+    return null;
+  }
+  return { ...options, baseId, schemaToken };
+}

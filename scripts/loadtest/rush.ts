@@ -13,7 +13,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { normaliseEmail } from '../../src/lib/airtable/fields.ts';
@@ -25,6 +25,7 @@ import {
 } from '../../src/lib/airtable/upsert.ts';
 import { createRelay } from '../../src/server/relay.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '../airtable-emulator/emulator.ts';
+import { percentile } from '../loadtest-core.mjs';
 import { webMiddleware } from '../vite-plugins/node-adapter.ts';
 import { startChaosProxy } from './chaos-proxy.ts';
 import { startWorker } from './worker-process.ts';
@@ -83,11 +84,6 @@ interface Submission {
   email: string;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1] ?? 0;
-}
-
 /** The rush's schedule: originals evenly spread, each repeat after its original. */
 export function schedule(
   options: Pick<RushOptions, 'signups' | 'quotes' | 'repeats' | 'overMs'>,
@@ -142,7 +138,6 @@ async function listen(handler: http.RequestListener): Promise<{ url: string; clo
 
 async function minimalSite(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'podling-rush-site-'));
-  await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Podling</title><h1>Podling</h1>');
   await writeFile(path.join(dir, '404.html'), '<!doctype html><title>Not found</title><h1>Not found</h1>');
   return dir;

@@ -27,7 +27,6 @@ import { staticHost } from './static-host.ts';
 interface Listening {
   httpServer: {
     address(): AddressInfo | string | null;
-    once(event: 'listening', listener: () => void): unknown;
   } | null;
 }
 

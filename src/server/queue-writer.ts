@@ -148,25 +148,17 @@ export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
   );
   const deadline = () => now() + REQUEST_BOUND_MS + gate.closedFor();
 
-  /** Writes one group of merged submissions (same table): creates and updates, 10 per request. */
-  async function writeGroup(
+  /** Writes one part (all creates or all updates, at most 10) in one request. */
+  async function writePart(
     table: string,
-    group: readonly Merged[],
+    part: readonly Merged[],
     existing: Map<string, string>,
     report: BatchReport,
   ) {
     const at = new Date(now());
-    const creates = group.filter((item) => !existing.has(item.submission.email));
-    const updates = group.filter((item) => existing.has(item.submission.email));
-    for (const part of chunks(creates, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
-      await upstream.create(
-        table,
-        part.map((item) => cellsForCreate(item.submission, at)),
-        deadline(),
-      );
-      settle(part, report, 'created');
-    }
-    for (const part of chunks(updates, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
+    const [first] = part;
+    if (!first) return;
+    if (existing.has(first.submission.email)) {
       await upstream.update(
         table,
         part.map((item) => ({
@@ -176,6 +168,13 @@ export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
         deadline(),
       );
       settle(part, report, 'updated');
+    } else {
+      await upstream.create(
+        table,
+        part.map((item) => cellsForCreate(item.submission, at)),
+        deadline(),
+      );
+      settle(part, report, 'created');
     }
   }
 
@@ -247,20 +246,16 @@ export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
       await retryOrDeadLetter(items, error, report);
       return;
     }
-    // Write in parts so one failing request only affects its own records.
-    const pending = [...items];
-    while (pending.length > 0) {
-      const isCreate = !existing.has(pending[0]?.submission.email ?? '');
-      const part: Merged[] = [];
-      for (let i = 0; i < pending.length && part.length < AIRTABLE_MAX_RECORDS_PER_WRITE;) {
-        const item = pending[i];
-        if (item && existing.has(item.submission.email) !== isCreate) {
-          part.push(item);
-          pending.splice(i, 1);
-        } else i += 1;
-      }
+    // Creates, then updates, 10 per request, so one failing request only affects its own records.
+    const creates = items.filter((item) => !existing.has(item.submission.email));
+    const updates = items.filter((item) => existing.has(item.submission.email));
+    const parts = [
+      ...chunks(creates, AIRTABLE_MAX_RECORDS_PER_WRITE),
+      ...chunks(updates, AIRTABLE_MAX_RECORDS_PER_WRITE),
+    ];
+    for (const part of parts) {
       try {
-        await writeGroup(table, part, existing, report);
+        await writePart(table, part, existing, report);
       } catch (error) {
         await retryOrDeadLetter(part, error, report);
       }

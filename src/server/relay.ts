@@ -168,10 +168,10 @@ export async function upsertSubmission(
   return created;
 }
 
+/** A queued submission's id, shaped like Airtable's ('rec' and 14 letters or digits). */
 function randomReceiptId(): string {
-  const bytes = new Uint8Array(9);
-  crypto.getRandomValues(bytes);
-  return `rec${Array.from(bytes, (byte) => (byte % 36).toString(36)).join('')}`.slice(0, 17);
+  const bytes = crypto.getRandomValues(new Uint8Array(14));
+  return `rec${Array.from(bytes, (byte) => (byte % 36).toString(36)).join('')}`;
 }
 
 /** Builds the relay for one base. */
@@ -190,7 +190,10 @@ export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHan
   // Upstream messages may name the real base; the page only ever knows the stand-in.
   const scrub = (message: string) => (baseId ? message.split(baseId).join(RELAY_BASE_ID) : message);
 
-  const store = async (submission: Submission): Promise<Response> => {
+  /** What the page is told of a stored (or queued) submission. */
+  type Receipt = { id: string; createdTime: string };
+
+  const store = async (submission: Submission): Promise<Receipt | Response> => {
     if (!apiKey) return airtableError(401, 'AUTHENTICATION_REQUIRED', 'The relay has no AIRTABLE_API_KEY');
     if (!baseId) return airtableError(403, 'NOT_AUTHORIZED', 'The relay has no AIRTABLE_BASE_ID');
     const deadline = now() + answerBoundMs;
@@ -198,7 +201,7 @@ export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHan
       const record = await oneAtATime(`${submission.table}\u0000${submission.email}`, () =>
         upsertSubmission(upstream, submission, deadline, new Date(now())),
       );
-      return json(200, { id: record.id, createdTime: record.createdTime ?? new Date(now()).toISOString() });
+      return { id: record.id, createdTime: record.createdTime ?? new Date(now()).toISOString() };
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       if (error.status !== 429) warn(`Airtable relay: ${error.status || 'no answer'} ${error.type}`);
@@ -209,7 +212,7 @@ export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHan
     }
   };
 
-  const enqueue = async (queue: SubmissionQueue, submission: Submission): Promise<Response> => {
+  const enqueue = async (queue: SubmissionQueue, submission: Submission): Promise<Receipt | Response> => {
     try {
       await queue.send(submission);
     } catch (error) {
@@ -218,7 +221,7 @@ export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHan
       );
       return airtableError(503, 'SERVICE_UNAVAILABLE', 'Could not accept the submission; try again');
     }
-    return json(200, { id: randomReceiptId(), createdTime: submission.acceptedAt });
+    return { id: randomReceiptId(), createdTime: submission.acceptedAt };
   };
 
   return async (request) => {
@@ -266,10 +269,9 @@ export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHan
     }
     const submission = parseSubmission(table as TableName, body, new Date(now()));
     if (isRefusal(submission)) return refusal(submission);
-    const answer = options.queue ? await enqueue(options.queue, submission) : await store(submission);
-    if (!answer.ok) return answer;
+    const receipt = options.queue ? await enqueue(options.queue, submission) : await store(submission);
+    if (receipt instanceof Response) return receipt;
     // The page gets the record's id and the cells it sent, nothing else of the stored record.
-    const { id, createdTime } = (await answer.json()) as { id: string; createdTime: string };
-    return json(200, { id, createdTime, fields: (body as { fields: unknown }).fields });
+    return json(200, { ...receipt, fields: (body as { fields: unknown }).fields });
   };
 }

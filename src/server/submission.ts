@@ -18,6 +18,7 @@ import {
   AIRTABLE_SCHEMA,
   choiceNames,
   type FieldDefinition,
+  tableDefinition,
   type TableName,
 } from '../lib/airtable/schema.ts';
 
@@ -79,11 +80,6 @@ export const RELAY_TABLES: readonly TableName[] = [
 
 export function isRelayTable(name: string): name is TableName {
   return (RELAY_TABLES as readonly string[]).includes(name);
-}
-
-function fieldsOf(table: TableName): FieldDefinition[] {
-  const definition = Object.values(AIRTABLE_SCHEMA).find((candidate) => candidate.name === table);
-  return definition ? Object.values(definition.fields as Readonly<Record<string, FieldDefinition>>) : [];
 }
 
 const refuse = (message: string, type = 'INVALID_VALUE_FOR_COLUMN'): Refusal => ({
@@ -155,7 +151,9 @@ export function parseSubmission(table: TableName, body: unknown, now: Date): Sub
   }
   const { fields } = body;
   if (!isPlainObject(fields)) return refuse('"fields" must be an object', 'INVALID_REQUEST_BODY');
-  const known = new Map(fieldsOf(table).map((field) => [field.name, field]));
+  const known = new Map(
+    Object.values(tableDefinition(table)?.fields ?? {}).map((field) => [field.name, field]),
+  );
   const cells: Cells = {};
   for (const [name, value] of Object.entries(fields)) {
     const field = known.get(name);

@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import {
   DEV_URL,
   E2E_STORAGE_ANSWER_BOUND_MS,
+  GA_SCRIPT_URL,
   RELAY_EMULATOR_URL as AIRTABLE,
   SITE_RELAY_URL,
 } from '../../scripts/e2e-config.mjs';
@@ -98,7 +99,11 @@ test('the waitlist stores through /api/airtable, and the page holds no token or 
     expect(text, url).not.toContain('appLocalEmulator01');
   }
   const policy = (await request.get(`${SITE_RELAY_URL}/`)).headers()['content-security-policy'] ?? '';
-  expect(/connect-src ([^;]*)/.exec(policy)?.[1]?.split(' ')).not.toContain(AIRTABLE);
+  // Storage is the page's own origin only: every other source the page may connect to is analytics.
+  const analytics = (source: string) => source === new URL(GA_SCRIPT_URL).origin || /google/.test(source);
+  const connect = /connect-src ([^;]*)/.exec(policy)?.[1]?.split(' ') ?? [];
+  expect(connect).toContain("'self'");
+  expect(connect.filter((source) => source !== "'self'" && !analytics(source))).toEqual([]);
 });
 
 test('a quote request stores through the relay; a repeat keeps Created At and resets Status', async ({

@@ -33,45 +33,59 @@ afterAll(async () => {
   await rm(siteDir, { recursive: true, force: true });
 });
 
-describe('the Worker under workerd', () => {
-  let emulator: RunningEmulator | undefined;
-  let worker: RunningWorker | undefined;
-
+/**
+ * An emulator and the Worker in front of it, for the enclosing suite; `extraVars` are more of the
+ * Worker's variables (ADMIN_TOKEN, say).
+ */
+function useWorker(options: Parameters<typeof startEmulator>[0], extraVars: Record<string, string> = {}) {
+  const running: { emulator?: RunningEmulator; worker?: RunningWorker } = {};
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, rateLimitPerSecond: 5, rateLimitPenaltyMs: 30_000 });
-    worker = await startWorker({
+    const emulator = await startEmulator({ port: 0, ...options });
+    running.emulator = emulator;
+    running.worker = await startWorker({
       assetsDir: siteDir,
       vars: {
         AIRTABLE_API_KEY: emulator.apiKey,
         AIRTABLE_BASE_ID: emulator.baseId,
         AIRTABLE_ENDPOINT_URL: emulator.url,
+        ...extraVars,
       },
     });
   }, 120_000);
-
   afterAll(async () => {
-    await worker?.close();
-    await emulator?.close();
+    await running.worker?.close();
+    await running.emulator?.close();
   });
+  return () => {
+    if (!running.emulator || !running.worker) throw new Error('The Worker is only available inside tests');
+    return { emulator: running.emulator, worker: running.worker };
+  };
+}
+
+describe('the Worker under workerd', () => {
+  const running = useWorker({ rateLimitPerSecond: 5, rateLimitPenaltyMs: 30_000 });
 
   it('serves the pages with the headers from _headers, and unknown paths with 404.html and 404', async () => {
-    const about = await fetch(`${worker!.url}/about`);
+    const { worker } = running();
+    const about = await fetch(`${worker.url}/about`);
     expect(about.status).toBe(200);
     expect(about.headers.get('x-frame-options')).toBe('DENY');
     expect(await about.text()).toMatch(/<h1[^>]*>/);
-    const missing = await fetch(`${worker!.url}/no-such-page`, { headers: { 'sec-fetch-mode': 'navigate' } });
+    const missing = await fetch(`${worker.url}/no-such-page`, { headers: { 'sec-fetch-mode': 'navigate' } });
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('This page is on mute');
   });
 
   it('refuses a stranger’s list request without asking Airtable', async () => {
-    const before = emulator!.requests().length;
-    const answer = await fetch(`${worker!.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist`);
+    const { emulator, worker } = running();
+    const before = emulator.requests().length;
+    const answer = await fetch(`${worker.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist`);
     expect(answer.status).toBe(403);
-    expect(emulator!.requests()).toHaveLength(before);
+    expect(emulator.requests()).toHaveLength(before);
   });
 
   it('accepts a sign-up at once and its queue consumer stores it', async () => {
+    const { emulator, worker } = running();
     const email = `worker.${Date.now()}@example.com`;
     await upsertWaitlistEntry(
       { email, interests: ['Use Podling'], pageSource: 'home' },
@@ -79,12 +93,12 @@ describe('the Worker under workerd', () => {
         config: {
           apiKey: RELAY_CLIENT_KEY,
           baseId: RELAY_BASE_ID,
-          endpointUrl: `${worker!.url}${RELAY_PATH}`,
+          endpointUrl: `${worker.url}${RELAY_PATH}`,
         },
       },
     );
     await expect
-      .poll(() => emulator!.records('Waitlist').filter((record) => record.fields.Email === email).length, {
+      .poll(() => emulator.records('Waitlist').filter((record) => record.fields.Email === email).length, {
         timeout: 30_000,
         interval: 250,
       })
@@ -94,36 +108,22 @@ describe('the Worker under workerd', () => {
 
 describe('dead letters under workerd', () => {
   const ADMIN_TOKEN = 'test-admin-token-for-dead-letters';
-  let emulator: RunningEmulator | undefined;
-  let worker: RunningWorker | undefined;
-
-  beforeAll(async () => {
-    // A base whose Waitlist lacks 'Page Source': every home sign-up fails for good.
-    const schema = siteBaseSchema().map((table) =>
-      table.name === 'Waitlist'
-        ? { ...table, fields: table.fields.filter((field) => field.name !== 'Page Source') }
-        : table,
-    );
-    emulator = await startEmulator({ port: 0, schema });
-    worker = await startWorker({
-      assetsDir: siteDir,
-      vars: {
-        AIRTABLE_API_KEY: emulator.apiKey,
-        AIRTABLE_BASE_ID: emulator.baseId,
-        AIRTABLE_ENDPOINT_URL: emulator.url,
-        ADMIN_TOKEN,
-      },
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await worker?.close();
-    await emulator?.close();
-  });
+  // A base whose Waitlist lacks 'Page Source': every home sign-up fails for good.
+  const running = useWorker(
+    {
+      schema: siteBaseSchema().map((table) =>
+        table.name === 'Waitlist'
+          ? { ...table, fields: table.fields.filter((field) => field.name !== 'Page Source') }
+          : table,
+      ),
+    },
+    { ADMIN_TOKEN },
+  );
 
   it('keeps a submission the base refuses, lists it for the owner, and stores it on replay once fixed', async () => {
+    const { emulator, worker } = running();
     const email = `dead.${Date.now()}@example.com`;
-    const relayed = await fetch(`${worker!.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist/`, {
+    const relayed = await fetch(`${worker.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -134,7 +134,7 @@ describe('dead letters under workerd', () => {
     expect(relayed.status).toBe(200);
 
     const listing = () =>
-      fetch(`${worker!.url}/api/dead-letters`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then(
+      fetch(`${worker.url}/api/dead-letters`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then(
         async (response) =>
           (await response.json()) as { count: number; letters: { email: string; reason: string }[] },
       );
@@ -144,20 +144,20 @@ describe('dead letters under workerd', () => {
       reason: expect.stringMatching(/UNKNOWN_FIELD_NAME/),
     });
     expect(
-      (await fetch(`${worker!.url}/api/dead-letters`, { headers: { authorization: 'Bearer wrong' } })).status,
+      (await fetch(`${worker.url}/api/dead-letters`, { headers: { authorization: 'Bearer wrong' } })).status,
     ).toBe(401);
-    expect(await deadLetters(['list', '--url', worker!.url, '--token', ADMIN_TOKEN])).toBe(1);
+    expect(await deadLetters(['list', '--url', worker.url, '--token', ADMIN_TOKEN])).toBe(1);
 
     // The owner adds the missing field (as airtable:setup would), then replays.
-    const added = await fetch(`${emulator!.url}/v0/meta/bases/${emulator!.baseId}/tables/Waitlist/fields`, {
+    const added = await fetch(`${emulator.url}/v0/meta/bases/${emulator.baseId}/tables/Waitlist/fields`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${emulator!.apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Page Source', type: 'singleLineText' }),
     });
     expect(added.ok).toBe(true);
-    expect(await deadLetters(['replay', '--url', worker!.url, '--token', ADMIN_TOKEN])).toBe(0);
+    expect(await deadLetters(['replay', '--url', worker.url, '--token', ADMIN_TOKEN])).toBe(0);
     await expect
-      .poll(() => emulator!.records('Waitlist').filter((record) => record.fields.Email === email).length, {
+      .poll(() => emulator.records('Waitlist').filter((record) => record.fields.Email === email).length, {
         timeout: 30_000,
         interval: 250,
       })
