@@ -34,7 +34,8 @@ const TARGETS = {
 const CONTENT_ROUTES = ['/about', '/guidelines', '/privacy', '/terms', '/accessibility'];
 
 /**
- * The floor: the prerendered home hero with the CSS the home page inlines and no JavaScript.
+ * The floor: the prerendered home hero with the CSS and icon link the home page has, and no
+ * JavaScript.
  * @param {string} siteDir
  */
 async function writeFloorPage(siteDir) {
@@ -50,10 +51,12 @@ async function writeFloorPage(siteDir) {
   }
   const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? 'Home';
   const description = /<meta name="description" content="([^"]*)"/.exec(html)?.[1] ?? '';
+  // The page's own icon link: without one, the browser asks for /favicon.ico during the load.
+  const icon = /<link rel="icon"[^>]*>/.exec(html)?.[0] ?? '';
   await mkdir(FLOOR, { recursive: true });
   await writeFile(
     join(FLOOR, 'index.html'),
-    `<!doctype html><html lang="en-GB"><head><meta charset="UTF-8" /><meta name="viewport" content="width=device-width, initial-scale=1.0" /><title>${title}</title><meta name="description" content="${description}" /><style>${css}</style></head><body><main>${html.slice(start, end)}</main></body></html>`,
+    `<!doctype html><html lang="en-GB"><head><meta charset="UTF-8" /><meta name="viewport" content="width=device-width, initial-scale=1.0" /><title>${title}</title><meta name="description" content="${description}" />${icon}<style>${css}</style></head><body><main>${html.slice(start, end)}</main></body></html>`,
   );
   await writeFile(join(FLOOR, 'robots.txt'), 'User-agent: *\nAllow: /\n');
 }

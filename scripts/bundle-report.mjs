@@ -17,8 +17,9 @@ export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
  * README, "Speed"); this ceiling, what they reach (about 102 KB), stops regressions.
  */
 export const JS_BEFORE_INTERACTION_CEILING_KB = 103;
-/** The same for the content pages (about, legal, accessibility, not found): about 88–92 KB today. */
-export const JS_BEFORE_INTERACTION_CONTENT_CEILING_KB = 93;
+/** The same for the content pages (about, legal, accessibility, not found): 88.1 KB today (their
+ * text stays in the prerendered markup, see src/app/lazy-page.tsx). */
+export const JS_BEFORE_INTERACTION_CONTENT_CEILING_KB = 89;
 /** Routes held to the content ceiling: every route but the home and schools pages. */
 export const isContentRoute = (/** @type {string} */ route) => route !== '/' && route !== '/schools';
 
@@ -67,6 +68,8 @@ export async function measureRoutes(distDir) {
     const scripts = [
       ...[
         ...html.matchAll(/<script[^>]+type="module"[^>]*src="\/([^"]+)"/g),
+        // The inline boot loader's entry (scripts/vite-plugins/boot-loader.ts).
+        ...html.matchAll(/<script>[^<]*\bimport\("\/([^"]+)"\)/g),
         ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]*href="\/([^"]+)"/g),
       ].map((match) => /** @type {string} */ (match[1])),
       // What the entry fetches right after first paint to hydrate: still before interaction.

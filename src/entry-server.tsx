@@ -19,6 +19,8 @@ export type PrerenderedPage = {
   html: string;
   /** Source module of the page's own chunk, to preload it and its CSS from the HTML. */
   modulePath: string | null;
+  /** The page hydrates without its chunk (its CSS is still the page's). */
+  isStatic: boolean;
 };
 
 function renderPath(url: string): string {
@@ -35,6 +37,10 @@ function modulePathOf(route: RouteDefinition): string | null {
   return 'modulePath' in route.Page ? route.Page.modulePath : null;
 }
 
+function isStatic(route: RouteDefinition): boolean {
+  return 'isStatic' in route.Page && route.Page.isStatic;
+}
+
 /** Renders every route of this build (flags included) plus the not-found page. */
 export async function prerenderAll(): Promise<PrerenderedPage[]> {
   const routes = buildRoutes({ schoolsPageOn: flags.SCHOOLS_PAGE });
@@ -45,6 +51,7 @@ export async function prerenderAll(): Promise<PrerenderedPage[]> {
     head: renderHeadTags(route, route.path),
     html: renderPath(route.path),
     modulePath: modulePathOf(route),
+    isStatic: isStatic(route),
   }));
   pages.push({
     path: NOT_FOUND_ROUTE.path,
@@ -52,6 +59,7 @@ export async function prerenderAll(): Promise<PrerenderedPage[]> {
     head: renderHeadTags(NOT_FOUND_ROUTE, NOT_FOUND_ROUTE.path),
     html: renderPath('/404'),
     modulePath: modulePathOf(NOT_FOUND_ROUTE),
+    isStatic: isStatic(NOT_FOUND_ROUTE),
   });
   return pages;
 }

@@ -1,16 +1,9 @@
+import { internalPathOf } from '@/app/internal-path';
 import { preloadRoute, type RouteDefinition } from '@/app/routes';
 import { whenIdleAfterLoad } from '@/lib/when-idle-after-load';
 
 /** How close to the viewport a link must come before its page's code is fetched. */
 const NEAR_VIEWPORT_MARGIN = '200px';
-
-/** The route path a link leads to on this site, or null for other origins, files and mail links. */
-export function internalPathOf(link: HTMLAnchorElement): string | null {
-  if (link.target && link.target !== '_self') return null;
-  if (link.origin !== window.location.origin) return null;
-  const path = link.pathname.replace(/(.)\/$/, '$1');
-  return /\.[a-z0-9]+$/i.test(path) ? null : path;
-}
 
 /** Calls back once the layout has marked the page hydrated (data-hydrated on <html>). */
 function afterHydration(callback: () => void): () => void {

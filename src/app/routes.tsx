@@ -6,27 +6,40 @@ import { lazyPage, type LazyPage } from '@/app/lazy-page';
 import { NotFoundPage } from '@/pages/not-found-page';
 
 // Each page is its own chunk: a visitor downloads the code of the page they open, not all six.
+// Text-only pages are static: opened directly, they keep their prerendered markup and load no
+// page code at all; their chunk is needed only to navigate to them within the site.
+const STATIC = { isStatic: true } as const;
 const HomePage = lazyPage('src/pages/home-page.tsx', () =>
   import('@/pages/home-page').then((m) => m.HomePage),
 );
 const SchoolsPage = lazyPage('src/pages/schools-page.tsx', () =>
   import('@/pages/schools-page').then((m) => m.SchoolsPage),
 );
-const AboutPage = lazyPage('src/pages/about-page.tsx', () =>
-  import('@/pages/about-page').then((m) => m.AboutPage),
+const AboutPage = lazyPage(
+  'src/pages/about-page.tsx',
+  () => import('@/pages/about-page').then((m) => m.AboutPage),
+  STATIC,
 );
-const GuidelinesPage = lazyPage('src/pages/guidelines-page.tsx', () =>
-  import('@/pages/guidelines-page').then((m) => m.GuidelinesPage),
+const GuidelinesPage = lazyPage(
+  'src/pages/guidelines-page.tsx',
+  () => import('@/pages/guidelines-page').then((m) => m.GuidelinesPage),
+  STATIC,
 );
-const PrivacyPage = lazyPage('src/pages/privacy-page.tsx', () =>
-  import('@/pages/privacy-page').then((m) => m.PrivacyPage),
+const PrivacyPage = lazyPage(
+  'src/pages/privacy-page.tsx',
+  () => import('@/pages/privacy-page').then((m) => m.PrivacyPage),
+  STATIC,
 );
-const TermsPage = lazyPage('src/pages/terms-page.tsx', () =>
-  import('@/pages/terms-page').then((m) => m.TermsPage),
+const TermsPage = lazyPage(
+  'src/pages/terms-page.tsx',
+  () => import('@/pages/terms-page').then((m) => m.TermsPage),
+  STATIC,
 );
 
-const AccessibilityPage = lazyPage('src/pages/accessibility-page.tsx', () =>
-  import('@/pages/accessibility-page').then((m) => m.AccessibilityPage),
+const AccessibilityPage = lazyPage(
+  'src/pages/accessibility-page.tsx',
+  () => import('@/pages/accessibility-page').then((m) => m.AccessibilityPage),
+  STATIC,
 );
 
 /** What a route needs for the router, the document head, the sitemap and the prerenderer. */
@@ -105,6 +118,12 @@ export function buildRoutes({ schoolsPageOn }: { schoolsPageOn: boolean }): Rout
     },
   ];
   return routes.filter((route): route is RouteDefinition => route !== null);
+}
+
+/** Prepares the first render of the prerendered page at a path: adopt its markup, or load its chunk. */
+export async function prepareHydration(routes: readonly RouteDefinition[], pathname: string): Promise<void> {
+  const route = routes.find((candidate) => candidate.path === pathname) ?? NOT_FOUND_ROUTE;
+  if ('prepareHydration' in route.Page) await route.Page.prepareHydration();
 }
 
 /** Loads the page chunk a path needs (if any) so it renders without suspending. */

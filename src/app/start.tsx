@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from '@/app/app';
 import { prefetchOnIntent } from '@/app/prefetch';
-import { buildRoutes, preloadRoute } from '@/app/routes';
+import { buildRoutes, prepareHydration } from '@/app/routes';
 import { flags } from '@/config/flags';
 
 /** Hydrates the prerendered page (or renders it, on the dev server) once its chunk is loaded. */
@@ -17,8 +17,9 @@ export async function start(container: HTMLElement): Promise<void> {
   );
 
   const routes = buildRoutes({ schoolsPageOn: flags.SCHOOLS_PAGE });
-  // Load this page's chunk first so hydration renders exactly what was prerendered.
-  await preloadRoute(routes, window.location.pathname.replace(/(.)\/$/, '$1'));
+  // Load this page's chunk first (a static page keeps its markup instead) so hydration renders
+  // exactly what was prerendered.
+  await prepareHydration(routes, window.location.pathname.replace(/(.)\/$/, '$1'));
 
   // Prerendered pages arrive with their markup: hydrate it. The dev server sends an empty root.
   // As a transition, hydration yields to the browser every few milliseconds instead of blocking

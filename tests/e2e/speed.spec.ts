@@ -4,7 +4,9 @@ import { expect, test } from './support/fixtures';
 /**
  * Issue 14: until a page has loaded and hydrated it fetches only its own code. Other pages'
  * chunks and form code (airtable.js, the storage layer) wait for intent or for idle time after
- * load, and the CSS the page inlines is never fetched again.
+ * load, and the CSS the page inlines is never fetched again. Text-only pages hydrate their
+ * prerendered markup without fetching their own chunk either; and before the first paint nothing
+ * but the document (and images) is asked for: the code starts after it.
  */
 const PAGE_CHUNKS: Readonly<Record<string, RegExp>> = {
   '/': /\/assets\/home-page-[\w-]+\.js$/,
@@ -20,6 +22,8 @@ const PAGE_CHUNKS: Readonly<Record<string, RegExp>> = {
  * focus or submit may fetch it. The form components themselves are the page's own code.
  */
 const FORM_CODE = /\/assets\/(airtable|upsert|client)[\w.-]*\.js$/;
+/** Pages with nothing to run: opened directly, they keep their prerendered markup. */
+const STATIC_PAGES = new Set(['/about', '/guidelines', '/privacy', '/terms', '/accessibility']);
 
 /**
  * Every request the page started before it had both fired its load event and hydrated, by the
@@ -55,7 +59,7 @@ test.describe('loading a page fetches only its own code', () => {
       page,
     }) => {
       const requests = await requestsUntilLoadedAndHydrated(page, path);
-      expect(requests.some((url) => ownChunk.test(url))).toBe(true);
+      expect(requests.some((url) => ownChunk.test(url))).toBe(!STATIC_PAGES.has(path));
       const otherPages = Object.entries(PAGE_CHUNKS)
         .filter(([other]) => other !== path)
         .map(([, chunk]) => chunk);
@@ -65,6 +69,61 @@ test.describe('loading a page fetches only its own code', () => {
       expect(requests.filter((url) => url.endsWith('.css'))).toEqual([]);
     });
   }
+});
+
+test.describe('the first paint waits on nothing but the document', () => {
+  for (const path of Object.keys(PAGE_CHUNKS)) {
+    test(`${path} asks for no script, stylesheet or manifest before its first contentful paint`, async ({
+      page,
+    }) => {
+      const requests: string[] = [];
+      page.on('request', (request) => requests.push(request.url()));
+      await page.goto(path, { waitUntil: 'load' });
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+      const early = await page.evaluate(() => {
+        const paint = performance.getEntriesByName('first-contentful-paint')[0];
+        if (!paint) throw new Error('No first contentful paint was recorded');
+        return performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.startTime < paint.startTime)
+          .map((entry) => `${(entry as PerformanceResourceTiming).initiatorType} ${entry.name}`);
+      });
+      expect(early.filter((entry) => !entry.startsWith('img '))).toEqual([]);
+      // The code did come, after the paint; the icon is inline and never requested.
+      expect(requests.some((url) => /\/assets\/index-[\w-]+\.js$/.test(url))).toBe(true);
+      expect(requests.filter((url) => /favicon|\.ico$/.test(url))).toEqual([]);
+      expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+      // Installing the site still finds its manifest, added once the page has painted.
+      await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/site.webmanifest');
+    });
+  }
+});
+
+test.describe('a text-only page opened directly', () => {
+  test('routes its links within the site without reloading or loading its own code', async ({
+    page,
+    visit,
+  }) => {
+    const pageChunks: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url()).pathname;
+      if (/-page-[\w-]+\.js$/.test(url)) pageChunks.push(url);
+    });
+    await visit('/about');
+    expect(pageChunks.filter((url) => PAGE_CHUNKS['/about']!.test(url))).toEqual([]);
+    await page.evaluate(() => ((window as unknown as { sameDocument?: boolean }).sameDocument = true));
+    await page.getByRole('link', { name: 'Get Started Now' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/podcast/i);
+    await expect(page).toHaveURL(/\/$/);
+    // The same document: the click was routed by the app, not a new page load.
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
+      true,
+    );
+    // Back to About: the app shows the markup it kept, still without the page's code.
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1, name: 'About Us' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Get Started Now' })).toBeVisible();
+  });
 });
 
 test.describe('other pages are fetched on intent', () => {

@@ -1,0 +1,76 @@
+/**
+ * How a prerendered page starts its JavaScript. The built page carries no <script src> and no
+ * modulepreload link: the browser would fetch those while it parses the HTML, so the first paint
+ * would share the phone's connection (and, in Lighthouse's model, wait) on code that only
+ * hydrates what is already on screen. Instead one small inline script waits for the first
+ * contentful paint, then asks for the page's whole boot list at once (modulepreload, in parallel)
+ * and imports the entry. Same script on every page, so the Content-Security-Policy allows it by
+ * one hash. `vite` (dev) keeps index.html's plain module script.
+ */
+
+/** id of the JSON list of modules the loader preloads right after first paint. */
+export const BOOT_MODULES_ID = 'boot-modules';
+
+/**
+ * Longest wait for a first paint: a tab opened in the background paints only when shown, and a
+ * browser without paint timing still hydrates.
+ */
+export const FIRST_PAINT_WAIT_MS = 1000;
+
+/** The entry's module script as Vite writes it into the built index.html. */
+export const ENTRY_SCRIPT_PATTERN = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
+
+/**
+ * The web app manifest link. It matters only to installing the site, yet Chrome fetches it as the
+ * page loads; the loader adds it after first paint instead.
+ */
+export const MANIFEST_LINK_PATTERN = /\s*<link rel="manifest" href="([^"]+)" \/>/;
+
+/**
+ * The inline loader for an entry module. ES5 syntax apart from import(), which every browser
+ * that runs the site's modules supports; a failure to load is left to the browser's console, as
+ * with a plain module script (the prerendered page stays readable and its links keep working).
+ */
+export function bootLoaderScript(entryHref: string, manifestHref: string | null): string {
+  const entry = JSON.stringify(entryHref);
+  const listId = JSON.stringify(BOOT_MODULES_ID);
+  const manifest = manifestHref
+    ? `var m=d.createElement("link");m.rel="manifest";m.href=${JSON.stringify(manifestHref)};d.head.appendChild(m);`
+    : '';
+  return [
+    '(function(d){',
+    'var started=false;',
+    'function boot(){',
+    'if(started)return;started=true;',
+    `var list=d.getElementById(${listId});`,
+    'var hrefs=list?JSON.parse(list.textContent||"[]"):[];',
+    'for(var i=0;i<hrefs.length;i++){var l=d.createElement("link");l.rel="modulepreload";l.href=hrefs[i];d.head.appendChild(l)}',
+    `import(${entry});`,
+    manifest,
+    '}',
+    // After the paint's task, not inside it.
+    'function soon(){setTimeout(boot,0)}',
+    `setTimeout(boot,${FIRST_PAINT_WAIT_MS});`,
+    'try{new PerformanceObserver(function(entries,observer){',
+    'if(entries.getEntriesByName("first-contentful-paint").length){observer.disconnect();soon()}',
+    '}).observe({type:"paint",buffered:true})}',
+    'catch(e){requestAnimationFrame(soon)}',
+    '})(document)',
+  ].join('');
+}
+
+/**
+ * Replaces the built index.html's entry module script (and its manifest link) with the inline
+ * loader at the end of <body>, after the content it hydrates. Throws when the entry script is not
+ * where Vite puts it.
+ */
+export function withBootLoader(html: string): string {
+  const entry = ENTRY_SCRIPT_PATTERN.exec(html);
+  if (!entry?.[1]) throw new Error('The built index.html has no entry module script to replace');
+  const manifest = MANIFEST_LINK_PATTERN.exec(html);
+  const script = bootLoaderScript(entry[1], manifest?.[1] ?? null);
+  return html
+    .replace(entry[0], '')
+    .replace(manifest?.[0] ?? '', '')
+    .replace('</body>', () => `  <script>${script}</script>\n  </body>`);
+}
