@@ -12,7 +12,9 @@ import type { BaseStore, ListParams } from './store.ts';
 const REQUEST_LOG_LIMIT = 500;
 
 /**
- * A fault applies to the next `count` (default 1) API requests matching `method`/`table`:
+ * A fault applies to the next `count` (default 1) API requests matching `method`/`table` and,
+ * with `match`, only to requests whose URL (decoded) or body contains that text, ignoring case
+ * (e.g. a test's own email address, so parallel tests never take each other's faults):
  * 'status' answers `status` with an Airtable-style error body, 'hang' never answers, 'drop'
  * destroys the socket, 'invalid-json' answers `status` (default 502) with an HTML body,
  * 'delay' waits `delayMs` then answers normally.
@@ -26,6 +28,7 @@ export interface Fault {
   count?: number;
   method?: string;
   table?: string;
+  match?: string;
 }
 
 /**
@@ -53,6 +56,17 @@ export interface RestApiOptions {
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A request's decoded URL and body, lower-cased: what a fault's `match` is looked for in. */
+function requestText(url: URL, body: unknown): string {
+  let address = url.pathname + url.search;
+  try {
+    address = decodeURIComponent(address.replace(/\+/g, ' '));
+  } catch {
+    // Malformed escapes: match against the raw address.
+  }
+  return `${address}\n${body === undefined ? '' : JSON.stringify(body)}`.toLowerCase();
+}
 
 /**
  * GET query → list parameters, including airtable.js's bracket encoding (fields[], sort[0][field]).
@@ -119,10 +133,12 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
   /** Hung answers, ended on close so a server can stop. */
   const hung = new Set<http.ServerResponse>();
 
-  const takeFault = (method: string, table: string | undefined): Fault | undefined => {
+  const takeFault = (method: string, table: string | undefined, text: string): Fault | undefined => {
     const index = faults.findIndex(
       (fault) =>
-        (!fault.method || fault.method.toUpperCase() === method) && (!fault.table || fault.table === table),
+        (!fault.method || fault.method.toUpperCase() === method) &&
+        (!fault.table || fault.table === table) &&
+        (!fault.match || text.includes(fault.match.toLowerCase())),
     );
     const fault = faults[index];
     if (!fault) return undefined;
@@ -206,7 +222,7 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
 
     // Read the body first so a delayed write still lands after the client has given up.
     const body = method === 'GET' || method === 'DELETE' ? undefined : await readBody(req);
-    const fault = takeFault(method, table);
+    const fault = takeFault(method, table, requestText(url, body));
     if (fault && (await applyFault(fault, req, res))) return;
     if (config.latencyMs > 0) await wait(config.latencyMs);
 

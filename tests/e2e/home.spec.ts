@@ -197,7 +197,7 @@ test.describe('waitlist form with storage faults', () => {
     const email = uniqueEmail(testInfo, 'e2e.home-slow');
     await openHome(page, visit);
     await emailField(page).fill(email);
-    await addFault(request, { table: WAITLIST_TABLE, count: 1, kind: 'delay', delayMs: 3_000 });
+    await addFault(request, { table: WAITLIST_TABLE, count: 1, kind: 'delay', delayMs: 3_000, match: email });
     await submitButton(page).click();
     await expect(submitButton(page)).toBeDisabled();
     await expect(submitButton(page)).toHaveAttribute('aria-busy', 'true');
@@ -218,8 +218,9 @@ test.describe('waitlist form with storage faults', () => {
     await interest(page, INTERESTS.invest).check();
     await emailField(page).fill(email);
 
-    // airtable.js does not retry a 500, so one fault fails exactly this submit.
-    await addFault(request, { table: WAITLIST_TABLE, count: 1, status: 500 });
+    // airtable.js does not retry a 500, so one fault fails exactly this submit (and only this
+    // test's: other tests sign up in parallel).
+    await addFault(request, { table: WAITLIST_TABLE, count: 1, status: 500, match: email });
     await submitButton(page).click();
 
     await expect(page.getByText(TEXT.failureToast)).toBeVisible();

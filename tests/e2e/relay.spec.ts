@@ -297,7 +297,7 @@ test('a hanging Airtable gets the visitor the failure toast within the answer bo
   await openForm(page, visit, '/', WAITLIST_FORM.formSelector, { base: SITE_RELAY_URL });
   await addFault(
     request,
-    { kind: 'hang', count: 1, table: WAITLIST_TABLE, method: 'POST', message: email },
+    { kind: 'hang', count: 1, table: WAITLIST_TABLE, method: 'POST', message: email, match: email },
     AIRTABLE,
   );
   const started = Date.now();
@@ -325,6 +325,7 @@ test('Airtable’s 429 reaches the visitor as the failure toast, and the relay s
       table: WAITLIST_TABLE,
       method: 'POST',
       message: email,
+      match: email,
     },
     AIRTABLE,
   );

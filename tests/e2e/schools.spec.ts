@@ -247,7 +247,7 @@ test.describe('schools quote form failure', () => {
     await fillQuote(page, entry);
 
     // airtable.js does not retry a 500, so one fault fails exactly this submit.
-    await addFault(request, { status: 500, count: 1, table: QUOTES_TABLE });
+    await addFault(request, { status: 500, count: 1, table: QUOTES_TABLE, match: email });
     await submitButton(page).click();
 
     await expect(page.getByText(TEXT.failureToast)).toBeVisible();

@@ -236,6 +236,23 @@ describe('fault injection', () => {
     expect(await quotes.select().firstPage()).toHaveLength(1);
   });
 
+  it('with match, meets only requests whose formula or body names that text, in any case', async () => {
+    emulator.addFaults({ status: 500, count: 1, match: 'Mine@Example.org' });
+    const quotes = table();
+    await quotes.create({ Email: 'someone.else@example.org' });
+    await quotes.select({ filterByFormula: `{Email} = 'someone.else@example.org'` }).firstPage();
+    expect(await admin('/faults')).toEqual({
+      faults: [{ status: 500, count: 1, match: 'Mine@Example.org' }],
+    });
+    expect(
+      await failure(quotes.select({ filterByFormula: `LOWER({Email}) = 'mine@example.org'` }).firstPage()),
+    ).toMatchObject({ statusCode: 500 });
+    emulator.addFaults({ status: 500, count: 1, match: 'mine@example.org' });
+    expect(await failure(quotes.create({ Email: 'MINE@example.org' }))).toMatchObject({ statusCode: 500 });
+    await quotes.create({ Email: 'mine@example.org' });
+    expect(await admin('/faults')).toEqual({ faults: [] });
+  });
+
   it('drops the connection', async () => {
     emulator.addFaults({ kind: 'drop' });
     const error = await failure(table().select().firstPage());
