@@ -14,9 +14,9 @@ export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
 /**
  * What `npm test` enforces per route: React DOM 19 and react-router alone are about 80 KB gzip,
  * so the home and schools pages (forms, video, carousel stand-in) land above the target (see
- * README, "Speed"); this ceiling, what they reach (about 102 KB), stops regressions.
+ * README, "Speed"); this ceiling, just above what they reach (101–102 KB), stops regressions.
  */
-export const JS_BEFORE_INTERACTION_CEILING_KB = 103;
+export const JS_BEFORE_INTERACTION_CEILING_KB = 102;
 /** The same for the content pages (about, legal, accessibility, not found): 88.1 KB today (their
  * text stays in the prerendered markup, see src/app/lazy-page.tsx). */
 export const JS_BEFORE_INTERACTION_CONTENT_CEILING_KB = 89;

@@ -1,7 +1,7 @@
 import type { MouseEvent } from 'react';
 import { flags } from '@/config/flags';
 import { EXTERNAL_LINK_PROPS, LINKS } from '@/config/site';
-import { type StoreClickLocation, type StorePlatform, trackStoreClick } from '@/lib/analytics';
+import type { StoreClickLocation, StorePlatform } from '@/lib/analytics';
 import '@/styles/home.css';
 
 export const STORE_BUTTON_TEXT = {
@@ -60,7 +60,9 @@ type StoreLinkProps = {
 function StoreLink({ platform, href, location, onClick }: StoreLinkProps) {
   const text = platform === 'iOS' ? STORE_BUTTON_TEXT.appStore : STORE_BUTTON_TEXT.googlePlay;
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    void trackStoreClick(platform, location);
+    // The analytics module is fetched at the first click, not with the page (after consent it
+    // is already loaded); the store opens in a new tab, so this page stays to send the event.
+    void import('@/lib/analytics').then((analytics) => analytics.trackStoreClick(platform, location));
     onClick?.(event);
   };
   return (
