@@ -4,9 +4,9 @@
  * (Debian Chromium, simulated throttling) on every route and on a plain static page holding only
  * the home hero (the floor no framework can beat), and prints one table per preset: FCP and LCP
  * with their ratios to the floor, TBT, CLS, JavaScript before interaction and the four category
- * scores, each the median of BENCH_RUNS runs (default 5: total blocking time varies run to run on a shared
- * machine). Runs are interleaved (every route once,
- * then again) so a noisy moment on a shared machine spreads over all routes, floor included.
+ * scores, each the median of BENCH_RUNS runs (default 5: total blocking time varies from run to
+ * run on a shared machine). Runs are interleaved (every route once, then again) so a noisy moment
+ * spreads over all routes, floor included.
  * BENCH_PRESETS=mobile,desktop adds the desktop preset (default: mobile, the issue's target).
  * Not part of `npm test`: slow and noisy.
  */
