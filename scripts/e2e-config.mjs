@@ -3,6 +3,8 @@
  * Loopback addresses and build settings shared by the Playwright config and the specs. Every
  * server is a plain Vite command (`vite build` then `vite preview`) or the emulator's CLI.
  */
+import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from './airtable-emulator/emulator.ts';
+
 // E2E_PORT_BASE lets several test runs share one machine without sharing servers.
 const base = Number(process.env.E2E_PORT_BASE ?? 4173);
 export const E2E_PORTS = Object.freeze({
@@ -47,8 +49,7 @@ export const E2E_OUT_DIR = `node_modules/.e2e-${base}`;
 export const E2E_STORAGE_ANSWER_BOUND_MS = 4000;
 
 /** The emulator's fixed local credentials (not secrets: they open only the loopback emulator). */
-export const E2E_EMULATOR_API_KEY = 'patLocalEmulatorKey.dev';
-export const E2E_EMULATOR_BASE_ID = 'appLocalEmulator01';
+export { EMULATOR_API_KEY as E2E_EMULATOR_API_KEY, EMULATOR_BASE_ID as E2E_EMULATOR_BASE_ID };
 
 /**
  * @typedef {{ name: string, port: number, outDir: string, buildEnv: Record<string, string> }} E2ESite
@@ -62,8 +63,8 @@ const common = (port) => ({
   VITE_STORAGE_ANSWER_BOUND_MS: String(E2E_STORAGE_ANSWER_BOUND_MS),
 });
 const direct = {
-  VITE_AIRTABLE_API_KEY: E2E_EMULATOR_API_KEY,
-  VITE_AIRTABLE_BASE_ID: E2E_EMULATOR_BASE_ID,
+  VITE_AIRTABLE_API_KEY: EMULATOR_API_KEY,
+  VITE_AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
   VITE_AIRTABLE_ENDPOINT_URL: EMULATOR_URL,
 };
 
@@ -97,7 +98,7 @@ export const E2E_SITES = [
 
 /** What a preview server's relay talks to: the shared emulator, or for the relay site its own. */
 export const relayEnvFor = (/** @type {E2ESite} */ site) => ({
-  AIRTABLE_API_KEY: E2E_EMULATOR_API_KEY,
-  AIRTABLE_BASE_ID: E2E_EMULATOR_BASE_ID,
+  AIRTABLE_API_KEY: EMULATOR_API_KEY,
+  AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
   AIRTABLE_ENDPOINT_URL: site.name === 'relay' ? RELAY_EMULATOR_URL : EMULATOR_URL,
 });
