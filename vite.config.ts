@@ -41,8 +41,8 @@ export default defineConfig({
     // and its own chunk's (a legal page no longer carries the home and schools styles before
     // first paint); client-side navigation fetches a page's CSS with its chunk.
     cssCodeSplit: true,
-    // No modulepreload tags or preload helper: the entry (src/main.tsx) fetches each page's modules
-    // itself, right after first paint, from the list the prerender plugin writes into the page.
+    // No modulepreload tags: each built page's inline boot loader (scripts/vite-plugins/boot-loader.ts)
+    // preloads the page's modules right after first paint, from the list the prerender plugin writes.
     modulePreload: false,
     rollupOptions: {
       output: {

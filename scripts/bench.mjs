@@ -10,7 +10,7 @@
  * BENCH_PRESETS=mobile,desktop adds the desktop preset (default: mobile, the issue's target).
  * Not part of `npm test`: slow and noisy.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -166,7 +166,6 @@ async function serve(outDir, port) {
  * @param {string} url @param {string} dir
  */
 async function warmCompression(url, dir) {
-  const { readdir } = await import('node:fs/promises');
   const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) =>
     entry.isFile(),
   );

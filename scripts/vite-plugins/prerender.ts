@@ -8,7 +8,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Manifest, Plugin, ViteBuilder } from 'vite';
+import type { Manifest, ManifestChunk, Plugin, ViteBuilder } from 'vite';
 import { BOOT_MODULES_ID, withBootLoader } from './boot-loader.ts';
 import { contentSecurityPolicy, headersFile, inlineScriptHashes } from './security-headers.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
@@ -29,21 +29,30 @@ const SSR_ENTRY = 'src/entry-server.tsx';
 const CLIENT_START_MODULE = 'src/app/start.tsx';
 
 /**
- * The JavaScript a page needs to hydrate, in load order: the app's start module and the page's
- * own chunk, each after its static imports. The page's boot loader preloads them, with the
- * entry, right after first paint (see boot-loader.ts).
+ * The chunks behind the app's start module and a page's own chunk (when given), each after its
+ * static imports: what hydrating that page loads, in load order. The entry itself is not one.
  */
-export function bootModules(manifest: Manifest, modulePath: string | null): string[] {
-  const files: string[] = [];
+function hydrationChunks(manifest: Manifest, modulePath: string | null): ManifestChunk[] {
+  const chunks: ManifestChunk[] = [];
+  const visited = new Set<string>();
   const visit = (key: string) => {
     const chunk = manifest[key];
-    if (!chunk || chunk.isEntry || files.includes(chunk.file)) return;
+    if (!chunk || chunk.isEntry || visited.has(key)) return;
+    visited.add(key);
     for (const imported of chunk.imports ?? []) visit(imported);
-    files.push(chunk.file);
+    chunks.push(chunk);
   };
   visit(CLIENT_START_MODULE);
   if (modulePath) visit(modulePath);
-  return files.map((file) => `/${file}`);
+  return chunks;
+}
+
+/**
+ * The JavaScript a page needs to hydrate, in load order. The page's boot loader preloads it, with
+ * the entry, right after first paint (see boot-loader.ts).
+ */
+export function bootModules(manifest: Manifest, modulePath: string | null): string[] {
+  return hydrationChunks(manifest, modulePath).map((chunk) => `/${chunk.file}`);
 }
 
 /** The file a route is written to: clean URLs, and 404.html for the not-found page. */
@@ -67,25 +76,12 @@ export function renderRobots(siteUrl: string): string {
 
 /**
  * The stylesheets a page needs, in cascade order: the entry's (global styles), then those of the
- * chunks in its boot list (the shell, the page's own chunk and what it imports statically).
+ * chunks that hydrate it (the shell, the page's own chunk and what it imports statically).
  */
 export function pageStylesheets(manifest: Manifest, modulePath: string | null): string[] {
-  const files: string[] = [];
-  const add = (css: readonly string[] | undefined) => {
-    for (const file of css ?? []) if (!files.includes(file)) files.push(file);
-  };
-  const visited = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk || visited.has(key)) return;
-    visited.add(key);
-    for (const imported of chunk.imports ?? []) visit(imported);
-    add(chunk.css);
-  };
-  for (const chunk of Object.values(manifest)) if (chunk.isEntry) add(chunk.css);
-  visit(CLIENT_START_MODULE);
-  if (modulePath) visit(modulePath);
-  return files.map((file) => `/${file}`);
+  const entries = Object.values(manifest).filter((chunk) => chunk.isEntry);
+  const files = [...entries, ...hydrationChunks(manifest, modulePath)].flatMap((chunk) => chunk.css ?? []);
+  return [...new Set(files)].map((file) => `/${file}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { internalPathOf } from '@/app/internal-path';
+import { internalPathOf, routePath } from '@/app/internal-path';
 import { preloadRoute, type RouteDefinition } from '@/app/routes';
 import { whenIdleAfterLoad } from '@/lib/when-idle-after-load';
 
@@ -27,7 +27,7 @@ function afterHydration(callback: () => void): () => void {
  * viewport. Nothing is fetched for other pages while this one paints and hydrates.
  */
 export function prefetchOnIntent(routes: readonly RouteDefinition[]): () => void {
-  const fetched = new Set<string>([window.location.pathname.replace(/(.)\/$/, '$1')]);
+  const fetched = new Set<string>([routePath(window.location.pathname)]);
   const prefetch = (link: HTMLAnchorElement) => {
     const path = internalPathOf(link);
     if (path === null || fetched.has(path) || !routes.some((route) => route.path === path)) return;

@@ -120,16 +120,21 @@ export function buildRoutes({ schoolsPageOn }: { schoolsPageOn: boolean }): Rout
   return routes.filter((route): route is RouteDefinition => route !== null);
 }
 
+/** The route a path renders: its own, or the not-found page. */
+function routeAt(routes: readonly RouteDefinition[], pathname: string): RouteDefinition {
+  return routes.find((candidate) => candidate.path === pathname) ?? NOT_FOUND_ROUTE;
+}
+
 /** Prepares the first render of the prerendered page at a path: adopt its markup, or load its chunk. */
 export async function prepareHydration(routes: readonly RouteDefinition[], pathname: string): Promise<void> {
-  const route = routes.find((candidate) => candidate.path === pathname) ?? NOT_FOUND_ROUTE;
-  if ('prepareHydration' in route.Page) await route.Page.prepareHydration();
+  const { Page } = routeAt(routes, pathname);
+  if ('prepareHydration' in Page) await Page.prepareHydration();
 }
 
 /** Loads the page chunk a path needs (if any) so it renders without suspending. */
 export async function preloadRoute(routes: readonly RouteDefinition[], pathname: string): Promise<void> {
-  const route = routes.find((candidate) => candidate.path === pathname) ?? NOT_FOUND_ROUTE;
-  if ('preload' in route.Page) await route.Page.preload();
+  const { Page } = routeAt(routes, pathname);
+  if ('preload' in Page) await Page.preload();
 }
 
 /** Full document title for a route. */

@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from '@/app/app';
+import { routePath } from '@/app/internal-path';
 import { prefetchOnIntent } from '@/app/prefetch';
 import { buildRoutes, prepareHydration } from '@/app/routes';
 import { flags } from '@/config/flags';
@@ -19,7 +20,7 @@ export async function start(container: HTMLElement): Promise<void> {
   const routes = buildRoutes({ schoolsPageOn: flags.SCHOOLS_PAGE });
   // Load this page's chunk first (a static page keeps its markup instead) so hydration renders
   // exactly what was prerendered.
-  await prepareHydration(routes, window.location.pathname.replace(/(.)\/$/, '$1'));
+  await prepareHydration(routes, routePath(window.location.pathname));
 
   // Prerendered pages arrive with their markup: hydrate it. The dev server sends an empty root.
   // As a transition, hydration yields to the browser every few milliseconds instead of blocking

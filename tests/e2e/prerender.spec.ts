@@ -87,6 +87,13 @@ test.describe('prerendered HTML', () => {
       '/terms',
     ]);
     for (const report of reports) {
+      // The measure counts the entry the inline boot loader imports, and the framework it hydrates with.
+      expect(report.jsFiles, report.route).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^assets\/index-[\w-]+\.js$/),
+          expect.stringMatching(/^assets\/framework-[\w-]+\.js$/),
+        ]),
+      );
       expect(report.jsGzipKb, `${report.route}: ${report.jsFiles.join(', ')}`).toBeLessThanOrEqual(
         isContentRoute(report.route)
           ? JS_BEFORE_INTERACTION_CONTENT_CEILING_KB

@@ -18,8 +18,8 @@ import {
 import { expect, expectConsoleErrors, test } from './support/fixtures';
 import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms';
 import {
-  checkbox,
   fillQuote,
+  joinWaitlist,
   openForm,
   stubCalendarWithNoContent,
   textbox,
@@ -41,12 +41,6 @@ function watchRequests(page: Page): string[] {
   const urls: string[] = [];
   page.on('request', (request) => urls.push(`${request.method()} ${request.url()}`));
   return urls;
-}
-
-async function joinWaitlist(page: Page, email: string) {
-  await checkbox(page, 'Use Podling').check();
-  await textbox(page, WAITLIST_FORM.emailLabel).fill(email);
-  await page.getByRole('button', { name: WAITLIST_FORM.submitText }).click();
 }
 
 /** A stranger's request from the site's own origin, as anyone could send from the console. */

@@ -2,7 +2,7 @@ import { WORKER_EMULATOR_URL, WORKER_URL } from '../../scripts/e2e-config.mjs';
 import { recordsFor, WAITLIST_TABLE } from './support/emulator';
 import { expect, expectConsoleErrors, test } from './support/fixtures';
 import { WAITLIST_FORM } from './support/forms';
-import { checkbox, openForm, textbox, uniqueEmail } from './support/page';
+import { joinWaitlist, openForm, uniqueEmail } from './support/page';
 
 /**
  * The reference deploy in Chromium: `wrangler dev` (workerd) serving the built site with the
@@ -15,9 +15,7 @@ test('a sign-up in the browser is answered at once and its queue consumer stores
 }, testInfo) => {
   const email = uniqueEmail(testInfo, 'e2e.worker-join');
   await openForm(page, visit, '/', WAITLIST_FORM.formSelector, { base: WORKER_URL });
-  await checkbox(page, 'Invest in Podling').check();
-  await textbox(page, WAITLIST_FORM.emailLabel).fill(email);
-  await page.getByRole('button', { name: WAITLIST_FORM.submitText }).click();
+  await joinWaitlist(page, email, 'Invest in Podling');
   await expect(page.getByRole('button', { name: WAITLIST_FORM.joinedText })).toBeVisible();
   await expect
     .poll(async () => (await recordsFor(request, WAITLIST_TABLE, email, WORKER_EMULATOR_URL)).length, {

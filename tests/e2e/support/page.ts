@@ -55,6 +55,13 @@ export const textbox = (page: Page, name: string) => page.getByRole('textbox', {
 /** A checkbox (e.g. an interest or use-case card) by its exact accessible name. */
 export const checkbox = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
 
+/** Ticks an interest, types the email and submits the home waitlist form. */
+export async function joinWaitlist(page: Page, email: string, interest = 'Use Podling'): Promise<void> {
+  await checkbox(page, interest).check();
+  await textbox(page, WAITLIST_FORM.emailLabel).fill(email);
+  await page.getByRole('button', { name: WAITLIST_FORM.submitText }).click();
+}
+
 /** Requests this page sent to the storage service (the emulator), as `METHOD url`. */
 export function watchStorageRequests(page: Page): string[] {
   const urls: string[] = [];
