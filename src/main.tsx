@@ -9,4 +9,7 @@ const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 
 const { start } = await import('@/app/start');
+// Evaluating the framework and starting the app run as two tasks, not one: on a slow phone each
+// stays shorter, and the browser can handle input and paint in between.
+await new Promise((resolve) => setTimeout(resolve, 0));
 await start(container);

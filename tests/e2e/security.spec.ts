@@ -208,6 +208,8 @@ test.describe('security headers', () => {
       expect(headers['permissions-policy']).toMatch(/camera=\(\)/);
       expect(headers['permissions-policy']).toMatch(/microphone=\(\)/);
       expect(headers['permissions-policy']).toMatch(/geolocation=\(\)/);
+      // Deliberately absent: it starts every arrival in a cold renderer (README "Security").
+      expect(headers['cross-origin-opener-policy']).toBeUndefined();
     });
   }
 });
