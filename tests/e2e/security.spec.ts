@@ -1,11 +1,12 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { EMULATOR_URL, SITE_FLAGS_URL, SITE_URL } from '../../scripts/e2e-config.mjs';
 import { emulatorRequestsSince, recordsFor } from './support/emulator';
-import { expect, expectConsoleErrors, test } from './support/fixtures';
+import { expect, expectConsoleErrors, type NetworkLog, test } from './support/fixtures';
 import { QUOTE_FORM, WAITLIST_FORM } from './support/forms';
 import {
   checkbox,
   openForm,
+  settle,
   stubCalendarWithNoContent,
   stubEmbedHosts,
   textbox,
@@ -77,9 +78,8 @@ async function violations(page: Page): Promise<Violation[]> {
 }
 
 /** Lets the page settle (lazy chunks, idle work, analytics) before reading the violations. */
-async function expectNoViolations(page: Page, where: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(100);
+async function expectNoViolations(page: Page, network: NetworkLog, where: string): Promise<void> {
+  await settle(page, network);
   expect(await violations(page), `CSP violations on ${where}`).toEqual([]);
 }
 
@@ -90,7 +90,11 @@ async function scrollThrough(page: Page): Promise<void> {
       window.scrollBy(0, window.innerHeight);
       return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
     });
-    await page.waitForTimeout(50);
+    // Two frames: what comes near the viewport is reported (and starts loading) after the first.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+    );
     if (atBottom) break;
   }
 }
@@ -232,7 +236,7 @@ test.describe('every journey under the CSP, with no violation', () => {
       await visit(path, { consent: 'granted' });
       await waitForHydration(page);
       await scrollThrough(page);
-      await expectNoViolations(page, path);
+      await expectNoViolations(page, network, path);
     }
     // The analytics stand-in was loaded (it is allowed by script-src) and the not-found page
     // answered 404, which the browser reports.
@@ -259,7 +263,7 @@ test.describe('every journey under the CSP, with no violation', () => {
     expectConsoleErrors(consoleErrors, /Content Security Policy/);
   });
 
-  test('client-side navigation through the header and footer links', async ({ page, visit }) => {
+  test('client-side navigation through the header and footer links', async ({ page, visit, network }) => {
     await visit('/', { consent: 'granted' });
     await waitForHydration(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schools' }).click();
@@ -268,7 +272,7 @@ test.describe('every journey under the CSP, with no violation', () => {
     await expect(page).toHaveURL(/\/about$/);
     await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy', exact: true }).click();
     await expect(page).toHaveURL(/\/privacy$/);
-    await expectNoViolations(page, 'client-side navigation');
+    await expectNoViolations(page, network, 'client-side navigation');
   });
 
   for (const path of ['/', '/schools']) {
@@ -282,7 +286,7 @@ test.describe('every journey under the CSP, with no violation', () => {
       await waitForHydration(page);
       await page.getByRole('button', { name: /^Play video:/ }).click();
       await expect(page.frameLocator('.video-facade iframe').getByText('Embed stand-in')).toBeVisible();
-      await expectNoViolations(page, `${path} after the video click`);
+      await expectNoViolations(page, network, `${path} after the video click`);
       expect(network.outside.every((url) => url.startsWith(`${VIDEO_ORIGIN}/embed/`))).toBe(true);
       await expectFramesLockedDown(
         page,
@@ -305,29 +309,38 @@ test.describe('every journey under the CSP, with no violation', () => {
     await expect(page.frameLocator('.calendar-embed iframe').getByText('Embed stand-in')).toBeVisible();
     await page.getByRole('button', { name: /^Play video:/ }).click();
     await expect(page.frameLocator('.video-facade iframe').getByText('Embed stand-in')).toBeVisible();
-    await expectNoViolations(page, '/schools with the calendar and the video');
+    await expectNoViolations(page, network, '/schools with the calendar and the video');
     await expectFramesLockedDown(page, [CALENDAR_ORIGIN, VIDEO_ORIGIN]);
     expect(network.outside.length).toBeGreaterThan(0);
   });
 
-  test('the iOS-issue popup (flags build) opens and closes under the CSP', async ({ page, visit }) => {
+  test('the iOS-issue popup (flags build) opens and closes under the CSP', async ({
+    page,
+    visit,
+    network,
+  }) => {
     await visit('/', { base: SITE_FLAGS_URL });
     await waitForHydration(page);
     await page.getByRole('link', { name: /App Store/ }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await page.getByRole('button', { name: 'Dismiss' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    await expectNoViolations(page, 'the iOS-issue popup');
+    await expectNoViolations(page, network, 'the iOS-issue popup');
   });
 
   for (const form of SPAM_FORMS) {
-    test(`${form.name}: a successful submit under the CSP`, async ({ page, visit, request }, testInfo) => {
+    test(`${form.name}: a successful submit under the CSP`, async ({
+      page,
+      visit,
+      request,
+      network,
+    }, testInfo) => {
       const email = securityEmail(testInfo, 'csp');
       await openForm(page, visit, form.path, form.formSelector, { consent: 'granted' });
       await form.fill(page, email);
       await form.submit(page);
       await form.expectSuccess(page);
-      await expectNoViolations(page, `${form.name} journey`);
+      await expectNoViolations(page, network, `${form.name} journey`);
       expect(await recordsFor(request, form.table, email)).toHaveLength(1);
     });
   }
@@ -384,6 +397,7 @@ test.describe('honeypot', () => {
       page,
       visit,
       request,
+      network,
     }, testInfo) => {
       const email = securityEmail(testInfo, 'honeypot');
       const pageRequests = watchStorageRequests(page);
@@ -406,7 +420,7 @@ test.describe('honeypot', () => {
         const before = Date.now();
         await form.submit(page);
         await form.expectSuccess(page);
-        await page.waitForTimeout(500); // room for any request the submit might still start
+        await settle(page, network); // room for any request the submit might still start
         expect(pageRequests, 'the page sent nothing to the storage service').toEqual([]);
         expect(await emulatorRequestsSince(request, before), 'the emulator received nothing').toEqual([]);
       }).toPass({ timeout: 30_000, intervals: [250, 500, 1_000] });

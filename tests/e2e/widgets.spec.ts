@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { stubEmbedHosts } from './support/page';
+import { settle, stubEmbedHosts } from './support/page';
 
 const CAROUSEL_HEADING = /^They use Podling/;
 const VIDEO_PLAY = /^Play video:/;
@@ -8,16 +8,6 @@ const CALENDAR_URL = 'https://calendly.com/podling-schools/30min';
 const CALENDAR_TITLE = 'Book a 30-minute call with the Podling schools team';
 /** Autoplay interval (5000 ms) plus react-slick's 50 ms and the 2000 ms transition, with margin. */
 const ONE_ROTATION_MS = 8_000;
-
-/**
- * The fixture's consent init script also runs inside the (cross-site) embed frames, where this
- * Chromium denies storage, so it throws there. That error is the harness's, not the site's:
- * drop exactly it, without requiring it (it disappears once the fixture skips subframes).
- */
-function dropHarnessStorageErrorsFromFrames(consoleErrors: string[]): void {
-  const harness = /^pageerror: Failed to read the 'localStorage' property from 'Window': Access is denied/;
-  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((message) => !harness.test(message)));
-}
 
 function carousel(page: Page): Locator {
   return page.getByRole('region', { name: CAROUSEL_HEADING });
@@ -73,6 +63,7 @@ test.describe('testimonial carousel', () => {
   test('loads react-slick and its CSS only near the viewport, without shifting the layout', async ({
     page,
     visit,
+    network,
   }) => {
     // A narrow, short window puts the carousel well beyond the 400 px load-ahead margin.
     await page.setViewportSize({ width: 640, height: 600 });
@@ -81,7 +72,7 @@ test.describe('testimonial carousel', () => {
     await expect(region.getByRole('list')).toBeVisible();
     const distance = await region.evaluate((node) => node.getBoundingClientRect().top - window.innerHeight);
     expect(distance, 'the carousel starts far below the first screen').toBeGreaterThan(500);
-    await page.waitForLoadState('networkidle');
+    await settle(page, network);
     expect(await region.locator('.slick-slider').count()).toBe(0);
     expect(await slickCssLoaded(page)).toBe(false);
     const viewport = region.locator('.carousel-viewport');
@@ -196,7 +187,6 @@ test.describe('video facade', () => {
       page,
       visit,
       network,
-      consoleErrors,
     }) => {
       await stubEmbedHosts(page, network);
       await page.setViewportSize({ width: 1280, height: 800 });
@@ -204,7 +194,7 @@ test.describe('video facade', () => {
       const play = page.getByRole('button', { name: VIDEO_PLAY });
       await play.scrollIntoViewIfNeeded();
       await expect(play).toBeVisible();
-      await page.waitForLoadState('networkidle');
+      await settle(page, network);
       expect(await page.locator('iframe[src*="youtube"]').count()).toBe(0);
       expect(network.outside.filter((url) => /youtube|ytimg|googlevideo/.test(url))).toEqual([]);
       const box = page.locator('.video-facade');
@@ -223,8 +213,6 @@ test.describe('video facade', () => {
       await expect(page.frameLocator('.video-facade iframe').getByText('Embed stand-in')).toBeVisible();
       for (const url of network.outside)
         expect(url).toMatch(/^https:\/\/www\.youtube-nocookie\.com\/embed\//);
-      await page.waitForTimeout(200); // let the frame's page errors arrive before dropping the harness's
-      dropHarnessStorageErrorsFromFrames(consoleErrors);
     });
   }
 });
@@ -234,14 +222,13 @@ test.describe('calendar embed', () => {
     page,
     visit,
     network,
-    consoleErrors,
   }) => {
     await stubEmbedHosts(page, network);
     await page.setViewportSize({ width: 1280, height: 800 });
     await visit('/schools');
     const frame = page.getByTitle(CALENDAR_TITLE);
     await expect(frame).toHaveCount(1);
-    await page.waitForLoadState('networkidle');
+    await settle(page, network);
     expect(await frame.getAttribute('src')).toBeNull();
     expect(await frame.getAttribute('height')).toBe('1050');
     expect(network.outside.filter((url) => url.includes('calendly'))).toEqual([]);
@@ -257,7 +244,5 @@ test.describe('calendar embed', () => {
     await expect.poll(() => network.outside.some((url) => url.startsWith(CALENDAR_URL))).toBe(true);
     await expect(page.frameLocator('.calendar-embed iframe').getByText('Embed stand-in')).toBeVisible();
     for (const url of network.outside) expect(url.startsWith(CALENDAR_URL)).toBe(true);
-    await page.waitForTimeout(200); // let the frame's page errors arrive before dropping the harness's
-    dropHarnessStorageErrorsFromFrames(consoleErrors);
   });
 });

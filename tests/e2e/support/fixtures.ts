@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Request } from '@playwright/test';
 import { GA_SCRIPT_URL } from '../../../scripts/e2e-config.mjs';
 
 export type NetworkLog = {
@@ -6,6 +6,10 @@ export type NetworkLog = {
   outside: string[];
   /** Requests for the analytics script (served by a loopback stand-in). */
   analyticsScript: string[];
+  /** The site's own requests (the top document's, not embedded frames') still under way. */
+  pending: Set<Request>;
+  /** How many requests the site's own document has started so far. */
+  started: number;
 };
 
 /** How `visit` opens a path: the cookie choice made beforehand, and the site to open it on. */
@@ -27,7 +31,22 @@ export const GTAG_STAND_IN = 'window.__gtagStandInLoaded = (window.__gtagStandIn
 
 export const test = base.extend<Fixtures>({
   network: async ({ page }, use) => {
-    const log: NetworkLog = { outside: [], analyticsScript: [] };
+    const log: NetworkLog = { outside: [], analyticsScript: [], pending: new Set(), started: 0 };
+    const ownRequest = (request: Request) => {
+      try {
+        return request.frame() === page.mainFrame();
+      } catch {
+        return false; // a service worker's request has no frame
+      }
+    };
+    page.on('request', (request) => {
+      if (!ownRequest(request)) return;
+      log.started += 1;
+      log.pending.add(request);
+    });
+    const done = (request: Request) => log.pending.delete(request);
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
     await page.route('**/*', async (route) => {
       const url = route.request().url();
       if (url.startsWith(GA_SCRIPT_URL)) {

@@ -20,6 +20,35 @@ export async function waitForHydration(page: Page, selector = '#root > *, main')
   }, selector);
 }
 
+/**
+ * Waits until the page is as settled as a visitor who leaves it alone would find it, before a test
+ * asserts that something did not happen: loaded, hydrated, none of the site's own requests under
+ * way, and the browser idle twice in a row without starting another one (the site defers work to
+ * idle time after load). Unlike Playwright's 'networkidle' it ignores embedded frames' traffic and
+ * waits for no fixed quiet period.
+ */
+export async function settle(page: Page, network: NetworkLog): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+  await expect
+    .poll(
+      async () => {
+        if (network.pending.size > 0) return false;
+        const started = network.started;
+        await page.evaluate(
+          () =>
+            new Promise<void>((resolve) => {
+              const idle = (next: () => void) => requestIdleCallback(() => next(), { timeout: 2_000 });
+              idle(() => idle(() => resolve()));
+            }),
+        );
+        return network.started === started && network.pending.size === 0;
+      },
+      { message: 'the page settles: none of its requests under way, idle twice without a new one' },
+    )
+    .toBe(true);
+}
+
 /** Visits `path` and waits until React has hydrated the form `formSelector` before it is used. */
 export async function openForm(
   page: Page,
