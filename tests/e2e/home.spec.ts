@@ -141,7 +141,9 @@ test.describe('waitlist form', () => {
     const [first] = await recordsFor(request, WAITLIST_TABLE, email);
     expect(first).toBeDefined();
 
-    await page.waitForTimeout(50); // let the clock move on by more than a millisecond
+    // The second write must be stamped later: wait until the clock has passed the first stamp.
+    const firstStamp = Date.parse(String(first!.fields['Last Updated']));
+    await expect.poll(() => page.evaluate(() => Date.now())).toBeGreaterThan(firstStamp);
     await openHome(page, visit);
     await interest(page, INTERESTS.invest).check();
     await emailField(page).fill(email.toUpperCase());

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { CAROUSEL } from '../../src/config/constants';
 import { expect, test } from './support/fixtures';
 import { settle, stubEmbedHosts } from './support/page';
 
@@ -6,8 +7,12 @@ const CAROUSEL_HEADING = /^They use Podling/;
 const VIDEO_PLAY = /^Play video:/;
 const CALENDAR_URL = 'https://calendly.com/podling-schools/30min';
 const CALENDAR_TITLE = 'Book a 30-minute call with the Podling schools team';
-/** Autoplay interval (5000 ms) plus react-slick's 50 ms and the 2000 ms transition, with margin. */
-const ONE_ROTATION_MS = 8_000;
+/** react-slick waits this much longer than `autoplaySpeed` between slides. */
+const SLICK_AUTOPLAY_SLACK_MS = 50;
+/** One autoplay step: the interval, react-slick's slack and the transition. */
+const ONE_ROTATION_MS = CAROUSEL.autoplaySpeedMs + SLICK_AUTOPLAY_SLACK_MS + CAROUSEL.transitionSpeedMs;
+/** How finely the carousel's timing tests step the page's clock. */
+const CLOCK_STEP_MS = 250;
 
 function carousel(page: Page): Locator {
   return page.getByRole('region', { name: CAROUSEL_HEADING });
@@ -37,6 +42,49 @@ async function showSlider(page: Page): Promise<Locator> {
 
 async function firstActiveIndex(region: Locator): Promise<string | null> {
   return region.locator('.slick-slide.slick-active').first().getAttribute('data-index');
+}
+
+/**
+ * Stops the page's clock (installed before the visit): from here on time moves only
+ * when `advance` moves it, so the carousel's timing is tested without waiting for it.
+ */
+async function freezeClock(page: Page): Promise<void> {
+  // A moment ahead: the page's clock runs on while the test asks for its time.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 500);
+}
+
+/**
+ * Moves the page's clock on by `ms` in steps of at most CLOCK_STEP_MS, as time would pass: after
+ * each step React renders what the timers changed (in a task its scheduler posts as a message,
+ * which the clock does not fake), and timers set in that work fire at the next step. react-slick
+ * ends a transition that way: a timer, a render, then a 10 ms timer before it takes clicks again.
+ */
+async function advance(page: Page, ms: number): Promise<void> {
+  for (let left = ms; left > 0; left -= CLOCK_STEP_MS) {
+    await page.clock.runFor(Math.min(left, CLOCK_STEP_MS));
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const channel = new MessageChannel();
+          let rounds = 2;
+          channel.port1.onmessage = () => (--rounds === 0 ? resolve() : channel.port2.postMessage(null));
+          channel.port2.postMessage(null);
+        }),
+    );
+  }
+}
+
+/** Long enough for a transition to end and react-slick to take clicks again. */
+const TRANSITION_END_MS = CAROUSEL.transitionSpeedMs + CLOCK_STEP_MS;
+
+/** Steps the clock until the first visible slide changes and returns the page's time at that moment. */
+async function nextSlideChange(page: Page, region: Locator): Promise<number> {
+  const from = await firstActiveIndex(region);
+  for (let elapsed = 0; elapsed <= 2 * ONE_ROTATION_MS; elapsed += CLOCK_STEP_MS) {
+    await advance(page, CLOCK_STEP_MS);
+    if ((await firstActiveIndex(region)) !== from) return page.evaluate(() => Date.now());
+  }
+  throw new Error(`the slides did not move within ${2 * ONE_ROTATION_MS} ms`);
 }
 
 test.describe('testimonial carousel', () => {
@@ -84,66 +132,81 @@ test.describe('testimonial carousel', () => {
     expect(Math.abs(after - before)).toBeLessThanOrEqual(1);
   });
 
-  test('autoplays about every 5 s, and the pause button stops it', async ({ page, visit }) => {
+  test('autoplays every 5 s, and the pause button stops it', async ({ page, visit }) => {
+    await page.clock.install();
     await page.setViewportSize({ width: 1280, height: 800 });
     await visit('/');
     const region = await showSlider(page);
-    const start = await firstActiveIndex(region);
-    await expect.poll(() => firstActiveIndex(region), { timeout: ONE_ROTATION_MS }).not.toBe(start);
+    await freezeClock(page);
+    const first = await nextSlideChange(page, region);
+    const second = await nextSlideChange(page, region);
+    expect(second - first, 'time between two slides').toBeGreaterThanOrEqual(CAROUSEL.autoplaySpeedMs);
+    expect(second - first, 'time between two slides').toBeLessThanOrEqual(
+      CAROUSEL.autoplaySpeedMs + SLICK_AUTOPLAY_SLACK_MS + CLOCK_STEP_MS,
+    );
 
     await region.getByRole('button', { name: 'Pause testimonials' }).click();
     await expect(region.getByRole('button', { name: 'Play testimonials' })).toBeVisible();
-    await page.waitForTimeout(2_500); // let a transition already under way finish
+    await advance(page, TRANSITION_END_MS); // a transition already under way ends
     const paused = await firstActiveIndex(region);
-    await page.waitForTimeout(ONE_ROTATION_MS);
+    await advance(page, 2 * ONE_ROTATION_MS);
     expect(await firstActiveIndex(region)).toBe(paused);
 
     await region.getByRole('button', { name: 'Play testimonials' }).click();
-    await expect.poll(() => firstActiveIndex(region), { timeout: ONE_ROTATION_MS }).not.toBe(paused);
+    await nextSlideChange(page, region);
   });
 
   test('pauses while keyboard focus is inside', async ({ page, visit }) => {
+    await page.clock.install();
     await page.setViewportSize({ width: 1280, height: 800 });
     await visit('/');
     const region = await showSlider(page);
+    await freezeClock(page);
     await region.getByRole('button', { name: 'Next testimonial' }).focus();
-    await page.waitForTimeout(2_500);
+    await advance(page, TRANSITION_END_MS);
     const focused = await firstActiveIndex(region);
-    await page.waitForTimeout(ONE_ROTATION_MS);
+    await advance(page, 2 * ONE_ROTATION_MS);
     expect(await firstActiveIndex(region)).toBe(focused);
   });
 
   test('does not autoplay under reduced motion', async ({ page, visit }) => {
+    await page.clock.install();
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.setViewportSize({ width: 1280, height: 800 });
     await visit('/');
     const region = await showSlider(page);
+    await freezeClock(page);
     await expect(region.getByRole('button', { name: 'Play testimonials' })).toBeVisible();
     const start = await firstActiveIndex(region);
-    await page.waitForTimeout(ONE_ROTATION_MS);
+    await advance(page, 2 * ONE_ROTATION_MS);
     expect(await firstActiveIndex(region)).toBe(start);
   });
 
   test('the previous and next buttons move the slides', async ({ page, visit }) => {
+    await page.clock.install();
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.setViewportSize({ width: 1280, height: 800 });
     await visit('/');
     const region = await showSlider(page);
+    await freezeClock(page);
     const start = await firstActiveIndex(region);
     await region.getByRole('button', { name: 'Next testimonial' }).click();
-    await expect.poll(() => firstActiveIndex(region)).toBe(String(Number(start) + 1));
-    await page.waitForTimeout(2_100); // react-slick ignores clicks while a transition runs
+    await advance(page, TRANSITION_END_MS); // react-slick ignores clicks while a transition runs
+    expect(await firstActiveIndex(region)).toBe(String(Number(start) + 1));
     await region.getByRole('button', { name: 'Previous testimonial' }).click();
-    await expect.poll(() => firstActiveIndex(region)).toBe(start);
+    await advance(page, TRANSITION_END_MS);
+    expect(await firstActiveIndex(region)).toBe(start);
   });
 
   test('leaves nothing focusable inside hidden slides or clones, before and after moving', async ({
     page,
     visit,
   }) => {
+    await page.clock.install();
     await page.setViewportSize({ width: 1280, height: 800 });
     await visit('/');
     const region = await showSlider(page);
+    await freezeClock(page);
     const audit = () =>
       region.evaluate((root) => {
         const tabbable =
@@ -166,7 +229,7 @@ test.describe('testimonial carousel', () => {
     expect((await audit()).hidden).toBeGreaterThan(0);
     await region.getByRole('button', { name: 'Pause testimonials' }).click();
     await region.getByRole('button', { name: 'Next testimonial' }).click();
-    await page.waitForTimeout(2_300);
+    await advance(page, TRANSITION_END_MS);
     await expect.poll(audit).toMatchObject(expected);
 
     // Tabbing through the carousel visits only its controls.

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '@/lib/airtable/upsert';
 import { createRelay } from '@/server/relay';
@@ -56,7 +56,9 @@ describe('airtable.js → relay → emulator', () => {
       'Page Source': 'home',
     });
 
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The repeat must be stamped later: wait until the clock has passed the first stamp.
+    const firstStamp = Date.parse(String(first?.fields['Last Updated']));
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(firstStamp));
     await upsertWaitlistEntry({ email: 'parent@example.com', interests: ['Invest in Podling'] }, options);
     const records = emulator().records('Waitlist');
     expect(records).toHaveLength(1);
