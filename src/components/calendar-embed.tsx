@@ -13,9 +13,11 @@ type CalendarEmbedProps = {
 const LOAD_AHEAD_MARGIN = '600px 0px';
 
 /**
- * The scheduling calendar as a lazy iframe: it gets its address only as it nears the viewport,
- * so the page makes no request to the calendar host before then. A plain link to the same
- * booking page is always there, for visitors whose browser blocks the frame.
+ * The scheduling calendar as a lazy iframe: the frame is created only as it nears the viewport,
+ * so the page makes no request to the calendar host before then, and the first paint builds no
+ * frame and document that nobody sees yet. Until then a box of the frame's height holds its place
+ * (no layout shift). A plain link to the same booking page is always there, for visitors whose
+ * browser blocks the frame.
  */
 export function CalendarEmbed({
   url = CALENDAR.bookingUrl,
@@ -30,15 +32,17 @@ export function CalendarEmbed({
         <p className="calendar-embed__placeholder" aria-hidden="true">
           The booking calendar appears here. If it does not, use the link below.
         </p>
-        <iframe
-          className="calendar-embed__frame"
-          src={near ? url : undefined}
-          title={title}
-          height={height}
-          style={{ height }}
-          referrerPolicy="strict-origin-when-cross-origin"
-          sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox"
-        />
+        {near && (
+          <iframe
+            className="calendar-embed__frame"
+            src={url}
+            title={title}
+            height={height}
+            style={{ height }}
+            referrerPolicy="strict-origin-when-cross-origin"
+            sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox"
+          />
+        )}
       </div>
       <p className="calendar-embed__fallback">
         <a href={url} {...EXTERNAL_LINK_PROPS}>

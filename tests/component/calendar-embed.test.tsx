@@ -8,21 +8,24 @@ import { bringAllIntoView, installFakeIntersectionObserver } from './support/int
 describe('CalendarEmbed', () => {
   beforeEach(() => installFakeIntersectionObserver());
 
-  it('reserves the frame height with a title but no address until it nears the viewport', async () => {
-    render(<CalendarEmbed />);
-    const frame = screen.getByTitle(CALENDAR.title);
-    expect(frame.tagName).toBe('IFRAME');
-    expect(frame).not.toHaveAttribute('src');
-    expect(frame).toHaveAttribute('height', String(CALENDAR_FRAME_HEIGHT_PX));
+  it('reserves the frame height and creates the frame only as it nears the viewport', async () => {
+    const { container } = render(<CalendarEmbed />);
+    expect(container.querySelector('iframe')).toBeNull();
     expect(CALENDAR_FRAME_HEIGHT_PX).toBe(1050);
-    expect(frame.parentElement).toHaveStyle({ height: '1050px' });
+    const box = container.querySelector('.calendar-embed__box');
+    expect(box).toHaveStyle({ height: '1050px' });
 
     await bringAllIntoView();
+    const frame = screen.getByTitle(CALENDAR.title);
+    expect(frame.tagName).toBe('IFRAME');
     expect(frame).toHaveAttribute('src', CALENDAR.bookingUrl);
+    expect(frame).toHaveAttribute('height', String(CALENDAR_FRAME_HEIGHT_PX));
+    expect(frame.parentElement).toBe(box);
   });
 
-  it('keeps the frame to minimal rights', () => {
+  it('keeps the frame to minimal rights', async () => {
     render(<CalendarEmbed />);
+    await bringAllIntoView();
     const frame = screen.getByTitle(CALENDAR.title);
     expect(frame).toHaveAttribute('referrerpolicy', 'strict-origin-when-cross-origin');
     expect(frame).not.toHaveAttribute('allow');
@@ -39,15 +42,16 @@ describe('CalendarEmbed', () => {
     expect(link).toHaveAttribute('rel', 'noopener noreferrer');
   });
 
-  it('takes its address, title and height from props and renders on the server without an address', async () => {
+  it('takes its address, title and height from props and renders on the server without the frame', async () => {
     const html = renderToString(
       <CalendarEmbed url="https://calendly.com/x/15min" title="Book" height={700} />,
     );
-    expect(html).not.toContain('src=');
+    expect(html).not.toContain('<iframe');
+    expect(html).toContain('height:700px');
     render(<CalendarEmbed url="https://calendly.com/x/15min" title="Book" height={700} />);
+    await bringAllIntoView();
     const frame = screen.getByTitle('Book');
     expect(frame).toHaveAttribute('height', '700');
-    await bringAllIntoView();
     expect(frame).toHaveAttribute('src', 'https://calendly.com/x/15min');
   });
 });

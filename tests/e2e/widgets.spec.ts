@@ -281,7 +281,7 @@ test.describe('video facade', () => {
 });
 
 test.describe('calendar embed', () => {
-  test('the calendar frame gets its address only as it nears the viewport', async ({
+  test('the calendar frame is created only as it nears the viewport, in the place held for it', async ({
     page,
     visit,
     network,
@@ -289,21 +289,23 @@ test.describe('calendar embed', () => {
     await stubEmbedHosts(page, network);
     await page.setViewportSize({ width: 1280, height: 800 });
     await visit('/schools');
-    const frame = page.getByTitle(CALENDAR_TITLE);
-    await expect(frame).toHaveCount(1);
+    const box = page.locator('.calendar-embed__box');
+    await expect(box).toHaveCount(1);
     await settle(page, network);
-    expect(await frame.getAttribute('src')).toBeNull();
-    expect(await frame.getAttribute('height')).toBe('1050');
+    await expect(page.locator('iframe')).toHaveCount(0);
     expect(network.outside.filter((url) => url.includes('calendly'))).toEqual([]);
+    const heightBefore = await box.evaluate((node) => node.getBoundingClientRect().height);
+    expect(heightBefore).toBe(1050); // the frame's height, held before the frame exists
     await expect(page.getByRole('link', { name: 'Open the booking page in a new tab' })).toHaveAttribute(
       'href',
       CALENDAR_URL,
     );
 
-    await frame.scrollIntoViewIfNeeded();
+    await box.scrollIntoViewIfNeeded();
+    const frame = page.getByTitle(CALENDAR_TITLE);
     await expect(frame).toHaveAttribute('src', CALENDAR_URL);
-    const height = await frame.evaluate((node) => node.getBoundingClientRect().height);
-    expect(height).toBe(1050);
+    expect(await frame.evaluate((node) => node.getBoundingClientRect().height)).toBe(1050);
+    expect(await box.evaluate((node) => node.getBoundingClientRect().height)).toBe(heightBefore);
     await expect.poll(() => network.outside.some((url) => url.startsWith(CALENDAR_URL))).toBe(true);
     await expect(page.frameLocator('.calendar-embed iframe').getByText('Embed stand-in')).toBeVisible();
     for (const url of network.outside) expect(url.startsWith(CALENDAR_URL)).toBe(true);
