@@ -57,6 +57,7 @@ describe('the boot loader in the page', () => {
     document.head.innerHTML = '';
     document.body.innerHTML = `<script type="application/json" id="${BOOT_MODULES_ID}">["/assets/framework.js","/assets/page.js"]</script>`;
     class FakeObserver {
+      static readonly supportedEntryTypes = ['paint', 'navigation', 'resource'];
       constructor(private readonly callback: PaintCallback) {}
       observe() {
         observers.push({ callback: this.callback, observer: this });
@@ -113,9 +114,33 @@ describe('the boot loader in the page', () => {
     expect(preloads()).toHaveLength(2);
   });
 
-  it('starts anyway when no paint is reported (a tab opened in the background)', () => {
+  it('waits seconds for a slow first paint, and starts anyway should it never be reported', () => {
+    expect(FIRST_PAINT_WAIT_MS).toBeGreaterThanOrEqual(3000);
     run();
-    vi.advanceTimersByTime(FIRST_PAINT_WAIT_MS);
+    vi.advanceTimersByTime(FIRST_PAINT_WAIT_MS - 1);
+    expect(imported).toEqual([]);
+    vi.advanceTimersByTime(1);
     expect(imported).toEqual(['/assets/index-abc.js']);
+  });
+
+  it('without paint timing, starts after the first frame', () => {
+    let frame: FrameRequestCallback | undefined;
+    vi.stubGlobal(
+      'PerformanceObserver',
+      class {
+        static readonly supportedEntryTypes = ['navigation'];
+      },
+    );
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => {
+      frame = callback;
+      return 1;
+    });
+    run();
+    vi.advanceTimersByTime(0);
+    expect(imported).toEqual([]);
+    frame?.(0);
+    vi.advanceTimersByTime(0);
+    expect(imported).toEqual(['/assets/index-abc.js']);
+    expect(observers).toEqual([]);
   });
 });
