@@ -53,9 +53,11 @@ describe('TestimonialCarousel', () => {
 
   it('does not load the slider until the section nears the viewport', async () => {
     const { container } = renderCarousel();
+    // Had the render started loading the library, that import would be done here too.
     await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await import('react-slick');
     });
+    expect(document.head.querySelector('link[rel="stylesheet"]')).toBeNull();
     expect(container.querySelector('.slick-slider')).toBeNull();
     await mountSlider(container);
     expect(screen.queryByRole('list')).toBeNull();
