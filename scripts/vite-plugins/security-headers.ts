@@ -78,12 +78,12 @@ export function contentSecurityPolicy(
  *
  * No Cross-Origin-Opener-Policy, on purpose. `same-origin` forces a new browsing context group,
  * so every arrival from a page without it (a search result, a social app, a new tab) starts in a
- * fresh renderer process: on Android Chrome, which keeps one process across such navigations
- * otherwise, that cold start measured 30–50 ms of main-thread work on this project's test machine
- * (27–53 ms against 14 ms for the same commit without the header; Lighthouse counts it ×4 as
- * Total Blocking Time: 8–33 ms without, 35–199 ms with). What it buys a site like this one is
- * little: the pages show no per-visitor data, use no cross-origin isolation features, and open
- * every outside link with `noopener`. Weigh that again before adding it (README "Security").
+ * fresh renderer process, as on Android Chrome, which otherwise keeps the tab's process. On this
+ * project's test machine that cold commit took 27–53 ms of main-thread work against 14 ms without
+ * the header, and Lighthouse counts it ×4 as Total Blocking Time (35–199 ms with, 8–33 ms
+ * without). What it buys a site like this one is little: the pages show no per-visitor data, use
+ * no cross-origin isolation features, and open every outside link with `noopener`. Weigh that
+ * again before adding it (README "Security and privacy").
  */
 export function headersFile(settings: SiteSettings, scriptHashes: readonly string[] = []): string {
   return [
