@@ -48,6 +48,21 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
   throw new Error(`wrangler dev did not answer at ${url} within 90 s:\n${output()}`);
 }
 
+/**
+ * The environment without libfaketime's preload (`npm run test:clock` moves the tests' clock with
+ * it): workerd hangs at start under it, even for `--version`. The Worker then runs on the real
+ * clock while the tests run on the moved one, which is itself a check that no test compares its
+ * own clock with the server's.
+ */
+export function withoutMovedClock(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const rest = { ...env };
+  const { LD_PRELOAD } = rest;
+  delete rest.LD_PRELOAD;
+  delete rest.FAKETIME;
+  const kept = (LD_PRELOAD ?? '').split(/[\s:]+/).filter((lib) => lib && !lib.includes('faketime'));
+  return kept.length > 0 ? { ...rest, LD_PRELOAD: kept.join(':') } : rest;
+}
+
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const port = await freePort();
   const state = await mkdtemp(path.join(tmpdir(), 'podling-wrangler-'));
@@ -69,7 +84,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+    env: { ...withoutMovedClock(process.env), WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

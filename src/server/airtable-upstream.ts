@@ -92,7 +92,7 @@ export function createAirtableUpstream(
     `${settings.endpointUrl.replace(/\/+$/, '')}/v0/${encodeURIComponent(settings.baseId)}/${encodeURIComponent(table)}`;
 
   const call = async <T>(method: string, url: string, body: unknown, deadline: number): Promise<T> => {
-    if (!(await options.gate.acquire(deadline))) {
+    if (!(await options.gate.acquire(deadline - now()))) {
       throw options.gate.closedFor() > 0
         ? new UpstreamError(
             429,

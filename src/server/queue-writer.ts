@@ -300,6 +300,7 @@ export async function writeQueuedBatch(
   options: WriterOptions = {},
 ): Promise<BatchReport | undefined> {
   const log = options.log ?? ((message: string) => console.log(message));
+  const now = options.now ?? Date.now;
   const store = env.DEAD_LETTERS;
   if (batch.queue.endsWith(DEAD_LETTER_QUEUE_SUFFIX)) {
     // Messages whose retries ran out: keep them for the owner to list and replay.
@@ -308,7 +309,7 @@ export async function writeQueuedBatch(
         await keepDeadLetter(store, {
           submission: message.body,
           reason: 'retries exhausted',
-          failedAt: new Date(Date.now()).toISOString(),
+          failedAt: new Date(now()).toISOString(),
         });
         log('Airtable writer: a submission ran out of retries; kept as a dead letter');
       }
@@ -323,7 +324,7 @@ export async function writeQueuedBatch(
       options.deadLetter ??
       (store
         ? (submission, reason) =>
-            keepDeadLetter(store, { submission, reason, failedAt: new Date(Date.now()).toISOString() })
+            keepDeadLetter(store, { submission, reason, failedAt: new Date(now()).toISOString() })
         : undefined),
   });
   const report = await writer.writeBatch(batch);

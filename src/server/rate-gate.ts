@@ -29,10 +29,11 @@ export interface RateGateOptions {
 
 export interface RateGate {
   /**
-   * Waits for a slot and takes it. Resolves false without taking one when the wait would end
-   * after `deadline` (epoch ms), so a caller with a visitor waiting can answer in time.
+   * Waits for a slot and takes it. Resolves false without taking one when the wait would last
+   * longer than `withinMs`, so a caller with a visitor waiting can answer in time. A duration,
+   * not a point in time: the caller's clock and the gate's need not be the same clock.
    */
-  acquire(deadline?: number): Promise<boolean>;
+  acquire(withinMs?: number): Promise<boolean>;
   /** Records a 429: no slot is handed out until the penalty has passed. */
   penalise(): void;
   /** Milliseconds until the gate opens after a 429 (0 when open). */
@@ -66,7 +67,8 @@ export function createRateGate({
   };
 
   return {
-    async acquire(deadline = Number.POSITIVE_INFINITY) {
+    async acquire(withinMs = Number.POSITIVE_INFINITY) {
+      const deadline = now() + withinMs;
       if (Math.max(now(), closedUntil) > deadline) return false;
       const slot = book();
       if (slot > deadline) {

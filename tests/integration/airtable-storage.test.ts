@@ -25,10 +25,14 @@ beforeEach(() => {
 
 const storage = (overrides: StorageOptions = {}) => storageOptions(emulator, overrides);
 
-/** A clock that moves a minute per call, so Created At and Last Updated differ between writes. */
-function steppingClock(start = Date.parse('2025-01-01T09:00:00.000Z')) {
-  let tick = 0;
-  return () => new Date(start + 60_000 * tick++);
+/** A clock the test moves between writes, so Created At and Last Updated differ between them. */
+function settableClock(start = Date.parse('2025-01-01T09:00:00.000Z')) {
+  let at = start;
+  const now = () => new Date(at);
+  now.advance = (ms: number) => {
+    at += ms;
+  };
+  return now;
 }
 
 const QUOTE: QuoteRequestInput = {
@@ -67,8 +71,9 @@ describe('upsertQuoteRequest against the emulator', () => {
   });
 
   it('updates by email in any case and with surrounding spaces, keeping Created At', async () => {
-    const now = steppingClock();
+    const now = settableClock();
     const first = await upsertQuoteRequest(QUOTE, storage({ now }));
+    now.advance(60_000);
     const second = await upsertQuoteRequest(
       {
         ...QUOTE,
@@ -132,7 +137,7 @@ describe('upsertWaitlistEntry against the emulator', () => {
   });
 
   it('updates the same entry and keeps details a later sign-up does not repeat', async () => {
-    const now = steppingClock();
+    const now = settableClock();
     await upsertWaitlistEntry(
       {
         email: 'teacher@school.org',
@@ -142,6 +147,7 @@ describe('upsertWaitlistEntry against the emulator', () => {
       },
       storage({ now }),
     );
+    now.advance(60_000);
     const again = await upsertWaitlistEntry(
       { email: 'Teacher@School.org ', interests: ['Partner with Podling', 'Invest in Podling'] },
       storage({ now }),

@@ -42,7 +42,7 @@ describe('rate gate', () => {
     const clock = virtualClock();
     const gate = createRateGate({ ...clock });
     gate.penalise();
-    expect(await gate.acquire(clock.now() + 5_000)).toBe(false);
+    expect(await gate.acquire(5_000)).toBe(false);
     expect(clock.now()).toBe(0);
   });
 });

@@ -42,7 +42,7 @@ export interface StorageOptions {
   retry?: { initialDelayMs?: number; maxDelayMs?: number };
   /** Source of jitter in [0, 1). */
   random?: () => number;
-  /** Clock for Created At / Last Updated. */
+  /** The clock for everything the call does with time: Created At / Last Updated and the bound. */
   now?: () => Date;
 }
 
@@ -66,13 +66,10 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Settles with `work`, or rejects with StorageTimeoutError once `deadline` passes. */
-function beforeDeadline<T>(work: Promise<T>, deadline: number, boundMs: number): Promise<T> {
+/** Settles with `work`, or rejects with StorageTimeoutError once `remainingMs` have passed. */
+function beforeDeadline<T>(work: Promise<T>, remainingMs: number, boundMs: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new StorageTimeoutError(boundMs)),
-      Math.max(0, deadline - Date.now()),
-    );
+    const timer = setTimeout(() => reject(new StorageTimeoutError(boundMs)), Math.max(0, remainingMs));
     work.then(
       (value) => {
         clearTimeout(timer);
@@ -150,28 +147,30 @@ async function upsertByEmail<TInput extends { email: string }>(
     throw new StorageError('invalid-email', STORAGE_ERRORS.invalidEmailFormat);
   }
   const boundMs = options.answerBoundMs ?? env.storageAnswerBoundMs;
+  // One clock for everything this call does with time: the records' stamps and the bound.
+  const now = options.now ?? (() => new Date());
+  const remaining = (deadline: number) => deadline - now().getTime();
   // The bound starts at the call: time spent queued behind an earlier upsert of the address counts.
-  const deadline = Date.now() + boundMs;
+  const deadline = now().getTime() + boundMs;
   const config = { ...configFromEnv(), ...options.config };
   const retry = { ...STORAGE_RETRY_DEFAULTS, ...options.retry };
   const random = options.random ?? Math.random;
-  const now = options.now ?? (() => new Date());
 
   const passes = async (): Promise<UpsertResult> => {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const remaining = deadline - Date.now();
-        if (remaining <= 0) throw new StorageTimeoutError(boundMs);
-        const requestTimeoutMs = Math.min(options.requestTimeoutMs ?? remaining, remaining);
+        const left = remaining(deadline);
+        if (left <= 0) throw new StorageTimeoutError(boundMs);
+        const requestTimeoutMs = Math.min(options.requestTimeoutMs ?? left, left);
         const pass = openAirtableBase(config, requestTimeoutMs).then((base) =>
           lookupThenWrite(base, plan, input, now),
         );
-        return await beforeDeadline(pass, deadline, boundMs);
+        return await beforeDeadline(pass, left, boundMs);
       } catch (error) {
         const delay = backoffDelayMs(attempt, retry, random);
         // Only a 429 is retried: Airtable did not apply the request. A timeout or dropped
         // connection may have written, and a blind re-create could race the first write.
-        if (!isRateLimited(error) || Date.now() + delay >= deadline) throw error;
+        if (!isRateLimited(error) || delay >= remaining(deadline)) throw error;
         await sleep(delay);
       }
     }
@@ -181,7 +180,7 @@ async function upsertByEmail<TInput extends { email: string }>(
     // Waiting in the queue counts against the bound; a call whose bound runs out while queued
     // answers then, and its turn later ends at once without a request.
     const key = `${plan.table}\u0000${normaliseEmail(input.email)}`;
-    return await beforeDeadline(oneAtATimePerKey(key, passes), deadline, boundMs);
+    return await beforeDeadline(oneAtATimePerKey(key, passes), remaining(deadline), boundMs);
   } catch (error) {
     throw toStorageError(error, plan.operation);
   }
