@@ -12,3 +12,13 @@ export const RELAY_PATH = '/api/airtable';
 export const RELAY_BASE_ID = 'appSiteRelay';
 /** airtable.js insists on a key; the relay ignores whatever Authorization the page sends. */
 export const RELAY_CLIENT_KEY = 'same-origin-relay';
+
+/**
+ * Where each form posts natively (before hydration or without JavaScript), on the site's own
+ * origin, in relay deploys: `application/x-www-form-urlencoded`, answered with a full page.
+ */
+export const FORM_POST_PATHS = {
+  waitlist: '/api/forms/waitlist',
+  quote: '/api/forms/quote',
+} as const;
+export type NativeFormName = keyof typeof FORM_POST_PATHS;
