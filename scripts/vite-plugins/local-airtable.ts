@@ -18,7 +18,7 @@ import {
   EMULATOR_BASE_ID,
   EMULATOR_DEFAULT_DATA_FILE,
 } from '../airtable-emulator/emulator.ts';
-import { RELAY_PATH } from '../../src/lib/airtable/relay-protocol.ts';
+import { FORM_POST_PATHS, RELAY_PATH } from '../../src/lib/airtable/relay-protocol.ts';
 import { createRelay, type RelayEnv } from '../../src/server/relay.ts';
 import { webMiddleware } from './node-adapter.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
@@ -49,7 +49,9 @@ function originOf(server: Listening): string {
 function mountStorage(middlewares: Connect.Server, config: ResolvedConfig, server: Listening): () => string {
   const env = serverEnv(config);
   if (env.AIRTABLE_API_KEY) {
-    middlewares.use(RELAY_PATH, webMiddleware(createRelay(env)));
+    const relay = webMiddleware(createRelay(env));
+    middlewares.use(RELAY_PATH, relay);
+    for (const path of Object.values(FORM_POST_PATHS)) middlewares.use(path, relay);
     const upstream = env.AIRTABLE_ENDPOINT_URL || 'Airtable';
     return () =>
       `Forms store through ${RELAY_PATH} in base ${env.AIRTABLE_BASE_ID ?? '(AIRTABLE_BASE_ID unset)'} at ${upstream}.`;
@@ -62,17 +64,16 @@ function mountStorage(middlewares: Connect.Server, config: ResolvedConfig, serve
     else next();
   });
   let relay: ReturnType<typeof createRelay> | undefined;
-  middlewares.use(
-    RELAY_PATH,
-    webMiddleware((request) => {
-      relay ??= createRelay({
-        AIRTABLE_API_KEY: EMULATOR_API_KEY,
-        AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
-        AIRTABLE_ENDPOINT_URL: originOf(server),
-      });
-      return relay(request);
-    }),
-  );
+  const emulatedRelay = webMiddleware((request, client) => {
+    relay ??= createRelay({
+      AIRTABLE_API_KEY: EMULATOR_API_KEY,
+      AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
+      AIRTABLE_ENDPOINT_URL: originOf(server),
+    });
+    return relay(request, client);
+  });
+  middlewares.use(RELAY_PATH, emulatedRelay);
+  for (const path of Object.values(FORM_POST_PATHS)) middlewares.use(path, emulatedRelay);
   return () =>
     `Forms store in the local Airtable emulator (${dataFile}): see them at ${originOf(server)}${EMULATOR_ADMIN_PREFIX}/ or with \`npm run submissions\`.`;
 }

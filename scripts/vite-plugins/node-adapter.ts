@@ -7,7 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
-export type WebHandler = (request: Request) => Promise<Response>;
+import { clientAddress, trustedProxies } from '../../src/server/client-limits.ts';
+
+export type WebHandler = (request: Request, client?: { address?: string }) => Promise<Response>;
 
 /** The request as a web Request, its body streamed (the handler bounds how much it reads). */
 export function toWebRequest(req: IncomingMessage, origin: string): Request {
@@ -51,11 +53,21 @@ declare module 'node:http' {
   }
 }
 
-/** A Connect middleware running `handler` for every request it is given. */
+/**
+ * A Connect middleware running `handler` for every request it is given, with the client's socket
+ * address (a forwarded-for header counts only from a proxy named in TRUSTED_PROXIES).
+ */
 export function webMiddleware(handler: WebHandler) {
+  const proxies = trustedProxies(process.env.TRUSTED_PROXIES);
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
     const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
-    handler(toWebRequest(req, origin))
+    const forwarded = req.headers['x-forwarded-for'];
+    const address = clientAddress(
+      req.socket.remoteAddress,
+      Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? null),
+      proxies,
+    );
+    handler(toWebRequest(req, origin), { address })
       .then((response) => sendWebResponse(response, res))
       .catch(next);
   };

@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from '@/config/site';
+import { PRODUCT_NAME } from './site.ts';
 
 /** User-visible messages from the spec (sections 4 and 8), quoted exactly. */
 export const MESSAGES = {

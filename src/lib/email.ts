@@ -51,3 +51,89 @@ export function isValidEmail(value: string): boolean {
   if (!labels.every((label) => DOMAIN_LABEL.test(label))) return false;
   return !ALL_DIGITS.test(labels[labels.length - 1] ?? '');
 }
+
+// Characters that show nothing, or change how their neighbour looks, in an address: default
+// ignorables (U+034F, U+FE0F, U+3164, zero-width joiners…), format and private-use characters.
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Co}\p{Cc}]/u;
+
+/** Scripts a letter is checked against; letters of any other script form a group of their own. */
+const SCRIPTS = [
+  ['Latin', /\p{Script=Latin}/u],
+  ['Greek', /\p{Script=Greek}/u],
+  ['Cyrillic', /\p{Script=Cyrillic}/u],
+  ['Armenian', /\p{Script=Armenian}/u],
+  ['Georgian', /\p{Script=Georgian}/u],
+  ['Hebrew', /\p{Script=Hebrew}/u],
+  ['Arabic', /\p{Script=Arabic}/u],
+  ['Han', /\p{Script=Han}/u],
+  ['Hiragana', /\p{Script=Hiragana}/u],
+  ['Katakana', /\p{Script=Katakana}/u],
+  ['Hangul', /\p{Script=Hangul}/u],
+  ['Bopomofo', /\p{Script=Bopomofo}/u],
+  ['Cherokee', /\p{Script=Cherokee}/u],
+  ['Thai', /\p{Script=Thai}/u],
+  ['Lao', /\p{Script=Lao}/u],
+  ['Devanagari', /\p{Script=Devanagari}/u],
+  ['Bengali', /\p{Script=Bengali}/u],
+  ['Tamil', /\p{Script=Tamil}/u],
+  ['Ethiopic', /\p{Script=Ethiopic}/u],
+] as const;
+
+/** Scripts written together in one word (Unicode's highly restrictive profile, UTS 39). */
+const SCRIPT_FAMILIES: readonly (readonly string[])[] = [
+  ['Han', 'Hiragana', 'Katakana'],
+  ['Han', 'Hangul'],
+  ['Han', 'Bopomofo'],
+];
+
+function scriptsOf(part: string): Set<string> {
+  const scripts = new Set<string>();
+  for (const char of part) {
+    if (!/\p{L}/u.test(char)) continue;
+    scripts.add(SCRIPTS.find(([, pattern]) => pattern.test(char))?.[0] ?? 'Other');
+  }
+  return scripts;
+}
+
+/** One script, or one of the families written together: no Cyrillic 'а' inside a Latin word. */
+function isSingleScript(part: string): boolean {
+  const scripts = [...scriptsOf(part)];
+  if (scripts.length <= 1) return true;
+  return SCRIPT_FAMILIES.some((family) => scripts.every((script) => family.includes(script)));
+}
+
+/** The domain's ASCII form (IDNA: `bücher.de` → `xn--bcher-kva.de`), or null if it has none. */
+function asciiDomain(domain: string): string | null {
+  try {
+    const hostname = new URL(`http://${domain}/`).hostname;
+    return hostname.endsWith('.') || hostname.length === 0 ? null : hostname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The one form an address is stored and matched in, or null when it must be refused: the spec's
+ * rule (isValidEmail), and no address that could pass for another. NFC (a composed and a
+ * decomposed 'é' are one address), lower case, the domain in its ASCII form (Unicode and
+ * punycode spellings are one address); refused: invisible or format characters, compatibility
+ * characters (fullwidth 'ａ', ligatures), and a local part or domain label mixing scripts (a
+ * Cyrillic 'а' among Latin letters). Two spellings that look the same never make two records.
+ */
+export function canonicalEmail(value: string): string | null {
+  const email = value.trim().normalize('NFC');
+  if (!isValidEmail(email) || INVISIBLE.test(email)) return null;
+  if (email.normalize('NFKC') !== email) return null;
+  const at = email.indexOf('@');
+  const local = email.slice(0, at).toLowerCase();
+  const domain = email.slice(at + 1);
+  if (!isSingleScript(local) || !domain.split('.').every(isSingleScript)) return null;
+  const ascii = asciiDomain(domain);
+  if (!ascii || !isValidEmail(`${local}@${ascii}`)) return null;
+  return `${local}@${ascii}`;
+}
+
+/** True when the address may be stored: what the forms check before sending, and the server after. */
+export function isAcceptedEmail(value: string): boolean {
+  return canonicalEmail(value) !== null;
+}

@@ -5,6 +5,7 @@
  * (`npm run dead-letters`), which needs the ADMIN_TOKEN secret. They hold emails: the endpoint
  * answers nothing without the token, and a replayed letter is deleted.
  */
+import { ADMIN_ATTEMPTS_PER_MINUTE, createWindowLimiter, type Limiter } from './client-limits.ts';
 import type { Submission } from './submission.ts';
 
 /** wrangler.jsonc names the dead-letter queue after the submissions queue plus this suffix. */
@@ -61,6 +62,31 @@ function sameToken(given: string, expected: string): boolean {
   return difference === 0;
 }
 
+/** Shortest ADMIN_TOKEN the endpoint accepts: a token a person picks is guessed, a random one is not. */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+/** How long a wrong token waits for its answer: a guesser gets one try a second at best. */
+export const ADMIN_FAILURE_DELAY_MS = 1_000;
+
+/** Why the configured token is refused, or null when it is strong enough. */
+export function adminTokenProblem(token: string | undefined): string | null {
+  const trimmed = token?.trim() ?? '';
+  if (!trimmed) return null;
+  if (trimmed.length < ADMIN_TOKEN_MIN_LENGTH)
+    return `ADMIN_TOKEN is ${trimmed.length} characters; use at least ${ADMIN_TOKEN_MIN_LENGTH} random ones (openssl rand -hex 32)`;
+  return null;
+}
+
+// Per isolate where the Worker has no ADMIN_LIMITER binding: attempts per address.
+const fallbackAdminLimiter = createWindowLimiter({ limit: ADMIN_ATTEMPTS_PER_MINUTE });
+
+export interface DeadLetterAdminOptions {
+  clientAddress: string;
+  /** Counts attempts per address (the Worker's ADMIN_LIMITER binding). */
+  limiter?: Limiter;
+  /** How long a failed attempt waits (tests pass 0). */
+  failureDelayMs?: number;
+}
+
 export interface DeadLetterAdminEnv {
   ADMIN_TOKEN?: string;
   DEAD_LETTERS?: DeadLetterStore;
@@ -75,12 +101,30 @@ export async function handleDeadLetterAdmin(
   request: Request,
   env: DeadLetterAdminEnv,
   requeue: (submission: Submission) => Promise<void>,
+  options: DeadLetterAdminOptions = { clientAddress: 'unknown' },
 ): Promise<Response> {
   const expected = env.ADMIN_TOKEN?.trim();
   const store = env.DEAD_LETTERS;
   if (!expected || !store) return new Response('Not found', { status: 404 });
+  const weak = adminTokenProblem(expected);
+  if (weak) {
+    console.warn(`Dead-letter admin is off: ${weak}`);
+    return Response.json({ error: 'ADMIN_TOKEN is too short; the endpoint is off' }, { status: 503 });
+  }
+  // Every attempt counts (the owner's command makes one or two): past the limit even the right
+  // token waits, so a guesser cannot learn anything from the answers of its later tries.
+  const allowed = await (options.limiter ?? fallbackAdminLimiter).take(options.clientAddress);
+  if (!allowed.ok)
+    return Response.json(
+      { error: 'too many attempts' },
+      { status: 429, headers: { 'retry-after': String(allowed.retryAfterSeconds) } },
+    );
   const given = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
-  if (!sameToken(given, expected)) return Response.json({ error: 'unauthorized' }, { status: 401 });
+  if (!sameToken(given, expected)) {
+    const delay = options.failureDelayMs ?? ADMIN_FAILURE_DELAY_MS;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    return Response.json({ error: 'unauthorized' }, { status: 401 });
+  }
   const { pathname } = new URL(request.url);
   const letters = await listDeadLetters(store);
   if (request.method === 'GET' && pathname === DEAD_LETTERS_PATH) {

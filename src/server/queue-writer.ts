@@ -17,6 +17,7 @@
  * a second record.
  */
 import { normaliseEmail, QUOTE_FIELDS } from '../lib/airtable/fields.ts';
+import { submissionKey } from '../lib/airtable/one-at-a-time.ts';
 import { AIRTABLE_SCHEMA } from '../lib/airtable/schema.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
@@ -30,9 +31,9 @@ import {
   RATE_WINDOW_MS,
   type RateGate,
 } from './rate-gate.ts';
-import { AIRTABLE_API_ORIGIN, type RelayEnv } from './relay.ts';
+import { type RelayEnv, upstreamSettings } from './gate.ts';
 import { DEAD_LETTER_QUEUE_SUFFIX, type DeadLetterStore, keepDeadLetter } from './dead-letters.ts';
-import { cellsForCreate, cellsForUpdate, isRelayTable, type Submission } from './submission.ts';
+import { cellsForCreate, cellsForUpdate, isRelayTable, mergeCells, type Submission } from './submission.ts';
 
 /** The parts of Cloudflare's MessageBatch the writer uses. */
 export interface QueueMessage {
@@ -95,7 +96,7 @@ interface Merged {
   messages: QueueMessage[];
 }
 
-/** Merges submissions per table and email: later cells over earlier ones. */
+/** Merges submissions per table and email: later cells over earlier ones (submission.ts's rule). */
 export function mergeSubmissions(
   entries: readonly { submission: Submission; message: QueueMessage }[],
 ): Merged[] {
@@ -103,16 +104,13 @@ export function mergeSubmissions(
   const ordered = [...entries].sort((a, b) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt));
   for (const { submission, message } of ordered) {
     const email = normaliseEmail(submission.email);
-    const key = `${submission.table}\u0000${email}`;
+    const key = submissionKey(submission.table, email);
     const earlier = byKey.get(key);
     if (!earlier) {
       byKey.set(key, { submission: { ...submission, email }, messages: [message] });
       continue;
     }
-    const cells = { ...earlier.submission.cells, ...submission.cells };
-    // A later quote without Other Use Case clears it, as its own update would.
-    if (submission.table === AIRTABLE_SCHEMA.quotes.name && !(QUOTE_FIELDS.otherUseCase in submission.cells))
-      cells[QUOTE_FIELDS.otherUseCase] = '';
+    const cells = mergeCells(submission.table, earlier.submission.cells, submission.cells);
     earlier.submission = { ...submission, email, cells };
     earlier.messages.push(message);
   }
@@ -138,14 +136,11 @@ export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
     requests += 1;
     return (options.fetch ?? fetch)(input, init);
   };
-  const upstream: AirtableUpstream = createAirtableUpstream(
-    {
-      apiKey: env.AIRTABLE_API_KEY ?? '',
-      baseId: env.AIRTABLE_BASE_ID ?? '',
-      endpointUrl: env.AIRTABLE_ENDPOINT_URL?.trim() || AIRTABLE_API_ORIGIN,
-    },
-    { gate, fetch: countingFetch, now },
-  );
+  const upstream: AirtableUpstream = createAirtableUpstream(upstreamSettings(env), {
+    gate,
+    fetch: countingFetch,
+    now,
+  });
   const deadline = () => now() + REQUEST_BOUND_MS + gate.closedFor();
 
   /** Writes one part (all creates or all updates, at most 10) in one request. */

@@ -4,7 +4,8 @@
  * When wrangler.jsonc binds the SUBMISSIONS queue, the relay accepts each valid submission into
  * it and answers at once, and this Worker's queue consumer is the only writer to Airtable.
  */
-import { RELAY_PATH } from '../lib/airtable/relay-protocol.ts';
+import { FORM_POST_PATHS, RELAY_PATH } from '../lib/airtable/relay-protocol.ts';
+import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
 import { DEAD_LETTERS_PATH, type DeadLetterAdminEnv, handleDeadLetterAdmin } from './dead-letters.ts';
 import { type QueueBatch, writeQueuedBatch } from './queue-writer.ts';
 import { createRelay, type RelayEnv, type RelayHandler, type SubmissionQueue } from './relay.ts';
@@ -15,6 +16,10 @@ export interface WorkerEnv extends RelayEnv, DeadLetterAdminEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
   /** Queued mode when bound (see wrangler.jsonc). */
   SUBMISSIONS?: { send(body: Submission, options?: { contentType?: 'json' }): Promise<void> };
+  /** Cloudflare's Rate Limiting bindings (wrangler.jsonc `ratelimits`); in memory when unbound. */
+  SUBMIT_LIMITER?: RateLimitBinding;
+  EMAIL_LIMITER?: RateLimitBinding;
+  ADMIN_LIMITER?: RateLimitBinding;
 }
 
 function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
@@ -26,9 +31,21 @@ function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
 let relay: { handler: RelayHandler; env: WorkerEnv } | undefined;
 
 function relayFor(env: WorkerEnv): RelayHandler {
-  if (relay?.env !== env) relay = { env, handler: createRelay(env, { queue: queueOf(env) }) };
+  if (relay?.env !== env)
+    relay = {
+      env,
+      handler: createRelay(env, {
+        queue: queueOf(env),
+        clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
+        emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
+      }),
+    };
   return relay.handler;
 }
+
+/** Cloudflare sets the connecting address on every request; a client cannot choose it. */
+const connectingAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
+const FORMS_PREFIX = FORM_POST_PATHS.waitlist.slice(0, FORM_POST_PATHS.waitlist.lastIndexOf('/'));
 
 const startsWith = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
@@ -36,11 +53,15 @@ const startsWith = (pathname: string, prefix: string) =>
 export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
     const { pathname } = new URL(request.url);
-    if (startsWith(pathname, RELAY_PATH)) return relayFor(env)(request);
+    if (startsWith(pathname, RELAY_PATH) || startsWith(pathname, FORMS_PREFIX))
+      return relayFor(env)(request, { address: connectingAddress(request) });
     if (startsWith(pathname, DEAD_LETTERS_PATH)) {
       const queue = queueOf(env);
       if (!queue) return new Response('Not found', { status: 404 });
-      return handleDeadLetterAdmin(request, env, (submission) => queue.send(submission));
+      return handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {
+        clientAddress: connectingAddress(request) ?? 'unknown',
+        limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
+      });
     }
     return env.ASSETS.fetch(request);
   },

@@ -2,7 +2,8 @@
 import { emailLookupFormula } from '@/lib/airtable/formula';
 import { RELAY_BASE_ID, RELAY_PATH } from '@/lib/airtable/relay-protocol';
 import { createRateGate } from '@/server/rate-gate';
-import { createRelay, RELAY_MAX_BODY_BYTES } from '@/server/relay';
+import { GATE_MAX_BODY_BYTES } from '@/server/gate';
+import { createRelay } from '@/server/relay';
 
 const TOKEN = 'patServerSecret.0123456789';
 const BASE = 'appRealBase12345';
@@ -232,8 +233,8 @@ const RULES: Rule[] = [
   {
     rule: 'an over-long name',
     method: 'POST',
-    path: table('Waitlist'),
-    body: { fields: { ...waitlistFields, 'Contact Name': 'x'.repeat(201) } },
+    path: table('School Quotes'),
+    body: { fields: { ...quoteFields, 'Contact Name': 'x'.repeat(201) } },
     status: 422,
     upstream: 0,
   },
@@ -254,12 +255,12 @@ const RULES: Rule[] = [
     upstream: 0,
   },
   {
-    rule: 'a quote without Status',
+    rule: 'a quote without Status (the server sets it)',
     method: 'POST',
     path: table('School Quotes'),
     body: { fields: { ...quoteFields, Status: undefined } },
-    status: 422,
-    upstream: 0,
+    status: 200,
+    upstream: 2,
   },
   {
     rule: 'a date that is not a date',
@@ -306,7 +307,7 @@ const RULES: Rule[] = [
     rule: 'a body over the limit',
     method: 'POST',
     path: table('Waitlist'),
-    rawBody: `{"fields":{"Email":"${'a'.repeat(RELAY_MAX_BODY_BYTES)}"}}`,
+    rawBody: `{"fields":{"Email":"${'a'.repeat(GATE_MAX_BODY_BYTES)}"}}`,
     status: 413,
     upstream: 0,
   },
@@ -328,6 +329,19 @@ const RULES: Rule[] = [
   },
 ];
 
+/** What the page's airtable.js client sends with a create: its stand-in key, JSON, its own origin. */
+const PAGE_HEADERS = {
+  authorization: 'Bearer same-origin-relay',
+  'content-type': 'application/json',
+  origin: ORIGIN,
+};
+const create = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  new Request(`${ORIGIN}${path}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { ...PAGE_HEADERS, ...headers },
+  });
+
 describe('the relay’s rules', () => {
   it.each(RULES)('$rule → $status', async ({ method, path, body, rawBody, status, upstream }) => {
     const { relay, airtable } = relayWithFake();
@@ -336,7 +350,7 @@ describe('the relay’s rules', () => {
       new Request(`${ORIGIN}${path}`, {
         method,
         body: text,
-        headers: { authorization: 'Bearer same-origin-relay', 'content-type': 'application/json' },
+        headers: PAGE_HEADERS,
       }),
     );
     expect(response.status).toBe(status);
@@ -349,38 +363,37 @@ describe('the relay’s rules', () => {
 
   it('never forwards the page’s Authorization, only the server’s token', async () => {
     const { relay, airtable } = relayWithFake();
-    await relay(
-      new Request(`${ORIGIN}${table('Waitlist')}`, {
-        method: 'POST',
-        body: JSON.stringify({ fields: waitlistFields, typecast: true }),
-        headers: { authorization: 'Bearer patStolenFromSomeone' },
-      }),
-    );
+    await relay(create(table('Waitlist'), { fields: waitlistFields, typecast: true }));
     expect(airtable.calls.map((call) => call.authorization)).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
     expect(
       airtable.calls.every((call) => call.url.startsWith(`https://airtable.test/v0/${BASE}/Waitlist`)),
     ).toBe(true);
   });
 
-  it('answers a create with the record id and the cells the page sent, nothing else', async () => {
+  it('refuses a create that does not carry the page’s stand-in key (a token, or none)', async () => {
+    const { relay, airtable } = relayWithFake();
+    for (const authorization of ['Bearer patStolenFromSomeone', '']) {
+      const response = await relay(create(table('Waitlist'), { fields: waitlistFields }, { authorization }));
+      expect(response.status).toBe(401);
+    }
+    expect(airtable.calls).toHaveLength(0);
+  });
+
+  it('answers a create with a fresh receipt and the cells the page sent, nothing of the stored record', async () => {
     const { relay } = relayWithFake();
-    const response = await relay(
-      new Request(`${ORIGIN}${table('Waitlist')}`, {
-        method: 'POST',
-        body: JSON.stringify({ fields: waitlistFields, typecast: true }),
-      }),
-    );
-    expect(await response.json()).toEqual({ id: 'recNew0', createdTime: 'x', fields: waitlistFields });
+    const response = await relay(create(table('Waitlist'), { fields: waitlistFields, typecast: true }));
+    const answer = (await response.json()) as { id: string };
+    expect(answer).toEqual({
+      id: expect.stringMatching(/^rec[0-9a-z]{14}$/),
+      createdTime: new Date(NOW).toISOString(),
+      fields: waitlistFields,
+    });
+    expect(answer.id).not.toBe('recNew0');
   });
 
   it('stores the normalised email with the server’s own timestamps', async () => {
     const { relay, airtable } = relayWithFake();
-    await relay(
-      new Request(`${ORIGIN}${table('Waitlist')}`, {
-        method: 'POST',
-        body: JSON.stringify({ fields: waitlistFields, typecast: true }),
-      }),
-    );
+    await relay(create(table('Waitlist'), { fields: waitlistFields, typecast: true }));
     const created = airtable.calls[1]?.body as {
       records: { fields: Record<string, unknown> }[];
       typecast: boolean;
@@ -398,12 +411,7 @@ describe('the relay’s rules', () => {
   it('answers 401 in Airtable’s shape when the server has no token, without calling Airtable', async () => {
     const airtable = fakeAirtable();
     const relay = createRelay({}, { fetch: airtable.fetch, warn: () => undefined });
-    const response = await relay(
-      new Request(`${ORIGIN}${table('Waitlist')}`, {
-        method: 'POST',
-        body: JSON.stringify({ fields: waitlistFields }),
-      }),
-    );
+    const response = await relay(create(table('Waitlist'), { fields: waitlistFields }));
     expect(response.status).toBe(401);
     expect(airtable.calls).toHaveLength(0);
   });

@@ -21,6 +21,11 @@ export function configFromEnv(): AirtableConfig {
   return { apiKey: RELAY_CLIENT_KEY, baseId: RELAY_BASE_ID, endpointUrl: `${origin}${RELAY_PATH}` };
 }
 
+/** True when the config points at the site's own relay rather than at Airtable. */
+export function isRelayConfig(config: AirtableConfig): boolean {
+  return config.apiKey === RELAY_CLIENT_KEY;
+}
+
 type AirtableConstructor = typeof Airtable;
 
 let airtableModule: Promise<AirtableConstructor> | undefined;

@@ -1,4 +1,5 @@
 import { DEFAULT_INTEREST_STORED } from '../../config/constants.ts';
+import { canonicalEmail } from '../email.ts';
 import { AIRTABLE_SCHEMA, choiceNamesOf, fieldNamesOf } from './schema.ts';
 
 /** Table names in the Airtable base, exactly as the owner named them (from schema.ts). */
@@ -16,6 +17,9 @@ export const WAITLIST_FIELDS = fieldNamesOf('waitlist');
 /** The short labels stored in Use Cases (spec section 3): the field's select options. */
 export const USE_CASE_LABELS = choiceNamesOf(AIRTABLE_SCHEMA.quotes.fields.useCases);
 export type UseCaseLabel = (typeof USE_CASE_LABELS)[number];
+
+/** The Page Source values a form sends with a waitlist sign-up. */
+export const WAITLIST_PAGE_SOURCES: readonly string[] = ['home'];
 
 /** Prefix of a custom use case in Use Cases: 'Other: text'. */
 export const OTHER_USE_CASE_PREFIX = 'Other:';
@@ -68,9 +72,13 @@ export type WaitlistRecordFields = {
   [WAITLIST_FIELDS.lastUpdated]: string;
 };
 
-/** The stored form of an email: trimmed and lower-cased (the lookup compares the same way). */
+/**
+ * The stored form of an email: its canonical form (trimmed, NFC, lower case, ASCII domain; see
+ * canonicalEmail), or for a value that has none, trimmed and lower-cased. The lookup formula
+ * compares the same way.
+ */
 export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
+  return canonicalEmail(email) ?? email.trim().toLowerCase();
 }
 
 // Forms may hand over a card id instead of the label; both map to the stored label.

@@ -22,3 +22,12 @@ export const FORM_POST_PATHS = {
   quote: '/api/forms/quote',
 } as const;
 export type NativeFormName = keyof typeof FORM_POST_PATHS;
+
+/**
+ * The forms' bot trap: a field people never see (named so bots fill it and browsers do not
+ * autofill it). The server checks it on both doors: posted natively, a filled trap is answered
+ * like a success and stores nothing; the page's airtable.js client sends nothing when it is filled
+ * and otherwise always carries RELAY_CLIENT_KEY, so a JSON create without it did not come from
+ * the page's form and is refused.
+ */
+export const FORM_TRAP_FIELD = 'company_website';

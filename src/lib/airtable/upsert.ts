@@ -1,7 +1,7 @@
 import type Airtable from 'airtable';
 import { env } from '@/config/env';
 import { STORAGE_ERRORS } from '@/config/messages';
-import { type AirtableConfig, configFromEnv, openAirtableBase } from '@/lib/airtable/client';
+import { type AirtableConfig, configFromEnv, isRelayConfig, openAirtableBase } from '@/lib/airtable/client';
 import {
   type StorageOperation,
   StorageError,
@@ -19,6 +19,7 @@ import {
   toWaitlistRecordFields,
 } from '@/lib/airtable/fields';
 import { emailLookupFormula } from '@/lib/airtable/formula';
+import { keyedSerialiser, submissionKey } from '@/lib/airtable/one-at-a-time';
 
 export type { QuoteRequestInput, WaitlistEntryInput } from '@/lib/airtable/fields';
 
@@ -98,8 +99,16 @@ async function lookupThenWrite<TInput extends { email: string }>(
   plan: UpsertPlan<TInput>,
   input: TInput,
   now: () => Date,
+  viaRelay: boolean,
 ): Promise<UpsertResult> {
   const table = base.table<Airtable.FieldSet>(plan.table);
+  if (viaRelay) {
+    // The relay upserts by email itself and answers every lookup with nothing: skip the round trip.
+    const created = await table.create(plan.toFields(input, { now: now(), isCreate: true }), {
+      typecast: true,
+    });
+    return { recordId: created.id, created: true };
+  }
   const [existing] = await table
     .select({ filterByFormula: emailLookupFormula(input.email), maxRecords: 1, pageSize: 1 })
     .firstPage();
@@ -116,27 +125,11 @@ async function lookupThenWrite<TInput extends { email: string }>(
 
 /**
  * Upserts of one address (per table) run one after another within this module: one browser tab,
- * or one Node process. A pass is a lookup then a write, which Airtable cannot make atomic, so two
- * passes for the same address side by side would both find nothing and both create (a double
- * submit, or a second submit while the first is still backing off a 429). Queued, the later pass
- * looks up after the earlier one has written, and updates. Different addresses never wait on each
- * other. Separate tabs and devices do not share this queue.
+ * or one Node process. Queued, a later pass looks up after the earlier one has written, and
+ * updates (a double submit, or a second submit while the first is still backing off a 429).
+ * Separate tabs and devices do not share this queue.
  */
-const upsertsInFlight = new Map<string, Promise<void>>();
-
-function oneAtATimePerKey<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const previous = upsertsInFlight.get(key);
-  const run = previous ? previous.then(task) : task();
-  const settled = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  upsertsInFlight.set(key, settled);
-  void settled.then(() => {
-    if (upsertsInFlight.get(key) === settled) upsertsInFlight.delete(key);
-  });
-  return run;
-}
+const oneAtATimePerKey = keyedSerialiser();
 
 async function upsertByEmail<TInput extends { email: string }>(
   plan: UpsertPlan<TInput>,
@@ -163,7 +156,7 @@ async function upsertByEmail<TInput extends { email: string }>(
         if (left <= 0) throw new StorageTimeoutError(boundMs);
         const requestTimeoutMs = Math.min(options.requestTimeoutMs ?? left, left);
         const pass = openAirtableBase(config, requestTimeoutMs).then((base) =>
-          lookupThenWrite(base, plan, input, now),
+          lookupThenWrite(base, plan, input, now, isRelayConfig(config)),
         );
         return await beforeDeadline(pass, left, boundMs);
       } catch (error) {
@@ -179,7 +172,7 @@ async function upsertByEmail<TInput extends { email: string }>(
   try {
     // Waiting in the queue counts against the bound; a call whose bound runs out while queued
     // answers then, and its turn later ends at once without a request.
-    const key = `${plan.table}\u0000${normaliseEmail(input.email)}`;
+    const key = submissionKey(plan.table, normaliseEmail(input.email));
     return await beforeDeadline(oneAtATimePerKey(key, passes), remaining(deadline), boundMs);
   } catch (error) {
     throw toStorageError(error, plan.operation);

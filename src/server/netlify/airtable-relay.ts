@@ -3,7 +3,8 @@
  * own origin. Synchronous mode: each submission is upserted while the visitor waits, with this
  * instance's rate gate; see README "Deploy" for what that means under a rush.
  */
-import { RELAY_PATH } from '../../lib/airtable/relay-protocol.ts';
+import { FORM_POST_PATHS, RELAY_PATH } from '../../lib/airtable/relay-protocol.ts';
+import { clientAddress, trustedProxies } from '../client-limits.ts';
 import { createRelay, type RelayHandler } from '../relay.ts';
 
 /** Netlify's Node runtime; the app's tsconfig has no Node typings. */
@@ -12,13 +13,20 @@ declare const process: { env: Record<string, string | undefined> };
 // One relay per warm instance, so its rate gate and per-email order span its requests.
 let relay: RelayHandler | undefined;
 
-export default async function airtableRelay(request: Request): Promise<Response> {
+/** The parts of Netlify's function context used here: the client's address, as Netlify saw it. */
+interface NetlifyContext {
+  ip?: string;
+}
+
+export default async function airtableRelay(request: Request, context?: NetlifyContext): Promise<Response> {
   relay ??= createRelay({
     AIRTABLE_API_KEY: process.env.AIRTABLE_API_KEY,
     AIRTABLE_BASE_ID: process.env.AIRTABLE_BASE_ID,
     AIRTABLE_ENDPOINT_URL: process.env.AIRTABLE_ENDPOINT_URL,
   });
-  return relay(request);
+  // Netlify's edge reports the connecting address; a forwarded-for header is not the client's word.
+  const address = clientAddress(context?.ip, null, trustedProxies(undefined));
+  return relay(request, { address });
 }
 
-export const config = { path: `${RELAY_PATH}/*` };
+export const config = { path: [`${RELAY_PATH}/*`, ...Object.values(FORM_POST_PATHS)] };

@@ -1,0 +1,126 @@
+/**
+ * How much one client, and one email address, may write. A launch rush is many people, each
+ * sending once or twice; a flood is one address sending as fast as it can. The limits below let
+ * every person of a rush through and hold each flooding address to a trickle, before its requests
+ * reach the pacing gate that every visitor shares.
+ *
+ * Worker: Cloudflare's Rate Limiting binding (wrangler.jsonc `ratelimits`), keyed on the
+ * connecting address Cloudflare reports. Elsewhere (Netlify, Vite's servers): an in-memory
+ * sliding window per instance, keyed on the socket address; a forwarded-for header counts only
+ * when the socket is a proxy the deploy names (TRUSTED_PROXIES).
+ */
+
+/**
+ * Submissions one client address may make per minute. A school office or a family behind one
+ * address sends a handful (a quote, a sign-up or two, a corrected typo); ten leaves room for a
+ * staff room of colleagues while one flooding address gets at most 10 of Airtable's 300 writes a
+ * minute, and a rush from many addresses is never touched.
+ */
+export const SUBMISSIONS_PER_CLIENT_PER_MINUTE = 10;
+/** Writes of one email address per minute: a corrected choice or two, not a rewrite loop. */
+export const SUBMISSIONS_PER_EMAIL_PER_MINUTE = 3;
+/** Dead-letter admin requests one address may make per minute (the owner makes one or two). */
+export const ADMIN_ATTEMPTS_PER_MINUTE = 5;
+export const LIMIT_WINDOW_MS = 60_000;
+/** Keys an in-memory limiter remembers at most: a botnet cannot grow it without bound. */
+const MAX_TRACKED_KEYS = 50_000;
+
+export type LimitAnswer = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+export interface Limiter {
+  /** Counts one attempt for `key`; says whether it is within the limit. */
+  take(key: string): Promise<LimitAnswer>;
+}
+
+/** Cloudflare's Rate Limiting binding, as the Worker sees it. */
+export interface RateLimitBinding {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
+export interface WindowLimiterOptions {
+  limit: number;
+  windowMs?: number;
+  now?: () => number;
+  maxKeys?: number;
+}
+
+/** A sliding window in memory: at most `limit` attempts per key in any `windowMs`. */
+export function createWindowLimiter({
+  limit,
+  windowMs = LIMIT_WINDOW_MS,
+  now = Date.now,
+  maxKeys = MAX_TRACKED_KEYS,
+}: WindowLimiterOptions): Limiter {
+  const attempts = new Map<string, number[]>();
+  const prune = (at: number) => {
+    for (const [key, times] of attempts) {
+      if ((times.at(-1) ?? 0) <= at - windowMs) attempts.delete(key);
+    }
+    // Still full: forget the keys seen longest ago (Map keeps insertion order).
+    for (const key of attempts.keys()) {
+      if (attempts.size < maxKeys) break;
+      attempts.delete(key);
+    }
+  };
+  return {
+    async take(key) {
+      const at = now();
+      const recent = (attempts.get(key) ?? []).filter((time) => time > at - windowMs);
+      if (recent.length >= limit) {
+        attempts.set(key, recent);
+        const oldest = recent[0] ?? at;
+        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - at) / 1000)) };
+      }
+      recent.push(at);
+      attempts.delete(key);
+      if (attempts.size >= maxKeys) prune(at);
+      attempts.set(key, recent);
+      return { ok: true };
+    },
+  };
+}
+
+/** The Worker's binding as a Limiter; its period is the binding's (60 s in wrangler.jsonc). */
+export function bindingLimiter(binding: RateLimitBinding, periodSeconds = LIMIT_WINDOW_MS / 1000): Limiter {
+  return {
+    async take(key) {
+      const { success } = await binding.limit({ key });
+      return success ? { ok: true } : { ok: false, retryAfterSeconds: periodSeconds };
+    },
+  };
+}
+
+/** Parses TRUSTED_PROXIES: addresses, separated by commas or spaces. */
+export function trustedProxies(value: string | undefined): ReadonlySet<string> {
+  return new Set(
+    (value ?? '')
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(plainAddress),
+  );
+}
+
+/** '::ffff:127.0.0.1' (an IPv4 client of a dual-stack socket) → '127.0.0.1'. */
+function plainAddress(address: string): string {
+  return address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+}
+
+/**
+ * The address a request comes from: the socket's, unless the socket is a trusted proxy, in which
+ * case the nearest forwarded-for entry that is not itself a trusted proxy. A client cannot choose
+ * its key by sending a header: without a named proxy, forwarded-for headers are ignored.
+ */
+export function clientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | null,
+  proxies: ReadonlySet<string>,
+): string {
+  let address = plainAddress(socketAddress ?? '') || 'unknown';
+  if (!proxies.has(address) || !forwardedFor) return address;
+  const hops = forwardedFor
+    .split(',')
+    .map((hop) => plainAddress(hop.trim()))
+    .filter(Boolean);
+  while (proxies.has(address) && hops.length > 0) address = hops.pop() ?? address;
+  return address;
+}

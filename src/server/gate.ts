@@ -1,0 +1,428 @@
+/**
+ * The one server gate every submission passes, whichever host runs it (the Worker, the Netlify
+ * Function, Vite's dev and preview servers) and whichever door it came through (the page's
+ * airtable.js create, JSON; the form's native post, urlencoded). It trusts nothing in the request:
+ *
+ * 1. same site only: a write whose Origin is another site's, or that the browser marks
+ *    `Sec-Fetch-Site: cross-site`, is refused (403); each door takes only its own content type,
+ *    so a cross-origin script must pass a CORS preflight that is never granted;
+ * 2. per client: at most SUBMISSIONS_PER_CLIENT_PER_MINUTE from one address (429, Retry-After),
+ *    counted before the body is read, so a flood never reaches the pacing gate all visitors share;
+ * 3. bounded: a body larger than GATE_MAX_BODY_BYTES (413) or slower than GATE_BODY_TIMEOUT_MS
+ *    (408) is cut off;
+ * 4. the bot trap is checked here, on both doors;
+ * 5. the fields are validated (submission.ts): only the form's fields, nothing blanked, one
+ *    canonical email, no new select options;
+ * 6. per email: at most SUBMISSIONS_PER_EMAIL_PER_MINUTE writes of one address;
+ * 7. then stored: queued on the Worker, upserted at once (paced) elsewhere.
+ *
+ * The answer to an accepted submission never depends on what is stored: the same status, shape
+ * and receipt (a fresh id, the acceptance time) for a stored and an unknown email.
+ *
+ * Runs on the host: relative imports only.
+ */
+import { FORM_TRAP_FIELD, RELAY_CLIENT_KEY } from '../lib/airtable/relay-protocol.ts';
+import { DEFAULT_INTEREST_HOME_FORM } from '../config/constants.ts';
+import { AIRTABLE_DEFAULT_ENDPOINT } from '../config/settings.ts';
+import {
+  OTHER_USE_CASE_PREFIX,
+  QUOTE_FIELDS,
+  WAITLIST_FIELDS,
+  WAITLIST_PAGE_SOURCES,
+} from '../lib/airtable/fields.ts';
+import { keyedSerialiser, submissionKey } from '../lib/airtable/one-at-a-time.ts';
+import { AIRTABLE_SCHEMA, type TableName } from '../lib/airtable/schema.ts';
+import {
+  type AirtableUpstream,
+  createAirtableUpstream,
+  type StoredRecord,
+  UpstreamError,
+} from './airtable-upstream.ts';
+import {
+  createWindowLimiter,
+  type Limiter,
+  SUBMISSIONS_PER_CLIENT_PER_MINUTE,
+  SUBMISSIONS_PER_EMAIL_PER_MINUTE,
+} from './client-limits.ts';
+import { createRateGate, type RateGate } from './rate-gate.ts';
+import {
+  cellsForCreate,
+  cellsForUpdate,
+  isRefusal,
+  parseFields,
+  parseSubmission,
+  type Refusal,
+  type Submission,
+} from './submission.ts';
+
+/** The server's environment variables for Airtable (names kept: deploys and tests set them). */
+export interface RelayEnv {
+  AIRTABLE_API_KEY?: string;
+  AIRTABLE_BASE_ID?: string;
+  /** Upstream origin; Airtable's API when unset. */
+  AIRTABLE_ENDPOINT_URL?: string;
+}
+
+/** Largest request body the gate reads; a form's submission is well under 4 KB. */
+export const GATE_MAX_BODY_BYTES = 16 * 1024;
+/** Longest a body may take to arrive: a phone on a slow network sends 4 KB in well under this. */
+export const GATE_BODY_TIMEOUT_MS = 8_000;
+/**
+ * Longest a synchronous store works on one answer. Under the page's own 30 s bound, so a hanging
+ * Airtable still gets the visitor an error answer rather than a silent timeout.
+ */
+export const STORE_ANSWER_BOUND_MS = 25_000;
+
+export type Door = 'json' | 'native';
+
+export interface GateRequest {
+  door: Door;
+  table: TableName;
+  /** The connecting address, as the host knows it (see client-limits.ts). */
+  clientAddress: string;
+}
+
+/** A submission refused or failed, in Airtable's error vocabulary (the page maps it as Airtable's). */
+export interface GateRefusal extends Refusal {
+  outcome: 'refused';
+  retryAfterSeconds?: number;
+}
+
+/** What came in, for the door's answer: the posted form (native) or the page's cells (JSON). */
+interface Sent {
+  form?: URLSearchParams;
+  sent?: unknown;
+}
+
+export type GateResult = (
+  | { outcome: 'accepted'; submission: Submission; receipt: Receipt }
+  /** The bot trap was filled: answered like a success, nothing stored. */
+  | { outcome: 'trapped'; receipt: Receipt }
+  | GateRefusal
+) &
+  Sent;
+
+/** What the visitor is told of an accepted submission: the same for every email. */
+export interface Receipt {
+  id: string;
+  createdTime: string;
+}
+
+/** Where accepted submissions go: the queue (Worker) or a synchronous upsert. */
+export interface SubmissionStore {
+  /** Resolves once stored (or queued); rejects with a StoreFailure the visitor is told of. */
+  save(submission: Submission): Promise<void>;
+}
+
+export class StoreFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StoreFailure';
+  }
+}
+
+export interface GateOptions {
+  store: SubmissionStore;
+  now?: () => number;
+  clientLimiter?: Limiter;
+  emailLimiter?: Limiter;
+  bodyTimeoutMs?: number;
+}
+
+const refused = (
+  status: number,
+  type: string,
+  message: string,
+  extra: Partial<GateRefusal> = {},
+): GateRefusal => ({ outcome: 'refused', status, type, message, ...extra });
+
+/** True unless the browser says the request comes from another site. */
+export function isSameSite(request: Request): boolean {
+  if (request.headers.get('sec-fetch-site') === 'cross-site') return false;
+  const origin = request.headers.get('origin');
+  // Browsers send Origin with every POST; a client without one is not a visitor's browser being
+  // used by another site, and still meets every other rule here.
+  if (origin === null) return true;
+  return origin === new URL(request.url).origin;
+}
+
+const CONTENT_TYPES: Record<Door, string> = {
+  json: 'application/json',
+  native: 'application/x-www-form-urlencoded',
+};
+
+function hasContentType(request: Request, door: Door): boolean {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  return type === CONTENT_TYPES[door];
+}
+
+type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
+
+/** Reads at most `limit` bytes of the body within `timeoutMs`. */
+async function readBody(request: Request, limit: number, timeoutMs: number): Promise<BodyRead> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limit) return { problem: 'too-large' };
+  if (!request.body) return { text: '' };
+  const reader = request.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), timedOut]);
+      if (next === 'timeout') {
+        void reader.cancel().catch(() => undefined);
+        return { problem: 'too-slow' };
+      }
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > limit) {
+        void reader.cancel().catch(() => undefined);
+        return { problem: 'too-large' };
+      }
+      chunks.push(next.value);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { text: new TextDecoder().decode(bytes) };
+}
+
+/** A queued submission's receipt id, shaped like Airtable's ('rec' and 14 letters or digits). */
+function randomReceiptId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(14));
+  return `rec${Array.from(bytes, (byte) => (byte % 36).toString(36)).join('')}`;
+}
+
+/**
+ * A form's native post as the cells the page would send for it (Airtable field names), so both
+ * doors meet one validation. The posted names are the forms' own (see the form components).
+ */
+export function nativeFields(table: TableName, form: URLSearchParams): Record<string, unknown> {
+  const text = (name: string) => form.get(name) ?? '';
+  if (table === AIRTABLE_SCHEMA.waitlist.name) {
+    const interests = form.getAll('interests').filter((interest) => interest.trim() !== '');
+    return {
+      [WAITLIST_FIELDS.email]: text('email'),
+      [WAITLIST_FIELDS.interests]: interests.length > 0 ? interests : [DEFAULT_INTEREST_HOME_FORM],
+      [WAITLIST_FIELDS.pageSource]: WAITLIST_PAGE_SOURCES[0],
+    };
+  }
+  // The 'Other' card posts its label; its text comes in otherUseCase, as 'Other: text' on the page.
+  const other = text('otherUseCase').trim();
+  const useCases = form.getAll('useCases').flatMap((label) => {
+    if (label !== OTHER_CARD_LABEL) return [label];
+    return other ? [`${OTHER_USE_CASE_PREFIX} ${other}`] : [];
+  });
+  return {
+    [QUOTE_FIELDS.email]: text('email'),
+    [QUOTE_FIELDS.contactName]: text('contactName'),
+    [QUOTE_FIELDS.schoolName]: text('schoolName'),
+    [QUOTE_FIELDS.role]: text('role'),
+    [QUOTE_FIELDS.useCases]: useCases,
+  };
+}
+
+/** The label of the quote form's 'Other' card, as it posts it. */
+export const OTHER_CARD_LABEL = 'Other';
+
+export interface Gate {
+  submit(request: Request, how: GateRequest): Promise<GateResult>;
+}
+
+export function createGate(options: GateOptions): Gate {
+  const now = options.now ?? Date.now;
+  const clientLimiter =
+    options.clientLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now });
+  const emailLimiter =
+    options.emailLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_EMAIL_PER_MINUTE, now });
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? GATE_BODY_TIMEOUT_MS;
+
+  return {
+    async submit(request, { door, table, clientAddress }) {
+      if (!isSameSite(request))
+        return refused(403, 'CROSS_SITE_REQUEST', 'Submissions are only accepted from this site');
+      if (!hasContentType(request, door))
+        return refused(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${CONTENT_TYPES[door]}`);
+      // The page's client always sends the relay's stand-in key (and nothing when its trap is
+      // filled): a create without it did not come from the site's form.
+      if (door === 'json' && request.headers.get('authorization') !== `Bearer ${RELAY_CLIENT_KEY}`)
+        return refused(401, 'AUTHENTICATION_REQUIRED', 'This request did not come from the site’s form');
+
+      const client = await clientLimiter.take(clientAddress);
+      if (!client.ok)
+        return refused(
+          429,
+          'TOO_MANY_REQUESTS',
+          'Too many submissions from this address; try again shortly',
+          {
+            retryAfterSeconds: client.retryAfterSeconds,
+          },
+        );
+
+      const body = await readBody(request, GATE_MAX_BODY_BYTES, bodyTimeoutMs);
+      if ('problem' in body) {
+        return body.problem === 'too-large'
+          ? refused(413, 'REQUEST_TOO_LARGE', `Request bodies are limited to ${GATE_MAX_BODY_BYTES} bytes`)
+          : refused(408, 'REQUEST_TIMEOUT', 'The request body took too long to arrive');
+      }
+
+      const acceptedAt = new Date(now());
+      const receipt: Receipt = { id: randomReceiptId(), createdTime: acceptedAt.toISOString() };
+      let form: URLSearchParams | undefined;
+      let sent: unknown;
+      let parsed: Submission | Refusal;
+      if (door === 'native') {
+        form = new URLSearchParams(body.text);
+        if ((form.get(FORM_TRAP_FIELD) ?? '').trim() !== '') return { outcome: 'trapped', receipt, form };
+        parsed = parseFields(table, nativeFields(table, form), acceptedAt);
+      } else {
+        let json: unknown;
+        try {
+          json = JSON.parse(body.text);
+        } catch {
+          return refused(400, 'INVALID_REQUEST_BODY', 'The request body is not valid JSON');
+        }
+        sent = typeof json === 'object' && json !== null ? (json as { fields?: unknown }).fields : undefined;
+        parsed = parseSubmission(table, json, acceptedAt);
+      }
+      if (isRefusal(parsed))
+        return {
+          ...refused(parsed.status, parsed.type, parsed.message, parsed.field ? { field: parsed.field } : {}),
+          form,
+        };
+
+      const email = await emailLimiter.take(submissionKey(parsed.table, parsed.email));
+      if (!email.ok)
+        return {
+          ...refused(
+            429,
+            'TOO_MANY_REQUESTS',
+            'This address was sent several times just now; try again shortly',
+            {
+              retryAfterSeconds: email.retryAfterSeconds,
+            },
+          ),
+          form,
+        };
+
+      try {
+        await options.store.save(parsed);
+      } catch (error) {
+        if (!(error instanceof StoreFailure)) throw error;
+        return { ...refused(error.status, error.type, error.message), form };
+      }
+      return { outcome: 'accepted', submission: parsed, receipt, form, sent };
+    },
+  };
+}
+
+/** Upserts one submission: look the email up, update the match or create the record. */
+export async function upsertSubmission(
+  upstream: AirtableUpstream,
+  submission: Submission,
+  deadline: number,
+  at: Date,
+): Promise<StoredRecord> {
+  const [existing] = await upstream.findByEmails(submission.table, [submission.email], deadline);
+  if (existing) {
+    const [updated] = await upstream.update(
+      submission.table,
+      [{ id: existing.id, fields: cellsForUpdate(submission, at) }],
+      deadline,
+    );
+    return updated ?? existing;
+  }
+  const [created] = await upstream.create(submission.table, [cellsForCreate(submission, at)], deadline);
+  if (!created) throw new UpstreamError(502, 'INVALID_RESPONSE', 'Airtable created no record');
+  return created;
+}
+
+/** The server's upstream settings from its environment (Airtable's API unless told otherwise). */
+export function upstreamSettings(env: RelayEnv) {
+  return {
+    apiKey: env.AIRTABLE_API_KEY?.trim() ?? '',
+    baseId: env.AIRTABLE_BASE_ID?.trim() ?? '',
+    endpointUrl: env.AIRTABLE_ENDPOINT_URL?.trim() || AIRTABLE_DEFAULT_ENDPOINT,
+  };
+}
+
+export interface SyncStoreOptions {
+  fetch?: typeof fetch;
+  /** One gate per instance; pass a shared one when several stores talk to the same base. */
+  gate?: RateGate;
+  answerBoundMs?: number;
+  now?: () => number;
+  /** Where operational warnings go (never with a token or an email in them). */
+  warn?: (message: string) => void;
+  /** Upstream messages may name the real base: this hides it. */
+  scrub?: (message: string) => string;
+}
+
+/** Stores each submission while the visitor waits: one address at a time, paced by the gate. */
+export function createSyncStore(env: RelayEnv, options: SyncStoreOptions = {}): SubmissionStore {
+  const settings = upstreamSettings(env);
+  const now = options.now ?? Date.now;
+  const answerBoundMs = options.answerBoundMs ?? STORE_ANSWER_BOUND_MS;
+  const warn = options.warn ?? ((message: string) => console.warn(message));
+  const scrub = options.scrub ?? ((message: string) => message);
+  const gate = options.gate ?? createRateGate({ now });
+  const upstream = createAirtableUpstream(settings, { gate, fetch: options.fetch, now });
+  const oneAtATime = keyedSerialiser();
+  return {
+    async save(submission) {
+      if (!settings.apiKey)
+        throw new StoreFailure(401, 'AUTHENTICATION_REQUIRED', 'The server has no AIRTABLE_API_KEY');
+      if (!settings.baseId)
+        throw new StoreFailure(403, 'NOT_AUTHORIZED', 'The server has no AIRTABLE_BASE_ID');
+      const deadline = now() + answerBoundMs;
+      try {
+        await oneAtATime(submissionKey(submission.table, submission.email), () =>
+          upsertSubmission(upstream, submission, deadline, new Date(now())),
+        );
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error;
+        if (error.status !== 429) warn(`Airtable store: ${error.status || 'no answer'} ${error.type}`);
+        const status = error.status === 0 ? (error.type === 'TIMEOUT' ? 504 : 502) : error.status;
+        throw new StoreFailure(status, error.type, scrub(error.message));
+      }
+    },
+  };
+}
+
+/** Where accepted submissions go in queued mode (a Cloudflare Queue in the Worker). */
+export interface SubmissionQueue {
+  send(submission: Submission): Promise<void>;
+}
+
+/** Queues each submission for the one paced writer; answers as soon as the queue has it. */
+export function createQueueStore(
+  queue: SubmissionQueue,
+  warn: (message: string) => void = (message) => console.warn(message),
+): SubmissionStore {
+  return {
+    async save(submission) {
+      try {
+        await queue.send(submission);
+      } catch (error) {
+        warn(
+          `Airtable relay: the queue refused a submission (${error instanceof Error ? error.message : 'unknown'})`,
+        );
+        throw new StoreFailure(503, 'SERVICE_UNAVAILABLE', 'Could not accept the submission; try again');
+      }
+    },
+  };
+}

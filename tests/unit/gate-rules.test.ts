@@ -1,0 +1,392 @@
+// @vitest-environment node
+/**
+ * The server gate's rules as one table: every row of the gate issue's attack table, refused or
+ * made harmless, through the same handler every host mounts.
+ */
+import { FORM_POST_PATHS, RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
+import { canonicalEmail } from '@/lib/email';
+import { createWindowLimiter } from '@/server/client-limits';
+import { createRateGate } from '@/server/rate-gate';
+import { createRelay, type RelayOptions } from '@/server/relay';
+import { ADMIN_TOKEN_MIN_LENGTH, type DeadLetterStore, handleDeadLetterAdmin } from '@/server/dead-letters';
+
+const ORIGIN = 'https://podling.test';
+const NOW = Date.parse('2030-01-01T00:00:00.000Z');
+
+interface Stored {
+  id: string;
+  createdTime: string;
+  fields: Record<string, unknown>;
+}
+
+/** Airtable with a few records: answers lookups by email, records creates and updates. */
+function fakeBase(seed: Stored[] = []) {
+  const records = [...seed];
+  const calls: { method: string; body: { records?: { id?: string; fields: Record<string, unknown> }[] } }[] =
+    [];
+  const fetchStub: typeof fetch = async (input, init) => {
+    const body = JSON.parse(String(init?.body ?? '{}')) as (typeof calls)[number]['body'] & {
+      filterByFormula?: string;
+    };
+    calls.push({ method: init?.method ?? 'GET', body });
+    if (String(input).endsWith('/listRecords')) {
+      const found = records.filter((record) =>
+        body.filterByFormula?.includes(`'${String(record.fields.Email)}'`),
+      );
+      return Response.json({ records: found });
+    }
+    const written = (body.records ?? []).map((record, i) => {
+      const existing = records.find((stored) => stored.id === record.id);
+      if (existing) {
+        Object.assign(existing.fields, record.fields);
+        return existing;
+      }
+      const created = {
+        id: `recNew${records.length + i}`,
+        createdTime: '2020-01-01T00:00:00.000Z',
+        fields: record.fields,
+      };
+      records.push(created);
+      return created;
+    });
+    return Response.json({ records: written });
+  };
+  return { records, calls, fetch: fetchStub };
+}
+
+function serverWith(seed: Stored[] = [], options: RelayOptions = {}) {
+  const base = fakeBase(seed);
+  const relay = createRelay(
+    {
+      AIRTABLE_API_KEY: 'patServer',
+      AIRTABLE_BASE_ID: 'appReal',
+      AIRTABLE_ENDPOINT_URL: 'https://airtable.test',
+    },
+    {
+      fetch: base.fetch,
+      now: () => NOW,
+      gate: createRateGate({ perSecond: 1000 }),
+      warn: () => undefined,
+      ...options,
+    },
+  );
+  return { relay, base };
+}
+
+const tablePath = (table: string) => `${RELAY_PATH}/v0/${RELAY_BASE_ID}/${encodeURIComponent(table)}`;
+const PAGE = {
+  authorization: `Bearer ${RELAY_CLIENT_KEY}`,
+  'content-type': 'application/json',
+  origin: ORIGIN,
+};
+
+function create(table: string, fields: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return new Request(`${ORIGIN}${tablePath(table)}`, {
+    method: 'POST',
+    headers: { ...PAGE, ...headers },
+    body: JSON.stringify({ fields, typecast: true }),
+  });
+}
+
+function post(
+  form: keyof typeof FORM_POST_PATHS,
+  values: [string, string][],
+  headers: Record<string, string> = {},
+) {
+  return new Request(`${ORIGIN}${FORM_POST_PATHS[form]}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...headers },
+    body: new URLSearchParams(values).toString(),
+  });
+}
+
+const SCHOOL = 'head@school.sch.uk';
+const storedQuote: Stored = {
+  id: 'recStoredQuote',
+  createdTime: '2025-05-05T05:05:05.000Z',
+  fields: {
+    Email: SCHOOL,
+    'Contact Name': 'Ada Lovelace',
+    'School Name': 'Hill School',
+    Role: 'Head',
+    'Use Cases': ['Support Learners'],
+    Status: 'Quoted',
+  },
+};
+const quote = {
+  Email: SCHOOL,
+  'Contact Name': 'Ada Lovelace',
+  'School Name': 'Hill School',
+  'Use Cases': ['Support Learners'],
+  Status: 'New',
+};
+const waitlist = { Email: 'parent@example.com', Interests: ['Use Podling'], 'Page Source': 'home' };
+
+describe('same site only', () => {
+  it.each([
+    ['another site’s Origin', { origin: 'https://evil.example' }, 403],
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }, 403],
+    ['Origin "null" (a sandboxed frame)', { origin: 'null' }, 403],
+    ['text/plain (no preflight)', { 'content-type': 'text/plain' }, 415],
+    ['form-encoded on the JSON door', { 'content-type': 'application/x-www-form-urlencoded' }, 415],
+  ])('a create with %s is refused with %i, nothing stored', async (_, headers, status) => {
+    const { relay, base } = serverWith();
+    const response = await relay(create('Waitlist', waitlist, headers), { address: '198.51.100.1' });
+    expect(response.status).toBe(status);
+    expect(base.calls).toHaveLength(0);
+  });
+
+  it('a native post from another site is refused too', async () => {
+    const { relay, base } = serverWith();
+    const response = await relay(post('waitlist', [['email', 'a@b.co']], { origin: 'https://evil.example' }));
+    expect(response.status).toBe(403);
+    expect(base.calls).toHaveLength(0);
+  });
+});
+
+describe('nothing erased by a stranger', () => {
+  it.each([
+    ['a blank Contact Name', { 'Contact Name': '' }],
+    ['a blank School Name', { 'School Name': '  ' }],
+  ])('a quote with %s is refused', async (_, blank) => {
+    const { relay, base } = serverWith([structuredClone(storedQuote)]);
+    const response = await relay(create('School Quotes', { ...quote, ...blank }));
+    expect(response.status).toBe(422);
+    expect(base.calls).toHaveLength(0);
+  });
+
+  it('an empty Role and empty Use Cases are never written over stored ones', async () => {
+    const { relay, base } = serverWith([structuredClone(storedQuote)]);
+    const response = await relay(create('School Quotes', { ...quote, Role: '', 'Use Cases': [] }));
+    expect(response.status).toBe(200);
+    expect(base.records[0]?.fields).toMatchObject({
+      Role: 'Head',
+      'Use Cases': ['Support Learners'],
+      Status: 'New',
+    });
+  });
+
+  it('a waitlist sign-up with no interest is refused (the page always sends one)', async () => {
+    const { relay } = serverWith();
+    expect((await relay(create('Waitlist', { ...waitlist, Interests: [] }))).status).toBe(422);
+  });
+
+  it.each(['Contact Name', 'School Name'])(
+    '%s is not accepted on Waitlist (the home form never sends it)',
+    async (field) => {
+      const { relay } = serverWith();
+      expect((await relay(create('Waitlist', { ...waitlist, [field]: 'Someone' }))).status).toBe(422);
+    },
+  );
+});
+
+describe('nothing learned', () => {
+  it('a create answers the same for a stored and an unknown email: status, shape, no stored id or time', async () => {
+    const { relay } = serverWith([structuredClone(storedQuote)]);
+    const known = await relay(create('School Quotes', quote));
+    const unknown = await relay(create('School Quotes', { ...quote, Email: 'new@school.sch.uk' }));
+    expect(known.status).toBe(unknown.status);
+    const [a, b] = [
+      (await known.json()) as Record<string, unknown>,
+      (await unknown.json()) as Record<string, unknown>,
+    ];
+    expect(Object.keys(a).sort()).toEqual(Object.keys(b).sort());
+    expect(a.id).not.toBe(storedQuote.id);
+    expect(a.createdTime).toBe(new Date(NOW).toISOString());
+    expect(b.createdTime).toBe(new Date(NOW).toISOString());
+  });
+});
+
+describe('one address, one record', () => {
+  it.each([
+    ['U+034F inside', 'pa\u034Frent@example.com'],
+    ['U+FE0F inside', 'pa\uFE0Frent@example.com'],
+    ['U+3164 inside', 'pa\u3164rent@example.com'],
+    ['a zero-width space', 'pa\u200Brent@example.com'],
+    ['a Cyrillic а among Latin letters', 'p\u0430rent@example.com'],
+    ['a fullwidth ａ', 'p\uFF41rent@example.com'],
+    ['a Greek ο in the domain', 'parent@ex\u03BFmple.com'],
+  ])('an email with %s is refused with the spec’s message', async (_, email) => {
+    const { relay, base } = serverWith();
+    const response = await relay(create('Waitlist', { ...waitlist, Email: email }));
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      'Please enter a valid email address',
+    );
+    expect(base.calls).toHaveLength(0);
+  });
+
+  it.each([
+    ['NFC and NFD é', 'jos\u00E9@example.com', 'jose\u0301@example.com'],
+    ['a Unicode and a punycode domain', 'ana@bücher.de', 'ana@xn--bcher-kva.de'],
+    ['upper and lower case, with spaces', ' Ana@Example.COM ', 'ana@example.com'],
+  ])('%s are one address', (_, one, other) => {
+    expect(canonicalEmail(one)).not.toBeNull();
+    expect(canonicalEmail(one)).toBe(canonicalEmail(other));
+  });
+
+  it('keeps real internationalised addresses', () => {
+    expect(canonicalEmail('иван@почта.рф')).toBe('иван@xn--80a1acny.xn--p1ai');
+    expect(canonicalEmail('太郎@例え.jp')).not.toBeNull();
+  });
+});
+
+describe('the owner’s base stays the owner’s', () => {
+  it('a quote with more than one Other item is refused', async () => {
+    const { relay, base } = serverWith();
+    const others = Array.from({ length: 10 }, (_, i) => `Other: ${String(i).repeat(400)}`);
+    const response = await relay(create('School Quotes', { ...quote, 'Use Cases': others }));
+    expect(response.status).toBe(422);
+    expect(base.calls).toHaveLength(0);
+  });
+
+  it('one Other item is stored, its text as Other Use Case', async () => {
+    const { relay, base } = serverWith();
+    const response = await relay(create('School Quotes', { ...quote, 'Use Cases': ['Other:  Assemblies '] }));
+    expect(response.status).toBe(200);
+    expect(base.records[0]?.fields).toMatchObject({
+      'Use Cases': ['Other: Assemblies'],
+      'Other Use Case': 'Assemblies',
+    });
+  });
+
+  it('an option the site does not offer is refused, whatever typecast says', async () => {
+    const { relay } = serverWith();
+    expect((await relay(create('School Quotes', { ...quote, 'Use Cases': ['Free Lunch'] }))).status).toBe(
+      422,
+    );
+  });
+});
+
+describe('the bot trap, checked on the server', () => {
+  it('a native post with the trap filled is answered like a success and stores nothing', async () => {
+    const { relay, base } = serverWith();
+    const response = await relay(
+      post('waitlist', [
+        ['email', 'bot@example.com'],
+        ['company_website', 'spam.example'],
+      ]),
+    );
+    expect(response.status).toBe(200);
+    expect(base.calls).toHaveLength(0);
+  });
+
+  it('a JSON create that did not come from the page’s client is refused', async () => {
+    const { relay, base } = serverWith();
+    const response = await relay(create('Waitlist', waitlist, { authorization: '' }));
+    expect(response.status).toBe(401);
+    expect(base.calls).toHaveLength(0);
+  });
+});
+
+describe('per-client and per-email limits', () => {
+  it('one address gets 10 a minute, then 429 with Retry-After; another address is served at once', async () => {
+    let now = NOW;
+    const { relay, base } = serverWith([], { now: () => now });
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      const response = await relay(create('Waitlist', { ...waitlist, Email: `flood${i}@example.com` }), {
+        address: '203.0.113.9',
+      });
+      statuses.push(response.status);
+      if (response.status === 429) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+    expect(base.calls).toHaveLength(20); // lookup + create for each of the 10 let through
+    const honest = await relay(create('Waitlist', waitlist), { address: '198.51.100.7' });
+    expect(honest.status).toBe(200);
+    now += 60_000;
+    expect(
+      (
+        await relay(create('Waitlist', { ...waitlist, Email: 'later@example.com' }), {
+          address: '203.0.113.9',
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('one email is written at most 3 times a minute, from any number of addresses', async () => {
+    const { relay } = serverWith();
+    const statuses = [];
+    for (let i = 0; i < 5; i += 1)
+      statuses.push((await relay(create('Waitlist', waitlist), { address: `192.0.2.${i}` })).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it('a native post over the limit gets the failure page with every value kept', async () => {
+    const { relay } = serverWith([], { clientLimiter: createWindowLimiter({ limit: 0 }) });
+    const response = await relay(
+      post('quote', [
+        ['email', SCHOOL],
+        ['contactName', 'Ada <Lovelace>'],
+      ]),
+    );
+    expect(response.status).toBe(429);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    expect(await response.text()).toContain('Something went wrong. Please try again.');
+  });
+});
+
+describe('bounded resources', () => {
+  it('a body that does not arrive in time is cut off with 408', async () => {
+    const { relay, base } = serverWith([], { bodyTimeoutMs: 50 });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"fields":'));
+        // …and nothing more, ever.
+      },
+    });
+    const request = new Request(`${ORIGIN}${tablePath('Waitlist')}`, {
+      method: 'POST',
+      headers: PAGE,
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const response = await relay(request);
+    expect(response.status).toBe(408);
+    expect(base.calls).toHaveLength(0);
+  });
+});
+
+describe('the dead-letter admin endpoint', () => {
+  const store: DeadLetterStore = {
+    put: async () => undefined,
+    get: async () => null,
+    delete: async () => undefined,
+    list: async () => ({ keys: [], list_complete: true }),
+  };
+  const ask = (token: string) =>
+    new Request(`${ORIGIN}/api/dead-letters`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('refuses to run with a short ADMIN_TOKEN', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const weak = 'x'.repeat(ADMIN_TOKEN_MIN_LENGTH - 1);
+    const response = await handleDeadLetterAdmin(
+      ask(weak),
+      { ADMIN_TOKEN: weak, DEAD_LETTERS: store },
+      async () => undefined,
+    );
+    expect(response.status).toBe(503);
+    expect(warn).toHaveBeenCalled();
+  });
+
+  it('slows guessing down: 5 attempts a minute per address, then 429 even for the right token', async () => {
+    const token = 'k'.repeat(48);
+    const env = { ADMIN_TOKEN: token, DEAD_LETTERS: store };
+    const limiter = createWindowLimiter({ limit: 5, now: () => NOW });
+    const options = { clientAddress: '203.0.113.5', limiter, failureDelayMs: 0 };
+    const statuses = [];
+    for (let i = 0; i < 6; i += 1)
+      statuses.push(
+        (await handleDeadLetterAdmin(ask(`guess${i}`), env, async () => undefined, options)).status,
+      );
+    statuses.push((await handleDeadLetterAdmin(ask(token), env, async () => undefined, options)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    const owner = await handleDeadLetterAdmin(ask(token), env, async () => undefined, {
+      ...options,
+      clientAddress: '192.0.2.1',
+    });
+    expect(owner.status).toBe(200);
+  });
+});
