@@ -6,9 +6,21 @@
  *   npm run loadtest -- --mode all                    # direct, relay and queued, one table
  *   npm run loadtest -- --errors 0.02 --drops 0.01    # Airtable having a bad day
  *   npm run loadtest -- --signups 300 --quotes 30 --repeats 30 --over 5
+ *   npm run loadtest -- --attack                      # one client flooding (20 in flight) while
+ *                                                     # 60 real visitors sign up over 60 s, relay and queued
  */
 import { parseArgs } from 'node:util';
-import { formatRushTable, RUSH_MODES, runRush, type RushMode, type RushReport } from './rush.ts';
+import {
+  formatAttackTable,
+  formatRushTable,
+  RUSH_MODES,
+  runRush,
+  type RushMode,
+  type RushReport,
+} from './rush.ts';
+
+/** `--attack` alone: the gate issue's attack, one client with 20 requests in flight. */
+const ATTACK_DEFAULTS = { inFlight: 20, signups: 60, quotes: 0, repeats: 0, over: 60 };
 
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -23,8 +35,11 @@ export async function main(argv: string[]): Promise<number> {
       errors: { type: 'string', default: '0' },
       drops: { type: 'string', default: '0' },
       settle: { type: 'string', default: '600' },
+      attack: { type: 'boolean', default: false },
+      'attack-in-flight': { type: 'string', default: String(ATTACK_DEFAULTS.inFlight) },
     },
   });
+  if (values.attack) return attack(values, Number(values['attack-in-flight']));
   const modes: RushMode[] =
     values.mode === 'all' ? [...RUSH_MODES] : RUSH_MODES.filter((mode) => mode === values.mode);
   if (modes.length === 0) {
@@ -33,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const numbers = Object.fromEntries(
     Object.entries(values)
-      .filter(([name]) => name !== 'mode')
+      .filter(([name]) => name !== 'mode' && name !== 'attack' && name !== 'attack-in-flight')
       .map(([name, value]) => [name, Number(value)]),
   ) as Record<'signups' | 'quotes' | 'repeats' | 'over' | 'penalty' | 'errors' | 'drops' | 'settle', number>;
   const bad = Object.entries(numbers).filter(([, value]) => !Number.isFinite(value) || value < 0);
@@ -78,4 +93,37 @@ export async function main(argv: string[]): Promise<number> {
   }
   const healthy = reports.every((r) => r.lost === 0 && r.duplicates === 0);
   return healthy ? 0 : 1;
+}
+
+/** The attack run: the synchronous relay and the Worker, each flooded by one client. */
+async function attack(
+  values: { mode?: string; signups?: string; over?: string },
+  inFlight: number,
+): Promise<number> {
+  const modes: RushMode[] =
+    values.mode === 'relay' || values.mode === 'queued' ? [values.mode] : ['relay', 'queued'];
+  const signups = values.signups === '10000' ? ATTACK_DEFAULTS.signups : Number(values.signups);
+  const over = values.over === '60' ? ATTACK_DEFAULTS.over : Number(values.over);
+  const reports: RushReport[] = [];
+  for (const mode of modes) {
+    reports.push(
+      await runRush({
+        mode,
+        signups,
+        quotes: ATTACK_DEFAULTS.quotes,
+        repeats: ATTACK_DEFAULTS.repeats,
+        overMs: over * 1000,
+        penaltyMs: 30_000,
+        attackInFlight: inFlight,
+        settleTimeoutMs: 120_000,
+        log: (line) => console.log(line),
+      }),
+    );
+  }
+  console.log(
+    `\nAttack: one client with ${inFlight} creates in flight for ${over} s while ${signups} real visitors ` +
+      `sign up from addresses of their own; Airtable limit 5 requests/s, penalty 30 s.\n`,
+  );
+  console.log(formatAttackTable(reports));
+  return reports.every((r) => r.lost === 0 && r.succeeded === r.submitted) ? 0 : 1;
 }

@@ -28,6 +28,7 @@ import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '../airtable-emula
 import { percentile } from '../loadtest-core.mjs';
 import { webMiddleware } from '../vite-plugins/node-adapter.ts';
 import { startChaosProxy } from './chaos-proxy.ts';
+import { startClientSpread } from './client-spread.ts';
 import { startWorker } from './worker-process.ts';
 
 export type RushMode = 'direct' | 'relay' | 'queued';
@@ -50,6 +51,11 @@ export interface RushOptions {
   answerBoundMs?: number;
   /** Longest to wait, after the last submission, for the queue to store everything. */
   settleTimeoutMs?: number;
+  /**
+   * One attacking client (one address) keeps this many creates in flight for the whole rush,
+   * while the real visitors submit from addresses of their own (relay and queued modes).
+   */
+  attackInFlight?: number;
   /** The built site for the Worker; a minimal stand-in when absent. */
   assetsDir?: string;
   log?: (line: string) => void;
@@ -61,7 +67,10 @@ export interface RushReport {
   succeeded: number;
   failed: number;
   p50Ms: number;
+  p95Ms: number;
   p99Ms: number;
+  /** The attacker's creates: sent, answered 200, and stored (attack runs only). */
+  attack?: { sent: number; accepted: number; stored: number; perMinuteStored: number };
   /** Distinct emails stored, per the two tables together. */
   stored: number;
   expected: number;
@@ -143,6 +152,67 @@ async function minimalSite(): Promise<string> {
   return dir;
 }
 
+/** The attacker's visitor number: an address no real visitor of a run has. */
+const ATTACKER = 9_999_999;
+
+interface Flood {
+  stop(): Promise<{ sent: number; accepted: number; durationMs: number }>;
+}
+
+function attackFigures(
+  flood: { sent: number; accepted: number; durationMs: number },
+  waitlist: readonly { fields: Record<string, unknown> }[],
+) {
+  const stored = waitlist.filter((record) => String(record.fields.Email).startsWith('attack.')).length;
+  return {
+    sent: flood.sent,
+    accepted: flood.accepted,
+    stored,
+    perMinuteStored: stored / Math.max(1 / 60, flood.durationMs / 60_000),
+  };
+}
+
+/** One client keeping `inFlight` page-shaped creates going until stopped. */
+function floodFrom(url: string, inFlight: number): Flood {
+  let running = true;
+  let sent = 0;
+  let accepted = 0;
+  const started = performance.now();
+  const token = Date.now().toString(36);
+  const worker = async () => {
+    while (running) {
+      const n = sent;
+      sent += 1;
+      try {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${RELAY_CLIENT_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            fields: {
+              Email: `attack.${n}.${token}@example.com`,
+              Interests: ['Use Podling'],
+              'Page Source': 'home',
+            },
+            typecast: true,
+          }),
+        });
+        if (response.ok) accepted += 1;
+        await response.arrayBuffer();
+      } catch {
+        // A dropped connection counts as sent, not accepted.
+      }
+    }
+  };
+  const workers = Array.from({ length: inFlight }, worker);
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(workers);
+      return { sent, accepted, durationMs: performance.now() - started };
+    },
+  };
+}
+
 export async function runRush(options: RushOptions): Promise<RushReport> {
   const log = options.log ?? (() => undefined);
   const emulator = await startEmulator({
@@ -161,16 +231,20 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     AIRTABLE_ENDPOINT_URL: proxy.url,
   };
   const closers: (() => Promise<void>)[] = [() => proxy.close(), () => emulator.close()];
+  let attack: Flood | undefined;
   try {
-    let config: NonNullable<StorageOptions['config']>;
+    // Each visitor from an address of its own (the site limits per address), as in production.
+    let configFor: (visitor: number) => NonNullable<StorageOptions['config']>;
+    let siteUrl: string | undefined;
     if (options.mode === 'direct') {
-      config = { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url };
+      const config = { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url };
+      configFor = () => config;
     } else if (options.mode === 'relay') {
       const relay = await listen(
         webMiddleware(createRelay(serverEnv, { warn: () => undefined })) as http.RequestListener,
       );
       closers.unshift(relay.close);
-      config = { apiKey: RELAY_CLIENT_KEY, baseId: RELAY_BASE_ID, endpointUrl: `${relay.url}${RELAY_PATH}` };
+      siteUrl = relay.url;
     } else {
       const assetsDir = options.assetsDir ?? (await minimalSite());
       if (!options.assetsDir) closers.push(() => rm(assetsDir, { recursive: true, force: true }));
@@ -182,9 +256,25 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
         },
       });
       closers.unshift(worker.close);
-      config = { apiKey: RELAY_CLIENT_KEY, baseId: RELAY_BASE_ID, endpointUrl: `${worker.url}${RELAY_PATH}` };
+      siteUrl = worker.url;
     }
-    const storage: StorageOptions = { config, answerBoundMs: options.answerBoundMs ?? 30_000 };
+    if (siteUrl !== undefined) {
+      const spread = await startClientSpread(siteUrl);
+      closers.unshift(spread.close);
+      configFor = (visitor) => ({
+        apiKey: RELAY_CLIENT_KEY,
+        baseId: RELAY_BASE_ID,
+        endpointUrl: spread.urlFor(visitor, RELAY_PATH),
+      });
+      if (options.attackInFlight) {
+        const attackUrl = spread.urlFor(ATTACKER, `${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist`);
+        attack = floodFrom(attackUrl, options.attackInFlight);
+      }
+    }
+    const storageFor = (visitor: number): StorageOptions => ({
+      config: configFor!(visitor),
+      answerBoundMs: options.answerBoundMs ?? 30_000,
+    });
     const plan = schedule(options, Date.now().toString(36));
     log(`${options.mode}: ${plan.length} submissions over ${Math.round(options.overMs / 1000)} s…`);
 
@@ -192,7 +282,8 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       [];
     const started = performance.now();
     await Promise.all(
-      plan.map(async (submission) => {
+      plan.map(async (submission, visitor) => {
+        const storage = storageFor(visitor);
         const wait = submission.at - (performance.now() - started);
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         const sent = performance.now();
@@ -229,6 +320,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
         }
       }),
     );
+    const attackReport = await attack?.stop();
     const lastSubmission = performance.now();
     log(
       `${options.mode}: answered in ${Math.round((lastSubmission - started) / 1000)} s; waiting for the store…`,
@@ -245,7 +337,10 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     const expected = expectedByTable.Waitlist.size + expectedByTable['School Quotes'].size;
     const storedEmails = () => {
       const byTable = Object.keys(expectedByTable).map((table) =>
-        emulator.records(table).map((record) => normaliseEmail(String(record.fields.Email ?? ''))),
+        emulator
+          .records(table)
+          .map((record) => normaliseEmail(String(record.fields.Email ?? '')))
+          .filter((email) => !email.startsWith('attack.')),
       );
       return byTable;
     };
@@ -292,6 +387,8 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       succeeded: answers.filter((answer) => answer.ok).length,
       failed: answers.filter((answer) => !answer.ok).length,
       p50Ms: percentile(times, 50),
+      p95Ms: percentile(times, 95),
+      ...(attackReport ? { attack: attackFigures(attackReport, emulator.records('Waitlist')) } : {}),
       p99Ms: percentile(times, 99),
       stored,
       expected,
@@ -320,6 +417,7 @@ export function formatRushTable(reports: readonly RushReport[]): string {
     'answered success',
     'answered error',
     'p50 answer',
+    'p95 answer',
     'p99 answer',
     'stored',
     'duplicates',
@@ -334,6 +432,7 @@ export function formatRushTable(reports: readonly RushReport[]): string {
     r.succeeded,
     r.failed,
     `${Math.round(r.p50Ms)} ms`,
+    `${Math.round(r.p95Ms)} ms`,
     `${Math.round(r.p99Ms)} ms`,
     r.stored,
     r.duplicates,
@@ -341,6 +440,33 @@ export function formatRushTable(reports: readonly RushReport[]): string {
     r.airtableRequests,
     r.rateLimited,
     r.mode === 'queued' ? `${seconds(r.settledMs)} after the last submission` : 'when answered',
+  ]);
+  return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+/** The attack runs as one table: what the flooding client got, and what the real visitors did. */
+export function formatAttackTable(reports: readonly RushReport[]): string {
+  const header = [
+    'mode',
+    'attacker sent',
+    'attacker accepted',
+    'attacker stored',
+    'attacker stored / min',
+    'real visitors',
+    'real visitors stored',
+    'success rate',
+    'p95 answer',
+  ];
+  const rows = reports.map((r) => [
+    r.mode,
+    r.attack?.sent ?? 0,
+    r.attack?.accepted ?? 0,
+    r.attack?.stored ?? 0,
+    (r.attack?.perMinuteStored ?? 0).toFixed(1),
+    r.submitted,
+    r.stored,
+    `${((100 * r.succeeded) / Math.max(1, r.submitted)).toFixed(1)} %`,
+    `${Math.round(r.p95Ms)} ms`,
   ]);
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }

@@ -19,8 +19,11 @@
 export const SUBMISSIONS_PER_CLIENT_PER_MINUTE = 10;
 /** Writes of one email address per minute: a corrected choice or two, not a rewrite loop. */
 export const SUBMISSIONS_PER_EMAIL_PER_MINUTE = 3;
-/** Dead-letter admin requests one address may make per minute (the owner makes one or two). */
-export const ADMIN_ATTEMPTS_PER_MINUTE = 5;
+/**
+ * Dead-letter admin requests one address may make per minute: the owner makes one or two, a
+ * guesser of a 32-character random token gets nowhere at 30 (each wrong one also waits a second).
+ */
+export const ADMIN_ATTEMPTS_PER_MINUTE = 30;
 export const LIMIT_WINDOW_MS = 60_000;
 /** Keys an in-memory limiter remembers at most: a botnet cannot grow it without bound. */
 const MAX_TRACKED_KEYS = 50_000;

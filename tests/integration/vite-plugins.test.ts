@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBuilder, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAY_BASE_ID, RELAY_PATH } from '@/lib/airtable/relay-protocol';
+import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
 
 const ROUTE_HEADINGS: Record<string, RegExp> = {
   'index.html': /<h1/,
@@ -144,7 +144,7 @@ describe('vite dev', () => {
     const base = urlOf(server!);
     const response = await fetch(`${base}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist/`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${RELAY_CLIENT_KEY}` },
       body: JSON.stringify({
         fields: { Email: 'dev@example.com', Interests: ['General Interest'] },
         typecast: true,

@@ -19,6 +19,7 @@ import {
 } from '../../scripts/airtable-emulator/emulator';
 import { main as deadLetters } from '../../scripts/launch-kit/dead-letters';
 import { runRush } from '../../scripts/loadtest/rush';
+import { startClientSpread } from '../../scripts/loadtest/client-spread';
 import { startWorker, type RunningWorker } from '../../scripts/loadtest/worker-process';
 
 let siteDir = '';
@@ -106,6 +107,61 @@ describe('the Worker under workerd', () => {
   });
 });
 
+describe('the server gate under workerd', () => {
+  const running = useWorker({ rateLimitPerSecond: 5, rateLimitPenaltyMs: 30_000 });
+  const waitlist = (email: string) => ({ Email: email, Interests: ['Use Podling'], 'Page Source': 'home' });
+  const create = (url: string, fields: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${RELAY_CLIENT_KEY}`,
+        ...headers,
+      },
+      body: JSON.stringify({ fields, typecast: true }),
+    });
+
+  it('limits a flooding client (Rate Limiting binding, by connecting address) while another is served', async () => {
+    const { emulator, worker } = running();
+    const spread = await startClientSpread(worker.url);
+    try {
+      const path = `${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist`;
+      const token = Date.now().toString(36);
+      const statuses = await Promise.all(
+        Array.from({ length: 25 }, (_, i) =>
+          create(spread.urlFor(1, path), waitlist(`flood.${i}.${token}@example.com`)).then((r) => r.status),
+        ),
+      );
+      expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+      const honest = `honest.${token}@example.com`;
+      expect((await create(spread.urlFor(2, path), waitlist(honest))).status).toBe(200);
+      await expect
+        .poll(() => emulator.records('Waitlist').filter((record) => record.fields.Email === honest).length, {
+          timeout: 30_000,
+          interval: 250,
+        })
+        .toBe(1);
+    } finally {
+      await spread.close();
+    }
+  });
+
+  it('refuses a create from another site, and a blanking one, before the queue', async () => {
+    const { worker } = running();
+    const url = `${worker.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/School Quotes`;
+    const quote = {
+      Email: `school.${Date.now()}@school.sch.uk`,
+      'Contact Name': 'Ada',
+      'School Name': 'Hill School',
+      'Use Cases': ['Support Learners'],
+    };
+    expect((await create(url, quote, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await create(url, quote, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await create(url, { ...quote, 'Contact Name': '', 'School Name': '' })).status).toBe(422);
+  });
+});
+
 describe('dead letters under workerd', () => {
   const ADMIN_TOKEN = 'test-admin-token-for-dead-letters';
   // A base whose Waitlist lacks 'Page Source': every home sign-up fails for good.
@@ -125,7 +181,7 @@ describe('dead letters under workerd', () => {
     const email = `dead.${Date.now()}@example.com`;
     const relayed = await fetch(`${worker.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist/`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${RELAY_CLIENT_KEY}` },
       body: JSON.stringify({
         fields: { Email: email, Interests: ['Use Podling'], 'Page Source': 'home' },
         typecast: true,
@@ -138,7 +194,7 @@ describe('dead letters under workerd', () => {
         async (response) =>
           (await response.json()) as { count: number; letters: { email: string; reason: string }[] },
       );
-    await expect.poll(async () => (await listing()).count, { timeout: 30_000, interval: 500 }).toBe(1);
+    await expect.poll(async () => (await listing()).count, { timeout: 30_000, interval: 2_000 }).toBe(1);
     expect((await listing()).letters[0]).toMatchObject({
       email,
       reason: expect.stringMatching(/UNKNOWN_FIELD_NAME/),
