@@ -78,3 +78,12 @@ export function withBootLoader(html: string): string {
     .replace(manifest?.[0] ?? '', '')
     .replace('</body>', () => `  <script>${script}</script>\n  </body>`);
 }
+
+/**
+ * The built index.html with no way to start the app: its entry module script and manifest link
+ * removed, and no loader. For pages that must never boot, such as the forms' answer templates
+ * (served at a form's action, where the app has no route).
+ */
+export function withoutBoot(html: string): string {
+  return html.replace(ENTRY_SCRIPT_PATTERN, '').replace(MANIFEST_LINK_PATTERN, '');
+}

@@ -9,7 +9,10 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Manifest, ManifestChunk, Plugin, ViteBuilder } from 'vite';
+import type { NativeFormName } from '../../src/lib/airtable/relay-protocol.ts';
+import { formTemplatePath } from '../../src/server/form-page.ts';
 import { BOOT_MODULES_ID, withBootLoader } from './boot-loader.ts';
+import { assembleFormTemplate } from './form-templates.ts';
 import { contentSecurityPolicy, headersFile, inlineScriptHashes } from './security-headers.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
@@ -107,8 +110,17 @@ export async function withInlineIcon(html: string, outDir: string): Promise<stri
   return html.replace(`href="/${link[1]}"`, () => `href="data:image/svg+xml,${encodeURIComponent(svg)}"`);
 }
 
+/** A form's answer template as src/entry-server.tsx renders it. */
+interface FormTemplatePage {
+  form: NativeFormName;
+  head: string;
+  html: string;
+  modulePath: string;
+}
+
 interface PrerenderModule {
   prerenderAll: () => Promise<PrerenderedPage[]>;
+  renderFormTemplates: () => Promise<FormTemplatePage[]>;
 }
 
 async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder): Promise<void> {
@@ -126,12 +138,11 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
     await rm(join(outDir, '.vite'), { recursive: true, force: true });
     // The entry's stylesheet link is replaced per page by the CSS that page needs, and its
     // module script by the loader that starts it after first paint.
-    const indexHtml = withBootLoader(
-      await withInlineIcon(
-        (await readFile(join(outDir, 'index.html'), 'utf8')).replace(/\s*<link rel="stylesheet"[^>]*>/g, ''),
-        outDir,
-      ),
+    const builtIndexHtml = await withInlineIcon(
+      (await readFile(join(outDir, 'index.html'), 'utf8')).replace(/\s*<link rel="stylesheet"[^>]*>/g, ''),
+      outDir,
     );
+    const indexHtml = withBootLoader(builtIndexHtml);
     const pages = await server.prerenderAll();
     const documents = [];
     for (const page of pages) {
@@ -151,20 +162,29 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
       `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(settings.current, { forMeta: true, scriptHashes })}" />`,
       '<meta name="referrer" content="strict-origin-when-cross-origin" />',
     ].join('\n    ');
+    const withSecurityMeta = (html: string) =>
+      html.replace('<meta charset="UTF-8" />', () => `<meta charset="UTF-8" />\n    ${securityMeta}`);
     for (const { page, html } of documents) {
       const file = join(outDir, fileForPath(page.path));
       await mkdir(dirname(file), { recursive: true });
-      await writeFile(
-        file,
-        html.replace('<meta charset="UTF-8" />', () => `<meta charset="UTF-8" />\n    ${securityMeta}`),
-      );
+      await writeFile(file, withSecurityMeta(html));
+    }
+    // The answer page of each form's native post (relay mode: only there does a server answer
+    // one), no route and not in the sitemap; src/server/form-page.ts fills it per post.
+    const templates = settings.current.storageMode === 'relay' ? await server.renderFormTemplates() : [];
+    for (const template of templates) {
+      const styles = await inlineStyles(outDir, pageStylesheets(manifest, template.modulePath));
+      const file = join(outDir, formTemplatePath(template.form));
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, withSecurityMeta(assembleFormTemplate(builtIndexHtml, template, styles)));
     }
     const { siteUrl } = settings.current;
     await writeFile(join(outDir, '_headers'), headersFile(settings.current, scriptHashes));
     await writeFile(join(outDir, 'sitemap.xml'), renderSitemap(siteUrl, pages));
     await writeFile(join(outDir, 'robots.txt'), renderRobots(siteUrl));
     logger.info(
-      `Prerendered ${pages.length} pages into ${outDir}, with _headers, sitemap.xml and robots.txt ` +
+      `Prerendered ${pages.length} pages and ${templates.length} form answer templates into ${outDir}, ` +
+        'with _headers, sitemap.xml and robots.txt ' +
         `(storage: ${settings.current.storageMode} mode)`,
     );
   } finally {

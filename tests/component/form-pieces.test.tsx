@@ -1,16 +1,17 @@
 import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactElement } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { EMAIL_INPUT, Field } from '@/components/form/field';
 import { HONEYPOT_FIELD_NAME, HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
-import { SUBMITTING_STATUS_TEXT, SubmitButton } from '@/components/form/submit-button';
+import { FORM_NOT_READY_TEXT, SUBMITTING_STATUS_TEXT, SubmitButton } from '@/components/form/submit-button';
 import { ToggleCard } from '@/components/form/toggle-card';
 import { useEmailField } from '@/components/form/use-email-field';
 import { useSingleSubmit } from '@/components/form/use-single-submit';
 import { MESSAGES } from '@/config/messages';
+import { CONTACT_EMAIL, LINKS } from '@/config/site';
 import { isValidEmail } from '@/lib/email';
 
 function EmailHarness({ onSubmit }: { onSubmit?: (valid: boolean) => void }) {
@@ -190,40 +191,87 @@ describe('ToggleCard', () => {
 });
 
 describe('SubmitButton', () => {
-  it('is disabled in the prerendered HTML and enabled once hydrated, so the browser never submits the form itself', async () => {
-    const form = (
-      <form>
-        <SubmitButton submitting={false}>Join</SubmitButton>
-      </form>
-    );
+  /** Prerenders `form`, mounts its HTML and hydrates it, as a built page is taken over. */
+  async function prerenderThenHydrate(form: ReactElement) {
     const html = renderToString(form);
-    expect(html).toMatch(/<button[^>]*disabled=""/);
     const container = document.createElement('div');
     container.innerHTML = html;
     document.body.append(container);
-    expect(container.querySelector('button')).toBeDisabled();
+    const beforeHydration = container.querySelector('button') as HTMLButtonElement;
+    const state = {
+      html,
+      disabledBefore: beforeHydration.disabled,
+      describedByBefore: beforeHydration.getAttribute('aria-describedby'),
+      noteBefore: container.querySelector('.form-not-ready')?.textContent ?? null,
+      noteIdBefore: container.querySelector('.form-not-ready')?.id ?? null,
+    };
     await act(async () => {
       hydrateRoot(container, form);
     });
+    onTestFinished(() => container.remove());
+    return { ...state, container };
+  }
+
+  it('is enabled in the prerendered HTML when the form posts natively (relay mode)', async () => {
+    const { html, disabledBefore, noteBefore, container } = await prerenderThenHydrate(
+      <form method="post" action="/api/forms/waitlist">
+        <SubmitButton submitting={false} postsNatively>
+          Join
+        </SubmitButton>
+      </form>,
+    );
+    expect(html).not.toMatch(/<button[^>]*disabled=""/);
+    expect(disabledBefore).toBe(false);
+    expect(noteBefore).toBeNull();
     expect(container.querySelector('button')).toBeEnabled();
-    container.remove();
+  });
+
+  it('waits for hydration when the form cannot post natively (direct mode), and says why meanwhile', async () => {
+    const { html, disabledBefore, describedByBefore, noteBefore, noteIdBefore, container } =
+      await prerenderThenHydrate(
+        <form>
+          <SubmitButton submitting={false} postsNatively={false}>
+            Join
+          </SubmitButton>
+        </form>,
+      );
+    expect(html).toMatch(/<button[^>]*disabled=""/);
+    expect(disabledBefore).toBe(true);
+    // The sign: a note tied to the button, with another way to reach us.
+    expect(noteBefore).toContain(FORM_NOT_READY_TEXT.before);
+    expect(noteBefore).toContain(CONTACT_EMAIL);
+    expect(noteIdBefore).toBeTruthy();
+    expect(describedByBefore).toBe(noteIdBefore);
+    expect(html).toContain(`href="${LINKS.contactMailto}"`);
+    // Hydrated: the button works and the note is gone.
+    expect(container.querySelector('button')).toBeEnabled();
+    expect(container.querySelector('button')).not.toHaveAttribute('aria-describedby');
+    expect(container.querySelector('.form-not-ready')).toBeNull();
   });
 
   it('is enabled and silent when idle', () => {
-    render(<SubmitButton submitting={false}>Join</SubmitButton>);
+    render(
+      <SubmitButton submitting={false} postsNatively>
+        Join
+      </SubmitButton>,
+    );
     expect(screen.getByRole('button', { name: 'Join' })).toBeEnabled();
     expect(screen.getByRole('status')).toBeEmptyDOMElement();
   });
 
   it('is disabled and announces submitting while submitting', () => {
-    render(<SubmitButton submitting>Join</SubmitButton>);
+    render(
+      <SubmitButton submitting postsNatively>
+        Join
+      </SubmitButton>,
+    );
     expect(screen.getByRole('button', { name: 'Join' })).toBeDisabled();
     expect(screen.getByRole('status')).toHaveTextContent(SUBMITTING_STATUS_TEXT);
   });
 
   it('is disabled when told so for another reason', () => {
     render(
-      <SubmitButton submitting={false} disabled>
+      <SubmitButton submitting={false} disabled postsNatively>
         Join
       </SubmitButton>,
     );

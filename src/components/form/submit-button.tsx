@@ -1,14 +1,28 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
+import { CONTACT_EMAIL, LINKS } from '@/config/site';
 import { useHydrated } from '@/lib/use-hydrated';
 import '@/styles/forms.css';
 
 export const SUBMITTING_STATUS_TEXT = 'Submitting…';
+
+/** Shown under an inert button until the page's JavaScript has taken the form over (direct mode). */
+export const FORM_NOT_READY_TEXT = {
+  before:
+    'This form starts working once the page has finished loading. If the button stays grey, write to us at',
+  after: 'instead.',
+} as const;
 
 export type SubmitButtonProps = {
   children: ReactNode;
   submitting: boolean;
   /** Disabled for another reason (e.g. a field shows an error). */
   disabled?: boolean;
+  /**
+   * The form posts itself to the site's own origin when JavaScript has not taken it over (relay
+   * mode): the button works from the first paint. Without it (direct mode) the button waits for
+   * hydration and says why.
+   */
+  postsNatively: boolean;
   /** Announced to assistive technology while submitting. */
   submittingText?: string;
   className?: string;
@@ -16,25 +30,33 @@ export type SubmitButtonProps = {
 
 /**
  * The form's submit button: disabled and showing a spinner while submitting, with the state
- * announced through a polite status region that exists before it changes. It is also disabled
- * in the prerendered page until the app has hydrated: a browser's own form submission would put
- * the visitor's email in the address bar and the host's logs.
+ * announced through a polite status region that exists before it changes.
+ *
+ * Before hydration, a form that can post natively keeps its button enabled: a press is a plain
+ * HTML form post, answered by the server with a full page. A form that cannot (direct mode: no
+ * server, and a bare form would put the email in the address bar) is disabled until hydration,
+ * and a note tied to the button says so, with the contact address as a way round; the note
+ * fades in only after a moment, so a quick load never flashes it, and stays without JavaScript.
  */
 export function SubmitButton({
   children,
   submitting,
   disabled = false,
+  postsNatively,
   submittingText = SUBMITTING_STATUS_TEXT,
   className,
 }: SubmitButtonProps) {
   const hydrated = useHydrated();
+  const noteId = useId();
+  const waiting = !postsNatively && !hydrated;
   return (
     <>
       <button
         type="submit"
         className={['button', 'button--primary', 'form-submit', className].filter(Boolean).join(' ')}
-        disabled={submitting || disabled || !hydrated}
+        disabled={submitting || disabled || waiting}
         aria-busy={submitting || undefined}
+        aria-describedby={waiting ? noteId : undefined}
       >
         {submitting ? <span className="form-spinner" aria-hidden="true" /> : null}
         <span>{children}</span>
@@ -42,6 +64,12 @@ export function SubmitButton({
       <span className="visually-hidden" role="status" aria-live="polite">
         {submitting ? submittingText : ''}
       </span>
+      {waiting ? (
+        <p id={noteId} className="form-not-ready">
+          {FORM_NOT_READY_TEXT.before} <a href={LINKS.contactMailto}>{CONTACT_EMAIL}</a>{' '}
+          {FORM_NOT_READY_TEXT.after}
+        </p>
+      ) : null}
     </>
   );
 }

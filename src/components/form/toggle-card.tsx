@@ -12,11 +12,15 @@ export type ToggleCardProps = {
   name?: string;
   disabled?: boolean;
   className?: string;
+  /** Extra data-* attributes for the checkbox (e.g. a form answer template's marker). */
+  inputAttributes?: Readonly<Record<`data-${string}`, string>>;
 };
 
 /**
  * A real checkbox presented as a card. Its accessible name is the label and its description the
- * description; the selected state shows as a tick and a thicker border, not by colour alone.
+ * description; the selected state shows as a tick and a thicker border, not by colour alone,
+ * drawn from the checkbox's own :checked state too, so a card toggles before hydration and
+ * without JavaScript.
  */
 export function ToggleCard({
   label,
@@ -27,6 +31,7 @@ export function ToggleCard({
   name,
   disabled = false,
   className,
+  inputAttributes,
 }: ToggleCardProps) {
   const baseId = useId();
   const labelId = `${baseId}-label`;
@@ -43,6 +48,7 @@ export function ToggleCard({
   return (
     <label className={classes}>
       <input
+        {...inputAttributes}
         className="form-toggle-card__input"
         type="checkbox"
         name={name}

@@ -1,7 +1,11 @@
 import { useFirstFocusWithin } from '@/components/form/use-first-focus-within';
 import { preloadStorage } from '@/lib/airtable/preload';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { EMAIL_INPUT, Field } from '@/components/form/field';
+import { AnswerRegion, answerCheckbox, answerValue } from '@/components/form/form-answer';
+import { FORMS_POST_NATIVELY, nativeFormAttributes } from '@/components/form/native-post';
+import { useAdoptedFormValues, type HeldFormValues } from '@/components/form/use-adopted-form-values';
+import { useHydrated } from '@/lib/use-hydrated';
 import { SuccessIcon } from '@/components/icons';
 import { HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
 import { SubmitButton } from '@/components/form/submit-button';
@@ -27,6 +31,16 @@ export const QUOTE_FIELD_IDS = {
 
 export const QUOTE_THANK_YOU_ID = 'quote-thank-you';
 
+/** Native names of the form's fields: the server's native door parses exactly these. */
+export const QUOTE_FIELD_NAMES = {
+  name: 'contactName',
+  email: 'email',
+  school: 'schoolName',
+  role: 'role',
+  useCases: 'useCases',
+  otherUseCase: 'otherUseCase',
+} as const;
+
 /** Where the page's 'Get a Quote' button moves focus: the first field, or the thank-you heading once sent. */
 export const QUOTE_FOCUS_TARGET_IDS: readonly string[] = [QUOTE_FIELD_IDS.name, QUOTE_THANK_YOU_ID];
 
@@ -48,21 +62,49 @@ export type QuoteFormStatus = 'idle' | 'submitting' | 'submitted';
 export type QuoteFormProps = {
   /** Sends the request; tests pass a stand-in. Must resolve (not throw) with the outcome. */
   submit?: (input: QuoteRequestInput) => Promise<QuoteSubmitResult>;
+  /**
+   * The form posts itself to the site's native door before hydration and without JavaScript
+   * (relay mode, the build's default); without it the button waits for hydration (direct mode).
+   */
+  postsNatively?: boolean;
+  /**
+   * Renders the form for its answer template (src/server/form-page.ts): markers for the posted
+   * values and both states of the email field. Never hydrated.
+   */
+  answer?: boolean;
 };
+
+/** The use case a card's native value (its label) stands for. */
+function useCaseIdOf(label: string): UseCaseId | undefined {
+  return USE_CASE_OPTIONS.find((option) => option.label === label)?.id;
+}
 
 /**
  * The schools 'Get a Quote' form: idle → submitting → submitted (replaced by a thank-you, use-case
  * cards locked) or back to idle with an error toast and every value kept. Only the email is checked.
+ * A plain HTML form underneath: before hydration (or without JavaScript) it posts itself in relay
+ * mode, its cards toggle natively and the Other box shows with CSS; once hydrated it adopts what
+ * the browser holds and takes the submit over.
  */
-export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
+export function QuoteForm({
+  submit = submitQuoteRequest,
+  postsNatively = FORMS_POST_NATIVELY,
+  answer = false,
+}: QuoteFormProps) {
+  const initial = (name: string) => (answer ? answerValue(name) : '');
   const [status, setStatus] = useState<QuoteFormStatus>('idle');
-  const [contactName, setContactName] = useState('');
-  const [schoolName, setSchoolName] = useState('');
-  const [role, setRole] = useState('');
+  const [contactName, setContactName] = useState(() => initial(QUOTE_FIELD_NAMES.name));
+  const [schoolName, setSchoolName] = useState(() => initial(QUOTE_FIELD_NAMES.school));
+  const [role, setRole] = useState(() => initial(QUOTE_FIELD_NAMES.role));
   const [selected, setSelected] = useState<ReadonlySet<UseCaseId>>(() => new Set());
-  const [otherText, setOtherText] = useState('');
-  const email = useEmailField({ isValid: isValidEmail, message: MESSAGES.invalidEmail });
+  const [otherText, setOtherText] = useState(() => initial(QUOTE_FIELD_NAMES.otherUseCase));
+  const email = useEmailField({
+    isValid: isValidEmail,
+    message: MESSAGES.invalidEmail,
+    initialValue: initial(QUOTE_FIELD_NAMES.email),
+  });
   const { run } = useSingleSubmit();
+  const hydrated = useHydrated();
 
   const formRef = useRef<HTMLFormElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -70,6 +112,29 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
   useFirstFocusWithin(formRef, preloadStorage);
   const submitted = status === 'submitted';
   const otherSelected = selected.has('other');
+  const native = postsNatively || answer;
+
+  // What the browser already holds (autofill, a quick visitor) is the form's state from hydration on.
+  const { setValue: setEmail } = email;
+  const adopt = useCallback(
+    (held: HeldFormValues) => {
+      setContactName(held.text(QUOTE_FIELD_NAMES.name));
+      setEmail(held.text(QUOTE_FIELD_NAMES.email));
+      setSchoolName(held.text(QUOTE_FIELD_NAMES.school));
+      setRole(held.text(QUOTE_FIELD_NAMES.role));
+      setSelected(
+        new Set(
+          held
+            .all(QUOTE_FIELD_NAMES.useCases)
+            .map(useCaseIdOf)
+            .filter((id) => id !== undefined),
+        ),
+      );
+      setOtherText(held.text(QUOTE_FIELD_NAMES.otherUseCase));
+    },
+    [setEmail],
+  );
+  useAdoptedFormValues(formRef, adopt);
 
   useEffect(() => {
     if (submitted) thankYouRef.current?.focus();
@@ -140,10 +205,12 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
           label={option.label}
           description={option.description}
           value={option.label}
-          name="useCases"
+          name={QUOTE_FIELD_NAMES.useCases}
           checked={selected.has(option.id)}
           disabled={locked}
           onCheckedChange={(checked) => toggleUseCase(option.id, checked)}
+          inputAttributes={answer ? answerCheckbox(QUOTE_FIELD_NAMES.useCases) : undefined}
+          className={option.id === 'other' ? 'quote-form__other-card' : undefined}
         />
       </li>
     ));
@@ -167,10 +234,23 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
   }
 
   const submitting = status === 'submitting';
+  const emailField = (error: string | null) => (
+    <Field
+      {...EMAIL_INPUT}
+      id={QUOTE_FIELD_IDS.email}
+      label={QUOTE_FORM_LABELS.email}
+      value={email.value}
+      error={error}
+      onChange={email.onChange}
+      onBlur={email.onBlur}
+      inputRef={emailRef}
+    />
+  );
   return (
     <form
       ref={formRef}
       className="quote-form"
+      {...nativeFormAttributes('quote', native)}
       noValidate
       onSubmit={handleSubmit}
       aria-busy={submitting || undefined}
@@ -179,26 +259,24 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
         <Field
           id={QUOTE_FIELD_IDS.name}
           label={QUOTE_FORM_LABELS.name}
-          name="contactName"
+          name={QUOTE_FIELD_NAMES.name}
           autoComplete="name"
           required
           value={contactName}
           onChange={(event) => setContactName(event.target.value)}
         />
-        <Field
-          {...EMAIL_INPUT}
-          id={QUOTE_FIELD_IDS.email}
-          label={QUOTE_FORM_LABELS.email}
-          value={email.value}
-          error={email.error}
-          onChange={email.onChange}
-          onBlur={email.onBlur}
-          inputRef={emailRef}
-        />
+        {answer ? (
+          <>
+            <AnswerRegion region="email-ok">{emailField(null)}</AnswerRegion>
+            <AnswerRegion region="email-error">{emailField(MESSAGES.invalidEmail)}</AnswerRegion>
+          </>
+        ) : (
+          emailField(email.error)
+        )}
         <Field
           id={QUOTE_FIELD_IDS.school}
           label={QUOTE_FORM_LABELS.school}
-          name="schoolName"
+          name={QUOTE_FIELD_NAMES.school}
           autoComplete="organization"
           required
           value={schoolName}
@@ -207,7 +285,7 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
         <Field
           id={QUOTE_FIELD_IDS.role}
           label={QUOTE_FORM_LABELS.role}
-          name="role"
+          name={QUOTE_FIELD_NAMES.role}
           autoComplete="organization-title"
           required
           value={role}
@@ -221,12 +299,16 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
           {QUOTE_FORM_LABELS.useCasesHint}
         </p>
         <ul className="quote-form__cards">{renderUseCaseCards(false)}</ul>
-        {otherSelected ? (
+        {/*
+         * Until hydration (and in the answer page) the box is always in the markup and CSS shows
+         * it while 'Other' is ticked (:has); once hydrated, it exists only while 'Other' is chosen.
+         */}
+        {otherSelected || !hydrated || answer ? (
           <Field
             id={QUOTE_FIELD_IDS.otherUseCase}
             className="quote-form__other"
             label={QUOTE_FORM_LABELS.otherUseCase}
-            name="otherUseCase"
+            name={QUOTE_FIELD_NAMES.otherUseCase}
             maxLength={500}
             value={otherText}
             onChange={(event) => setOtherText(event.target.value)}
@@ -237,7 +319,11 @@ export function QuoteForm({ submit = submitQuoteRequest }: QuoteFormProps) {
       <HoneypotField />
 
       <div className="quote-form__actions">
-        <SubmitButton submitting={submitting} submittingText={QUOTE_FORM_LABELS.submitting}>
+        <SubmitButton
+          submitting={submitting}
+          submittingText={QUOTE_FORM_LABELS.submitting}
+          postsNatively={native}
+        >
           {QUOTE_FORM_LABELS.submit}
         </SubmitButton>
       </div>

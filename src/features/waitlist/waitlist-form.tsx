@@ -1,9 +1,12 @@
 import { CheckIcon } from '@/components/icons';
 import { useFirstFocusWithin } from '@/components/form/use-first-focus-within';
 import { preloadStorage } from '@/lib/airtable/preload';
-import { useRef, useState, type FormEvent } from 'react';
+import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { toast } from '@/lib/toast';
 import { EMAIL_INPUT, Field } from '@/components/form/field';
+import { AnswerRegion, answerCheckbox, answerValue } from '@/components/form/form-answer';
+import { FORMS_POST_NATIVELY, nativeFormAttributes } from '@/components/form/native-post';
+import { useAdoptedFormValues, type HeldFormValues } from '@/components/form/use-adopted-form-values';
 import { HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
 import { SubmitButton } from '@/components/form/submit-button';
 import { ToggleCard } from '@/components/form/toggle-card';
@@ -25,7 +28,23 @@ export type WaitlistFormProps = {
   labelledBy?: string;
   /** Prefix for element ids, so two forms could share a page. */
   idPrefix?: string;
+  /**
+   * The form posts itself to the site's native door before hydration and without JavaScript
+   * (relay mode, the build's default); without it the button waits for hydration (direct mode).
+   */
+  postsNatively?: boolean;
+  /**
+   * Renders the form for its answer template (src/server/form-page.ts): markers for the posted
+   * values and both states of the email field. Never hydrated.
+   */
+  answer?: boolean;
 };
+
+/** Native names of the form's fields: the server's native door parses exactly these. */
+export const WAITLIST_FIELD_NAMES = { email: 'email', interests: 'interests' } as const;
+
+/** The id of the form's email input (the error summary of its answer page links to it). */
+export const waitlistEmailId = (idPrefix = 'waitlist') => `${idPrefix}-email`;
 
 export const WAITLIST_FORM_TEXT = {
   emailLabel: 'Email address',
@@ -49,8 +68,14 @@ export function WaitlistForm({
   submit = addToWaitlist,
   labelledBy,
   idPrefix = 'waitlist',
+  postsNatively = FORMS_POST_NATIVELY,
+  answer = false,
 }: WaitlistFormProps) {
-  const email = useEmailField({ isValid: isValidEmail, message: MESSAGES.invalidEmail });
+  const email = useEmailField({
+    isValid: isValidEmail,
+    message: MESSAGES.invalidEmail,
+    initialValue: answer ? answerValue(WAITLIST_FIELD_NAMES.email) : '',
+  });
   const [interests, setInterests] = useState<string[]>([]);
   const [status, setStatus] = useState<WaitlistFormStatus>('idle');
   const singleSubmit = useSingleSubmit();
@@ -58,6 +83,17 @@ export function WaitlistForm({
   const result = useRef<HTMLDivElement>(null);
   const form = useRef<HTMLFormElement>(null);
   useFirstFocusWithin(form, preloadStorage);
+
+  // What the browser already holds (autofill, a quick visitor) is the form's state from hydration on.
+  const { setValue: setEmail } = email;
+  const adopt = useCallback(
+    (held: HeldFormValues) => {
+      setEmail(held.text(WAITLIST_FIELD_NAMES.email));
+      setInterests(held.all(WAITLIST_FIELD_NAMES.interests));
+    },
+    [setEmail],
+  );
+  useAdoptedFormValues(form, adopt);
 
   const joined = status === 'joined';
   const submitting = status === 'submitting';
@@ -106,10 +142,25 @@ export function WaitlistForm({
     });
   };
 
+  const emailField = (error: string | null) => (
+    <Field
+      {...EMAIL_INPUT}
+      id={waitlistEmailId(idPrefix)}
+      label={WAITLIST_FORM_TEXT.emailLabel}
+      value={email.value}
+      error={error}
+      onChange={email.onChange}
+      onBlur={email.onBlur}
+      inputRef={emailInput}
+      className="waitlist-form__email"
+    />
+  );
+
   return (
     <form
       ref={form}
       className={`waitlist-form${joined ? ' waitlist-form--joined' : ''}`}
+      {...nativeFormAttributes('waitlist', postsNatively || answer)}
       noValidate
       onSubmit={handleSubmit}
       aria-labelledby={labelledBy}
@@ -120,13 +171,14 @@ export function WaitlistForm({
           {WAITLIST_INTEREST_OPTIONS.map((option) => (
             <ToggleCard
               key={option.value}
-              name="interests"
+              name={WAITLIST_FIELD_NAMES.interests}
               value={option.value}
               label={option.value}
               description={option.description}
               checked={interests.includes(option.value)}
               onCheckedChange={(checked) => toggleInterest(option.value, checked)}
               disabled={joined}
+              inputAttributes={answer ? answerCheckbox(WAITLIST_FIELD_NAMES.interests) : undefined}
             />
           ))}
         </div>
@@ -135,18 +187,19 @@ export function WaitlistForm({
       <div className="waitlist-form__action">
         {joined ? null : (
           <div className="waitlist-form__row">
-            <Field
-              {...EMAIL_INPUT}
-              id={`${idPrefix}-email`}
-              label={WAITLIST_FORM_TEXT.emailLabel}
-              value={email.value}
-              error={email.error}
-              onChange={email.onChange}
-              onBlur={email.onBlur}
-              inputRef={emailInput}
-              className="waitlist-form__email"
-            />
-            <SubmitButton submitting={submitting} disabled={email.error !== null}>
+            {answer ? (
+              <>
+                <AnswerRegion region="email-ok">{emailField(null)}</AnswerRegion>
+                <AnswerRegion region="email-error">{emailField(MESSAGES.invalidEmail)}</AnswerRegion>
+              </>
+            ) : (
+              emailField(email.error)
+            )}
+            <SubmitButton
+              submitting={submitting}
+              disabled={email.error !== null}
+              postsNatively={postsNatively || answer}
+            >
               {WAITLIST_FORM_TEXT.submit}
             </SubmitButton>
           </div>

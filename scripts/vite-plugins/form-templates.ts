@@ -1,0 +1,61 @@
+/**
+ * The forms' answer templates (src/server/form-page.ts fills them per native post): the built
+ * site writes one per form into dist/ at formTemplatePath(form) (prerender.ts); the dev server,
+ * which has no dist/, renders one on demand with `devFormTemplate`.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ViteDevServer } from 'vite';
+import type { NativeFormName } from '../../src/lib/airtable/relay-protocol.ts';
+import { withoutBoot } from './boot-loader.ts';
+
+/** What src/entry-server.tsx renders for a form's answer template. */
+export interface RenderedFormTemplate {
+  head: string;
+  html: string;
+}
+
+interface FormTemplateModule {
+  renderFormTemplate: (form: NativeFormName) => RenderedFormTemplate;
+}
+
+/**
+ * A template document: the site's index.html with nothing that boots the app (the template is
+ * served at the form's action, where the app has no route, and it must work as a plain form),
+ * the given head (title, noindex, then the styles) and body. Throws if any script is left.
+ */
+export function assembleFormTemplate(
+  indexHtml: string,
+  rendered: RenderedFormTemplate,
+  styles: string,
+): string {
+  const html = withoutBoot(indexHtml)
+    .replace('<!--app-head-->', () => [rendered.head, styles].filter(Boolean).join('\n    '))
+    .replace('<!--app-html-->', () => rendered.html);
+  if (/<script\b/i.test(html)) throw new Error('A form answer template must carry no script');
+  return html;
+}
+
+/** Every stylesheet the SSR module graph has met so far, as the dev server serves them. */
+function devStylesheetLinks(server: ViteDevServer): string {
+  const urls = new Set<string>();
+  for (const module of server.environments.ssr.moduleGraph.idToModuleMap.values()) {
+    if (module.id && /\.css($|\?)/.test(module.id) && !module.url.includes('?')) urls.add(module.url);
+  }
+  return [...urls].map((url) => `<link rel="stylesheet" href="${url}" />`).join('\n    ');
+}
+
+/**
+ * The answer template of `form` on the dev server (`vite`): rendered through Vite's SSR loader
+ * from src/entry-server.tsx, with the dev server's stylesheets linked (no dist/ to inline from)
+ * and no script. Fill it with renderFormAnswer from src/server/form-page.ts.
+ */
+export async function devFormTemplate(server: ViteDevServer, form: NativeFormName): Promise<string> {
+  const entry = (await server.ssrLoadModule('/src/entry-server.tsx')) as FormTemplateModule;
+  const rendered = entry.renderFormTemplate(form);
+  const indexHtml = (await readFile(join(server.config.root, 'index.html'), 'utf8')).replace(
+    /\s*<script type="module" src="[^"]+"><\/script>/,
+    '',
+  );
+  return assembleFormTemplate(indexHtml, rendered, devStylesheetLinks(server));
+}

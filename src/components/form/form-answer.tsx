@@ -1,0 +1,105 @@
+import type { ReactNode } from 'react';
+import { SuccessIcon } from '@/components/icons';
+import { MESSAGES } from '@/config/messages';
+import {
+  FORM_ANSWER_CHECKBOX_ATTRIBUTE,
+  FORM_ANSWER_REGION_ATTRIBUTE,
+  formAnswerValueToken,
+  type FormAnswerRegion,
+} from '@/lib/form-answer';
+import '@/styles/forms.css';
+
+/*
+ * The pieces of a form's answer template: the page the server sends back after a native post
+ * (src/server/form-page.ts fills it). Rendered once at build time, never hydrated.
+ */
+
+/** The heading of an error summary (GOV.UK Design System). */
+export const ERROR_SUMMARY_TITLE = 'There is a problem';
+
+/** A part of the template that only some outcomes keep (src/lib/form-answer.ts). */
+export function AnswerRegion({ region, children }: { region: FormAnswerRegion; children: ReactNode }) {
+  const marker = { [FORM_ANSWER_REGION_ATTRIBUTE]: region };
+  const end = { [FORM_ANSWER_REGION_ATTRIBUTE]: `/${region}` };
+  return (
+    <>
+      <template {...marker} />
+      {children}
+      <template {...end} />
+    </>
+  );
+}
+
+/** Where the posted value of the text field `name` goes. */
+export const answerValue = formAnswerValueToken;
+
+/** The marker that lets the server tick a checkbox of the field `name` that was posted. */
+export const answerCheckbox = (name: string) => ({ [FORM_ANSWER_CHECKBOX_ATTRIBUTE]: name });
+
+/**
+ * A GOV.UK error summary: first in the page, focused on arrival (no script needed: autofocus),
+ * announced as an alert, each problem a link to the field to fix.
+ */
+function ErrorSummary({ children }: { children: ReactNode }) {
+  return (
+    // The answer is a new page with no script: autofocus is how focus reaches the summary, as
+    // GOV.UK's script moves it there. It is the first thing to read, not a field to fill.
+    // eslint-disable-next-line jsx-a11y/no-autofocus
+    <div className="form-error-summary" tabIndex={-1} autoFocus>
+      <div role="alert">
+        <h2 className="form-error-summary__title">{ERROR_SUMMARY_TITLE}</h2>
+        <div className="form-error-summary__body">{children}</div>
+      </div>
+    </div>
+  );
+}
+
+/** Both error summaries a form's answer can open with; the server keeps the one that applies. */
+export function FormAnswerSummaries({ emailFieldId }: { emailFieldId: string }) {
+  return (
+    <>
+      <AnswerRegion region="invalid-email">
+        <ErrorSummary>
+          <ul className="form-error-summary__list">
+            <li>
+              <a href={`#${emailFieldId}`}>{MESSAGES.invalidEmail}</a>
+            </li>
+          </ul>
+        </ErrorSummary>
+      </AnswerRegion>
+      <AnswerRegion region="failure">
+        <ErrorSummary>
+          <p>{MESSAGES.genericFailureToast}</p>
+        </ErrorSummary>
+      </AnswerRegion>
+    </>
+  );
+}
+
+export type FormAnswerConfirmationProps = {
+  title: string;
+  body?: string;
+  /** The form's own page, to go back to. */
+  backHref: string;
+  backLabel: string;
+};
+
+/** The confirmation a stored (or queued) native post is answered with, focused on arrival. */
+export function FormAnswerConfirmation({ title, body, backHref, backLabel }: FormAnswerConfirmationProps) {
+  return (
+    <div className="form-answer-confirmation">
+      <SuccessIcon className="form-answer-confirmation__icon" />
+      {/* A new page with no script: autofocus takes focus (and screen readers) to the answer. */}
+      {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
+      <h2 className="form-answer-confirmation__title" tabIndex={-1} autoFocus>
+        {title}
+      </h2>
+      {body ? <p className="form-answer-confirmation__body">{body}</p> : null}
+      <p>
+        <a className="button button--primary" href={backHref}>
+          {backLabel}
+        </a>
+      </p>
+    </div>
+  );
+}

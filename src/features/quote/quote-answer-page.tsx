@@ -1,0 +1,40 @@
+import { AnswerRegion, FormAnswerConfirmation, FormAnswerSummaries } from '@/components/form/form-answer';
+import { MESSAGES } from '@/config/messages';
+import { SCHOOLS } from '@/content/schools';
+import { QUOTE_FIELD_IDS, QuoteForm } from '@/features/quote/quote-form';
+import '@/styles/schools.css';
+
+export const QUOTE_ANSWER_HEADING_ID = 'quote-answer-heading';
+export const QUOTE_ANSWER_BACK_LABEL = 'Back to the schools page';
+
+/**
+ * The page the server answers a native quote request with (its template: src/server/form-page.ts).
+ * The spec's thank-you, or an error summary and the form again with everything kept; the form
+ * posts natively again, as the page carries no script.
+ */
+export function QuoteAnswerPage({ backHref }: { backHref: string }) {
+  return (
+    <section className="schools-section schools-quote form-answer" aria-labelledby={QUOTE_ANSWER_HEADING_ID}>
+      <div className="schools-quote__panel">
+        <FormAnswerSummaries emailFieldId={QUOTE_FIELD_IDS.email} />
+        <header className="schools-section__header">
+          <h1 id={QUOTE_ANSWER_HEADING_ID} className="schools-section__title">
+            {SCHOOLS.quote.heading}
+          </h1>
+        </header>
+        <AnswerRegion region="confirmed">
+          <FormAnswerConfirmation
+            title={MESSAGES.quoteThankYouTitle}
+            body={MESSAGES.quoteThankYouBody}
+            backHref={backHref}
+            backLabel={QUOTE_ANSWER_BACK_LABEL}
+          />
+        </AnswerRegion>
+        <AnswerRegion region="form">
+          <p className="schools-section__intro">{SCHOOLS.quote.intro}</p>
+          <QuoteForm answer />
+        </AnswerRegion>
+      </div>
+    </section>
+  );
+}

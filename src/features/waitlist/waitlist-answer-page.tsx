@@ -1,0 +1,36 @@
+import { AnswerRegion, FormAnswerConfirmation, FormAnswerSummaries } from '@/components/form/form-answer';
+import { MESSAGES } from '@/config/messages';
+import { HOME } from '@/content/home';
+import { WaitlistForm, waitlistEmailId } from '@/features/waitlist/waitlist-form';
+
+export const WAITLIST_ANSWER_HEADING_ID = 'waitlist-answer-heading';
+export const WAITLIST_ANSWER_BACK_LABEL = 'Back to the home page';
+
+/**
+ * The page the server answers a native waitlist post with (its template: src/server/form-page.ts).
+ * The spec's confirmation, or an error summary and the form again with everything kept; the form
+ * posts natively again, as the page carries no script.
+ */
+export function WaitlistAnswerPage({ backHref }: { backHref: string }) {
+  return (
+    <section className="home-waitlist form-answer" aria-labelledby={WAITLIST_ANSWER_HEADING_ID}>
+      <div className="section home-waitlist__inner">
+        <FormAnswerSummaries emailFieldId={waitlistEmailId()} />
+        <h1 id={WAITLIST_ANSWER_HEADING_ID} className="home-section-title">
+          {HOME.waitlist.heading}
+        </h1>
+        <AnswerRegion region="confirmed">
+          <FormAnswerConfirmation
+            title={MESSAGES.waitlistJoined}
+            backHref={backHref}
+            backLabel={WAITLIST_ANSWER_BACK_LABEL}
+          />
+        </AnswerRegion>
+        <AnswerRegion region="form">
+          <p className="home-waitlist__intro">{HOME.waitlist.intro}</p>
+          <WaitlistForm answer labelledBy={WAITLIST_ANSWER_HEADING_ID} />
+        </AnswerRegion>
+      </div>
+    </section>
+  );
+}
