@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './scripts/chromium.mjs';
 import {
+  E2E_CLIENT_PROXY,
   DEV_URL,
   E2E_OUT_DIR,
   E2E_PORTS,
@@ -57,7 +58,7 @@ export default defineConfig({
         `${vite} build --outDir ${site.outDir} --emptyOutDir --logLevel warn && ` +
         `${vite} preview --outDir ${site.outDir} --port ${site.port} --strictPort`,
       url: `http://127.0.0.1:${site.port}/`,
-      env: { ...site.buildEnv, ...relayEnvFor(site) },
+      env: { ...site.buildEnv, ...relayEnvFor(site), TRUSTED_PROXIES: E2E_CLIENT_PROXY },
       timeout: 240_000,
       reuseExistingServer: false,
       stdout: 'pipe' as const,
@@ -88,7 +89,7 @@ export default defineConfig({
       // What a newcomer runs: `vite` with no keys, its emulator keeping data in a scratch file.
       command: `${vite} --port ${E2E_PORTS.dev} --strictPort`,
       url: `${DEV_URL}/__emulator/health`,
-      env: { AIRTABLE_EMULATOR_DATA: `${E2E_OUT_DIR}/dev-airtable.json` },
+      env: { AIRTABLE_EMULATOR_DATA: `${E2E_OUT_DIR}/dev-airtable.json`, TRUSTED_PROXIES: E2E_CLIENT_PROXY },
       timeout: 60_000,
       reuseExistingServer: false,
       stdout: 'pipe' as const,

@@ -102,3 +102,10 @@ export const relayEnvFor = (/** @type {E2ESite} */ site) => ({
   AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
   AIRTABLE_ENDPOINT_URL: site.name === 'relay' ? RELAY_EMULATOR_URL : EMULATOR_URL,
 });
+
+/**
+ * Each test is a visitor of its own address, as the server's per-client limit sees production:
+ * the test harness is the one proxy the local servers trust (TRUSTED_PROXIES) and names the
+ * test's address in X-Forwarded-For (wrangler dev takes CF-Connecting-IP as sent).
+ */
+export const E2E_CLIENT_PROXY = '127.0.0.1';

@@ -347,3 +347,32 @@ test('plain `vite` with no keys: a sign-up in the browser is stored in the dev s
   };
   expect(stored.records.filter((record) => record.fields.Email === email)).toHaveLength(1);
 });
+
+test('a visitor over the per-address limit sees the failure toast with every value kept; another address is served', async ({
+  page,
+  visit,
+  request,
+  consoleErrors,
+}, testInfo) => {
+  // Ten refused creates from this test's address use up its minute (the gate counts them all).
+  for (let i = 0; i < 10; i += 1) {
+    const answer = await request.post(`${SITE_RELAY_URL}/api/airtable/v0/appSiteRelay/Waitlist`, {
+      headers: { authorization: 'Bearer same-origin-relay', 'content-type': 'application/json' },
+      data: { fields: { Email: 'not-an-email', Interests: ['Use Podling'] } },
+    });
+    expect(answer.status()).toBe(422);
+  }
+  const email = uniqueEmail(testInfo, 'e2e.relay-limited');
+  await openForm(page, visit, '/', WAITLIST_FORM.formSelector, { base: SITE_RELAY_URL });
+  await joinWaitlist(page, email);
+  await expect(page.getByText(FAILURE_TOAST)).toBeVisible();
+  await expect(textbox(page, WAITLIST_FORM.emailLabel)).toHaveValue(email);
+  await expect(page.getByRole('checkbox', { name: 'Use Podling', exact: true })).toBeChecked();
+  expect(await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE)).toEqual([]);
+  expectConsoleErrors(consoleErrors, /status of 429|Waitlist sign-up failed/);
+
+  // The same visitor from another address (a phone on mobile data) gets through.
+  await page.setExtraHTTPHeaders({ 'x-forwarded-for': '10.250.0.1' });
+  await page.getByRole('button', { name: WAITLIST_FORM.submitText }).click();
+  await expect.poll(async () => (await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE)).length).toBe(1);
+});

@@ -18,6 +18,16 @@ export type VisitOptions = { consent?: 'granted' | 'denied' | 'unset'; base?: st
 /** Opens a path with the cookie choice already made, so the banner stays out of the way. */
 export type Visit = (path: string, options?: VisitOptions) => Promise<void>;
 
+/** A test's own client address (10.x.y.z), stable for the test and distinct between tests. */
+export function visitorAddress(id: string): string {
+  let hash = 2166136261;
+  for (const char of id) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
+  return `10.${(hash >>> 16) & 255}.${(hash >>> 8) & 255}.${1 + (hash % 254)}`;
+}
+
+/** The headers that make a request come from `address`, through the proxy the servers trust. */
+export const fromAddress = (address: string) => ({ 'x-forwarded-for': address, 'cf-connecting-ip': address });
+
 type Fixtures = {
   network: NetworkLog;
   consoleErrors: string[];
@@ -30,6 +40,11 @@ const LOOPBACK = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//;
 export const GTAG_STAND_IN = 'window.__gtagStandInLoaded = (window.__gtagStandInLoaded || 0) + 1;';
 
 export const test = base.extend<Fixtures>({
+  // Every request of the test (its page and its API client) comes from the test's own address.
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern.
+  extraHTTPHeaders: async ({}, use, testInfo) => {
+    await use(fromAddress(visitorAddress(testInfo.testId)));
+  },
   network: async ({ page }, use) => {
     const log: NetworkLog = { outside: [], analyticsScript: [], pending: new Set(), started: 0 };
     const ownRequest = (request: Request) => {
