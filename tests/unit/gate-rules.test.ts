@@ -306,6 +306,38 @@ describe('per-client and per-email limits', () => {
     ).toBe(200);
   });
 
+  it('two synchronous instances flooded by one client let 10 each through, and a real visitor is stored', async () => {
+    const base = fakeBase();
+    const instances = [0, 1].map(() =>
+      createRelay(
+        {
+          AIRTABLE_API_KEY: 'patServer',
+          AIRTABLE_BASE_ID: 'appReal',
+          AIRTABLE_ENDPOINT_URL: 'https://airtable.test',
+        },
+        {
+          fetch: base.fetch,
+          now: () => NOW,
+          gate: createRateGate({ perSecond: 1000 }),
+          warn: () => undefined,
+        },
+      ),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        instances[i % 2]!(create('Waitlist', { ...waitlist, Email: `flood${i}@example.com` }), {
+          address: '203.0.113.9',
+        }).then((response) => response.status),
+      ),
+    );
+    expect(answers.filter((status) => status === 200)).toHaveLength(20);
+    // Two requests (lookup + create) per accepted submission: 40 of Airtable's 300 a minute.
+    expect(base.calls).toHaveLength(40);
+    const visitor = await instances[0]!(create('Waitlist', waitlist), { address: '198.51.100.7' });
+    expect(visitor.status).toBe(200);
+    expect(base.records.some((record) => record.fields.Email === 'parent@example.com')).toBe(true);
+  });
+
   it('one email is written at most 3 times a minute, from any number of addresses', async () => {
     const { relay } = serverWith();
     const statuses = [];
