@@ -9,6 +9,7 @@
  *   faithful local copy of production.
  */
 import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Connect, loadEnv, type Plugin, type ResolvedConfig } from 'vite';
 import {
@@ -19,7 +20,9 @@ import {
   EMULATOR_DEFAULT_DATA_FILE,
 } from '../airtable-emulator/emulator.ts';
 import { FORM_POST_PATHS, RELAY_PATH } from '../../src/lib/airtable/relay-protocol.ts';
+import { type FormTemplates, formTemplatesFrom } from '../../src/server/form-door.ts';
 import { createRelay, type RelayEnv } from '../../src/server/relay.ts';
+import { devFormTemplate } from './form-templates.ts';
 import { webMiddleware } from './node-adapter.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 import { staticHost } from './static-host.ts';
@@ -46,10 +49,15 @@ function originOf(server: Listening): string {
  * Mounts the relay, and the emulator when no real Airtable is configured. Returns a line for
  * the terminal saying where submissions go.
  */
-function mountStorage(middlewares: Connect.Server, config: ResolvedConfig, server: Listening): () => string {
+function mountStorage(
+  middlewares: Connect.Server,
+  config: ResolvedConfig,
+  server: Listening,
+  formTemplates: FormTemplates,
+): () => string {
   const env = serverEnv(config);
   if (env.AIRTABLE_API_KEY) {
-    const relay = webMiddleware(createRelay(env));
+    const relay = webMiddleware(createRelay(env, { formTemplates }));
     middlewares.use(RELAY_PATH, relay);
     for (const path of Object.values(FORM_POST_PATHS)) middlewares.use(path, relay);
     const upstream = env.AIRTABLE_ENDPOINT_URL || 'Airtable';
@@ -65,11 +73,14 @@ function mountStorage(middlewares: Connect.Server, config: ResolvedConfig, serve
   });
   let relay: ReturnType<typeof createRelay> | undefined;
   const emulatedRelay = webMiddleware((request, client) => {
-    relay ??= createRelay({
-      AIRTABLE_API_KEY: EMULATOR_API_KEY,
-      AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
-      AIRTABLE_ENDPOINT_URL: originOf(server),
-    });
+    relay ??= createRelay(
+      {
+        AIRTABLE_API_KEY: EMULATOR_API_KEY,
+        AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
+        AIRTABLE_ENDPOINT_URL: originOf(server),
+      },
+      { formTemplates },
+    );
     return relay(request, client);
   });
   middlewares.use(RELAY_PATH, emulatedRelay);
@@ -85,11 +96,15 @@ export function localAirtable(settings: SiteSettingsHolder): Plugin {
       // Direct mode: the page talks to Airtable (or VITE_AIRTABLE_ENDPOINT_URL) itself. Vitest
       // runs a dev server too, and its tests start the emulators they need themselves.
       if (settings.current.storageMode === 'direct' || server.config.mode === 'test') return;
-      const describe = mountStorage(server.middlewares, server.config, server);
+      // No dist/ here: each answer template is rendered from the sources when it is needed.
+      const templates = formTemplatesFrom((_path, form) => devFormTemplate(server, form), { cache: false });
+      const describe = mountStorage(server.middlewares, server.config, server, templates);
       server.httpServer?.once('listening', () => server.config.logger.info(`  ➜  ${describe()}`));
     },
     configurePreviewServer(server) {
-      const describe = mountStorage(server.middlewares, server.config, server);
+      const outDir = path.resolve(server.config.root, server.config.build.outDir);
+      const templates = formTemplatesFrom((file) => readFile(path.join(outDir, file), 'utf8'));
+      const describe = mountStorage(server.middlewares, server.config, server, templates);
       server.middlewares.use(staticHost(path.resolve(server.config.root, server.config.build.outDir)));
       server.httpServer.once('listening', () => server.config.logger.info(`  ➜  ${describe()}`));
     },

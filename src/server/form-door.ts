@@ -15,25 +15,58 @@
  */
 import { MESSAGES } from '../config/messages.ts';
 import type { NativeFormName } from '../lib/airtable/relay-protocol.ts';
+import { formTemplatePath, type NativeOutcome, type NativeValues, renderFormAnswer } from './form-page.ts';
 import type { GateResult } from './gate.ts';
-
-export type NativeOutcome = 'confirmed' | 'invalid-email' | 'failure';
-/** Posted values by field name, as the browser sent them (repeated names as lists). */
-export type NativeValues = Readonly<Record<string, string | readonly string[]>>;
 
 export interface FormTemplates {
   /** The full answer page for `form`, or null when the host has no template for it. */
   render(form: NativeFormName, outcome: NativeOutcome, values: NativeValues): Promise<string | null>;
 }
 
+/**
+ * The answer pages from the build's templates, read by `load` (a path on the site's origin, see
+ * formTemplatePath) once per instance when `cache` is on: a deploy's templates never change.
+ */
+export function formTemplatesFrom(
+  load: (path: string, form: NativeFormName) => Promise<string | null>,
+  { cache = true }: { cache?: boolean } = {},
+): FormTemplates {
+  const loaded = new Map<NativeFormName, Promise<string | null>>();
+  const template = (form: NativeFormName) => {
+    const known = cache ? loaded.get(form) : undefined;
+    if (known) return known;
+    const loading = load(formTemplatePath(form), form).catch(() => null);
+    if (cache) loaded.set(form, loading);
+    return loading;
+  };
+  return {
+    async render(form, outcome, values) {
+      const html = await template(form);
+      if (html === null) return null;
+      try {
+        return renderFormAnswer(html, form, outcome, values);
+      } catch (error) {
+        // A template that drifted from the renderer: the visitor still gets the words.
+        console.warn(`Form answer template: ${error instanceof Error ? error.message : String(error)}`);
+        return null;
+      }
+    },
+  };
+}
+
 /** Where the link back from an answer leads. */
 const FORM_PAGES: Record<NativeFormName, string> = { waitlist: '/', quote: '/schools' };
 
+/** An answer page carries no script: its policy says so, and it is never framed or cached. */
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
+  'content-security-policy':
+    "default-src 'self'; script-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+    "frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
 };
 
 /** The posted form as values by name; the bot trap never comes back. */

@@ -6,6 +6,7 @@
  */
 import { FORM_POST_PATHS, RELAY_PATH } from '../lib/airtable/relay-protocol.ts';
 import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
+import { formTemplatesFrom } from './form-door.ts';
 import { DEAD_LETTERS_PATH, type DeadLetterAdminEnv, handleDeadLetterAdmin } from './dead-letters.ts';
 import { type QueueBatch, writeQueuedBatch } from './queue-writer.ts';
 import { createRelay, type RelayEnv, type RelayHandler, type SubmissionQueue } from './relay.ts';
@@ -38,9 +39,18 @@ function relayFor(env: WorkerEnv): RelayHandler {
         queue: queueOf(env),
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
+        formTemplates: formTemplatesFrom((path) => assetText(env, path)),
       }),
     };
   return relay.handler;
+}
+
+/** A built file's text from the static assets (clean URLs: '/x.html' is served at '/x'). */
+async function assetText(env: WorkerEnv, path: string): Promise<string | null> {
+  const response = await env.ASSETS.fetch(
+    new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')),
+  );
+  return response.ok ? response.text() : null;
 }
 
 /** Cloudflare sets the connecting address on every request; a client cannot choose it. */

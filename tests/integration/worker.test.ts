@@ -147,6 +147,34 @@ describe('the server gate under workerd', () => {
     }
   });
 
+  it('answers a native form post with the confirmation page, and its queue consumer stores it', async () => {
+    const { emulator, worker } = running();
+    const email = `native.${Date.now()}@example.com`;
+    const answer = await fetch(`${worker.url}/api/forms/waitlist`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: worker.url },
+      body: new URLSearchParams([
+        ['email', email],
+        ['interests', 'Invest in Podling'],
+        ['company_website', ''],
+      ]).toString(),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toContain('text/html');
+    const page = await answer.text();
+    expect(page).toContain('Thanks for your interest in Podling!');
+    expect(page).not.toMatch(/<script\b/i);
+    await expect
+      .poll(
+        () => emulator.records('Waitlist').find((record) => record.fields.Email === email)?.fields.Interests,
+        {
+          timeout: 30_000,
+          interval: 250,
+        },
+      )
+      .toEqual(['Invest in Podling']);
+  });
+
   it('refuses a create from another site, and a blanking one, before the queue', async () => {
     const { worker } = running();
     const url = `${worker.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/School Quotes`;

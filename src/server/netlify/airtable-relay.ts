@@ -5,6 +5,7 @@
  */
 import { FORM_POST_PATHS, RELAY_PATH } from '../../lib/airtable/relay-protocol.ts';
 import { clientAddress, trustedProxies } from '../client-limits.ts';
+import { formTemplatesFrom } from '../form-door.ts';
 import { createRelay, type RelayHandler } from '../relay.ts';
 
 /** Netlify's Node runtime; the app's tsconfig has no Node typings. */
@@ -19,11 +20,21 @@ interface NetlifyContext {
 }
 
 export default async function airtableRelay(request: Request, context?: NetlifyContext): Promise<Response> {
-  relay ??= createRelay({
-    AIRTABLE_API_KEY: process.env.AIRTABLE_API_KEY,
-    AIRTABLE_BASE_ID: process.env.AIRTABLE_BASE_ID,
-    AIRTABLE_ENDPOINT_URL: process.env.AIRTABLE_ENDPOINT_URL,
-  });
+  // The answer templates are static files of this deploy, fetched once from its own CDN.
+  const origin = new URL(request.url).origin;
+  relay ??= createRelay(
+    {
+      AIRTABLE_API_KEY: process.env.AIRTABLE_API_KEY,
+      AIRTABLE_BASE_ID: process.env.AIRTABLE_BASE_ID,
+      AIRTABLE_ENDPOINT_URL: process.env.AIRTABLE_ENDPOINT_URL,
+    },
+    {
+      formTemplates: formTemplatesFrom(async (path) => {
+        const response = await fetch(new URL(path, origin));
+        return response.ok ? response.text() : null;
+      }),
+    },
+  );
   // Netlify's edge reports the connecting address; a forwarded-for header is not the client's word.
   const address = clientAddress(context?.ip, null, trustedProxies(undefined));
   return relay(request, { address });
