@@ -263,8 +263,8 @@ export function createGate(options: GateOptions): Gate {
         return refused(401, 'AUTHENTICATION_REQUIRED', 'This request did not come from the site’s form');
 
       const client = await clientLimiter.take(clientAddress);
-      if (!client.ok)
-        return refused(
+      if (!client.ok) {
+        const limited = refused(
           429,
           'TOO_MANY_REQUESTS',
           'Too many submissions from this address; try again shortly',
@@ -272,6 +272,11 @@ export function createGate(options: GateOptions): Gate {
             retryAfterSeconds: client.retryAfterSeconds,
           },
         );
+        if (door !== 'native') return limited;
+        // A person posting natively gets the form back with what they typed (bounded like any body).
+        const typed = await readBody(request, GATE_MAX_BODY_BYTES, bodyTimeoutMs);
+        return 'text' in typed ? { ...limited, form: new URLSearchParams(typed.text) } : limited;
+      }
 
       const body = await readBody(request, GATE_MAX_BODY_BYTES, bodyTimeoutMs);
       if ('problem' in body) {
