@@ -14,9 +14,12 @@ export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
 /**
  * What `npm test` enforces per route: React DOM 19 and react-router alone are about 80 KB gzip,
  * so the home and schools pages (forms, video, carousel stand-in) land above the target (see
- * README, "Speed"); this ceiling, just above what they reach (101.2 and 102.1 KB), stops regressions.
+ * README, "Speed"); this ceiling, just above what they reach (102.7 and 103.9 KB), stops regressions.
+ * Raised from 103 for issue 22 (forms that work before hydration: adopting what the browser holds,
+ * the native phone menu, the calendar's focus guard; about 1.1 KB), all of it loaded after the
+ * first paint, none before it.
  */
-export const JS_BEFORE_INTERACTION_CEILING_KB = 103;
+export const JS_BEFORE_INTERACTION_CEILING_KB = 104;
 /** The same for the content pages (about, legal, accessibility, not found): 88.3 KB today (their
  * text stays in the prerendered markup, see src/app/lazy-page.tsx). */
 export const JS_BEFORE_INTERACTION_CONTENT_CEILING_KB = 89;

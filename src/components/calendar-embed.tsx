@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { CALENDAR_FRAME_HEIGHT_PX } from '@/config/constants';
 import { CALENDAR, EXTERNAL_LINK_PROPS } from '@/config/site';
 import { useNearViewport } from '@/lib/use-near-viewport';
@@ -18,6 +19,11 @@ const LOAD_AHEAD_MARGIN = '600px 0px';
  * frame and document that nobody sees yet. Until then a box of the frame's height holds its place
  * (no layout shift). A plain link to the same booking page is always there, for visitors whose
  * browser blocks the frame.
+ *
+ * Focus never ends up under the cookie banner (WCAG 2.4.11): while the banner is open the frame
+ * fits between the header and the banner (embeds.css), and when focus moves into it the page
+ * scrolls it fully into view. The browser does not do that itself: tabbing into a frame leaves
+ * the page where it is, and the page's scroll padding does not reach inside another document.
  */
 export function CalendarEmbed({
   url = CALENDAR.bookingUrl,
@@ -25,6 +31,18 @@ export function CalendarEmbed({
   height = CALENDAR_FRAME_HEIGHT_PX,
 }: CalendarEmbedProps) {
   const [boxRef, near] = useNearViewport<HTMLDivElement>(LOAD_AHEAD_MARGIN);
+  const frameRef = useRef<HTMLIFrameElement>(null);
+
+  useEffect(() => {
+    if (!near) return undefined;
+    // Focus entering the frame blurs this window and makes the frame the active element.
+    const revealFocusedFrame = () => {
+      const frame = frameRef.current;
+      if (frame && document.activeElement === frame) frame.scrollIntoView({ block: 'nearest' });
+    };
+    window.addEventListener('blur', revealFocusedFrame);
+    return () => window.removeEventListener('blur', revealFocusedFrame);
+  }, [near]);
 
   return (
     <div className="calendar-embed">
@@ -34,6 +52,7 @@ export function CalendarEmbed({
         </p>
         {near && (
           <iframe
+            ref={frameRef}
             className="calendar-embed__frame"
             src={url}
             title={title}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { LogoMark } from '@/components/brand-icons';
 import { NavItemLink, visibleNavItems } from '@/components/nav-item-link';
@@ -7,6 +7,7 @@ import { WaitlistLink } from '@/components/waitlist-link';
 import { HEADER_SCROLL_THRESHOLD_PX } from '@/config/constants';
 import { flags } from '@/config/flags';
 import { HEADER_NAV, MOBILE_NAV, PRODUCT_NAME, ROUTE_PATHS } from '@/config/site';
+import { useHydrated } from '@/lib/use-hydrated';
 
 export const HEADER_TEXT = {
   homeLink: `${PRODUCT_NAME} home`,
@@ -22,12 +23,74 @@ export function isScrolledPastThreshold(scrollY: number): boolean {
   return scrollY > HEADER_SCROLL_THRESHOLD_PX;
 }
 
+function MenuIcon({ open }: { open: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+      {open ? (
+        <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      ) : (
+        <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      )}
+    </svg>
+  );
+}
+
+/**
+ * The phone menu before hydration and without JavaScript: a native disclosure (<details>), so
+ * the menu opens with no script at all; its label and icon follow the open state in CSS. Once
+ * hydrated, the header swaps it for the enhanced button (aria-expanded, Escape, closes on
+ * navigation), carrying over whether it was open and where focus was.
+ */
+function NativeMenu({
+  detailsRef,
+  summaryRef,
+  children,
+}: {
+  detailsRef: RefObject<HTMLDetailsElement | null>;
+  summaryRef: RefObject<HTMLElement | null>;
+  children: ReactNode;
+}) {
+  return (
+    // The visitor may open it before hydration: its `open` attribute is theirs, not a mismatch.
+    <details ref={detailsRef} className="site-header__menu" suppressHydrationWarning>
+      <summary ref={summaryRef} className="site-header__menu-button">
+        <span className="visually-hidden site-header__menu-label--closed">{HEADER_TEXT.openMenu}</span>
+        <span className="visually-hidden site-header__menu-label--open">{HEADER_TEXT.closeMenu}</span>
+        <span className="site-header__menu-icon--closed">
+          <MenuIcon open={false} />
+        </span>
+        <span className="site-header__menu-icon--open">
+          <MenuIcon open />
+        </span>
+      </summary>
+      <div className="site-header__panel site-header__panel--native">{children}</div>
+    </details>
+  );
+}
+
 export function Header({ schoolsPageOn = flags.SCHOOLS_PAGE }: { schoolsPageOn?: boolean }) {
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const location = useLocation();
   const panelId = useId();
+  const hydrated = useHydrated();
+  const nativeMenu = useRef<HTMLDetailsElement>(null);
+  const nativeSummary = useRef<HTMLElement>(null);
+  const summaryHadFocus = useRef(false);
+
+  // At hydration the native menu is still in the page: keep its state for the enhanced one.
+  useLayoutEffect(() => {
+    if (nativeMenu.current?.open) setMenuOpen(true);
+    summaryHadFocus.current =
+      document.activeElement === nativeSummary.current && nativeSummary.current !== null;
+  }, []);
+  useLayoutEffect(() => {
+    if (hydrated && summaryHadFocus.current) {
+      summaryHadFocus.current = false;
+      menuButton.current?.focus();
+    }
+  }, [hydrated]);
 
   useEffect(() => {
     const update = () => setScrolled(isScrolledPastThreshold(window.scrollY));
@@ -57,6 +120,23 @@ export function Header({ schoolsPageOn = flags.SCHOOLS_PAGE }: { schoolsPageOn?:
 
   const desktopItems = visibleNavItems(HEADER_NAV, schoolsPageOn);
   const mobileItems = visibleNavItems(MOBILE_NAV, schoolsPageOn);
+  const mobileNav = (onNavigate: () => void) => (
+    <nav aria-label={HEADER_TEXT.mobileNav}>
+      <ul className="site-header__panel-links">
+        {mobileItems.map((item) => (
+          <li key={item.label}>
+            <NavItemLink item={item} className="site-header__panel-link" onNavigate={onNavigate} />
+          </li>
+        ))}
+        <li>
+          <WaitlistLink className="site-header__panel-link" onNavigate={onNavigate}>
+            {HEADER_TEXT.waitlistCta}
+          </WaitlistLink>
+        </li>
+      </ul>
+      <SocialLinks />
+    </nav>
+  );
 
   return (
     <header className={`site-header${scrolled ? ' site-header--scrolled' : ''}`} data-scrolled={scrolled}>
@@ -78,47 +158,29 @@ export function Header({ schoolsPageOn = flags.SCHOOLS_PAGE }: { schoolsPageOn?:
         <WaitlistLink className="button button--primary site-header__cta">
           {HEADER_TEXT.waitlistCta}
         </WaitlistLink>
-        <button
-          ref={menuButton}
-          type="button"
-          className="site-header__menu-button"
-          aria-expanded={menuOpen}
-          aria-controls={panelId}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
-          <span className="visually-hidden">{menuOpen ? HEADER_TEXT.closeMenu : HEADER_TEXT.openMenu}</span>
-          <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
-            {menuOpen ? (
-              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-            ) : (
-              <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-            )}
-          </svg>
-        </button>
-      </div>
-      <div id={panelId} className="site-header__panel" hidden={!menuOpen}>
-        {menuOpen && (
-          <nav aria-label={HEADER_TEXT.mobileNav}>
-            <ul className="site-header__panel-links">
-              {mobileItems.map((item) => (
-                <li key={item.label}>
-                  <NavItemLink
-                    item={item}
-                    className="site-header__panel-link"
-                    onNavigate={() => setMenuOpen(false)}
-                  />
-                </li>
-              ))}
-              <li>
-                <WaitlistLink className="site-header__panel-link" onNavigate={() => setMenuOpen(false)}>
-                  {HEADER_TEXT.waitlistCta}
-                </WaitlistLink>
-              </li>
-            </ul>
-            <SocialLinks />
-          </nav>
+        {hydrated ? (
+          <button
+            ref={menuButton}
+            type="button"
+            className="site-header__menu-button"
+            aria-expanded={menuOpen}
+            aria-controls={panelId}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span className="visually-hidden">{menuOpen ? HEADER_TEXT.closeMenu : HEADER_TEXT.openMenu}</span>
+            <MenuIcon open={menuOpen} />
+          </button>
+        ) : (
+          <NativeMenu detailsRef={nativeMenu} summaryRef={nativeSummary}>
+            {mobileNav(() => undefined)}
+          </NativeMenu>
         )}
       </div>
+      {hydrated ? (
+        <div id={panelId} className="site-header__panel" hidden={!menuOpen}>
+          {menuOpen && mobileNav(() => setMenuOpen(false))}
+        </div>
+      ) : null}
     </header>
   );
 }

@@ -1,6 +1,8 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { MemoryRouter, StaticRouter } from 'react-router-dom';
 import { Header, HEADER_TEXT, isScrolledPastThreshold } from '@/components/header';
 import { LINKS } from '@/config/site';
 
@@ -133,5 +135,58 @@ describe('Header', () => {
     await user.click(screen.getByRole('button', { name: HEADER_TEXT.openMenu }));
     const panel = screen.getByRole('navigation', { name: HEADER_TEXT.mobileNav });
     expect(within(panel).queryByRole('link', { name: 'Schools' })).not.toBeInTheDocument();
+  });
+
+  describe('before hydration and without JavaScript', () => {
+    const prerendered = () =>
+      renderToString(
+        <StaticRouter location="/about">
+          <Header schoolsPageOn />
+        </StaticRouter>,
+      );
+
+    it('the phone menu is a native disclosure: it opens with no script', () => {
+      const container = document.createElement('div');
+      container.innerHTML = prerendered();
+      const details = container.querySelector('details.site-header__menu');
+      expect(details).not.toBeNull();
+      expect(details?.querySelector('summary')?.textContent).toContain(HEADER_TEXT.openMenu);
+      const nav = details?.querySelector(`nav[aria-label="${HEADER_TEXT.mobileNav}"]`);
+      const labels = [...(nav?.querySelectorAll('a') ?? [])]
+        .map((link) => link.textContent?.replace(' (opens in a new tab)', ''))
+        .filter(Boolean);
+      expect(labels).toEqual([
+        'Product',
+        'Blog',
+        'Schools',
+        'About Us',
+        'Newsletter',
+        HEADER_TEXT.waitlistCta,
+      ]);
+      expect(container.querySelector('button.site-header__menu-button')).toBeNull();
+    });
+
+    it('hydration swaps it for the enhanced button, open if it was opened, focus kept on it', async () => {
+      const container = document.createElement('div');
+      container.innerHTML = prerendered();
+      document.body.append(container);
+      const details = container.querySelector('details') as HTMLDetailsElement;
+      details.open = true;
+      (details.querySelector('summary') as HTMLElement).focus();
+      await act(async () => {
+        hydrateRoot(
+          container,
+          <MemoryRouter initialEntries={['/about']}>
+            <Header schoolsPageOn />
+          </MemoryRouter>,
+        );
+      });
+      expect(container.querySelector('details')).toBeNull();
+      const button = screen.getByRole('button', { name: HEADER_TEXT.closeMenu });
+      expect(button).toHaveAttribute('aria-expanded', 'true');
+      expect(button).toHaveFocus();
+      expect(screen.getByRole('navigation', { name: HEADER_TEXT.mobileNav })).toBeInTheDocument();
+      container.remove();
+    });
   });
 });

@@ -30,11 +30,29 @@ export function AnswerRegion({ region, children }: { region: FormAnswerRegion; c
   );
 }
 
-/** Where the posted value of the text field `name` goes. */
-export const answerValue = formAnswerValueToken;
+/**
+ * What a form renders differently for its answer template. Only the answer pages pass it (they
+ * are rendered at build time, never in the browser), so none of this reaches a page's JavaScript.
+ */
+export type FormAnswerMarkers = {
+  /** Where the posted value of the text field `name` goes. */
+  value: (name: string) => string;
+  /** The marker that lets the server tick a checkbox of the field `name` that was posted. */
+  checkbox: (name: string) => Readonly<Record<`data-${string}`, string>>;
+  /** The email field in both states, the server keeping the one that applies. */
+  emailField: (render: (error: string | null) => ReactNode) => ReactNode;
+};
 
-/** The marker that lets the server tick a checkbox of the field `name` that was posted. */
-export const answerCheckbox = (name: string) => ({ [FORM_ANSWER_CHECKBOX_ATTRIBUTE]: name });
+export const FORM_ANSWER_MARKERS: FormAnswerMarkers = {
+  value: formAnswerValueToken,
+  checkbox: (name) => ({ [FORM_ANSWER_CHECKBOX_ATTRIBUTE]: name }),
+  emailField: (render) => (
+    <>
+      <AnswerRegion region="email-ok">{render(null)}</AnswerRegion>
+      <AnswerRegion region="email-error">{render(MESSAGES.invalidEmail)}</AnswerRegion>
+    </>
+  ),
+};
 
 /**
  * A GOV.UK error summary: first in the page, focused on arrival (no script needed: autofocus),

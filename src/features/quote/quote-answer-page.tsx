@@ -1,4 +1,9 @@
-import { AnswerRegion, FormAnswerConfirmation, FormAnswerSummaries } from '@/components/form/form-answer';
+import {
+  AnswerRegion,
+  FORM_ANSWER_MARKERS,
+  FormAnswerConfirmation,
+  FormAnswerSummaries,
+} from '@/components/form/form-answer';
 import { MESSAGES } from '@/config/messages';
 import { SCHOOLS } from '@/content/schools';
 import { QUOTE_FIELD_IDS, QuoteForm } from '@/features/quote/quote-form';
@@ -32,7 +37,7 @@ export function QuoteAnswerPage({ backHref }: { backHref: string }) {
         </AnswerRegion>
         <AnswerRegion region="form">
           <p className="schools-section__intro">{SCHOOLS.quote.intro}</p>
-          <QuoteForm answer />
+          <QuoteForm answer={FORM_ANSWER_MARKERS} />
         </AnswerRegion>
       </div>
     </section>

@@ -2,7 +2,7 @@ import { useFirstFocusWithin } from '@/components/form/use-first-focus-within';
 import { preloadStorage } from '@/lib/airtable/preload';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { EMAIL_INPUT, Field } from '@/components/form/field';
-import { AnswerRegion, answerCheckbox, answerValue } from '@/components/form/form-answer';
+import type { FormAnswerMarkers } from '@/components/form/form-answer';
 import { FORMS_POST_NATIVELY, nativeFormAttributes } from '@/components/form/native-post';
 import { useAdoptedFormValues, type HeldFormValues } from '@/components/form/use-adopted-form-values';
 import { useHydrated } from '@/lib/use-hydrated';
@@ -69,9 +69,9 @@ export type QuoteFormProps = {
   postsNatively?: boolean;
   /**
    * Renders the form for its answer template (src/server/form-page.ts): markers for the posted
-   * values and both states of the email field. Never hydrated.
+   * values and both states of the email field. Only the answer page passes it; never hydrated.
    */
-  answer?: boolean;
+  answer?: FormAnswerMarkers;
 };
 
 /** The use case a card's native value (its label) stands for. */
@@ -89,9 +89,9 @@ function useCaseIdOf(label: string): UseCaseId | undefined {
 export function QuoteForm({
   submit = submitQuoteRequest,
   postsNatively = FORMS_POST_NATIVELY,
-  answer = false,
+  answer,
 }: QuoteFormProps) {
-  const initial = (name: string) => (answer ? answerValue(name) : '');
+  const initial = (name: string) => answer?.value(name) ?? '';
   const [status, setStatus] = useState<QuoteFormStatus>('idle');
   const [contactName, setContactName] = useState(() => initial(QUOTE_FIELD_NAMES.name));
   const [schoolName, setSchoolName] = useState(() => initial(QUOTE_FIELD_NAMES.school));
@@ -112,7 +112,7 @@ export function QuoteForm({
   useFirstFocusWithin(formRef, preloadStorage);
   const submitted = status === 'submitted';
   const otherSelected = selected.has('other');
-  const native = postsNatively || answer;
+  const native = postsNatively || answer !== undefined;
 
   // What the browser already holds (autofill, a quick visitor) is the form's state from hydration on.
   const { setValue: setEmail } = email;
@@ -209,7 +209,7 @@ export function QuoteForm({
           checked={selected.has(option.id)}
           disabled={locked}
           onCheckedChange={(checked) => toggleUseCase(option.id, checked)}
-          inputAttributes={answer ? answerCheckbox(QUOTE_FIELD_NAMES.useCases) : undefined}
+          inputAttributes={answer?.checkbox(QUOTE_FIELD_NAMES.useCases)}
           className={option.id === 'other' ? 'quote-form__other-card' : undefined}
         />
       </li>
@@ -265,14 +265,7 @@ export function QuoteForm({
           value={contactName}
           onChange={(event) => setContactName(event.target.value)}
         />
-        {answer ? (
-          <>
-            <AnswerRegion region="email-ok">{emailField(null)}</AnswerRegion>
-            <AnswerRegion region="email-error">{emailField(MESSAGES.invalidEmail)}</AnswerRegion>
-          </>
-        ) : (
-          emailField(email.error)
-        )}
+        {answer ? answer.emailField(emailField) : emailField(email.error)}
         <Field
           id={QUOTE_FIELD_IDS.school}
           label={QUOTE_FORM_LABELS.school}
@@ -303,7 +296,7 @@ export function QuoteForm({
          * Until hydration (and in the answer page) the box is always in the markup and CSS shows
          * it while 'Other' is ticked (:has); once hydrated, it exists only while 'Other' is chosen.
          */}
-        {otherSelected || !hydrated || answer ? (
+        {otherSelected || !hydrated || answer !== undefined ? (
           <Field
             id={QUOTE_FIELD_IDS.otherUseCase}
             className="quote-form__other"

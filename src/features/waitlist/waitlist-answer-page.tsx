@@ -1,4 +1,9 @@
-import { AnswerRegion, FormAnswerConfirmation, FormAnswerSummaries } from '@/components/form/form-answer';
+import {
+  AnswerRegion,
+  FORM_ANSWER_MARKERS,
+  FormAnswerConfirmation,
+  FormAnswerSummaries,
+} from '@/components/form/form-answer';
 import { MESSAGES } from '@/config/messages';
 import { HOME } from '@/content/home';
 import { WaitlistForm, waitlistEmailId } from '@/features/waitlist/waitlist-form';
@@ -28,7 +33,7 @@ export function WaitlistAnswerPage({ backHref }: { backHref: string }) {
         </AnswerRegion>
         <AnswerRegion region="form">
           <p className="home-waitlist__intro">{HOME.waitlist.intro}</p>
-          <WaitlistForm answer labelledBy={WAITLIST_ANSWER_HEADING_ID} />
+          <WaitlistForm answer={FORM_ANSWER_MARKERS} labelledBy={WAITLIST_ANSWER_HEADING_ID} />
         </AnswerRegion>
       </div>
     </section>

@@ -4,7 +4,7 @@ import { preloadStorage } from '@/lib/airtable/preload';
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { toast } from '@/lib/toast';
 import { EMAIL_INPUT, Field } from '@/components/form/field';
-import { AnswerRegion, answerCheckbox, answerValue } from '@/components/form/form-answer';
+import type { FormAnswerMarkers } from '@/components/form/form-answer';
 import { FORMS_POST_NATIVELY, nativeFormAttributes } from '@/components/form/native-post';
 import { useAdoptedFormValues, type HeldFormValues } from '@/components/form/use-adopted-form-values';
 import { HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
@@ -35,9 +35,9 @@ export type WaitlistFormProps = {
   postsNatively?: boolean;
   /**
    * Renders the form for its answer template (src/server/form-page.ts): markers for the posted
-   * values and both states of the email field. Never hydrated.
+   * values and both states of the email field. Only the answer page passes it; never hydrated.
    */
-  answer?: boolean;
+  answer?: FormAnswerMarkers;
 };
 
 /** Native names of the form's fields: the server's native door parses exactly these. */
@@ -69,12 +69,12 @@ export function WaitlistForm({
   labelledBy,
   idPrefix = 'waitlist',
   postsNatively = FORMS_POST_NATIVELY,
-  answer = false,
+  answer,
 }: WaitlistFormProps) {
   const email = useEmailField({
     isValid: isValidEmail,
     message: MESSAGES.invalidEmail,
-    initialValue: answer ? answerValue(WAITLIST_FIELD_NAMES.email) : '',
+    initialValue: answer?.value(WAITLIST_FIELD_NAMES.email) ?? '',
   });
   const [interests, setInterests] = useState<string[]>([]);
   const [status, setStatus] = useState<WaitlistFormStatus>('idle');
@@ -96,6 +96,7 @@ export function WaitlistForm({
   useAdoptedFormValues(form, adopt);
 
   const joined = status === 'joined';
+  const native = postsNatively || answer !== undefined;
   const submitting = status === 'submitting';
 
   const toggleInterest = (value: string, checked: boolean) => {
@@ -160,7 +161,7 @@ export function WaitlistForm({
     <form
       ref={form}
       className={`waitlist-form${joined ? ' waitlist-form--joined' : ''}`}
-      {...nativeFormAttributes('waitlist', postsNatively || answer)}
+      {...nativeFormAttributes('waitlist', native)}
       noValidate
       onSubmit={handleSubmit}
       aria-labelledby={labelledBy}
@@ -178,7 +179,7 @@ export function WaitlistForm({
               checked={interests.includes(option.value)}
               onCheckedChange={(checked) => toggleInterest(option.value, checked)}
               disabled={joined}
-              inputAttributes={answer ? answerCheckbox(WAITLIST_FIELD_NAMES.interests) : undefined}
+              inputAttributes={answer?.checkbox(WAITLIST_FIELD_NAMES.interests)}
             />
           ))}
         </div>
@@ -187,19 +188,8 @@ export function WaitlistForm({
       <div className="waitlist-form__action">
         {joined ? null : (
           <div className="waitlist-form__row">
-            {answer ? (
-              <>
-                <AnswerRegion region="email-ok">{emailField(null)}</AnswerRegion>
-                <AnswerRegion region="email-error">{emailField(MESSAGES.invalidEmail)}</AnswerRegion>
-              </>
-            ) : (
-              emailField(email.error)
-            )}
-            <SubmitButton
-              submitting={submitting}
-              disabled={email.error !== null}
-              postsNatively={postsNatively || answer}
-            >
+            {answer ? answer.emailField(emailField) : emailField(email.error)}
+            <SubmitButton submitting={submitting} disabled={email.error !== null} postsNatively={native}>
               {WAITLIST_FORM_TEXT.submit}
             </SubmitButton>
           </div>
