@@ -36,9 +36,15 @@ export function assembleFormTemplate(
   return html;
 }
 
-/** Every stylesheet the SSR module graph has met so far, as the dev server serves them. */
+/** The entry's global styles (src/main.tsx imports them, outside the SSR module graph). */
+const GLOBAL_STYLESHEET = '/src/styles/global.css';
+
+/**
+ * The global styles, then every stylesheet the SSR module graph has met so far (the template's
+ * own among them), as the dev server serves them. The server must be listening.
+ */
 function devStylesheetLinks(server: ViteDevServer): string {
-  const urls = new Set<string>();
+  const urls = new Set<string>([GLOBAL_STYLESHEET]);
   for (const module of server.environments.ssr.moduleGraph.idToModuleMap.values()) {
     if (module.id && /\.css($|\?)/.test(module.id) && !module.url.includes('?')) urls.add(module.url);
   }
@@ -46,7 +52,7 @@ function devStylesheetLinks(server: ViteDevServer): string {
 }
 
 /**
- * The answer template of `form` on the dev server (`vite`): rendered through Vite's SSR loader
+ * The answer template of `form` on the dev server (`vite`, listening): rendered through Vite's SSR loader
  * from src/entry-server.tsx, with the dev server's stylesheets linked (no dist/ to inline from)
  * and no script. Fill it with renderFormAnswer from src/server/form-page.ts.
  */

@@ -7,6 +7,7 @@ import {
 import { MESSAGES } from '@/config/messages';
 import { HOME } from '@/content/home';
 import { WaitlistForm, waitlistEmailId } from '@/features/waitlist/waitlist-form';
+import '@/styles/home.css';
 
 export const WAITLIST_ANSWER_HEADING_ID = 'waitlist-answer-heading';
 export const WAITLIST_ANSWER_BACK_LABEL = 'Back to the home page';

@@ -1,0 +1,47 @@
+// @vitest-environment node
+/**
+ * The forms' answer templates on the dev server, which has no dist/: devFormTemplate renders one
+ * through Vite's SSR loader, and renderFormAnswer fills it as it fills a built one.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@/config/messages';
+import { renderFormAnswer } from '@/server/form-page';
+import { devFormTemplate } from '../../scripts/vite-plugins/form-templates';
+
+describe('devFormTemplate', () => {
+  let server: ViteDevServer | undefined;
+  let dataDir = '';
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'podling-form-templates-'));
+    process.env.AIRTABLE_EMULATOR_DATA = join(dataDir, 'airtable.json');
+    const dev = await createServer({ logLevel: 'silent', server: { port: 0, host: '127.0.0.1' } });
+    server = await dev.listen();
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    delete process.env.AIRTABLE_EMULATOR_DATA;
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it.each(['waitlist', 'quote'] as const)(
+    '%s: a whole page with the dev server’s stylesheets and no script, filled like a built one',
+    async (form) => {
+      const template = await devFormTemplate(server!, form);
+      expect(template).toMatch(/^<!doctype html>/i);
+      expect(template).not.toMatch(/<script\b/i);
+      expect(template).toContain('<link rel="stylesheet" href="/src/styles/global.css" />');
+      expect(template).toContain('<link rel="stylesheet" href="/src/styles/forms.css" />');
+      const page = renderFormAnswer(template, form, 'invalid-email', { email: 'a@<b>' });
+      expect(page).toContain(MESSAGES.invalidEmail);
+      expect(page).toContain('value="a@&lt;b&gt;"');
+      expect(page).not.toContain('data-form-answer');
+    },
+    60_000,
+  );
+});
