@@ -142,6 +142,11 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
       company_website: [''],
     });
     held.release();
+    // The server's answer is the confirmation page; the sign-up is stored once.
+    await expect(page.getByText(WAITLIST_FORM.joinedText)).toBeVisible();
+    const records = await recordsFor(page.request, 'Waitlist', email, RELAY_EMULATOR_URL);
+    expect(records).toHaveLength(1);
+    expect(records[0]?.fields).toMatchObject({ Interests: ['Use Podling', 'Partner with Podling'] });
   });
 
   test('quote: a press before hydration posts every field natively to its action', async ({
@@ -170,6 +175,15 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
       company_website: [''],
     });
     held.release();
+    await expect(page.getByRole('heading', { name: QUOTE_FORM.thankYouTitle })).toBeVisible();
+    const records = await recordsFor(page.request, 'School Quotes', email, RELAY_EMULATOR_URL);
+    expect(records).toHaveLength(1);
+    expect(records[0]?.fields).toMatchObject({
+      'Contact Name': 'Sam Lee',
+      Role: 'SENCo',
+      'Use Cases': ['Support Learners', 'Other: Clubs & more'],
+      'Other Use Case': 'Clubs & more',
+    });
   });
 });
 

@@ -17,7 +17,7 @@ import { PRODUCT_NAME } from '@/config/site';
 import { type QuoteSubmitResult, submitQuoteRequest } from '@/features/quote/submit-quote';
 import { type UseCaseId, USE_CASE_OPTIONS, toUseCaseSelection } from '@/features/quote/use-cases';
 import type { QuoteRequestInput } from '@/lib/airtable/upsert';
-import { isValidEmail } from '@/lib/email';
+import { isAcceptedEmail } from '@/lib/email';
 import { toast } from '@/lib/toast';
 
 /** Ids of the quote form's fields, for labels, tests and in-page focus. */
@@ -99,7 +99,7 @@ export function QuoteForm({
   const [selected, setSelected] = useState<ReadonlySet<UseCaseId>>(() => new Set());
   const [otherText, setOtherText] = useState(() => initial(QUOTE_FIELD_NAMES.otherUseCase));
   const email = useEmailField({
-    isValid: isValidEmail,
+    isValid: isAcceptedEmail,
     message: MESSAGES.invalidEmail,
     initialValue: initial(QUOTE_FIELD_NAMES.email),
   });

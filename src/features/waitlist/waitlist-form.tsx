@@ -16,7 +16,7 @@ import { DEFAULT_INTEREST_HOME_FORM } from '@/config/constants';
 import { MESSAGES } from '@/config/messages';
 import { WAITLIST_INTEREST_OPTIONS } from '@/content/home';
 import { addToWaitlist, type WaitlistSignUp } from '@/features/waitlist/add-to-waitlist';
-import { isValidEmail } from '@/lib/email';
+import { isAcceptedEmail } from '@/lib/email';
 import '@/features/waitlist/waitlist-form.css';
 
 export type WaitlistFormStatus = 'idle' | 'submitting' | 'joined';
@@ -72,7 +72,7 @@ export function WaitlistForm({
   answer,
 }: WaitlistFormProps) {
   const email = useEmailField({
-    isValid: isValidEmail,
+    isValid: isAcceptedEmail,
     message: MESSAGES.invalidEmail,
     initialValue: answer?.value(WAITLIST_FIELD_NAMES.email) ?? '',
   });
