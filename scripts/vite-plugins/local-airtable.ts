@@ -21,6 +21,7 @@ import {
 } from '../airtable-emulator/emulator.ts';
 import { FORM_POST_PATHS, RELAY_PATH } from '../../src/lib/airtable/relay-protocol.ts';
 import { type FormTemplates, formTemplatesFrom } from '../../src/server/form-door.ts';
+import { FORM_TEMPLATES_PREFIX } from '../../src/server/form-page.ts';
 import { createRelay, type RelayEnv } from '../../src/server/relay.ts';
 import { devFormTemplate } from './form-templates.ts';
 import { webMiddleware } from './node-adapter.ts';
@@ -105,7 +106,8 @@ export function localAirtable(settings: SiteSettingsHolder): Plugin {
       const outDir = path.resolve(server.config.root, server.config.build.outDir);
       const templates = formTemplatesFrom((file) => readFile(path.join(outDir, file), 'utf8'));
       const describe = mountStorage(server.middlewares, server.config, server, templates);
-      server.middlewares.use(staticHost(path.resolve(server.config.root, server.config.build.outDir)));
+      // The raw answer templates are read above, never served (as on the Worker).
+      server.middlewares.use(staticHost(outDir, { hidden: [FORM_TEMPLATES_PREFIX] }));
       server.httpServer.once('listening', () => server.config.logger.info(`  ➜  ${describe()}`));
     },
   };

@@ -171,7 +171,7 @@ export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (erro
  * A Connect middleware that serves `root` like the host. Requests other than GET and HEAD go to
  * `next` (the relay and anything else mounted after it).
  */
-export function staticHost(root: string): Middleware {
+export function staticHost(root: string, { hidden = [] }: { hidden?: readonly string[] } = {}): Middleware {
   let rules: Promise<HeaderRule[]> | undefined;
   const headerRules = () =>
     (rules ??= readFile(join(root, '_headers'), 'utf8').then(parseHeadersFile, () => []));
@@ -182,7 +182,9 @@ export function staticHost(root: string): Middleware {
     }
     void (async () => {
       const path = new URL(req.url ?? '/', 'http://host').pathname;
-      const found = await resolveSiteFile(root, path);
+      const found = hidden.some((prefix) => path.startsWith(prefix))
+        ? null
+        : await resolveSiteFile(root, path);
       const file = found ?? (await resolveSiteFile(root, '/404.html'));
       if (!file) {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');

@@ -21,9 +21,16 @@ export type NativeOutcome = FormAnswerOutcome;
 /** Raw posted values by field name (a repeated field, such as checkboxes, as a list). */
 export type NativeValues = Readonly<Record<string, string | readonly string[]>>;
 
+/**
+ * Where the build writes the answer templates inside dist/. They are raw (every outcome's part at
+ * once, markers in place): the Worker and `vite preview` read them directly and answer this
+ * prefix with the not-found page; on Netlify the Function fetches them from the CDN (noindex).
+ */
+export const FORM_TEMPLATES_PREFIX = '/__forms/';
+
 /** Where the build writes a form's answer template inside dist/ (a path on the site's origin). */
 export function formTemplatePath(form: NativeFormName): string {
-  return `/__forms/${form}.html`;
+  return `${FORM_TEMPLATES_PREFIX}${form}.html`;
 }
 
 /** Escapes text for an HTML attribute value or element body. */

@@ -7,6 +7,7 @@
 import { FORM_POST_PATHS, RELAY_PATH } from '../lib/airtable/relay-protocol.ts';
 import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
 import { formTemplatesFrom } from './form-door.ts';
+import { FORM_TEMPLATES_PREFIX } from './form-page.ts';
 import { DEAD_LETTERS_PATH, type DeadLetterAdminEnv, handleDeadLetterAdmin } from './dead-letters.ts';
 import { type QueueBatch, writeQueuedBatch } from './queue-writer.ts';
 import { createRelay, type RelayEnv, type RelayHandler, type SubmissionQueue } from './relay.ts';
@@ -72,6 +73,11 @@ export default {
         clientAddress: connectingAddress(request) ?? 'unknown',
         limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
       });
+    }
+    if (pathname.startsWith(FORM_TEMPLATES_PREFIX)) {
+      // The raw answer templates are the Worker's to read, not a page: the not-found page instead.
+      const notFound = await env.ASSETS.fetch(new Request(new URL('/404', request.url)));
+      return new Response(notFound.body, { status: 404, headers: notFound.headers });
     }
     return env.ASSETS.fetch(request);
   },

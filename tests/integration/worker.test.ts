@@ -75,6 +75,12 @@ describe('the Worker under workerd', () => {
     const missing = await fetch(`${worker.url}/no-such-page`, { headers: { 'sec-fetch-mode': 'navigate' } });
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('This page is on mute');
+    // The raw form-answer templates are the Worker's to read, never served.
+    for (const path of ['/__forms/waitlist.html', '/__forms/quote']) {
+      const template = await fetch(`${worker.url}${path}`);
+      expect(template.status).toBe(404);
+      expect(await template.text()).not.toContain('%%form-answer');
+    }
   });
 
   it('refuses a stranger’s list request without asking Airtable', async () => {
