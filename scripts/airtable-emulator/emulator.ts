@@ -70,7 +70,7 @@ export interface Emulator {
   /** Empties records, restores the initial schema, and clears faults, log and config. */
   reset: () => void;
   records: (table: string) => StoredRecord[];
-  seed: (table: string, fields: Record<string, unknown>) => StoredRecord;
+  seed: (table: string, fields: Record<string, unknown>, createdTime?: string) => StoredRecord;
   addFaults: (...faults: Fault[]) => void;
   setConfig: (patch: Partial<ApiConfig>) => ApiConfig;
   requests: () => LoggedRequest[];
@@ -145,7 +145,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     handle,
     reset,
     records: (table) => store.records(table),
-    seed: (table, fields) => store.seed(table, fields),
+    seed: (table, fields, createdTime) => store.seed(table, fields, createdTime),
     addFaults: (...faults) => api.addFaults(...faults),
     setConfig: (patch) => api.setConfig(patch),
     requests: () => api.requests(),

@@ -180,7 +180,79 @@ const asNumber = (value: FormulaValue): number =>
 const truthy = (value: FormulaValue): boolean =>
   typeof value === 'string' ? value.length > 0 : Boolean(value);
 
-const FUNCTIONS: Readonly<Record<string, (args: FormulaValue[]) => FormulaValue>> = {
+/** A date a formula reads (an ISO string, as dateTime cells and date functions give), or null. */
+function asDate(value: FormulaValue): Date | null {
+  if (value === null || value === '' || typeof value === 'boolean') return null;
+  const date = new Date(typeof value === 'number' ? value : String(value));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const UNIT_MS: Readonly<Record<string, number>> = {
+  milliseconds: 1,
+  seconds: 1_000,
+  minutes: 60_000,
+  hours: 3_600_000,
+  days: 86_400_000,
+  weeks: 604_800_000,
+};
+
+/** Airtable's unit names, singular or plural or abbreviated ('ms', 's', 'd', 'M', 'y'…). */
+function unitOf(value: FormulaValue): string {
+  const text = asText(value).trim();
+  const short: Record<string, string> = { ms: 'milliseconds', s: 'seconds', m: 'minutes', h: 'hours' };
+  const caseSensitive: Record<string, string> = {
+    d: 'days',
+    w: 'weeks',
+    M: 'months',
+    Q: 'quarters',
+    y: 'years',
+  };
+  const unit = short[text] ?? caseSensitive[text] ?? text.toLowerCase().replace(/s?$/, 's');
+  if (!(unit in UNIT_MS) && !['months', 'quarters', 'years'].includes(unit)) return formulaError();
+  return unit;
+}
+
+/** Calendar months: 31 January + 1 month is 28 (or 29) February, as Airtable's DATEADD gives. */
+function addMonths(date: Date, months: number): Date {
+  const result = new Date(date.getTime());
+  const day = result.getUTCDate();
+  result.setUTCDate(1);
+  result.setUTCMonth(result.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
+  result.setUTCDate(Math.min(day, lastDay));
+  return result;
+}
+
+function dateAdd(date: Date, count: number, unit: string): Date {
+  if (unit === 'months') return addMonths(date, count);
+  if (unit === 'quarters') return addMonths(date, count * 3);
+  if (unit === 'years') return addMonths(date, count * 12);
+  return new Date(date.getTime() + count * (UNIT_MS[unit] ?? 1));
+}
+
+/** Whole units from `b` to `a` (a − b), truncated toward zero, as DATETIME_DIFF answers. */
+function dateDiff(a: Date, b: Date, unit: string): number {
+  if (unit === 'months' || unit === 'quarters' || unit === 'years') {
+    let months = (a.getUTCFullYear() - b.getUTCFullYear()) * 12 + (a.getUTCMonth() - b.getUTCMonth());
+    // Not a whole month yet when the day (and time) of month has not come round again.
+    if (months > 0 && addMonths(b, months) > a) months -= 1;
+    if (months < 0 && addMonths(b, months) < a) months += 1;
+    const per = unit === 'months' ? 1 : unit === 'quarters' ? 3 : 12;
+    return Math.trunc(months / per);
+  }
+  return Math.trunc((a.getTime() - b.getTime()) / (UNIT_MS[unit] ?? 1));
+}
+
+const iso = (date: Date | null): FormulaValue => (date ? date.toISOString() : null);
+
+/** What a formula may read besides the cells: the record's own creation time. */
+export interface FormulaContext {
+  createdTime?: string;
+  /** The emulator's clock, for NOW() and TODAY(). */
+  now?: () => number;
+}
+
+const FUNCTIONS: Readonly<Record<string, (args: FormulaValue[], context: FormulaContext) => FormulaValue>> = {
   LOWER: ([a = null]) => asText(a).toLowerCase(),
   UPPER: ([a = null]) => asText(a).toUpperCase(),
   TRIM: ([a = null]) => asText(a).trim(),
@@ -192,6 +264,27 @@ const FUNCTIONS: Readonly<Record<string, (args: FormulaValue[]) => FormulaValue>
   TRUE: () => true,
   FALSE: () => false,
   BLANK: () => null,
+  // Dates, as ISO strings; a blank date makes the result blank, as in Airtable.
+  NOW: (_, context) => new Date((context.now ?? Date.now)()).toISOString(),
+  TODAY: (_, context) => new Date((context.now ?? Date.now)()).toISOString().slice(0, 10),
+  CREATED_TIME: (_, context) => context.createdTime ?? null,
+  DATETIME_PARSE: ([a = null]) => iso(asDate(a)),
+  IS_BEFORE: ([a = null, b = null]) => {
+    const [x, y] = [asDate(a), asDate(b)];
+    return x && y ? x.getTime() < y.getTime() : null;
+  },
+  IS_AFTER: ([a = null, b = null]) => {
+    const [x, y] = [asDate(a), asDate(b)];
+    return x && y ? x.getTime() > y.getTime() : null;
+  },
+  DATEADD: ([date = null, count = null, unit = null]) => {
+    const start = asDate(date);
+    return start ? iso(dateAdd(start, asNumber(count), unitOf(unit))) : null;
+  },
+  DATETIME_DIFF: ([a = null, b = null, unit = 'seconds']) => {
+    const [x, y] = [asDate(a), asDate(b)];
+    return x && y ? dateDiff(x, y, unitOf(unit)) : null;
+  },
   FIND: ([needle = null, haystack = null]) => asText(haystack).indexOf(asText(needle)) + 1,
   SEARCH: ([needle = null, haystack = null]) =>
     asText(haystack).toLowerCase().indexOf(asText(needle).toLowerCase()) + 1 || null,
@@ -233,7 +326,11 @@ const BINARY: Readonly<Record<string, (l: FormulaValue, r: FormulaValue) => Form
 };
 
 /** Evaluates a parsed formula against one record's cells (a multiple select reads as 'a, b'). */
-export function evaluate(node: FormulaNode, fields: Readonly<Record<string, CellValue>>): FormulaValue {
+export function evaluate(
+  node: FormulaNode,
+  fields: Readonly<Record<string, CellValue>>,
+  context: FormulaContext = {},
+): FormulaValue {
   switch (node.k) {
     case 'lit':
       return node.v;
@@ -243,23 +340,26 @@ export function evaluate(node: FormulaNode, fields: Readonly<Record<string, Cell
       return Array.isArray(value) ? value.join(', ') : value;
     }
     case 'neg':
-      return -asNumber(evaluate(node.e, fields));
+      return -asNumber(evaluate(node.e, fields, context));
     case 'call': {
       if (node.name === 'IF') {
         // IF evaluates only the branch it takes.
         const [condition, then, otherwise] = node.args;
         if (!condition) return formulaError();
-        const branch = truthy(evaluate(condition, fields)) ? then : otherwise;
-        return branch ? evaluate(branch, fields) : null;
+        const branch = truthy(evaluate(condition, fields, context)) ? then : otherwise;
+        return branch ? evaluate(branch, fields, context) : null;
       }
       const fn = FUNCTIONS[node.name];
       if (!fn) return formulaError();
-      return fn(node.args.map((arg) => evaluate(arg, fields)));
+      return fn(
+        node.args.map((arg) => evaluate(arg, fields, context)),
+        context,
+      );
     }
     case 'bin': {
       const operator = BINARY[node.op];
       if (!operator) return formulaError();
-      return operator(evaluate(node.l, fields), evaluate(node.r, fields));
+      return operator(evaluate(node.l, fields, context), evaluate(node.r, fields, context));
     }
   }
 }
@@ -271,10 +371,10 @@ export function evaluate(node: FormulaNode, fields: Readonly<Record<string, Cell
 export function compileFormula(
   formula: string,
   fieldNames: Iterable<string>,
-): (record: { fields: Readonly<Record<string, CellValue>> }) => boolean {
+): (record: { fields: Readonly<Record<string, CellValue>>; createdTime?: string }) => boolean {
   const tree = parseFormula(formula);
   const known = new Set(fieldNames);
   const unknown = [...referencedFields(tree)].filter((name) => !known.has(name));
   if (unknown.length > 0) formulaError(`Unknown field names: ${unknown.join(', ')}`);
-  return (record) => truthy(evaluate(tree, record.fields));
+  return (record) => truthy(evaluate(tree, record.fields, { createdTime: record.createdTime }));
 }

@@ -231,12 +231,19 @@ export class BaseStore {
     return { fields, commit };
   }
 
-  /** Adds one record straight into a table (admin API, tests), validated with typecast. */
-  seed(tableName: string, input: Record<string, unknown>): StoredRecord {
+  /**
+   * Adds one record straight into a table (admin API, tests), validated with typecast; its
+   * creation time may be given (a record made long ago), else now.
+   */
+  seed(tableName: string, input: Record<string, unknown>, createdTime?: string): StoredRecord {
     const table = this.table(tableName);
     const { fields, commit } = this.buildFields(table, input, true);
     commit();
-    const record: StoredRecord = { id: newId('rec'), createdTime: new Date().toISOString(), fields };
+    const record: StoredRecord = {
+      id: newId('rec'),
+      createdTime: createdTime ? new Date(createdTime).toISOString() : new Date().toISOString(),
+      fields,
+    };
     table.records.push(record);
     this.save();
     return structuredClone(record);
@@ -338,9 +345,15 @@ export class BaseStore {
     return recordId ? (records[0] as StoredRecord) : { records };
   }
 
-  /** Deletes records by id; 404 (and nothing deleted) if any is unknown. */
+  /** Deletes records by id, at most 10 a request as Airtable allows; 404 (and nothing deleted) if any is unknown. */
   deleteRecords(tableName: string, ids: readonly string[]): { id: string; deleted: true }[] {
     const table = this.table(tableName);
+    if (ids.length === 0 || ids.length > MAX_RECORDS_PER_WRITE)
+      throw new ApiError(
+        422,
+        'INVALID_RECORDS',
+        `Delete between 1 and ${MAX_RECORDS_PER_WRITE} records per request`,
+      );
     if (ids.some((id) => !table.records.some((record) => record.id === id))) throw notFound();
     table.records = table.records.filter((record) => !ids.includes(record.id));
     this.save();
