@@ -43,7 +43,21 @@ export interface StoredRecord {
   fields: Cells;
 }
 
+/** One page of a listing, and where the next starts (Airtable's offset), if any. */
+export interface RecordPage {
+  records: StoredRecord[];
+  offset?: string;
+}
+
 export interface AirtableUpstream {
+  /** One page (up to 100) of the records matching `filterByFormula`, with the given fields. */
+  listPage(
+    table: string,
+    query: { filterByFormula: string; fields?: readonly string[]; offset?: string },
+    deadline: number,
+  ): Promise<RecordPage>;
+  /** Deletes up to 10 records by id in one request. */
+  deleteRecords(table: string, ids: readonly string[], deadline: number): Promise<string[]>;
   /** Records whose normalised Email is one of `emails` (one request for up to 100 emails). */
   findByEmails(table: string, emails: readonly string[], deadline: number): Promise<StoredRecord[]>;
   create(table: string, records: readonly Cells[], deadline: number): Promise<StoredRecord[]>;
@@ -130,6 +144,32 @@ export function createAirtableUpstream(
   };
 
   return {
+    async listPage(table, { filterByFormula, fields, offset }, deadline) {
+      // POST listRecords: a long formula does not fit in a URL.
+      return call<RecordPage>(
+        'POST',
+        `${tableUrl(table)}/listRecords`,
+        { filterByFormula, pageSize: 100, ...(fields ? { fields } : {}), ...(offset ? { offset } : {}) },
+        deadline,
+      );
+    },
+    async deleteRecords(table, ids, deadline) {
+      if (ids.length === 0) return [];
+      if (ids.length > AIRTABLE_MAX_RECORDS_PER_WRITE)
+        throw new UpstreamError(
+          422,
+          'INVALID_RECORDS',
+          `At most ${AIRTABLE_MAX_RECORDS_PER_WRITE} records per delete`,
+        );
+      const query = ids.map((id) => `records[]=${encodeURIComponent(id)}`).join('&');
+      const answer = await call<{ records: { id: string; deleted: boolean }[] }>(
+        'DELETE',
+        `${tableUrl(table)}?${query}`,
+        undefined,
+        deadline,
+      );
+      return answer.records.filter((record) => record.deleted).map((record) => record.id);
+    },
     async findByEmails(table, emails, deadline) {
       if (emails.length === 0) return [];
       // POST listRecords: a formula with many emails does not fit in a URL.

@@ -6,6 +6,7 @@
  * answers nothing without the token, and a replayed letter is deleted.
  */
 import { ADMIN_ATTEMPTS_PER_MINUTE, createWindowLimiter, type Limiter } from './client-limits.ts';
+import { normaliseEmail } from '../lib/airtable/fields.ts';
 import type { Submission } from './submission.ts';
 
 /** wrangler.jsonc names the dead-letter queue after the submissions queue plus this suffix. */
@@ -95,6 +96,7 @@ export interface DeadLetterAdminEnv {
 /**
  * GET  /api/dead-letters         → { count, letters: [{ key, table, email, reason, failedAt }] }
  * POST /api/dead-letters/replay  → re-queues every letter, deletes it; { replayed }
+ * POST /api/dead-letters/erase   { email } → deletes that email's letters; { erased }
  * Without ADMIN_TOKEN configured the endpoint does not exist (404); a wrong token gets 401.
  */
 export async function handleDeadLetterAdmin(
@@ -138,6 +140,24 @@ export async function handleDeadLetterAdmin(
         failedAt: letter.failedAt,
       })),
     });
+  }
+  if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
+    // Erasure (Article 17): the email's letters go too, matched as the site matches emails.
+    let email = '';
+    try {
+      email = String(((await request.json()) as { email?: unknown }).email ?? '');
+    } catch {
+      // Not JSON: no email, nothing erased.
+    }
+    if (!email.trim()) return Response.json({ error: 'email required' }, { status: 400 });
+    const target = normaliseEmail(email);
+    let erased = 0;
+    for (const { key, letter } of letters) {
+      if (normaliseEmail(letter.submission.email) !== target) continue;
+      await store.delete(key);
+      erased += 1;
+    }
+    return Response.json({ erased });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {
     let replayed = 0;

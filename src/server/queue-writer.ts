@@ -126,10 +126,17 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 // The consumer runs with max concurrency 1: one gate per isolate paces every request it sends.
 let sharedGate: RateGate | undefined;
 
+/**
+ * The isolate's one gate to Airtable, shared by the queue's writer and the retention job.
+ * A new isolate does not know what the last one sent: it waits one window before its first request.
+ */
+export function isolateGate(): RateGate {
+  return (sharedGate ??= createRateGate({ startClosedForMs: RATE_WINDOW_MS }));
+}
+
 export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
   const now = options.now ?? Date.now;
-  // A new isolate does not know what the last one sent: it waits one window before its first request.
-  const gate = options.gate ?? (sharedGate ??= createRateGate({ startClosedForMs: RATE_WINDOW_MS }));
+  const gate = options.gate ?? isolateGate();
   const log = options.log ?? ((message: string) => console.log(message));
   let requests = 0;
   const countingFetch: typeof fetch = (input, init) => {
