@@ -1,17 +1,8 @@
+import { escapeHtml } from '@/lib/escape-html';
 import { documentTitle, type RouteDefinition } from '@/app/routes';
 import { env } from '@/config/env';
 import { CONSENT_OPEN_SCRIPT } from '@/features/consent/consent-store';
 import { COMPANY_NAME, CONTACT_EMAIL, LINKS, PRODUCT_NAME, SOCIAL_LINKS } from '@/config/site';
-
-/** Escapes text for an HTML attribute or element body. */
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 export const OG_IMAGE_PATH = '/og-image.png';
 export const OG_IMAGE_SIZE = { width: 1200, height: 630 } as const;

@@ -14,6 +14,7 @@
  * Relative imports only.
  */
 import { MESSAGES } from '../config/messages.ts';
+import { escapeHtml } from '../lib/escape-html.ts';
 import type { NativeFormName } from '../lib/airtable/relay-protocol.ts';
 import { formTemplatePath, type NativeOutcome, type NativeValues, renderFormAnswer } from './form-page.ts';
 import type { GateResult } from './gate.ts';
@@ -83,8 +84,6 @@ export function outcomeOf(result: GateResult): NativeOutcome {
   if (result.outcome !== 'refused') return 'confirmed';
   return result.field === 'email' ? 'invalid-email' : 'failure';
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** The words of an answer, when the host has no built page to put them in. */
 function plainPage(form: NativeFormName, outcome: NativeOutcome): string {

@@ -6,6 +6,7 @@
  * the regions of the outcome, puts every posted value back (HTML-escaped) and ticks the posted
  * checkboxes. All copy comes from the template, i.e. from the components and src/config/messages.ts.
  */
+import { escapeHtml } from '../lib/escape-html.ts';
 import type { NativeFormName } from '../lib/airtable/relay-protocol.ts';
 import {
   FORM_ANSWER_CHECKBOX_ATTRIBUTE,
@@ -31,16 +32,6 @@ export const FORM_TEMPLATES_PREFIX = '/__forms/';
 /** Where the build writes a form's answer template inside dist/ (a path on the site's origin). */
 export function formTemplatePath(form: NativeFormName): string {
   return `${FORM_TEMPLATES_PREFIX}${form}.html`;
-}
-
-/** Escapes text for an HTML attribute value or element body. */
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 /** Reverses React's attribute escaping (and any numeric reference), to compare a checkbox's value. */

@@ -3,8 +3,8 @@ import { ERROR_SUMMARY_TITLE } from '@/components/form/form-answer';
 import { MESSAGES } from '@/config/messages';
 import { renderFormTemplate } from '@/entry-server';
 import { FORM_POST_PATHS, type NativeFormName } from '@/lib/airtable/relay-protocol';
+import { escapeHtml } from '@/lib/escape-html';
 import {
-  escapeHtml,
   formTemplatePath,
   renderFormAnswer,
   type NativeOutcome,

@@ -54,9 +54,9 @@ function fakeBase(seed: Stored[] = []) {
   return { records, calls, fetch: fetchStub };
 }
 
-function serverWith(seed: Stored[] = [], options: RelayOptions = {}) {
-  const base = fakeBase(seed);
-  const relay = createRelay(
+/** A relay (one server instance) over `base`, with the clock pinned and pacing out of the way. */
+const relayOver = (base: ReturnType<typeof fakeBase>, options: RelayOptions = {}) =>
+  createRelay(
     {
       AIRTABLE_API_KEY: 'patServer',
       AIRTABLE_BASE_ID: 'appReal',
@@ -70,7 +70,10 @@ function serverWith(seed: Stored[] = [], options: RelayOptions = {}) {
       ...options,
     },
   );
-  return { relay, base };
+
+function serverWith(seed: Stored[] = [], options: RelayOptions = {}) {
+  const base = fakeBase(seed);
+  return { relay: relayOver(base, options), base };
 }
 
 const tablePath = (table: string) => `${RELAY_PATH}/v0/${RELAY_BASE_ID}/${encodeURIComponent(table)}`;
@@ -308,21 +311,7 @@ describe('per-client and per-email limits', () => {
 
   it('two synchronous instances flooded by one client let 10 each through, and a real visitor is stored', async () => {
     const base = fakeBase();
-    const instances = [0, 1].map(() =>
-      createRelay(
-        {
-          AIRTABLE_API_KEY: 'patServer',
-          AIRTABLE_BASE_ID: 'appReal',
-          AIRTABLE_ENDPOINT_URL: 'https://airtable.test',
-        },
-        {
-          fetch: base.fetch,
-          now: () => NOW,
-          gate: createRateGate({ perSecond: 1000 }),
-          warn: () => undefined,
-        },
-      ),
-    );
+    const instances = [relayOver(base), relayOver(base)];
     const answers = await Promise.all(
       Array.from({ length: 80 }, (_, i) =>
         instances[i % 2]!(create('Waitlist', { ...waitlist, Email: `flood${i}@example.com` }), {
