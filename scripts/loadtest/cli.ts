@@ -39,7 +39,11 @@ export async function main(argv: string[]): Promise<number> {
       'attack-in-flight': { type: 'string', default: String(ATTACK_DEFAULTS.inFlight) },
     },
   });
-  if (values.attack) return attack(values, Number(values['attack-in-flight']));
+  if (values.attack)
+    return attack(
+      { ...values, mode: argv.includes('--mode') ? values.mode : 'both' },
+      Number(values['attack-in-flight']),
+    );
   const modes: RushMode[] =
     values.mode === 'all' ? [...RUSH_MODES] : RUSH_MODES.filter((mode) => mode === values.mode);
   if (modes.length === 0) {
