@@ -17,11 +17,13 @@ export const ADMIN_HELP = [
   `GET ${EMULATOR_ADMIN_PREFIX}/health`,
   `GET ${EMULATOR_ADMIN_PREFIX}/records → { tables: { [table]: Record[] } }`,
   `GET ${EMULATOR_ADMIN_PREFIX}/records/:table → { records: Record[] }`,
-  `POST ${EMULATOR_ADMIN_PREFIX}/records/:table { fields } → Record`,
+  `POST ${EMULATOR_ADMIN_PREFIX}/records/:table { fields, createdTime? } → Record`,
   `POST ${EMULATOR_ADMIN_PREFIX}/reset → { ok: true }`,
   `GET|POST|DELETE ${EMULATOR_ADMIN_PREFIX}/faults (POST Fault | Fault[] | { faults }) → { faults }`,
   `GET|POST ${EMULATOR_ADMIN_PREFIX}/config (POST { rateLimitPerSecond?, rateLimitPenaltyMs?, latencyMs? }) → config`,
   `GET ${EMULATOR_ADMIN_PREFIX}/requests → { requests: { at, method, path, table?, status }[] }`,
+  'It answers on loopback hosts only, grants CORS to its own origin only, and takes changes only',
+  'from its own origin or from tools that send no Origin (tests, curl).',
 ].join('\n');
 
 function escapeHtml(text: string): string {
@@ -50,6 +52,47 @@ export function renderRecordsPage(
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Airtable emulator: ${escapeHtml(baseId)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2rem}table{border-collapse:collapse;margin-bottom:2rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}</style>
 </head><body><h1>Local Airtable emulator: base ${escapeHtml(baseId)}</h1>${sections.join('')}</body></html>`;
+}
+
+const LOOPBACK_HOST = /^(localhost|[^.]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/** The host name of a Host header (without the port; an IPv6 literal keeps its brackets). */
+function hostNameOf(host: string): string {
+  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');
+}
+
+/** The parts of a request the checks read (a TLS socket has `encrypted`). */
+type AdminRequest = Pick<http.IncomingMessage, 'headers' | 'method'> & { socket?: object };
+
+/** The emulator's own origin as the request names it (scheme and Host). */
+export function ownOrigin(req: AdminRequest): string {
+  const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
+  return `${encrypted ? 'https' : 'http'}://${req.headers.host ?? ''}`;
+}
+
+/**
+ * Why an admin request is refused, or null. The admin API is for the developer's own tools and
+ * for pages on its own origin (the records page):
+ *
+ * - the Host must be a loopback name or one of `allowedHosts` (a DNS-rebinding page names its
+ *   own domain, so it is refused);
+ * - from a foreign `Origin` (or with `Sec-Fetch-Site: cross-site`), anything but a read is
+ *   refused, preflights included; a read is answered without a CORS grant (the emulator grants
+ *   its own origin only), so the browser keeps the answer from that page.
+ *
+ * Requests without Origin (the tests' fetch, curl, Playwright's request context) are allowed.
+ */
+export function adminRequestProblem(req: AdminRequest, allowedHosts: readonly string[] = []): string | null {
+  const name = hostNameOf(req.headers.host ?? '').toLowerCase();
+  if (!LOOPBACK_HOST.test(name) && !allowedHosts.some((allowed) => allowed.toLowerCase() === name))
+    return `The emulator's admin API answers on loopback addresses only, not ${name || 'an unnamed host'}`;
+  const origin = req.headers.origin;
+  const foreign =
+    (origin !== undefined && origin !== ownOrigin(req)) || req.headers['sec-fetch-site'] === 'cross-site';
+  if (foreign && !SAFE_METHODS.has((req.method ?? 'GET').toUpperCase()))
+    return "The emulator's admin API takes changes only from its own origin";
+  return null;
 }
 
 /** Faults from a POST body: one fault, a list, or { faults: [...] }. */
@@ -95,7 +138,9 @@ export async function handleAdmin(
     if (method === 'GET') return sendJson(res, 200, { records: store.records(table) });
     if (method === 'POST') {
       const fields = isObject(body) && isObject(body.fields) ? body.fields : {};
-      return sendJson(res, 200, store.seed(table, fields));
+      const createdTime =
+        isObject(body) && typeof body.createdTime === 'string' ? body.createdTime : undefined;
+      return sendJson(res, 200, store.seed(table, fields, createdTime));
     }
   }
   if (method === 'POST' && route === '/reset') {

@@ -13,7 +13,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EMULATOR_ADMIN_PREFIX, handleAdmin } from './admin.ts';
+import { adminRequestProblem, EMULATOR_ADMIN_PREFIX, handleAdmin, ownOrigin } from './admin.ts';
 import { ApiError, sendError } from './http.ts';
 import { ALL_SCOPES, type EmulatorToken, type StoredRecord } from './model.ts';
 import { createRestApi, type ApiConfig, type Fault, type LoggedRequest } from './rest-api.ts';
@@ -52,6 +52,11 @@ export interface EmulatorOptions {
   rateLimitPenaltyMs?: number;
   latencyMs?: number;
   log?: (line: string) => void;
+  /**
+   * Host names (besides loopback ones) under which the admin API answers, e.g. the address the
+   * emulator listens on. Any other Host is refused, so a DNS-rebinding page cannot reach it.
+   */
+  allowedHosts?: readonly string[];
 }
 
 export interface ListenOptions extends EmulatorOptions {
@@ -115,19 +120,35 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     log(`airtable-emulator: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    // The browser build of airtable.js preflights every request with its own headers.
-    res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
-    res.setHeader('vary', 'Origin');
-    res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
-    res.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
-    res.setHeader('access-control-max-age', '600');
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204);
-      res.end();
-      return;
-    }
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
-    if (!isAdminPath(url.pathname)) {
+    res.setHeader('vary', 'Origin');
+    if (isAdminPath(url.pathname)) {
+      // The admin API answers its own origin only: a page on another origin gets no CORS grant
+      // (it cannot read the records), and cannot reset, seed or arm faults.
+      const problem = adminRequestProblem(req, options.allowedHosts);
+      if (problem) {
+        sendError(res, 403, 'FORBIDDEN', problem);
+        return;
+      }
+      if (req.headers.origin === ownOrigin(req))
+        res.setHeader('access-control-allow-origin', req.headers.origin);
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+    } else {
+      // Like Airtable's API, any origin: the browser build of airtable.js (direct mode) calls it
+      // from the site's origin and preflights every request with its own headers.
+      res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
+      res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
+      res.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
+      res.setHeader('access-control-max-age', '600');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
       api.handle(req, res, url, onError);
       return;
     }
@@ -156,7 +177,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 /** Starts the emulator on its own port. Resolves once it listens. */
 export async function startEmulator(options: ListenOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? EMULATOR_HOST;
-  const emulator = createEmulator(options);
+  const emulator = createEmulator({ ...options, allowedHosts: [host, ...(options.allowedHosts ?? [])] });
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://emulator.invalid').pathname;
     if (emulator.handles(pathname)) emulator.handle(req, res);

@@ -8,7 +8,7 @@ import { buildField, buildTable, buildTables, describeTable, newId, siteBaseSche
 import { normaliseCell } from './cells.ts';
 import { compileFormula } from './formula.ts';
 import { ApiError, isObject } from './http.ts';
-import type { CellValue, FieldModel, StoredRecord, TableInput, TableState } from './model.ts';
+import type { CellValue, ChoiceModel, FieldModel, StoredRecord, TableInput, TableState } from './model.ts';
 
 const MAX_RECORDS_PER_WRITE = 10;
 const MAX_PAGE_SIZE = 100;
@@ -200,14 +200,25 @@ export class BaseStore {
   }
 
   /**
-   * Validates a write's cells against the table's fields. Choices are checked on copies and
-   * only committed once the whole request is valid, so a refused write adds no options.
+   * Copies of a table's select options for one request: every record of the request checks
+   * (and, with typecast, extends) the same copies, so options added by several records of one
+   * batch are all kept, as Airtable keeps them.
+   */
+  private choicesFor(table: TableState): Map<FieldModel, ChoiceModel[]> {
+    return new Map(table.fields.map((field) => [field, [...(field.options?.choices ?? [])]]));
+  }
+
+  /**
+   * Validates a write's cells against the table's fields. Choices are checked on the request's
+   * copies (`choicesFor`) and only committed once the whole request is valid, so a refused write
+   * adds no options.
    */
   private buildFields(
     table: TableState,
     input: unknown,
     typecast: boolean,
     existing: Record<string, CellValue> = {},
+    choices: Map<FieldModel, ChoiceModel[]> = this.choicesFor(table),
   ) {
     if (!isObject(input)) {
       throw new ApiError(
@@ -217,7 +228,6 @@ export class BaseStore {
       );
     }
     const fields = { ...existing };
-    const choices = new Map(table.fields.map((field) => [field, [...(field.options?.choices ?? [])]]));
     for (const [name, value] of Object.entries(input)) {
       const field = table.fields.find((candidate) => candidate.name === name);
       if (!field) throw new ApiError(422, 'UNKNOWN_FIELD_NAME', `Unknown field name: "${name}"`);
@@ -237,13 +247,12 @@ export class BaseStore {
    */
   seed(tableName: string, input: Record<string, unknown>, createdTime?: string): StoredRecord {
     const table = this.table(tableName);
+    const created = createdTime === undefined ? new Date() : new Date(createdTime);
+    if (Number.isNaN(created.getTime()))
+      throw new ApiError(422, 'INVALID_REQUEST_UNKNOWN', 'createdTime is not a date');
     const { fields, commit } = this.buildFields(table, input, true);
     commit();
-    const record: StoredRecord = {
-      id: newId('rec'),
-      createdTime: createdTime ? new Date(createdTime).toISOString() : new Date().toISOString(),
-      fields,
-    };
+    const record: StoredRecord = { id: newId('rec'), createdTime: created.toISOString(), fields };
     table.records.push(record);
     this.save();
     return structuredClone(record);
@@ -298,8 +307,15 @@ export class BaseStore {
     const many = Array.isArray(request.records);
     const inputs = many ? (request.records as unknown[]) : [{ fields: request.fields }];
     if (inputs.length === 0 || inputs.length > MAX_RECORDS_PER_WRITE) throw recordLimitError();
+    const choices = this.choicesFor(table);
     const built = inputs.map((input) =>
-      this.buildFields(table, isObject(input) ? (input.fields ?? {}) : {}, request.typecast === true),
+      this.buildFields(
+        table,
+        isObject(input) ? (input.fields ?? {}) : {},
+        request.typecast === true,
+        {},
+        choices,
+      ),
     );
     const createdTime = new Date().toISOString();
     const created = built.map(({ fields, commit }) => {
@@ -327,13 +343,20 @@ export class BaseStore {
         ? request.records
         : [];
     if (inputs.length === 0 || inputs.length > MAX_RECORDS_PER_WRITE) throw recordLimitError();
+    const choices = this.choicesFor(table);
     const planned = inputs.map((input) => {
       const { id, fields } = isObject(input) ? input : {};
       const record = table.records.find((candidate) => candidate.id === id);
       if (!record) throw notFound();
       return {
         record,
-        ...this.buildFields(table, fields ?? {}, request.typecast === true, destructive ? {} : record.fields),
+        ...this.buildFields(
+          table,
+          fields ?? {},
+          request.typecast === true,
+          destructive ? {} : record.fields,
+          choices,
+        ),
       };
     });
     for (const { record, fields, commit } of planned) {
