@@ -12,6 +12,7 @@ import { parseSiteSettings, SettingsError, type SiteSettings } from '../../src/c
 // Loaded for its placeholder() marks.
 import '../../src/config/site.ts';
 import { LEGAL_REVIEW } from '../../src/content/legal/review.ts';
+import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '../../src/server/dead-letters.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
 
@@ -56,6 +57,18 @@ function storageLines(settings: SiteSettings, env: BuildEnv): [boolean, string][
 }
 
 /** The launch checklist for a build environment: one line per item, ok when none fails. */
+/** The dead-letter endpoint's token: the Worker refuses one under 32 characters, so say so first. */
+function adminTokenLine(env: BuildEnv): [boolean, string] {
+  const problem = adminTokenProblem(env.ADMIN_TOKEN);
+  if (problem) return [false, `${FAIL} ${problem}; the Worker keeps the dead-letter endpoint off with it`];
+  return env.ADMIN_TOKEN?.trim()
+    ? [true, `${PASS} ADMIN_TOKEN: ${env.ADMIN_TOKEN.trim().length} characters`]
+    : [
+        true,
+        `${WARN} ADMIN_TOKEN not set here: the Worker's dead-letter endpoint stays off until it is a secret there (at least ${ADMIN_TOKEN_MIN_LENGTH} random characters)`,
+      ];
+}
+
 export function launchChecklist(env: BuildEnv): Checklist {
   const items: [boolean, string][] = [];
   for (const mark of placeholderMarks()) {
@@ -82,6 +95,7 @@ export function launchChecklist(env: BuildEnv): Checklist {
       : [false, `${FAIL} analytics: VITE_GA_MEASUREMENT_ID is not set, so no page views are recorded`],
   );
   if (settings) items.push(...storageLines(settings, env));
+  items.push(adminTokenLine(env));
   const reviewed = LEGAL_REVIEW.status === 'reviewed' && LEGAL_REVIEW.reviewedBy && LEGAL_REVIEW.reviewedOn;
   items.push(
     reviewed
@@ -100,7 +114,7 @@ export function launchChecklist(env: BuildEnv): Checklist {
 
 /** The environment `vite build` would see: shell variables over .env files. */
 export function buildEnv(root: string, mode = 'production'): BuildEnv {
-  return loadEnv(mode, root, ['VITE_', 'AIRTABLE_']);
+  return loadEnv(mode, root, ['VITE_', 'AIRTABLE_', 'ADMIN_']);
 }
 
 /** Vite plugin: a production build prints the checklist as a warning while any item fails. */

@@ -18,7 +18,7 @@ const READY_ENV = {
 function runLaunchCheck(cwd: string, env: Record<string, string>) {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !name.startsWith('VITE_') && !name.startsWith('AIRTABLE_'),
+      ([name]) => !name.startsWith('VITE_') && !name.startsWith('AIRTABLE_') && !name.startsWith('ADMIN_'),
     ),
   );
   return spawnSync(process.execPath, ['scripts/run-ts.mjs', 'scripts/launch-kit/launch-check.ts'], {
@@ -50,6 +50,13 @@ describe('npm run launch-check', () => {
     ]) {
       expect(text).toContain(item);
     }
+  });
+
+  it('names an ADMIN_TOKEN too short for the Worker, and passes a long one', () => {
+    const weak = launchChecklist({ ...READY_ENV, ADMIN_TOKEN: 'hunter2' });
+    expect(weak.lines.join('\n')).toMatch(/✗ ADMIN_TOKEN is 7 characters; use at least 32/);
+    const strong = launchChecklist({ ...READY_ENV, ADMIN_TOKEN: 'a'.repeat(64) });
+    expect(strong.lines.join('\n')).toContain('✓ ADMIN_TOKEN: 64 characters');
   });
 
   it('warns about direct mode without failing on it', () => {
