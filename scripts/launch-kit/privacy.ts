@@ -1,19 +1,19 @@
 /**
  * The owner's privacy commands, with the server's own Airtable client (src/server/privacy.ts):
  *
- *   npm run privacy:retention -- --dry-run     # lists records past retention (table, email, last activity)
- *   npm run privacy:retention                  # deletes them; prints how many per table
- *   npm run privacy:erase -- parent@example.com   # Article 17: every record of that email
+ *   npm run privacy:retention -- --dry-run        # lists records past retention (table, email, last activity)
+ *   npm run privacy:retention                     # deletes them; prints how many per table
+ *   npm run privacy:erase -- parent@example.com   # Article 17: deletes every record of that email
  *   npm run privacy:export -- parent@example.com  # Article 15: every record of that email, as JSON
  *
  * They read AIRTABLE_API_KEY, AIRTABLE_BASE_ID and AIRTABLE_ENDPOINT_URL (the relay's names; or
- * --base, --endpoint) and work against the local emulator with no account. On the Worker, erase
- * also drops the email's dead letters when SITE_URL and ADMIN_TOKEN (or --site, --admin-token)
- * are given.
+ * --site-token, --base, --endpoint, as the launch kit) and work against the local emulator with
+ * no account. On the Workers deploy, erase and export also cover the Worker's dead letters of
+ * that email when SITE_URL and ADMIN_TOKEN (or --url, --admin-token) are given.
  */
 import { parseArgs } from 'node:util';
 import { normaliseEmail } from '../../src/lib/airtable/fields.ts';
-import { createAirtableUpstream } from '../../src/server/airtable-upstream.ts';
+import { createAirtableUpstream, UpstreamError } from '../../src/server/airtable-upstream.ts';
 import { DEAD_LETTERS_PATH } from '../../src/server/dead-letters.ts';
 import { upstreamSettings } from '../../src/server/gate.ts';
 import {
@@ -23,28 +23,63 @@ import {
   exportEmail,
   PRIVACY_TABLES,
 } from '../../src/server/privacy.ts';
-import { createRateGate } from '../../src/server/rate-gate.ts';
+import { createRateGate, RATE_WINDOW_MS } from '../../src/server/rate-gate.ts';
 
 const USAGE = [
   'Usage: npm run privacy:retention -- [--dry-run]',
-  '       npm run privacy:erase -- EMAIL [--site URL --admin-token TOKEN]',
+  '       npm run privacy:erase -- EMAIL',
   '       npm run privacy:export -- EMAIL',
-  'Options: --endpoint URL, --base appXXXX (else AIRTABLE_ENDPOINT_URL, AIRTABLE_BASE_ID); AIRTABLE_API_KEY from the environment.',
+  'Airtable: AIRTABLE_API_KEY, AIRTABLE_BASE_ID, AIRTABLE_ENDPOINT_URL (or --site-token, --base, --endpoint URL).',
+  "Workers deploy: SITE_URL and ADMIN_TOKEN (or --url, --admin-token) make erase and export cover the Worker's dead letters too.",
 ].join('\n');
 
-/** Drops the email's dead letters through the Worker's admin endpoint; null when not asked to. */
-async function eraseDeadLetters(site: string, token: string, email: string): Promise<number | string | null> {
-  if (!site || !token) return null;
-  const response = await fetch(`${site.replace(/\/+$/, '')}${DEAD_LETTERS_PATH}/erase`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ email }),
-  });
-  if (!response.ok) return `the site answered ${response.status}`;
-  return ((await response.json()) as { erased: number }).erased;
+export interface PrivacyCommandDeps {
+  /** The clock of the retention policy and of the export's timestamp (tests pin it). */
+  now?: () => number;
+  /** Where output goes (tests collect it). */
+  out?: (line: string) => void;
+  err?: (line: string) => void;
 }
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+interface DeadLetterSite {
+  url: string;
+  token: string;
+}
+
+interface ListedLetter {
+  key: string;
+  table: string;
+  email: string;
+  reason: string;
+  failedAt: string;
+}
+
+/** Calls the Worker's dead-letter admin endpoint; throws with a sentence on any refusal. */
+async function deadLetterAdmin<T>(site: DeadLetterSite, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${site.url.replace(/\/+$/, '')}${DEAD_LETTERS_PATH}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${site.token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (response.status === 401) throw new Error('the site refused ADMIN_TOKEN');
+  if (response.status === 404)
+    throw new Error(
+      'no dead-letter endpoint there (the Worker needs ADMIN_TOKEN, DEAD_LETTERS and the queue)',
+    );
+  if (!response.ok) throw new Error(`the site answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  deps: PrivacyCommandDeps = {},
+): Promise<number> {
+  const out = deps.out ?? ((line: string) => console.log(line));
+  const err = deps.err ?? ((line: string) => console.error(line));
+  const now = deps.now ?? Date.now;
   let parsed;
   try {
     parsed = parseArgs({
@@ -54,73 +89,125 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         'dry-run': { type: 'boolean', default: false },
         endpoint: { type: 'string' },
         base: { type: 'string' },
-        site: { type: 'string' },
+        'site-token': { type: 'string' },
+        url: { type: 'string' },
         'admin-token': { type: 'string' },
       },
     });
   } catch (error) {
-    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    err(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
-  const [command, email = ''] = positionals;
+  const [command = '', email = '', ...extra] = positionals;
+  const needsEmail = command === 'erase' || command === 'export';
+  if (
+    !['retention', 'erase', 'export'].includes(command) ||
+    (needsEmail && !email.trim()) ||
+    (!needsEmail && email) ||
+    extra.length > 0 ||
+    (values['dry-run'] && command !== 'retention')
+  ) {
+    err(USAGE);
+    return 2;
+  }
   const settings = upstreamSettings({
-    AIRTABLE_API_KEY: env.AIRTABLE_API_KEY,
+    AIRTABLE_API_KEY: values['site-token'] ?? env.AIRTABLE_API_KEY,
     AIRTABLE_BASE_ID: values.base ?? env.AIRTABLE_BASE_ID,
     AIRTABLE_ENDPOINT_URL: values.endpoint ?? env.AIRTABLE_ENDPOINT_URL,
   });
-  if (
-    !['retention', 'erase', 'export'].includes(command ?? '') ||
-    (command !== 'retention' && !email.trim())
-  ) {
-    console.error(USAGE);
-    return 2;
-  }
   if (!settings.apiKey || !settings.baseId) {
-    console.error('Set AIRTABLE_API_KEY and AIRTABLE_BASE_ID (or --base) first.');
+    err(`Needs the site's token (AIRTABLE_API_KEY) and the base id (AIRTABLE_BASE_ID).\n${USAGE}`);
     return 2;
   }
-  const upstream = createAirtableUpstream(settings, { gate: createRateGate() });
+  const siteUrl = values.url ?? env.SITE_URL ?? '';
+  const adminToken = values['admin-token'] ?? env.ADMIN_TOKEN ?? '';
+  const site: DeadLetterSite | undefined =
+    siteUrl && adminToken ? { url: siteUrl, token: adminToken } : undefined;
 
-  if (command === 'retention') {
-    const report = await applyRetention({ upstream, dryRun: values['dry-run'] });
-    if (report.dryRun) {
-      for (const record of report.expired)
-        console.log(`${record.table}\t${record.email}\t${record.lastActivity}`);
+  let requests = 0;
+  // One gate for the command: at most 5 requests in any 1.2 s, and the 30 s penalty after a 429.
+  // It starts shut for one window: the command run just before (or the site) may have used it.
+  const upstream = createAirtableUpstream(settings, {
+    gate: createRateGate({ startClosedForMs: RATE_WINDOW_MS }),
+    fetch: (input, init) => {
+      requests += 1;
+      return fetch(input, init);
+    },
+  });
+  const requestCount = () => `(${plural(requests, 'request')} to Airtable)`;
+
+  try {
+    if (command === 'retention') {
+      const report = await applyRetention({ upstream, now, dryRun: values['dry-run'] });
+      if (report.dryRun) {
+        if (report.expired.length === 0) out('No record is past retention.');
+        else {
+          const width = Math.max(...report.expired.map((record) => record.table.length), 'TABLE'.length);
+          const emailWidth = Math.max(...report.expired.map((record) => record.email.length), 'EMAIL'.length);
+          out(`${'TABLE'.padEnd(width)}  ${'EMAIL'.padEnd(emailWidth)}  LAST ACTIVITY`);
+          for (const record of report.expired)
+            out(`${record.table.padEnd(width)}  ${record.email.padEnd(emailWidth)}  ${record.lastActivity}`);
+        }
+      }
+      out(`${describeRetention(report)} ${requestCount()}`);
+      if (report.dryRun && report.expired.length > 0) out('Dry run: nothing was deleted.');
+      return 0;
     }
-    console.log(describeRetention(report));
-    return 0;
-  }
 
-  if (command === 'export') {
-    const found = await exportEmail({ upstream }, email);
-    console.log(
-      JSON.stringify(
-        { email: normaliseEmail(email), exportedAt: new Date().toISOString(), records: found },
-        null,
-        2,
-      ),
-    );
-    return 0;
-  }
+    const target = normaliseEmail(email);
+    if (command === 'export') {
+      const records = await exportEmail({ upstream, now }, email);
+      const deadLetters = site
+        ? (await deadLetterAdmin<{ letters: ListedLetter[] }>(site, '')).letters
+            .filter((letter) => normaliseEmail(letter.email) === target)
+            .map(({ table, email: address, reason, failedAt }) => ({
+              table,
+              email: address,
+              reason,
+              failedAt,
+            }))
+        : undefined;
+      out(
+        JSON.stringify(
+          {
+            email: target,
+            exportedAt: new Date(now()).toISOString(),
+            records,
+            ...(deadLetters ? { deadLetters } : {}),
+          },
+          null,
+          2,
+        ),
+      );
+      const total = PRIVACY_TABLES.reduce((sum, table) => sum + (records[table]?.length ?? 0), 0);
+      err(`Exported ${plural(total, 'record')} of ${target} ${requestCount()}.`);
+      return 0;
+    }
 
-  const deleted = await eraseEmail({ upstream }, email);
-  const total = PRIVACY_TABLES.reduce((sum, table) => sum + (deleted[table] ?? 0), 0);
-  console.log(
-    total === 0
-      ? `Nothing found for ${normaliseEmail(email)}.`
-      : `Deleted ${PRIVACY_TABLES.map((table) => `${deleted[table] ?? 0} in ${table}`).join(', ')} for ${normaliseEmail(email)}.`,
-  );
-  const letters = await eraseDeadLetters(
-    values.site ?? env.SITE_URL ?? '',
-    values['admin-token'] ?? env.ADMIN_TOKEN ?? '',
-    email,
-  );
-  if (typeof letters === 'number')
-    console.log(`Dead letters of that email dropped on the Worker: ${letters}.`);
-  else if (typeof letters === 'string') {
-    console.error(`Could not drop the Worker's dead letters: ${letters}.`);
+    const erased = await eraseEmail({ upstream, now }, email);
+    if (erased.length === 0) out(`Nothing found for ${target} in ${PRIVACY_TABLES.join(' or ')}.`);
+    else {
+      for (const record of erased)
+        out(`Deleted ${record.table} record ${record.id} (created ${record.createdTime ?? 'unknown'})`);
+      const counts = PRIVACY_TABLES.map(
+        (table) => `${erased.filter((record) => record.table === table).length} in ${table}`,
+      ).join(', ');
+      out(`Erased ${target}: ${counts} ${requestCount()}.`);
+    }
+    if (site) {
+      const { erased: letters } = await deadLetterAdmin<{ erased: number }>(site, '/erase', { email });
+      out(`Dead letters of ${target} dropped on the Worker: ${letters}.`);
+    } else {
+      out(
+        "(On the Workers deploy, set SITE_URL and ADMIN_TOKEN to drop the Worker's dead letters of it too.)",
+      );
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UpstreamError)
+      err(`Airtable answered ${error.status || 'nothing'} ${error.type}: ${error.message} ${requestCount()}`);
+    else err(`Failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
-  return 0;
 }

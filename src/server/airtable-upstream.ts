@@ -50,6 +50,11 @@ export interface RecordPage {
 }
 
 export interface AirtableUpstream {
+  /**
+   * The deadline `withinMs` from now in this client's own clock (its `now` option), for callers
+   * that bound a request by a duration and run on another clock (the privacy jobs' policy clock).
+   */
+  deadlineAfter(withinMs: number): number;
   /** One page (up to 100) of the records matching `filterByFormula`, with the given fields. */
   listPage(
     table: string,
@@ -144,6 +149,9 @@ export function createAirtableUpstream(
   };
 
   return {
+    deadlineAfter(withinMs) {
+      return now() + withinMs;
+    },
     async listPage(table, { filterByFormula, fields, offset }, deadline) {
       // POST listRecords: a long formula does not fit in a URL.
       return call<RecordPage>(

@@ -21,7 +21,9 @@ import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
   type AirtableUpstream,
   type StoredRecord,
+  UpstreamError,
 } from './airtable-upstream.ts';
+import { type DeadLetterStore, listDeadLetters } from './dead-letters.ts';
 
 /** The tables whose records hold people's data. */
 export const PRIVACY_TABLES: readonly string[] = [AIRTABLE_SCHEMA.waitlist.name, AIRTABLE_SCHEMA.quotes.name];
@@ -29,8 +31,10 @@ export const PRIVACY_TABLES: readonly string[] = [AIRTABLE_SCHEMA.waitlist.name,
 const EMAIL = AIRTABLE_SCHEMA.waitlist.fields.email.name;
 const CREATED_AT = AIRTABLE_SCHEMA.waitlist.fields.createdAt.name;
 const LAST_UPDATED = AIRTABLE_SCHEMA.waitlist.fields.lastUpdated.name;
-/** Longest one request may take (the command and the cron job have no visitor waiting). */
+/** Longest one request may take, waiting for the gate included (no visitor is waiting). */
 const REQUEST_BOUND_MS = 60_000;
+/** Tries of one request that fails transiently (429, 5xx, timeout, dropped connection). */
+const ATTEMPTS = 5;
 
 /** `months` calendar months before `now` (UTC): 23 Nov 2026 → 23 Nov 2024; 29 Feb → 28 Feb. */
 export function monthsBefore(now: Date, months: number): Date {
@@ -65,13 +69,40 @@ export function expiredFormula(cutoff: Date): string {
 }
 
 export interface PrivacyOptions {
+  /** The server's one Airtable client; every request goes through its rate gate. */
   upstream: AirtableUpstream;
+  /**
+   * The policy's clock: the retention cutoff is read from it (tests pin it). Requests are
+   * bounded by durations in the upstream's own clock, so the two never meet.
+   */
   now?: () => number;
+  /** How a retry waits (tests pass a quick one). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
-/** Every record matching `formula`, page by page. */
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs one request, again after a transient failure: after a 429 the gate stays shut for
+ * Airtable's penalty, so the next try waits there; otherwise 1, 2, 4, 8 s.
+ */
+async function withRetries<T>(
+  options: PrivacyOptions,
+  request: (deadline: number) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await request(options.upstream.deadlineAfter(REQUEST_BOUND_MS));
+    } catch (error) {
+      if (!(error instanceof UpstreamError) || !error.transient || attempt >= ATTEMPTS) throw error;
+      if (error.status !== 429) await (options.sleep ?? defaultSleep)(1_000 * 2 ** (attempt - 1));
+    }
+  }
+}
+
+/** Every record matching `formula`, page by page (Airtable's pages of 100 and its offset). */
 async function listAll(
-  { upstream, now = Date.now }: PrivacyOptions,
+  options: PrivacyOptions,
   table: string,
   filterByFormula: string,
   fields?: readonly string[],
@@ -79,29 +110,54 @@ async function listAll(
   const records: StoredRecord[] = [];
   let offset: string | undefined;
   do {
-    const page = await upstream.listPage(
-      table,
-      { filterByFormula, fields, offset },
-      now() + REQUEST_BOUND_MS,
-    );
+    const query = { filterByFormula, fields, offset };
+    const page = await withRetries(options, (deadline) => options.upstream.listPage(table, query, deadline));
     records.push(...page.records);
     offset = page.offset;
   } while (offset);
   return records;
 }
 
-/** Deletes records 10 per request; returns how many were deleted. */
-async function deleteAll(
-  { upstream, now = Date.now }: PrivacyOptions,
+const isNotFound = (error: unknown) => error instanceof UpstreamError && error.status === 404;
+
+/**
+ * Deletes records at most 10 per request. A record someone deleted meanwhile makes Airtable
+ * refuse its whole request (404): that request's records are then deleted one by one, and the
+ * missing one counts as gone. Stops early (leaving the rest for the next run) once `stopAt`, a
+ * time in the upstream's clock, has passed.
+ */
+async function deleteIds(
+  options: PrivacyOptions,
   table: string,
   ids: readonly string[],
-): Promise<number> {
-  let deleted = 0;
+  stopAt = Number.POSITIVE_INFINITY,
+): Promise<{ deleted: string[]; remaining: number }> {
+  const deleted: string[] = [];
+  const { upstream } = options;
   for (let i = 0; i < ids.length; i += AIRTABLE_MAX_RECORDS_PER_WRITE) {
+    if (upstream.deadlineAfter(0) >= stopAt) return { deleted, remaining: ids.length - i };
     const part = ids.slice(i, i + AIRTABLE_MAX_RECORDS_PER_WRITE);
-    deleted += (await upstream.deleteRecords(table, part, now() + REQUEST_BOUND_MS)).length;
+    try {
+      deleted.push(
+        ...(await withRetries(options, (deadline) => upstream.deleteRecords(table, part, deadline))),
+      );
+    } catch (error) {
+      if (!isNotFound(error) || part.length === 1) {
+        if (isNotFound(error)) continue;
+        throw error;
+      }
+      for (const id of part) {
+        try {
+          deleted.push(
+            ...(await withRetries(options, (deadline) => upstream.deleteRecords(table, [id], deadline))),
+          );
+        } catch (single) {
+          if (!isNotFound(single)) throw single;
+        }
+      }
+    }
   }
-  return deleted;
+  return { deleted, remaining: 0 };
 }
 
 export interface ExpiredRecord {
@@ -112,14 +168,14 @@ export interface ExpiredRecord {
 }
 
 /** The records past retention, in both tables (checked again here, not only by the formula). */
-export async function findExpired(options: PrivacyOptions): Promise<ExpiredRecord[]> {
-  const cutoff = retentionCutoff(new Date((options.now ?? Date.now)()));
+export async function findExpired(options: PrivacyOptions, cutoff?: Date): Promise<ExpiredRecord[]> {
+  const before = cutoff ?? retentionCutoff(new Date((options.now ?? Date.now)()));
   const expired: ExpiredRecord[] = [];
   for (const table of PRIVACY_TABLES) {
-    const records = await listAll(options, table, expiredFormula(cutoff), [EMAIL, CREATED_AT, LAST_UPDATED]);
+    const records = await listAll(options, table, expiredFormula(before), [EMAIL, CREATED_AT, LAST_UPDATED]);
     for (const record of records) {
       const activity = lastActivity(record);
-      if (!activity || activity >= cutoff) continue;
+      if (!activity || activity >= before) continue;
       expired.push({
         table,
         id: record.id,
@@ -133,32 +189,59 @@ export async function findExpired(options: PrivacyOptions): Promise<ExpiredRecor
 
 export interface RetentionReport {
   cutoff: string;
+  dryRun: boolean;
   /** Records deleted (or, on a dry run, that would be), per table. */
   deleted: Record<string, number>;
-  dryRun: boolean;
+  /** Expired records left for the next run because the time budget ran out, per table. */
+  remaining: Record<string, number>;
   expired: ExpiredRecord[];
 }
 
+export interface RetentionOptions extends PrivacyOptions {
+  /** List only; delete nothing. */
+  dryRun?: boolean;
+  /** Start no delete after this long (the Cron Trigger's wall-time limit); the next run goes on. */
+  budgetMs?: number;
+}
+
 /** Applies retention: deletes every record past it (or, dry, only lists them). */
-export async function applyRetention(
-  options: PrivacyOptions & { dryRun?: boolean },
-): Promise<RetentionReport> {
+export async function applyRetention(options: RetentionOptions): Promise<RetentionReport> {
+  const stopAt =
+    options.budgetMs === undefined
+      ? Number.POSITIVE_INFINITY
+      : options.upstream.deadlineAfter(options.budgetMs);
   const cutoff = retentionCutoff(new Date((options.now ?? Date.now)()));
-  const expired = await findExpired(options);
-  const deleted: Record<string, number> = Object.fromEntries(PRIVACY_TABLES.map((table) => [table, 0]));
+  const expired = await findExpired(options, cutoff);
+  const perTable = () => Object.fromEntries(PRIVACY_TABLES.map((table) => [table, 0]));
+  const report: RetentionReport = {
+    cutoff: cutoff.toISOString(),
+    dryRun: options.dryRun ?? false,
+    deleted: perTable(),
+    remaining: perTable(),
+    expired,
+  };
   for (const table of PRIVACY_TABLES) {
     const ids = expired.filter((record) => record.table === table).map((record) => record.id);
-    deleted[table] = options.dryRun ? ids.length : await deleteAll(options, table, ids);
+    if (report.dryRun) {
+      report.deleted[table] = ids.length;
+      continue;
+    }
+    const { deleted, remaining } = await deleteIds(options, table, ids, stopAt);
+    report.deleted[table] = deleted.length;
+    report.remaining[table] = remaining;
   }
-  return { cutoff: cutoff.toISOString(), deleted, dryRun: options.dryRun ?? false, expired };
+  return report;
 }
 
 /** One line for a log: counts per table, never an email. */
 export function describeRetention(report: RetentionReport): string {
   const counts = PRIVACY_TABLES.map((table) => `${report.deleted[table] ?? 0} in ${table}`).join(', ');
-  return `Retention (${DATA_RETENTION_MONTHS} months, last activity before ${report.cutoff}): ${
-    report.dryRun ? 'would delete' : 'deleted'
-  } ${counts}`;
+  const left = PRIVACY_TABLES.reduce((sum, table) => sum + (report.remaining[table] ?? 0), 0);
+  return (
+    `Retention (${DATA_RETENTION_MONTHS} months, last activity before ${report.cutoff}): ` +
+    `${report.dryRun ? 'would delete' : 'deleted'} ${counts}` +
+    (left > 0 ? `; ${left} left for the next run (time budget)` : '')
+  );
 }
 
 /** Every stored record of `email` in both tables (Article 15), with all its fields and times. */
@@ -166,22 +249,46 @@ export async function exportEmail(
   options: PrivacyOptions,
   email: string,
 ): Promise<Record<string, StoredRecord[]>> {
-  const normalised = normaliseEmail(email);
+  const formula = emailLookupFormula(normaliseEmail(email));
   const found: Record<string, StoredRecord[]> = {};
-  for (const table of PRIVACY_TABLES)
-    found[table] = await listAll(options, table, emailLookupFormula(normalised));
+  for (const table of PRIVACY_TABLES) found[table] = await listAll(options, table, formula);
   return found;
 }
 
-/** Deletes every record of `email` in both tables (Article 17); returns the count per table. */
-export async function eraseEmail(options: PrivacyOptions, email: string): Promise<Record<string, number>> {
+export interface ErasedRecord {
+  table: string;
+  id: string;
+  createdTime?: string;
+}
+
+/** Deletes every record of `email` in both tables (Article 17); returns what it deleted. */
+export async function eraseEmail(options: PrivacyOptions, email: string): Promise<ErasedRecord[]> {
   const found = await exportEmail(options, email);
-  const deleted: Record<string, number> = {};
-  for (const table of PRIVACY_TABLES)
-    deleted[table] = await deleteAll(
+  const erased: ErasedRecord[] = [];
+  for (const table of PRIVACY_TABLES) {
+    const records = found[table] ?? [];
+    const { deleted } = await deleteIds(
       options,
       table,
-      (found[table] ?? []).map((record) => record.id),
+      records.map((record) => record.id),
     );
-  return deleted;
+    for (const record of records)
+      if (deleted.includes(record.id)) erased.push({ table, id: record.id, createdTime: record.createdTime });
+  }
+  return erased;
+}
+
+/**
+ * Retention for the Worker's dead letters (submissions it could not store; they hold emails):
+ * letters that failed before `cutoff` are deleted. Returns how many.
+ */
+export async function expireDeadLetters(store: DeadLetterStore, cutoff: Date): Promise<number> {
+  let expired = 0;
+  for (const { key, letter } of await listDeadLetters(store)) {
+    const failedAt = new Date(letter.failedAt);
+    if (Number.isNaN(failedAt.getTime()) || failedAt >= cutoff) continue;
+    await store.delete(key);
+    expired += 1;
+  }
+  return expired;
 }

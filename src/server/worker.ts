@@ -9,10 +9,8 @@ import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
 import { formTemplatesFrom } from './form-door.ts';
 import { FORM_TEMPLATES_PREFIX } from './form-page.ts';
 import { DEAD_LETTERS_PATH, type DeadLetterAdminEnv, handleDeadLetterAdmin } from './dead-letters.ts';
-import { createAirtableUpstream } from './airtable-upstream.ts';
-import { upstreamSettings } from './gate.ts';
-import { applyRetention, describeRetention } from './privacy.ts';
-import { isolateGate, type QueueBatch, writeQueuedBatch } from './queue-writer.ts';
+import { type QueueBatch, writeQueuedBatch } from './queue-writer.ts';
+import { runRetentionJob } from './retention-job.ts';
 import { createRelay, type RelayEnv, type RelayHandler, type SubmissionQueue } from './relay.ts';
 import type { Submission } from './submission.ts';
 
@@ -90,17 +88,12 @@ export default {
   },
 
   /**
-   * The Cron Trigger (wrangler.jsonc `triggers.crons`, daily): the privacy policy's retention,
-   * through the same gate as the queue's writer. Logs counts, never emails. Under `wrangler dev
-   * --test-scheduled`, GET /__scheduled fires it (run_worker_first lists the path).
+   * The Cron Trigger (wrangler.jsonc `triggers.crons`, daily): the privacy policy's retention
+   * (src/server/retention-job.ts), through the same gate as the queue's writer; logs counts,
+   * never emails. Under `wrangler dev --test-scheduled`, GET /__scheduled fires it
+   * (run_worker_first lists the path).
    */
   async scheduled(_controller: unknown, env: WorkerEnv): Promise<void> {
-    const settings = upstreamSettings(env);
-    if (!settings.apiKey || !settings.baseId) {
-      console.warn('Retention: AIRTABLE_API_KEY or AIRTABLE_BASE_ID is not set; nothing done');
-      return;
-    }
-    const upstream = createAirtableUpstream(settings, { gate: isolateGate() });
-    console.log(describeRetention(await applyRetention({ upstream })));
+    await runRetentionJob(env);
   },
 };

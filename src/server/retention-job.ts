@@ -1,0 +1,70 @@
+/**
+ * The Worker's Cron Trigger (wrangler.jsonc `triggers.crons`, daily): the privacy policy's
+ * retention (privacy.ts) on the deployed base, and on the Worker's dead letters.
+ *
+ * Its requests go through the isolate's one rate gate, the one the queue's writer uses, so in
+ * one isolate the two together stay under Airtable's 5 requests a second. Cloudflare may run the
+ * cron in another isolate than a busy queue consumer: the trigger fires at a quiet hour, and a
+ * 429 nonetheless costs a 30 s wait (both gates stay shut for the penalty), never a record.
+ *
+ * It logs counts, never emails.
+ */
+import { createAirtableUpstream } from './airtable-upstream.ts';
+import type { DeadLetterStore } from './dead-letters.ts';
+import { type RelayEnv, upstreamSettings } from './gate.ts';
+import { applyRetention, describeRetention, expireDeadLetters } from './privacy.ts';
+import { isolateGate } from './queue-writer.ts';
+import type { RateGate } from './rate-gate.ts';
+
+/**
+ * Longest one run keeps deleting (a Cron Trigger may run for 15 minutes): about 2,500 records a
+ * minute at Airtable's pace, so a backlog larger than that is finished by the next days' runs.
+ */
+export const RETENTION_JOB_BUDGET_MS = 10 * 60_000;
+
+export interface RetentionJobEnv extends RelayEnv {
+  DEAD_LETTERS?: DeadLetterStore;
+}
+
+export interface RetentionJobOptions {
+  gate?: RateGate;
+  fetch?: typeof fetch;
+  /** The policy's clock (the cutoff); Airtable requests are bounded on the real one. */
+  now?: () => number;
+  log?: (line: string) => void;
+}
+
+/** One retention run; throws (after logging why) when Airtable could not be asked, so the run shows as failed. */
+export async function runRetentionJob(
+  env: RetentionJobEnv,
+  options: RetentionJobOptions = {},
+): Promise<void> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const settings = upstreamSettings(env);
+  if (!settings.apiKey || !settings.baseId) {
+    log('Retention: AIRTABLE_API_KEY or AIRTABLE_BASE_ID is not set; nothing done');
+    return;
+  }
+  let requests = 0;
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const upstream = createAirtableUpstream(settings, {
+    gate: options.gate ?? isolateGate(),
+    fetch: (input, init) => {
+      requests += 1;
+      return doFetch(input, init);
+    },
+  });
+  try {
+    const report = await applyRetention({
+      upstream,
+      budgetMs: RETENTION_JOB_BUDGET_MS,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    const letters = env.DEAD_LETTERS ? await expireDeadLetters(env.DEAD_LETTERS, new Date(report.cutoff)) : 0;
+    log(`${describeRetention(report)}; ${letters} dead letters; ${requests} Airtable requests`);
+  } catch (error) {
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
+    log(`Retention failed after ${requests} Airtable requests (${reason}); the next run tries again`);
+    throw error;
+  }
+}

@@ -1,0 +1,231 @@
+// @vitest-environment node
+/**
+ * The privacy policy's retention on the reference deploy, in its real runtime: the Worker
+ * (wrangler.jsonc) under workerd through `wrangler dev --test-scheduled`, its Cron Trigger fired
+ * by hand at GET /__scheduled (which reaches the Worker because `assets.run_worker_first` lists
+ * it; wrangler 4.86's /cdn-cgi/handler/scheduled fails with assets configured, workers-sdk
+ * issue 9882), deleting expired records from the emulator; and erasure dropping the Worker's
+ * dead letters of one email through its admin endpoint.
+ *
+ * `startWorker` (scripts/loadtest/worker-process.ts) passes no extra flags, so this file starts
+ * wrangler itself the same way, plus `--test-scheduled`, outside libfaketime's preload
+ * (`withoutMovedClock`). The Worker therefore runs on the real clock while this file may run on a
+ * moved one (`npm run test:clock`): the records it seeds are decades away from either cutoff.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
+import {
+  siteBaseSchema,
+  startEmulator,
+  type RunningEmulator,
+} from '../../scripts/airtable-emulator/emulator';
+import { main as privacy } from '../../scripts/launch-kit/privacy';
+import { withoutMovedClock } from '../../scripts/loadtest/worker-process';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ADMIN_TOKEN = 'test-admin-token-for-retention-and-erasure';
+const YEAR_MS = 365 * 86_400_000;
+
+interface ScheduledWorker {
+  url: string;
+  logs: string[];
+  close: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** `wrangler dev --test-scheduled` with wrangler.jsonc, a one-page site and the given variables. */
+async function startScheduledWorker(vars: Record<string, string>): Promise<ScheduledWorker> {
+  const port = await freePort();
+  const state = await mkdtemp(path.join(tmpdir(), 'podling-retention-'));
+  const assets = path.join(state, 'site');
+  await mkdir(assets, { recursive: true });
+  await writeFile(path.join(assets, 'index.html'), '<!doctype html><title>site</title>');
+  await writeFile(path.join(assets, '404.html'), '<!doctype html><title>not found</title>');
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js'),
+      'dev',
+      '--config',
+      path.join(ROOT, 'wrangler.jsonc'),
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--assets',
+      assets,
+      '--persist-to',
+      path.join(state, 'wrangler'),
+      '--test-scheduled',
+      '--show-interactive-dev-session=false',
+      ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...withoutMovedClock(process.env), WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const logs: string[] = [];
+  let partial = '';
+  const take = (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    logs.push(...lines);
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  const url = `http://127.0.0.1:${port}`;
+  const close = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await rm(state, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await close();
+      throw new Error(`wrangler dev did not start:\n${logs.slice(-40).join('\n')}`);
+    }
+    try {
+      await fetch(`${url}/`, { signal: AbortSignal.timeout(2_000) });
+      return { url, logs, close };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+describe('retention and erasure on the Worker under workerd', () => {
+  let emulator: RunningEmulator;
+  let worker: ScheduledWorker;
+
+  beforeAll(async () => {
+    // Airtable's limit and penalty on; a Waitlist without 'Page Source', so a home sign-up
+    // fails for good and becomes a dead letter.
+    emulator = await startEmulator({
+      port: 0,
+      rateLimitPerSecond: 5,
+      rateLimitPenaltyMs: 30_000,
+      schema: siteBaseSchema().map((table) =>
+        table.name === 'Waitlist'
+          ? { ...table, fields: table.fields.filter((field) => field.name !== 'Page Source') }
+          : table,
+      ),
+    });
+    worker = await startScheduledWorker({
+      AIRTABLE_API_KEY: emulator.apiKey,
+      AIRTABLE_BASE_ID: emulator.baseId,
+      AIRTABLE_ENDPOINT_URL: emulator.url,
+      ADMIN_TOKEN,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await worker?.close();
+    await emulator?.close();
+  });
+
+  it('GET /__scheduled runs the Cron Trigger, which deletes expired records only and logs counts, never emails', async () => {
+    const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+    const ancient = -30 * YEAR_MS;
+    const future = 10 * YEAR_MS;
+    const expired = [
+      emulator.seed('Waitlist', { Email: 'cron.updated@old.example', 'Last Updated': at(ancient) }),
+      emulator.seed('Waitlist', { Email: 'cron.created@old.example', 'Created At': at(ancient) }),
+      emulator.seed('Waitlist', { Email: 'cron.bare@old.example' }, at(ancient)),
+      emulator.seed('School Quotes', {
+        Email: 'cron.head@old.example',
+        'Contact Name': 'A',
+        'School Name': 'S',
+        'Last Updated': at(ancient),
+        'Created At': at(ancient),
+      }),
+    ];
+    const kept = [
+      emulator.seed('Waitlist', { Email: 'cron.kept@new.example', 'Last Updated': at(future) }, at(ancient)),
+      emulator.seed('School Quotes', {
+        Email: 'cron.keptquote@new.example',
+        'Contact Name': 'B',
+        'School Name': 'T',
+        'Created At': at(ancient),
+        'Last Updated': at(future),
+      }),
+    ];
+
+    const fired = await fetch(`${worker.url}/__scheduled?cron=${encodeURIComponent('17 3 * * *')}`);
+    expect(fired.status).toBe(200);
+    expect(await fired.text()).toBe('Ran scheduled event');
+
+    const ids = (table: string) => emulator.records(table).map((record) => record.id);
+    const remaining = [...ids('Waitlist'), ...ids('School Quotes')];
+    for (const record of expired) expect(remaining).not.toContain(record.id);
+    for (const record of kept) expect(remaining).toContain(record.id);
+    expect(emulator.requests().filter((request) => request.status === 429)).toEqual([]);
+
+    await expect
+      .poll(() => worker.logs.find((line) => line.includes('Retention (24 months')), { timeout: 10_000 })
+      .toMatch(/deleted 3 in Waitlist, 1 in School Quotes; 0 dead letters; \d+ Airtable requests/);
+    expect(worker.logs.join('\n')).not.toMatch(/@(old|new)\.example/);
+  }, 60_000);
+
+  it('privacy:erase drops the email’s dead letters on the Worker (POST /api/dead-letters/erase), and only them', async () => {
+    const signUp = (email: string) =>
+      fetch(`${worker.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${RELAY_CLIENT_KEY}` },
+        body: JSON.stringify({
+          fields: { Email: email, Interests: ['Use Podling'], 'Page Source': 'home' },
+          typecast: true,
+        }),
+      });
+    const token = Date.now().toString(36);
+    const erased = `erase.${token}@example.com`;
+    const other = `other.${token}@example.com`;
+    expect((await signUp(erased)).status).toBe(200);
+    expect((await signUp(other)).status).toBe(200);
+    const letters = async () =>
+      (
+        (await (
+          await fetch(`${worker.url}/api/dead-letters`, {
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          })
+        ).json()) as { letters: { email: string }[] }
+      ).letters.map((letter) => letter.email);
+    await expect
+      .poll(async () => (await letters()).sort(), { timeout: 30_000, interval: 1_000 })
+      .toEqual([erased, other].sort());
+
+    const out: string[] = [];
+    const code = await privacy(
+      ['erase', `  ${erased.toUpperCase()} `, '--url', worker.url, '--admin-token', ADMIN_TOKEN],
+      {
+        AIRTABLE_API_KEY: emulator.apiKey,
+        AIRTABLE_BASE_ID: emulator.baseId,
+        AIRTABLE_ENDPOINT_URL: emulator.url,
+      },
+      { out: (line) => out.push(line), err: (line) => out.push(line) },
+    );
+    expect(code).toBe(0);
+    expect(out).toContain(`Dead letters of ${erased} dropped on the Worker: 1.`);
+    expect(await letters()).toEqual([other]);
+  }, 90_000);
+});
