@@ -12,6 +12,7 @@ import { parseSiteSettings, SettingsError, type SiteSettings } from '../../src/c
 // Loaded for its placeholder() marks.
 import '../../src/config/site.ts';
 import { LEGAL_REVIEW } from '../../src/content/legal/review.ts';
+import { retentionTriggerLine } from './privacy-trigger.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '../../src/server/dead-letters.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
@@ -69,7 +70,7 @@ function adminTokenLine(env: BuildEnv): [boolean, string] {
       ];
 }
 
-export function launchChecklist(env: BuildEnv): Checklist {
+export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checklist {
   const items: [boolean, string][] = [];
   for (const mark of placeholderMarks()) {
     items.push([false, `${FAIL} placeholder in src/config/site.ts: ${mark.note} (now ${mark.value})`]);
@@ -96,6 +97,7 @@ export function launchChecklist(env: BuildEnv): Checklist {
   );
   if (settings) items.push(...storageLines(settings, env));
   items.push(adminTokenLine(env));
+  items.push(retentionTriggerLine(root));
   const reviewed = LEGAL_REVIEW.status === 'reviewed' && LEGAL_REVIEW.reviewedBy && LEGAL_REVIEW.reviewedOn;
   items.push(
     reviewed
@@ -127,7 +129,7 @@ export function launchChecklistWarning(): Plugin {
     buildStart() {
       const { config } = this.environment;
       if (config.mode !== 'production') return;
-      const checklist = launchChecklist(buildEnv(config.envDir || config.root, config.mode));
+      const checklist = launchChecklist(buildEnv(config.envDir || config.root, config.mode), config.root);
       if (!checklist.ok) {
         config.logger.warn(
           ['', ...checklist.lines, 'Run `npm run launch-check` before going live.', ''].join('\n'),
