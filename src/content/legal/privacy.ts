@@ -79,7 +79,8 @@ export const PRIVACY: LegalDocument = {
       heading: 'How long we keep information',
       paragraphs: [
         `We keep account and podcast data for ${DATA_RETENTION_MONTHS} months after last activity on the account. After that we delete it, or anonymise it so that nobody can be identified from it. You can ask us to delete an account and its podcasts sooner at any time, and we will do so within 30 days.`,
-        `Waitlist and quote request details are kept until you ask us to remove them, and in any case no longer than ${DATA_RETENTION_MONTHS} months after your last contact with us.`,
+        `If you join the waitlist or ask for a school quote on this website, we keep the details you gave us for ${DATA_RETENTION_MONTHS} months after your last contact with us (the last time you signed up or sent a request). Our systems check every day and delete waitlist sign-ups and quote requests whose last contact was more than ${DATA_RETENTION_MONTHS} months ago.`,
+        `You do not have to wait. To have your waitlist or quote details deleted sooner, or to get a copy of everything we hold about you, email ${CONTACT_EMAIL} and tell us the email address you used. We will do it and reply within one month, and we will tell you once your details have been deleted.`,
       ],
     },
     {

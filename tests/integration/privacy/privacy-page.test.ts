@@ -1,0 +1,28 @@
+/** The privacy page says what the system does: the retention period, and how to ask for erasure or a copy. */
+import { describe, expect, it } from 'vitest';
+import { DATA_RETENTION_MONTHS } from '@/config/constants';
+import { CONTACT_EMAIL } from '@/config/site';
+import { PRIVACY } from '@/content/legal/privacy';
+
+const section = (heading: string) =>
+  PRIVACY.sections
+    .filter((candidate) => candidate.heading === heading)
+    .flatMap((candidate) => [...(candidate.paragraphs ?? []), ...(candidate.list ?? [])])
+    .join('\n');
+
+describe('the privacy page keeps to what the retention job does', () => {
+  it('states the retention period of waitlist and quote details, applied daily', () => {
+    const text = section('How long we keep information');
+    expect(text).toContain(`${DATA_RETENTION_MONTHS} months after your last contact with us`);
+    expect(text).toMatch(/waitlist or ask for a school quote/);
+    expect(text).toMatch(/every day and delete waitlist sign-ups and quote requests/);
+  });
+
+  it('says how to ask for erasure or a copy: the contact address, answered within one month', () => {
+    const text = section('How long we keep information');
+    expect(text).toContain(`email ${CONTACT_EMAIL}`);
+    expect(text).toMatch(/deleted sooner, or to get a copy of everything we hold about you/);
+    expect(text).toContain('within one month');
+    expect(section('Your rights')).toContain(CONTACT_EMAIL);
+  });
+});
