@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { adminRequestProblem, ownOrigin } from '../../../scripts/airtable-emulator/admin';
+import { compileFormula, evaluate, parseFormula } from '../../../scripts/airtable-emulator/formula';
 import { BaseStore } from '../../../scripts/airtable-emulator/store';
 
 const BASE = 'appTest';
@@ -196,5 +197,25 @@ describe('admin API origin checks', () => {
     expect(
       adminRequestProblem({ method: 'GET', headers: { host: 'dev-box.lan:8787' } }, ['dev-box.lan']),
     ).toBeNull();
+  });
+});
+
+describe('BLANK() and DATETIME_PARSE, as Airtable documents them', () => {
+  const run = (formula: string, fields: Record<string, string> = {}) =>
+    evaluate(parseFormula(formula), fields);
+
+  it('BLANK() equals an empty cell and nothing else; an empty cell is false in IF', () => {
+    const blank = compileFormula('{Last Updated} = BLANK()', ['Last Updated']);
+    expect(blank({ fields: {} })).toBe(true);
+    expect(blank({ fields: { 'Last Updated': '2024-01-01T00:00:00.000Z' } })).toBe(false);
+    expect(run("IF({Note}, 'set', 'empty')")).toBe('empty');
+    expect(run("IF({Note}, 'set', 'empty')", { Note: 'x' })).toBe('set');
+    expect(run('BLANK()')).toBeNull();
+  });
+
+  it('DATETIME_PARSE reads ISO text; an unreadable date is blank', () => {
+    expect(run("DATETIME_PARSE('2024-11-23T09:30:00.000Z')")).toBe('2024-11-23T09:30:00.000Z');
+    expect(run("DATETIME_PARSE('2024-11-23')")).toBe('2024-11-23T00:00:00.000Z');
+    expect(run("DATETIME_PARSE('not a date')")).toBeNull();
   });
 });
