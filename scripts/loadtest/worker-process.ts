@@ -19,6 +19,8 @@ export interface WorkerOptions {
   vars: Record<string, string>;
   /** Called with each line the Worker logs (the queue writer's batch reports, say). */
   onLog?: (line: string) => void;
+  /** More `wrangler dev` flags (`--test-scheduled`, say). */
+  extraArgs?: readonly string[];
 }
 
 export interface RunningWorker {
@@ -80,6 +82,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     '--persist-to',
     state,
     '--show-interactive-dev-session=false',
+    ...(options.extraArgs ?? []),
     ...Object.entries(options.vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
   ];
   const child = spawn(process.execPath, args, {

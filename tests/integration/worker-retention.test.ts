@@ -7,17 +7,13 @@
  * issue 9882), deleting expired records from the emulator; and erasure dropping the Worker's
  * dead letters of one email through its admin endpoint.
  *
- * `startWorker` (scripts/loadtest/worker-process.ts) passes no extra flags, so this file starts
- * wrangler itself the same way, plus `--test-scheduled`, outside libfaketime's preload
- * (`withoutMovedClock`). The Worker therefore runs on the real clock while this file may run on a
- * moved one (`npm run test:clock`): the records it seeds are decades away from either cutoff.
+ * The Worker starts like every workerd test's (`startWorker`, outside libfaketime's preload), plus
+ * `--test-scheduled`. It therefore runs on the real clock while this file may run on a moved one
+ * (`npm run test:clock`): the records it seeds are decades away from either cutoff.
  */
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
 import {
@@ -26,9 +22,8 @@ import {
   type RunningEmulator,
 } from '../../scripts/airtable-emulator/emulator';
 import { main as privacy } from '../../scripts/launch-kit/privacy';
-import { withoutMovedClock } from '../../scripts/loadtest/worker-process';
+import { startWorker } from '../../scripts/loadtest/worker-process';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN_TOKEN = 'test-admin-token-for-retention-and-erasure';
 const YEAR_MS = 365 * 86_400_000;
 
@@ -38,79 +33,30 @@ interface ScheduledWorker {
   close: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** `wrangler dev --test-scheduled` with wrangler.jsonc, a one-page site and the given variables. */
 async function startScheduledWorker(vars: Record<string, string>): Promise<ScheduledWorker> {
-  const port = await freePort();
   const state = await mkdtemp(path.join(tmpdir(), 'podling-retention-'));
-  const assets = path.join(state, 'site');
-  await mkdir(assets, { recursive: true });
-  await writeFile(path.join(assets, 'index.html'), '<!doctype html><title>site</title>');
-  await writeFile(path.join(assets, '404.html'), '<!doctype html><title>not found</title>');
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js'),
-      'dev',
-      '--config',
-      path.join(ROOT, 'wrangler.jsonc'),
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--assets',
-      assets,
-      '--persist-to',
-      path.join(state, 'wrangler'),
-      '--test-scheduled',
-      '--show-interactive-dev-session=false',
-      ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
-    ],
-    {
-      cwd: ROOT,
-      env: { ...withoutMovedClock(process.env), WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  await writeFile(path.join(state, 'index.html'), '<!doctype html><title>site</title>');
+  await writeFile(path.join(state, '404.html'), '<!doctype html><title>not found</title>');
   const logs: string[] = [];
-  let partial = '';
-  const take = (chunk: Buffer) => {
-    const lines = (partial + chunk.toString()).split('\n');
-    partial = lines.pop() ?? '';
-    logs.push(...lines);
-  };
-  child.stdout.on('data', take);
-  child.stderr.on('data', take);
-  const url = `http://127.0.0.1:${port}`;
-  const close = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
+  try {
+    const worker = await startWorker({
+      assetsDir: state,
+      vars,
+      extraArgs: ['--test-scheduled'],
+      onLog: (line) => logs.push(line),
+    });
+    return {
+      url: worker.url,
+      logs,
+      close: async () => {
+        await worker.close();
+        await rm(state, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
     await rm(state, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await close();
-      throw new Error(`wrangler dev did not start:\n${logs.slice(-40).join('\n')}`);
-    }
-    try {
-      await fetch(`${url}/`, { signal: AbortSignal.timeout(2_000) });
-      return { url, logs, close };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    throw error;
   }
 }
 
