@@ -41,7 +41,7 @@ function storageLines(settings: SiteSettings, env: BuildEnv): [boolean, string][
   const rush: [boolean, string] = [
     true,
     `${WARN} under a rush: only the Workers deploy (wrangler.jsonc) queues and paces submissions; ` +
-      'there, watch for dead letters with `npm run dead-letters -- list` (ADMIN_TOKEN) — see README "Under a rush"',
+      'there, watch for dead letters with `npm run dead-letters -- list` (ADMIN_TOKEN) — see docs/rush.md',
   ];
   return [
     rush,

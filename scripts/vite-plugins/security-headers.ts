@@ -83,7 +83,7 @@ export function contentSecurityPolicy(
  * the header, and Lighthouse counts it ×4 as Total Blocking Time (35–199 ms with, 8–33 ms
  * without). What it buys a site like this one is little: the pages show no per-visitor data, use
  * no cross-origin isolation features, and open every outside link with `noopener`. Weigh that
- * again before adding it (README "Security and privacy").
+ * again before adding it (docs/decisions/0003-no-coop-header.md).
  */
 export function headersFile(settings: SiteSettings, scriptHashes: readonly string[] = []): string {
   return [

@@ -1,7 +1,7 @@
 /**
  * The relay as a Netlify Function (web-standard signature), at /api/airtable/* on the site's
  * own origin. Synchronous mode: each submission is upserted while the visitor waits, with this
- * instance's rate gate; see README "Deploy" for what that means under a rush.
+ * instance's rate gate; see docs/rush.md for what that means under a rush.
  */
 import { FORM_POST_PATHS, RELAY_PATH } from '../../lib/airtable/relay-protocol.ts';
 import { clientAddress, trustedProxies } from '../client-limits.ts';
