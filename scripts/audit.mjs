@@ -16,7 +16,9 @@ try {
 }
 const counts = report.metadata?.vulnerabilities;
 if (!counts) {
-  console.log('npm audit: the registry offered no audit data; no verdict (see docs/security-and-privacy.md).');
+  console.log(
+    'npm audit: the registry offered no audit data; no verdict (see docs/security-and-privacy.md).',
+  );
   process.exit(0);
 }
 const serious = (counts.high ?? 0) + (counts.critical ?? 0);
