@@ -11,26 +11,15 @@ import { escapeHtml } from '@/lib/escape-html';
 import { Layout } from '@/app/layout';
 import { buildRoutes, NOT_FOUND_ROUTE, preloadRoute, type RouteDefinition } from '@/app/routes';
 import { WAITLIST_ANCHOR_ID } from '@/config/constants';
-import { env } from '@/config/env';
 import { flags } from '@/config/flags';
-import { PRODUCT_NAME, ROUTE_PATHS } from '@/config/site';
+import { ROUTE_LIST } from '@/config/routes';
+import { PRODUCT_NAME } from '@/config/site';
 import { QuoteAnswerPage } from '@/features/quote/quote-answer-page';
 import { WaitlistAnswerPage } from '@/features/waitlist/waitlist-answer-page';
 import { FORM_POST_PATHS, type NativeFormName } from '@/lib/airtable/relay-protocol';
 import { formAnswerRegionEnd, formAnswerRegionStart } from '@/lib/form-answer';
 import { SCHOOLS_SECTION_IDS } from '@/pages/schools-page';
-
-export type PrerenderedPage = {
-  /** Route path, or '*' for the not-found page. */
-  path: string;
-  heading: string;
-  head: string;
-  html: string;
-  /** Source module of the page's own chunk, to preload it and its CSS from the HTML. */
-  modulePath: string | null;
-  /** The page hydrates without its chunk (its CSS is still the page's). */
-  isStatic: boolean;
-};
+import type { FormTemplatePage, PrerenderedPage } from '../scripts/vite-plugins/prerender.ts';
 
 function renderPath(url: string): string {
   return renderToString(
@@ -52,7 +41,7 @@ function isStatic(route: RouteDefinition): boolean {
 
 /** Renders every route of this build (flags included) plus the not-found page. */
 export async function prerenderAll(): Promise<PrerenderedPage[]> {
-  const routes = buildRoutes({ schoolsPageOn: flags.SCHOOLS_PAGE });
+  const routes = buildRoutes(flags);
   await Promise.all(routes.map((route) => preloadRoute(routes, route.path)));
   const pages: PrerenderedPage[] = routes.map((route) => ({
     path: route.path,
@@ -73,35 +62,30 @@ export async function prerenderAll(): Promise<PrerenderedPage[]> {
   return pages;
 }
 
-export const siteUrl = env.siteUrl;
-
-/** A form's answer template as rendered: the server fills it per native post (src/server/form-page.ts). */
-export type FormTemplatePage = {
-  form: NativeFormName;
-  head: string;
-  html: string;
-  /** Source module of the form's own page: the template carries that page's CSS. */
-  modulePath: string;
-};
-
-/** Each form's page, its answer page and its document title. */
+/**
+ * Each form's answer page, its document title and the anchor of the form on its page (the page
+ * that holds it is the route whose `form` names it in src/config/routes.ts).
+ */
 const FORM_ANSWERS: Record<
   NativeFormName,
-  { pagePath: string; title: string; page: (backHref: string) => ReactNode; backHref: string }
+  { title: string; anchorId: string; page: (backHref: string) => ReactNode }
 > = {
   waitlist: {
-    pagePath: ROUTE_PATHS.home,
     title: 'Join the waitlist',
-    backHref: `${ROUTE_PATHS.home}#${WAITLIST_ANCHOR_ID}`,
+    anchorId: WAITLIST_ANCHOR_ID,
     page: (backHref) => <WaitlistAnswerPage backHref={backHref} />,
   },
   quote: {
-    pagePath: ROUTE_PATHS.schools,
     title: 'Get a Quote',
-    backHref: `${ROUTE_PATHS.schools}#${SCHOOLS_SECTION_IDS.quote}`,
+    anchorId: SCHOOLS_SECTION_IDS.quote,
     page: (backHref) => <QuoteAnswerPage backHref={backHref} />,
   },
 };
+
+/** The route holding a form, if this build has it (the quote form needs the schools page). */
+function routeWithForm(routes: readonly RouteDefinition[], form: NativeFormName): RouteDefinition | null {
+  return routes.find((route) => route.form === form) ?? null;
+}
 
 /**
  * The answer template of each form whose page this build has (the quote form needs the schools
@@ -109,13 +93,12 @@ const FORM_ANSWERS: Record<
  * script, and noindex. Its URL is the form's action, so the page must not boot the app there.
  */
 export async function renderFormTemplates(): Promise<FormTemplatePage[]> {
-  const routes = buildRoutes({ schoolsPageOn: flags.SCHOOLS_PAGE });
+  const routes = buildRoutes(flags);
   const templates: FormTemplatePage[] = [];
   for (const form of Object.keys(FORM_ANSWERS) as NativeFormName[]) {
-    const answer = FORM_ANSWERS[form];
-    const route = routes.find((candidate) => candidate.path === answer.pagePath);
+    const route = routeWithForm(routes, form);
     const modulePath = route ? modulePathOf(route) : null;
-    if (!route || !modulePath) continue;
+    if (!modulePath) continue;
     templates.push({ form, ...renderFormTemplate(form), modulePath });
   }
   return templates;
@@ -128,6 +111,8 @@ export async function renderFormTemplates(): Promise<FormTemplatePage[]> {
  */
 export function renderFormTemplate(form: NativeFormName): { head: string; html: string } {
   const answer = FORM_ANSWERS[form];
+  // From the whole table, whatever this build's flags: the dev server renders any form's answer.
+  const backHref = `${ROUTE_LIST.find((route) => route.form === form)?.path ?? '/'}#${answer.anchorId}`;
   const title = escapeHtml(`${answer.title} | ${PRODUCT_NAME}`);
   const head = [
     `<title>${formAnswerRegionStart('error')}Error: ${formAnswerRegionEnd('error')}${title}</title>`,
@@ -136,7 +121,7 @@ export function renderFormTemplate(form: NativeFormName): { head: string; html: 
   const html = renderToString(
     <StrictMode>
       <StaticRouter location={FORM_POST_PATHS[form]}>
-        <Layout>{answer.page(answer.backHref)}</Layout>
+        <Layout>{answer.page(backHref)}</Layout>
       </StaticRouter>
     </StrictMode>,
   );

@@ -16,10 +16,15 @@ import { assembleFormTemplate } from './form-templates.ts';
 import { contentSecurityPolicy, headersFile, inlineScriptHashes } from './security-headers.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
-/** What src/entry-server.tsx renders for each route (kept here: the node tsconfig has no JSX). */
+/**
+ * What src/entry-server.tsx renders for each route. Declared here, where it is read, and imported
+ * from there as a type: the node tsconfig has no JSX, so this file cannot import the entry.
+ */
 export interface PrerenderedPage {
   /** Route path, or '*' for the not-found page. */
   path: string;
+  /** The page's one h1. */
+  heading: string;
   head: string;
   html: string;
   /** Source module of the page's own chunk, whose boot list the page carries. */
@@ -110,11 +115,12 @@ export async function withInlineIcon(html: string, outDir: string): Promise<stri
   return html.replace(`href="/${link[1]}"`, () => `href="data:image/svg+xml,${encodeURIComponent(svg)}"`);
 }
 
-/** A form's answer template as src/entry-server.tsx renders it. */
-interface FormTemplatePage {
+/** A form's answer template as src/entry-server.tsx renders it; the server fills it per native post. */
+export interface FormTemplatePage {
   form: NativeFormName;
   head: string;
   html: string;
+  /** Source module of the form's own page: the template carries that page's CSS. */
   modulePath: string;
 }
 

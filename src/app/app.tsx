@@ -25,7 +25,7 @@ export function App({ schoolsPageOn = flags.SCHOOLS_PAGE }: { schoolsPageOn?: bo
   return (
     <Layout>
       <Routes>
-        {buildRoutes({ schoolsPageOn }).map((route) => (
+        {buildRoutes({ ...flags, SCHOOLS_PAGE: schoolsPageOn }).map((route) => (
           <Route key={route.path} path={route.path} element={routeElement(route)} />
         ))}
         <Route path={NOT_FOUND_ROUTE.path} element={routeElement(NOT_FOUND_ROUTE)} />

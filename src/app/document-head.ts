@@ -1,5 +1,6 @@
 import { escapeHtml } from '@/lib/escape-html';
-import { documentTitle, type RouteDefinition } from '@/app/routes';
+import type { RouteDefinition } from '@/app/routes';
+import { documentTitle } from '@/config/routes';
 import { env } from '@/config/env';
 import { CONSENT_OPEN_SCRIPT } from '@/features/consent/consent-store';
 import { COMPANY_NAME, CONTACT_EMAIL, LINKS, PRODUCT_NAME, SOCIAL_LINKS } from '@/config/site';

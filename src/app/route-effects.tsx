@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
-import { documentTitle, type RouteDefinition } from '@/app/routes';
+import type { RouteDefinition } from '@/app/routes';
+import { documentTitle } from '@/config/routes';
 import { HASH_SCROLL_DELAY_MS } from '@/config/constants';
 import { useAnalyticsConsent } from '@/features/consent/use-analytics-consent';
 import { scrollToElementId } from '@/lib/scroll';

@@ -17,7 +17,7 @@ export async function start(container: HTMLElement): Promise<void> {
     </StrictMode>
   );
 
-  const routes = buildRoutes({ schoolsPageOn: flags.SCHOOLS_PAGE });
+  const routes = buildRoutes(flags);
   // Load this page's chunk first (a static page keeps its markup instead) so hydration renders
   // exactly what was prerendered.
   await prepareHydration(routes, routePath(window.location.pathname));

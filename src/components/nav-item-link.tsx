@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
+import { flags, type FeatureFlag } from '@/config/flags';
 import { EXTERNAL_LINK_PROPS, type NavItem } from '@/config/site';
 
 type Props = {
@@ -26,7 +27,8 @@ export function NavItemLink({ item, className, onNavigate, children }: Props) {
   );
 }
 
-/** Drops the schools entries when the schools page is off. */
+/** Drops the links to routes this build does not serve (the schools page, when its flag is off). */
 export function visibleNavItems(items: readonly NavItem[], schoolsPageOn: boolean): NavItem[] {
-  return items.filter((item) => schoolsPageOn || !(item.kind === 'route' && item.requiresSchools));
+  const flagsOn: Readonly<Record<FeatureFlag, boolean>> = { ...flags, SCHOOLS_PAGE: schoolsPageOn };
+  return items.filter((item) => item.kind !== 'route' || !item.onlyWith || flagsOn[item.onlyWith] === true);
 }

@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from './site.ts';
+import { PRODUCT_NAME } from './product.ts';
 
 /** User-visible messages from the spec (sections 4 and 8), quoted exactly. */
 export const MESSAGES = {

@@ -1,17 +1,17 @@
 /**
  * Everything about the product the owner may want to change: its name, contact address,
- * store listings, social pages, embeds and navigation. One place, typed.
+ * store listings, social pages, embeds and navigation (whose routes come from the route table,
+ * src/config/routes.ts). One place, typed.
  *
  * Values wrapped in placeholder() are stand-ins: `npm run launch-check` lists them until replaced.
  * Relative imports only: Node-side tools (the Airtable schema's readers) load this file too.
  */
 import { placeholder } from './placeholder.ts';
+import { CONTACT_EMAIL, PRODUCT_NAME } from './product.ts';
+import { type NavList, ROUTE_LIST, ROUTE_PATHS } from './routes.ts';
+import type { FeatureFlag } from './settings.ts';
 
-/** The product's name (elided in the spec); every visible mention reads this constant. */
-export const PRODUCT_NAME = 'Podling';
-export const COMPANY_NAME = 'Podling Ltd';
-export const TAGLINE = 'Podcasts made by kids, with their own voice';
-export const CONTACT_EMAIL = 'hello@podling.app';
+export { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME, TAGLINE } from './product.ts';
 
 export const LINKS = {
   /** App Store, UK listing. */
@@ -57,15 +57,7 @@ export const SOCIAL_LINKS: readonly SocialLink[] = [
   { label: `${PRODUCT_NAME} on Instagram`, href: LINKS.instagram, icon: 'instagram' },
 ];
 
-export const ROUTE_PATHS = {
-  home: '/',
-  schools: '/schools',
-  about: '/about',
-  guidelines: '/guidelines',
-  privacy: '/privacy',
-  terms: '/terms',
-  accessibility: '/accessibility',
-} as const;
+export { ROUTE_PATHS } from './routes.ts';
 
 /** A navigation entry: an internal route, an in-page anchor, or an external page. */
 export type NavItem =
@@ -73,25 +65,40 @@ export type NavItem =
       readonly kind: 'route';
       readonly label: string;
       readonly to: string;
-      readonly requiresSchools?: boolean;
+      /** Shown only with this flag on, as its route exists only then. */
+      readonly onlyWith?: FeatureFlag;
     }
-  | { readonly kind: 'external'; readonly label: string; readonly href: string };
+  | ExternalNavItem;
+type ExternalNavItem = { readonly kind: 'external'; readonly label: string; readonly href: string };
 
-export const HEADER_NAV: readonly NavItem[] = [
-  { kind: 'route', label: 'Home', to: ROUTE_PATHS.home },
-  { kind: 'route', label: 'Schools', to: ROUTE_PATHS.schools, requiresSchools: true },
-  { kind: 'external', label: 'Blog', href: LINKS.blog },
-  { kind: 'route', label: 'About Us', to: ROUTE_PATHS.about },
-  { kind: 'external', label: 'Newsletter', href: LINKS.newsletter },
-];
+/** An outside link in a navigation list, placed right after the route with this path. */
+type OutsideLink = readonly [after: string, item: ExternalNavItem];
 
-export const MOBILE_NAV: readonly NavItem[] = [
-  { kind: 'route', label: 'Product', to: ROUTE_PATHS.home },
-  { kind: 'external', label: 'Blog', href: LINKS.blog },
-  { kind: 'route', label: 'Schools', to: ROUTE_PATHS.schools, requiresSchools: true },
-  { kind: 'route', label: 'About Us', to: ROUTE_PATHS.about },
-  { kind: 'external', label: 'Newsletter', href: LINKS.newsletter },
-];
+/**
+ * One navigation list: the routes the table places in it (src/config/routes.ts), in table order,
+ * with each outside link right after the route it follows.
+ */
+function navList(list: NavList, outside: readonly OutsideLink[] = []): readonly NavItem[] {
+  return ROUTE_LIST.flatMap((route) => {
+    const label = route.nav?.[list];
+    if (label === undefined) return [];
+    const following = outside.filter(([after]) => after === route.path).map(([, item]) => item);
+    return [{ kind: 'route', label, to: route.path, onlyWith: route.onlyWith } as const, ...following];
+  });
+}
+
+const BLOG: ExternalNavItem = { kind: 'external', label: 'Blog', href: LINKS.blog };
+const NEWSLETTER: ExternalNavItem = { kind: 'external', label: 'Newsletter', href: LINKS.newsletter };
+
+export const HEADER_NAV = navList('header', [
+  [ROUTE_PATHS.schools, BLOG],
+  [ROUTE_PATHS.about, NEWSLETTER],
+]);
+
+export const MOBILE_NAV = navList('mobile', [
+  [ROUTE_PATHS.home, BLOG],
+  [ROUTE_PATHS.about, NEWSLETTER],
+]);
 
 export const FOOTER_COLUMNS: readonly { readonly title: string; readonly items: readonly NavItem[] }[] = [
   {
@@ -101,24 +108,8 @@ export const FOOTER_COLUMNS: readonly { readonly title: string; readonly items: 
       { kind: 'external', label: 'Android', href: LINKS.googlePlay },
     ],
   },
-  {
-    title: 'Company',
-    items: [
-      { kind: 'route', label: 'Home', to: ROUTE_PATHS.home },
-      { kind: 'route', label: 'Schools', to: ROUTE_PATHS.schools, requiresSchools: true },
-      { kind: 'external', label: 'Blog', href: LINKS.blog },
-      { kind: 'route', label: 'About Us', to: ROUTE_PATHS.about },
-    ],
-  },
-  {
-    title: 'Privacy & Terms',
-    items: [
-      { kind: 'route', label: 'User Guidelines', to: ROUTE_PATHS.guidelines },
-      { kind: 'route', label: 'Privacy', to: ROUTE_PATHS.privacy },
-      { kind: 'route', label: 'Terms & Conditions', to: ROUTE_PATHS.terms },
-      { kind: 'route', label: 'Accessibility', to: ROUTE_PATHS.accessibility },
-    ],
-  },
+  { title: 'Company', items: navList('footerCompany', [[ROUTE_PATHS.schools, BLOG]]) },
+  { title: 'Privacy & Terms', items: navList('footerLegal') },
 ];
 
 /** Attributes every link that leaves the site carries. */

@@ -1,8 +1,9 @@
 /**
  * The accessibility statement's title and description, apart from its text: the route table
  * (in the first-load chunk) needs these, while the statement itself loads with its page.
+ * Node-side tools load the route table: relative imports only.
  */
-import { PRODUCT_NAME } from '@/config/site';
+import { PRODUCT_NAME } from '../config/product.ts';
 
 /** The route's document title and meta description. */
 export const ACCESSIBILITY_META = {

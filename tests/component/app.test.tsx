@@ -1,9 +1,11 @@
+import { readdirSync } from 'node:fs';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { App } from '@/app/app';
 import { buildRoutes, preloadRoute } from '@/app/routes';
 import { HASH_SCROLL_DELAY_MS } from '@/config/constants';
+import { pageModuleName, ROUTE_LIST } from '@/config/routes';
 import { MESSAGES } from '@/config/messages';
 import { CONSENT_TEXT } from '@/content/consent';
 import { RESERVED_BOTTOM_PROPERTY } from '@/lib/use-reserved-bottom-space';
@@ -18,7 +20,7 @@ function renderAt(path: string, { schoolsPageOn = true } = {}) {
 }
 
 beforeAll(async () => {
-  const routes = buildRoutes({ schoolsPageOn: true });
+  const routes = buildRoutes({ SCHOOLS_PAGE: true });
   await Promise.all(routes.map((route) => preloadRoute(routes, route.path)));
 });
 
@@ -29,7 +31,7 @@ describe('App routes', () => {
   });
 
   it.each(
-    buildRoutes({ schoolsPageOn: true }).map((route) => [route.path, route.heading, route.title] as const),
+    buildRoutes({ SCHOOLS_PAGE: true }).map((route) => [route.path, route.heading, route.title] as const),
   )('%s renders its one h1 and sets its title', async (path, heading, title) => {
     renderAt(path);
     const headings = screen.getAllByRole('heading', { level: 1 });
@@ -41,6 +43,11 @@ describe('App routes', () => {
     expect(screen.getByRole('contentinfo')).toBeInTheDocument();
   });
 
+  it('routes every page module in src/pages/ (the not-found page aside)', () => {
+    const modules = readdirSync('src/pages').filter((file) => file !== 'not-found-page.tsx');
+    expect(modules.sort()).toEqual(ROUTE_LIST.map((route) => `${pageModuleName(route.name)}.tsx`).sort());
+  });
+
   it('renders the not-found page for any other path, with a way home', async () => {
     const user = userEvent.setup();
     renderAt('/no/such/page');
@@ -49,7 +56,7 @@ describe('App routes', () => {
     await user.click(screen.getByRole('button', { name: MESSAGES.notFoundButton }));
     expect(screen.queryByText(MESSAGES.notFoundTitle)).not.toBeInTheDocument();
     expect(screen.getAllByRole('heading', { level: 1 })[0]).toHaveTextContent(
-      buildRoutes({ schoolsPageOn: true })[0]!.heading,
+      buildRoutes({ SCHOOLS_PAGE: true })[0]!.heading,
     );
   });
 

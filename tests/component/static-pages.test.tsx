@@ -3,6 +3,7 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
+import { buildRoutes, preloadRoute } from '@/app/routes';
 import { Avatar } from '@/components/avatar';
 import { formatLegalDate, legalSectionId } from '@/components/legal-document';
 import { PartnerLogoList } from '@/components/partner-logo';
@@ -13,29 +14,37 @@ import { AboutPage } from '@/pages/about-page';
 import { GuidelinesPage } from '@/pages/guidelines-page';
 import { PrivacyPage } from '@/pages/privacy-page';
 import { TermsPage } from '@/pages/terms-page';
-import { AccessibilityPage } from '@/pages/accessibility-page';
 
 function renderAt(path: string, page: ReactElement) {
   return render(<MemoryRouter initialEntries={[path]}>{page}</MemoryRouter>);
 }
 
-describe.each([
-  { path: '/about', title: 'About Us', page: <AboutPage /> },
-  { path: '/guidelines', title: 'User Guidelines', page: <GuidelinesPage /> },
-  { path: '/privacy', title: 'Privacy Policy', page: <PrivacyPage /> },
-  { path: '/terms', title: 'Terms & Conditions', page: <TermsPage /> },
-  { path: '/accessibility', title: 'Accessibility statement', page: <AccessibilityPage /> },
-])('$path', ({ path, title, page }) => {
-  it(`renders exactly one h1, '${title}'`, () => {
-    renderAt(path, page);
+/** Every content page of the route table (src/config/routes.ts), as the app renders it. */
+const CONTENT_ROUTES = buildRoutes({ SCHOOLS_PAGE: true }).filter((route) => route.kind === 'content');
+
+beforeAll(async () => {
+  await Promise.all(CONTENT_ROUTES.map((route) => preloadRoute(CONTENT_ROUTES, route.path)));
+});
+
+it('the route table has content pages to check', () => {
+  expect(CONTENT_ROUTES.map((route) => route.path)).toContain('/privacy');
+});
+
+describe.each(CONTENT_ROUTES)('$path', ({ path, heading, Page }) => {
+  it(`renders exactly one h1, '${heading}'`, () => {
+    renderAt(path, <Page />);
     const headings = screen.getAllByRole('heading', { level: 1 });
     expect(headings).toHaveLength(1);
-    expect(headings[0]).toHaveAccessibleName(title);
+    expect(headings[0]).toHaveAccessibleName(heading);
   });
 
   it('renders to static HTML with react-dom/server', () => {
-    const html = renderToString(<MemoryRouter initialEntries={[path]}>{page}</MemoryRouter>);
-    expect(html).toContain(title.replace('&', '&amp;'));
+    const html = renderToString(
+      <MemoryRouter initialEntries={[path]}>
+        <Page />
+      </MemoryRouter>,
+    );
+    expect(html).toContain(heading.replace('&', '&amp;'));
   });
 });
 

@@ -1,12 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
 import {
-  A11Y_ROUTES,
   afterPaint,
   clippedText,
   focusCover,
   headingOutline,
   horizontalOverflow,
-  NOT_FOUND_PATH,
   TEXT_SPACING_CSS,
   undersizedTargets,
   VIEWPORTS,
@@ -15,13 +13,14 @@ import { addFault, QUOTES_TABLE, recordsFor, WAITLIST_TABLE } from './support/em
 import { expect, expectConsoleErrors, test, type Visit, type VisitOptions } from './support/fixtures';
 import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms';
 import { openHome, openSchoolsPage, stubCalendarWithNoContent, uniqueEmail } from './support/page';
+import { NOT_FOUND_PATH, SITE_PATHS } from './support/routes';
 
 /**
  * WCAG 2.2 AA where axe cannot look (issue 15): geometry, focus, live regions and computed
  * styles, on every route at a phone and a desktop width.
  */
 
-const EVERY_PATH = [...A11Y_ROUTES, NOT_FOUND_PATH] as const;
+const EVERY_PATH = [...SITE_PATHS, NOT_FOUND_PATH];
 const BANNER_NAME = 'Can we count visits?';
 /** More Tab presses than any page has controls: reaching it means focus never got to the banner. */
 const MAX_TABS = 250;
@@ -178,7 +177,7 @@ for (const viewport of VIEWPORTS) {
       });
     }
 
-    for (const path of A11Y_ROUTES) {
+    for (const path of SITE_PATHS) {
       test(`${path}: the cookie banner is never the largest paint`, async ({ page, visit }) => {
         await visit(path, { consent: 'unset' });
         const banner = page.getByRole('region', { name: BANNER_NAME });

@@ -1,26 +1,18 @@
 import { SITE_FLAGS_URL } from '../../scripts/e2e-config.mjs';
+import { documentTitle } from '../../src/config/routes.ts';
 import { expect, expectConsoleErrors, test } from './support/fixtures';
 import { expectNoAxeViolations, pageViews } from './support/page';
-
-const ROUTES = [
-  { path: '/', title: /Podling/ },
-  { path: '/schools', title: /Podling for Schools/ },
-  { path: '/about', title: /About Us \| Podling/ },
-  { path: '/guidelines', title: /User Guidelines \| Podling/ },
-  { path: '/privacy', title: /Privacy Policy \| Podling/ },
-  { path: '/terms', title: /Terms & Conditions \| Podling/ },
-  { path: '/accessibility', title: /Accessibility statement \| Podling/ },
-];
+import { SITE_ROUTES } from './support/routes';
 
 test.describe('every route', () => {
-  for (const route of ROUTES) {
+  for (const route of SITE_ROUTES) {
     test(`${route.path} renders in the frame with one h1, a title and no accessibility violations`, async ({
       page,
       visit,
       network,
     }) => {
       await visit(route.path);
-      await expect(page).toHaveTitle(route.title);
+      await expect(page).toHaveTitle(documentTitle(route));
       await expect(page.locator('h1')).toHaveCount(1);
       await expect(page.locator('header.site-header')).toBeVisible();
       await expect(page.getByRole('contentinfo')).toBeVisible();

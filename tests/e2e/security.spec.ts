@@ -3,6 +3,7 @@ import { EMULATOR_URL, SITE_FLAGS_URL, SITE_URL } from '../../scripts/e2e-config
 import { emulatorRequestsSince, recordsFor } from './support/emulator';
 import { expect, expectConsoleErrors, type NetworkLog, test } from './support/fixtures';
 import { QUOTE_FORM, WAITLIST_FORM } from './support/forms';
+import { NOT_FOUND_PATH, SITE_PATHS } from './support/routes';
 import {
   checkbox,
   openForm,
@@ -21,9 +22,6 @@ import {
  * violation; the headers are all there; embedded frames carry a title, a referrer policy and
  * only the rights they need; and the honeypot is out of everyone's way but a bot's.
  */
-
-const ROUTES = ['/', '/schools', '/about', '/guidelines', '/privacy', '/terms', '/accessibility'] as const;
-const NOT_FOUND_PATH = '/no-such-page';
 
 const VIDEO_ORIGIN = 'https://www.youtube-nocookie.com';
 const CALENDAR_ORIGIN = 'https://calendly.com';
@@ -185,7 +183,7 @@ const SPAM_FORMS: SpamForm[] = [
 ];
 
 test.describe('security headers', () => {
-  for (const path of [...ROUTES, NOT_FOUND_PATH]) {
+  for (const path of [...SITE_PATHS, NOT_FOUND_PATH]) {
     test(`${path} is served with the CSP and the other security headers`, async ({ request }) => {
       const response = await request.get(`${SITE_URL}${path}`);
       expect(response.status()).toBe(path === NOT_FOUND_PATH ? 404 : 200);
@@ -230,7 +228,7 @@ test.describe('every journey under the CSP, with no violation', () => {
     consoleErrors,
   }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
-    for (const path of [...ROUTES, NOT_FOUND_PATH]) {
+    for (const path of [...SITE_PATHS, NOT_FOUND_PATH]) {
       await visit(path, { consent: 'granted' });
       await waitForHydration(page);
       await scrollThrough(page);

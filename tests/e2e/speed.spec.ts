@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
+import { pageModuleName } from '../../src/config/routes.ts';
 import { expect, test } from './support/fixtures';
+import { SITE_ROUTES } from './support/routes';
 
 /**
  * Issue 14: until a page has loaded and hydrated it fetches only its own code. Other pages'
@@ -8,22 +10,18 @@ import { expect, test } from './support/fixtures';
  * prerendered markup without fetching their own chunk either; and before the first paint nothing
  * but the document (and images) is asked for: the code starts after it.
  */
-const PAGE_CHUNKS: Readonly<Record<string, RegExp>> = {
-  '/': /\/assets\/home-page-[\w-]+\.js$/,
-  '/schools': /\/assets\/schools-page-[\w-]+\.js$/,
-  '/about': /\/assets\/about-page-[\w-]+\.js$/,
-  '/guidelines': /\/assets\/guidelines-page-[\w-]+\.js$/,
-  '/privacy': /\/assets\/privacy-page-[\w-]+\.js$/,
-  '/terms': /\/assets\/terms-page-[\w-]+\.js$/,
-  '/accessibility': /\/assets\/accessibility-page-[\w-]+\.js$/,
-};
+const PAGE_CHUNKS: Readonly<Record<string, RegExp>> = Object.fromEntries(
+  SITE_ROUTES.map((route) => [route.path, new RegExp(`/assets/${pageModuleName(route.name)}-[\\w-]+\\.js$`)]),
+);
 /**
  * The forms' storage code (airtable.js, the upsert and client modules): only a form's first
  * focus or submit may fetch it. The form components themselves are the page's own code.
  */
 const FORM_CODE = /\/assets\/(airtable|upsert|client)[\w.-]*\.js$/;
 /** Pages with nothing to run: opened directly, they keep their prerendered markup. */
-const STATIC_PAGES = new Set(['/about', '/guidelines', '/privacy', '/terms', '/accessibility']);
+const STATIC_PAGES = new Set<string>(
+  SITE_ROUTES.filter((route) => route.kind === 'content').map((route) => route.path),
+);
 
 /**
  * Every request the page started before it had both fired its load event and hydrated, by the

@@ -5,18 +5,6 @@ import type { Page } from '@playwright/test';
  * styles). Each returns plain data: the spec asserts on it, so a failure names the element.
  */
 
-/** Every route the site serves, plus a path that gets the not-found page. */
-export const A11Y_ROUTES = [
-  '/',
-  '/schools',
-  '/about',
-  '/guidelines',
-  '/privacy',
-  '/terms',
-  '/accessibility',
-] as const;
-export const NOT_FOUND_PATH = '/no-such-page';
-
 /** A phone (390 px) and a desktop (1280 px), the widths every rule is checked at. */
 export const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
