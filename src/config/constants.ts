@@ -12,9 +12,6 @@ export const EMAIL_DOMAIN_MAX_LENGTH = 255;
 export const DEFAULT_INTEREST_HOME_FORM = 'General Waitlist';
 export const DEFAULT_INTEREST_STORED = 'General Interest';
 
-export const HOME_TESTIMONIAL_COUNT = 16;
-export const SCHOOLS_TESTIMONIAL_COUNT = 5;
-
 export const TOAST_POSITION = 'top-center' as const;
 
 export const ANALYTICS_TRANSPORTS = ['beacon', 'xhr', 'image'] as const;

@@ -5,7 +5,8 @@ import toast, { Toaster } from 'react-hot-toast';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@/config/messages';
 import { QuoteForm, type QuoteFormProps } from '@/features/quote/quote-form';
-import { type QuoteSubmitResult, submitQuoteRequest } from '@/features/quote/submit-quote';
+import { submitQuoteRequest } from '@/features/quote/submit-quote';
+import type { SubmitResult } from '@/lib/airtable/submit-form';
 import type { QuoteRequestInput } from '@/lib/airtable/upsert';
 
 vi.mock('@/features/quote/submit-quote', () => ({
@@ -30,8 +31,8 @@ function renderForm(submit?: Submit) {
 }
 
 function deferred() {
-  let resolve!: (value: QuoteSubmitResult) => void;
-  const promise = new Promise<QuoteSubmitResult>((done) => {
+  let resolve!: (value: SubmitResult) => void;
+  const promise = new Promise<SubmitResult>((done) => {
     resolve = done;
   });
   return { promise, resolve };
@@ -261,7 +262,7 @@ describe('QuoteForm — submitted', () => {
 
 describe('QuoteForm — failure', () => {
   it('goes back to idle with the failure toast and every value kept', async () => {
-    const submit = vi.fn<Submit>(async () => ({ success: false, error: 'Failed to submit quote request.' }));
+    const submit = vi.fn<Submit>(async () => ({ success: false }));
     const { user } = renderForm(submit);
     await fillRequired(user);
     await user.click(card('Support Learners'));

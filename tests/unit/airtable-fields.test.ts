@@ -45,12 +45,12 @@ describe('normaliseEmail', () => {
 });
 
 describe('toUseCaseValues', () => {
-  it('keeps short labels, maps card ids to them, and drops blanks and repeats', () => {
+  it('keeps the short labels in order, trimmed, and drops blanks and repeats', () => {
     expect(
       toUseCaseValues([
-        'Support Learners',
-        'practice-speaking',
-        'showcase_creativity',
+        ' Support Learners',
+        'Practice Speaking ',
+        'Showcase Creativity',
         ' ',
         'Support Learners',
       ]),

@@ -18,7 +18,5 @@ export function useSingleSubmit() {
     }
   }, []);
 
-  const isInFlight = useCallback(() => inFlight.current, []);
-
-  return { run, isInFlight };
+  return { run };
 }

@@ -14,8 +14,9 @@ import { useEmailField } from '@/components/form/use-email-field';
 import { useSingleSubmit } from '@/components/form/use-single-submit';
 import { MESSAGES } from '@/config/messages';
 import { PRODUCT_NAME } from '@/config/site';
-import { type QuoteSubmitResult, submitQuoteRequest } from '@/features/quote/submit-quote';
+import { submitQuoteRequest } from '@/features/quote/submit-quote';
 import { type UseCaseId, USE_CASE_OPTIONS, toUseCaseSelection } from '@/features/quote/use-cases';
+import type { SubmitResult } from '@/lib/airtable/submit-form';
 import type { QuoteRequestInput } from '@/lib/airtable/upsert';
 import { isAcceptedEmail } from '@/lib/email';
 import { toast } from '@/lib/toast';
@@ -61,7 +62,7 @@ export type QuoteFormStatus = 'idle' | 'submitting' | 'submitted';
 
 export type QuoteFormProps = {
   /** Sends the request; tests pass a stand-in. Must resolve (not throw) with the outcome. */
-  submit?: (input: QuoteRequestInput) => Promise<QuoteSubmitResult>;
+  submit?: (input: QuoteRequestInput) => Promise<SubmitResult>;
   /**
    * The form posts itself to the site's native door before hydration and without JavaScript
    * (relay mode, the build's default); without it the button waits for hydration (direct mode).
@@ -179,13 +180,13 @@ export function QuoteForm({
         useCases,
         ...(otherUseCase === undefined ? {} : { otherUseCase }),
       };
-      let result: QuoteSubmitResult;
+      let result: SubmitResult;
       try {
         result = await submit(input);
       } catch (error) {
         // The default never throws; a replacement might, and the visitor still needs an answer.
         console.error('Quote request failed:', error);
-        result = { success: false, error: String(error) };
+        result = { success: false };
       }
       if (result.success) {
         succeed();

@@ -1,3 +1,4 @@
+import { submitForm, type SubmitResult } from '@/lib/airtable/submit-form';
 import type { StorageOptions } from '@/lib/airtable/upsert';
 
 /** The home form's payload (spec 7.3); with no interest chosen the form sends ['General Waitlist']. */
@@ -10,17 +11,11 @@ export interface WaitlistSignUp {
 export const HOME_PAGE_SOURCE = 'home';
 
 /** Adds or updates the visitor on the waitlist; never throws — failures log and return success false. */
-export async function addToWaitlist(
+export function addToWaitlist(
   { email, interests }: WaitlistSignUp,
   options?: StorageOptions,
-): Promise<{ success: boolean }> {
-  try {
-    // Loaded on first use: the storage layer is not part of the page's first download.
-    const { upsertWaitlistEntry } = await import('@/lib/airtable/upsert');
-    await upsertWaitlistEntry({ email, interests, pageSource: HOME_PAGE_SOURCE }, options);
-    return { success: true };
-  } catch (error) {
-    console.error('Waitlist sign-up failed:', error);
-    return { success: false };
-  }
+): Promise<SubmitResult> {
+  return submitForm('Waitlist sign-up', (storage) =>
+    storage.upsertWaitlistEntry({ email, interests, pageSource: HOME_PAGE_SOURCE }, options),
+  );
 }

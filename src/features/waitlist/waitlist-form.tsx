@@ -1,6 +1,7 @@
 import { CheckIcon } from '@/components/icons';
 import { useFirstFocusWithin } from '@/components/form/use-first-focus-within';
 import { preloadStorage } from '@/lib/airtable/preload';
+import type { SubmitResult } from '@/lib/airtable/submit-form';
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { toast } from '@/lib/toast';
 import { EMAIL_INPUT, Field } from '@/components/form/field';
@@ -23,7 +24,7 @@ export type WaitlistFormStatus = 'idle' | 'submitting' | 'joined';
 
 export type WaitlistFormProps = {
   /** Sends the sign-up; component tests pass a fake. */
-  submit?: (signUp: WaitlistSignUp) => Promise<{ success: boolean }>;
+  submit?: (signUp: WaitlistSignUp) => Promise<SubmitResult>;
   /** Id of the heading that names the form. */
   labelledBy?: string;
   /** Prefix for element ids, so two forms could share a page. */

@@ -81,19 +81,6 @@ export function normaliseEmail(email: string): string {
   return canonicalEmail(email) ?? email.trim().toLowerCase();
 }
 
-// Forms may hand over a card id instead of the label; both map to the stored label.
-const USE_CASE_ALIASES = new Map<string, UseCaseLabel>(
-  USE_CASE_LABELS.flatMap((label) => {
-    const words = label.toLowerCase().split(' ');
-    return [
-      [label.toLowerCase(), label],
-      [words.join('-'), label],
-      [words.join('_'), label],
-      [words.join(''), label],
-    ] as const;
-  }),
-);
-
 function isOtherItem(item: string): boolean {
   return item.trimStart().toLowerCase().startsWith(OTHER_USE_CASE_PREFIX.toLowerCase());
 }
@@ -103,23 +90,16 @@ function otherText(item: string): string {
 }
 
 /**
- * Use Cases as stored: known items become their short label, an 'Other: text' item keeps its
+ * Use Cases as stored: each item trimmed (the form sends the short labels), an 'Other: text' item keeps its
  * text (never mapped to a label) as 'Other: <trimmed text>', blanks and repeats are dropped.
  */
 export function toUseCaseValues(useCases: readonly string[]): string[] {
   const values: string[] = [];
   for (const item of useCases) {
-    let value: string;
-    if (isOtherItem(item)) {
-      const text = otherText(item);
-      if (!text) continue;
-      value = `${OTHER_USE_CASE_PREFIX} ${text}`;
-    } else {
-      const trimmed = item.trim();
-      if (!trimmed) continue;
-      value = USE_CASE_ALIASES.get(trimmed.toLowerCase()) ?? trimmed;
-    }
-    if (!values.includes(value)) values.push(value);
+    const value = isOtherItem(item)
+      ? otherText(item) && `${OTHER_USE_CASE_PREFIX} ${otherText(item)}`
+      : item.trim();
+    if (value && !values.includes(value)) values.push(value);
   }
   return values;
 }
