@@ -15,14 +15,16 @@ import { gzipSync } from 'node:zlib';
 export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
 /**
  * What `npm test` enforces per route, by the page's kind in the route table (src/config/routes.ts).
+ * A content page keeps its prerendered markup and loads only the shell (src/app/lazy-page.tsx), as
+ * the not-found page does: it is held to the target itself. The shell carries the route table,
+ * so each new page adds its title, description and nav labels to every page: the target leaves
+ * room for that, where a ceiling just above today's figure would stop the next page.
  * An interactive page hydrates with its own chunk (forms, widgets): React DOM 19 and react-router
  * alone are about 80 KB gzip, so such pages land above the target (README, "Speed"), and their
- * ceiling sits just above what they reach, to stop regressions. A content page keeps its
- * prerendered markup and loads only the shell (src/app/lazy-page.tsx), as the not-found page
- * does. Raise a ceiling only for a reason the commit gives, and keep what it pays for after the
- * first paint.
+ * ceiling sits just above what they reach, to stop regressions. Raise it only for a reason the
+ * commit gives, and keep what it pays for after the first paint.
  */
-export const JS_CEILING_KB = Object.freeze({ interactive: 105, content: 89 });
+export const JS_CEILING_KB = Object.freeze({ interactive: 105, content: JS_BEFORE_INTERACTION_BUDGET_KB });
 
 /** @typedef {typeof import('../src/config/routes.ts')} RouteTableModule */
 /** @typedef {Pick<RouteTableModule, 'ROUTE_LIST' | 'NOT_FOUND'>} RouteTable */
