@@ -188,7 +188,7 @@ const chrome = await chromeLauncher.launch({
 
 /**
  * The floor, then every route of the table this build has. The JavaScript target applies to the
- * content pages (interactive pages load as little as they can manage, over it: README, "Speed").
+ * content pages (interactive pages load as little as they can manage, over it: docs/speed.md).
  * @type {{ route: string, url: string, jsKb: number, jsTarget: boolean }[]}
  */
 const targets = [

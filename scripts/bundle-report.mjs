@@ -20,7 +20,7 @@ export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
  * so each new page adds its title, description and nav labels to every page: the target leaves
  * room for that, where a ceiling just above today's figure would stop the next page.
  * An interactive page hydrates with its own chunk (forms, widgets): React DOM 19 and react-router
- * alone are about 80 KB gzip, so such pages land above the target (README, "Speed"), and their
+ * alone are about 80 KB gzip, so such pages land above the target (docs/speed.md), and their
  * ceiling sits just above what they reach, to stop regressions. Raise it only for a reason the
  * commit gives, and keep what it pays for after the first paint.
  */

@@ -208,7 +208,7 @@ test.describe('security headers', () => {
       expect(headers['permissions-policy']).toMatch(/camera=\(\)/);
       expect(headers['permissions-policy']).toMatch(/microphone=\(\)/);
       expect(headers['permissions-policy']).toMatch(/geolocation=\(\)/);
-      // Deliberately absent: it starts every arrival in a cold renderer (README "Security").
+      // Deliberately absent: it starts every arrival in a cold renderer (docs/decisions/0003-no-coop-header.md).
       expect(headers['cross-origin-opener-policy']).toBeUndefined();
     });
   }
