@@ -8,10 +8,40 @@
  * - src/server/ runs on the host: it may use src/config and src/lib only; nothing else in src/
  *   imports src/server/.
  * - `airtable` and `react-ga4` are each imported from one module only, statically or dynamically.
+ * - A file that vite.config.ts loads (directly or through other files) is run by Node while the
+ *   config is loaded, where the `@/` alias does not exist yet: it imports relatively. The set is
+ *   computed from the imports, so no comment has to say which files those are.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 
-const SRC = path.resolve(import.meta.dirname, '../../src');
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SRC = path.join(ROOT, 'src');
+/** Where Node starts loading the project's TypeScript without the alias. */
+const NODE_ENTRIES = [path.join(ROOT, 'vite.config.ts')];
+const IMPORT_PATTERN = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** @type {Set<string> | undefined} */
+let nodeLoaded;
+
+/** Every file reachable from NODE_ENTRIES through relative imports (absolute paths). */
+export function nodeLoadedFiles() {
+  if (nodeLoaded) return nodeLoaded;
+  const seen = new Set();
+  const stack = [...NODE_ENTRIES];
+  while (stack.length > 0) {
+    const file = /** @type {string} */ (stack.pop());
+    if (seen.has(file) || !fs.existsSync(file)) continue;
+    seen.add(file);
+    const source = fs.readFileSync(file, 'utf8');
+    for (const match of source.matchAll(IMPORT_PATTERN)) {
+      const target = path.resolve(path.dirname(file), /** @type {string} */ (match[1]));
+      if (/\.(ts|tsx|js|mjs)$/.test(target)) stack.push(target);
+    }
+  }
+  nodeLoaded = seen;
+  return seen;
+}
 
 /** Layer rank of a top-level folder of src/ (lower never imports higher). */
 const RANK = /** @type {Record<string, number>} */ ({
@@ -71,7 +101,10 @@ export function boundaryViolation(from, to) {
 const rule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Enforce the one-way import flow and the sole importers of vendor clients' },
+    docs: {
+      description:
+        'Enforce the one-way import flow, the sole importers of vendor clients and relative imports in files Node loads',
+    },
     schema: [],
   },
   create(context) {
@@ -82,6 +115,13 @@ const rule = {
     /** @param {import('estree').Node} node @param {unknown} source */
     const check = (node, source) => {
       if (typeof source !== 'string') return;
+      if (source.startsWith('@/') && nodeLoadedFiles().has(file)) {
+        context.report({
+          node,
+          message: `vite.config.ts loads this file through Node, where '@/' does not resolve: import '${source}' relatively.`,
+        });
+        return;
+      }
       const sole = SOLE_IMPORTERS[source];
       // A type-only import ships no code: only runtime imports of the package are restricted.
       const typeOnly = /** @type {{ importKind?: string }} */ (node).importKind === 'type';

@@ -9,7 +9,7 @@
  * PressKitPage); its copy in src/content/; and an entry here.
  *
  * Node-side tools load this module (Vite's config through site.ts, the bench, the Playwright
- * specs): relative imports only, no JSX, nothing that touches import.meta.env.
+ * specs): no JSX and nothing that touches import.meta.env (lint keeps its imports relative).
  */
 import { ACCESSIBILITY_META } from '../content/accessibility-meta.ts';
 import { HOME_HEADLINE, SCHOOLS_HEADLINE } from '../content/headlines.ts';

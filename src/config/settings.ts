@@ -2,8 +2,6 @@
  * The build's settings: every variable the site can be given from outside, what each accepts,
  * and one parser that the Vite plugins (at `vite dev` / `vite build`, where a bad value stops
  * the command) and the app (src/config/env.ts) both use, so they can never disagree.
- *
- * Node-side code imports this module without the `@/` alias: keep its imports relative.
  */
 import { STORAGE_ANSWER_BOUND_MS } from './constants.ts';
 

@@ -4,7 +4,6 @@
  * src/config/routes.ts). One place, typed.
  *
  * Values wrapped in placeholder() are stand-ins: `npm run launch-check` lists them until replaced.
- * Relative imports only: Node-side tools (the Airtable schema's readers) load this file too.
  */
 import { placeholder } from './placeholder.ts';
 import { CONTACT_EMAIL, PRODUCT_NAME } from './product.ts';

@@ -1,7 +1,6 @@
 /**
  * The accessibility statement's title and description, apart from its text: the route table
  * (in the first-load chunk) needs these, while the statement itself loads with its page.
- * Node-side tools load the route table: relative imports only.
  */
 import { PRODUCT_NAME } from '../config/product.ts';
 

@@ -3,8 +3,6 @@
  * each form's page once in "answer" mode with these markers in it; the server fills a copy per
  * native post by plain string replacement, so the page's copy, markup and styles stay in the
  * React components and only the values a visitor posted are added on the server.
- *
- * Node-side code imports this module without the `@/` alias: keep it free of imports.
  */
 
 /** What a native post can come to: each outcome keeps some regions of the template. */

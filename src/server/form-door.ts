@@ -10,8 +10,6 @@
  *
  * The page comes from the build (the hosts pass a renderer over its answer templates); a host
  * without one answers a plain page with the same words and a link back.
- *
- * Relative imports only.
  */
 import { MESSAGES } from '../config/messages.ts';
 import { escapeHtml } from '../lib/escape-html.ts';

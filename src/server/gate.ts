@@ -18,8 +18,6 @@
  *
  * The answer to an accepted submission never depends on what is stored: the same status, shape
  * and receipt (a fresh id, the acceptance time) for a stored and an unknown email.
- *
- * Runs on the host: relative imports only.
  */
 import { FORM_TRAP_FIELD, RELAY_CLIENT_KEY } from '../lib/airtable/relay-protocol.ts';
 import { DEFAULT_INTEREST_HOME_FORM } from '../config/constants.ts';

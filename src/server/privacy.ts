@@ -10,8 +10,6 @@
  * Everything goes through the server's one Airtable client (airtable-upstream.ts): pages of 100,
  * deletes of at most 10 ids, every request through the rate gate (on the Worker the same gate as
  * the queue's writer). Logs and reports carry counts, never emails.
- *
- * Runs on the host and in the owner's commands: relative imports only.
  */
 import { DATA_RETENTION_MONTHS } from '../config/constants.ts';
 import { normaliseEmail } from '../lib/airtable/fields.ts';

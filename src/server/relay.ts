@@ -9,8 +9,6 @@
  *   a 4xx before any request to Airtable. The page never holds a token.
  * - the forms' native posts (FORM_POST_PATHS) go through the same gate and are answered with a
  *   full page (src/server/form-door.ts).
- *
- * Relative imports only.
  */
 import { emailLookupFormula } from '../lib/airtable/formula.ts';
 import { FORM_POST_PATHS, RELAY_BASE_ID, RELAY_PATH } from '../lib/airtable/relay-protocol.ts';

@@ -9,8 +9,6 @@
  * never written over stored ones, and the fields a form always fills may never be blank. Nothing
  * it sends grows the owner's base: no select option but the schema's and the page's own extras
  * (one 'Other: …' per quote, the home form's 'General Waitlist').
- *
- * Runs on the host (Worker, Netlify Function, Vite's servers): relative imports only.
  */
 import { DEFAULT_INTEREST_HOME_FORM } from '../config/constants.ts';
 import { MESSAGES } from '../config/messages.ts';

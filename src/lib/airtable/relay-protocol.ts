@@ -2,8 +2,6 @@
  * What the page and the same-origin relay (src/server/relay.ts) agree on. The page's airtable.js
  * client is pointed at RELAY_PATH on the site's own origin with these stand-in credentials: they
  * open nothing, the relay never forwards them, and the real token and base id stay on the server.
- *
- * Node-side code imports this module without the `@/` alias: keep its imports relative.
  */
 
 /** Where the relay answers, on the site's own origin. */
