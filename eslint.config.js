@@ -45,7 +45,13 @@ export default tseslint.config(
     rules: { 'local/import-boundaries': 'error' },
   },
   {
-    files: ['scripts/**/*.{js,mjs,ts}', 'tests/integration/**/*.ts', 'tests/e2e/**/*.ts', '*.config.{js,ts}'],
+    files: [
+      'scripts/**/*.{js,mjs,ts}',
+      'tests/integration/**/*.ts',
+      'tests/e2e/**/*.{ts,mjs}',
+      'tests/*.mjs',
+      '*.config.{js,ts}',
+    ],
     languageOptions: { globals: { ...globals.node } },
   },
 );

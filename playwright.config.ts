@@ -15,7 +15,7 @@ import {
   E2E_EMULATOR_BASE_ID,
   GA_SCRIPT_URL,
   SITE_URL,
-} from './scripts/e2e-config.mjs';
+} from './tests/e2e/support/config.mjs';
 
 const vite = 'node node_modules/vite/bin/vite.js';
 

@@ -25,7 +25,7 @@ import {
 } from '../../src/lib/airtable/upsert.ts';
 import { createRelay } from '../../src/server/relay.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '../airtable-emulator/emulator.ts';
-import { percentile } from '../loadtest-core.mjs';
+import { percentile } from './core.mjs';
 import { webMiddleware } from '../vite-plugins/node-adapter.ts';
 import { startChaosProxy } from './chaos-proxy.ts';
 import { startClientSpread } from './client-spread.ts';

@@ -1,8 +1,8 @@
 /**
  * The site's pages, once. Everything that walks the routes reads this table: the router and the
  * prerenderer (src/app/routes.tsx, src/entry-server.tsx, hence the sitemap), the navigation
- * lists (src/config/site.ts), the JavaScript ceilings and the bench (scripts/bundle-report.mjs,
- * scripts/bench.mjs) and every test that visits each page.
+ * lists (src/config/site.ts), the JavaScript ceilings and the bench (scripts/bench/bundle-report.mjs,
+ * scripts/bench/bench.mjs) and every test that visits each page.
  *
  * Adding a page touches three files: the page, `src/pages/<name>-page.tsx` exporting
  * `<Name>Page` (the key below in kebab and Pascal case: `pressKit` → press-kit-page.tsx,

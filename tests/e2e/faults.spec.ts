@@ -1,6 +1,6 @@
 import type { APIRequestContext, BrowserContext, Page, TestInfo } from '@playwright/test';
 import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '../../scripts/airtable-emulator/emulator';
-import { E2E_STORAGE_ANSWER_BOUND_MS, EMULATOR_URL } from '../../scripts/e2e-config.mjs';
+import { E2E_STORAGE_ANSWER_BOUND_MS, EMULATOR_URL } from './support/config.mjs';
 import {
   addFault,
   pendingFaults,

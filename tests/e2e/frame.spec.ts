@@ -1,4 +1,4 @@
-import { SITE_FLAGS_URL } from '../../scripts/e2e-config.mjs';
+import { SITE_FLAGS_URL } from './support/config.mjs';
 import { documentTitle } from '../../src/config/routes.ts';
 import { expect, expectConsoleErrors, test } from './support/fixtures';
 import { expectNoAxeViolations, pageViews } from './support/page';

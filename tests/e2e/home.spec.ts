@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { SITE_FLAGS_URL } from '../../scripts/e2e-config.mjs';
+import { SITE_FLAGS_URL } from './support/config.mjs';
 import { addFault, recordsFor, WAITLIST_TABLE } from './support/emulator';
 import { expect, expectConsoleErrors, test } from './support/fixtures';
 import { FAILURE_TOAST, INVALID_EMAIL, WAITLIST_FORM } from './support/forms';

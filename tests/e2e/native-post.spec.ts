@@ -1,4 +1,4 @@
-import { RELAY_EMULATOR_URL as AIRTABLE, SITE_RELAY_URL } from '../../scripts/e2e-config.mjs';
+import { RELAY_EMULATOR_URL as AIRTABLE, SITE_RELAY_URL } from './support/config.mjs';
 import { QUOTES_TABLE, recordsFor, WAITLIST_TABLE } from './support/emulator';
 import { expect, test } from './support/fixtures';
 import { FAILURE_TOAST, INVALID_EMAIL, QUOTE_FORM, WAITLIST_FORM } from './support/forms';

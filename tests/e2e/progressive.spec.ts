@@ -1,5 +1,5 @@
 import type { Page, Request, Route } from '@playwright/test';
-import { RELAY_EMULATOR_URL, SITE_RELAY_URL } from '../../scripts/e2e-config.mjs';
+import { RELAY_EMULATOR_URL, SITE_RELAY_URL } from './support/config.mjs';
 import { afterPaint } from './support/accessibility';
 import { recordsFor, storedEmail } from './support/emulator';
 import { expect, test } from './support/fixtures';

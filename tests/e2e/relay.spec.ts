@@ -5,7 +5,7 @@ import {
   GA_SCRIPT_URL,
   RELAY_EMULATOR_URL as AIRTABLE,
   SITE_RELAY_URL,
-} from '../../scripts/e2e-config.mjs';
+} from './support/config.mjs';
 import {
   addFault,
   allRecords,

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { EMULATOR_URL } from '../../scripts/e2e-config.mjs';
+import { EMULATOR_URL } from './support/config.mjs';
 import { addFault, QUOTES_TABLE, recordsFor, seedRecord, type StoredRecord } from './support/emulator';
 import { expect, expectConsoleErrors, test } from './support/fixtures';
 import { FAILURE_TOAST, INVALID_EMAIL, QUOTE_FORM } from './support/forms';

@@ -1,5 +1,5 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { EMULATOR_URL, SITE_FLAGS_URL, SITE_URL } from '../../scripts/e2e-config.mjs';
+import { EMULATOR_URL, SITE_FLAGS_URL, SITE_URL } from './support/config.mjs';
 import { emulatorRequestsSince, recordsFor } from './support/emulator';
 import { expect, expectConsoleErrors, type NetworkLog, test } from './support/fixtures';
 import { QUOTE_FORM, WAITLIST_FORM } from './support/forms';

@@ -1,4 +1,4 @@
-import { WORKER_EMULATOR_URL, WORKER_URL } from '../../scripts/e2e-config.mjs';
+import { WORKER_EMULATOR_URL, WORKER_URL } from './support/config.mjs';
 import { recordsFor, WAITLIST_TABLE } from './support/emulator';
 import { expect, expectConsoleErrors, test } from './support/fixtures';
 import { WAITLIST_FORM } from './support/forms';

@@ -3,10 +3,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_ERRORS } from '@/config/messages';
 import { type StorageOptions, upsertQuoteRequest, upsertWaitlistEntry } from '@/lib/airtable/upsert';
-import { formatTable, percentile, runLoad } from '../../scripts/loadtest-core.mjs';
+import { formatTable, percentile, runLoad } from '../../scripts/loadtest/core.mjs';
 import { type Emulator, storageOptions, useEmulator } from './support/emulator';
 
-// The storage layer's own load phases (scripts/loadtest-core.mjs): the same engine and phases,
+// The storage layer's own load phases (scripts/loadtest/core.mjs): the same engine and phases,
 // fewer visitors, a raised limit and short bounds so it fits in the unit run.
 describe('storage layer under load', () => {
   const BOUND_MS = 6_000;

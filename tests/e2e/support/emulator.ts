@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import type { Fault, LoggedRequest } from '../../../scripts/airtable-emulator/emulator';
-import { EMULATOR_URL } from '../../../scripts/e2e-config.mjs';
+import { EMULATOR_URL } from './config.mjs';
 import { expect } from './fixtures';
 
 /**

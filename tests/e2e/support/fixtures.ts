@@ -1,5 +1,5 @@
 import { test as base, expect, type Request } from '@playwright/test';
-import { GA_SCRIPT_URL } from '../../../scripts/e2e-config.mjs';
+import { GA_SCRIPT_URL } from './config.mjs';
 
 export type NetworkLog = {
   /** Every request the page made to an address that is not on loopback (none should happen). */

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page, TestInfo } from '@playwright/test';
-import { EMULATOR_URL } from '../../../scripts/e2e-config.mjs';
+import { EMULATOR_URL } from './config.mjs';
 import { expect, type NetworkLog, type Visit, type VisitOptions } from './fixtures';
 import { QUOTE_FORM, WAITLIST_FORM } from './forms';
 

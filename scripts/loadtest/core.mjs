@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Static: a dynamic import() would run after scripts/run-ts.mjs has closed its module runner.
 import { createServer } from 'vite';
-import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from './airtable-emulator/emulator.ts';
+import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '../airtable-emulator/emulator.ts';
 
 /**
  * @typedef {import('@/lib/airtable/upsert').StorageOptions} StorageOptions
@@ -63,7 +63,7 @@ import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from './airtable-emulat
  * }} LoadReport
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The production answer bound (STORAGE_ANSWER_BOUND_MS in src/config/constants.ts). */
 export const DEFAULT_ANSWER_BOUND_MS = 30_000;

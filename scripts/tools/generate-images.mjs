@@ -1,12 +1,12 @@
 // @ts-check
 /**
  * Renders the PNG images that must be raster (share preview, app icons) from SVG with Debian's
- * Chromium. Run by hand after changing the artwork: `node scripts/generate-images.mjs`. The
+ * Chromium. Run by hand after changing the artwork: `node scripts/tools/generate-images.mjs`. The
  * outputs are committed in public/.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.mjs';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium.mjs';
 
 const ICON_SVG = await readFile('public/favicon.svg', 'utf8');
 

@@ -4,7 +4,7 @@
  * fetches after first paint to hydrate (the page's boot list), everything those import statically
  * (followed through the chunks), and any stylesheets, gzipped.
  * Used by the ceiling check in `npm test` (tests/e2e/prerender.spec.ts) and by `npm run bench`;
- * `node scripts/bundle-report.mjs [dist]` prints it and fails when a route is over its ceiling.
+ * `node scripts/bench/bundle-report.mjs [dist]` prints it and fails when a route is over its ceiling.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,7 +26,7 @@ export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
  */
 export const JS_CEILING_KB = Object.freeze({ interactive: 105, content: JS_BEFORE_INTERACTION_BUDGET_KB });
 
-/** @typedef {typeof import('../src/config/routes.ts')} RouteTableModule */
+/** @typedef {typeof import('../../src/config/routes.ts')} RouteTableModule */
 /** @typedef {Pick<RouteTableModule, 'ROUTE_LIST' | 'NOT_FOUND'>} RouteTable */
 /** @typedef {keyof typeof JS_CEILING_KB} PageKind */
 
@@ -36,7 +36,7 @@ export const JS_CEILING_KB = Object.freeze({ interactive: 105, content: JS_BEFOR
  */
 export async function loadRouteTable() {
   const { runnerImport } = await import('vite');
-  const table = fileURLToPath(new URL('../src/config/routes.ts', import.meta.url));
+  const table = fileURLToPath(new URL('../../src/config/routes.ts', import.meta.url));
   return /** @type {RouteTableModule} */ ((await runnerImport(table)).module);
 }
 

@@ -14,11 +14,11 @@ import {
   EMULATOR_ADMIN_PREFIX,
   EMULATOR_BASE_ID,
   EMULATOR_DEFAULT_DATA_FILE,
-} from './airtable-emulator/emulator.ts';
-import type { CellValue, StoredRecord } from './airtable-emulator/model.ts';
-import { BaseStore } from './airtable-emulator/store.ts';
-import { AIRTABLE_TABLE_DEFINITIONS } from '../src/lib/airtable/schema.ts';
-import { QUOTE_FIELDS, WAITLIST_FIELDS } from '../src/lib/airtable/fields.ts';
+} from '../airtable-emulator/emulator.ts';
+import type { CellValue, StoredRecord } from '../airtable-emulator/model.ts';
+import { BaseStore } from '../airtable-emulator/store.ts';
+import { AIRTABLE_TABLE_DEFINITIONS } from '../../src/lib/airtable/schema.ts';
+import { QUOTE_FIELDS, WAITLIST_FIELDS } from '../../src/lib/airtable/fields.ts';
 
 // Both tables name these two fields alike; the records are keyed by field name.
 const EMAIL = WAITLIST_FIELDS.email;
