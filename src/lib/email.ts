@@ -86,6 +86,9 @@ const SCRIPT_FAMILIES: readonly (readonly string[])[] = [
   ['Han', 'Bopomofo'],
 ];
 
+/** Scripts whose letters pass for Latin ones ('а', 'ο', 'Ꭺ'): never mixed with Latin. */
+const LATIN_LOOK_ALIKES: readonly string[] = ['Cyrillic', 'Greek', 'Cherokee'];
+
 function scriptsOf(part: string): Set<string> {
   const scripts = new Set<string>();
   for (const char of part) {
@@ -95,11 +98,18 @@ function scriptsOf(part: string): Set<string> {
   return scripts;
 }
 
-/** One script, or one of the families written together: no Cyrillic 'а' inside a Latin word. */
-function isSingleScript(part: string): boolean {
-  const scripts = [...scriptsOf(part)];
-  if (scripts.length <= 1) return true;
-  return SCRIPT_FAMILIES.some((family) => scripts.every((script) => family.includes(script)));
+/**
+ * Unicode's moderately restrictive profile (UTS 39): one script; or the scripts written together
+ * in Chinese, Japanese or Korean (with or without Latin); or Latin with one other script that
+ * cannot pass for it. So 'مريم.w1@…' is an address, and a Cyrillic 'а' among Latin letters is not.
+ */
+function isAllowedScriptMix(part: string): boolean {
+  const scripts = scriptsOf(part);
+  const others = [...scripts].filter((script) => script !== 'Latin');
+  if (others.length === 0) return true;
+  if (SCRIPT_FAMILIES.some((family) => others.every((script) => family.includes(script)))) return true;
+  if (others.length === 1 && !scripts.has('Latin')) return true;
+  return others.length === 1 && !LATIN_LOOK_ALIKES.includes(others[0] ?? '');
 }
 
 /** The domain's ASCII form (IDNA: `bücher.de` → `xn--bcher-kva.de`), or null if it has none. */
@@ -127,7 +137,7 @@ export function canonicalEmail(value: string): string | null {
   const at = email.indexOf('@');
   const local = email.slice(0, at).toLowerCase();
   const domain = email.slice(at + 1);
-  if (!isSingleScript(local) || !domain.split('.').every(isSingleScript)) return null;
+  if (!isAllowedScriptMix(local) || !domain.split('.').every(isAllowedScriptMix)) return null;
   const ascii = asciiDomain(domain);
   if (!ascii || !isValidEmail(`${local}@${ascii}`)) return null;
   return `${local}@${ascii}`;

@@ -15,7 +15,7 @@ import {
   seedRecord,
   WAITLIST_TABLE,
 } from './support/emulator';
-import { expect, expectConsoleErrors, test } from './support/fixtures';
+import { expect, expectConsoleErrors, fromAddress, test } from './support/fixtures';
 import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms';
 import {
   fillQuote,
@@ -349,6 +349,7 @@ test('plain `vite` with no keys: a sign-up in the browser is stored in the dev s
 });
 
 test('a visitor over the per-address limit sees the failure toast with every value kept; another address is served', async ({
+  browser,
   page,
   visit,
   request,
@@ -372,7 +373,12 @@ test('a visitor over the per-address limit sees the failure toast with every val
   expectConsoleErrors(consoleErrors, /status of 429|Waitlist sign-up failed/);
 
   // The same visitor from another address (a phone on mobile data) gets through.
-  await page.setExtraHTTPHeaders({ 'x-forwarded-for': '10.250.0.1' });
-  await page.getByRole('button', { name: WAITLIST_FORM.submitText }).click();
+  const phone = await browser.newContext({ extraHTTPHeaders: fromAddress('10.250.0.1') });
+  const other = await phone.newPage();
+  await other.goto(new URL('/', SITE_RELAY_URL).toString());
+  await other.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+  await joinWaitlist(other, email);
+  await expect(other.getByRole('button', { name: WAITLIST_FORM.joinedText })).toBeVisible();
+  await phone.close();
   await expect.poll(async () => (await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE)).length).toBe(1);
 });

@@ -231,6 +231,9 @@ describe('one address, one record', () => {
   it('keeps real internationalised addresses', () => {
     expect(canonicalEmail('иван@почта.рф')).toBe('иван@xn--80a1acny.xn--p1ai');
     expect(canonicalEmail('太郎@例え.jp')).not.toBeNull();
+    // Latin with a script that cannot pass for it (UTS 39, moderately restrictive).
+    expect(canonicalEmail('مريم.w1@example.com')).toBe('مريم.w1@example.com');
+    expect(canonicalEmail('yuki山田@example.jp')).not.toBeNull();
   });
 });
 
