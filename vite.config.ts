@@ -5,7 +5,7 @@ import { defineConfig } from 'vite';
 import { localAirtable } from './scripts/vite-plugins/local-airtable.ts';
 import { prerender } from './scripts/vite-plugins/prerender.ts';
 import { siteSettings } from './scripts/vite-plugins/site-settings.ts';
-import { launchChecklistWarning } from './scripts/launch-kit/launch-check.ts';
+import { launchChecklistWarning } from './scripts/vite-plugins/launch-checklist.ts';
 
 const settings = siteSettings();
 

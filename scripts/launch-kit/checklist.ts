@@ -1,0 +1,120 @@
+/**
+ * Everything that must be real before launch, one line each: placeholders (from their marks in
+ * src/config/site.ts), the build's settings, storage, the admin token, the retention trigger and
+ * the legal review. Shared by `npm run launch-check` (launch-check.ts) and the production build's
+ * warning (scripts/vite-plugins/launch-checklist.ts): the one module of the owner's commands
+ * the build loads.
+ */
+import path from 'node:path';
+import { loadEnv } from 'vite';
+import { placeholderMarks } from '../../src/config/placeholder.ts';
+import { parseSiteSettings, SettingsError, type SiteSettings } from '../../src/config/settings.ts';
+// Loaded for its placeholder() marks.
+import '../../src/config/site.ts';
+import { LEGAL_REVIEW } from '../../src/content/legal/review.ts';
+import { retentionTriggerLine } from './privacy-trigger.ts';
+import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '../../src/server/dead-letters.ts';
+
+export type BuildEnv = Readonly<Record<string, string | undefined>>;
+
+export interface Checklist {
+  ok: boolean;
+  lines: string[];
+}
+
+const PASS = '✓';
+const FAIL = '✗';
+const WARN = '!';
+
+function storageLines(settings: SiteSettings, env: BuildEnv): [boolean, string][] {
+  if (settings.storageMode === 'direct') {
+    // The spec's mode works, but every visitor can read the key: a warning, not a failure.
+    return [
+      [
+        true,
+        `${WARN} storage: direct mode (VITE_AIRTABLE_API_KEY is set): the key is in the page and readable by every visitor; ` +
+          'give it data.records scopes on this base only, or unset it to use the relay',
+      ],
+    ];
+  }
+  const missing = ['AIRTABLE_API_KEY', 'AIRTABLE_BASE_ID'].filter((name) => !env[name]);
+  const rush: [boolean, string] = [
+    true,
+    `${WARN} under a rush: only the Workers deploy (wrangler.jsonc) queues and paces submissions; ` +
+      'there, watch for dead letters with `npm run dead-letters -- list` (ADMIN_TOKEN) — see docs/rush.md',
+  ];
+  return [
+    rush,
+    missing.length === 0
+      ? [
+          true,
+          `${PASS} storage: relay mode; AIRTABLE_API_KEY and AIRTABLE_BASE_ID are set (set them on the host too)`,
+        ]
+      : [
+          false,
+          `${FAIL} storage: relay mode needs ${missing.join(' and ')} in the host's environment (server-side only; set them here too to check)`,
+        ],
+  ];
+}
+
+/** The launch checklist for a build environment: one line per item, ok when none fails. */
+/** The dead-letter endpoint's token: the Worker refuses one under 32 characters, so say so first. */
+function adminTokenLine(env: BuildEnv): [boolean, string] {
+  const problem = adminTokenProblem(env.ADMIN_TOKEN);
+  if (problem) return [false, `${FAIL} ${problem}; the Worker keeps the dead-letter endpoint off with it`];
+  return env.ADMIN_TOKEN?.trim()
+    ? [true, `${PASS} ADMIN_TOKEN: ${env.ADMIN_TOKEN.trim().length} characters`]
+    : [
+        true,
+        `${WARN} ADMIN_TOKEN not set here: the Worker's dead-letter endpoint stays off until it is a secret there (at least ${ADMIN_TOKEN_MIN_LENGTH} random characters)`,
+      ];
+}
+
+export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checklist {
+  const items: [boolean, string][] = [];
+  for (const mark of placeholderMarks()) {
+    items.push([false, `${FAIL} placeholder in src/config/site.ts: ${mark.note} (now ${mark.value})`]);
+  }
+  let settings: SiteSettings | undefined;
+  try {
+    settings = parseSiteSettings(env);
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    items.push([false, `${FAIL} build settings: ${error.message}`]);
+  }
+  items.push(
+    env.VITE_SITE_URL
+      ? [true, `${PASS} VITE_SITE_URL: ${env.VITE_SITE_URL}`]
+      : [
+          false,
+          `${FAIL} VITE_SITE_URL is not set: canonical links, the sitemap and link previews would use a default address`,
+        ],
+  );
+  items.push(
+    env.VITE_GA_MEASUREMENT_ID
+      ? [true, `${PASS} analytics: VITE_GA_MEASUREMENT_ID ${env.VITE_GA_MEASUREMENT_ID}`]
+      : [false, `${FAIL} analytics: VITE_GA_MEASUREMENT_ID is not set, so no page views are recorded`],
+  );
+  if (settings) items.push(...storageLines(settings, env));
+  items.push(adminTokenLine(env));
+  items.push(retentionTriggerLine(root));
+  const reviewed = LEGAL_REVIEW.status === 'reviewed' && LEGAL_REVIEW.reviewedBy && LEGAL_REVIEW.reviewedOn;
+  items.push(
+    reviewed
+      ? [true, `${PASS} legal texts reviewed by ${LEGAL_REVIEW.reviewedBy} on ${LEGAL_REVIEW.reviewedOn}`]
+      : [
+          false,
+          `${FAIL} legal texts not reviewed: set LEGAL_REVIEW in src/content/legal/review.ts once a qualified person has reviewed them`,
+        ],
+  );
+  const ok = items.every(([passed]) => passed);
+  const summary = ok
+    ? 'Launch check: every item is real.'
+    : `Launch check: ${items.filter(([passed]) => !passed).length} item(s) still to do.`;
+  return { ok, lines: [...items.map(([, line]) => line), summary] };
+}
+
+/** The environment `vite build` would see: shell variables over .env files. */
+export function buildEnv(root: string, mode = 'production'): BuildEnv {
+  return loadEnv(mode, root, ['VITE_', 'AIRTABLE_', 'ADMIN_']);
+}
