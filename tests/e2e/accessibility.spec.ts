@@ -277,8 +277,11 @@ for (const viewport of VIEWPORTS) {
               surface = surface.parentElement;
             }
             const border = style.borderBottomStyle !== 'none' && parseFloat(style.borderBottomWidth) >= 2;
+            // Same red, green and blue as the surface: invisible, whatever the surface's alpha (the
+            // scrolled header is Canvas at 90 % in forced colours, its links' hidden line Canvas).
+            const rgb = (color: string) => (color.match(/[\d.]+/g) ?? []).slice(0, 3).join(',');
             const borderShows =
-              border && style.borderBottomColor !== backdrop && !clear(style.borderBottomColor);
+              border && rgb(style.borderBottomColor) !== rgb(backdrop) && !clear(style.borderBottomColor);
             return { active: element.classList.contains('active'), marked: underline || borderShows };
           }),
       );
