@@ -23,6 +23,7 @@ import { FORM_TRAP_FIELD, RELAY_CLIENT_KEY } from '../lib/airtable/relay-protoco
 import { DEFAULT_INTEREST_HOME_FORM } from '../config/constants.ts';
 import { AIRTABLE_DEFAULT_ENDPOINT } from '../config/settings.ts';
 import {
+  OTHER_USE_CASE_LABEL,
   OTHER_USE_CASE_PREFIX,
   QUOTE_FIELDS,
   WAITLIST_FIELDS,
@@ -222,7 +223,7 @@ export function nativeFields(table: TableName, form: URLSearchParams): Record<st
   // The 'Other' card posts its label; its text comes in otherUseCase, as 'Other: text' on the page.
   const other = text('otherUseCase').trim();
   const useCases = form.getAll('useCases').flatMap((label) => {
-    if (label !== OTHER_CARD_LABEL) return [label];
+    if (label !== OTHER_USE_CASE_LABEL) return [label];
     return other ? [`${OTHER_USE_CASE_PREFIX} ${other}`] : [];
   });
   return {
@@ -233,9 +234,6 @@ export function nativeFields(table: TableName, form: URLSearchParams): Record<st
     [QUOTE_FIELDS.useCases]: useCases,
   };
 }
-
-/** The label of the quote form's 'Other' card, as it posts it. */
-export const OTHER_CARD_LABEL = 'Other';
 
 export interface Gate {
   submit(request: Request, how: GateRequest): Promise<GateResult>;

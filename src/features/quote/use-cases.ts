@@ -1,4 +1,9 @@
-import { OTHER_USE_CASE_PREFIX, USE_CASE_LABELS, type UseCaseLabel } from '@/lib/airtable/fields';
+import {
+  OTHER_USE_CASE_LABEL,
+  OTHER_USE_CASE_PREFIX,
+  USE_CASE_LABELS,
+  type UseCaseLabel,
+} from '@/lib/airtable/fields';
 
 /** One selectable card on the quote form. */
 export type UseCaseOption = {
@@ -9,8 +14,8 @@ export type UseCaseOption = {
 
 export type UseCaseId = 'support-learners' | 'practice-speaking' | 'showcase-creativity' | 'other';
 
-/** Label of the card that reveals the free-text box. */
-export const OTHER_USE_CASE_LABEL = 'Other';
+/** Label of the card that reveals the free-text box (the server reads it from native posts). */
+export { OTHER_USE_CASE_LABEL };
 
 const SHORT_LABELS: Record<Exclude<UseCaseId, 'other'>, UseCaseLabel> = {
   'support-learners': USE_CASE_LABELS[0],

@@ -21,6 +21,9 @@ export type UseCaseLabel = (typeof USE_CASE_LABELS)[number];
 /** The Page Source values a form sends with a waitlist sign-up. */
 export const WAITLIST_PAGE_SOURCES: readonly string[] = ['home'];
 
+/** The label of the quote form's 'Other' card, as it shows and as it posts natively. */
+export const OTHER_USE_CASE_LABEL = 'Other';
+
 /** Prefix of a custom use case in Use Cases: 'Other: text'. */
 export const OTHER_USE_CASE_PREFIX = 'Other:';
 
