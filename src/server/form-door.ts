@@ -73,7 +73,7 @@ export function postedValues(form: URLSearchParams | undefined): NativeValues {
   const values: Record<string, string | string[]> = {};
   for (const name of new Set(form?.keys() ?? [])) {
     const all = form?.getAll(name) ?? [];
-    values[name] = all.length > 1 || name === 'interests' || name === 'useCases' ? all : (all[0] ?? '');
+    values[name] = all.length > 1 ? all : (all[0] ?? '');
   }
   return values;
 }

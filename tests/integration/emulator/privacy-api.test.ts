@@ -3,33 +3,22 @@
  * Over HTTP: the requests the privacy commands make (batch DELETE by `records[]`, listing
  * page by page with `offset`, date formulas), and the admin API's origin rules (issue 21).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   EMULATOR_ADMIN_PREFIX,
   EMULATOR_API_KEY,
   EMULATOR_BASE_ID,
-  startEmulator,
 } from '../../../scripts/airtable-emulator/emulator';
+import { useEmulator } from '../support/emulator';
 
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
-let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, rateLimitPerSecond: 0 });
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(() => {
-  emulator.reset();
-});
+const emulator = useEmulator();
 
 const auth = { authorization: `Bearer ${EMULATOR_API_KEY}` };
-const tableUrl = (table: string) => `${emulator.url}/v0/${EMULATOR_BASE_ID}/${encodeURIComponent(table)}`;
+const tableUrl = (table: string) => `${emulator().url}/v0/${EMULATOR_BASE_ID}/${encodeURIComponent(table)}`;
 
 describe('records API for the privacy commands', () => {
   it('deletes a batch by records[] query parameters and answers each id as deleted', async () => {
-    const seeded = Array.from({ length: 3 }, (_, i) => emulator.seed('Waitlist', { Email: `d${i}@x.co` }));
+    const seeded = Array.from({ length: 3 }, (_, i) => emulator().seed('Waitlist', { Email: `d${i}@x.co` }));
     const query = seeded
       .slice(0, 2)
       .map((record) => `records[]=${record.id}`)
@@ -39,27 +28,31 @@ describe('records API for the privacy commands', () => {
     expect(await answer.json()).toEqual({
       records: seeded.slice(0, 2).map((record) => ({ id: record.id, deleted: true })),
     });
-    expect(emulator.records('Waitlist').map((record) => record.id)).toEqual([seeded[2]?.id]);
+    expect(
+      emulator()
+        .records('Waitlist')
+        .map((record) => record.id),
+    ).toEqual([seeded[2]?.id]);
   });
 
   it('refuses a delete of 11 ids with 422 INVALID_RECORDS, deleting nothing', async () => {
-    const seeded = Array.from({ length: 11 }, (_, i) => emulator.seed('Waitlist', { Email: `d${i}@x.co` }));
+    const seeded = Array.from({ length: 11 }, (_, i) => emulator().seed('Waitlist', { Email: `d${i}@x.co` }));
     const query = seeded.map((record) => `records[]=${record.id}`).join('&');
     const answer = await fetch(`${tableUrl('Waitlist')}?${query}`, { method: 'DELETE', headers: auth });
     expect(answer.status).toBe(422);
     expect(await answer.json()).toMatchObject({ error: { type: 'INVALID_RECORDS' } });
-    expect(emulator.records('Waitlist')).toHaveLength(11);
+    expect(emulator().records('Waitlist')).toHaveLength(11);
   });
 
   it('deletes one record by id in the path', async () => {
-    const record = emulator.seed('Waitlist', { Email: 'one@x.co' });
+    const record = emulator().seed('Waitlist', { Email: 'one@x.co' });
     const answer = await fetch(`${tableUrl('Waitlist')}/${record.id}`, { method: 'DELETE', headers: auth });
     expect(await answer.json()).toEqual({ id: record.id, deleted: true });
-    expect(emulator.records('Waitlist')).toHaveLength(0);
+    expect(emulator().records('Waitlist')).toHaveLength(0);
   });
 
   it('pages POST listRecords with offset in the body, and GET with offset in the query', async () => {
-    for (let i = 0; i < 230; i += 1) emulator.seed('Waitlist', { Email: `p${i}@x.co` });
+    for (let i = 0; i < 230; i += 1) emulator().seed('Waitlist', { Email: `p${i}@x.co` });
     const collect = async (method: 'GET' | 'POST') => {
       const emails: string[] = [];
       let offset: string | undefined;
@@ -93,12 +86,15 @@ describe('records API for the privacy commands', () => {
   it('filters with the date functions as Airtable documents them', async () => {
     const now = Date.now();
     const day = 86_400_000;
-    emulator.seed('Waitlist', { Email: 'old@x.co', 'Last Updated': new Date(now - 800 * day).toISOString() });
-    emulator.seed('Waitlist', {
+    emulator().seed('Waitlist', {
+      Email: 'old@x.co',
+      'Last Updated': new Date(now - 800 * day).toISOString(),
+    });
+    emulator().seed('Waitlist', {
       Email: 'recent@x.co',
       'Last Updated': new Date(now - 2 * day).toISOString(),
     });
-    emulator.seed('Waitlist', { Email: 'blank@x.co' });
+    emulator().seed('Waitlist', { Email: 'blank@x.co' });
     const select = async (formula: string) => {
       const response = await fetch(`${tableUrl('Waitlist')}/listRecords`, {
         method: 'POST',
@@ -123,19 +119,19 @@ describe('records API for the privacy commands', () => {
 
 describe('admin API answers its own origin only (issue 21)', () => {
   const admin = (route: string, init: RequestInit = {}) =>
-    fetch(`${emulator.url}${EMULATOR_ADMIN_PREFIX}${route}`, init);
+    fetch(`${emulator().url}${EMULATOR_ADMIN_PREFIX}${route}`, init);
 
   it('gives a foreign origin no CORS grant, and its own origin one', async () => {
-    emulator.seed('Waitlist', { Email: 'private@x.co' });
+    emulator().seed('Waitlist', { Email: 'private@x.co' });
     const foreign = await admin('/records', { headers: { origin: 'https://evil.example' } });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
-    const own = await admin('/records', { headers: { origin: emulator.url } });
+    const own = await admin('/records', { headers: { origin: emulator().url } });
     expect(own.status).toBe(200);
-    expect(own.headers.get('access-control-allow-origin')).toBe(emulator.url);
+    expect(own.headers.get('access-control-allow-origin')).toBe(emulator().url);
   });
 
   it('refuses a foreign origin’s reset, seed, faults and config, and their preflight', async () => {
-    emulator.seed('Waitlist', { Email: 'private@x.co' });
+    emulator().seed('Waitlist', { Email: 'private@x.co' });
     const origin = { origin: 'https://evil.example' };
     const attempts: [string, RequestInit][] = [
       ['/reset', { method: 'POST', headers: origin }],
@@ -154,12 +150,16 @@ describe('admin API answers its own origin only (issue 21)', () => {
       expect(answer.status, `${init.method} ${route}`).toBe(403);
       expect(answer.headers.get('access-control-allow-origin')).toBeNull();
     }
-    expect(emulator.records('Waitlist').map((record) => record.fields.Email)).toEqual(['private@x.co']);
+    expect(
+      emulator()
+        .records('Waitlist')
+        .map((record) => record.fields.Email),
+    ).toEqual(['private@x.co']);
     expect((await (await admin('/faults')).json()) as unknown).toEqual({ faults: [] });
   });
 
   it('still takes changes from its own origin and from tools without Origin', async () => {
-    expect((await admin('/reset', { method: 'POST', headers: { origin: emulator.url } })).status).toBe(200);
+    expect((await admin('/reset', { method: 'POST', headers: { origin: emulator().url } })).status).toBe(200);
     const seeded = await admin('/records/Waitlist', {
       method: 'POST',
       body: JSON.stringify({ fields: { Email: 'old@x.co' }, createdTime: '2001-01-01T00:00:00.000Z' }),
@@ -171,8 +171,8 @@ describe('admin API answers its own origin only (issue 21)', () => {
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        `${emulator.url}${EMULATOR_ADMIN_PREFIX}/records`,
-        { headers: { host: `rebound.example:${emulator.port}` } },
+        `${emulator().url}${EMULATOR_ADMIN_PREFIX}/records`,
+        { headers: { host: `rebound.example:${emulator().port}` } },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
