@@ -36,11 +36,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  // The architecture's import rules on resolved paths, dynamic import() included
-  // (scripts/eslint/import-boundaries.js): one-way flow, features apart, src/server/ kept off
-  // the page, and airtable / react-ga4 each imported from one module only.
+  // One import dialect everywhere, and the architecture's import rules on resolved paths, dynamic
+  // import() included (scripts/eslint/import-boundaries.js): full file names, './' inside a
+  // file's own folder and '#src/', '#scripts/', '#tests/' otherwise; one-way flow, features
+  // apart, src/server/ kept off the page, and airtable / react-ga4 each imported from one module.
   {
-    files: ['src/**/*.{ts,tsx}'],
+    files: ['**/*.{js,mjs,ts,tsx}'],
     plugins: { local: importBoundaries },
     rules: { 'local/import-boundaries': 'error' },
   },

@@ -44,14 +44,14 @@ export default defineConfig({
       // a limit above Airtable's 5 a second keeps one test's burst from failing another's (a 429
       // in its console). Airtable's real limit is held by the relay's and the Worker's emulators
       // below, the integration tests and the load test.
-      command: `node scripts/run-ts.mjs scripts/airtable-emulator/cli.ts --port ${E2E_PORTS.emulator} --no-data --rate-limit 25`,
+      command: `node --import tsx scripts/airtable-emulator/cli.ts --port ${E2E_PORTS.emulator} --no-data --rate-limit 25`,
       url: `${EMULATOR_URL}/__emulator/health`,
       timeout: 60_000,
       reuseExistingServer: false,
       stdout: 'pipe',
     },
     {
-      command: `node scripts/run-ts.mjs scripts/airtable-emulator/cli.ts --port ${E2E_PORTS.relayEmulator} --no-data`,
+      command: `node --import tsx scripts/airtable-emulator/cli.ts --port ${E2E_PORTS.relayEmulator} --no-data`,
       url: `${RELAY_EMULATOR_URL}/__emulator/health`,
       timeout: 60_000,
       reuseExistingServer: false,
@@ -68,7 +68,7 @@ export default defineConfig({
       stdout: 'pipe' as const,
     })),
     {
-      command: `node scripts/run-ts.mjs scripts/airtable-emulator/cli.ts --port ${E2E_PORTS.workerEmulator} --no-data`,
+      command: `node --import tsx scripts/airtable-emulator/cli.ts --port ${E2E_PORTS.workerEmulator} --no-data`,
       url: `${WORKER_EMULATOR_URL}/__emulator/health`,
       timeout: 60_000,
       reuseExistingServer: false,

@@ -13,7 +13,6 @@ export default defineConfig({
   plugins: [settings, react(), prerender(settings), localAirtable(settings), launchChecklistWarning()],
   resolve: {
     alias: [
-      { find: /^@\//, replacement: `${fileURLToPath(new URL('./src', import.meta.url))}/` },
       // react-router's package exports only its development build to bundlers; the production
       // build drops dev-only warnings and checks (about 3 KB gzip less on every page).
       {

@@ -5,21 +5,21 @@
 import { StrictMode, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
-import { App } from '@/app/app';
-import { renderHeadTags } from '@/app/document-head';
-import { escapeHtml } from '@/lib/escape-html';
-import { Layout } from '@/app/layout';
-import { buildRoutes, NOT_FOUND_ROUTE, preloadRoute, type RouteDefinition } from '@/app/routes';
-import { WAITLIST_ANCHOR_ID } from '@/config/constants';
-import { flags } from '@/config/flags';
-import { ROUTE_LIST } from '@/config/routes';
-import { PRODUCT_NAME } from '@/config/site';
-import { QuoteAnswerPage } from '@/features/quote/quote-answer-page';
-import { WaitlistAnswerPage } from '@/features/waitlist/waitlist-answer-page';
-import { FORM_POST_PATHS, type NativeFormName } from '@/lib/airtable/relay-protocol';
-import { formAnswerRegionEnd, formAnswerRegionStart } from '@/lib/form-answer';
-import { SCHOOLS_SECTION_IDS } from '@/pages/schools-page';
-import type { FormTemplatePage, PrerenderedPage } from '../scripts/vite-plugins/prerender.ts';
+import { App } from './app/app.tsx';
+import { renderHeadTags } from './app/document-head.ts';
+import { escapeHtml } from './lib/escape-html.ts';
+import { Layout } from './app/layout.tsx';
+import { buildRoutes, NOT_FOUND_ROUTE, preloadRoute, type RouteDefinition } from './app/routes.tsx';
+import { WAITLIST_ANCHOR_ID } from './config/constants.ts';
+import { flags } from './config/flags.ts';
+import { ROUTE_LIST } from './config/routes.ts';
+import { PRODUCT_NAME } from './config/site.ts';
+import { QuoteAnswerPage } from './features/quote/quote-answer-page.tsx';
+import { WaitlistAnswerPage } from './features/waitlist/waitlist-answer-page.tsx';
+import { FORM_POST_PATHS, type NativeFormName } from './lib/airtable/relay-protocol.ts';
+import { formAnswerRegionEnd, formAnswerRegionStart } from './lib/form-answer.ts';
+import { SCHOOLS_SECTION_IDS } from './pages/schools-page.tsx';
+import type { FormTemplatePage, PrerenderedPage } from '#scripts/vite-plugins/prerender.ts';
 
 function renderPath(url: string): string {
   return renderToString(

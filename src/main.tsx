@@ -1,4 +1,4 @@
-import '@/styles/global.css';
+import './styles/global.css';
 
 /*
  * The entry. On a built page it is imported by the inline boot loader only after the prerendered
@@ -8,7 +8,7 @@ import '@/styles/global.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 
-const { start } = await import('@/app/start');
+const { start } = await import('./app/start.tsx');
 // Evaluating the framework and starting the app run as two tasks, not one: on a slow phone each
 // stays shorter, and the browser can handle input and paint in between.
 await new Promise((resolve) => setTimeout(resolve, 0));

@@ -3,7 +3,7 @@
  * sends to the Metadata API (or what a test seeds), with Airtable's validation errors.
  */
 import { randomBytes } from 'node:crypto';
-import { AIRTABLE_TABLE_DEFINITIONS } from '../../src/lib/airtable/schema.ts';
+import { AIRTABLE_TABLE_DEFINITIONS } from '#src/lib/airtable/schema.ts';
 import { ApiError, isObject } from './http.ts';
 import type { ChoiceModel, FieldInput, FieldModel, FieldOptions, TableInput, TableState } from './model.ts';
 

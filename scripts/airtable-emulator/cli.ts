@@ -1,7 +1,7 @@
 /**
  * `npm run emulator`: the Airtable emulator on its own loopback port.
  *
- *   node scripts/run-ts.mjs scripts/airtable-emulator/cli.ts --port 8787 --data .data/airtable.json
+ *   node --import tsx scripts/airtable-emulator/cli.ts --port 8787 --data .data/airtable.json
  */
 import { ADMIN_HELP } from './admin.ts';
 import {
@@ -11,6 +11,7 @@ import {
   startEmulator,
   type ListenOptions,
 } from './emulator.ts';
+import { runAsCommand } from '#scripts/command.ts';
 
 export const USAGE = [
   'Usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--data .data/airtable.json | --no-data]',
@@ -74,3 +75,5 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
   process.once('SIGTERM', stop);
   return undefined;
 }
+
+runAsCommand(import.meta.url, main);

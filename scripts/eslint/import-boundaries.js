@@ -1,46 +1,107 @@
 // @ts-check
 /**
- * ESLint rule `local/import-boundaries`: the architecture's import rules, checked on resolved
- * paths, so `@/features/x`, `../features/x` and `import('../features/x')` are the same import.
+ * ESLint rule `local/import-boundaries`: the project's one import dialect, and the architecture's
+ * import rules checked on resolved paths.
  *
+ * One dialect, the same in the app, the server code, the Node tools and the tests, and plain
+ * Node ESM, so Vite, Vitest, Playwright, wrangler, tsx and TypeScript all read it alike:
+ * - a project file is named in full, extension included ('./field.tsx', not './field');
+ * - a file in the importer's own folder or below is imported relatively ('./x.ts');
+ * - anything else through package.json `imports`: '#src/…', '#scripts/…', '#tests/…'.
+ *   No '../', and no '@/' alias. `eslint --fix` rewrites a wrong spelling.
+ *
+ * Architecture (files in src/ only):
  * - Imports flow one way: config/lib/content/components → features → pages → app (DESIGN.md).
  * - Features never import each other.
  * - src/server/ runs on the host: it may use src/config and src/lib only; nothing else in src/
  *   imports src/server/.
  * - `airtable` and `react-ga4` are each imported from one module only, statically or dynamically.
- * - A file that vite.config.ts loads (directly or through other files) is run by Node while the
- *   config is loaded, where the `@/` alias does not exist yet: it imports relatively. The set is
- *   computed from the imports, so no comment has to say which files those are.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SRC = path.join(ROOT, 'src');
-/** Where Node starts loading the project's TypeScript without the alias. */
-const NODE_ENTRIES = [path.join(ROOT, 'vite.config.ts')];
-const IMPORT_PATTERN = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+/** package.json `imports`: '#src/*' → './src/*', and so on. */
+const IMPORT_ROOTS = /** @type {Record<string, string>} */ (
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).imports
+);
+/** vi.mock('…') and its kin name a module too. */
+const VI_MODULE_CALLS = new Set(['mock', 'doMock', 'unmock', 'doUnmock', 'importActual', 'importMock']);
+/** Extensions tried when a specifier leaves the file's name incomplete (as bundlers would). */
+const GUESSED_EXTENSIONS = ['.ts', '.tsx', '.mjs', '.js'];
 
-/** @type {Set<string> | undefined} */
-let nodeLoaded;
+/** @param {string} file */
+const isFile = (file) => fs.existsSync(file) && fs.statSync(file).isFile();
 
-/** Every file reachable from NODE_ENTRIES through relative imports (absolute paths). */
-export function nodeLoadedFiles() {
-  if (nodeLoaded) return nodeLoaded;
-  const seen = new Set();
-  const stack = [...NODE_ENTRIES];
-  while (stack.length > 0) {
-    const file = /** @type {string} */ (stack.pop());
-    if (seen.has(file) || !fs.existsSync(file)) continue;
-    seen.add(file);
-    const source = fs.readFileSync(file, 'utf8');
-    for (const match of source.matchAll(IMPORT_PATTERN)) {
-      const target = path.resolve(path.dirname(file), /** @type {string} */ (match[1]));
-      if (/\.(ts|tsx|js|mjs)$/.test(target)) stack.push(target);
+/**
+ * The absolute path a project specifier names as written (query dropped), or null for a package.
+ * @param {string} specifier @param {string} fromFile
+ */
+function pathNamed(specifier, fromFile) {
+  const bare = specifier.split('?')[0] ?? specifier;
+  if (bare.startsWith('@/')) return path.join(SRC, bare.slice(2));
+  if (bare === '.' || bare === '..' || bare.startsWith('./') || bare.startsWith('../'))
+    return path.resolve(path.dirname(fromFile), bare);
+  if (bare.startsWith('#')) {
+    for (const [pattern, target] of Object.entries(IMPORT_ROOTS)) {
+      const prefix = pattern.replace(/\*$/, '');
+      if (bare.startsWith(prefix))
+        return path.resolve(ROOT, target.replace(/\*$/, '') + bare.slice(prefix.length));
     }
   }
-  nodeLoaded = seen;
-  return seen;
+  return null;
+}
+
+/** The file a specifier means, completing a missing extension or index file; null if none. @param {string} named */
+function fileMeant(named) {
+  if (isFile(named)) return named;
+  for (const extension of GUESSED_EXTENSIONS) if (isFile(named + extension)) return named + extension;
+  for (const extension of GUESSED_EXTENSIONS)
+    if (isFile(path.join(named, `index${extension}`))) return path.join(named, `index${extension}`);
+  return null;
+}
+
+/**
+ * How `fromFile` should spell an import of `target` (both absolute): './…' inside its own folder,
+ * otherwise the package.json `imports` root that holds it; null when no root does.
+ * @param {string} fromFile @param {string} target
+ */
+export function dialectSpecifier(fromFile, target) {
+  const relative = path.relative(path.dirname(fromFile), target).split(path.sep).join('/');
+  if (!relative.startsWith('../')) return `./${relative}`;
+  for (const [pattern, mapped] of Object.entries(IMPORT_ROOTS)) {
+    const folder = path.resolve(ROOT, mapped.replace(/\*$/, ''));
+    const inside = path.relative(folder, target).split(path.sep).join('/');
+    if (!inside.startsWith('../') && !path.isAbsolute(inside)) return pattern.replace(/\*$/, '') + inside;
+  }
+  return null;
+}
+
+/**
+ * Why `specifier` in `fromFile` is not the project's dialect, and its right spelling; null if it
+ * is, or if it names no project file (a package, or a file TypeScript will report as missing).
+ * @param {string} specifier @param {string} fromFile
+ * @returns {{ message: string, fixed: string | null } | null}
+ */
+export function dialectProblem(specifier, fromFile) {
+  const named = pathNamed(specifier, fromFile);
+  if (!named) return null;
+  const meant = fileMeant(named);
+  if (!meant) return null;
+  const query = specifier.includes('?') ? specifier.slice(specifier.indexOf('?')) : '';
+  const right = dialectSpecifier(fromFile, meant);
+  const fixed = right === null ? null : right + query;
+  if (specifier.startsWith('@/'))
+    return { message: `The '@/' alias is gone: import '${fixed ?? specifier}'.`, fixed };
+  if (meant !== named) return { message: `Name the file in full: '${fixed ?? specifier}'.`, fixed };
+  if (fixed === null || fixed === specifier) return null;
+  return {
+    message: fixed.startsWith('./')
+      ? `A file in this folder or below is imported relatively: '${fixed}'.`
+      : `Import from outside this folder through package.json imports: '${fixed}'.`,
+    fixed,
+  };
 }
 
 /** Layer rank of a top-level folder of src/ (lower never imports higher). */
@@ -65,11 +126,9 @@ const SOLE_IMPORTERS = /** @type {Record<string, string>} */ ({
  * @param {string} specifier @param {string} fromFile
  */
 function resolveInSrc(specifier, fromFile) {
-  let absolute;
-  if (specifier.startsWith('@/')) absolute = path.join(SRC, specifier.slice(2));
-  else if (specifier.startsWith('.')) absolute = path.resolve(path.dirname(fromFile), specifier);
-  else return null;
-  const relative = path.relative(SRC, absolute);
+  const named = pathNamed(specifier, fromFile);
+  if (!named) return null;
+  const relative = path.relative(SRC, named);
   return relative.startsWith('..') ? null : relative.split(path.sep).join('/');
 }
 
@@ -103,8 +162,9 @@ const rule = {
     type: 'problem',
     docs: {
       description:
-        'Enforce the one-way import flow, the sole importers of vendor clients and relative imports in files Node loads',
+        'Enforce the one import dialect, the one-way import flow and the sole importers of vendor clients',
     },
+    fixable: 'code',
     schema: [],
   },
   create(context) {
@@ -112,16 +172,22 @@ const rule = {
     const fromInSrc = path.relative(SRC, file).split(path.sep).join('/');
     const inSrc = !fromInSrc.startsWith('..');
 
-    /** @param {import('estree').Node} node @param {unknown} source */
-    const check = (node, source) => {
+    /**
+     * @param {import('estree').Node} node @param {import('estree').Node} literal @param {unknown} source
+     */
+    const check = (node, literal, source) => {
       if (typeof source !== 'string') return;
-      if (source.startsWith('@/') && nodeLoadedFiles().has(file)) {
+      const dialect = dialectProblem(source, file);
+      if (dialect) {
+        const { fixed } = dialect;
         context.report({
           node,
-          message: `vite.config.ts loads this file through Node, where '@/' does not resolve: import '${source}' relatively.`,
+          message: dialect.message,
+          ...(fixed === null ? {} : { fix: (fixer) => fixer.replaceText(literal, `'${fixed}'`) }),
         });
         return;
       }
+      if (!inSrc) return;
       const sole = SOLE_IMPORTERS[source];
       // A type-only import ships no code: only runtime imports of the package are restricted.
       const typeOnly = /** @type {{ importKind?: string }} */ (node).importKind === 'type';
@@ -129,7 +195,6 @@ const rule = {
         context.report({ node, message: `Only src/${sole} may import ${source}.` });
         return;
       }
-      if (!inSrc) return;
       const target = resolveInSrc(source, file);
       if (!target) return;
       const violation = boundaryViolation(fromInSrc, target);
@@ -137,10 +202,24 @@ const rule = {
     };
 
     return {
-      ImportDeclaration: (node) => check(node, node.source.value),
-      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
-      ExportAllDeclaration: (node) => check(node, node.source.value),
-      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+      ImportDeclaration: (node) => check(node, node.source, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source, node.source.value),
+      ImportExpression: (node) =>
+        node.source.type === 'Literal' && check(node, node.source, node.source.value),
+      CallExpression: (node) => {
+        const { callee } = node;
+        const [first] = node.arguments;
+        if (
+          callee.type === 'MemberExpression' &&
+          callee.object.type === 'Identifier' &&
+          callee.object.name === 'vi' &&
+          callee.property.type === 'Identifier' &&
+          VI_MODULE_CALLS.has(callee.property.name) &&
+          first?.type === 'Literal'
+        )
+          check(node, first, first.value);
+      },
     };
   },
 };

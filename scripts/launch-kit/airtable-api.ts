@@ -2,8 +2,8 @@
  * The few Airtable calls the owner's launch kit makes (Metadata API and records), over fetch,
  * with Airtable's error type kept so messages can say what to fix.
  */
-import type { FieldDefinition } from '../../src/lib/airtable/schema.ts';
-import { createRateGate } from '../../src/server/rate-gate.ts';
+import type { FieldDefinition } from '#src/lib/airtable/schema.ts';
+import { createRateGate } from '#src/server/rate-gate.ts';
 
 export const AIRTABLE_ENDPOINT_URL = 'https://api.airtable.com';
 

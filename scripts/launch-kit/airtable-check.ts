@@ -7,7 +7,7 @@
  *   AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… AIRTABLE_API_KEY=pat… npm run airtable:check
  *   (or --base, --schema-token (schema.bases:read), --site-token, --endpoint)
  */
-import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '../../src/lib/airtable/schema.ts';
+import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '#src/lib/airtable/schema.ts';
 import {
   AirtableApiError,
   listTables,
@@ -16,6 +16,7 @@ import {
   type RemoteTable,
 } from './airtable-api.ts';
 import { readSchemaAccess } from './options.ts';
+import { runAsCommand } from '#scripts/command.ts';
 
 /** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
 export const PROBE_EMAIL = 'airtable-check@launch-kit.invalid';
@@ -177,3 +178,5 @@ export async function main(
   for (const line of report.lines) console.log(line);
   return report.ok ? 0 : 1;
 }
+
+runAsCommand(import.meta.url, main);

@@ -9,7 +9,7 @@
  * The schema token needs schema.bases:read and schema.bases:write. It stays on the owner's
  * machine: it is read from the environment or flags, never written to a file or a build.
  */
-import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '../../src/lib/airtable/schema.ts';
+import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '#src/lib/airtable/schema.ts';
 import {
   AirtableApiError,
   createField,
@@ -18,6 +18,7 @@ import {
   type AirtableAccess,
 } from './airtable-api.ts';
 import { readSchemaAccess } from './options.ts';
+import { runAsCommand } from '#scripts/command.ts';
 
 export interface SetupReport {
   /** One line per action taken or thing left alone. */
@@ -103,3 +104,5 @@ export async function main(
   for (const line of report.lines) console.log(line);
   return report.ok ? 0 : 1;
 }
+
+runAsCommand(import.meta.url, main);

@@ -7,13 +7,13 @@
  */
 import path from 'node:path';
 import { loadEnv } from 'vite';
-import { placeholderMarks } from '../../src/config/placeholder.ts';
-import { parseSiteSettings, SettingsError, type SiteSettings } from '../../src/config/settings.ts';
+import { placeholderMarks } from '#src/config/placeholder.ts';
+import { parseSiteSettings, SettingsError, type SiteSettings } from '#src/config/settings.ts';
 // Loaded for its placeholder() marks.
-import '../../src/config/site.ts';
-import { LEGAL_REVIEW } from '../../src/content/legal/review.ts';
+import '#src/config/site.ts';
+import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { retentionTriggerLine } from './privacy-trigger.ts';
-import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '../../src/server/dead-letters.ts';
+import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/dead-letters.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
 

@@ -11,7 +11,8 @@
  * the environment or the flag and never written anywhere.
  */
 import { parseArgs } from 'node:util';
-import { DEAD_LETTERS_PATH } from '../../src/server/dead-letters.ts';
+import { DEAD_LETTERS_PATH } from '#src/server/dead-letters.ts';
+import { runAsCommand } from '#scripts/command.ts';
 
 interface Listed {
   count: number;
@@ -68,3 +69,5 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   // Non-zero, so a scheduled check can alert on it.
   return 1;
 }
+
+runAsCommand(import.meta.url, main);

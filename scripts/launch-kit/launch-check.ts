@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { buildEnv, launchChecklist } from './checklist.ts';
+import { runAsCommand } from '#scripts/command.ts';
 
 export { buildEnv, launchChecklist } from './checklist.ts';
 export type { BuildEnv, Checklist } from './checklist.ts';
@@ -17,3 +18,5 @@ export function main(): number {
   for (const line of checklist.lines) console.log(line);
   return checklist.ok ? 0 : 1;
 }
+
+runAsCommand(import.meta.url, main);

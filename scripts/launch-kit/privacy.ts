@@ -12,18 +12,19 @@
  * that email when SITE_URL and ADMIN_TOKEN (or --url, --admin-token) are given.
  */
 import { parseArgs } from 'node:util';
-import { normaliseEmail } from '../../src/lib/airtable/fields.ts';
-import { createAirtableUpstream, UpstreamError } from '../../src/server/airtable-upstream.ts';
-import { DEAD_LETTERS_PATH } from '../../src/server/dead-letters.ts';
-import { upstreamSettings } from '../../src/server/gate.ts';
+import { normaliseEmail } from '#src/lib/airtable/fields.ts';
+import { createAirtableUpstream, UpstreamError } from '#src/server/airtable-upstream.ts';
+import { DEAD_LETTERS_PATH } from '#src/server/dead-letters.ts';
+import { upstreamSettings } from '#src/server/gate.ts';
 import {
   applyRetention,
   describeRetention,
   eraseEmail,
   exportEmail,
   PRIVACY_TABLES,
-} from '../../src/server/privacy.ts';
-import { createRateGate, RATE_WINDOW_MS } from '../../src/server/rate-gate.ts';
+} from '#src/server/privacy.ts';
+import { createRateGate, RATE_WINDOW_MS } from '#src/server/rate-gate.ts';
+import { runAsCommand } from '#scripts/command.ts';
 
 const USAGE = [
   'Usage: npm run privacy:retention -- [--dry-run]',
@@ -211,3 +212,5 @@ export async function main(
     return 1;
   }
 }
+
+runAsCommand(import.meta.url, main);

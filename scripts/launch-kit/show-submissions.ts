@@ -14,11 +14,12 @@ import {
   EMULATOR_ADMIN_PREFIX,
   EMULATOR_BASE_ID,
   EMULATOR_DEFAULT_DATA_FILE,
-} from '../airtable-emulator/emulator.ts';
-import type { CellValue, StoredRecord } from '../airtable-emulator/model.ts';
-import { BaseStore } from '../airtable-emulator/store.ts';
-import { AIRTABLE_TABLE_DEFINITIONS } from '../../src/lib/airtable/schema.ts';
-import { QUOTE_FIELDS, WAITLIST_FIELDS } from '../../src/lib/airtable/fields.ts';
+} from '#scripts/airtable-emulator/emulator.ts';
+import type { CellValue, StoredRecord } from '#scripts/airtable-emulator/model.ts';
+import { BaseStore } from '#scripts/airtable-emulator/store.ts';
+import { AIRTABLE_TABLE_DEFINITIONS } from '#src/lib/airtable/schema.ts';
+import { QUOTE_FIELDS, WAITLIST_FIELDS } from '#src/lib/airtable/fields.ts';
+import { runAsCommand } from '#scripts/command.ts';
 
 // Both tables name these two fields alike; the records are keyed by field name.
 const EMAIL = WAITLIST_FIELDS.email;
@@ -101,3 +102,5 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   return 0;
 }
+
+runAsCommand(import.meta.url, main);

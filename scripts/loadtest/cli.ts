@@ -18,6 +18,7 @@ import {
   type RushMode,
   type RushReport,
 } from './rush.ts';
+import { runAsCommand } from '#scripts/command.ts';
 
 /** `--attack` alone: the gate issue's attack, one client with 20 requests in flight. */
 const ATTACK_DEFAULTS = { inFlight: 20, signups: 60, quotes: 0, repeats: 0, over: 60 };
@@ -131,3 +132,5 @@ async function attack(
   console.log(formatAttackTable(reports));
   return reports.every((r) => r.lost === 0 && r.succeeded === r.submitted) ? 0 : 1;
 }
+
+runAsCommand(import.meta.url, main);

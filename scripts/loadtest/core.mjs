@@ -9,17 +9,13 @@
 //   C. `quotes` quote requests at once,
 // then compares every answer with what the emulator stored.
 
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-// Static: a dynamic import() would run after scripts/run-ts.mjs has closed its module runner.
-import { createServer } from 'vite';
-import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '../airtable-emulator/emulator.ts';
+import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
 
 /**
- * @typedef {import('@/lib/airtable/upsert').StorageOptions} StorageOptions
- * @typedef {import('@/lib/airtable/upsert').WaitlistEntryInput} WaitlistEntryInput
- * @typedef {import('@/lib/airtable/upsert').QuoteRequestInput} QuoteRequestInput
- * @typedef {import('@/lib/airtable/upsert').UpsertResult} UpsertResult
+ * @typedef {import('#src/lib/airtable/upsert.ts').StorageOptions} StorageOptions
+ * @typedef {import('#src/lib/airtable/upsert.ts').WaitlistEntryInput} WaitlistEntryInput
+ * @typedef {import('#src/lib/airtable/upsert.ts').QuoteRequestInput} QuoteRequestInput
+ * @typedef {import('#src/lib/airtable/upsert.ts').UpsertResult} UpsertResult
  * @typedef {{
  *   upsertWaitlistEntry: (input: WaitlistEntryInput, options?: StorageOptions) => Promise<UpsertResult>,
  *   upsertQuoteRequest: (input: QuoteRequestInput, options?: StorageOptions) => Promise<UpsertResult>,
@@ -63,31 +59,8 @@ import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '../airtable-emula
  * }} LoadReport
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
 /** The production answer bound (STORAGE_ANSWER_BOUND_MS in src/config/constants.ts). */
 export const DEFAULT_ANSWER_BOUND_MS = 30_000;
-
-/**
- * Loads the TypeScript storage layer under plain `node` with Vite's own SSR module loader, so the
- * `@/` alias and `import.meta.env` resolve exactly as in the app. airtable.js (CommonJS in
- * node_modules) is externalised: Node loads it, with node-fetch, as a server would.
- * @returns {Promise<{ storage: StorageLayer, close: () => Promise<void> }>}
- */
-export async function loadStorageLayer() {
-  const server = await createServer({
-    root,
-    configFile: path.join(root, 'vite.config.ts'),
-    appType: 'custom',
-    logLevel: 'warn',
-    server: { middlewareMode: true, hmr: false, ws: false },
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
-  const storage = /** @type {StorageLayer} */ (
-    /** @type {unknown} */ (await server.ssrLoadModule('/src/lib/airtable/upsert.ts'))
-  );
-  return { storage, close: () => server.close() };
-}
 
 /** The stored form of an email (spec section 3: lower-cased and trimmed). */
 const stored = (/** @type {string} */ email) => email.trim().toLowerCase();

@@ -16,17 +16,13 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { normaliseEmail } from '../../src/lib/airtable/fields.ts';
-import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '../../src/lib/airtable/relay-protocol.ts';
-import {
-  upsertQuoteRequest,
-  upsertWaitlistEntry,
-  type StorageOptions,
-} from '../../src/lib/airtable/upsert.ts';
-import { createRelay } from '../../src/server/relay.ts';
-import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '../airtable-emulator/emulator.ts';
+import { normaliseEmail } from '#src/lib/airtable/fields.ts';
+import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
+import { createRelay } from '#src/server/relay.ts';
+import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
 import { percentile } from './core.mjs';
-import { webMiddleware } from '../vite-plugins/node-adapter.ts';
+import { webMiddleware } from '#scripts/vite-plugins/node-adapter.ts';
 import { startChaosProxy } from './chaos-proxy.ts';
 import { startClientSpread } from './client-spread.ts';
 import { startWorker } from './worker-process.ts';

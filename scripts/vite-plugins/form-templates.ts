@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ViteDevServer } from 'vite';
-import type { NativeFormName } from '../../src/lib/airtable/relay-protocol.ts';
+import type { NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
 import { withoutBoot } from './boot-loader.ts';
 
 /** What src/entry-server.tsx renders for a form's answer template. */

@@ -1,6 +1,6 @@
 /** A production build prints the launch checklist as a warning while any item fails. */
 import type { Plugin } from 'vite';
-import { buildEnv, launchChecklist } from '../launch-kit/checklist.ts';
+import { buildEnv, launchChecklist } from '#scripts/launch-kit/checklist.ts';
 
 export function launchChecklistWarning(): Plugin {
   return {

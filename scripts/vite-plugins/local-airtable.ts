@@ -18,11 +18,11 @@ import {
   EMULATOR_API_KEY,
   EMULATOR_BASE_ID,
   EMULATOR_DEFAULT_DATA_FILE,
-} from '../airtable-emulator/emulator.ts';
-import { FORM_POST_PATHS, RELAY_PATH } from '../../src/lib/airtable/relay-protocol.ts';
-import { type FormTemplates, formTemplatesFrom } from '../../src/server/form-door.ts';
-import { FORM_TEMPLATES_PREFIX } from '../../src/server/form-page.ts';
-import { createRelay, type RelayEnv } from '../../src/server/relay.ts';
+} from '#scripts/airtable-emulator/emulator.ts';
+import { FORM_POST_PATHS, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { type FormTemplates, formTemplatesFrom } from '#src/server/form-door.ts';
+import { FORM_TEMPLATES_PREFIX } from '#src/server/form-page.ts';
+import { createRelay, type RelayEnv } from '#src/server/relay.ts';
 import { devFormTemplate } from './form-templates.ts';
 import { webMiddleware } from './node-adapter.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
-import { clientAddress, trustedProxies } from '../../src/server/client-limits.ts';
+import { clientAddress, trustedProxies } from '#src/server/client-limits.ts';
 
 export type WebHandler = (request: Request, client?: { address?: string }) => Promise<Response>;
 

@@ -5,8 +5,8 @@
  * Netlify format) and into each page as a <meta> fallback for hosts that cannot send headers.
  */
 import { createHash } from 'node:crypto';
-import type { SiteSettings } from '../../src/config/settings.ts';
-import { CALENDAR, VIDEO } from '../../src/config/site.ts';
+import type { SiteSettings } from '#src/config/settings.ts';
+import { CALENDAR, VIDEO } from '#src/config/site.ts';
 import { IMMUTABLE_CACHE_CONTROL, IMMUTABLE_PREFIX } from './static-host.ts';
 
 /** Hosts gtag.js sends measurements to (Google's documented CSP list for GA4). */

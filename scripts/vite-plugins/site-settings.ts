@@ -6,7 +6,7 @@
  * Airtable key, base id or endpoint at all.
  */
 import { loadEnv, type Plugin } from 'vite';
-import { parseSiteSettings, type SiteSettings } from '../../src/config/settings.ts';
+import { parseSiteSettings, type SiteSettings } from '#src/config/settings.ts';
 
 /** Settings shared by the site's plugins once `config` has run. */
 export interface SiteSettingsHolder {

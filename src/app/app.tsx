@@ -1,10 +1,10 @@
 import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { Layout } from '@/app/layout';
-import { RouteEffects } from '@/app/route-effects';
-import { RouteErrorBoundary } from '@/app/route-error-boundary';
-import { buildRoutes, NOT_FOUND_ROUTE, type RouteDefinition } from '@/app/routes';
-import { flags } from '@/config/flags';
+import { Layout } from './layout.tsx';
+import { RouteEffects } from './route-effects.tsx';
+import { RouteErrorBoundary } from './route-error-boundary.tsx';
+import { buildRoutes, NOT_FOUND_ROUTE, type RouteDefinition } from './routes.tsx';
+import { flags } from '#src/config/flags.ts';
 
 function routeElement(route: RouteDefinition) {
   const { Page } = route;

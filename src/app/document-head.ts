@@ -1,9 +1,9 @@
-import { escapeHtml } from '@/lib/escape-html';
-import type { RouteDefinition } from '@/app/routes';
-import { documentTitle } from '@/config/routes';
-import { env } from '@/config/env';
-import { CONSENT_OPEN_SCRIPT } from '@/features/consent/consent-store';
-import { COMPANY_NAME, CONTACT_EMAIL, LINKS, PRODUCT_NAME, SOCIAL_LINKS } from '@/config/site';
+import { escapeHtml } from '#src/lib/escape-html.ts';
+import type { RouteDefinition } from './routes.tsx';
+import { documentTitle } from '#src/config/routes.ts';
+import { env } from '#src/config/env.ts';
+import { CONSENT_OPEN_SCRIPT } from '#src/features/consent/consent-store.ts';
+import { COMPANY_NAME, CONTACT_EMAIL, LINKS, PRODUCT_NAME, SOCIAL_LINKS } from '#src/config/site.ts';
 
 export const OG_IMAGE_PATH = '/og-image.png';
 export const OG_IMAGE_SIZE = { width: 1200, height: 630 } as const;

@@ -1,13 +1,13 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { Footer } from '@/components/footer';
-import { Header } from '@/components/header';
-import { ConsentBanner } from '@/features/consent/consent-banner';
-import { reopenConsent } from '@/features/consent/consent-store';
-import { whenIdleAfterLoad } from '@/lib/when-idle-after-load';
+import { Footer } from '#src/components/footer.tsx';
+import { Header } from '#src/components/header.tsx';
+import { ConsentBanner } from '#src/features/consent/consent-banner.tsx';
+import { reopenConsent } from '#src/features/consent/consent-store.ts';
+import { whenIdleAfterLoad } from '#src/lib/when-idle-after-load.ts';
 
 // Toasts only follow a form's submit: the toast area's code is not part of any page's first load.
 const LazyToaster = lazy(() =>
-  import('@/components/lazy-toaster').then((module) => ({ default: module.LazyToaster })),
+  import('#src/components/lazy-toaster.tsx').then((module) => ({ default: module.LazyToaster })),
 );
 
 /** Mounts the toast area once the page has loaded and the browser is idle. */

@@ -1,6 +1,6 @@
 import { lazy, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { internalPathOf } from '@/app/internal-path';
+import { internalPathOf } from './internal-path.ts';
 
 /** A route's page, split into its own chunk, that renders synchronously once preloaded. */
 export type LazyPage = ComponentType & {

@@ -1,6 +1,6 @@
-import { internalPathOf, routePath } from '@/app/internal-path';
-import { preloadRoute, type RouteDefinition } from '@/app/routes';
-import { whenIdleAfterLoad } from '@/lib/when-idle-after-load';
+import { internalPathOf, routePath } from './internal-path.ts';
+import { preloadRoute, type RouteDefinition } from './routes.tsx';
+import { whenIdleAfterLoad } from '#src/lib/when-idle-after-load.ts';
 
 /** How close to the viewport a link must come before its page's code is fetched. */
 const NEAR_VIEWPORT_MARGIN = '200px';

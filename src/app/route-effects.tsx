@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
-import type { RouteDefinition } from '@/app/routes';
-import { documentTitle } from '@/config/routes';
-import { HASH_SCROLL_DELAY_MS } from '@/config/constants';
-import { useAnalyticsConsent } from '@/features/consent/use-analytics-consent';
-import { scrollToElementId } from '@/lib/scroll';
+import type { RouteDefinition } from './routes.tsx';
+import { documentTitle } from '#src/config/routes.ts';
+import { HASH_SCROLL_DELAY_MS } from '#src/config/constants.ts';
+import { useAnalyticsConsent } from '#src/features/consent/use-analytics-consent.ts';
+import { scrollToElementId } from '#src/lib/scroll.ts';
 
 function setMetaDescription(content: string): void {
   let tag = document.head.querySelector<HTMLMetaElement>('meta[name="description"]');
@@ -35,7 +35,7 @@ export function RouteEffects({ route }: { route: RouteDefinition }) {
   useEffect(() => {
     if (consent === 'granted') {
       // Enabled here as well: the consent hook's own import of the module may resolve later.
-      void import('@/lib/analytics').then(async (analytics) => {
+      void import('#src/lib/analytics.ts').then(async (analytics) => {
         await analytics.enableAnalytics();
         await analytics.trackPageView(location.pathname + location.search, title);
       });

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
-import { lazyPage, type LazyPage } from '@/app/lazy-page';
-import type { FeatureFlag } from '@/config/flags';
+import { lazyPage, type LazyPage } from './lazy-page.tsx';
+import type { FeatureFlag } from '#src/config/flags.ts';
 import {
   NOT_FOUND,
   pageComponentName,
@@ -9,8 +9,8 @@ import {
   routesOn,
   type NamedRoute,
   type RouteEntry,
-} from '@/config/routes';
-import { NotFoundPage } from '@/pages/not-found-page';
+} from '#src/config/routes.ts';
+import { NotFoundPage } from '#src/pages/not-found-page.tsx';
 
 /**
  * Every page module but the not-found page (in the shell), each its own chunk: a visitor

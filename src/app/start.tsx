@@ -1,11 +1,11 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { App } from '@/app/app';
-import { routePath } from '@/app/internal-path';
-import { prefetchOnIntent } from '@/app/prefetch';
-import { buildRoutes, prepareHydration } from '@/app/routes';
-import { flags } from '@/config/flags';
+import { App } from './app.tsx';
+import { routePath } from './internal-path.ts';
+import { prefetchOnIntent } from './prefetch.ts';
+import { buildRoutes, prepareHydration } from './routes.tsx';
+import { flags } from '#src/config/flags.ts';
 
 /** Hydrates the prerendered page (or renders it, on the dev server) once its chunk is loaded. */
 export async function start(container: HTMLElement): Promise<void> {

@@ -1,5 +1,5 @@
-import type { AvatarImage } from '@/content/types';
-import '@/styles/content.css';
+import type { AvatarImage } from '#src/content/types.ts';
+import '#src/styles/content.css';
 
 type AvatarProps = {
   readonly image: AvatarImage;

@@ -1,4 +1,4 @@
-import type { SchoolBenefitIcon } from '@/content/schools';
+import type { SchoolBenefitIcon } from '#src/content/schools.ts';
 
 // Its own module (not icons.tsx, which every page loads): only the schools page draws these.
 const BENEFIT_ICON_PROPS = {

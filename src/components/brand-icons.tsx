@@ -1,6 +1,6 @@
 // Drawn by the header and footer on every page: kept apart from the form and carousel glyphs
 // (icons.tsx), which only the home and schools pages load.
-import type { SocialIcon } from '@/config/site';
+import type { SocialIcon } from '#src/config/site.ts';
 
 const PATHS: Record<SocialIcon, string> = {
   linkedin:

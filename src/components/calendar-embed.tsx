@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { CALENDAR_FRAME_HEIGHT_PX } from '@/config/constants';
-import { CALENDAR, EXTERNAL_LINK_PROPS } from '@/config/site';
-import { useNearViewport } from '@/lib/use-near-viewport';
-import '@/styles/embeds.css';
+import { CALENDAR_FRAME_HEIGHT_PX } from '#src/config/constants.ts';
+import { CALENDAR, EXTERNAL_LINK_PROPS } from '#src/config/site.ts';
+import { useNearViewport } from '#src/lib/use-near-viewport.ts';
+import '#src/styles/embeds.css';
 
 type CalendarEmbedProps = {
   readonly url?: string;

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
-import { LogoMark } from '@/components/brand-icons';
-import { NavItemLink, visibleNavItems } from '@/components/nav-item-link';
-import { SocialLinks } from '@/components/social-links';
-import { flags } from '@/config/flags';
+import { LogoMark } from './brand-icons.tsx';
+import { NavItemLink, visibleNavItems } from './nav-item-link.tsx';
+import { SocialLinks } from './social-links.tsx';
+import { flags } from '#src/config/flags.ts';
 import {
   COMPANY_NAME,
   CONTACT_EMAIL,
@@ -11,7 +11,7 @@ import {
   PRODUCT_NAME,
   ROUTE_PATHS,
   TAGLINE,
-} from '@/config/site';
+} from '#src/config/site.ts';
 
 export const FOOTER_TEXT = {
   cookieSettings: 'Cookie settings',

@@ -1,13 +1,13 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { LogoMark } from '@/components/brand-icons';
-import { NavItemLink, visibleNavItems } from '@/components/nav-item-link';
-import { SocialLinks } from '@/components/social-links';
-import { WaitlistLink } from '@/components/waitlist-link';
-import { HEADER_SCROLL_THRESHOLD_PX } from '@/config/constants';
-import { flags } from '@/config/flags';
-import { HEADER_NAV, MOBILE_NAV, PRODUCT_NAME, ROUTE_PATHS } from '@/config/site';
-import { useHydrated } from '@/lib/use-hydrated';
+import { LogoMark } from './brand-icons.tsx';
+import { NavItemLink, visibleNavItems } from './nav-item-link.tsx';
+import { SocialLinks } from './social-links.tsx';
+import { WaitlistLink } from './waitlist-link.tsx';
+import { HEADER_SCROLL_THRESHOLD_PX } from '#src/config/constants.ts';
+import { flags } from '#src/config/flags.ts';
+import { HEADER_NAV, MOBILE_NAV, PRODUCT_NAME, ROUTE_PATHS } from '#src/config/site.ts';
+import { useHydrated } from '#src/lib/use-hydrated.ts';
 
 export const HEADER_TEXT = {
   homeLink: `${PRODUCT_NAME} home`,

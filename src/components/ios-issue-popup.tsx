@@ -1,8 +1,8 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
-import { MESSAGES } from '@/config/messages';
-import { EXTERNAL_LINK_PROPS, LINKS } from '@/config/site';
-import { trackStoreClick } from '@/lib/analytics';
-import '@/styles/home.css';
+import { MESSAGES } from '#src/config/messages.ts';
+import { EXTERNAL_LINK_PROPS, LINKS } from '#src/config/site.ts';
+import { trackStoreClick } from '#src/lib/analytics.ts';
+import '#src/styles/home.css';
 
 export const IOS_POPUP_TEXT = {
   title: 'Sign-up issue on iOS',

@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import type { Toaster as ToasterComponent } from 'react-hot-toast';
-import { TOAST_POSITION } from '@/config/constants';
+import { TOAST_POSITION } from '#src/config/constants.ts';
 import {
   loadToastLibrary,
   onFallbackToasts,
   onToasterReady,
   TOAST_DURATION_MS,
   type FallbackToast,
-} from '@/lib/toast';
-import { whenIdleAfterLoad } from '@/lib/when-idle-after-load';
+} from '#src/lib/toast.ts';
+import { whenIdleAfterLoad } from '#src/lib/when-idle-after-load.ts';
 
 /** The toast area (top-center); mounts once react-hot-toast has loaded (idle after load, or the first toast). */
 export function LazyToaster() {

@@ -1,7 +1,7 @@
 import { Fragment, type ReactNode } from 'react';
-import { CONTACT_EMAIL } from '@/config/site';
-import type { LegalDocument } from '@/content/types';
-import '@/styles/content.css';
+import { CONTACT_EMAIL } from '#src/config/site.ts';
+import type { LegalDocument } from '#src/content/types.ts';
+import '#src/styles/content.css';
 
 const MONTHS = [
   'January',

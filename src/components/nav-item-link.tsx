@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
-import { flags, type FeatureFlag } from '@/config/flags';
-import { EXTERNAL_LINK_PROPS, type NavItem } from '@/config/site';
+import { flags, type FeatureFlag } from '#src/config/flags.ts';
+import { EXTERNAL_LINK_PROPS, type NavItem } from '#src/config/site.ts';
 
 type Props = {
   item: NavItem;

@@ -1,5 +1,5 @@
-import { SocialGlyph } from '@/components/brand-icons';
-import { EXTERNAL_LINK_PROPS, SOCIAL_LINKS } from '@/config/site';
+import { SocialGlyph } from './brand-icons.tsx';
+import { EXTERNAL_LINK_PROPS, SOCIAL_LINKS } from '#src/config/site.ts';
 
 /** Icon-only links to the product's social pages; each has an accessible name. */
 export function SocialLinks({ className = 'social-links' }: { className?: string }) {

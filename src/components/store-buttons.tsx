@@ -1,8 +1,8 @@
 import type { MouseEvent } from 'react';
-import { flags } from '@/config/flags';
-import { EXTERNAL_LINK_PROPS, LINKS } from '@/config/site';
-import type { StoreClickLocation, StorePlatform } from '@/lib/analytics';
-import '@/styles/home.css';
+import { flags } from '#src/config/flags.ts';
+import { EXTERNAL_LINK_PROPS, LINKS } from '#src/config/site.ts';
+import type { StoreClickLocation, StorePlatform } from '#src/lib/analytics.ts';
+import '#src/styles/home.css';
 
 export const STORE_BUTTON_TEXT = {
   appStore: { small: 'Download on the', large: 'App Store' },
@@ -62,7 +62,7 @@ function StoreLink({ platform, href, location, onClick }: StoreLinkProps) {
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
     // The analytics module is fetched at the first click, not with the page (after consent it
     // is already loaded); the store opens in a new tab, so this page stays to send the event.
-    void import('@/lib/analytics').then((analytics) => analytics.trackStoreClick(platform, location));
+    void import('#src/lib/analytics.ts').then((analytics) => analytics.trackStoreClick(platform, location));
     onClick?.(event);
   };
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { VIDEO } from '@/config/site';
-import '@/styles/embeds.css';
+import { VIDEO } from '#src/config/site.ts';
+import '#src/styles/embeds.css';
 
 type VideoFacadeProps = {
   readonly videoId?: string;

@@ -1,8 +1,8 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { WAITLIST_ANCHOR_ID } from '@/config/constants';
-import { ROUTE_PATHS } from '@/config/site';
-import { scrollToElementId } from '@/lib/scroll';
+import { WAITLIST_ANCHOR_ID } from '#src/config/constants.ts';
+import { ROUTE_PATHS } from '#src/config/site.ts';
+import { scrollToElementId } from '#src/lib/scroll.ts';
 
 /** Link to the home waitlist; on the home page it scrolls there without navigating. */
 export function WaitlistLink({

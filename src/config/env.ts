@@ -3,7 +3,7 @@
  * (scripts/vite-plugins/site-settings.ts) with src/config/settings.ts, and handed over as one
  * object, so only the values the app uses reach the bundle. Nothing else reads import.meta.env.
  */
-import { parseSiteSettings, type SiteSettings } from '@/config/settings';
+import { parseSiteSettings, type SiteSettings } from './settings.ts';
 
 declare const __SITE_SETTINGS__: SiteSettings | undefined;
 

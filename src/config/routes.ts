@@ -9,11 +9,11 @@
  * PressKitPage); its copy in src/content/; and an entry here.
  *
  * Node-side tools load this module (Vite's config through site.ts, the bench, the Playwright
- * specs): no JSX and nothing that touches import.meta.env (lint keeps its imports relative).
+ * specs): no JSX and nothing that touches import.meta.env.
  */
-import { ACCESSIBILITY_META } from '../content/accessibility-meta.ts';
-import { HOME_HEADLINE, SCHOOLS_HEADLINE } from '../content/headlines.ts';
-import type { NativeFormName } from '../lib/airtable/relay-protocol.ts';
+import { ACCESSIBILITY_META } from '#src/content/accessibility-meta.ts';
+import { HOME_HEADLINE, SCHOOLS_HEADLINE } from '#src/content/headlines.ts';
+import type { NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
 import { MESSAGES } from './messages.ts';
 import { PRODUCT_NAME } from './product.ts';
 import type { FeatureFlag } from './settings.ts';

@@ -1,5 +1,5 @@
 /** About page copy. */
-import { COMPANY_NAME, PRODUCT_NAME, ROUTE_PATHS } from '@/config/site';
+import { COMPANY_NAME, PRODUCT_NAME, ROUTE_PATHS } from '#src/config/site.ts';
 
 export type AboutSection = {
   /** Anchor and heading id, unique on the page. */

@@ -2,7 +2,7 @@
  * The accessibility statement's title and description, apart from its text: the route table
  * (in the first-load chunk) needs these, while the statement itself loads with its page.
  */
-import { PRODUCT_NAME } from '../config/product.ts';
+import { PRODUCT_NAME } from '#src/config/product.ts';
 
 /** The route's document title and meta description. */
 export const ACCESSIBILITY_META = {

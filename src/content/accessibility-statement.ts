@@ -3,9 +3,9 @@
  * model statement): what works, what does not yet, how to report a problem and how soon we
  * answer, and how the site was tested. Update `ACCESSIBILITY_REVIEWED` whenever it is re-tested.
  */
-import { CONTACT_EMAIL, PRODUCT_NAME } from '@/config/site';
-import { ACCESSIBILITY_META } from '@/content/accessibility-meta';
-import type { LegalDocument } from '@/content/types';
+import { CONTACT_EMAIL, PRODUCT_NAME } from '#src/config/site.ts';
+import { ACCESSIBILITY_META } from './accessibility-meta.ts';
+import type { LegalDocument } from './types.ts';
 
 /** ISO date of the last test of the site against WCAG 2.2 AA. */
 export const ACCESSIBILITY_REVIEWED = '2026-11-23';

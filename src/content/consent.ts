@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from '@/config/site';
+import { PRODUCT_NAME } from '#src/config/site.ts';
 
 /**
  * The cookie banner's words. Kept short on purpose: on a phone the banner must stay a smaller

@@ -1,6 +1,6 @@
 /** Home page copy: hero, schools card, waitlist, testimonials and supporters headings. */
-import { PRODUCT_NAME, ROUTE_PATHS } from '@/config/site';
-import { HOME_HEADLINE } from '@/content/headlines';
+import { PRODUCT_NAME, ROUTE_PATHS } from '#src/config/site.ts';
+import { HOME_HEADLINE } from './headlines.ts';
 
 /** One waitlist interest card. `value` is what the form sends and stores. */
 export type WaitlistInterestOption = {

@@ -1,7 +1,7 @@
 /** Schools page copy: hero, benefit cards, quote and call sections. */
-import { SCHEDULING_CALL_MINUTES } from '@/config/constants';
-import { PRODUCT_NAME } from '@/config/site';
-import { SCHOOLS_HEADLINE } from '@/content/headlines';
+import { SCHEDULING_CALL_MINUTES } from '#src/config/constants.ts';
+import { PRODUCT_NAME } from '#src/config/site.ts';
+import { SCHOOLS_HEADLINE } from './headlines.ts';
 
 /** Which drawn icon a benefit card shows; the card component maps keys to SVGs. */
 export type SchoolBenefitIcon = 'pencil' | 'microphone' | 'languages' | 'accessibility';

@@ -2,7 +2,7 @@
  * Testimonials (spec section 3): static, never user-submitted at runtime. Avatars are drawn,
  * not photographed; each colour pair meets WCAG AA contrast for text (≥ 4.5:1), checked in tests.
  */
-import type { AvatarImage, Testimonial } from '@/content/types';
+import type { AvatarImage, Testimonial } from './types.ts';
 
 /** Background/foreground pairs, all ≥ 4.5:1 (the lowest is green on white at about 5.4:1). */
 const AVATAR_PALETTE = [

@@ -3,12 +3,12 @@
  * visitor has accepted analytics cookies (PECR, ICO Children's code); without a measurement id
  * every call is a no-op that warns once.
  */
-import { env } from '@/config/env';
+import { env } from '#src/config/env.ts';
 import {
   ANALYTICS_TRANSPORTS,
   DEFAULT_ANALYTICS_TRANSPORT,
   type AnalyticsTransport,
-} from '@/config/constants';
+} from '#src/config/constants.ts';
 
 import type ReactGA from 'react-ga4';
 

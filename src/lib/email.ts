@@ -3,7 +3,7 @@ import {
   EMAIL_LOCAL_MAX_LENGTH,
   EMAIL_MAX_LENGTH,
   EMAIL_MIN_LENGTH,
-} from '../config/constants.ts';
+} from '#src/config/constants.ts';
 
 // Local part: RFC 5322 dot-atom characters, plus Unicode letters, marks and digits (RFC 6531).
 // Dots are checked separately (no leading, trailing or double dot).

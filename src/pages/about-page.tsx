@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { ABOUT } from '@/content/about';
-import '@/styles/content.css';
+import { ABOUT } from '#src/content/about.ts';
+import '#src/styles/content.css';
 
 /** /about: who we are, why voice matters, and how the product started. */
 export function AboutPage() {

@@ -1,5 +1,5 @@
-import { LegalDocumentView } from '@/components/legal-document';
-import { GUIDELINES } from '@/content/legal/guidelines';
+import { LegalDocumentView } from '#src/components/legal-document.tsx';
+import { GUIDELINES } from '#src/content/legal/guidelines.ts';
 
 /** /guidelines: the community and safety rules for children's podcasts. */
 export function GuidelinesPage() {

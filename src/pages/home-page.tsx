@@ -1,18 +1,18 @@
 import { lazy, Suspense, useEffect, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { Mascot } from '@/components/mascot';
-import { PartnerLogoList } from '@/components/partner-logo';
-import { StoreButtons } from '@/components/store-buttons';
-import { TestimonialCarousel } from '@/components/carousel/testimonial-carousel';
-import { VideoFacade } from '@/components/video-facade';
-import { WAITLIST_ANCHOR_ID } from '@/config/constants';
-import { flags } from '@/config/flags';
-import { PRODUCT_NAME } from '@/config/site';
-import { HOME } from '@/content/home';
-import { PARTNERS } from '@/content/partners';
-import { HOME_TESTIMONIALS } from '@/content/testimonials';
-import { WaitlistForm, type WaitlistFormProps } from '@/features/waitlist/waitlist-form';
-import '@/styles/home.css';
+import { Mascot } from '#src/components/mascot.tsx';
+import { PartnerLogoList } from '#src/components/partner-logo.tsx';
+import { StoreButtons } from '#src/components/store-buttons.tsx';
+import { TestimonialCarousel } from '#src/components/carousel/testimonial-carousel.tsx';
+import { VideoFacade } from '#src/components/video-facade.tsx';
+import { WAITLIST_ANCHOR_ID } from '#src/config/constants.ts';
+import { flags } from '#src/config/flags.ts';
+import { PRODUCT_NAME } from '#src/config/site.ts';
+import { HOME } from '#src/content/home.ts';
+import { PARTNERS } from '#src/content/partners.ts';
+import { HOME_TESTIMONIALS } from '#src/content/testimonials.ts';
+import { WaitlistForm, type WaitlistFormProps } from '#src/features/waitlist/waitlist-form.tsx';
+import '#src/styles/home.css';
 
 /** Heading ids of the home page's sections, in the spec's order (tests read them too). */
 export const HOME_HEADING_IDS = {
@@ -37,7 +37,7 @@ export type HomePageProps = {
 };
 
 // Off by default (TEMP_ISSUE_POPUP): its code is fetched only on builds that turn it on.
-const loadIosIssuePopup = () => import('@/components/ios-issue-popup');
+const loadIosIssuePopup = () => import('#src/components/ios-issue-popup.tsx');
 const IosIssuePopup = lazy(() => loadIosIssuePopup().then((m) => ({ default: m.IosIssuePopup })));
 
 /** /: hero, schools card, demo video, waitlist, testimonials and supporters, in the spec's order. */

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
-import { MESSAGES } from '@/config/messages';
-import { ROUTE_PATHS } from '@/config/site';
+import { MESSAGES } from '#src/config/messages.ts';
+import { ROUTE_PATHS } from '#src/config/site.ts';
 
 export const NOT_FOUND_TEXT = {
   body: "We couldn't find the page you were looking for. It may have moved, or the link may be mistyped.",

@@ -1,5 +1,5 @@
-import { LegalDocumentView } from '@/components/legal-document';
-import { PRIVACY } from '@/content/legal/privacy';
+import { LegalDocumentView } from '#src/components/legal-document.tsx';
+import { PRIVACY } from '#src/content/legal/privacy.ts';
 
 /** /privacy: the privacy policy. */
 export function PrivacyPage() {

@@ -1,13 +1,13 @@
-import { CalendarEmbed } from '@/components/calendar-embed';
-import { TestimonialCarousel } from '@/components/carousel/testimonial-carousel';
-import { VideoFacade } from '@/components/video-facade';
-import { SCHOOLS } from '@/content/schools';
-import { BenefitIcon } from '@/components/benefit-icon';
-import { SchoolsHeroArt } from '@/components/schools-hero-art';
-import { SCHOOLS_TESTIMONIALS } from '@/content/testimonials';
-import { QUOTE_FOCUS_TARGET_IDS, QuoteForm } from '@/features/quote/quote-form';
-import { scrollToElementId } from '@/lib/scroll';
-import '@/styles/schools.css';
+import { CalendarEmbed } from '#src/components/calendar-embed.tsx';
+import { TestimonialCarousel } from '#src/components/carousel/testimonial-carousel.tsx';
+import { VideoFacade } from '#src/components/video-facade.tsx';
+import { SCHOOLS } from '#src/content/schools.ts';
+import { BenefitIcon } from '#src/components/benefit-icon.tsx';
+import { SchoolsHeroArt } from '#src/components/schools-hero-art.tsx';
+import { SCHOOLS_TESTIMONIALS } from '#src/content/testimonials.ts';
+import { QUOTE_FOCUS_TARGET_IDS, QuoteForm } from '#src/features/quote/quote-form.tsx';
+import { scrollToElementId } from '#src/lib/scroll.ts';
+import '#src/styles/schools.css';
 
 /** In-page anchors of the schools page (also used by its tests). */
 export const SCHOOLS_SECTION_IDS = {

@@ -1,5 +1,5 @@
-import { LegalDocumentView } from '@/components/legal-document';
-import { TERMS } from '@/content/legal/terms';
+import { LegalDocumentView } from '#src/components/legal-document.tsx';
+import { TERMS } from '#src/content/legal/terms.ts';
 
 /** /terms: the terms and conditions. */
 export function TermsPage() {

@@ -4,8 +4,8 @@
  * Plain fetch rather than airtable.js: it runs in workerd and Netlify's runtime alike, and
  * needs batch calls and per-request deadlines the browser client does not offer.
  */
-import { emailLookupFormula } from '../lib/airtable/formula.ts';
-import { AIRTABLE_SCHEMA } from '../lib/airtable/schema.ts';
+import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
+import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import type { Cells } from './submission.ts';
 import type { RateGate } from './rate-gate.ts';
 

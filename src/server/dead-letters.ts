@@ -6,7 +6,7 @@
  * answers nothing without the token, and a replayed letter is deleted.
  */
 import { ADMIN_ATTEMPTS_PER_MINUTE, createWindowLimiter, type Limiter } from './client-limits.ts';
-import { normaliseEmail } from '../lib/airtable/fields.ts';
+import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import type { Submission } from './submission.ts';
 
 /** wrangler.jsonc names the dead-letter queue after the submissions queue plus this suffix. */

@@ -11,9 +11,9 @@
  * The page comes from the build (the hosts pass a renderer over its answer templates); a host
  * without one answers a plain page with the same words and a link back.
  */
-import { MESSAGES } from '../config/messages.ts';
-import { escapeHtml } from '../lib/escape-html.ts';
-import type { NativeFormName } from '../lib/airtable/relay-protocol.ts';
+import { MESSAGES } from '#src/config/messages.ts';
+import { escapeHtml } from '#src/lib/escape-html.ts';
+import type { NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
 import { formTemplatePath, type NativeOutcome, type NativeValues, renderFormAnswer } from './form-page.ts';
 import type { GateResult } from './gate.ts';
 

@@ -6,8 +6,8 @@
  * the regions of the outcome, puts every posted value back (HTML-escaped) and ticks the posted
  * checkboxes. All copy comes from the template, i.e. from the components and src/config/messages.ts.
  */
-import { escapeHtml } from '../lib/escape-html.ts';
-import type { NativeFormName } from '../lib/airtable/relay-protocol.ts';
+import { escapeHtml } from '#src/lib/escape-html.ts';
+import type { NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
 import {
   FORM_ANSWER_CHECKBOX_ATTRIBUTE,
   FORM_ANSWER_KEPT,
@@ -16,7 +16,7 @@ import {
   formAnswerRegionStart,
   formAnswerValueToken,
   type FormAnswerOutcome,
-} from '../lib/form-answer.ts';
+} from '#src/lib/form-answer.ts';
 
 export type NativeOutcome = FormAnswerOutcome;
 /** Raw posted values by field name (a repeated field, such as checkboxes, as a list). */

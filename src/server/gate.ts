@@ -19,18 +19,18 @@
  * The answer to an accepted submission never depends on what is stored: the same status, shape
  * and receipt (a fresh id, the acceptance time) for a stored and an unknown email.
  */
-import { FORM_TRAP_FIELD, RELAY_CLIENT_KEY } from '../lib/airtable/relay-protocol.ts';
-import { DEFAULT_INTEREST_HOME_FORM } from '../config/constants.ts';
-import { AIRTABLE_DEFAULT_ENDPOINT } from '../config/settings.ts';
+import { FORM_TRAP_FIELD, RELAY_CLIENT_KEY } from '#src/lib/airtable/relay-protocol.ts';
+import { DEFAULT_INTEREST_HOME_FORM } from '#src/config/constants.ts';
+import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/settings.ts';
 import {
   OTHER_USE_CASE_LABEL,
   OTHER_USE_CASE_PREFIX,
   QUOTE_FIELDS,
   WAITLIST_FIELDS,
   WAITLIST_PAGE_SOURCES,
-} from '../lib/airtable/fields.ts';
-import { keyedSerialiser, submissionKey } from '../lib/airtable/one-at-a-time.ts';
-import { AIRTABLE_SCHEMA, type TableName } from '../lib/airtable/schema.ts';
+} from '#src/lib/airtable/fields.ts';
+import { keyedSerialiser, submissionKey } from '#src/lib/airtable/one-at-a-time.ts';
+import { AIRTABLE_SCHEMA, type TableName } from '#src/lib/airtable/schema.ts';
 import {
   type AirtableUpstream,
   createAirtableUpstream,

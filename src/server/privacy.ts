@@ -11,10 +11,10 @@
  * deletes of at most 10 ids, every request through the rate gate (on the Worker the same gate as
  * the queue's writer). Logs and reports carry counts, never emails.
  */
-import { DATA_RETENTION_MONTHS } from '../config/constants.ts';
-import { normaliseEmail } from '../lib/airtable/fields.ts';
-import { emailLookupFormula } from '../lib/airtable/formula.ts';
-import { AIRTABLE_SCHEMA } from '../lib/airtable/schema.ts';
+import { DATA_RETENTION_MONTHS } from '#src/config/constants.ts';
+import { normaliseEmail } from '#src/lib/airtable/fields.ts';
+import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
+import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
   type AirtableUpstream,

@@ -16,9 +16,9 @@
  * retry starts with a fresh lookup, so a create whose answer was lost becomes an update, never
  * a second record.
  */
-import { normaliseEmail, QUOTE_FIELDS } from '../lib/airtable/fields.ts';
-import { submissionKey } from '../lib/airtable/one-at-a-time.ts';
-import { AIRTABLE_SCHEMA } from '../lib/airtable/schema.ts';
+import { normaliseEmail, QUOTE_FIELDS } from '#src/lib/airtable/fields.ts';
+import { submissionKey } from '#src/lib/airtable/one-at-a-time.ts';
+import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
   type AirtableUpstream,

@@ -10,9 +10,9 @@
  * - the forms' native posts (FORM_POST_PATHS) go through the same gate and are answered with a
  *   full page (src/server/form-door.ts).
  */
-import { emailLookupFormula } from '../lib/airtable/formula.ts';
-import { FORM_POST_PATHS, RELAY_BASE_ID, RELAY_PATH } from '../lib/airtable/relay-protocol.ts';
-import type { TableName } from '../lib/airtable/schema.ts';
+import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
+import { FORM_POST_PATHS, RELAY_BASE_ID, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import type { TableName } from '#src/lib/airtable/schema.ts';
 import type { Limiter } from './client-limits.ts';
 import { answerNativePost, type FormTemplates } from './form-door.ts';
 import {

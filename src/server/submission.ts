@@ -10,23 +10,23 @@
  * it sends grows the owner's base: no select option but the schema's and the page's own extras
  * (one 'Other: …' per quote, the home form's 'General Waitlist').
  */
-import { DEFAULT_INTEREST_HOME_FORM } from '../config/constants.ts';
-import { MESSAGES } from '../config/messages.ts';
-import { canonicalEmail } from '../lib/email.ts';
+import { DEFAULT_INTEREST_HOME_FORM } from '#src/config/constants.ts';
+import { MESSAGES } from '#src/config/messages.ts';
+import { canonicalEmail } from '#src/lib/email.ts';
 import {
   OTHER_USE_CASE_PREFIX,
   QUOTE_FIELDS,
   QUOTE_STATUS_NEW,
   WAITLIST_FIELDS,
   WAITLIST_PAGE_SOURCES,
-} from '../lib/airtable/fields.ts';
+} from '#src/lib/airtable/fields.ts';
 import {
   AIRTABLE_SCHEMA,
   choiceNames,
   type FieldDefinition,
   tableDefinition,
   type TableName,
-} from '../lib/airtable/schema.ts';
+} from '#src/lib/airtable/schema.ts';
 
 export type CellValue = string | string[];
 export type Cells = Record<string, CellValue>;

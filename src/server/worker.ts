@@ -4,7 +4,7 @@
  * When wrangler.jsonc binds the SUBMISSIONS queue, the relay accepts each valid submission into
  * it and answers at once, and this Worker's queue consumer is the only writer to Airtable.
  */
-import { FORM_POST_PATHS, RELAY_PATH } from '../lib/airtable/relay-protocol.ts';
+import { FORM_POST_PATHS, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
 import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
 import { formTemplatesFrom } from './form-door.ts';
 import { FORM_TEMPLATES_PREFIX } from './form-page.ts';

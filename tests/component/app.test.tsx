@@ -2,14 +2,14 @@ import { readdirSync } from 'node:fs';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
-import { App } from '@/app/app';
-import { buildRoutes, preloadRoute } from '@/app/routes';
-import { HASH_SCROLL_DELAY_MS } from '@/config/constants';
-import { pageModuleName, ROUTE_LIST } from '@/config/routes';
-import { MESSAGES } from '@/config/messages';
-import { CONSENT_TEXT } from '@/content/consent';
-import { RESERVED_BOTTOM_PROPERTY } from '@/lib/use-reserved-bottom-space';
-import { CONSENT_STORAGE_KEY, resetConsentForTests } from '@/features/consent/consent-store';
+import { App } from '#src/app/app.tsx';
+import { buildRoutes, preloadRoute } from '#src/app/routes.tsx';
+import { HASH_SCROLL_DELAY_MS } from '#src/config/constants.ts';
+import { pageModuleName, ROUTE_LIST } from '#src/config/routes.ts';
+import { MESSAGES } from '#src/config/messages.ts';
+import { CONSENT_TEXT } from '#src/content/consent.ts';
+import { RESERVED_BOTTOM_PROPERTY } from '#src/lib/use-reserved-bottom-space.ts';
+import { CONSENT_STORAGE_KEY, resetConsentForTests } from '#src/features/consent/consent-store.ts';
 
 function renderAt(path: string, { schoolsPageOn = true } = {}) {
   return render(

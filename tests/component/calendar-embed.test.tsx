@@ -1,9 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
-import { CalendarEmbed } from '@/components/calendar-embed';
-import { CALENDAR_FRAME_HEIGHT_PX } from '@/config/constants';
-import { CALENDAR } from '@/config/site';
-import { bringAllIntoView, installFakeIntersectionObserver } from './support/intersection-observer';
+import { CalendarEmbed } from '#src/components/calendar-embed.tsx';
+import { CALENDAR_FRAME_HEIGHT_PX } from '#src/config/constants.ts';
+import { CALENDAR } from '#src/config/site.ts';
+import { bringAllIntoView, installFakeIntersectionObserver } from './support/intersection-observer.ts';
 
 describe('CalendarEmbed', () => {
   beforeEach(() => installFakeIntersectionObserver());

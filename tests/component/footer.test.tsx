@@ -1,8 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
-import { Footer, FOOTER_TEXT } from '@/components/footer';
-import { CONTACT_EMAIL, LINKS } from '@/config/site';
+import { Footer, FOOTER_TEXT } from '#src/components/footer.tsx';
+import { CONTACT_EMAIL, LINKS } from '#src/config/site.ts';
 
 function renderFooter(props: { schoolsPageOn?: boolean; onOpenCookieSettings?: () => void } = {}) {
   return render(

@@ -4,10 +4,10 @@ import type { ReactElement } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { MESSAGES } from '@/config/messages';
-import { QUOTE_FORM_LABELS, QuoteForm } from '@/features/quote/quote-form';
-import { WAITLIST_FORM_TEXT, WaitlistForm } from '@/features/waitlist/waitlist-form';
-import { FORM_POST_PATHS } from '@/lib/airtable/relay-protocol';
+import { MESSAGES } from '#src/config/messages.ts';
+import { QUOTE_FORM_LABELS, QuoteForm } from '#src/features/quote/quote-form.tsx';
+import { WAITLIST_FORM_TEXT, WaitlistForm } from '#src/features/waitlist/waitlist-form.tsx';
+import { FORM_POST_PATHS } from '#src/lib/airtable/relay-protocol.ts';
 
 /**
  * A visitor quicker than the JavaScript: the prerendered form already holds what the browser
@@ -15,7 +15,7 @@ import { FORM_POST_PATHS } from '@/lib/airtable/relay-protocol';
  * and the next press submits exactly that.
  */
 
-vi.mock('@/lib/airtable/preload', () => ({ preloadStorage: () => undefined }));
+vi.mock('#src/lib/airtable/preload.ts', () => ({ preloadStorage: () => undefined }));
 
 /** Puts the prerendered HTML of `ui` in the page, lets `visitor` act on it, then hydrates it. */
 async function prerenderActThenHydrate(ui: ReactElement, visitor: (root: HTMLElement) => void) {

@@ -4,15 +4,23 @@ import { useState, type FormEvent, type ReactElement } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { EMAIL_INPUT, Field } from '@/components/form/field';
-import { HONEYPOT_FIELD_NAME, HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
-import { FORM_NOT_READY_TEXT, SUBMITTING_STATUS_TEXT, SubmitButton } from '@/components/form/submit-button';
-import { ToggleCard } from '@/components/form/toggle-card';
-import { useEmailField } from '@/components/form/use-email-field';
-import { useSingleSubmit } from '@/components/form/use-single-submit';
-import { MESSAGES } from '@/config/messages';
-import { CONTACT_EMAIL, LINKS } from '@/config/site';
-import { isValidEmail } from '@/lib/email';
+import { EMAIL_INPUT, Field } from '#src/components/form/field.tsx';
+import {
+  HONEYPOT_FIELD_NAME,
+  HoneypotField,
+  isHoneypotFilled,
+} from '#src/components/form/honeypot-field.tsx';
+import {
+  FORM_NOT_READY_TEXT,
+  SUBMITTING_STATUS_TEXT,
+  SubmitButton,
+} from '#src/components/form/submit-button.tsx';
+import { ToggleCard } from '#src/components/form/toggle-card.tsx';
+import { useEmailField } from '#src/components/form/use-email-field.ts';
+import { useSingleSubmit } from '#src/components/form/use-single-submit.ts';
+import { MESSAGES } from '#src/config/messages.ts';
+import { CONTACT_EMAIL, LINKS } from '#src/config/site.ts';
+import { isValidEmail } from '#src/lib/email.ts';
 
 function EmailHarness({ onSubmit }: { onSubmit?: (valid: boolean) => void }) {
   const email = useEmailField({ isValid: isValidEmail, message: MESSAGES.invalidEmail });

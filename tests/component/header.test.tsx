@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter, StaticRouter } from 'react-router-dom';
-import { Header, HEADER_TEXT, isScrolledPastThreshold } from '@/components/header';
-import { LINKS } from '@/config/site';
+import { Header, HEADER_TEXT, isScrolledPastThreshold } from '#src/components/header.tsx';
+import { LINKS } from '#src/config/site.ts';
 
 function renderHeader({ path = '/', schoolsPageOn = true } = {}) {
   return render(

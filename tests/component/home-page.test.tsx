@@ -3,20 +3,20 @@ import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WAITLIST_ANCHOR_ID } from '@/config/constants';
-import { MESSAGES } from '@/config/messages';
-import { LINKS, PRODUCT_NAME } from '@/config/site';
-import { HOME } from '@/content/home';
-import { PARTNERS } from '@/content/partners';
-import { trackStoreClick } from '@/lib/analytics';
-import { HOME_VIDEO_HEADING, HomePage, type HomePageProps } from '@/pages/home-page';
+import { WAITLIST_ANCHOR_ID } from '#src/config/constants.ts';
+import { MESSAGES } from '#src/config/messages.ts';
+import { LINKS, PRODUCT_NAME } from '#src/config/site.ts';
+import { HOME } from '#src/content/home.ts';
+import { PARTNERS } from '#src/content/partners.ts';
+import { trackStoreClick } from '#src/lib/analytics.ts';
+import { HOME_VIDEO_HEADING, HomePage, type HomePageProps } from '#src/pages/home-page.tsx';
 
-vi.mock('@/lib/analytics', () => ({ trackStoreClick: vi.fn(async () => undefined) }));
-vi.mock('@/features/waitlist/add-to-waitlist', () => ({
+vi.mock('#src/lib/analytics.ts', () => ({ trackStoreClick: vi.fn(async () => undefined) }));
+vi.mock('#src/features/waitlist/add-to-waitlist.ts', () => ({
   addToWaitlist: vi.fn(async () => ({ success: true })),
 }));
 // The carousel has its own tests; here only its place in the page matters.
-vi.mock('@/components/carousel/testimonial-carousel', () => ({
+vi.mock('#src/components/carousel/testimonial-carousel.tsx', () => ({
   TestimonialCarousel: ({ heading, headingId }: { heading: string; headingId: string }) => (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{heading}</h2>

@@ -4,7 +4,7 @@ import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { lazyPage, STATIC_PAGE_ATTRIBUTE, type LazyPage } from '@/app/lazy-page';
+import { lazyPage, STATIC_PAGE_ATTRIBUTE, type LazyPage } from '#src/app/lazy-page.tsx';
 
 function FakeContent() {
   return (

@@ -1,7 +1,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import * as HotToast from 'react-hot-toast';
-import { LazyToaster } from '@/components/lazy-toaster';
-import { setToastLoaderForTests, toast } from '@/lib/toast';
+import { LazyToaster } from '#src/components/lazy-toaster.tsx';
+import { setToastLoaderForTests, toast } from '#src/lib/toast.ts';
 
 /** Shows a toast and lets the library load (or fail to) inside act. */
 async function showToast(show: () => void) {

@@ -3,13 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import toast, { Toaster } from 'react-hot-toast';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MESSAGES } from '@/config/messages';
-import { QuoteForm, type QuoteFormProps } from '@/features/quote/quote-form';
-import { submitQuoteRequest } from '@/features/quote/submit-quote';
-import type { SubmitResult } from '@/lib/airtable/submit-form';
-import type { QuoteRequestInput } from '@/lib/airtable/upsert';
+import { MESSAGES } from '#src/config/messages.ts';
+import { QuoteForm, type QuoteFormProps } from '#src/features/quote/quote-form.tsx';
+import { submitQuoteRequest } from '#src/features/quote/submit-quote.ts';
+import type { SubmitResult } from '#src/lib/airtable/submit-form.ts';
+import type { QuoteRequestInput } from '#src/lib/airtable/upsert.ts';
 
-vi.mock('@/features/quote/submit-quote', () => ({
+vi.mock('#src/features/quote/submit-quote.ts', () => ({
   submitQuoteRequest: vi.fn(async () => ({ success: true })),
 }));
 

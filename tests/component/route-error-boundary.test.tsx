@@ -1,8 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
-import { lazyPage } from '@/app/lazy-page';
-import { ROUTE_ERROR_TEXT, RouteErrorBoundary } from '@/app/route-error-boundary';
+import { lazyPage } from '#src/app/lazy-page.tsx';
+import { ROUTE_ERROR_TEXT, RouteErrorBoundary } from '#src/app/route-error-boundary.tsx';
 
 describe('a page whose code cannot be fetched', () => {
   it('shows a message with a retry instead of a blank site, and the next attempt fetches again', async () => {

@@ -1,15 +1,15 @@
-import { emulateReducedMotion } from './support/match-media';
+import { emulateReducedMotion } from './support/match-media.ts';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { CALENDAR, PRODUCT_NAME } from '@/config/site';
-import { SCHOOLS } from '@/content/schools';
-import { SCHOOLS_TESTIMONIALS } from '@/content/testimonials';
-import { SchoolsPage, SCHOOLS_SECTION_IDS } from '@/pages/schools-page';
+import { CALENDAR, PRODUCT_NAME } from '#src/config/site.ts';
+import { SCHOOLS } from '#src/content/schools.ts';
+import { SCHOOLS_TESTIMONIALS } from '#src/content/testimonials.ts';
+import { SchoolsPage, SCHOOLS_SECTION_IDS } from '#src/pages/schools-page.tsx';
 
-vi.mock('@/features/quote/submit-quote', () => ({
+vi.mock('#src/features/quote/submit-quote.ts', () => ({
   submitQuoteRequest: vi.fn(async () => ({ success: true })),
 }));
 

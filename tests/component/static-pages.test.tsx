@@ -3,17 +3,17 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { buildRoutes, preloadRoute } from '@/app/routes';
-import { Avatar } from '@/components/avatar';
-import { formatLegalDate, legalSectionId } from '@/components/legal-document';
-import { PartnerLogoList } from '@/components/partner-logo';
-import { CONTACT_EMAIL } from '@/config/site';
-import { PARTNERS } from '@/content/partners';
-import { HOME_TESTIMONIALS } from '@/content/testimonials';
-import { AboutPage } from '@/pages/about-page';
-import { GuidelinesPage } from '@/pages/guidelines-page';
-import { PrivacyPage } from '@/pages/privacy-page';
-import { TermsPage } from '@/pages/terms-page';
+import { buildRoutes, preloadRoute } from '#src/app/routes.tsx';
+import { Avatar } from '#src/components/avatar.tsx';
+import { formatLegalDate, legalSectionId } from '#src/components/legal-document.tsx';
+import { PartnerLogoList } from '#src/components/partner-logo.tsx';
+import { CONTACT_EMAIL } from '#src/config/site.ts';
+import { PARTNERS } from '#src/content/partners.ts';
+import { HOME_TESTIMONIALS } from '#src/content/testimonials.ts';
+import { AboutPage } from '#src/pages/about-page.tsx';
+import { GuidelinesPage } from '#src/pages/guidelines-page.tsx';
+import { PrivacyPage } from '#src/pages/privacy-page.tsx';
+import { TermsPage } from '#src/pages/terms-page.tsx';
 
 function renderAt(path: string, page: ReactElement) {
   return render(<MemoryRouter initialEntries={[path]}>{page}</MemoryRouter>);

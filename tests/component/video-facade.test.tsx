@@ -1,8 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
-import { VIDEO_POSTER_SRC, VideoFacade } from '@/components/video-facade';
-import { VIDEO } from '@/config/site';
+import { VIDEO_POSTER_SRC, VideoFacade } from '#src/components/video-facade.tsx';
+import { VIDEO } from '#src/config/site.ts';
 
 describe('VideoFacade', () => {
   it('shows a local poster and a named play button, with no player and no remote address', () => {

@@ -3,15 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import toast, { Toaster } from 'react-hot-toast';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HONEYPOT_FIELD_NAME } from '@/components/form/honeypot-field';
-import { SUBMITTING_STATUS_TEXT } from '@/components/form/submit-button';
-import { DEFAULT_INTEREST_HOME_FORM } from '@/config/constants';
-import { MESSAGES } from '@/config/messages';
-import { WAITLIST_INTEREST_OPTIONS } from '@/content/home';
-import { addToWaitlist, type WaitlistSignUp } from '@/features/waitlist/add-to-waitlist';
-import { WAITLIST_FORM_TEXT, WaitlistForm, interestsToSend } from '@/features/waitlist/waitlist-form';
+import { HONEYPOT_FIELD_NAME } from '#src/components/form/honeypot-field.tsx';
+import { SUBMITTING_STATUS_TEXT } from '#src/components/form/submit-button.tsx';
+import { DEFAULT_INTEREST_HOME_FORM } from '#src/config/constants.ts';
+import { MESSAGES } from '#src/config/messages.ts';
+import { WAITLIST_INTEREST_OPTIONS } from '#src/content/home.ts';
+import { addToWaitlist, type WaitlistSignUp } from '#src/features/waitlist/add-to-waitlist.ts';
+import { WAITLIST_FORM_TEXT, WaitlistForm, interestsToSend } from '#src/features/waitlist/waitlist-form.tsx';
 
-vi.mock('@/features/waitlist/add-to-waitlist', () => ({
+vi.mock('#src/features/waitlist/add-to-waitlist.ts', () => ({
   addToWaitlist: vi.fn(async () => ({ success: true })),
 }));
 

@@ -8,12 +8,12 @@ import {
   TEXT_SPACING_CSS,
   undersizedTargets,
   VIEWPORTS,
-} from './support/accessibility';
-import { addFault, QUOTES_TABLE, recordsFor, WAITLIST_TABLE } from './support/emulator';
-import { expect, expectConsoleErrors, test, type Visit, type VisitOptions } from './support/fixtures';
-import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms';
-import { openHome, openSchoolsPage, stubCalendarWithNoContent, uniqueEmail } from './support/page';
-import { NOT_FOUND_PATH, SITE_PATHS } from './support/routes';
+} from './support/accessibility.ts';
+import { addFault, QUOTES_TABLE, recordsFor, WAITLIST_TABLE } from './support/emulator.ts';
+import { expect, expectConsoleErrors, test, type Visit, type VisitOptions } from './support/fixtures.ts';
+import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
+import { openHome, openSchoolsPage, stubCalendarWithNoContent, uniqueEmail } from './support/page.ts';
+import { NOT_FOUND_PATH, SITE_PATHS } from './support/routes.ts';
 
 /**
  * WCAG 2.2 AA where axe cannot look (issue 15): geometry, focus, live regions and computed

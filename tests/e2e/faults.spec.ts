@@ -1,5 +1,5 @@
 import type { APIRequestContext, BrowserContext, Page, TestInfo } from '@playwright/test';
-import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '../../scripts/airtable-emulator/emulator';
+import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '#scripts/airtable-emulator/emulator.ts';
 import { E2E_STORAGE_ANSWER_BOUND_MS, EMULATOR_URL } from './support/config.mjs';
 import {
   addFault,
@@ -7,10 +7,10 @@ import {
   recordsFor,
   type Fault as EmulatorFault,
   type StoredRecord,
-} from './support/emulator';
-import { expect, expectConsoleErrors, test } from './support/fixtures';
-import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms';
-import { checkbox, openForm, stubCalendarWithNoContent, textbox, uniqueEmail } from './support/page';
+} from './support/emulator.ts';
+import { expect, expectConsoleErrors, test } from './support/fixtures.ts';
+import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
+import { checkbox, openForm, stubCalendarWithNoContent, textbox, uniqueEmail } from './support/page.ts';
 
 /**
  * The fault matrix (issue 7): every storage fault, for both forms, against the real client in

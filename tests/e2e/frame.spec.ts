@@ -1,8 +1,8 @@
 import { SITE_FLAGS_URL } from './support/config.mjs';
-import { documentTitle } from '../../src/config/routes.ts';
-import { expect, expectConsoleErrors, test } from './support/fixtures';
-import { expectNoAxeViolations, pageViews } from './support/page';
-import { SITE_ROUTES } from './support/routes';
+import { documentTitle } from '#src/config/routes.ts';
+import { expect, expectConsoleErrors, test } from './support/fixtures.ts';
+import { expectNoAxeViolations, pageViews } from './support/page.ts';
+import { SITE_ROUTES } from './support/routes.ts';
 
 test.describe('every route', () => {
   for (const route of SITE_ROUTES) {

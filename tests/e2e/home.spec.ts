@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
 import { SITE_FLAGS_URL } from './support/config.mjs';
-import { addFault, recordsFor, WAITLIST_TABLE } from './support/emulator';
-import { expect, expectConsoleErrors, test } from './support/fixtures';
-import { FAILURE_TOAST, INVALID_EMAIL, WAITLIST_FORM } from './support/forms';
+import { addFault, recordsFor, WAITLIST_TABLE } from './support/emulator.ts';
+import { expect, expectConsoleErrors, test } from './support/fixtures.ts';
+import { FAILURE_TOAST, INVALID_EMAIL, WAITLIST_FORM } from './support/forms.ts';
 import {
   checkbox,
   expectNoAxeViolations,
@@ -10,7 +10,7 @@ import {
   openHome,
   stubStores,
   uniqueEmail,
-} from './support/page';
+} from './support/page.ts';
 
 // The spec's exact strings (sections 3, 4, 5 and 8) and the site's constants.
 const TEXT = {

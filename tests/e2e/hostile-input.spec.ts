@@ -7,9 +7,9 @@ import {
   storedEmail,
   WAITLIST_TABLE,
   type StoredRecord,
-} from './support/emulator';
-import { expect, test } from './support/fixtures';
-import { INVALID_EMAIL, QUOTE_FORM, WAITLIST_FORM } from './support/forms';
+} from './support/emulator.ts';
+import { expect, test } from './support/fixtures.ts';
+import { INVALID_EMAIL, QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
 import {
   checkbox,
   openHome,
@@ -19,7 +19,7 @@ import {
   uniqueEmail,
   uniqueToken,
   watchStorageRequests,
-} from './support/page';
+} from './support/page.ts';
 
 /**
  * Hostile input in the browser (issue 7): every text field of both forms takes very long input,

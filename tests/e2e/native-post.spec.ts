@@ -1,8 +1,8 @@
 import { RELAY_EMULATOR_URL as AIRTABLE, SITE_RELAY_URL } from './support/config.mjs';
-import { QUOTES_TABLE, recordsFor, WAITLIST_TABLE } from './support/emulator';
-import { expect, test } from './support/fixtures';
-import { FAILURE_TOAST, INVALID_EMAIL, QUOTE_FORM, WAITLIST_FORM } from './support/forms';
-import { checkbox, textbox, uniqueEmail } from './support/page';
+import { QUOTES_TABLE, recordsFor, WAITLIST_TABLE } from './support/emulator.ts';
+import { expect, test } from './support/fixtures.ts';
+import { FAILURE_TOAST, INVALID_EMAIL, QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
+import { checkbox, textbox, uniqueEmail } from './support/page.ts';
 
 /**
  * With JavaScript off (blocked by a school's filter, or not arrived), both forms are plain HTML

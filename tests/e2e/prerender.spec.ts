@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JS_CEILING_KB, measureRoutes } from '../../scripts/bench/bundle-report.mjs';
+import { JS_CEILING_KB, measureRoutes } from '#scripts/bench/bundle-report.mjs';
 import { E2E_OUT_DIR } from './support/config.mjs';
-import { fileForPath } from '../../scripts/vite-plugins/prerender.ts';
-import { documentTitle, NOT_FOUND, ROUTE_LIST } from '../../src/config/routes.ts';
-import { expect, test } from './support/fixtures';
-import { SITE_PATHS, SITE_ROUTES } from './support/routes';
+import { fileForPath } from '#scripts/vite-plugins/prerender.ts';
+import { documentTitle, NOT_FOUND, ROUTE_LIST } from '#src/config/routes.ts';
+import { expect, test } from './support/fixtures.ts';
+import { SITE_PATHS, SITE_ROUTES } from './support/routes.ts';
 
 const BUILD = join(E2E_OUT_DIR, 'default');
 

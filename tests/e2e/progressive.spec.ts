@@ -1,10 +1,10 @@
 import type { Page, Request, Route } from '@playwright/test';
 import { RELAY_EMULATOR_URL, SITE_RELAY_URL } from './support/config.mjs';
-import { afterPaint } from './support/accessibility';
-import { recordsFor, storedEmail } from './support/emulator';
-import { expect, test } from './support/fixtures';
-import { QUOTE_FORM, WAITLIST_FORM } from './support/forms';
-import { checkbox, stubCalendarWithNoContent, textbox, uniqueEmail } from './support/page';
+import { afterPaint } from './support/accessibility.ts';
+import { recordsFor, storedEmail } from './support/emulator.ts';
+import { expect, test } from './support/fixtures.ts';
+import { QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
+import { checkbox, stubCalendarWithNoContent, textbox, uniqueEmail } from './support/page.ts';
 
 /**
  * Issue 22: a visitor quicker than the JavaScript, or without it, loses nothing. Relay mode (the

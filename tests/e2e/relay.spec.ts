@@ -14,10 +14,10 @@ import {
   recordsFor,
   seedRecord,
   WAITLIST_TABLE,
-} from './support/emulator';
-import { STORAGE_ANSWER_BOUND_MS } from '../../src/config/constants';
-import { expect, expectConsoleErrors, test } from './support/fixtures';
-import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms';
+} from './support/emulator.ts';
+import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
+import { expect, expectConsoleErrors, test } from './support/fixtures.ts';
+import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
 import {
   fillQuote,
   joinWaitlist,
@@ -25,7 +25,7 @@ import {
   stubCalendarWithNoContent,
   textbox,
   uniqueEmail,
-} from './support/page';
+} from './support/page.ts';
 
 /**
  * Relay mode, the default without a browser key: the page's airtable.js talks only to

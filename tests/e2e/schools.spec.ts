@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
 import { EMULATOR_URL } from './support/config.mjs';
-import { addFault, QUOTES_TABLE, recordsFor, seedRecord, type StoredRecord } from './support/emulator';
-import { expect, expectConsoleErrors, test } from './support/fixtures';
-import { FAILURE_TOAST, INVALID_EMAIL, QUOTE_FORM } from './support/forms';
+import { addFault, QUOTES_TABLE, recordsFor, seedRecord, type StoredRecord } from './support/emulator.ts';
+import { expect, expectConsoleErrors, test } from './support/fixtures.ts';
+import { FAILURE_TOAST, INVALID_EMAIL, QUOTE_FORM } from './support/forms.ts';
 import {
   checkbox,
   fillQuote,
@@ -12,7 +12,7 @@ import {
   stubCalendarWithNoContent,
   textbox,
   uniqueEmail,
-} from './support/page';
+} from './support/page.ts';
 
 // The spec's exact strings (sections 4, 5 and 8).
 const TEXT = {

@@ -1,9 +1,9 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { EMULATOR_URL, SITE_FLAGS_URL, SITE_URL } from './support/config.mjs';
-import { emulatorRequestsSince, recordsFor } from './support/emulator';
-import { expect, expectConsoleErrors, type NetworkLog, test } from './support/fixtures';
-import { QUOTE_FORM, WAITLIST_FORM } from './support/forms';
-import { NOT_FOUND_PATH, SITE_PATHS } from './support/routes';
+import { emulatorRequestsSince, recordsFor } from './support/emulator.ts';
+import { expect, expectConsoleErrors, type NetworkLog, test } from './support/fixtures.ts';
+import { QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
+import { NOT_FOUND_PATH, SITE_PATHS } from './support/routes.ts';
 import {
   checkbox,
   openForm,
@@ -14,7 +14,7 @@ import {
   uniqueEmail,
   waitForHydration,
   watchStorageRequests,
-} from './support/page';
+} from './support/page.ts';
 
 /**
  * Security headers, embeds and spam (issue 7): every route and journey runs under the site's

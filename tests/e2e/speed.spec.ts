@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { pageModuleName } from '../../src/config/routes.ts';
-import { expect, test } from './support/fixtures';
-import { SITE_ROUTES } from './support/routes';
+import { pageModuleName } from '#src/config/routes.ts';
+import { expect, test } from './support/fixtures.ts';
+import { SITE_ROUTES } from './support/routes.ts';
 
 /**
  * Issue 14: until a page has loaded and hydrated it fetches only its own code. Other pages'

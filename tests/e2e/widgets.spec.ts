@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
-import { CAROUSEL } from '../../src/config/constants';
-import { expect, test } from './support/fixtures';
-import { settle, stubEmbedHosts } from './support/page';
+import { CAROUSEL } from '#src/config/constants.ts';
+import { expect, test } from './support/fixtures.ts';
+import { settle, stubEmbedHosts } from './support/page.ts';
 
 const CAROUSEL_HEADING = /^They use Podling/;
 const VIDEO_PLAY = /^Play video:/;

@@ -1,8 +1,8 @@
 import { WORKER_EMULATOR_URL, WORKER_URL } from './support/config.mjs';
-import { recordsFor, WAITLIST_TABLE } from './support/emulator';
-import { expect, expectConsoleErrors, test } from './support/fixtures';
-import { WAITLIST_FORM } from './support/forms';
-import { joinWaitlist, openForm, uniqueEmail } from './support/page';
+import { recordsFor, WAITLIST_TABLE } from './support/emulator.ts';
+import { expect, expectConsoleErrors, test } from './support/fixtures.ts';
+import { WAITLIST_FORM } from './support/forms.ts';
+import { joinWaitlist, openForm, uniqueEmail } from './support/page.ts';
 
 /**
  * The reference deploy in Chromium: `wrangler dev` (workerd) serving the built site with the

@@ -2,20 +2,20 @@
 /// <reference types="vite/client" />
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { STORAGE_ERRORS } from '@/config/messages';
-import { addToWaitlist } from '@/features/waitlist/add-to-waitlist';
-import { submitQuoteRequest } from '@/features/quote/submit-quote';
-import { emailLookupFormula } from '@/lib/airtable/formula';
+import { STORAGE_ERRORS } from '#src/config/messages.ts';
+import { addToWaitlist } from '#src/features/waitlist/add-to-waitlist.ts';
+import { submitQuoteRequest } from '#src/features/quote/submit-quote.ts';
+import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
 import {
   type QuoteRequestInput,
   type StorageOptions,
   upsertQuoteRequest,
   upsertWaitlistEntry,
-} from '@/lib/airtable/upsert';
-import { WAITLIST_FIELDS, normaliseEmail } from '@/lib/airtable/fields';
-import { compileFormula } from '../../scripts/airtable-emulator/formula';
-import { startEmulator } from '../../scripts/airtable-emulator/emulator';
-import { type Emulator, storageOptions, useEmulator } from './support/emulator';
+} from '#src/lib/airtable/upsert.ts';
+import { WAITLIST_FIELDS, normaliseEmail } from '#src/lib/airtable/fields.ts';
+import { compileFormula } from '#scripts/airtable-emulator/formula.ts';
+import { startEmulator } from '#scripts/airtable-emulator/emulator.ts';
+import { type Emulator, storageOptions, useEmulator } from './support/emulator.ts';
 
 const getEmulator = useEmulator();
 let emulator: Emulator;

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@/config/messages';
-import { renderFormAnswer } from '@/server/form-page';
-import { devFormTemplate } from '../../scripts/vite-plugins/form-templates';
+import { MESSAGES } from '#src/config/messages.ts';
+import { renderFormAnswer } from '#src/server/form-page.ts';
+import { devFormTemplate } from '#scripts/vite-plugins/form-templates.ts';
 
 describe('devFormTemplate', () => {
   let server: ViteDevServer | undefined;

@@ -2,12 +2,12 @@
 /// <reference types="vite/client" />
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { openAirtableBase } from '@/lib/airtable/client';
-import { WAITLIST_FIELDS, normaliseEmail } from '@/lib/airtable/fields';
-import { emailLookupFormula, toFormulaStringLiteral } from '@/lib/airtable/formula';
-import { upsertWaitlistEntry } from '@/lib/airtable/upsert';
-import { compileFormula } from '../../scripts/airtable-emulator/formula';
-import { type Emulator, useEmulator } from './support/emulator';
+import { openAirtableBase } from '#src/lib/airtable/client.ts';
+import { WAITLIST_FIELDS, normaliseEmail } from '#src/lib/airtable/fields.ts';
+import { emailLookupFormula, toFormulaStringLiteral } from '#src/lib/airtable/formula.ts';
+import { upsertWaitlistEntry } from '#src/lib/airtable/upsert.ts';
+import { compileFormula } from '#scripts/airtable-emulator/formula.ts';
+import { type Emulator, useEmulator } from './support/emulator.ts';
 
 /*
  * Property: for any typed email, the emulator's evaluation of the lookup formula the app builds

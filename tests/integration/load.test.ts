@@ -1,10 +1,10 @@
 // @vitest-environment node
 /// <reference types="vite/client" />
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { STORAGE_ERRORS } from '@/config/messages';
-import { type StorageOptions, upsertQuoteRequest, upsertWaitlistEntry } from '@/lib/airtable/upsert';
-import { formatTable, percentile, runLoad } from '../../scripts/loadtest/core.mjs';
-import { type Emulator, storageOptions, useEmulator } from './support/emulator';
+import { STORAGE_ERRORS } from '#src/config/messages.ts';
+import { type StorageOptions, upsertQuoteRequest, upsertWaitlistEntry } from '#src/lib/airtable/upsert.ts';
+import { formatTable, percentile, runLoad } from '#scripts/loadtest/core.mjs';
+import { type Emulator, storageOptions, useEmulator } from './support/emulator.ts';
 
 // The storage layer's own load phases (scripts/loadtest/core.mjs): the same engine and phases,
 // fewer visitors, a raised limit and short bounds so it fits in the unit run.
@@ -142,7 +142,7 @@ describe('concurrent upserts of one address from one tab', () => {
     // or transaction to stop two creates. Recorded here so a change in behaviour is noticed.
     emulator.setConfig({ latencyMs: 30 });
     vi.resetModules();
-    const otherTab = await import('@/lib/airtable/upsert');
+    const otherTab = await import('#src/lib/airtable/upsert.ts');
     expect(otherTab.upsertWaitlistEntry).not.toBe(upsertWaitlistEntry);
     await Promise.all([
       upsertWaitlistEntry({ email: 'tabs@example.com' }, storage()),

@@ -6,11 +6,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
-import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '@/lib/airtable/upsert';
-import { createRelay } from '@/server/relay';
-import { webMiddleware } from '../../scripts/vite-plugins/node-adapter';
-import { useEmulator } from './support/emulator';
+import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
+import { createRelay } from '#src/server/relay.ts';
+import { webMiddleware } from '#scripts/vite-plugins/node-adapter.ts';
+import { useEmulator } from './support/emulator.ts';
 
 describe('airtable.js → relay → emulator', () => {
   const emulator = useEmulator();

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBuilder, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
+import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
 
 const ROUTE_HEADINGS: Record<string, RegExp> = {
   'index.html': /<h1/,

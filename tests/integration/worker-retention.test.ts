@@ -15,14 +15,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
-import {
-  siteBaseSchema,
-  startEmulator,
-  type RunningEmulator,
-} from '../../scripts/airtable-emulator/emulator';
-import { main as privacy } from '../../scripts/launch-kit/privacy';
-import { startWorker } from '../../scripts/loadtest/worker-process';
+import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { siteBaseSchema, startEmulator, type RunningEmulator } from '#scripts/airtable-emulator/emulator.ts';
+import { main as privacy } from '#scripts/launch-kit/privacy.ts';
+import { startWorker } from '#scripts/loadtest/worker-process.ts';
 
 const ADMIN_TOKEN = 'test-admin-token-for-retention-and-erasure';
 const YEAR_MS = 365 * 86_400_000;

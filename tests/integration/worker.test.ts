@@ -10,17 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBuilder } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
-import { upsertWaitlistEntry } from '@/lib/airtable/upsert';
-import {
-  siteBaseSchema,
-  startEmulator,
-  type RunningEmulator,
-} from '../../scripts/airtable-emulator/emulator';
-import { main as deadLetters } from '../../scripts/launch-kit/dead-letters';
-import { runRush } from '../../scripts/loadtest/rush';
-import { startClientSpread } from '../../scripts/loadtest/client-spread';
-import { startWorker, type RunningWorker } from '../../scripts/loadtest/worker-process';
+import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { upsertWaitlistEntry } from '#src/lib/airtable/upsert.ts';
+import { siteBaseSchema, startEmulator, type RunningEmulator } from '#scripts/airtable-emulator/emulator.ts';
+import { main as deadLetters } from '#scripts/launch-kit/dead-letters.ts';
+import { runRush } from '#scripts/loadtest/rush.ts';
+import { startClientSpread } from '#scripts/loadtest/client-spread.ts';
+import { startWorker, type RunningWorker } from '#scripts/loadtest/worker-process.ts';
 
 let siteDir = '';
 

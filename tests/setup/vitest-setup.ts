@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { fakeMediaQueryList } from '../component/support/match-media';
+import { fakeMediaQueryList } from '#tests/component/support/match-media.ts';
 
 // Any console.error during a test fails it unless the test spies on console.error itself.
 let unexpectedErrors: unknown[][] = [];

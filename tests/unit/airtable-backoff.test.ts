@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STORAGE_RETRY_DEFAULTS, backoffDelayMs } from '@/lib/airtable/upsert';
+import { STORAGE_RETRY_DEFAULTS, backoffDelayMs } from '#src/lib/airtable/upsert.ts';
 
 describe('backoffDelayMs', () => {
   it('doubles from the initial delay up to the cap, with jitter in the upper half of each step', () => {

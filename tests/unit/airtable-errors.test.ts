@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { STORAGE_ERRORS } from '@/config/messages';
-import { AirtableConfigError } from '@/lib/airtable/client';
-import { StorageError, classifyStorageError, isRateLimited, toStorageError } from '@/lib/airtable/errors';
+import { STORAGE_ERRORS } from '#src/config/messages.ts';
+import { AirtableConfigError } from '#src/lib/airtable/client.ts';
+import {
+  StorageError,
+  classifyStorageError,
+  isRateLimited,
+  toStorageError,
+} from '#src/lib/airtable/errors.ts';
 
 /** The shape airtable.js's AirtableError has. */
 function airtableError(error: string, statusCode: number | null, message = 'from airtable.js') {

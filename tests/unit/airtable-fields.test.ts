@@ -8,7 +8,7 @@ import {
   toQuoteRecordFields,
   toUseCaseValues,
   toWaitlistRecordFields,
-} from '@/lib/airtable/fields';
+} from '#src/lib/airtable/fields.ts';
 
 const NOW = new Date('2025-03-04T05:06:07.000Z');
 

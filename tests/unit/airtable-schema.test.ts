@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { PRODUCT_NAME } from '@/config/site';
+import { PRODUCT_NAME } from '#src/config/site.ts';
 import {
   AIRTABLE_SCHEMA,
   AIRTABLE_TABLE_DEFINITIONS,
   choiceNames,
   fieldNamesOf,
   tableDefinition,
-} from '@/lib/airtable/schema';
+} from '#src/lib/airtable/schema.ts';
 
 describe('Airtable schema', () => {
   it('maps field keys to field names', () => {

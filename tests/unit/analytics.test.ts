@@ -11,7 +11,7 @@ import {
   trackPageView,
   trackStoreClick,
   validateEvent,
-} from '@/lib/analytics';
+} from '#src/lib/analytics.ts';
 
 const SCRIPT_URL = 'http://127.0.0.1:1/gtag/js';
 

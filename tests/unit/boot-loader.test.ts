@@ -4,7 +4,7 @@ import {
   bootLoaderScript,
   FIRST_PAINT_WAIT_MS,
   withBootLoader,
-} from '../../scripts/vite-plugins/boot-loader';
+} from '#scripts/vite-plugins/boot-loader.ts';
 
 const BUILT_INDEX = `<!doctype html>
 <html lang="en-GB">

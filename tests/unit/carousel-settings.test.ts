@@ -1,4 +1,4 @@
-import { carouselSettings, slidesToShowAt } from '@/components/carousel/carousel-settings';
+import { carouselSettings, slidesToShowAt } from '#src/components/carousel/carousel-settings.ts';
 
 describe('slidesToShowAt', () => {
   it.each([

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ADULT_MIN_AGE, DATA_RETENTION_MONTHS, PARENTAL_CONSENT_UNDER_AGE } from '@/config/constants';
-import { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME, ROUTE_PATHS } from '@/config/site';
-import { ABOUT } from '@/content/about';
-import { HOME, WAITLIST_INTEREST_OPTIONS } from '@/content/home';
-import { GUIDELINES } from '@/content/legal/guidelines';
-import { PRIVACY } from '@/content/legal/privacy';
-import { TERMS } from '@/content/legal/terms';
-import { PARTNERS } from '@/content/partners';
-import { SCHOOLS } from '@/content/schools';
-import { HOME_TESTIMONIALS, SCHOOLS_TESTIMONIALS } from '@/content/testimonials';
-import type { LegalDocument } from '@/content/types';
+import { ADULT_MIN_AGE, DATA_RETENTION_MONTHS, PARENTAL_CONSENT_UNDER_AGE } from '#src/config/constants.ts';
+import { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME, ROUTE_PATHS } from '#src/config/site.ts';
+import { ABOUT } from '#src/content/about.ts';
+import { HOME, WAITLIST_INTEREST_OPTIONS } from '#src/content/home.ts';
+import { GUIDELINES } from '#src/content/legal/guidelines.ts';
+import { PRIVACY } from '#src/content/legal/privacy.ts';
+import { TERMS } from '#src/content/legal/terms.ts';
+import { PARTNERS } from '#src/content/partners.ts';
+import { SCHOOLS } from '#src/content/schools.ts';
+import { HOME_TESTIMONIALS, SCHOOLS_TESTIMONIALS } from '#src/content/testimonials.ts';
+import type { LegalDocument } from '#src/content/types.ts';
 
 /** WCAG 2.x relative luminance of a #rrggbb colour. */
 function luminance(hex: string): number {

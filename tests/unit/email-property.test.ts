@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidEmail } from '@/lib/email';
+import { isValidEmail } from '#src/lib/email.ts';
 
 /*
  * An independent reading of the spec's email rule (section 5), written character by character

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidEmail } from '@/lib/email';
+import { isValidEmail } from '#src/lib/email.ts';
 
 /** A domain of exactly `length` characters: 63-character labels, then a short last label. */
 function domainOfLength(length: number): string {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_SUMMARY_TITLE } from '@/components/form/form-answer';
-import { MESSAGES } from '@/config/messages';
-import { renderFormTemplate } from '@/entry-server';
-import { FORM_POST_PATHS, type NativeFormName } from '@/lib/airtable/relay-protocol';
-import { escapeHtml } from '@/lib/escape-html';
+import { ERROR_SUMMARY_TITLE } from '#src/components/form/form-answer.tsx';
+import { MESSAGES } from '#src/config/messages.ts';
+import { renderFormTemplate } from '#src/entry-server.tsx';
+import { FORM_POST_PATHS, type NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
+import { escapeHtml } from '#src/lib/escape-html.ts';
 import {
   formTemplatePath,
   renderFormAnswer,
   type NativeOutcome,
   type NativeValues,
-} from '@/server/form-page';
+} from '#src/server/form-page.ts';
 
 /**
  * The server's answer pages for native posts, filled from each form's template as the build

@@ -3,12 +3,21 @@
  * The server gate's rules as one table: every row of the gate issue's attack table, refused or
  * made harmless, through the same handler every host mounts.
  */
-import { FORM_POST_PATHS, RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
-import { canonicalEmail } from '@/lib/email';
-import { createWindowLimiter } from '@/server/client-limits';
-import { createRateGate } from '@/server/rate-gate';
-import { createRelay, type RelayOptions } from '@/server/relay';
-import { ADMIN_TOKEN_MIN_LENGTH, type DeadLetterStore, handleDeadLetterAdmin } from '@/server/dead-letters';
+import {
+  FORM_POST_PATHS,
+  RELAY_BASE_ID,
+  RELAY_CLIENT_KEY,
+  RELAY_PATH,
+} from '#src/lib/airtable/relay-protocol.ts';
+import { canonicalEmail } from '#src/lib/email.ts';
+import { createWindowLimiter } from '#src/server/client-limits.ts';
+import { createRateGate } from '#src/server/rate-gate.ts';
+import { createRelay, type RelayOptions } from '#src/server/relay.ts';
+import {
+  ADMIN_TOKEN_MIN_LENGTH,
+  type DeadLetterStore,
+  handleDeadLetterAdmin,
+} from '#src/server/dead-letters.ts';
 
 const ORIGIN = 'https://podling.test';
 const NOW = Date.parse('2030-01-01T00:00:00.000Z');

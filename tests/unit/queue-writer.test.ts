@@ -1,7 +1,7 @@
 // @vitest-environment node
-import { createRateGate } from '@/server/rate-gate';
-import { createQueueWriter, mergeSubmissions, type QueueMessage } from '@/server/queue-writer';
-import type { Submission } from '@/server/submission';
+import { createRateGate } from '#src/server/rate-gate.ts';
+import { createQueueWriter, mergeSubmissions, type QueueMessage } from '#src/server/queue-writer.ts';
+import type { Submission } from '#src/server/submission.ts';
 
 const ENV = {
   AIRTABLE_API_KEY: 'patServer',

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { createRateGate } from '@/server/rate-gate';
+import { createRateGate } from '#src/server/rate-gate.ts';
 
 /** A clock the gate's sleeps move forward, so pacing is checked without waiting. */
 function virtualClock() {

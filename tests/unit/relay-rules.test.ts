@@ -1,9 +1,9 @@
 // @vitest-environment node
-import { emailLookupFormula } from '@/lib/airtable/formula';
-import { RELAY_BASE_ID, RELAY_PATH } from '@/lib/airtable/relay-protocol';
-import { createRateGate } from '@/server/rate-gate';
-import { GATE_MAX_BODY_BYTES } from '@/server/gate';
-import { createRelay } from '@/server/relay';
+import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
+import { RELAY_BASE_ID, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { createRateGate } from '#src/server/rate-gate.ts';
+import { GATE_MAX_BODY_BYTES } from '#src/server/gate.ts';
+import { createRelay } from '#src/server/relay.ts';
 
 const TOKEN = 'patServerSecret.0123456789';
 const BASE = 'appRealBase12345';

@@ -1,11 +1,11 @@
-import { STORAGE_ANSWER_BOUND_MS } from '@/config/constants';
+import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
 import {
   AIRTABLE_DEFAULT_ENDPOINT,
   FLAG_DEFAULTS,
   parseSiteSettings,
   SettingsError,
   SITE_DEFAULT_URL,
-} from '@/config/settings';
+} from '#src/config/settings.ts';
 
 function problemsOf(raw: Record<string, string>): string[] {
   try {

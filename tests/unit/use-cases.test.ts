@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { USE_CASE_OPTIONS, type UseCaseId, toUseCaseSelection } from '@/features/quote/use-cases';
-import { USE_CASE_LABELS, toOtherUseCase, toUseCaseValues } from '@/lib/airtable/fields';
+import { USE_CASE_OPTIONS, type UseCaseId, toUseCaseSelection } from '#src/features/quote/use-cases.ts';
+import { USE_CASE_LABELS, toOtherUseCase, toUseCaseValues } from '#src/lib/airtable/fields.ts';
 
 const select = (...ids: UseCaseId[]) => new Set<UseCaseId>(ids);
 

@@ -1,6 +1,6 @@
 import type { Ref } from 'react';
-import { ArrowIcon, PauseIcon, PlayIcon } from '@/components/icons';
-import { CAROUSEL_TEXT } from '@/content/carousel';
+import { ArrowIcon, PauseIcon, PlayIcon } from '#src/components/icons.tsx';
+import { CAROUSEL_TEXT } from '#src/content/carousel.ts';
 
 const STEPS = [
   { direction: 'previous', label: CAROUSEL_TEXT.previousLabel },

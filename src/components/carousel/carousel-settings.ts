@@ -1,5 +1,5 @@
 import type { Settings } from 'react-slick';
-import { CAROUSEL } from '@/config/constants';
+import { CAROUSEL } from '#src/config/constants.ts';
 
 /**
  * react-slick settings for the testimonial carousel (spec section 9). Under reduced motion it

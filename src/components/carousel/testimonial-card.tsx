@@ -1,5 +1,5 @@
-import { Avatar } from '@/components/avatar';
-import type { Testimonial } from '@/content/types';
+import { Avatar } from '#src/components/avatar.tsx';
+import type { Testimonial } from '#src/content/types.ts';
 
 /** One testimonial: the quote, and who said it with their drawn avatar. */
 export function TestimonialCard({ testimonial }: { readonly testimonial: Testimonial }) {

@@ -1,21 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type Slider from 'react-slick';
-import { CarouselControls } from '@/components/carousel/carousel-controls';
-import {
-  BREAKPOINT_QUERIES,
-  carouselSettings,
-  slidesToShowNow,
-} from '@/components/carousel/carousel-settings';
-import { hideInactiveSlides } from '@/components/carousel/hide-inactive-slides';
-import { loadSlider, type SliderComponent } from '@/components/carousel/load-slider';
-import { TestimonialCard } from '@/components/carousel/testimonial-card';
-import { useInteractionPause } from '@/components/carousel/use-interaction-pause';
-import { CAROUSEL } from '@/config/constants';
-import { CAROUSEL_TEXT } from '@/content/carousel';
-import type { Testimonial } from '@/content/types';
-import { prefersReducedMotion } from '@/lib/scroll';
-import { useNearViewport } from '@/lib/use-near-viewport';
-import '@/styles/carousel.css';
+import { CarouselControls } from './carousel-controls.tsx';
+import { BREAKPOINT_QUERIES, carouselSettings, slidesToShowNow } from './carousel-settings.ts';
+import { hideInactiveSlides } from './hide-inactive-slides.ts';
+import { loadSlider, type SliderComponent } from './load-slider.ts';
+import { TestimonialCard } from './testimonial-card.tsx';
+import { useInteractionPause } from './use-interaction-pause.ts';
+import { CAROUSEL } from '#src/config/constants.ts';
+import { CAROUSEL_TEXT } from '#src/content/carousel.ts';
+import type { Testimonial } from '#src/content/types.ts';
+import { prefersReducedMotion } from '#src/lib/scroll.ts';
+import { useNearViewport } from '#src/lib/use-near-viewport.ts';
+import '#src/styles/carousel.css';
 
 type TestimonialCarouselProps = {
   readonly heading: string;

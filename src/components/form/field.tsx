@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
-import { ErrorIcon } from '@/components/icons';
-import '@/styles/forms.css';
+import { ErrorIcon } from '#src/components/icons.tsx';
+import '#src/styles/forms.css';
 
 /** Attributes the field owns: it sets them from `id`, `hint` and `error`. */
 type OwnedAttributes = 'id' | 'className' | 'aria-invalid' | 'aria-describedby' | 'children';

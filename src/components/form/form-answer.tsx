@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react';
-import { SuccessIcon } from '@/components/icons';
-import { MESSAGES } from '@/config/messages';
+import { SuccessIcon } from '#src/components/icons.tsx';
+import { MESSAGES } from '#src/config/messages.ts';
 import {
   FORM_ANSWER_CHECKBOX_ATTRIBUTE,
   FORM_ANSWER_REGION_ATTRIBUTE,
   formAnswerValueToken,
   type FormAnswerRegion,
-} from '@/lib/form-answer';
-import '@/styles/forms.css';
+} from '#src/lib/form-answer.ts';
+import '#src/styles/forms.css';
 
 /*
  * The pieces of a form's answer template: the page the server sends back after a native post

@@ -1,4 +1,4 @@
-import '@/styles/forms.css';
+import '#src/styles/forms.css';
 
 /** A name that bots like to fill and browsers do not autofill. */
 export const HONEYPOT_FIELD_NAME = 'company_website';

@@ -1,5 +1,5 @@
-import { env } from '@/config/env';
-import { FORM_POST_PATHS, type NativeFormName } from '@/lib/airtable/relay-protocol';
+import { env } from '#src/config/env.ts';
+import { FORM_POST_PATHS, type NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
 
 /**
  * Whether this build's forms can post natively: in relay mode (the default) the site's own origin

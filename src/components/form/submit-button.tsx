@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
-import { CONTACT_EMAIL, LINKS } from '@/config/site';
-import { useHydrated } from '@/lib/use-hydrated';
-import '@/styles/forms.css';
+import { CONTACT_EMAIL, LINKS } from '#src/config/site.ts';
+import { useHydrated } from '#src/lib/use-hydrated.ts';
+import '#src/styles/forms.css';
 
 export const SUBMITTING_STATUS_TEXT = 'Submitting…';
 

@@ -1,6 +1,6 @@
-import { CheckIcon } from '@/components/icons';
+import { CheckIcon } from '#src/components/icons.tsx';
 import { useId, type ReactNode } from 'react';
-import '@/styles/forms.css';
+import '#src/styles/forms.css';
 
 export type ToggleCardProps = {
   label: ReactNode;

@@ -1,7 +1,7 @@
 import { useCallback, useState, type ChangeEvent } from 'react';
 
 export type UseEmailFieldOptions = {
-  /** The rule a value must pass, e.g. `isAcceptedEmail` from `@/lib/email`. */
+  /** The rule a value must pass, e.g. `isAcceptedEmail` from `#src/lib/email.ts`. */
   isValid: (value: string) => boolean;
   /** The message shown under the field while the value fails the rule. */
   message: string;

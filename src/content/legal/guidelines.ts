@@ -1,8 +1,8 @@
 /** One legal document per module, so each page's chunk carries only its own text. */
-import { PARENTAL_CONSENT_UNDER_AGE } from '@/config/constants';
-import { CONTACT_EMAIL, PRODUCT_NAME } from '@/config/site';
-import type { LegalDocument } from '@/content/types';
-import { LEGAL_LAST_UPDATED, publishingSection } from '@/content/legal/shared';
+import { PARENTAL_CONSENT_UNDER_AGE } from '#src/config/constants.ts';
+import { CONTACT_EMAIL, PRODUCT_NAME } from '#src/config/site.ts';
+import type { LegalDocument } from '#src/content/types.ts';
+import { LEGAL_LAST_UPDATED, publishingSection } from './shared.ts';
 
 export const GUIDELINES: LegalDocument = {
   title: 'User Guidelines',

@@ -1,13 +1,13 @@
 /** One legal document per module, so each page's chunk carries only its own text. */
-import { DATA_RETENTION_MONTHS, PARENTAL_CONSENT_UNDER_AGE } from '@/config/constants';
-import { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME } from '@/config/site';
-import type { LegalDocument } from '@/content/types';
+import { DATA_RETENTION_MONTHS, PARENTAL_CONSENT_UNDER_AGE } from '#src/config/constants.ts';
+import { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME } from '#src/config/site.ts';
+import type { LegalDocument } from '#src/content/types.ts';
 import {
   LEGAL_LAST_UPDATED,
   PARENTAL_CONSENT_METHODS,
   publishingSection,
   contactParagraph,
-} from '@/content/legal/shared';
+} from './shared.ts';
 
 export const PRIVACY: LegalDocument = {
   title: 'Privacy Policy',

@@ -3,8 +3,8 @@
  * Every number comes from the spec's constants and every name from the site config, so a change
  * of name or retention period is made once.
  */
-import { CONTACT_EMAIL, PRODUCT_NAME } from '@/config/site';
-import type { LegalSection } from '@/content/types';
+import { CONTACT_EMAIL, PRODUCT_NAME } from '#src/config/site.ts';
+import type { LegalSection } from '#src/content/types.ts';
 
 /** ISO date shared by the three documents; the page formats it for display. */
 export const LEGAL_LAST_UPDATED = '2025-06-02';

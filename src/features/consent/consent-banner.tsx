@@ -1,9 +1,9 @@
 import { useLayoutEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { ROUTE_PATHS } from '@/config/site';
-import { CONSENT_TEXT } from '@/content/consent';
-import { CONSENT_OPEN_ATTRIBUTE, setConsent, useConsent } from '@/features/consent/consent-store';
-import { useReservedBottomSpace } from '@/lib/use-reserved-bottom-space';
+import { ROUTE_PATHS } from '#src/config/site.ts';
+import { CONSENT_TEXT } from '#src/content/consent.ts';
+import { CONSENT_OPEN_ATTRIBUTE, setConsent, useConsent } from './consent-store.ts';
+import { useReservedBottomSpace } from '#src/lib/use-reserved-bottom-space.ts';
 
 /** Cookie banner: accept and reject carry equal weight; nothing is loaded before a choice. */
 export function ConsentBanner() {

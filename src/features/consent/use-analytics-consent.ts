@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { useConsent, type ConsentChoice } from '@/features/consent/consent-store';
+import { useConsent, type ConsentChoice } from './consent-store.ts';
 
 // Fetched only when there is a stored choice to act on: a first visit (no choice yet) and the
 // page's first load never download the analytics module.
-const loadAnalytics = () => import('@/lib/analytics');
+const loadAnalytics = () => import('#src/lib/analytics.ts');
 
 /** Turns analytics on or off to follow the visitor's stored choice; returns the choice. */
 export function useAnalyticsConsent(): ConsentChoice {

@@ -3,11 +3,11 @@ import {
   FORM_ANSWER_MARKERS,
   FormAnswerConfirmation,
   FormAnswerSummaries,
-} from '@/components/form/form-answer';
-import { MESSAGES } from '@/config/messages';
-import { SCHOOLS } from '@/content/schools';
-import { QUOTE_FIELD_IDS, QuoteForm } from '@/features/quote/quote-form';
-import '@/styles/schools.css';
+} from '#src/components/form/form-answer.tsx';
+import { MESSAGES } from '#src/config/messages.ts';
+import { SCHOOLS } from '#src/content/schools.ts';
+import { QUOTE_FIELD_IDS, QuoteForm } from './quote-form.tsx';
+import '#src/styles/schools.css';
 
 export const QUOTE_ANSWER_HEADING_ID = 'quote-answer-heading';
 export const QUOTE_ANSWER_BACK_LABEL = 'Back to the schools page';

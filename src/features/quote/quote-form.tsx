@@ -1,25 +1,25 @@
-import { useFirstFocusWithin } from '@/components/form/use-first-focus-within';
-import { preloadStorage } from '@/lib/airtable/preload';
+import { useFirstFocusWithin } from '#src/components/form/use-first-focus-within.ts';
+import { preloadStorage } from '#src/lib/airtable/preload.ts';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { EMAIL_INPUT, Field } from '@/components/form/field';
-import type { FormAnswerMarkers } from '@/components/form/form-answer';
-import { FORMS_POST_NATIVELY, nativeFormAttributes } from '@/components/form/native-post';
-import { useAdoptedFormValues, type HeldFormValues } from '@/components/form/use-adopted-form-values';
-import { useHydrated } from '@/lib/use-hydrated';
-import { SuccessIcon } from '@/components/icons';
-import { HoneypotField, isHoneypotFilled } from '@/components/form/honeypot-field';
-import { SubmitButton } from '@/components/form/submit-button';
-import { ToggleCard } from '@/components/form/toggle-card';
-import { useEmailField } from '@/components/form/use-email-field';
-import { useSingleSubmit } from '@/components/form/use-single-submit';
-import { MESSAGES } from '@/config/messages';
-import { PRODUCT_NAME } from '@/config/site';
-import { submitQuoteRequest } from '@/features/quote/submit-quote';
-import { type UseCaseId, USE_CASE_OPTIONS, toUseCaseSelection } from '@/features/quote/use-cases';
-import type { SubmitResult } from '@/lib/airtable/submit-form';
-import type { QuoteRequestInput } from '@/lib/airtable/upsert';
-import { isAcceptedEmail } from '@/lib/email';
-import { toast } from '@/lib/toast';
+import { EMAIL_INPUT, Field } from '#src/components/form/field.tsx';
+import type { FormAnswerMarkers } from '#src/components/form/form-answer.tsx';
+import { FORMS_POST_NATIVELY, nativeFormAttributes } from '#src/components/form/native-post.ts';
+import { useAdoptedFormValues, type HeldFormValues } from '#src/components/form/use-adopted-form-values.ts';
+import { useHydrated } from '#src/lib/use-hydrated.ts';
+import { SuccessIcon } from '#src/components/icons.tsx';
+import { HoneypotField, isHoneypotFilled } from '#src/components/form/honeypot-field.tsx';
+import { SubmitButton } from '#src/components/form/submit-button.tsx';
+import { ToggleCard } from '#src/components/form/toggle-card.tsx';
+import { useEmailField } from '#src/components/form/use-email-field.ts';
+import { useSingleSubmit } from '#src/components/form/use-single-submit.ts';
+import { MESSAGES } from '#src/config/messages.ts';
+import { PRODUCT_NAME } from '#src/config/site.ts';
+import { submitQuoteRequest } from './submit-quote.ts';
+import { type UseCaseId, USE_CASE_OPTIONS, toUseCaseSelection } from './use-cases.ts';
+import type { SubmitResult } from '#src/lib/airtable/submit-form.ts';
+import type { QuoteRequestInput } from '#src/lib/airtable/upsert.ts';
+import { isAcceptedEmail } from '#src/lib/email.ts';
+import { toast } from '#src/lib/toast.ts';
 
 /** Ids of the quote form's fields, for labels, tests and in-page focus. */
 export const QUOTE_FIELD_IDS = {

@@ -1,5 +1,5 @@
-import { submitForm, type SubmitResult } from '@/lib/airtable/submit-form';
-import type { QuoteRequestInput, StorageOptions } from '@/lib/airtable/upsert';
+import { submitForm, type SubmitResult } from '#src/lib/airtable/submit-form.ts';
+import type { QuoteRequestInput, StorageOptions } from '#src/lib/airtable/upsert.ts';
 
 /** Stores the school's quote request; never throws — failures log and return success false. */
 export function submitQuoteRequest(

@@ -3,7 +3,7 @@ import {
   OTHER_USE_CASE_PREFIX,
   USE_CASE_LABELS,
   type UseCaseLabel,
-} from '@/lib/airtable/fields';
+} from '#src/lib/airtable/fields.ts';
 
 /** One selectable card on the quote form. */
 export type UseCaseOption = {

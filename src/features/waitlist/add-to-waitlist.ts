@@ -1,5 +1,5 @@
-import { submitForm, type SubmitResult } from '@/lib/airtable/submit-form';
-import type { StorageOptions } from '@/lib/airtable/upsert';
+import { submitForm, type SubmitResult } from '#src/lib/airtable/submit-form.ts';
+import type { StorageOptions } from '#src/lib/airtable/upsert.ts';
 
 /** The home form's payload (spec 7.3); with no interest chosen the form sends ['General Waitlist']. */
 export interface WaitlistSignUp {

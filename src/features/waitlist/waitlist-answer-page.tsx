@@ -3,11 +3,11 @@ import {
   FORM_ANSWER_MARKERS,
   FormAnswerConfirmation,
   FormAnswerSummaries,
-} from '@/components/form/form-answer';
-import { MESSAGES } from '@/config/messages';
-import { HOME } from '@/content/home';
-import { WaitlistForm, waitlistEmailId } from '@/features/waitlist/waitlist-form';
-import '@/styles/home.css';
+} from '#src/components/form/form-answer.tsx';
+import { MESSAGES } from '#src/config/messages.ts';
+import { HOME } from '#src/content/home.ts';
+import { WaitlistForm, waitlistEmailId } from './waitlist-form.tsx';
+import '#src/styles/home.css';
 
 export const WAITLIST_ANSWER_HEADING_ID = 'waitlist-answer-heading';
 export const WAITLIST_ANSWER_BACK_LABEL = 'Back to the home page';

@@ -1,6 +1,6 @@
 import type Airtable from 'airtable';
-import { env } from '@/config/env';
-import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '@/lib/airtable/relay-protocol';
+import { env } from '#src/config/env.ts';
+import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from './relay-protocol.ts';
 
 /** Where and as whom the storage layer talks to Airtable (or to the local emulator). */
 export interface AirtableConfig {

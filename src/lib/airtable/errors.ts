@@ -1,5 +1,5 @@
-import { STORAGE_ERRORS } from '@/config/messages';
-import { AirtableConfigError } from '@/lib/airtable/client';
+import { STORAGE_ERRORS } from '#src/config/messages.ts';
+import { AirtableConfigError } from './client.ts';
 
 /** Which spec message a storage failure shows. */
 export type StorageErrorKind = 'invalid-email' | 'invalid-api-key' | 'not-authorized' | 'failed';

@@ -1,5 +1,5 @@
-import { DEFAULT_INTEREST_STORED } from '../../config/constants.ts';
-import { canonicalEmail } from '../email.ts';
+import { DEFAULT_INTEREST_STORED } from '#src/config/constants.ts';
+import { canonicalEmail } from '#src/lib/email.ts';
 import { AIRTABLE_SCHEMA, choiceNamesOf, fieldNamesOf } from './schema.ts';
 
 /** Table names in the Airtable base, exactly as the owner named them (from schema.ts). */

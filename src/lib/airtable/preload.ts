@@ -3,8 +3,7 @@
  * first get focus, so neither is in the page's first download and a submit does not wait for them.
  */
 export function preloadStorage(): void {
-  void Promise.all([
-    import('@/lib/airtable/upsert'),
-    import('@/lib/airtable/client').then((m) => m.loadAirtable()),
-  ]).catch(() => undefined);
+  void Promise.all([import('./upsert.ts'), import('./client.ts').then((m) => m.loadAirtable())]).catch(
+    () => undefined,
+  );
 }

@@ -3,15 +3,11 @@
  * and the longest value each field accepts. The one source for the storage layer
  * (`fields.ts`), the relay's validator, the local emulator and the owner's setup/check commands.
  *
- * Node-side tools (Vite plugins, the relay, the Worker, CLIs run through scripts/run-ts.mjs)
- * import this module without the `@/` alias, so it and everything it imports use relative
- * paths only.
- *
  * Field `options` are in the shape Airtable's Metadata API takes when creating a field, so the
  * setup command can send them as they are.
  */
-import { DEFAULT_INTEREST_STORED, EMAIL_MAX_LENGTH } from '../../config/constants.ts';
-import { PRODUCT_NAME } from '../../config/site.ts';
+import { DEFAULT_INTEREST_STORED, EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
+import { PRODUCT_NAME } from '#src/config/site.ts';
 
 /** Field types the site's base uses (Airtable's Metadata API names). */
 export type AirtableFieldType =

@@ -1,4 +1,4 @@
-import type * as Storage from '@/lib/airtable/upsert';
+import type * as Storage from './upsert.ts';
 
 /** What a form's submit helper answers; it never throws (the form shows its own failure toast). */
 export type SubmitResult = { success: boolean };
@@ -12,7 +12,7 @@ export async function submitForm(
   store: (storage: typeof Storage) => Promise<unknown>,
 ): Promise<SubmitResult> {
   try {
-    await store(await import('@/lib/airtable/upsert'));
+    await store(await import('./upsert.ts'));
     return { success: true };
   } catch (error) {
     console.error(`${what} failed:`, error);

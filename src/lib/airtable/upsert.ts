@@ -1,14 +1,14 @@
 import type Airtable from 'airtable';
-import { env } from '@/config/env';
-import { STORAGE_ERRORS } from '@/config/messages';
-import { type AirtableConfig, configFromEnv, isRelayConfig, openAirtableBase } from '@/lib/airtable/client';
+import { env } from '#src/config/env.ts';
+import { STORAGE_ERRORS } from '#src/config/messages.ts';
+import { type AirtableConfig, configFromEnv, isRelayConfig, openAirtableBase } from './client.ts';
 import {
   type StorageOperation,
   StorageError,
   StorageTimeoutError,
   isRateLimited,
   toStorageError,
-} from '@/lib/airtable/errors';
+} from './errors.ts';
 import {
   AIRTABLE_TABLES,
   type QuoteRequestInput,
@@ -17,11 +17,11 @@ import {
   normaliseEmail,
   toQuoteRecordFields,
   toWaitlistRecordFields,
-} from '@/lib/airtable/fields';
-import { emailLookupFormula } from '@/lib/airtable/formula';
-import { keyedSerialiser, submissionKey } from '@/lib/airtable/one-at-a-time';
+} from './fields.ts';
+import { emailLookupFormula } from './formula.ts';
+import { keyedSerialiser, submissionKey } from './one-at-a-time.ts';
 
-export type { QuoteRequestInput, WaitlistEntryInput } from '@/lib/airtable/fields';
+export type { QuoteRequestInput, WaitlistEntryInput } from './fields.ts';
 
 /**
  * Backoff for 429 inside the answer bound. Airtable's limit is per second (5 requests per base),

@@ -3,10 +3,10 @@
  * own origin. Synchronous mode: each submission is upserted while the visitor waits, with this
  * instance's rate gate; see docs/rush.md for what that means under a rush.
  */
-import { FORM_POST_PATHS, RELAY_PATH } from '../../lib/airtable/relay-protocol.ts';
-import { clientAddress, trustedProxies } from '../client-limits.ts';
-import { formTemplatesFrom } from '../form-door.ts';
-import { createRelay, type RelayHandler } from '../relay.ts';
+import { FORM_POST_PATHS, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { clientAddress, trustedProxies } from '#src/server/client-limits.ts';
+import { formTemplatesFrom } from '#src/server/form-door.ts';
+import { createRelay, type RelayHandler } from '#src/server/relay.ts';
 
 /** Netlify's Node runtime; the app's tsconfig has no Node typings. */
 declare const process: { env: Record<string, string | undefined> };

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { CarouselControls, type CarouselControlsProps } from '@/components/carousel/carousel-controls';
+import { CarouselControls, type CarouselControlsProps } from '#src/components/carousel/carousel-controls.tsx';
 
 function renderControls(overrides: Partial<CarouselControlsProps> = {}) {
   const props = {

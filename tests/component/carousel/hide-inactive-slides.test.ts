@@ -1,4 +1,4 @@
-import { hideInactiveSlides } from '@/components/carousel/hide-inactive-slides';
+import { hideInactiveSlides } from '#src/components/carousel/hide-inactive-slides.ts';
 
 /** slick's markup: a track of slides, the ones in view marked slick-active. */
 function track(activeFlags: boolean[]): HTMLElement {

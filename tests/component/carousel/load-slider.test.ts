@@ -3,7 +3,7 @@ import {
   resetSlickStylesheetForTests,
   STYLESHEET_WAIT_MS,
   unwrapDefault,
-} from '@/components/carousel/load-slider';
+} from '#src/components/carousel/load-slider.ts';
 
 const stylesheets = () => document.head.querySelectorAll('link[rel="stylesheet"]');
 

@@ -1,11 +1,14 @@
-import { emulateReducedMotion } from '../support/match-media';
+import { emulateReducedMotion } from '#tests/component/support/match-media.ts';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { TestimonialCarousel } from '@/components/carousel/testimonial-carousel';
-import { HOME_TESTIMONIALS, SCHOOLS_TESTIMONIALS } from '@/content/testimonials';
-import { bringAllIntoView, installFakeIntersectionObserver } from '../support/intersection-observer';
+import { TestimonialCarousel } from '#src/components/carousel/testimonial-carousel.tsx';
+import { HOME_TESTIMONIALS, SCHOOLS_TESTIMONIALS } from '#src/content/testimonials.ts';
+import {
+  bringAllIntoView,
+  installFakeIntersectionObserver,
+} from '#tests/component/support/intersection-observer.ts';
 
 const HEADING = 'They use Podling';
 const HEADING_ID = 'testimonials-heading';

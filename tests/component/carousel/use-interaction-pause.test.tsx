@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useRef } from 'react';
-import { useInteractionPause } from '@/components/carousel/use-interaction-pause';
+import { useInteractionPause } from '#src/components/carousel/use-interaction-pause.ts';
 
 function Harness() {
   const region = useRef<HTMLElement | null>(null);

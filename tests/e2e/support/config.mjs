@@ -3,7 +3,7 @@
  * Loopback addresses and build settings shared by the Playwright config and the specs. Every
  * server is a plain Vite command (`vite build` then `vite preview`) or the emulator's CLI.
  */
-import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '../../../scripts/airtable-emulator/emulator.ts';
+import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '#scripts/airtable-emulator/emulator.ts';
 
 // E2E_PORT_BASE lets several test runs share one machine without sharing servers.
 const base = Number(process.env.E2E_PORT_BASE ?? 4173);

@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
-import type { Fault, LoggedRequest } from '../../../scripts/airtable-emulator/emulator';
+import type { Fault, LoggedRequest } from '#scripts/airtable-emulator/emulator.ts';
 import { EMULATOR_URL } from './config.mjs';
-import { expect } from './fixtures';
+import { expect } from './fixtures.ts';
 
 /**
  * The local Airtable emulator's admin API (scripts/airtable-emulator/,  under /__emulator/).

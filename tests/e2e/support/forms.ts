@@ -1,4 +1,4 @@
-import { QUOTES_TABLE, WAITLIST_TABLE } from './emulator';
+import { QUOTES_TABLE, WAITLIST_TABLE } from './emulator.ts';
 
 /** The spec's failure toast, the same for both forms (section 8). */
 export const FAILURE_TOAST = 'Something went wrong. Please try again.';

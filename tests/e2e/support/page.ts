@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page, TestInfo } from '@playwright/test';
 import { EMULATOR_URL } from './config.mjs';
-import { expect, type NetworkLog, type Visit, type VisitOptions } from './fixtures';
-import { QUOTE_FORM, WAITLIST_FORM } from './forms';
+import { expect, type NetworkLog, type Visit, type VisitOptions } from './fixtures.ts';
+import { QUOTE_FORM, WAITLIST_FORM } from './forms.ts';
 
 /** A short token no other test, worker or run produces: the time and five random characters. */
 export const uniqueToken = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;

@@ -3,8 +3,8 @@
  * walks the pages reads them here, so a new page is visited, checked and measured without
  * touching a spec.
  */
-import { routesOn } from '../../../src/config/routes.ts';
-import { FLAG_DEFAULTS } from '../../../src/config/settings.ts';
+import { routesOn } from '#src/config/routes.ts';
+import { FLAG_DEFAULTS } from '#src/config/settings.ts';
 
 /** Every route of the default e2e build (built with the spec's flags: the schools page on). */
 export const SITE_ROUTES = routesOn(FLAG_DEFAULTS);

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Airtable from 'airtable';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, EMULATOR_ADMIN_PREFIX } from '../../../scripts/airtable-emulator/emulator';
+import { createEmulator, EMULATOR_ADMIN_PREFIX } from '#scripts/airtable-emulator/emulator.ts';
 
 // createEmulator() is mounted on a server that also serves other paths, as Vite's dev and
 // preview servers will: the emulator answers its own paths and leaves the rest alone.

@@ -5,7 +5,7 @@ import {
   EMULATOR_BASE_ID,
   startEmulator,
   type RunningEmulator,
-} from '../../../scripts/airtable-emulator/emulator';
+} from '#scripts/airtable-emulator/emulator.ts';
 
 const READ_ONLY_SCHEMA = 'patSchemaReader.test';
 const RECORDS_ONLY = 'patRecordsOnly.test';

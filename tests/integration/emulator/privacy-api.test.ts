@@ -8,8 +8,8 @@ import {
   EMULATOR_ADMIN_PREFIX,
   EMULATOR_API_KEY,
   EMULATOR_BASE_ID,
-} from '../../../scripts/airtable-emulator/emulator';
-import { useEmulator } from '../support/emulator';
+} from '#scripts/airtable-emulator/emulator.ts';
+import { useEmulator } from '#tests/integration/support/emulator.ts';
 
 const emulator = useEmulator();
 

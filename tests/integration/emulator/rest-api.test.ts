@@ -11,7 +11,7 @@ import {
   EMULATOR_API_KEY,
   EMULATOR_BASE_ID,
   startEmulator,
-} from '../../../scripts/airtable-emulator/emulator';
+} from '#scripts/airtable-emulator/emulator.ts';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -329,7 +329,7 @@ describe('persistence and CLI', () => {
   it('runs as a command and prints one line with its address', async () => {
     const child = spawn(
       process.execPath,
-      ['scripts/run-ts.mjs', 'scripts/airtable-emulator/cli.ts', '--port', '0', '--no-data'],
+      ['--import', 'tsx', 'scripts/airtable-emulator/cli.ts', '--port', '0', '--no-data'],
       {
         cwd: path.resolve(import.meta.dirname, '../../..'),
         stdio: ['ignore', 'pipe', 'pipe'],

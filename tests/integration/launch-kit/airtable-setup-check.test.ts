@@ -1,15 +1,15 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AIRTABLE_SCHEMA } from '@/lib/airtable/schema';
+import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import {
   siteBaseSchema,
   startEmulator,
   type InitialSchema,
   type RunningEmulator,
   type TableInput,
-} from '../../../scripts/airtable-emulator/emulator';
-import { checkBase, main as checkMain, PROBE_EMAIL } from '../../../scripts/launch-kit/airtable-check';
-import { setupBase, main as setupMain } from '../../../scripts/launch-kit/airtable-setup';
+} from '#scripts/airtable-emulator/emulator.ts';
+import { checkBase, main as checkMain, PROBE_EMAIL } from '#scripts/launch-kit/airtable-check.ts';
+import { setupBase, main as setupMain } from '#scripts/launch-kit/airtable-setup.ts';
 
 // The owner's two Airtable commands against the emulator's Metadata API: a schema token (all
 // schema scopes), the site's token (records only), and tokens lacking one scope each.

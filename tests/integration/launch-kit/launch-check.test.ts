@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { launchChecklist } from '../../../scripts/launch-kit/launch-check';
+import { launchChecklist } from '#scripts/launch-kit/launch-check.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const READY_ENV = {
@@ -21,7 +21,7 @@ function runLaunchCheck(cwd: string, env: Record<string, string>) {
       ([name]) => !name.startsWith('VITE_') && !name.startsWith('AIRTABLE_') && !name.startsWith('ADMIN_'),
     ),
   );
-  return spawnSync(process.execPath, ['scripts/run-ts.mjs', 'scripts/launch-kit/launch-check.ts'], {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/launch-kit/launch-check.ts'], {
     cwd,
     env: { ...clean, ...env },
     encoding: 'utf8',

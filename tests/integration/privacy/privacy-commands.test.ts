@@ -9,12 +9,12 @@
  * Requests are bounded on the upstream's clock, so the pinned date never meets the real one.
  */
 import { describe, expect, it } from 'vitest';
-import { AIRTABLE_SCHEMA } from '@/lib/airtable/schema';
-import { createAirtableUpstream } from '../../../src/server/airtable-upstream';
-import { applyRetention, eraseEmail, monthsBefore, retentionCutoff } from '../../../src/server/privacy';
-import { createRateGate } from '../../../src/server/rate-gate';
-import { main as privacy } from '../../../scripts/launch-kit/privacy';
-import { type Emulator, useEmulator } from '../support/emulator';
+import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
+import { createAirtableUpstream } from '#src/server/airtable-upstream.ts';
+import { applyRetention, eraseEmail, monthsBefore, retentionCutoff } from '#src/server/privacy.ts';
+import { createRateGate } from '#src/server/rate-gate.ts';
+import { main as privacy } from '#scripts/launch-kit/privacy.ts';
+import { type Emulator, useEmulator } from '#tests/integration/support/emulator.ts';
 
 const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
 const QUOTES = AIRTABLE_SCHEMA.quotes.name;

@@ -1,8 +1,8 @@
 /** The privacy page says what the system does: the retention period, and how to ask for erasure or a copy. */
 import { describe, expect, it } from 'vitest';
-import { DATA_RETENTION_MONTHS } from '@/config/constants';
-import { CONTACT_EMAIL } from '@/config/site';
-import { PRIVACY } from '@/content/legal/privacy';
+import { DATA_RETENTION_MONTHS } from '#src/config/constants.ts';
+import { CONTACT_EMAIL } from '#src/config/site.ts';
+import { PRIVACY } from '#src/content/legal/privacy.ts';
 
 const section = (heading: string) =>
   PRIVACY.sections

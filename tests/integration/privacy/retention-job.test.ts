@@ -5,16 +5,12 @@
  * dead letters it expires or erases (POST /api/dead-letters/erase).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  type DeadLetterStore,
-  handleDeadLetterAdmin,
-  keepDeadLetter,
-} from '../../../src/server/dead-letters';
-import { expireDeadLetters, monthsBefore } from '../../../src/server/privacy';
-import { createRateGate } from '../../../src/server/rate-gate';
-import { runRetentionJob } from '../../../src/server/retention-job';
-import type { Submission } from '../../../src/server/submission';
-import { useEmulator } from '../support/emulator';
+import { type DeadLetterStore, handleDeadLetterAdmin, keepDeadLetter } from '#src/server/dead-letters.ts';
+import { expireDeadLetters, monthsBefore } from '#src/server/privacy.ts';
+import { createRateGate } from '#src/server/rate-gate.ts';
+import { runRetentionJob } from '#src/server/retention-job.ts';
+import type { Submission } from '#src/server/submission.ts';
+import { useEmulator } from '#tests/integration/support/emulator.ts';
 
 const NOW = Date.UTC(2031, 0, 15, 3, 17);
 const iso = (ms: number) => new Date(ms).toISOString();

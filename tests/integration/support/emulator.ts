@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { StorageOptions } from '@/lib/airtable/upsert';
-import { startEmulator } from '../../../scripts/airtable-emulator/emulator';
+import type { StorageOptions } from '#src/lib/airtable/upsert.ts';
+import { startEmulator } from '#scripts/airtable-emulator/emulator.ts';
 
 export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { faultsFrom, renderRecordsPage } from '../../../scripts/airtable-emulator/admin';
+import { faultsFrom, renderRecordsPage } from '#scripts/airtable-emulator/admin.ts';
 
 describe('admin page and API helpers', () => {
   it('lists records newest first under their columns, escaping what visitors typed', () => {

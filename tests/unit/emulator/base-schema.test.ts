@@ -1,12 +1,12 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { AIRTABLE_TABLE_DEFINITIONS } from '@/lib/airtable/schema';
+import { AIRTABLE_TABLE_DEFINITIONS } from '#src/lib/airtable/schema.ts';
 import {
   buildField,
   buildTable,
   buildTables,
   siteBaseSchema,
-} from '../../../scripts/airtable-emulator/base-schema';
+} from '#scripts/airtable-emulator/base-schema.ts';
 
 const DATE_TIME = {
   dateFormat: { name: 'iso' },

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { normaliseCell } from '../../../scripts/airtable-emulator/cells';
-import type { ChoiceModel } from '../../../scripts/airtable-emulator/model';
+import { normaliseCell } from '#scripts/airtable-emulator/cells.ts';
+import type { ChoiceModel } from '#scripts/airtable-emulator/model.ts';
 
 const field = (type: string) => ({ name: 'F', type });
 const choices = (): ChoiceModel[] => [{ id: 'sel1', name: 'A' }];

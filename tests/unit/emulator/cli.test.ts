@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { parseEmulatorArgs } from '../../../scripts/airtable-emulator/cli';
+import { parseEmulatorArgs } from '#scripts/airtable-emulator/cli.ts';
 
 describe('emulator command line', () => {
   it('reads its flags, with the default port and data file', () => {

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { compileFormula, evaluate, parseFormula, tokenize } from '../../../scripts/airtable-emulator/formula';
+import { compileFormula, evaluate, parseFormula, tokenize } from '#scripts/airtable-emulator/formula.ts';
 
 const run = (formula: string, fields: Record<string, string | string[]> = {}) =>
   evaluate(parseFormula(formula), fields);

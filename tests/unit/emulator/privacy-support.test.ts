@@ -6,9 +6,9 @@
  * that answers its own origin only.
  */
 import { describe, expect, it } from 'vitest';
-import { adminRequestProblem, ownOrigin } from '../../../scripts/airtable-emulator/admin';
-import { compileFormula, evaluate, parseFormula } from '../../../scripts/airtable-emulator/formula';
-import { BaseStore } from '../../../scripts/airtable-emulator/store';
+import { adminRequestProblem, ownOrigin } from '#scripts/airtable-emulator/admin.ts';
+import { compileFormula, evaluate, parseFormula } from '#scripts/airtable-emulator/formula.ts';
+import { BaseStore } from '#scripts/airtable-emulator/store.ts';
 
 const BASE = 'appTest';
 const ids = (store: BaseStore, table: string) => store.records(table).map((record) => record.id);

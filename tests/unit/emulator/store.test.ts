@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BaseStore } from '../../../scripts/airtable-emulator/store';
+import { BaseStore } from '#scripts/airtable-emulator/store.ts';
 
 const BASE = 'appTest';
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'emulator-store-')), 'base.json');
