@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { createAirtableUpstream, UpstreamError } from '#src/server/airtable-upstream.ts';
 import { DEAD_LETTERS_PATH } from '#src/server/dead-letters.ts';
-import { upstreamSettings } from '#src/server/gate.ts';
+import { upstreamSettings } from '#src/server/stores.ts';
 import {
   applyRetention,
   describeRetention,

@@ -14,63 +14,34 @@
  * 5. the fields are validated (submission.ts): only the form's fields, nothing blanked, one
  *    canonical email, no new select options;
  * 6. per email: at most SUBMISSIONS_PER_EMAIL_PER_MINUTE writes of one address;
- * 7. then stored: queued on the Worker, upserted at once (paced) elsewhere.
+ * 7. then stored (stores.ts): queued on the Worker, upserted at once (paced) elsewhere.
  *
  * The answer to an accepted submission never depends on what is stored: the same status, shape
  * and receipt (a fresh id, the acceptance time) for a stored and an unknown email.
  */
 import { FORM_TRAP_FIELD, RELAY_CLIENT_KEY } from '#src/lib/airtable/relay-protocol.ts';
-import { DEFAULT_INTEREST_HOME_FORM } from '#src/config/constants.ts';
-import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/settings.ts';
-import {
-  OTHER_USE_CASE_LABEL,
-  OTHER_USE_CASE_PREFIX,
-  QUOTE_FIELDS,
-  WAITLIST_FIELDS,
-  WAITLIST_PAGE_SOURCES,
-} from '#src/lib/airtable/fields.ts';
-import { keyedSerialiser, submissionKey } from '#src/lib/airtable/one-at-a-time.ts';
-import { AIRTABLE_SCHEMA, type TableName } from '#src/lib/airtable/schema.ts';
-import {
-  type AirtableUpstream,
-  createAirtableUpstream,
-  type StoredRecord,
-  UpstreamError,
-} from './airtable-upstream.ts';
+import { submissionKey } from '#src/lib/airtable/one-at-a-time.ts';
+import type { TableName } from '#src/lib/airtable/schema.ts';
 import {
   createWindowLimiter,
   type Limiter,
   SUBMISSIONS_PER_CLIENT_PER_MINUTE,
   SUBMISSIONS_PER_EMAIL_PER_MINUTE,
 } from './client-limits.ts';
-import { createRateGate, type RateGate } from './rate-gate.ts';
+import { StoreFailure, type SubmissionStore } from './stores.ts';
 import {
-  cellsForCreate,
-  cellsForUpdate,
   isRefusal,
+  nativeFields,
   parseFields,
   parseSubmission,
   type Refusal,
   type Submission,
 } from './submission.ts';
 
-/** The server's environment variables for Airtable (names kept: deploys and tests set them). */
-export interface RelayEnv {
-  AIRTABLE_API_KEY?: string;
-  AIRTABLE_BASE_ID?: string;
-  /** Upstream origin; Airtable's API when unset. */
-  AIRTABLE_ENDPOINT_URL?: string;
-}
-
 /** Largest request body the gate reads; a form's submission is well under 4 KB. */
 export const GATE_MAX_BODY_BYTES = 16 * 1024;
 /** Longest a body may take to arrive: a phone on a slow network sends 4 KB in well under this. */
 export const GATE_BODY_TIMEOUT_MS = 8_000;
-/**
- * Longest a synchronous store works on one answer. Under the page's own 30 s bound, so a hanging
- * Airtable still gets the visitor an error answer rather than a silent timeout.
- */
-export const STORE_ANSWER_BOUND_MS = 25_000;
 
 export type Door = 'json' | 'native';
 
@@ -105,23 +76,6 @@ export type GateResult = (
 export interface Receipt {
   id: string;
   createdTime: string;
-}
-
-/** Where accepted submissions go: the queue (Worker) or a synchronous upsert. */
-export interface SubmissionStore {
-  /** Resolves once stored (or queued); rejects with a StoreFailure the visitor is told of. */
-  save(submission: Submission): Promise<void>;
-}
-
-export class StoreFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'StoreFailure';
-  }
 }
 
 export interface GateOptions {
@@ -204,35 +158,6 @@ async function readBody(request: Request, limit: number, timeoutMs: number): Pro
 function randomReceiptId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(14));
   return `rec${Array.from(bytes, (byte) => (byte % 36).toString(36)).join('')}`;
-}
-
-/**
- * A form's native post as the cells the page would send for it (Airtable field names), so both
- * doors meet one validation. The posted names are the forms' own (see the form components).
- */
-export function nativeFields(table: TableName, form: URLSearchParams): Record<string, unknown> {
-  const text = (name: string) => form.get(name) ?? '';
-  if (table === AIRTABLE_SCHEMA.waitlist.name) {
-    const interests = form.getAll('interests').filter((interest) => interest.trim() !== '');
-    return {
-      [WAITLIST_FIELDS.email]: text('email'),
-      [WAITLIST_FIELDS.interests]: interests.length > 0 ? interests : [DEFAULT_INTEREST_HOME_FORM],
-      [WAITLIST_FIELDS.pageSource]: WAITLIST_PAGE_SOURCES[0],
-    };
-  }
-  // The 'Other' card posts its label; its text comes in otherUseCase, as 'Other: text' on the page.
-  const other = text('otherUseCase').trim();
-  const useCases = form.getAll('useCases').flatMap((label) => {
-    if (label !== OTHER_USE_CASE_LABEL) return [label];
-    return other ? [`${OTHER_USE_CASE_PREFIX} ${other}`] : [];
-  });
-  return {
-    [QUOTE_FIELDS.email]: text('email'),
-    [QUOTE_FIELDS.contactName]: text('contactName'),
-    [QUOTE_FIELDS.schoolName]: text('schoolName'),
-    [QUOTE_FIELDS.role]: text('role'),
-    [QUOTE_FIELDS.useCases]: useCases,
-  };
 }
 
 export interface Gate {
@@ -327,103 +252,6 @@ export function createGate(options: GateOptions): Gate {
         return { ...refused(error.status, error.type, error.message), form };
       }
       return { outcome: 'accepted', submission: parsed, receipt, form, sent };
-    },
-  };
-}
-
-/** Upserts one submission: look the email up, update the match or create the record. */
-export async function upsertSubmission(
-  upstream: AirtableUpstream,
-  submission: Submission,
-  deadline: number,
-  at: Date,
-): Promise<StoredRecord> {
-  const [existing] = await upstream.findByEmails(submission.table, [submission.email], deadline);
-  if (existing) {
-    const [updated] = await upstream.update(
-      submission.table,
-      [{ id: existing.id, fields: cellsForUpdate(submission, at) }],
-      deadline,
-    );
-    return updated ?? existing;
-  }
-  const [created] = await upstream.create(submission.table, [cellsForCreate(submission, at)], deadline);
-  if (!created) throw new UpstreamError(502, 'INVALID_RESPONSE', 'Airtable created no record');
-  return created;
-}
-
-/** The server's upstream settings from its environment (Airtable's API unless told otherwise). */
-export function upstreamSettings(env: RelayEnv) {
-  return {
-    apiKey: env.AIRTABLE_API_KEY?.trim() ?? '',
-    baseId: env.AIRTABLE_BASE_ID?.trim() ?? '',
-    endpointUrl: env.AIRTABLE_ENDPOINT_URL?.trim() || AIRTABLE_DEFAULT_ENDPOINT,
-  };
-}
-
-export interface SyncStoreOptions {
-  fetch?: typeof fetch;
-  /** One gate per instance; pass a shared one when several stores talk to the same base. */
-  gate?: RateGate;
-  answerBoundMs?: number;
-  now?: () => number;
-  /** Where operational warnings go (never with a token or an email in them). */
-  warn?: (message: string) => void;
-  /** Upstream messages may name the real base: this hides it. */
-  scrub?: (message: string) => string;
-}
-
-/** Stores each submission while the visitor waits: one address at a time, paced by the gate. */
-export function createSyncStore(env: RelayEnv, options: SyncStoreOptions = {}): SubmissionStore {
-  const settings = upstreamSettings(env);
-  const now = options.now ?? Date.now;
-  const answerBoundMs = options.answerBoundMs ?? STORE_ANSWER_BOUND_MS;
-  const warn = options.warn ?? ((message: string) => console.warn(message));
-  const scrub = options.scrub ?? ((message: string) => message);
-  const gate = options.gate ?? createRateGate({ now });
-  const upstream = createAirtableUpstream(settings, { gate, fetch: options.fetch, now });
-  const oneAtATime = keyedSerialiser();
-  return {
-    async save(submission) {
-      if (!settings.apiKey)
-        throw new StoreFailure(401, 'AUTHENTICATION_REQUIRED', 'The server has no AIRTABLE_API_KEY');
-      if (!settings.baseId)
-        throw new StoreFailure(403, 'NOT_AUTHORIZED', 'The server has no AIRTABLE_BASE_ID');
-      const deadline = now() + answerBoundMs;
-      try {
-        await oneAtATime(submissionKey(submission.table, submission.email), () =>
-          upsertSubmission(upstream, submission, deadline, new Date(now())),
-        );
-      } catch (error) {
-        if (!(error instanceof UpstreamError)) throw error;
-        if (error.status !== 429) warn(`Airtable store: ${error.status || 'no answer'} ${error.type}`);
-        const status = error.status === 0 ? (error.type === 'TIMEOUT' ? 504 : 502) : error.status;
-        throw new StoreFailure(status, error.type, scrub(error.message));
-      }
-    },
-  };
-}
-
-/** Where accepted submissions go in queued mode (a Cloudflare Queue in the Worker). */
-export interface SubmissionQueue {
-  send(submission: Submission): Promise<void>;
-}
-
-/** Queues each submission for the one paced writer; answers as soon as the queue has it. */
-export function createQueueStore(
-  queue: SubmissionQueue,
-  warn: (message: string) => void = (message) => console.warn(message),
-): SubmissionStore {
-  return {
-    async save(submission) {
-      try {
-        await queue.send(submission);
-      } catch (error) {
-        warn(
-          `Airtable relay: the queue refused a submission (${error instanceof Error ? error.message : 'unknown'})`,
-        );
-        throw new StoreFailure(503, 'SERVICE_UNAVAILABLE', 'Could not accept the submission; try again');
-      }
     },
   };
 }

@@ -31,7 +31,7 @@ import {
   RATE_WINDOW_MS,
   type RateGate,
 } from './rate-gate.ts';
-import { type RelayEnv, upstreamSettings } from './gate.ts';
+import { type RelayEnv, upstreamSettings } from './stores.ts';
 import { DEAD_LETTER_QUEUE_SUFFIX, type DeadLetterStore, keepDeadLetter } from './dead-letters.ts';
 import { cellsForCreate, cellsForUpdate, isRelayTable, mergeCells, type Submission } from './submission.ts';
 

@@ -15,18 +15,12 @@ import { FORM_POST_PATHS, RELAY_BASE_ID, RELAY_PATH } from '#src/lib/airtable/re
 import type { TableName } from '#src/lib/airtable/schema.ts';
 import type { Limiter } from './client-limits.ts';
 import { answerNativePost, type FormTemplates } from './form-door.ts';
-import {
-  createGate,
-  createQueueStore,
-  createSyncStore,
-  type GateResult,
-  type RelayEnv,
-  type SubmissionQueue,
-} from './gate.ts';
+import { createGate, type GateResult } from './gate.ts';
 import type { RateGate } from './rate-gate.ts';
+import { createQueueStore, createSyncStore, type RelayEnv, type SubmissionQueue } from './stores.ts';
 import { isRelayTable } from './submission.ts';
 
-export type { RelayEnv, SubmissionQueue } from './gate.ts';
+export type { RelayEnv, SubmissionQueue } from './stores.ts';
 
 export interface RelayOptions {
   /** Injected for tests and for the local servers; defaults to the global fetch. */

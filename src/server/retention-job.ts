@@ -11,7 +11,7 @@
  */
 import { createAirtableUpstream } from './airtable-upstream.ts';
 import type { DeadLetterStore } from './dead-letters.ts';
-import { type RelayEnv, upstreamSettings } from './gate.ts';
+import { type RelayEnv, upstreamSettings } from './stores.ts';
 import { applyRetention, describeRetention, expireDeadLetters } from './privacy.ts';
 import { isolateGate } from './queue-writer.ts';
 import type { RateGate } from './rate-gate.ts';

@@ -14,6 +14,7 @@ import { DEFAULT_INTEREST_HOME_FORM } from '#src/config/constants.ts';
 import { MESSAGES } from '#src/config/messages.ts';
 import { canonicalEmail } from '#src/lib/email.ts';
 import {
+  OTHER_USE_CASE_LABEL,
   OTHER_USE_CASE_PREFIX,
   QUOTE_FIELDS,
   QUOTE_STATUS_NEW,
@@ -279,4 +280,33 @@ export function cellsForUpdate(submission: Submission, at: Date): Cells {
   if (submission.table === AIRTABLE_SCHEMA.quotes.name && clearsOtherUseCase(submission.cells))
     cells[QUOTE_FIELDS.otherUseCase] = '';
   return cells;
+}
+
+/**
+ * A form's native post as the cells the page would send for it (Airtable field names), so both
+ * doors meet one validation. The posted names are the forms' own (see the form components).
+ */
+export function nativeFields(table: TableName, form: URLSearchParams): Record<string, unknown> {
+  const text = (name: string) => form.get(name) ?? '';
+  if (table === AIRTABLE_SCHEMA.waitlist.name) {
+    const interests = form.getAll('interests').filter((interest) => interest.trim() !== '');
+    return {
+      [WAITLIST_FIELDS.email]: text('email'),
+      [WAITLIST_FIELDS.interests]: interests.length > 0 ? interests : [DEFAULT_INTEREST_HOME_FORM],
+      [WAITLIST_FIELDS.pageSource]: WAITLIST_PAGE_SOURCES[0],
+    };
+  }
+  // The 'Other' card posts its label; its text comes in otherUseCase, as 'Other: text' on the page.
+  const other = text('otherUseCase').trim();
+  const useCases = form.getAll('useCases').flatMap((label) => {
+    if (label !== OTHER_USE_CASE_LABEL) return [label];
+    return other ? [`${OTHER_USE_CASE_PREFIX} ${other}`] : [];
+  });
+  return {
+    [QUOTE_FIELDS.email]: text('email'),
+    [QUOTE_FIELDS.contactName]: text('contactName'),
+    [QUOTE_FIELDS.schoolName]: text('schoolName'),
+    [QUOTE_FIELDS.role]: text('role'),
+    [QUOTE_FIELDS.useCases]: useCases,
+  };
 }
