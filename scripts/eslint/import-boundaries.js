@@ -67,7 +67,7 @@ function fileMeant(named) {
  * otherwise the package.json `imports` root that holds it; null when no root does.
  * @param {string} fromFile @param {string} target
  */
-export function dialectSpecifier(fromFile, target) {
+function dialectSpecifier(fromFile, target) {
   const relative = path.relative(path.dirname(fromFile), target).split(path.sep).join('/');
   if (!relative.startsWith('../')) return `./${relative}`;
   for (const [pattern, mapped] of Object.entries(IMPORT_ROOTS)) {
@@ -84,7 +84,7 @@ export function dialectSpecifier(fromFile, target) {
  * @param {string} specifier @param {string} fromFile
  * @returns {{ message: string, fixed: string | null } | null}
  */
-export function dialectProblem(specifier, fromFile) {
+function dialectProblem(specifier, fromFile) {
   const named = pathNamed(specifier, fromFile);
   if (!named) return null;
   const meant = fileMeant(named);
@@ -137,7 +137,7 @@ function resolveInSrc(specifier, fromFile) {
  * @param {string} from @param {string} to
  * @returns {string | null}
  */
-export function boundaryViolation(from, to) {
+function boundaryViolation(from, to) {
   const [fromTop = '', fromSub = ''] = from.split('/');
   const [toTop = '', toSub = ''] = to.split('/');
   if (toTop === 'server' && fromTop !== 'server')

@@ -1,7 +1,8 @@
 /**
  * Where the gate's accepted submissions go: queued for the one paced writer (the Worker), or
- * upserted while the visitor waits (Netlify, `vite`, `vite preview`), and the server's Airtable
- * settings both read.
+ * upserted while the visitor waits (Netlify, `vite`, `vite preview`). Also the server's Airtable
+ * settings from its environment (`upstreamSettings`), which the queue writer, the retention job
+ * and the privacy commands read too.
  */
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/settings.ts';
 import { keyedSerialiser, submissionKey } from '#src/lib/airtable/one-at-a-time.ts';
