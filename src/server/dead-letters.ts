@@ -5,7 +5,12 @@
  * (`npm run dead-letters`), which needs the ADMIN_TOKEN secret. They hold emails: the endpoint
  * answers nothing without the token, and a replayed letter is deleted.
  */
-import { ADMIN_ATTEMPTS_PER_MINUTE, createWindowLimiter, type Limiter } from './client-limits.ts';
+import {
+  ADMIN_ATTEMPTS_PER_MINUTE,
+  clientLimitKey,
+  createWindowLimiter,
+  type Limiter,
+} from './client-limits.ts';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import type { Submission } from './submission.ts';
 
@@ -77,7 +82,7 @@ export function adminTokenProblem(token: string | undefined): string | null {
   return null;
 }
 
-// Per isolate where the Worker has no ADMIN_LIMITER binding: attempts per address.
+// Per isolate where the Worker has no ADMIN_LIMITER binding: attempts per address (an IPv6 one per /64).
 const fallbackAdminLimiter = createWindowLimiter({ limit: ADMIN_ATTEMPTS_PER_MINUTE });
 
 export interface DeadLetterAdminOptions {
@@ -115,7 +120,7 @@ export async function handleDeadLetterAdmin(
   }
   // Every attempt counts (the owner's command makes one or two): past the limit even the right
   // token waits, so a guesser cannot learn anything from the answers of its later tries.
-  const allowed = await (options.limiter ?? fallbackAdminLimiter).take(options.clientAddress);
+  const allowed = await (options.limiter ?? fallbackAdminLimiter).take(clientLimitKey(options.clientAddress));
   if (!allowed.ok)
     return Response.json(
       { error: 'too many attempts' },

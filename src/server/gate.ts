@@ -6,7 +6,8 @@
  * 1. same site only: a write whose Origin is another site's, or that the browser marks
  *    `Sec-Fetch-Site: cross-site`, is refused (403); each door takes only its own content type,
  *    so a cross-origin script must pass a CORS preflight that is never granted;
- * 2. per client: at most SUBMISSIONS_PER_CLIENT_PER_MINUTE from one address (429, Retry-After),
+ * 2. per client: at most SUBMISSIONS_PER_CLIENT_PER_MINUTE from one address, an IPv6 one per /64
+ *    (429, Retry-After),
  *    counted before the body is read, so a flood never reaches the pacing gate all visitors share;
  * 3. bounded: a body larger than GATE_MAX_BODY_BYTES (413) or slower than GATE_BODY_TIMEOUT_MS
  *    (408) is cut off;
@@ -23,6 +24,7 @@ import { FORM_TRAP_FIELD, RELAY_CLIENT_KEY } from '#src/lib/airtable/relay-proto
 import { submissionKey } from '#src/lib/airtable/one-at-a-time.ts';
 import type { TableName } from '#src/lib/airtable/schema.ts';
 import {
+  clientLimitKey,
   createWindowLimiter,
   type Limiter,
   SUBMISSIONS_PER_CLIENT_PER_MINUTE,
@@ -183,7 +185,7 @@ export function createGate(options: GateOptions): Gate {
       if (door === 'json' && request.headers.get('authorization') !== `Bearer ${RELAY_CLIENT_KEY}`)
         return refused(401, 'AUTHENTICATION_REQUIRED', 'This request did not come from the site’s form');
 
-      const client = await clientLimiter.take(clientAddress);
+      const client = await clientLimiter.take(clientLimitKey(clientAddress));
       if (!client.ok) {
         const limited = refused(
           429,

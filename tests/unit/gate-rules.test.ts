@@ -339,6 +339,28 @@ describe('per-client and per-email limits', () => {
     expect(base.records.some((record) => record.fields.Email === 'parent@example.com')).toBe(true);
   });
 
+  it('an IPv6 client is one client per /64: 200 sign-ups from one /64 let 10 through', async () => {
+    const { relay, base } = serverWith();
+    const statuses: number[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      const response = await relay(create('Waitlist', { ...waitlist, Email: `v6.${i}@example.com` }), {
+        address: `2001:DB8:aa:bb:${((i * 7919) % 0x10000).toString(16)}::${(i + 1).toString(16)}`,
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(base.records).toHaveLength(10);
+    // Spelled another way, the same /64 is still the same client; the next /64 is served.
+    expect(
+      (
+        await relay(create('Waitlist', { ...waitlist, Email: 'v6.more@example.com' }), {
+          address: '2001:db8:aa:bb::1%eth0',
+        })
+      ).status,
+    ).toBe(429);
+    expect((await relay(create('Waitlist', waitlist), { address: '2001:db8:aa:bc::1' })).status).toBe(200);
+  });
+
   it('one email is written at most 3 times a minute, from any number of addresses', async () => {
     const { relay } = serverWith();
     const statuses = [];
@@ -421,5 +443,23 @@ describe('the dead-letter admin endpoint', () => {
       clientAddress: '192.0.2.1',
     });
     expect(owner.status).toBe(200);
+  });
+
+  it('counts guesses per IPv6 /64, not per address', async () => {
+    const token = 'k'.repeat(48);
+    const env = { ADMIN_TOKEN: token, DEAD_LETTERS: store };
+    const limiter = createWindowLimiter({ limit: 5, now: () => NOW });
+    const statuses = [];
+    for (let i = 0; i < 7; i += 1)
+      statuses.push(
+        (
+          await handleDeadLetterAdmin(ask(`guess${i}`), env, async () => undefined, {
+            clientAddress: `2001:db8:5:6::${i + 1}`,
+            limiter,
+            failureDelayMs: 0,
+          })
+        ).status,
+      );
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
   });
 });
