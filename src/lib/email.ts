@@ -103,7 +103,7 @@ function scriptsOf(part: string): Set<string> {
  * in Chinese, Japanese or Korean (with or without Latin); or Latin with one other script that
  * cannot pass for it. So 'مريم.w1@…' is an address, and a Cyrillic 'а' among Latin letters is not.
  */
-function isAllowedScriptMix(part: string): boolean {
+export function isAllowedScriptMix(part: string): boolean {
   const scripts = scriptsOf(part);
   const others = [...scripts].filter((script) => script !== 'Latin');
   if (others.length === 0) return true;
@@ -128,7 +128,9 @@ function asciiDomain(domain: string): string | null {
  * decomposed 'é' are one address), lower case, the domain in its ASCII form (Unicode and
  * punycode spellings are one address); refused: invisible or format characters, compatibility
  * characters (fullwidth 'ａ', ligatures), and a local part or domain label mixing scripts (a
- * Cyrillic 'а' among Latin letters). Two spellings that look the same never make two records.
+ * Cyrillic 'а' among Latin letters). What it cannot tell without a table, an address that passes
+ * for another ('jօhn', 'ɡrace'), email-look-alikes.ts adds: the server's rule is acceptedEmail
+ * there, the forms' is isAcceptedEmail. Two spellings that look the same never make two records.
  */
 export function canonicalEmail(value: string): string | null {
   const email = value.trim().normalize('NFC');
@@ -143,7 +145,21 @@ export function canonicalEmail(value: string): string | null {
   return `${local}@${ascii}`;
 }
 
-/** True when the address may be stored: what the forms check before sending, and the server after. */
+let passesForAnother: ((value: string) => boolean) | undefined;
+
+/**
+ * Loads the look-alike rule (email-look-alikes.ts and its table of Unicode's confusables, about
+ * 1.5 KB) for isAcceptedEmail. The forms start it when first focused, as they do the storage layer.
+ */
+export async function loadLookAlikeRule(): Promise<void> {
+  ({ passesForAnother } = await import('./email-look-alikes.ts'));
+}
+
+/**
+ * The forms' check, before sending: the server's rule (acceptedEmail in email-look-alikes.ts)
+ * once loadLookAlikeRule has run; until then the rule without look-alikes, which the server
+ * completes.
+ */
 export function isAcceptedEmail(value: string): boolean {
-  return canonicalEmail(value) !== null;
+  return canonicalEmail(value) !== null && !(passesForAnother?.(value) ?? false);
 }

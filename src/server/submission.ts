@@ -12,7 +12,7 @@
  */
 import { DEFAULT_INTEREST_HOME_FORM } from '#src/config/constants.ts';
 import { MESSAGES } from '#src/config/messages.ts';
-import { canonicalEmail } from '#src/lib/email.ts';
+import { acceptedEmail } from '#src/lib/email-look-alikes.ts';
 import {
   OTHER_USE_CASE_LABEL,
   OTHER_USE_CASE_PREFIX,
@@ -124,7 +124,7 @@ function checkCell(table: TableName, field: FieldDefinition, value: unknown): Ce
   const rules = TABLE_RULES[table];
   switch (field.type) {
     case 'email': {
-      const email = typeof value === 'string' ? canonicalEmail(value) : null;
+      const email = typeof value === 'string' ? acceptedEmail(value) : null;
       if (email === null || email.length > field.maxLength)
         return { ...refuse(MESSAGES.invalidEmail), field: 'email' };
       return email;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isValidEmail } from '#src/lib/email.ts';
+import { canonicalEmail, isAcceptedEmail, isValidEmail, loadLookAlikeRule } from '#src/lib/email.ts';
+import { acceptedEmail, decodePunycode } from '#src/lib/email-look-alikes.ts';
+import { LOOK_ALIKES } from '#src/lib/email-look-alike-table.ts';
 
 /** A domain of exactly `length` characters: 63-character labels, then a short last label. */
 function domainOfLength(length: number): string {
@@ -120,5 +122,88 @@ describe('isValidEmail', () => {
     ]) {
       expect(isValidEmail(email), JSON.stringify(email)).toBe(false);
     }
+  });
+});
+
+describe('acceptedEmail: look-alikes (UTS 39 skeletons)', () => {
+  const LOOK_ALIKE_PAIRS = [
+    ['jօhn@example.com', 'U+0585 Armenian oh', 'john@example.com'],
+    ['joհn@example.com', 'U+0570 Armenian ho', 'john@example.com'],
+    ['joɦn@example.com', 'U+0266 h with hook', 'john@example.com'],
+    ['ɡrace@example.com', 'U+0261 script g', 'grace@example.com'],
+    ['ɑlice@example.com', 'U+0251 Latin alpha', 'alice@example.com'],
+    ['ꓲsla@example.com', 'U+A4F2 Lisu letter i', 'isla@example.com'],
+    ['JՕHN@example.com', 'capital Armenian oh, lower-cased', 'john@example.com'],
+    ['jօhné@example.com', 'Armenian oh beside an accent', 'johné@example.com'],
+    ['сор@example.com', 'an all-Cyrillic word that spells "cop"', 'cop@example.com'],
+    ['john@аррӏе.com', 'an all-Cyrillic domain label', 'john@apple.com'],
+    ['john@xn--80ak6aa92e.com', 'that label typed as Punycode', 'john@apple.com'],
+    ['john@xn--exmple-4nf.com', 'a mixed-script label typed as Punycode', 'john@example.com'],
+  ] as const;
+
+  it.each(LOOK_ALIKE_PAIRS)('refuses %s (%s) beside its twin %s', (lookAlike, _, twin) => {
+    expect(acceptedEmail(lookAlike)).toBeNull();
+    expect(acceptedEmail(twin)).toBe(canonicalEmail(twin));
+    expect(acceptedEmail(twin)).not.toBeNull();
+  });
+
+  it.each([
+    'مريم.w1.abc@example.com',
+    'احمد@example.com',
+    'иван@почта.рф',
+    'мария@пример.рф',
+    'ivan@xn--80a1acny.xn--p1ai',
+    '用户@例子.中国',
+    '太郎@例え.jp',
+    'yuki山田@example.jp',
+    'user@παράδειγμα.ελ',
+    'josé@bücher.de',
+    'ana@xn--bcher-kva.de',
+    'søren@example.dk',
+    'łukasz@example.pl',
+    'straße@example.de',
+    "o'brien+test.w1@example.com",
+  ])('still accepts the honest address %s, in its canonical form', (email) => {
+    expect(acceptedEmail(email)).toBe(canonicalEmail(email));
+    expect(acceptedEmail(email)).not.toBeNull();
+  });
+
+  it('the forms check the same once the rule is loaded (on first focus)', async () => {
+    await loadLookAlikeRule();
+    for (const [lookAlike, , twin] of LOOK_ALIKE_PAIRS) {
+      expect(isAcceptedEmail(lookAlike), lookAlike).toBe(false);
+      expect(isAcceptedEmail(twin), twin).toBe(true);
+    }
+  });
+
+  it('decodes Punycode labels as the URL standard does', () => {
+    for (const [ascii, unicode] of [
+      ['xn--80ak6aa92e', 'аррӏе'],
+      ['xn--bcher-kva', 'bücher'],
+      ['xn--p1ai', 'рф'],
+      ['xn--fsqu00a', '例子'],
+      ['example', 'example'],
+    ] as const)
+      expect(decodePunycode(ascii)).toBe(unicode);
+    expect(decodePunycode('xn--a!')).toBeNull();
+  });
+
+  it('ships a table that only holds what an address can carry after the other rules', () => {
+    const seen = new Set<string>();
+    for (const [ascii, chars] of Object.entries(LOOK_ALIKES)) {
+      expect(ascii).toMatch(/^[a-z0-9!#$%&'*+/=?^_`{|}~.-]+$/);
+      for (const char of chars) {
+        expect(char.codePointAt(0), char).toBeGreaterThan(0x7f);
+        expect(char).toMatch(/^[\p{L}\p{M}\p{N}]$/u);
+        expect(char.normalize('NFKC')).toBe(char);
+        expect(char.normalize('NFD')).toBe(char);
+        expect(char.toLowerCase()).toBe(char);
+        expect(seen.has(char), char).toBe(false);
+        seen.add(char);
+      }
+    }
+    // Small enough to load with the forms: a few hundred characters.
+    expect(seen.size).toBeGreaterThan(300);
+    expect(seen.size).toBeLessThan(600);
   });
 });

@@ -218,6 +218,13 @@ describe('one address, one record', () => {
     ['a Cyrillic а among Latin letters', 'p\u0430rent@example.com'],
     ['a fullwidth ａ', 'p\uFF41rent@example.com'],
     ['a Greek ο in the domain', 'parent@ex\u03BFmple.com'],
+    ['an Armenian օ (U+0585) passing for o', 'j\u0585hn@example.com'],
+    ['an Armenian հ (U+0570) passing for h', 'jo\u0570n@example.com'],
+    ['an h with hook (U+0266) passing for h', 'jo\u0266n@example.com'],
+    ['a script ɡ (U+0261) passing for g', '\u0261race@example.com'],
+    ['a Latin alpha (U+0251) passing for a', '\u0251lice@example.com'],
+    ['a Lisu ꓲ (U+A4F2) passing for I', '\uA4F2sla@example.com'],
+    ['a Cyrillic domain passing for apple.com, as Punycode', 'parent@xn--80ak6aa92e.com'],
   ])('an email with %s is refused with the spec’s message', async (_, email) => {
     const { relay, base } = serverWith();
     const response = await relay(create('Waitlist', { ...waitlist, Email: email }));
