@@ -145,6 +145,29 @@ export function clientLimitKey(address: string): string {
     .join(':')}::/64`;
 }
 
+/** Domains whose mailboxes ignore dots in the local part, as one inbox: Gmail's two names. */
+const GMAIL_DOMAINS: readonly string[] = ['gmail.com', 'googlemail.com'];
+
+/**
+ * The inbox a stored address (canonicalEmail's form) delivers to, for the per-email limit only:
+ * a '+tag' is dropped (Gmail, Outlook, iCloud, Fastmail and most others deliver 'ana+x@' to
+ * 'ana@'), and at Gmail dots are too and 'googlemail.com' is 'gmail.com'. So 'A.na+1@googlemail.com'
+ * and 'ana+2@gmail.com' count as 'ana@gmail.com'. What is stored stays what was typed.
+ */
+export function inboxKey(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return email;
+  let local = email.slice(0, at);
+  let domain = email.slice(at + 1);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  if (GMAIL_DOMAINS.includes(domain)) {
+    domain = 'gmail.com';
+    local = local.replaceAll('.', '') || local;
+  }
+  return `${local}@${domain}`;
+}
+
 /** Parses TRUSTED_PROXIES: addresses, separated by commas or spaces. */
 export function trustedProxies(value: string | undefined): ReadonlySet<string> {
   return new Set(

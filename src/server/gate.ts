@@ -14,7 +14,8 @@
  * 4. the bot trap is checked here, on both doors;
  * 5. the fields are validated (submission.ts): only the form's fields, nothing blanked, one
  *    canonical email, no new select options;
- * 6. per email: at most SUBMISSIONS_PER_EMAIL_PER_MINUTE writes of one address;
+ * 6. per email: at most SUBMISSIONS_PER_EMAIL_PER_MINUTE writes of one inbox ('+tags', Gmail's dots
+ *    and googlemail.com counted as one: inboxKey);
  * 7. then stored (stores.ts): queued on the Worker, upserted at once (paced) elsewhere.
  *
  * The answer to an accepted submission never depends on what is stored: the same status, shape
@@ -26,6 +27,7 @@ import type { TableName } from '#src/lib/airtable/schema.ts';
 import {
   clientLimitKey,
   createWindowLimiter,
+  inboxKey,
   type Limiter,
   SUBMISSIONS_PER_CLIENT_PER_MINUTE,
   SUBMISSIONS_PER_EMAIL_PER_MINUTE,
@@ -233,7 +235,7 @@ export function createGate(options: GateOptions): Gate {
           form,
         };
 
-      const email = await emailLimiter.take(submissionKey(parsed.table, parsed.email));
+      const email = await emailLimiter.take(submissionKey(parsed.table, inboxKey(parsed.email)));
       if (!email.ok)
         return {
           ...refused(

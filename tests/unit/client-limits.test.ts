@@ -1,9 +1,9 @@
 // @vitest-environment node
 /**
- * What a per-client limit counts under: one IPv4 address, or one IPv6 /64 (the block one
- * subscriber is routed), whatever spelling the host reports it in.
+ * What the limits count under: a client is one IPv4 address, or one IPv6 /64 (the block one
+ * subscriber is routed), whatever spelling the host reports it in; an email is one inbox.
  */
-import { clientLimitKey } from '#src/server/client-limits.ts';
+import { clientLimitKey, inboxKey } from '#src/server/client-limits.ts';
 
 describe('clientLimitKey', () => {
   it.each([
@@ -37,4 +37,20 @@ describe('clientLimitKey', () => {
       expect(clientLimitKey(address)).toBe(address);
     },
   );
+});
+
+describe('inboxKey', () => {
+  it.each([
+    ['ana@example.com', 'ana@example.com'],
+    ['ana+quotes@example.com', 'ana@example.com'],
+    ['ana+a+b@example.com', 'ana@example.com'],
+    ['a.na@example.com', 'a.na@example.com'],
+    ['a.n.a+x@gmail.com', 'ana@gmail.com'],
+    ['ana@googlemail.com', 'ana@gmail.com'],
+    ['a.na+1@googlemail.com', 'ana@gmail.com'],
+    ['+tag@example.com', '+tag@example.com'],
+    ['josé+x@xn--bcher-kva.de', 'josé@xn--bcher-kva.de'],
+  ])('%s is the inbox %s', (email, key) => {
+    expect(inboxKey(email)).toBe(key);
+  });
 });

@@ -376,6 +376,24 @@ describe('per-client and per-email limits', () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 
+  it('one inbox is one email for the limit: +tags, Gmail dots and googlemail.com; each stored as typed', async () => {
+    const { relay, base } = serverWith();
+    const typed = ['Parent+a@gmail.com', 'p.arent@googlemail.com', 'parent+b@GMAIL.com', 'pa.rent@gmail.com'];
+    const statuses = [];
+    for (const [i, email] of typed.entries())
+      statuses.push(
+        (await relay(create('Waitlist', { ...waitlist, Email: email }), { address: `192.0.2.${i}` })).status,
+      );
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(base.records.map((record) => record.fields.Email)).toEqual([
+      'parent+a@gmail.com',
+      'p.arent@googlemail.com',
+      'parent+b@gmail.com',
+    ]);
+    // Another inbox at the same provider is its own.
+    expect((await relay(create('Waitlist', { ...waitlist, Email: 'other@gmail.com' }))).status).toBe(200);
+  });
+
   it('a native post over the limit gets the failure page with every value kept', async () => {
     const { relay } = serverWith([], { clientLimiter: createWindowLimiter({ limit: 0 }) });
     const response = await relay(
