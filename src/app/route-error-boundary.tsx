@@ -6,7 +6,14 @@ export const ROUTE_ERROR_TEXT = {
   retry: 'Try again',
 } as const;
 
-type Props = { children: ReactNode; resetKey: string };
+type Props = {
+  children: ReactNode;
+  resetKey: string;
+  /** What the retry does: reload the page (a test, which cannot navigate, watches instead). */
+  onRetry?: () => void;
+};
+
+const reloadPage = () => window.location.reload();
 type State = { failed: boolean; resetKey: string };
 
 /**
@@ -31,7 +38,7 @@ export class RouteErrorBoundary extends Component<Props, State> {
       <section className="not-found" role="alert">
         <h1>{ROUTE_ERROR_TEXT.title}</h1>
         <p>{ROUTE_ERROR_TEXT.body}</p>
-        <button type="button" className="button button--primary" onClick={() => window.location.reload()}>
+        <button type="button" className="button button--primary" onClick={this.props.onRetry ?? reloadPage}>
           {ROUTE_ERROR_TEXT.retry}
         </button>
       </section>

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { ERROR_SUMMARY_TITLE } from '#src/components/form/form-answer.tsx';
 import { MESSAGES } from '#src/config/messages.ts';

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { createRateGate } from '#src/server/rate-gate.ts';
+import { AIRTABLE_REQUESTS_PER_SECOND, createRateGate, RATE_WINDOW_MS } from '#src/server/rate-gate.ts';
 import { createQueueWriter, mergeSubmissions, type QueueMessage } from '#src/server/queue-writer.ts';
 import type { Submission } from '#src/server/submission.ts';
 
@@ -128,6 +128,41 @@ describe('queue writer', () => {
     expect(updated?.fields['Created At']).toBeUndefined();
     expect(report).toMatchObject({ stored: 25, created: 24, updated: 1, retried: 0 });
     expect([...entries, repeat].every((entry) => entry.state.acked)).toBe(true);
+  });
+
+  it('paces its own requests through the gate: never more than 5 start in one window', async () => {
+    // A fake clock: the gate's waits move it, so the request starts are the writer's own doing.
+    let clock = 0;
+    const starts: number[] = [];
+    const airtable = fakeAirtable();
+    const writer = createQueueWriter(ENV, {
+      fetch: (input, init) => {
+        starts.push(clock);
+        return airtable.fetch(input, init);
+      },
+      gate: createRateGate({
+        now: () => clock,
+        sleep: async (ms) => {
+          clock += ms;
+        },
+      }),
+      log: () => undefined,
+      deadLetter: async () => undefined,
+    });
+    const entries = Array.from({ length: 100 }, (_, i) =>
+      message(waitlist(`pace${i}@x.co`, '2026-11-23T10:00:00Z')),
+    );
+    const report = await writer.writeBatch({
+      queue: 'podling-submissions',
+      messages: entries.map((e) => e.msg),
+    });
+
+    expect(report).toMatchObject({ stored: 100, created: 100 });
+    expect(starts).toHaveLength(11); // one lookup, ten writes of ten
+    const busiest = Math.max(
+      ...starts.map((start) => starts.filter((t) => t >= start && t < start + RATE_WINDOW_MS).length),
+    );
+    expect(busiest).toBe(AIRTABLE_REQUESTS_PER_SECOND);
   });
 
   it('retries on a dropped connection; the retry’s lookup then finds the record, so it updates', async () => {
