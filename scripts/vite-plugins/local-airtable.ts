@@ -21,7 +21,7 @@ import {
 } from '#scripts/airtable-emulator/emulator.ts';
 import { FORM_POST_PATHS, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
 import { type FormTemplates, formTemplatesFrom } from '#src/server/form-door.ts';
-import { FORM_TEMPLATES_PREFIX } from '#src/server/form-page.ts';
+import { isHiddenPath } from '#src/server/form-page.ts';
 import { createRelay, type RelayEnv } from '#src/server/relay.ts';
 import { devFormTemplate } from './form-templates.ts';
 import { webMiddleware } from './node-adapter.ts';
@@ -107,7 +107,7 @@ export function localAirtable(settings: SiteSettingsHolder): Plugin {
       const templates = formTemplatesFrom((file) => readFile(path.join(outDir, file), 'utf8'));
       const describe = mountStorage(server.middlewares, server.config, server, templates);
       // The raw answer templates are read above, never served (as on the Worker).
-      server.middlewares.use(staticHost(outDir, { hidden: [FORM_TEMPLATES_PREFIX] }));
+      server.middlewares.use(staticHost(outDir, { hidden: isHiddenPath }));
       server.httpServer.once('listening', () => server.config.logger.info(`  ➜  ${describe()}`));
     },
   };

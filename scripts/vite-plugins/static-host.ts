@@ -169,9 +169,13 @@ export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (erro
 
 /**
  * A Connect middleware that serves `root` like the host. Requests other than GET and HEAD go to
- * `next` (the relay and anything else mounted after it).
+ * `next` (the relay and anything else mounted after it); a path `hidden` names gets the
+ * not-found page.
  */
-export function staticHost(root: string, { hidden = [] }: { hidden?: readonly string[] } = {}): Middleware {
+export function staticHost(
+  root: string,
+  { hidden = () => false }: { hidden?: (path: string) => boolean } = {},
+): Middleware {
   let rules: Promise<HeaderRule[]> | undefined;
   const headerRules = () =>
     (rules ??= readFile(join(root, '_headers'), 'utf8').then(parseHeadersFile, () => []));
@@ -182,9 +186,8 @@ export function staticHost(root: string, { hidden = [] }: { hidden?: readonly st
     }
     void (async () => {
       const path = new URL(req.url ?? '/', 'http://host').pathname;
-      const found = hidden.some((prefix) => path.startsWith(prefix))
-        ? null
-        : await resolveSiteFile(root, path);
+      // `hidden` decides on the path as it came (it decodes and normalises it itself).
+      const found = hidden(path) ? null : await resolveSiteFile(root, path);
       const file = found ?? (await resolveSiteFile(root, '/404.html'));
       if (!file) {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');

@@ -24,10 +24,35 @@ export type NativeValues = Readonly<Record<string, string | readonly string[]>>;
 
 /**
  * Where the build writes the answer templates inside dist/. They are raw (every outcome's part at
- * once, markers in place): the Worker and `vite preview` read them directly and answer this
- * prefix with the not-found page; on Netlify the Function fetches them from the CDN (noindex).
+ * once, markers in place): the Worker and `vite preview` read them directly and answer any path
+ * that reaches them (isHiddenPath) with the not-found page; on Netlify the Function fetches them
+ * from the CDN (noindex), so there they stay public.
  */
 export const FORM_TEMPLATES_PREFIX = '/__forms/';
+
+/**
+ * True for a request path a host must never serve from the built files: one that reaches the
+ * answer templates once decoded and normalised ('/%5f%5fforms/waitlist.html',
+ * '/assets/..%2f__forms/quote.html', '//__FORMS/quote'), and any path a file server could read
+ * another way than it looks: an encoded slash, backslash or NUL, a '..' segment, or a '%' still
+ * there after decoding (encoded twice). No page or asset of the site has such a path.
+ */
+export function isHiddenPath(pathname: string): boolean {
+  if (/%(2f|5c|00)/i.test(pathname)) return true;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return true;
+  }
+  if (/[\\\0%]/.test(decoded)) return true;
+  const segments: string[] = [];
+  for (const segment of decoded.split('/')) {
+    if (segment === '..') return true;
+    if (segment !== '' && segment !== '.') segments.push(segment);
+  }
+  return `/${segments.join('/')}/`.toLowerCase().startsWith(FORM_TEMPLATES_PREFIX);
+}
 
 /** Where the build writes a form's answer template inside dist/ (a path on the site's origin). */
 export function formTemplatePath(form: NativeFormName): string {

@@ -7,7 +7,7 @@
 import { FORM_POST_PATHS, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
 import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
 import { formTemplatesFrom } from './form-door.ts';
-import { FORM_TEMPLATES_PREFIX } from './form-page.ts';
+import { isHiddenPath } from './form-page.ts';
 import { DEAD_LETTERS_PATH, type DeadLetterAdminEnv, handleDeadLetterAdmin } from './dead-letters.ts';
 import { type QueueBatch, writeQueuedBatch } from './queue-writer.ts';
 import { runRetentionJob } from './retention-job.ts';
@@ -75,8 +75,9 @@ export default {
         limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
       });
     }
-    if (pathname.startsWith(FORM_TEMPLATES_PREFIX)) {
-      // The raw answer templates are the Worker's to read, not a page: the not-found page instead.
+    if (isHiddenPath(pathname)) {
+      // The raw answer templates are the Worker's to read, not a page, however the path spells
+      // them (the assets server decodes it): the not-found page instead.
       const notFound = await env.ASSETS.fetch(new Request(new URL('/404', request.url)));
       return new Response(notFound.body, { status: 404, headers: notFound.headers });
     }

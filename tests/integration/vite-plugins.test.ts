@@ -105,6 +105,30 @@ describe('vite build', () => {
     const cached = await fetch(`${urlOf(previewServer!)}/${asset}`);
     expect(cached.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
+
+  it('vite preview never serves the answer templates, however the path spells them', async () => {
+    expect(await readFile(join(outDir, '__forms/quote.html'), 'utf8')).toContain('%%form-answer');
+    for (const path of [
+      '/__forms/waitlist.html',
+      '/__forms/quote',
+      '/%5f%5fforms/waitlist.html',
+      '/%5F%5Fforms/quote.html',
+      '/_%5fforms/waitlist',
+      '/assets/..%2f__forms/quote.html',
+      '/assets/..%2F__forms/quote',
+      '/assets/%2e%2e%2f__forms/quote.html',
+      '/assets/..%5c__forms/quote.html',
+      '//__forms/waitlist.html',
+      '/./__forms/quote.html',
+      '/%255f%255fforms/quote.html',
+    ]) {
+      const response = await fetch(`${urlOf(previewServer!)}${path}`, { redirect: 'manual' });
+      const text = await response.text();
+      expect(response.status, path).toBe(404);
+      expect(text, path).not.toContain('%%form-answer');
+      expect(text, path).toContain('This page is on mute');
+    }
+  });
 });
 
 describe('bad settings', () => {
