@@ -57,6 +57,15 @@ export interface EmulatorOptions {
    * emulator listens on. Any other Host is refused, so a DNS-rebinding page cannot reach it.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Which pages the v0 API answers across origins. 'any' (the default), like Airtable's API: the
+   * site in direct mode calls a standalone emulator from its own origin. 'own': only pages on
+   * the emulator's own origin, for an emulator mounted on the site's server (local-airtable.ts),
+   * where no page needs it and a page on any other localhost origin must not read submissions
+   * with the emulator's fixed key: such a request is refused (403) and given no CORS grant.
+   * Requests without Origin (the relay, tests, curl) are served in both.
+   */
+  apiOrigins?: 'any' | 'own';
 }
 
 export interface ListenOptions extends EmulatorOptions {
@@ -138,9 +147,18 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         return;
       }
     } else {
-      // Like Airtable's API, any origin: the browser build of airtable.js (direct mode) calls it
-      // from the site's origin and preflights every request with its own headers.
-      res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
+      const origin = req.headers.origin;
+      if (
+        options.apiOrigins === 'own' &&
+        ((origin !== undefined && origin !== ownOrigin(req)) ||
+          req.headers['sec-fetch-site'] === 'cross-site')
+      ) {
+        sendError(res, 403, 'FORBIDDEN', "The emulator's API answers pages on its own origin only");
+        return;
+      }
+      // Like Airtable's API, any origin (unless apiOrigins is 'own'): the browser build of
+      // airtable.js (direct mode) calls it from the site's origin and preflights every request.
+      res.setHeader('access-control-allow-origin', origin ?? '*');
       res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
       res.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
       res.setHeader('access-control-max-age', '600');

@@ -11,7 +11,7 @@
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Connect, loadEnv, type Plugin, type ResolvedConfig } from 'vite';
+import { type Connect, type CorsOptions, loadEnv, type Plugin, type ResolvedConfig } from 'vite';
 import {
   createEmulator,
   EMULATOR_ADMIN_PREFIX,
@@ -66,7 +66,9 @@ function mountStorage(
       `Forms store through ${RELAY_PATH} in base ${env.AIRTABLE_BASE_ID ?? '(AIRTABLE_BASE_ID unset)'} at ${upstream}.`;
   }
   const dataFile = process.env.AIRTABLE_EMULATOR_DATA || EMULATOR_DEFAULT_DATA_FILE;
-  const emulator = createEmulator({ dataFile: path.resolve(config.root, dataFile) });
+  // Mounted here, the emulator's API is the relay's upstream only: no page on another origin
+  // (any localhost one included) may read submissions with its fixed key.
+  const emulator = createEmulator({ dataFile: path.resolve(config.root, dataFile), apiOrigins: 'own' });
   middlewares.use((req, res, next) => {
     const pathname = new URL(req.url ?? '/', 'http://local').pathname;
     if (emulator.handles(pathname)) emulator.handle(req, res);
@@ -90,10 +92,42 @@ function mountStorage(
     `Forms store in the local Airtable emulator (${dataFile}): see them at ${originOf(server)}${EMULATOR_ADMIN_PREFIX}/ or with \`npm run submissions\`.`;
 }
 
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * CORS for the server's own origin only (any loopback spelling of its host and port). Vite's
+ * default grants every localhost origin, so any page on this machine could read what the relay
+ * and the mounted emulator answer (the emulator's fixed key opens its API); pages of the site are
+ * same-origin and need no grant.
+ */
+function ownOriginCors(server: () => Listening | undefined): CorsOptions {
+  return {
+    origin(origin, callback) {
+      const address = server()?.httpServer?.address();
+      let own = false;
+      if (origin && address && typeof address !== 'string') {
+        try {
+          const url = new URL(origin);
+          own =
+            url.protocol === 'http:' && LOOPBACK_NAMES.has(url.hostname) && Number(url.port) === address.port;
+        } catch {
+          own = false;
+        }
+      }
+      // The cors package reads a missing error as none (Vite's typing insists on an Error).
+      callback(null as unknown as Error, own);
+    },
+  };
+}
+
 export function localAirtable(settings: SiteSettingsHolder): Plugin {
+  let listening: Listening | undefined;
+  const cors = ownOriginCors(() => listening);
   return {
     name: 'podling:local-airtable',
+    config: () => ({ server: { cors }, preview: { cors } }),
     configureServer(server) {
+      listening = server;
       // Direct mode: the page talks to Airtable (or VITE_AIRTABLE_ENDPOINT_URL) itself. Vitest
       // runs a dev server too, and its tests start the emulators they need themselves.
       if (settings.current.storageMode === 'direct' || server.config.mode === 'test') return;
@@ -103,6 +137,7 @@ export function localAirtable(settings: SiteSettingsHolder): Plugin {
       server.httpServer?.once('listening', () => server.config.logger.info(`  ➜  ${describe()}`));
     },
     configurePreviewServer(server) {
+      listening = server;
       const outDir = path.resolve(server.config.root, server.config.build.outDir);
       const templates = formTemplatesFrom((file) => readFile(path.join(outDir, file), 'utf8'));
       const describe = mountStorage(server.middlewares, server.config, server, templates);

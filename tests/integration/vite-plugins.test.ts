@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBuilder, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '#scripts/airtable-emulator/emulator.ts';
 import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
 
 const ROUTE_HEADINGS: Record<string, RegExp> = {
@@ -104,6 +105,29 @@ describe('vite build', () => {
     const asset = /"\/(assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
     const cached = await fetch(`${urlOf(previewServer!)}/${asset}`);
     expect(cached.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('vite preview’s emulator answers its own origin only: no other localhost page reads submissions', async () => {
+    const site = urlOf(previewServer!);
+    const read = (origin: string) =>
+      fetch(`${site}/v0/${EMULATOR_BASE_ID}/Waitlist?maxRecords=1`, {
+        headers: { authorization: `Bearer ${EMULATOR_API_KEY}`, origin },
+      });
+    const foreign = await read('http://localhost:3000');
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetch(`${site}/v0/${EMULATOR_BASE_ID}/Waitlist`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:3000',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const own = await read(site);
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBe(site);
   });
 
   it('vite preview never serves the answer templates, however the path spells them', async () => {

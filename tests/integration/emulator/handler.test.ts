@@ -51,3 +51,49 @@ describe('createEmulator as middleware on the site origin', () => {
     expect(await (await fetch(`${origin}/schools`)).text()).toBe('the site');
   });
 });
+
+describe('the API’s CORS, mounted on the site’s server (apiOrigins: own) and standalone (any)', () => {
+  const own = createEmulator({ rateLimitPerSecond: 0, apiOrigins: 'own' });
+  const ownServer = http.createServer((req, res) => own.handle(req, res));
+  let ownOrigin = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => ownServer.listen(0, '127.0.0.1', resolve));
+    ownOrigin = `http://127.0.0.1:${(ownServer.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await own.close();
+    await new Promise((resolve) => ownServer.close(resolve));
+  });
+  const list = (base: string, baseId: string, apiKey: string, headers: Record<string, string>) =>
+    fetch(`${base}/v0/${baseId}/Waitlist`, { headers: { authorization: `Bearer ${apiKey}`, ...headers } });
+
+  it('refuses a page on another localhost origin, preflight and read, with no CORS grant', async () => {
+    own.seed('Waitlist', { Email: 'private@x.co' });
+    for (const foreign of ['http://localhost:3000', 'http://127.0.0.1:1', 'null']) {
+      const read = await list(ownOrigin, own.baseId, own.apiKey, { origin: foreign });
+      expect(read.status, foreign).toBe(403);
+      expect(read.headers.get('access-control-allow-origin')).toBeNull();
+      expect(await read.text()).not.toContain('private@x.co');
+      const preflight = await fetch(`${ownOrigin}/v0/${own.baseId}/Waitlist`, {
+        method: 'OPTIONS',
+        headers: { origin: foreign, 'access-control-request-headers': 'authorization' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    const crossSite = await list(ownOrigin, own.baseId, own.apiKey, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it('still serves its own origin and requests without Origin (the relay)', async () => {
+    const same = await list(ownOrigin, own.baseId, own.apiKey, { origin: ownOrigin });
+    expect(same.status).toBe(200);
+    expect(same.headers.get('access-control-allow-origin')).toBe(ownOrigin);
+    expect((await list(ownOrigin, own.baseId, own.apiKey, {})).status).toBe(200);
+  });
+
+  it('standalone, answers any origin as Airtable does (direct mode calls it from the site)', async () => {
+    const answer = await list(origin, emulator.baseId, emulator.apiKey, { origin: 'http://localhost:5173' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+  });
+});
