@@ -4,7 +4,8 @@
  * airtable.js create, JSON; the form's native post, urlencoded). It trusts nothing in the request:
  *
  * 1. same site only: a write whose Origin is another site's, or that the browser marks
- *    `Sec-Fetch-Site: cross-site`, is refused (403); each door takes only its own content type,
+ *    `Sec-Fetch-Site: cross-site`, is refused (403), and so is a native post with neither
+ *    header (isSameSite); each door takes only its own content type,
  *    so a cross-origin script must pass a CORS preflight that is never granted;
  * 2. per client: at most SUBMISSIONS_PER_CLIENT_PER_MINUTE from one address, an IPv6 one per /64
  *    (429, Retry-After),
@@ -97,13 +98,19 @@ const refused = (
   extra: Partial<GateRefusal> = {},
 ): GateRefusal => ({ outcome: 'refused', status, type, message, ...extra });
 
-/** True unless the browser says the request comes from another site. */
-export function isSameSite(request: Request): boolean {
-  if (request.headers.get('sec-fetch-site') === 'cross-site') return false;
+/**
+ * True unless the request comes, or may come, from another site. A form's native post carries
+ * nothing else to tell the page's post from another site's form posting to the same door, so it
+ * must show where it comes from: every current browser sends Origin with a POST, and one with
+ * neither Origin nor Sec-Fetch-Site is refused like a cross-site one (OWASP's advice against
+ * CSRF). The JSON door may go without: its content type and Authorization need a CORS preflight
+ * that is never granted, so no other site's page can send it at all.
+ */
+export function isSameSite(request: Request, door: Door = 'native'): boolean {
+  const fetchSite = request.headers.get('sec-fetch-site');
+  if (fetchSite === 'cross-site') return false;
   const origin = request.headers.get('origin');
-  // Browsers send Origin with every POST; a client without one is not a visitor's browser being
-  // used by another site, and still meets every other rule here.
-  if (origin === null) return true;
+  if (origin === null) return door === 'json' || fetchSite !== null;
   return origin === new URL(request.url).origin;
 }
 
@@ -178,7 +185,7 @@ export function createGate(options: GateOptions): Gate {
 
   return {
     async submit(request, { door, table, clientAddress }) {
-      if (!isSameSite(request))
+      if (!isSameSite(request, door))
         return refused(403, 'CROSS_SITE_REQUEST', 'Submissions are only accepted from this site');
       if (!hasContentType(request, door))
         return refused(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${CONTENT_TYPES[door]}`);

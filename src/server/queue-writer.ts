@@ -4,7 +4,7 @@
  *
  * - merges submissions for the same email and table (the later one wins, as two submits in a
  *   row would: later cells over earlier ones, a quote's Other Use Case cleared if the later one
- *   has none);
+ *   has none, a default interest only where neither chose: mergeLaterSubmission);
  * - looks up to 100 emails per table with one formula;
  * - creates or updates up to 10 records per request, with the spec's field rules;
  * - never starts more than 5 requests per second, and stays off Airtable for 30 s after a 429
@@ -33,7 +33,13 @@ import {
 } from './rate-gate.ts';
 import { type RelayEnv, upstreamSettings } from './stores.ts';
 import { DEAD_LETTER_QUEUE_SUFFIX, type DeadLetterStore, keepDeadLetter } from './dead-letters.ts';
-import { cellsForCreate, cellsForUpdate, isRelayTable, mergeCells, type Submission } from './submission.ts';
+import {
+  cellsForCreate,
+  cellsForUpdate,
+  isRelayTable,
+  mergeLaterSubmission,
+  type Submission,
+} from './submission.ts';
 
 /** The parts of Cloudflare's MessageBatch the writer uses. */
 export interface QueueMessage {
@@ -79,14 +85,15 @@ export interface BatchReport {
 
 export function isSubmission(body: unknown): body is Submission {
   if (typeof body !== 'object' || body === null) return false;
-  const { table, email, cells, acceptedAt } = body as Partial<Submission>;
+  const { table, email, cells, acceptedAt, defaults } = body as Partial<Submission>;
   return (
     typeof table === 'string' &&
     isRelayTable(table) &&
     typeof email === 'string' &&
     typeof acceptedAt === 'string' &&
     typeof cells === 'object' &&
-    cells !== null
+    cells !== null &&
+    (defaults === undefined || (typeof defaults === 'object' && defaults !== null))
   );
 }
 
@@ -110,8 +117,7 @@ export function mergeSubmissions(
       byKey.set(key, { submission: { ...submission, email }, messages: [message] });
       continue;
     }
-    const cells = mergeCells(submission.table, earlier.submission.cells, submission.cells);
-    earlier.submission = { ...submission, email, cells };
+    earlier.submission = mergeLaterSubmission(earlier.submission, { ...submission, email });
     earlier.messages.push(message);
   }
   return [...byKey.values()];

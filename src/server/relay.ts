@@ -103,6 +103,9 @@ function jsonAnswer(result: GateResult): Response {
   return json(200, { ...result.receipt, fields: result.sent ?? {} });
 }
 
+/** What a form's door answers: POST, and GET (or HEAD) with a redirect to the form's page. */
+export const FORM_DOOR_METHODS = 'GET, HEAD, POST';
+
 /** Builds the server's doors for one base. */
 export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHandler {
   const baseId = env.AIRTABLE_BASE_ID?.trim() ?? '';
@@ -132,10 +135,21 @@ export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHan
     const clientAddress = client.address ?? 'unknown';
     const native = nativeFormTable(url.pathname);
     if (native) {
-      if (request.method !== 'POST')
+      // The door answers POST; a visitor who opens its address is sent to the form's page;
+      // anything else (PUT, PATCH, DELETE…) is not a method of this door.
+      if (request.method === 'GET' || request.method === 'HEAD')
         return new Response(null, {
           status: 303,
           headers: { location: native.form === 'quote' ? '/schools' : '/' },
+        });
+      if (request.method !== 'POST')
+        return new Response('Method not allowed', {
+          status: 405,
+          headers: {
+            allow: FORM_DOOR_METHODS,
+            'content-type': 'text/plain; charset=utf-8',
+            'cache-control': 'no-store',
+          },
         });
       const result = await gate.submit(request, { door: 'native', table: native.table, clientAddress });
       return answerNativePost(native.form, result, options.formTemplates);

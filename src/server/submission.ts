@@ -39,6 +39,12 @@ export interface Submission {
   email: string;
   /** The page's cells, timestamps left out: the server sets its own. */
   cells: Cells;
+  /**
+   * Cells written only when the submission creates its record: the spec's default interest for
+   * a sign-up that chose none. Over a stored record they are left out, so an empty selection
+   * never replaces a stored one.
+   */
+  defaults?: Cells;
   /** When the relay accepted it (ISO), so a later writer keeps the order submissions came in. */
   acceptedAt: string;
 }
@@ -214,7 +220,28 @@ export function parseFields(table: TableName, fields: unknown, now: Date): Submi
     if (text) cells[QUOTE_FIELDS.otherUseCase] = text;
   }
   const email = cells[EMAIL];
-  return { table, email: typeof email === 'string' ? email : '', cells, acceptedAt: now.toISOString() };
+  const submission: Submission = {
+    table,
+    email: typeof email === 'string' ? email : '',
+    cells,
+    acceptedAt: now.toISOString(),
+  };
+  return withDefaultsApart(submission);
+}
+
+/**
+ * A sign-up that chose no interest carries the home form's default ('General Waitlist': what the
+ * page and the native door send for an empty selection) as a default, not a choice: it is written
+ * on a new record only, and a stored record keeps its interests.
+ */
+function withDefaultsApart(submission: Submission): Submission {
+  if (submission.table !== AIRTABLE_SCHEMA.waitlist.name) return submission;
+  const interests = submission.cells[WAITLIST_FIELDS.interests];
+  if (!Array.isArray(interests) || interests.length !== 1 || interests[0] !== DEFAULT_INTEREST_HOME_FORM)
+    return submission;
+  const cells = { ...submission.cells };
+  delete cells[WAITLIST_FIELDS.interests];
+  return { ...submission, cells, defaults: { [WAITLIST_FIELDS.interests]: interests } };
 }
 
 /**
@@ -246,6 +273,20 @@ export function mergeCells(table: TableName, earlier: Cells, later: Cells): Cell
   return cells;
 }
 
+/**
+ * A later submission over an earlier one, as one: cells merged (mergeCells), and create-only
+ * defaults kept only for the fields neither chose (a chosen selection is never undone by a
+ * later empty one, and a later choice replaces an earlier default).
+ */
+export function mergeLaterSubmission(earlier: Submission, later: Submission): Submission {
+  const cells = mergeCells(later.table, earlier.cells, later.cells);
+  const defaults = Object.fromEntries(
+    Object.entries({ ...earlier.defaults, ...later.defaults }).filter(([name]) => !(name in cells)),
+  );
+  const merged: Submission = { table: later.table, email: later.email, cells, acceptedAt: later.acceptedAt };
+  return Object.keys(defaults).length > 0 ? { ...merged, defaults } : merged;
+}
+
 /** True when a quote's cells send Use Cases without an 'Other: …' item: the stored Other text goes. */
 function clearsOtherUseCase(cells: Cells): boolean {
   const useCases = cells[QUOTE_FIELDS.useCases];
@@ -255,10 +296,11 @@ function clearsOtherUseCase(cells: Cells): boolean {
 const quoteStatus = (table: TableName): Cells =>
   table === AIRTABLE_SCHEMA.quotes.name ? { [QUOTE_FIELDS.status]: QUOTE_STATUS_NEW } : {};
 
-/** Cells of the record a submission creates: Created At and Last Updated set to `at`. */
+/** Cells of the record a submission creates: its defaults, Created At and Last Updated set to `at`. */
 export function cellsForCreate(submission: Submission, at: Date): Cells {
   const stamp = at.toISOString();
   return {
+    ...submission.defaults,
     ...submission.cells,
     ...quoteStatus(submission.table),
     [CREATED_AT]: stamp,
@@ -269,7 +311,8 @@ export function cellsForCreate(submission: Submission, at: Date): Cells {
 /**
  * Cells written over an existing record: Created At kept, Last Updated set, a quote's Status back
  * to 'New', and a quote's Other Use Case cleared when its Use Cases no longer hold an 'Other: …'
- * item. Nothing else is ever blanked: fields the submission does not carry keep their values.
+ * item. Nothing else is ever blanked: fields the submission does not carry keep their values, and
+ * its create-only defaults are left out (a sign-up with no interest keeps the stored ones).
  */
 export function cellsForUpdate(submission: Submission, at: Date): Cells {
   const cells: Cells = {

@@ -148,6 +148,32 @@ describe('same site only', () => {
     expect(base.calls).toHaveLength(0);
   });
 
+  it.each([
+    ['neither Origin nor Sec-Fetch-Site', 403, {}],
+    ['Sec-Fetch-Site: cross-site and no Origin', 403, { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site: same-origin and no Origin', 200, { 'sec-fetch-site': 'same-origin' }],
+  ])('a native post with %s is answered %i', async (_, status, headers: Record<string, string>) => {
+    const { relay, base } = serverWith();
+    const request = new Request(`${ORIGIN}${FORM_POST_PATHS.waitlist}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams([['email', 'no.origin@example.com']]).toString(),
+    });
+    const response = await relay(request, { address: '198.51.100.3' });
+    expect(response.status).toBe(status);
+    expect(base.records).toHaveLength(status === 200 ? 1 : 0);
+  });
+
+  it('the JSON door may go without Origin (its preflight is never granted to another site)', async () => {
+    const { relay } = serverWith();
+    const request = new Request(`${ORIGIN}${tablePath('Waitlist')}`, {
+      method: 'POST',
+      headers: { authorization: PAGE.authorization, 'content-type': PAGE['content-type'] },
+      body: JSON.stringify({ fields: waitlist }),
+    });
+    expect((await relay(request)).status).toBe(200);
+  });
+
   it('a native post from another site is refused too', async () => {
     const { relay, base } = serverWith();
     const response = await relay(post('waitlist', [['email', 'a@b.co']], { origin: 'https://evil.example' }));
@@ -190,6 +216,95 @@ describe('nothing erased by a stranger', () => {
       expect((await relay(create('Waitlist', { ...waitlist, [field]: 'Someone' }))).status).toBe(422);
     },
   );
+});
+
+describe('an empty selection never replaces a stored one', () => {
+  const storedSignUp: Stored = {
+    id: 'recStoredSignUp',
+    createdTime: '2025-05-05T05:05:05.000Z',
+    fields: { Email: 'parent@example.com', Interests: ['Invest in Podling'], 'Page Source': 'home' },
+  };
+
+  it('a native sign-up with no interest keeps the stored interests', async () => {
+    const { relay, base } = serverWith([structuredClone(storedSignUp)]);
+    const response = await relay(post('waitlist', [['email', 'parent@example.com']]));
+    expect(response.status).toBe(200);
+    expect(base.records).toHaveLength(1);
+    expect(base.records[0]?.fields.Interests).toEqual(['Invest in Podling']);
+    expect(base.records[0]?.fields['Last Updated']).toBe(new Date(NOW).toISOString());
+  });
+
+  it('the page’s sign-up with the default (no card chosen) keeps them too', async () => {
+    const { relay, base } = serverWith([structuredClone(storedSignUp)]);
+    const response = await relay(create('Waitlist', { ...waitlist, Interests: ['General Waitlist'] }));
+    expect(response.status).toBe(200);
+    expect(base.records[0]?.fields.Interests).toEqual(['Invest in Podling']);
+  });
+
+  it('a new address with no interest gets the spec’s default; a chosen one replaces the stored', async () => {
+    const { relay, base } = serverWith([structuredClone(storedSignUp)]);
+    await relay(post('waitlist', [['email', 'new.parent@example.com']]));
+    expect(
+      base.records.find((record) => record.fields.Email === 'new.parent@example.com')?.fields.Interests,
+    ).toEqual(['General Waitlist']);
+    await relay(
+      post('waitlist', [
+        ['email', 'parent@example.com'],
+        ['interests', 'Use Podling'],
+      ]),
+    );
+    expect(base.records[0]?.fields.Interests).toEqual(['Use Podling']);
+  });
+
+  it('a native quote with no use case keeps the stored use cases and Other text', async () => {
+    const stored = structuredClone(storedQuote);
+    stored.fields['Use Cases'] = ['Support Learners', 'Other: Assemblies'];
+    stored.fields['Other Use Case'] = 'Assemblies';
+    const { relay, base } = serverWith([stored]);
+    const response = await relay(
+      post('quote', [
+        ['email', SCHOOL],
+        ['contactName', 'Ada Lovelace'],
+        ['schoolName', 'Hill School'],
+      ]),
+    );
+    expect(response.status).toBe(200);
+    expect(base.records[0]?.fields).toMatchObject({
+      'Use Cases': ['Support Learners', 'Other: Assemblies'],
+      'Other Use Case': 'Assemblies',
+      Status: 'New',
+    });
+  });
+});
+
+describe('the door’s methods', () => {
+  it.each(['PUT', 'PATCH', 'DELETE'])(
+    '%s on a form’s door gets 405 with Allow, nothing stored',
+    async (method) => {
+      const { relay, base } = serverWith();
+      for (const form of ['waitlist', 'quote'] as const) {
+        const response = await relay(
+          new Request(`${ORIGIN}${FORM_POST_PATHS[form]}`, {
+            method,
+            headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+            body: 'email=a%40b.co',
+          }),
+        );
+        expect(response.status).toBe(405);
+        expect(response.headers.get('allow')).toBe('GET, HEAD, POST');
+      }
+      expect(base.calls).toHaveLength(0);
+    },
+  );
+
+  it('GET sends the visitor to the form’s page', async () => {
+    const { relay } = serverWith();
+    const home = await relay(new Request(`${ORIGIN}${FORM_POST_PATHS.waitlist}`));
+    expect(home.status).toBe(303);
+    expect(home.headers.get('location')).toBe('/');
+    const schools = await relay(new Request(`${ORIGIN}${FORM_POST_PATHS.quote}`));
+    expect(schools.headers.get('location')).toBe('/schools');
+  });
 });
 
 describe('nothing learned', () => {

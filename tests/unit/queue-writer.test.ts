@@ -101,6 +101,48 @@ describe('queue writer', () => {
     expect(merged[0]?.messages).toEqual([a, b]);
   });
 
+  it('an empty selection never undoes a chosen one: a default interest is merged only where none was chosen', () => {
+    const { msg: a } = message(null);
+    const { msg: b } = message(null);
+    const chosen = waitlist('p@x.co', '2026-11-23T10:00:00Z', { Interests: ['Invest in Podling'] });
+    const none: Submission = {
+      table: 'Waitlist',
+      email: 'p@x.co',
+      acceptedAt: '2026-11-23T10:00:01Z',
+      cells: { Email: 'p@x.co' },
+      defaults: { Interests: ['General Waitlist'] },
+    };
+    const [merged] = mergeSubmissions([
+      { submission: chosen, message: a },
+      { submission: none, message: b },
+    ]);
+    expect(merged?.submission.cells.Interests).toEqual(['Invest in Podling']);
+    expect(merged?.submission.defaults).toBeUndefined();
+    const [onlyDefaults] = mergeSubmissions([{ submission: none, message: b }]);
+    expect(onlyDefaults?.submission.defaults).toEqual({ Interests: ['General Waitlist'] });
+  });
+
+  it('writes a default interest on a new record only: a stored record keeps its interests', async () => {
+    const airtable = fakeAirtable([{ id: 'recOld', email: 'old@x.co' }]);
+    const none = (email: string): Submission => ({
+      table: 'Waitlist',
+      email,
+      acceptedAt: '2026-11-23T10:00:00Z',
+      cells: { Email: email, 'Page Source': 'home' },
+      defaults: { Interests: ['General Waitlist'] },
+    });
+    const entries = [message(none('old@x.co')), message(none('new@x.co'))];
+    await writerWith(airtable).writeBatch({
+      queue: 'podling-submissions',
+      messages: entries.map((e) => e.msg),
+    });
+    const created = airtable.calls.find((call) => call.method === 'POST' && call.url.endsWith('/Waitlist'));
+    const updated = airtable.calls.find((call) => call.method === 'PATCH');
+    expect(created?.body.records?.[0]?.fields.Interests).toEqual(['General Waitlist']);
+    expect(updated?.body.records?.[0]?.fields).not.toHaveProperty('Interests');
+    expect(entries.every((entry) => entry.state.acked)).toBe(true);
+  });
+
   it('looks a batch up with one formula and writes 10 records per request', async () => {
     const airtable = fakeAirtable([{ id: 'recOld', email: 'old@x.co' }]);
     const entries = Array.from({ length: 24 }, (_, i) =>
