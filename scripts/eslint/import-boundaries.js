@@ -11,7 +11,7 @@
  *   No '../', and no '@/' alias. `eslint --fix` rewrites a wrong spelling.
  *
  * Architecture (files in src/ only):
- * - Imports flow one way: config/lib/content/components → features → pages → app (DESIGN.md).
+ * - Imports flow one way: config/lib/content/components → features → pages → app.
  * - Features never import each other.
  * - src/server/ runs on the host: it may use src/config and src/lib only; nothing else in src/
  *   imports src/server/.

@@ -1,8 +1,13 @@
 /**
- * The server's own Airtable client: the few REST calls the relay and the queue's writer make,
+ * The server's own Airtable client: the few REST calls the synchronous store (stores.ts), the
+ * queue's writer, the owner's privacy commands and the Worker's retention job (privacy.ts) make,
  * with the server's token, every request through the instance's rate gate and bounded in time.
- * Plain fetch rather than airtable.js: it runs in workerd and Netlify's runtime alike, and
- * needs batch calls and per-request deadlines the browser client does not offer.
+ *
+ * Plain fetch rather than airtable.js. airtable.js does batch (create, update and destroy take up
+ * to 10 records) and POSTs a long listing to listRecords; what it lacks is what a shared server
+ * needs: a hook to wait for a slot in the instance's rate gate before each request, a deadline per
+ * request (its timeout is fixed per client), a 429 that closes the gate for every caller instead
+ * of its own retry, and one error type that says whether a failure is worth retrying.
  */
 import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';

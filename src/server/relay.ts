@@ -4,9 +4,12 @@
  *
  * - the relay at RELAY_PATH speaks just enough of Airtable's REST API for the page's airtable.js
  *   client: its create of one record in 'Waitlist' or 'School Quotes' goes through the gate
- *   (src/server/gate.ts); the page's email lookup, which direct mode needs, is answered here with
- *   no records and never reaches Airtable, so it reveals nothing; everything else is refused with
- *   a 4xx before any request to Airtable. The page never holds a token.
+ *   (src/server/gate.ts), which hands it to the store (stores.ts) that upserts it by email or
+ *   queues it. The page does not send its email lookup here: in relay mode it skips it and sends
+ *   only the create (src/lib/airtable/upsert.ts), and in direct mode it talks to Airtable, not to
+ *   this server. Should anything still send the storage layer's exact lookup, it is answered here
+ *   with no records and never reaches Airtable, so it reveals nothing; everything else is refused
+ *   with a 4xx before any request to Airtable. The page never holds a token.
  * - the forms' native posts (FORM_POST_PATHS) go through the same gate and are answered with a
  *   full page (src/server/form-door.ts).
  */
@@ -64,7 +67,7 @@ export function airtableError(status: number, type: string, message: string): Re
   return json(status, { error: { type, message } });
 }
 
-/** The page's lookup query: the storage layer's one formula for one email, one record at most. */
+/** The storage layer's lookup query: its one formula for one email, one record at most. */
 const LOOKUP_PARAMS = new Set(['filterByFormula', 'maxRecords', 'pageSize', 'limit', 'offset']);
 
 function isPageLookup(params: URLSearchParams): boolean {

@@ -36,7 +36,12 @@ export interface QuoteRequestInput {
   contactName: string;
   schoolName: string;
   role?: string;
-  /** Short labels (or their card ids) and at most one 'Other: text' item. */
+  /**
+   * The stored Use Cases options (the short labels; the form maps its cards' ids to them in
+   * src/features/quote/use-cases.ts) and at most one 'Other: text' item. Nothing here maps a
+   * card id: any other text is sent as given, trimmed (the relay's gate refuses an option the
+   * schema lacks; in direct mode Airtable's typecast would add it to the base).
+   */
   useCases: string[];
   /** The custom use case text; taken from the 'Other: text' item when absent. */
   otherUseCase?: string;
