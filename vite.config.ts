@@ -66,7 +66,7 @@ export default defineConfig({
     sourcemap: false,
   },
   // The suites as projects, so each command runs what it needs (docs/tests.md): `test:quick` is
-  // unit + component, the edit loop; `test:unit` (all of Vitest) adds integration over HTTP and
+  // unit + component, the edit loop; `test:vitest` (all of Vitest) adds integration over HTTP and
   // the Worker in workerd. The runner uses both cores (its default on 2 cores is one worker).
   test: {
     globals: true,
@@ -98,7 +98,9 @@ export default defineConfig({
           alias: [
             {
               find: /^react-router-dom$/,
-              replacement: fileURLToPath(new URL('./node_modules/react-router-dom/dist/index.mjs', import.meta.url)),
+              replacement: fileURLToPath(
+                new URL('./node_modules/react-router-dom/dist/index.mjs', import.meta.url),
+              ),
             },
           ],
         },

@@ -1,43 +1,92 @@
 #!/usr/bin/env node
 /**
- * The time-bomb guard: runs the unit and integration suites again with the system clock moved
- * years ahead and years back (libfaketime, Debian's `faketime`), so a test that compares a pinned
- * date with the real clock fails the day it is written, not the day the date passes.
+ * The time-bomb guard: runs the test files that can depend on the date again with the system
+ * clock moved years ahead and years back (libfaketime, Debian's `faketime`), so a test that
+ * compares a pinned date with the real clock fails the day it is written, not the day the date
+ * passes.
+ *
+ * Only a file that pins a date or tests a rule about age can depend on the date: the files are
+ * chosen by DATE_DEPENDENT below (an ISO date, Date.UTC, new Date of a literal, a faked system
+ * time, retention or expiry), listed with the run, and both clocks run at once. Every other file
+ * reads the clock only for relative times and unique names, which no date can break.
  *
  * Timers and performance.now() keep real time (FAKETIME_DONT_FAKE_MONOTONIC): only the date moves.
  * Where `faketime` is missing it says so and skips, unless CI is set (.ci/run installs it).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Far enough that no pinned date near today sits between the real and the moved clock. */
 export const CLOCK_OFFSETS = ['+8y', '-6y'];
-const SUITES = ['tests/unit', 'tests/integration'];
+const SUITES = ['tests/unit', 'tests/component', 'tests/integration'];
 
-const found = spawnSync('faketime', ['-f', '+0', 'true'], { stdio: 'ignore' });
-if (found.error || found.status !== 0) {
-  const message = 'test:clock: `faketime` is not installed (Debian: apt-get install faketime)';
-  if (process.env.CI) {
-    console.error(`${message}; CI needs it.`);
-    process.exit(1);
-  }
-  console.warn(`${message}; skipping the moved-clock runs.`);
-  process.exit(0);
+/** What makes a test file's outcome depend on the date. */
+export const DATE_DEPENDENT =
+  /\b(19|20)\d\d-[01]\d-[0-3]\d|Date\.UTC\(|new Date\(\s*['"`\d]|setSystemTime|retention|expir/i;
+
+/** The test files under `dirs` that DATE_DEPENDENT selects. */
+export function dateDependentFiles(dirs = SUITES) {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.test\.tsx?$/.test(entry.name) && DATE_DEPENDENT.test(readFileSync(path, 'utf8')))
+        files.push(path);
+    }
+  };
+  for (const dir of dirs) walk(dir);
+  return files.sort();
 }
 
-for (const offset of CLOCK_OFFSETS) {
+/** Runs the files once under `offset`; resolves to the exit code. */
+function runMoved(offset, files) {
   const env = { ...process.env, FAKETIME_DONT_FAKE_MONOTONIC: '1' };
   const date = spawnSync('faketime', ['-f', offset, 'date', '-u', '+%Y-%m-%dT%H:%M:%SZ'], {
     env,
     encoding: 'utf8',
   }).stdout.trim();
-  console.log(`\ntest:clock: unit and integration suites with the clock at ${date} (${offset})`);
-  const run = spawnSync('faketime', ['-f', offset, 'npx', 'vitest', 'run', ...SUITES], {
-    env,
-    stdio: 'inherit',
+  // One worker each: the two clocks run side by side on the machine's two cores.
+  const args = ['-f', offset, 'node', 'node_modules/vitest/vitest.mjs', 'run', '--maxWorkers', '1', ...files];
+  return new Promise((resolve) => {
+    const child = spawn('faketime', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => {
+      // Printed whole when done, so the two runs' lines do not interleave.
+      console.log(`\ntest:clock: the clock at ${date} (${offset})\n${output}`);
+      resolve(code ?? 1);
+    });
   });
-  if (run.status !== 0) {
-    console.error(`test:clock: the suites fail with the clock moved ${offset}: a test depends on the date.`);
-    process.exit(run.status ?? 1);
-  }
 }
-console.log('\ntest:clock: the suites pass with the clock moved ahead and back.');
+
+async function main() {
+  const found = spawnSync('faketime', ['-f', '+0', 'true'], { stdio: 'ignore' });
+  if (found.error || found.status !== 0) {
+    const message = 'test:clock: `faketime` is not installed (Debian: apt-get install faketime)';
+    if (process.env.CI) {
+      console.error(`${message}; CI needs it.`);
+      process.exit(1);
+    }
+    console.warn(`${message}; skipping the moved-clock runs.`);
+    process.exit(0);
+  }
+  const files = dateDependentFiles();
+  console.log(
+    `test:clock: ${files.length} date-dependent files, clock moved ${CLOCK_OFFSETS.join(' and ')}:`,
+  );
+  for (const file of files) console.log(`  ${file}`);
+  const codes = await Promise.all(CLOCK_OFFSETS.map((offset) => runMoved(offset, files)));
+  const failed = CLOCK_OFFSETS.filter((_, index) => codes[index] !== 0);
+  if (failed.length > 0) {
+    console.error(
+      `test:clock: the files fail with the clock moved ${failed.join(' and ')}: a test depends on the date.`,
+    );
+    process.exit(1);
+  }
+  console.log('\ntest:clock: the date-dependent files pass with the clock moved ahead and back.');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -69,9 +69,13 @@ export const openHome = (page: Page, visit: Visit, options?: VisitOptions) =>
 export const openSchoolsPage = (page: Page, visit: Visit, options?: VisitOptions) =>
   openForm(page, visit, QUOTE_FORM.path, QUOTE_FORM.formSelector, options);
 
-/** Runs axe on the page as it is and expects no violation; `state` names the moment in the message. */
-export async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+/**
+ * Runs axe on the page as it is (or on the part `scope` selects) and expects no violation;
+ * `state` names the moment in the message.
+ */
+export async function expectNoAxeViolations(page: Page, state: string, scope?: string): Promise<void> {
+  const builder = new AxeBuilder({ page });
+  const results = await (scope ? builder.include(scope) : builder).analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     `axe violations (${state})`,
@@ -98,6 +102,21 @@ export function watchStorageRequests(page: Page): string[] {
     if (request.url().startsWith(EMULATOR_URL)) urls.push(`${request.method()} ${request.url()}`);
   });
   return urls;
+}
+
+/**
+ * The bodies of the requests this page sent to the storage service (the emulator's API, or the
+ * site's own relay and form endpoints), lookups included: what left the page, as text.
+ */
+export function watchStorageBodies(page: Page): string[] {
+  const bodies: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(EMULATOR_URL) && !/\/api\/(airtable|forms)\//.test(url)) return;
+    // A lookup names the address in its query: decoded, so a check reads it as typed.
+    bodies.push(request.postData() ?? decodeURIComponent(url.replace(/\+/g, ' ')));
+  });
+  return bodies;
 }
 
 /** The store listings are outside: answers them with a stub so a new tab opens without the internet. */
