@@ -126,7 +126,6 @@ for (const viewport of VIEWPORTS) {
         let reachedBanner = false;
         for (let presses = 0; presses < MAX_TABS && !reachedBanner; presses += 1) {
           await page.keyboard.press('Tab');
-          await afterPaint(page);
           const cover = await focusCover(page);
           if (!cover) continue;
           if (cover.hiddenBy) {

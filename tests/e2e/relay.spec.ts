@@ -15,7 +15,6 @@ import {
   seedRecord,
   WAITLIST_TABLE,
 } from './support/emulator.ts';
-import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
 import { expect, expectConsoleErrors, test } from './support/fixtures.ts';
 import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
 import {
@@ -383,8 +382,8 @@ test('Airtable’s 429 reaches the visitor as the failure toast, and the relay s
   );
   const since = Date.now();
   await joinWaitlist(page, email);
-  // The dev server's build keeps the production answer bound (30 s), not the e2e builds' short one.
-  await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: STORAGE_ANSWER_BOUND_MS + 5_000 });
+  // The dev server runs with the e2e builds' short answer bound (tests/e2e/support/servers.mjs).
+  await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: E2E_STORAGE_ANSWER_BOUND_MS + 5_000 });
   // The page retried inside its bound, but the relay's gate kept every retry off Airtable.
   // Other tests use bases at the same time: count only the 429 (the one armed fault).
   expect(await rateLimitedSince(request, since, DEV_URL)).toBe(1);

@@ -163,7 +163,9 @@ export type FocusCover = {
 };
 
 export async function focusCover(page: Page): Promise<FocusCover | null> {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
+    // After two paints, so a focus scroll or style change has landed (one round trip, not two).
+    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
     const focused = document.activeElement;
     if (!focused || focused === document.body || focused === document.documentElement) return null;
     const labels = focused instanceof HTMLInputElement ? focused.labels?.[0]?.textContent : null;

@@ -16,6 +16,7 @@ import {
   E2E_OUT_DIR,
   E2E_PORTS,
   E2E_SITES,
+  E2E_STORAGE_ANSWER_BOUND_MS,
   relayEnvFor,
   WORKER_EMULATOR_URL,
   WORKER_URL,
@@ -123,7 +124,12 @@ export const E2E_SERVERS = [
     server: () => ({
       command: `${vite} --port ${E2E_PORTS.dev} --strictPort`,
       url: `${DEV_URL}/__emulator/health`,
-      env: { AIRTABLE_EMULATOR_DATA: `${E2E_OUT_DIR}/dev-airtable.json`, TRUSTED_PROXIES: E2E_CLIENT_PROXY },
+      env: {
+        AIRTABLE_EMULATOR_DATA: `${E2E_OUT_DIR}/dev-airtable.json`,
+        TRUSTED_PROXIES: E2E_CLIENT_PROXY,
+        // As the e2e builds: a refused sign-up answers in seconds, not the production 30 s.
+        VITE_STORAGE_ANSWER_BOUND_MS: String(E2E_STORAGE_ANSWER_BOUND_MS),
+      },
       timeout: 60_000,
       reuseExistingServer: false,
       stdout: /** @type {const} */ ('pipe'),
