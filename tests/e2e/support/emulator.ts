@@ -87,3 +87,22 @@ export async function emulatorRequestsSince(
   const { requests } = (await response.json()) as { requests: LoggedRequest[] };
   return requests.filter((entry) => Date.parse(entry.at) >= since);
 }
+
+/**
+ * After a refused address was fixed and the fixed one stored: requests were sent, none named the
+ * refused address, and the table holds the fixed address once and the refused one never.
+ */
+export async function expectOnlyTheFixedAddressSent(
+  request: APIRequestContext,
+  table: string,
+  sent: string[],
+  { refused, fixed }: { refused: string; fixed: string },
+): Promise<void> {
+  expect(sent.length, 'requests to the storage service').toBeGreaterThan(0);
+  expect(
+    sent.filter((body) => body.toLowerCase().includes(storedEmail(refused))),
+    'requests naming the refused address',
+  ).toEqual([]);
+  expect(await recordsFor(request, table, fixed)).toHaveLength(1);
+  expect(await recordsFor(request, table, refused)).toEqual([]);
+}
