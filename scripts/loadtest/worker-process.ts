@@ -77,6 +77,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     '127.0.0.1',
     '--port',
     String(port),
+    // Its own devtools port too: wrangler's default (9229) is one per machine, and two Workers
+    // starting at once (the integration tests' forks, the two moved clocks) raced for it.
+    '--inspector-port',
+    String(await freePort()),
     '--assets',
     options.assetsDir,
     '--persist-to',

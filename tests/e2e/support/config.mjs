@@ -16,6 +16,8 @@ export const E2E_PORTS = Object.freeze({
   relayEmulator: base + 5,
   worker: base + 6,
   workerEmulator: base + 7,
+  /** The Worker's devtools port (wrangler's default, 9229, is one per machine). */
+  workerInspector: base + 8,
 });
 
 /** Direct mode (the spec's): the page's airtable.js talks to the emulator with the key. */

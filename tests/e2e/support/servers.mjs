@@ -105,6 +105,7 @@ export const E2E_SERVERS = [
       command:
         `${buildSite} relay && ` +
         `node node_modules/wrangler/bin/wrangler.js dev --port ${E2E_PORTS.worker} --ip 127.0.0.1 ` +
+        `--inspector-port ${E2E_PORTS.workerInspector} ` +
         `--assets ${siteNamed('relay').outDir} --persist-to ${E2E_OUT_DIR}/wrangler-state ` +
         '--show-interactive-dev-session=false ' +
         `--var AIRTABLE_API_KEY:${E2E_EMULATOR_API_KEY} --var AIRTABLE_BASE_ID:${E2E_EMULATOR_BASE_ID} ` +
