@@ -18,15 +18,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Far enough that no pinned date near today sits between the real and the moved clock. */
-export const CLOCK_OFFSETS = ['+8y', '-6y'];
+const CLOCK_OFFSETS = ['+8y', '-6y'];
 const SUITES = ['tests/unit', 'tests/component', 'tests/integration'];
 
 /** What makes a test file's outcome depend on the date. */
-export const DATE_DEPENDENT =
+const DATE_DEPENDENT =
   /\b(19|20)\d\d-[01]\d-[0-3]\d|Date\.UTC\(|new Date\(\s*['"`\d]|setSystemTime|retention|expir/i;
 
 /** The test files under `dirs` that DATE_DEPENDENT selects. */
-export function dateDependentFiles(dirs = SUITES) {
+function dateDependentFiles(dirs = SUITES) {
   const files = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -89,4 +89,4 @@ async function main() {
   console.log('\ntest:clock: the date-dependent files pass with the clock moved ahead and back.');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+await main();

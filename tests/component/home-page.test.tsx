@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
@@ -194,7 +194,8 @@ describe('iOS-issue popup', () => {
     expect(popup).toHaveAccessibleDescription(MESSAGES.iosPopupText);
     expect(within(popup).getByText(MESSAGES.iosPopupText)).toBeVisible();
     expect(within(popup).getByRole('button', { name: MESSAGES.iosPopupDismiss })).toBeInTheDocument();
-    expect(popup).toContainElement(document.activeElement as HTMLElement);
+    // Focus moves in the dialog's effect, which may run just after it is on screen.
+    await waitFor(() => expect(popup).toContainElement(document.activeElement as HTMLElement));
     expect(trackStoreClick).toHaveBeenCalledWith('iOS', 'hero_section');
   });
 

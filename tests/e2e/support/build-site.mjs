@@ -41,22 +41,22 @@ function hashInto(path, hash) {
 }
 
 /** The stamp of a site's build: its inputs and its settings. @param {Record<string, string>} env */
-export function buildStamp(env) {
+function buildStamp(env) {
   const hash = createHash('sha256');
   for (const input of BUILD_INPUTS) hashInto(input, hash);
   hash.update(JSON.stringify(Object.entries(env).sort()));
   return hash.digest('hex');
 }
 
-/** Builds the named site unless its output is current; returns whether it built. @param {string} name */
-export function buildSite(name) {
+/** Builds the named site unless its output is current. @param {string} name */
+function buildSite(name) {
   const site = E2E_SITES.find((candidate) => candidate.name === name);
   if (!site) throw new Error(`No e2e site named ${name}: ${E2E_SITES.map((s) => s.name).join(', ')}`);
   const stamp = buildStamp(site.buildEnv);
   const stampFile = join(ROOT, site.outDir, STAMP);
   if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
     console.log(`e2e: the ${name} site is built from these sources already (${site.outDir})`);
-    return false;
+    return;
   }
   const vite = join(ROOT, 'node_modules/vite/bin/vite.js');
   const run = spawnSync(
@@ -66,9 +66,6 @@ export function buildSite(name) {
   );
   if (run.status !== 0) throw new Error(`vite build of the ${name} site failed (${run.status})`);
   writeFileSync(stampFile, stamp);
-  return true;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const name of process.argv.slice(2)) buildSite(name);
-}
+for (const name of process.argv.slice(2)) buildSite(name);

@@ -69,13 +69,9 @@ export const openHome = (page: Page, visit: Visit, options?: VisitOptions) =>
 export const openSchoolsPage = (page: Page, visit: Visit, options?: VisitOptions) =>
   openForm(page, visit, QUOTE_FORM.path, QUOTE_FORM.formSelector, options);
 
-/**
- * Runs axe on the page as it is (or on the part `scope` selects) and expects no violation;
- * `state` names the moment in the message.
- */
-export async function expectNoAxeViolations(page: Page, state: string, scope?: string): Promise<void> {
-  const builder = new AxeBuilder({ page });
-  const results = await (scope ? builder.include(scope) : builder).analyze();
+/** Runs axe on the page as it is and expects no violation; `state` names the moment in the message. */
+export async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     `axe violations (${state})`,

@@ -81,7 +81,7 @@ export const E2E_SERVERS = [
     name: 'relayEmulator',
     needs: [],
     askedBy: /\bRELAY_EMULATOR_URL\b/,
-    server: () => emulator(E2E_PORTS.relayEmulator, ''),
+    server: () => emulator(E2E_PORTS.relayEmulator),
   },
   {
     name: 'relay',
@@ -93,7 +93,7 @@ export const E2E_SERVERS = [
     name: 'workerEmulator',
     needs: [],
     askedBy: /\bWORKER_EMULATOR_URL\b/,
-    server: () => emulator(E2E_PORTS.workerEmulator, ''),
+    server: () => emulator(E2E_PORTS.workerEmulator),
   },
   {
     // The reference deploy as `npx wrangler dev` runs it: the built relay-mode site, the relay,
