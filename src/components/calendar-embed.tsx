@@ -33,16 +33,38 @@ export function CalendarEmbed({
   const [boxRef, near] = useNearViewport<HTMLDivElement>(LOAD_AHEAD_MARGIN);
   const frameRef = useRef<HTMLIFrameElement>(null);
 
+  // Listens from mount, not from when the frame is created: a visitor can tab into the frame in
+  // the moment after it appears.
   useEffect(() => {
-    if (!near) return undefined;
-    // Focus entering the frame blurs this window and makes the frame the active element.
-    const revealFocusedFrame = () => {
+    let following: ResizeObserver | null = null;
+    const stopFollowing = () => {
+      following?.disconnect();
+      following = null;
+    };
+    const reveal = () => {
       const frame = frameRef.current;
       if (frame && document.activeElement === frame) frame.scrollIntoView({ block: 'nearest' });
+      else stopFollowing();
+    };
+    // Focus entering the frame blurs this window and makes the frame the active element (the frame
+    // element itself gets no focus event). While focus stays inside, a change of layout (an image,
+    // a font, a note appearing above) would move the frame again: keep it revealed until focus
+    // comes back to this window.
+    const revealFocusedFrame = () => {
+      if (!frameRef.current || document.activeElement !== frameRef.current) return;
+      reveal();
+      if (typeof ResizeObserver === 'undefined' || following) return;
+      following = new ResizeObserver(reveal);
+      following.observe(document.body);
     };
     window.addEventListener('blur', revealFocusedFrame);
-    return () => window.removeEventListener('blur', revealFocusedFrame);
-  }, [near]);
+    window.addEventListener('focus', stopFollowing);
+    return () => {
+      window.removeEventListener('blur', revealFocusedFrame);
+      window.removeEventListener('focus', stopFollowing);
+      stopFollowing();
+    };
+  }, []);
 
   return (
     <div className="calendar-embed">

@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react';
+import { vi } from 'vitest';
 import { renderToString } from 'react-dom/server';
 import { CalendarEmbed } from '#src/components/calendar-embed.tsx';
 import { CALENDAR_FRAME_HEIGHT_PX } from '#src/config/constants.ts';
@@ -53,5 +54,23 @@ describe('CalendarEmbed', () => {
     const frame = screen.getByTitle('Book');
     expect(frame).toHaveAttribute('height', '700');
     expect(frame).toHaveAttribute('src', 'https://calendly.com/x/15min');
+  });
+
+  it('scrolls the frame fully into view when focus moves into it, and only then (WCAG 2.4.11)', async () => {
+    render(<CalendarEmbed />);
+    await bringAllIntoView();
+    const frame = screen.getByTitle(CALENDAR.title);
+    const scrollIntoView = vi.fn();
+    frame.scrollIntoView = scrollIntoView;
+
+    // The window blurs for another reason (the visitor switched tabs): the page stays put.
+    window.dispatchEvent(new Event('blur'));
+    expect(scrollIntoView).not.toHaveBeenCalled();
+
+    // Focus enters the frame: this window blurs with the frame as its active element.
+    frame.focus();
+    expect(document.activeElement).toBe(frame);
+    window.dispatchEvent(new Event('blur'));
+    expect(scrollIntoView).toHaveBeenCalledWith({ block: 'nearest' });
   });
 });
