@@ -1,0 +1,87 @@
+/**
+ * No mail bombing: one inbox gets at most one email from the site per 10 minutes and at most 3
+ * in any 24 hours, however many clients submit it and whichever form they use. Counted per inbox
+ * (`inboxKey`: `+tags`, Gmail's dots and googlemail.com are one inbox), since that is whose
+ * letterbox fills up.
+ *
+ * The rule is a pure function of the times already sent; a ledger keeps those times where the
+ * host can: in memory for one Node process (`vite`, `vite preview`, a Netlify function instance),
+ * in KV for the Worker, whose queue consumer runs one batch at a time (`max_concurrency: 1`), so
+ * its reads see its own writes.
+ */
+
+export const MAIL_LIMITS = {
+  /** The least time between two emails to one inbox. */
+  minGapMs: 10 * 60 * 1000,
+  /** At most this many emails to one inbox... */
+  perWindow: 3,
+  /** ...in any window this long. */
+  windowMs: 24 * 60 * 60 * 1000,
+} as const;
+
+/** Whether one more email may go to an inbox that was sent mail at `sentAt` (ms since epoch). */
+export function mayEmail(sentAt: readonly number[], now: number): boolean {
+  const recent = sentAt.filter((at) => now - at < MAIL_LIMITS.windowMs);
+  if (recent.length >= MAIL_LIMITS.perWindow) return false;
+  return recent.every((at) => now - at >= MAIL_LIMITS.minGapMs);
+}
+
+/** The send times still worth keeping at `now` (those inside the window). */
+export function stillCounted(sentAt: readonly number[], now: number): number[] {
+  return sentAt.filter((at) => now - at < MAIL_LIMITS.windowMs);
+}
+
+/** Where the send times per inbox are kept. */
+export interface MailLedger {
+  /** Records a send to `inbox` at `now` and answers true, or answers false and records nothing. */
+  reserve(inbox: string, now: Date): Promise<boolean>;
+}
+
+/** A ledger in this process's memory. */
+export function memoryMailLedger(): MailLedger {
+  const sent = new Map<string, number[]>();
+  return {
+    async reserve(inbox, now) {
+      const at = now.getTime();
+      const kept = stillCounted(sent.get(inbox) ?? [], at);
+      if (!mayEmail(kept, at)) {
+        sent.set(inbox, kept);
+        return false;
+      }
+      sent.set(inbox, [...kept, at]);
+      return true;
+    },
+  };
+}
+
+/** The part of a Workers KV namespace the ledger uses. */
+export interface MailLedgerKv {
+  get(key: string): Promise<string | null>;
+  put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
+}
+
+const KV_PREFIX = 'mail-ledger:';
+
+/** A ledger in Workers KV: one key per inbox, expiring a day after its last send. */
+export function kvMailLedger(kv: MailLedgerKv): MailLedger {
+  return {
+    async reserve(inbox, now) {
+      const key = KV_PREFIX + inbox;
+      const at = now.getTime();
+      let sent: number[] = [];
+      try {
+        const parsed: unknown = JSON.parse((await kv.get(key)) ?? '[]');
+        if (Array.isArray(parsed))
+          sent = parsed.filter((value): value is number => typeof value === 'number');
+      } catch {
+        sent = [];
+      }
+      const kept = stillCounted(sent, at);
+      if (!mayEmail(kept, at)) return false;
+      await kv.put(key, JSON.stringify([...kept, at]), {
+        expirationTtl: Math.ceil(MAIL_LIMITS.windowMs / 1000),
+      });
+      return true;
+    },
+  };
+}

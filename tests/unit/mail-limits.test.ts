@@ -1,0 +1,82 @@
+import {
+  kvMailLedger,
+  MAIL_LIMITS,
+  type MailLedgerKv,
+  mayEmail,
+  memoryMailLedger,
+} from '#src/server/mail/mail-limits.ts';
+
+const MINUTE = 60 * 1000;
+const START = Date.UTC(2026, 4, 4, 9, 0, 0);
+const at = (minutes: number) => new Date(START + minutes * MINUTE);
+
+/** A KV stand-in with the part of the API the ledger uses. */
+function fakeKv(): MailLedgerKv & { ttl: Map<string, number | undefined> } {
+  const values = new Map<string, string>();
+  const ttl = new Map<string, number | undefined>();
+  return {
+    ttl,
+    async get(key) {
+      return values.get(key) ?? null;
+    },
+    async put(key, value, options) {
+      values.set(key, value);
+      ttl.set(key, options?.expirationTtl);
+    },
+  };
+}
+
+describe('mail limits: one email per 10 minutes, 3 a day, per inbox', () => {
+  it('the rule as a table', () => {
+    const rows: [number[], number, boolean][] = [
+      [[], 0, true],
+      [[0], 9.99, false],
+      [[0], 10, true],
+      [[0, 10], 20, true],
+      [[0, 10, 20], 30, false], // the fourth in a day
+      [[0, 10, 20], 24 * 60 - 0.01, false],
+      [[0, 10, 20], 24 * 60, true], // the first has left the window
+    ];
+    for (const [sentMinutes, nowMinutes, allowed] of rows) {
+      expect(
+        mayEmail(
+          sentMinutes.map((minutes) => at(minutes).getTime()),
+          at(nowMinutes).getTime(),
+        ),
+        `sent at ${sentMinutes.join(', ')}; now ${nowMinutes}`,
+      ).toBe(allowed);
+    }
+    expect(MAIL_LIMITS).toEqual({ minGapMs: 10 * MINUTE, perWindow: 3, windowMs: 24 * 60 * MINUTE });
+  });
+
+  for (const [name, make] of [
+    ['in memory', () => memoryMailLedger()],
+    ['in KV', () => kvMailLedger(fakeKv())],
+  ] as const) {
+    it(`${name}: one inbox gets one email; the next waits 10 minutes; 3 a day at most`, async () => {
+      const ledger = make();
+      expect(await ledger.reserve('parent@example.com', at(0))).toBe(true);
+      expect(await ledger.reserve('parent@example.com', at(1))).toBe(false);
+      expect(await ledger.reserve('parent@example.com', at(9))).toBe(false);
+      expect(await ledger.reserve('other@example.com', at(1)), 'another inbox is not held back').toBe(true);
+      expect(await ledger.reserve('parent@example.com', at(10))).toBe(true);
+      expect(await ledger.reserve('parent@example.com', at(20))).toBe(true);
+      expect(await ledger.reserve('parent@example.com', at(300)), 'a fourth the same day').toBe(false);
+      expect(await ledger.reserve('parent@example.com', at(24 * 60))).toBe(true);
+    });
+  }
+
+  it('in memory, a concurrent burst for one inbox reserves one send', async () => {
+    const ledger = memoryMailLedger();
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () => ledger.reserve('parent@example.com', at(0))),
+    );
+    expect(burst.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('KV entries expire a day after the last send', async () => {
+    const kv = fakeKv();
+    await kvMailLedger(kv).reserve('parent@example.com', at(0));
+    expect([...kv.ttl.values()]).toEqual([24 * 60 * 60]);
+  });
+});
