@@ -1,0 +1,104 @@
+import { EMAIL_COPY } from '#src/config/emails.ts';
+import {
+  changeEmail,
+  confirmationEmail,
+  EMAIL_LINK_PATHS,
+  type MailContext,
+  quoteAcknowledgement,
+  schoolsTeamNotification,
+} from '#src/server/mail/emails.ts';
+import { toRfc5322 } from '#src/server/mail/message.ts';
+import { checkLink } from '#src/server/mail/signed-link.ts';
+
+const SECRET = 's'.repeat(48);
+const NOW = new Date('2026-06-01T12:00:00Z');
+const context: MailContext = {
+  from: { email: 'hello@podling.app', name: 'Podling' },
+  siteUrl: 'https://www.podling.app',
+  now: NOW,
+  linkSecret: SECRET,
+};
+
+/** The token of the first link in `text` that starts with `path`. */
+function tokenAt(text: string, path: string): string {
+  const url = (text.match(/https:\/\/\S+/g) ?? [])
+    .map((link) => new URL(link))
+    .find((link) => link.pathname === path);
+  return url?.searchParams.get('token') ?? '';
+}
+
+describe('the site’s emails', () => {
+  it('the confirmation carries a confirm link and a one-click unsubscribe, both signed and on the site’s origin', async () => {
+    const message = await confirmationEmail(context, 'parent@example.co.uk', 'sub-1');
+    expect(message.to).toBe('parent@example.co.uk');
+    expect(message.subject).toBe(EMAIL_COPY.confirm.subject);
+    expect(message.idempotencyKey).toBe('confirm:sub-1');
+    const confirm = await checkLink(
+      tokenAt(message.text, EMAIL_LINK_PATHS.confirm),
+      'confirm',
+      [SECRET],
+      NOW,
+    );
+    expect(confirm).toMatchObject({ ok: true, claims: { form: 'waitlist', email: 'parent@example.co.uk' } });
+    expect(message.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    const unsubscribe = message.headers['List-Unsubscribe']?.match(
+      /^<(https:\/\/www\.podling\.app\/api\/email\/unsubscribe\?token=[^>]+)>$/,
+    )?.[1];
+    expect(unsubscribe).toBeDefined();
+    const token = new URL(unsubscribe ?? 'https://x').searchParams.get('token') ?? '';
+    expect((await checkLink(token, 'unsubscribe', [SECRET], NOW)).ok).toBe(true);
+    // The HTML part has the same button link, escaped for an attribute.
+    expect(message.html).toContain(`href="https://www.podling.app${EMAIL_LINK_PATHS.confirm}?token=`);
+  });
+
+  it('a held change carries the new values inside its signed link, and echoes none of them', async () => {
+    const values = { name: 'Mallory <a href="https://evil.example">click</a>', school: 'Any' };
+    const message = await changeEmail(context, 'quote', 'head@school.sch.uk', values, 'sub-2');
+    expect(message.text).not.toContain('Mallory');
+    expect(message.html).not.toContain('Mallory');
+    const change = await checkLink(tokenAt(message.text, EMAIL_LINK_PATHS.change), 'change', [SECRET], NOW);
+    expect(change).toMatchObject({
+      ok: true,
+      claims: { form: 'quote', email: 'head@school.sch.uk', values },
+    });
+  });
+
+  it('the quote acknowledgement links the booking page and echoes none of the free text', async () => {
+    const message = await quoteAcknowledgement(
+      context,
+      'head@school.sch.uk',
+      'https://calendly.com/podling/15min',
+      'sub-3',
+    );
+    expect(message.text).toContain('https://calendly.com/podling/15min');
+    expect(message.subject).toBe(EMAIL_COPY.quoteAcknowledgement.subject);
+    expect(message.headers['List-Unsubscribe']).toMatch(
+      /^<https:\/\/www\.podling\.app\/api\/email\/unsubscribe\?token=/,
+    );
+  });
+
+  it('the schools team gets every field escaped, replies go to the contact, and no value reaches a header', async () => {
+    const message = await schoolsTeamNotification(
+      context,
+      'schools@podling.app',
+      'head@school.sch.uk',
+      'St Mary’s <script>alert(1)</script>\r\nBcc: victim@example.com',
+      [
+        ['Contact Name', 'Ms O’Neil & "Co"'],
+        ['Message', 'Line one\nLine two <img src=x onerror=alert(1)>'],
+      ],
+      false,
+      'sub-4',
+    );
+    expect(message.replyTo).toBe('head@school.sch.uk');
+    expect(message.headers).toEqual({});
+    expect(message.html).not.toMatch(/<script>|<img/);
+    expect(message.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(message.html).toContain('Ms O’Neil &amp; &quot;Co&quot;');
+    expect(message.text).toContain('Message: Line one\nLine two <img src=x onerror=alert(1)>');
+    const raw = toRfc5322(message, NOW, 'm@podling.app');
+    const headers = raw.slice(0, raw.indexOf('\r\n\r\n')).split('\r\n');
+    expect(headers.filter((line) => /^bcc:/i.test(line))).toEqual([]);
+    expect(headers).toContain('Reply-To: head@school.sch.uk');
+  });
+});
