@@ -1,0 +1,237 @@
+import { EMAIL_COPY } from '#src/config/emails.ts';
+import {
+  type ConsentRecords,
+  type ConsentState,
+  handleEmailLink,
+  isEmailLinkPath,
+} from '#src/server/mail/email-links.ts';
+import { EMAIL_LINK_PATHS, signedUrl, type MailContext } from '#src/server/mail/emails.ts';
+import type { LinkForm, LinkValues } from '#src/server/mail/signed-link.ts';
+
+const SECRET = 'q'.repeat(40);
+const SENT = new Date('2026-02-10T08:00:00Z');
+const DAY = 24 * 3600 * 1000;
+const context: MailContext = {
+  from: { email: 'hello@podling.app' },
+  siteUrl: 'https://www.podling.app',
+  now: SENT,
+  linkSecret: SECRET,
+};
+
+interface Row {
+  id: string;
+  form: LinkForm;
+  email: string;
+  consent?: ConsentState;
+  confirmedAt?: Date;
+  values?: LinkValues;
+}
+
+/** An in-memory store that logs every write. */
+function memoryRecords(rows: Row[]) {
+  const writes: string[] = [];
+  const records: ConsentRecords = {
+    async find(form, email) {
+      const row = rows.find((candidate) => candidate.form === form && candidate.email === email);
+      return row ? { id: row.id, ...(row.consent ? { consent: row.consent } : {}) } : null;
+    },
+    async setConsent(id, consent, at) {
+      const row = rows.find((candidate) => candidate.id === id);
+      if (!row) throw new Error('no such row');
+      row.consent = consent;
+      if (consent === 'Confirmed') row.confirmedAt = at;
+      writes.push(`${id}:${consent}`);
+    },
+    async createWithdrawn(email) {
+      rows.push({ id: `rec${rows.length + 1}`, form: 'waitlist', email, consent: 'Withdrawn' });
+      writes.push(`create:${email}:Withdrawn`);
+    },
+    async applyValues(form, email, values) {
+      const row = rows.find((candidate) => candidate.form === form && candidate.email === email);
+      if (row && JSON.stringify(row.values) === JSON.stringify(values)) return false;
+      if (row) row.values = values;
+      else rows.push({ id: `rec${rows.length + 1}`, form, email, values });
+      writes.push(`apply:${form}:${email}`);
+      return true;
+    },
+  };
+  return { records, writes, rows };
+}
+
+const request = (url: string, init?: RequestInit) => new Request(url, init);
+const press = (url: string) => {
+  const { pathname, searchParams } = new URL(url);
+  return request(`https://www.podling.app${pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://www.podling.app' },
+    body: new URLSearchParams({ token: searchParams.get('token') ?? '' }).toString(),
+  });
+};
+
+describe('email links', () => {
+  it('knows its own paths', () => {
+    expect(Object.values(EMAIL_LINK_PATHS).every(isEmailLinkPath)).toBe(true);
+    expect(isEmailLinkPath('/api/forms/waitlist')).toBe(false);
+  });
+
+  it('confirm: GET shows one button and changes nothing; pressing confirms; pressing again changes nothing', async () => {
+    const store = memoryRecords([
+      { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Pending' },
+    ]);
+    const options = {
+      records: store.records,
+      linkSecrets: [SECRET],
+      now: () => new Date(SENT.getTime() + DAY),
+    };
+    const url = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
+
+    const page = await handleEmailLink(request(url), options);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`<h1>${EMAIL_COPY.linkPages.confirmTitle}</h1>`);
+    expect(html).toContain('<form method="post" action="/api/email/confirm">');
+    expect(html.match(/<button/g)).toHaveLength(1);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(store.writes).toEqual([]);
+
+    const done = await handleEmailLink(press(url), options);
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain(EMAIL_COPY.linkPages.confirmedTitle);
+    expect(store.writes).toEqual(['rec1:Confirmed']);
+    expect(store.rows[0]?.confirmedAt).toEqual(new Date(SENT.getTime() + DAY));
+
+    expect((await handleEmailLink(press(url), options)).status).toBe(200);
+    expect(store.writes, 'a second press writes nothing').toEqual(['rec1:Confirmed']);
+  });
+
+  it('a tampered link gets 400 and an expired one 410 with a way to sign up again; neither changes anything', async () => {
+    const store = memoryRecords([
+      { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Pending' },
+    ]);
+    const url = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
+    const tampered = url.replace(/token=./, (match) => (match.endsWith('A') ? 'token=B' : 'token=A'));
+    const fresh = { records: store.records, linkSecrets: [SECRET], now: () => SENT };
+    const bad = await handleEmailLink(press(tampered), fresh);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain(EMAIL_COPY.linkPages.invalidTitle);
+    expect((await handleEmailLink(request('https://www.podling.app/api/email/confirm'), fresh)).status).toBe(
+      400,
+    );
+
+    const late = { ...fresh, now: () => new Date(SENT.getTime() + 8 * DAY) };
+    const expired = await handleEmailLink(press(url), late);
+    expect(expired.status).toBe(410);
+    const html = await expired.text();
+    expect(html).toContain(EMAIL_COPY.linkPages.expiredTitle);
+    expect(html).toContain(`<a href="/#waitlist">${EMAIL_COPY.linkPages.expiredAction}</a>`);
+    expect(store.writes).toEqual([]);
+  });
+
+  it('a link for one purpose does nothing at another’s path', async () => {
+    const store = memoryRecords([
+      { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Confirmed' },
+    ]);
+    const confirm = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
+    const asUnsubscribe = confirm.replace(EMAIL_LINK_PATHS.confirm, EMAIL_LINK_PATHS.unsubscribe);
+    const answer = await handleEmailLink(press(asUnsubscribe), {
+      records: store.records,
+      linkSecrets: [SECRET],
+      now: () => SENT,
+    });
+    expect(answer.status).toBe(400);
+    expect(store.writes).toEqual([]);
+  });
+
+  it('one-click unsubscribe (RFC 8058): a bare POST with no Origin or cookies answers 200 and withdraws; the record stays', async () => {
+    const store = memoryRecords([
+      { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Confirmed' },
+    ]);
+    const url = await signedUrl(context, 'unsubscribe', 'waitlist', 'p@example.com');
+    const options = {
+      records: store.records,
+      linkSecrets: [SECRET],
+      now: () => new Date(SENT.getTime() + 400 * DAY),
+    };
+    const answer = await handleEmailLink(
+      request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      }),
+      options,
+    );
+    expect(answer.status).toBe(200);
+    expect(store.rows).toEqual([expect.objectContaining({ id: 'rec1', consent: 'Withdrawn' })]);
+    // Again: nothing more is written.
+    await handleEmailLink(request(url, { method: 'POST', body: 'List-Unsubscribe=One-Click' }), options);
+    expect(store.writes).toEqual(['rec1:Withdrawn']);
+  });
+
+  it('unsubscribing from a quote email with no waitlist record leaves a Withdrawn suppression entry', async () => {
+    const store = memoryRecords([{ id: 'rec1', form: 'quote', email: 'head@school.sch.uk' }]);
+    const url = await signedUrl(context, 'unsubscribe', 'quote', 'head@school.sch.uk');
+    const get = await handleEmailLink(request(url), {
+      records: store.records,
+      linkSecrets: [SECRET],
+      now: () => SENT,
+    });
+    expect(await get.text()).toContain(EMAIL_COPY.linkPages.unsubscribeButton);
+    await handleEmailLink(press(url), { records: store.records, linkSecrets: [SECRET], now: () => SENT });
+    expect(store.writes).toEqual(['create:head@school.sch.uk:Withdrawn']);
+  });
+
+  it('a held change: the page shows the values escaped; pressing applies them once and tells the schools team', async () => {
+    const store = memoryRecords([
+      { id: 'rec1', form: 'quote', email: 'head@school.sch.uk', values: { school: 'Old' } },
+    ]);
+    const told: string[] = [];
+    const options = {
+      records: store.records,
+      linkSecrets: [SECRET],
+      now: () => SENT,
+      afterQuoteChange: async (email: string) => {
+        told.push(email);
+      },
+    };
+    const values = { school: '<b>New</b> School', useCases: ['Literacy', 'Other: radio'] };
+    const url = await signedUrl(context, 'change', 'quote', 'head@school.sch.uk', values);
+    const page = await (await handleEmailLink(request(url), options)).text();
+    expect(page).toContain('&lt;b&gt;New&lt;/b&gt; School');
+    expect(page).toContain('Literacy, Other: radio');
+    expect(store.writes).toEqual([]);
+    await handleEmailLink(press(url), options);
+    await handleEmailLink(press(url), options);
+    expect(store.writes).toEqual(['apply:quote:head@school.sch.uk']);
+    expect(told).toEqual(['head@school.sch.uk']);
+  });
+
+  it('a store failure answers 503 with a page, never a crash', async () => {
+    const store = memoryRecords([]);
+    const url = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
+    const failing = { ...store.records, find: () => Promise.reject(new Error('Airtable down')) };
+    const logged: string[] = [];
+    const answer = await handleEmailLink(press(url), {
+      records: failing,
+      linkSecrets: [SECRET],
+      now: () => SENT,
+      log: (line) => logged.push(line),
+    });
+    expect(answer.status).toBe(503);
+    expect(logged).toEqual([expect.stringContaining('Airtable down')]);
+  });
+
+  it('PUT and DELETE get 405', async () => {
+    const store = memoryRecords([]);
+    const answer = await handleEmailLink(
+      request('https://www.podling.app/api/email/confirm', { method: 'DELETE' }),
+      {
+        records: store.records,
+        linkSecrets: [SECRET],
+        now: () => SENT,
+      },
+    );
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('GET, HEAD, POST');
+  });
+});
