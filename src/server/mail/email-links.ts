@@ -125,32 +125,23 @@ function valueRows(values: LinkValues): [string, string][] {
   ]);
 }
 
-/** The page a GET shows: what pressing will do, and the button. */
+/** What each link's page says before its button is pressed. */
+const ASK: Readonly<Record<LinkPurpose, { title: string; body: string; button: string }>> = {
+  confirm: { title: copy.confirmTitle, body: copy.confirmBody, button: copy.confirmButton },
+  change: { title: copy.changeTitle, body: copy.changeBody, button: copy.changeButton },
+  unsubscribe: { title: copy.unsubscribeTitle, body: copy.unsubscribeBody, button: copy.unsubscribeButton },
+};
+
+/** The page a GET shows: what pressing will do (a held change's values too), and the button. */
 function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: string, token: string): Response {
-  switch (purpose) {
-    case 'confirm':
-      return render({
-        status: 200,
-        title: copy.confirmTitle,
-        body: copy.confirmBody,
-        button: { label: copy.confirmButton, action, token },
-      });
-    case 'change':
-      return render({
-        status: 200,
-        title: copy.changeTitle,
-        body: copy.changeBody,
-        rows: valueRows(claims.values ?? {}),
-        button: { label: copy.changeButton, action, token },
-      });
-    case 'unsubscribe':
-      return render({
-        status: 200,
-        title: copy.unsubscribeTitle,
-        body: copy.unsubscribeBody,
-        button: { label: copy.unsubscribeButton, action, token },
-      });
-  }
+  const ask = ASK[purpose];
+  return render({
+    status: 200,
+    title: ask.title,
+    body: ask.body,
+    ...(purpose === 'change' ? { rows: valueRows(claims.values ?? {}) } : {}),
+    button: { label: ask.button, action, token },
+  });
 }
 
 async function tokenFrom(request: Request, url: URL): Promise<string> {
