@@ -14,6 +14,7 @@ import '#src/config/site.ts';
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { retentionTriggerLine } from './privacy-trigger.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/dead-letters.ts';
+import { mailChecklist } from '#src/server/mail/mail-settings.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
 
@@ -96,6 +97,13 @@ export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checkl
       : [false, `${FAIL} analytics: VITE_GA_MEASUREMENT_ID is not set, so no page views are recorded`],
   );
   if (settings) items.push(...storageLines(settings, env));
+  if (settings?.storageMode === 'relay') items.push(...mailChecklist(env));
+  else if (settings) {
+    items.push([
+      true,
+      `${WARN} mail: direct mode has no server, so sign-ups are not confirmed by email and nobody is told of quotes (docs/consent.md)`,
+    ]);
+  }
   items.push(adminTokenLine(env));
   items.push(retentionTriggerLine(root));
   const reviewed = LEGAL_REVIEW.status === 'reviewed' && LEGAL_REVIEW.reviewedBy && LEGAL_REVIEW.reviewedOn;
@@ -114,7 +122,18 @@ export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checkl
   return { ok, lines: [...items.map(([, line]) => line), summary] };
 }
 
+/** The prefixes of the variables the checklist reads (the build's and the server's). */
+export const BUILD_ENV_PREFIXES = [
+  'VITE_',
+  'AIRTABLE_',
+  'ADMIN_',
+  'MAIL_',
+  'LINK_',
+  'SCHOOLS_',
+  'RESEND_',
+] as const;
+
 /** The environment `vite build` would see: shell variables over .env files. */
 export function buildEnv(root: string, mode = 'production'): BuildEnv {
-  return loadEnv(mode, root, ['VITE_', 'AIRTABLE_', 'ADMIN_']);
+  return loadEnv(mode, root, [...BUILD_ENV_PREFIXES]);
 }

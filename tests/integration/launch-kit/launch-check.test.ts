@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BUILD_ENV_PREFIXES } from '#scripts/launch-kit/checklist.ts';
 import { launchChecklist } from '#scripts/launch-kit/launch-check.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -12,13 +13,16 @@ const READY_ENV = {
   VITE_GA_MEASUREMENT_ID: 'G-ABC123',
   AIRTABLE_API_KEY: 'patExample',
   AIRTABLE_BASE_ID: 'appExample',
+  LINK_SECRET: 'x'.repeat(48),
+  MAIL_FROM: 'Podling <hello@example.org>',
+  SCHOOLS_TEAM_EMAIL: 'schools@example.org',
 };
 
 /** `npm run launch-check` in `cwd`, with only these build variables (no .env files there). */
 function runLaunchCheck(cwd: string, env: Record<string, string>) {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !name.startsWith('VITE_') && !name.startsWith('AIRTABLE_') && !name.startsWith('ADMIN_'),
+      ([name]) => !BUILD_ENV_PREFIXES.some((prefix) => name.startsWith(prefix)),
     ),
   );
   return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/launch-kit/launch-check.ts'], {
@@ -47,6 +51,10 @@ describe('npm run launch-check', () => {
       'VITE_GA_MEASUREMENT_ID',
       'AIRTABLE_API_KEY',
       'legal texts not reviewed',
+      'LINK_SECRET is not set',
+      'MAIL_FROM is not set',
+      'SCHOOLS_TEAM_EMAIL is not set',
+      'SPF, DKIM and DMARC',
     ]) {
       expect(text).toContain(item);
     }
@@ -57,6 +65,23 @@ describe('npm run launch-check', () => {
     expect(weak.lines.join('\n')).toMatch(/✗ ADMIN_TOKEN is 7 characters; use at least 32/);
     const strong = launchChecklist({ ...READY_ENV, ADMIN_TOKEN: 'a'.repeat(64) });
     expect(strong.lines.join('\n')).toContain('✓ ADMIN_TOKEN: 64 characters');
+  });
+
+  it('names a short LINK_SECRET and a bad sender, and says which mail provider carries mail', () => {
+    const weak = launchChecklist({
+      ...READY_ENV,
+      LINK_SECRET: 'short',
+      MAIL_FROM: 'not an address',
+    }).lines.join('\n');
+    expect(weak).toContain('✗ LINK_SECRET is 5 characters; it needs at least 32');
+    expect(weak).toContain('✗ MAIL_FROM is not an address');
+    expect(weak).toContain('! mail provider: on the Worker, the send_email binding');
+    const ready = launchChecklist({ ...READY_ENV, RESEND_API_KEY: 're_x' });
+    expect(ready.lines.join('\n')).toContain('✓ mail provider: Resend');
+    expect(ready.lines).toContainEqual(
+      expect.stringMatching(/^! DNS for example\.org: publish SPF, DKIM and DMARC/),
+    );
+    expect(ready.lines.filter((line) => line.startsWith('✗') && /MAIL|LINK|SCHOOLS/.test(line))).toEqual([]);
   });
 
   it('warns about direct mode without failing on it', () => {
