@@ -4,6 +4,7 @@
  * and read the request log.
  */
 import type http from 'node:http';
+import { type OutboxMessage, readOutbox } from '#src/server/mail/outbox.ts';
 import { isObject, readBody, sendJson } from './http.ts';
 import type { StoredRecord } from './model.ts';
 import type { ApiConfig, Fault, RestApi } from './rest-api.ts';
@@ -22,6 +23,7 @@ export const ADMIN_HELP = [
   `GET|POST|DELETE ${EMULATOR_ADMIN_PREFIX}/faults (POST Fault | Fault[] | { faults }) → { faults }`,
   `GET|POST ${EMULATOR_ADMIN_PREFIX}/config (POST { rateLimitPerSecond?, rateLimitPenaltyMs?, latencyMs? }) → config`,
   `GET ${EMULATOR_ADMIN_PREFIX}/requests → { requests: { at, method, path, table?, status }[] }`,
+  `GET ${EMULATOR_ADMIN_PREFIX}/outbox → { messages: { file, headers, text, html, links }[] } (the local mail outbox)`,
   'It answers on loopback hosts only, grants CORS to its own origin only, and takes changes only',
   'from its own origin or from tools that send no Origin (tests, curl).',
 ].join('\n');
@@ -30,11 +32,29 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** A plain page listing what has been stored, newest first, one table per base table. */
+/**
+ * The local outbox, newest first: who, what, and every link as a link, so a developer walks the
+ * email journeys (confirm, change, unsubscribe) in `npm run dev` with no mail account.
+ */
+export function renderOutbox(messages: readonly OutboxMessage[]): string {
+  const items = [...messages]
+    .reverse()
+    .map((message) => {
+      const links = message.links
+        .map((link) => `<li><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></li>`)
+        .join('');
+      return `<li><p><strong>${escapeHtml(message.headers.subject ?? '')}</strong><br>To ${escapeHtml(message.headers.to ?? '')} · ${escapeHtml(message.headers.date ?? '')}</p><pre>${escapeHtml(message.text)}</pre><ul>${links}</ul></li>`;
+    })
+    .join('');
+  return `<h2>Outbox (${messages.length})</h2><ol class="outbox">${items}</ol>`;
+}
+
+/** A plain page listing what has been stored, newest first, one table per base table, and the outbox. */
 export function renderRecordsPage(
   tables: Readonly<Record<string, readonly StoredRecord[]>>,
   columnsByTable: Readonly<Record<string, readonly string[]>>,
   baseId: string,
+  outbox: readonly OutboxMessage[] = [],
 ): string {
   const sections = Object.entries(tables).map(([name, records]) => {
     const columns = columnsByTable[name] ?? [];
@@ -50,8 +70,8 @@ export function renderRecordsPage(
     return `<h2>${escapeHtml(name)} (${records.length})</h2><table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
   });
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Airtable emulator: ${escapeHtml(baseId)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:2rem}table{border-collapse:collapse;margin-bottom:2rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}</style>
-</head><body><h1>Local Airtable emulator: base ${escapeHtml(baseId)}</h1>${sections.join('')}</body></html>`;
+<style>body{font:14px system-ui,sans-serif;margin:2rem}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}table{border-collapse:collapse;margin-bottom:2rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}</style>
+</head><body><h1>Local Airtable emulator: base ${escapeHtml(baseId)}</h1>${sections.join('')}${renderOutbox(outbox)}</body></html>`;
 }
 
 const LOOPBACK_HOST = /^(localhost|[^.]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
@@ -110,11 +130,13 @@ export interface AdminOptions {
   api: RestApi;
   /** Empties the whole emulator: records, schema, faults, log, config. */
   reset: () => void;
+  /** The local mail outbox to list (MAIL_OUTBOX_DIR), if the site writes one. */
+  outboxDir?: string;
 }
 
 /** Serves one request under EMULATOR_ADMIN_PREFIX. */
 export async function handleAdmin(
-  { store, api, reset }: AdminOptions,
+  { store, api, reset, outboxDir }: AdminOptions,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   url: URL,
@@ -126,8 +148,12 @@ export async function handleAdmin(
 
   if (method === 'GET' && route === '/') {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(renderRecordsPage(store.allRecords(), store.columns(), store.baseId));
+    const outbox = outboxDir ? await readOutbox(outboxDir) : [];
+    res.end(renderRecordsPage(store.allRecords(), store.columns(), store.baseId, outbox));
     return;
+  }
+  if (method === 'GET' && route === '/outbox') {
+    return sendJson(res, 200, { messages: outboxDir ? await readOutbox(outboxDir) : [] });
   }
   if (method === 'GET' && route === '/health') {
     return sendJson(res, 200, { ok: true, baseId: store.baseId, config: api.config() });

@@ -66,6 +66,8 @@ export interface EmulatorOptions {
    * Requests without Origin (the relay, tests, curl) are served in both.
    */
   apiOrigins?: 'any' | 'own';
+  /** The site's local mail outbox (MAIL_OUTBOX_DIR), listed on the admin page and at /__emulator/outbox. */
+  outboxDir?: string;
 }
 
 export interface ListenOptions extends EmulatorOptions {
@@ -170,11 +172,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       api.handle(req, res, url, onError);
       return;
     }
-    handleAdmin({ store, api, reset }, req, res, url).catch((error: unknown) => {
-      if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
-      onError(error);
-      sendError(res, 500);
-    });
+    handleAdmin({ store, api, reset, outboxDir: options.outboxDir }, req, res, url).catch(
+      (error: unknown) => {
+        if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
+        onError(error);
+        sendError(res, 500);
+      },
+    );
   };
 
   return {

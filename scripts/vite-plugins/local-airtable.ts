@@ -22,6 +22,7 @@ import {
 import { FORM_POST_PATHS, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
 import { type FormTemplates, formTemplatesFrom } from '#src/server/form-door.ts';
 import { isHiddenPath } from '#src/server/form-page.ts';
+import { DEFAULT_MAIL_OUTBOX_DIR } from '#src/server/mail/outbox.ts';
 import { createRelay, type RelayEnv } from '#src/server/relay.ts';
 import { devFormTemplate } from './form-templates.ts';
 import { webMiddleware } from './node-adapter.ts';
@@ -68,7 +69,11 @@ function mountStorage(
   const dataFile = process.env.AIRTABLE_EMULATOR_DATA || EMULATOR_DEFAULT_DATA_FILE;
   // Mounted here, the emulator's API is the relay's upstream only: no page on another origin
   // (any localhost one included) may read submissions with its fixed key.
-  const emulator = createEmulator({ dataFile: path.resolve(config.root, dataFile), apiOrigins: 'own' });
+  const emulator = createEmulator({
+    dataFile: path.resolve(config.root, dataFile),
+    apiOrigins: 'own',
+    outboxDir: path.resolve(config.root, process.env.MAIL_OUTBOX_DIR || DEFAULT_MAIL_OUTBOX_DIR),
+  });
   middlewares.use((req, res, next) => {
     const pathname = new URL(req.url ?? '/', 'http://local').pathname;
     if (emulator.handles(pathname)) emulator.handle(req, res);
