@@ -31,10 +31,18 @@ export function stillCounted(sentAt: readonly number[], now: number): number[] {
   return sentAt.filter((at) => now - at < MAIL_LIMITS.windowMs);
 }
 
+/** `sentAt` with one entry equal to `at` removed. */
+function withoutOne(sentAt: readonly number[], at: number): number[] {
+  const index = sentAt.indexOf(at);
+  return index < 0 ? [...sentAt] : [...sentAt.slice(0, index), ...sentAt.slice(index + 1)];
+}
+
 /** Where the send times per inbox are kept. */
 export interface MailLedger {
   /** Records a send to `inbox` at `now` and answers true, or answers false and records nothing. */
   reserve(inbox: string, now: Date): Promise<boolean>;
+  /** Gives back a reservation made at `now` whose email did not go out, so its retry may send. */
+  release(inbox: string, now: Date): Promise<void>;
 }
 
 /** A ledger in this process's memory. */
@@ -51,6 +59,9 @@ export function memoryMailLedger(): MailLedger {
       sent.set(inbox, [...kept, at]);
       return true;
     },
+    async release(inbox, now) {
+      sent.set(inbox, withoutOne(sent.get(inbox) ?? [], now.getTime()));
+    },
   };
 }
 
@@ -64,24 +75,30 @@ const KV_PREFIX = 'mail-ledger:';
 
 /** A ledger in Workers KV: one key per inbox, expiring a day after its last send. */
 export function kvMailLedger(kv: MailLedgerKv): MailLedger {
+  const read = async (key: string): Promise<number[]> => {
+    try {
+      const parsed: unknown = JSON.parse((await kv.get(key)) ?? '[]');
+      return Array.isArray(parsed)
+        ? parsed.filter((value): value is number => typeof value === 'number')
+        : [];
+    } catch {
+      return [];
+    }
+  };
+  const write = (key: string, sent: readonly number[]) =>
+    kv.put(key, JSON.stringify(sent), { expirationTtl: Math.ceil(MAIL_LIMITS.windowMs / 1000) });
   return {
     async reserve(inbox, now) {
       const key = KV_PREFIX + inbox;
       const at = now.getTime();
-      let sent: number[] = [];
-      try {
-        const parsed: unknown = JSON.parse((await kv.get(key)) ?? '[]');
-        if (Array.isArray(parsed))
-          sent = parsed.filter((value): value is number => typeof value === 'number');
-      } catch {
-        sent = [];
-      }
-      const kept = stillCounted(sent, at);
+      const kept = stillCounted(await read(key), at);
       if (!mayEmail(kept, at)) return false;
-      await kv.put(key, JSON.stringify([...kept, at]), {
-        expirationTtl: Math.ceil(MAIL_LIMITS.windowMs / 1000),
-      });
+      await write(key, [...kept, at]);
       return true;
+    },
+    async release(inbox, now) {
+      const key = KV_PREFIX + inbox;
+      await write(key, withoutOne(await read(key), now.getTime()));
     },
   };
 }
