@@ -34,6 +34,8 @@ async function postToDoor(form: FormContract, posted: Readonly<Record<string, st
     headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
     body: toFormBody(posted),
     credentials: 'same-origin',
+    // The visitor gets an answer within the page's bound even if the server never answers.
+    signal: AbortSignal.timeout(env.storageAnswerBoundMs),
   });
   const answer: unknown = await response.json().catch(() => null);
   const success =
