@@ -12,11 +12,10 @@ import { Layout } from './app/layout.tsx';
 import { buildRoutes, NOT_FOUND_ROUTE, preloadRoute, type RouteDefinition } from './app/routes.tsx';
 import { WAITLIST_ANCHOR_ID } from './config/constants.ts';
 import { flags } from './config/flags.ts';
-import { ROUTE_LIST } from './config/routes.ts';
 import { PRODUCT_NAME } from './config/site.ts';
 import { QuoteAnswerPage } from './features/quote/quote-answer-page.tsx';
 import { WaitlistAnswerPage } from './features/waitlist/waitlist-answer-page.tsx';
-import { FORM_POST_PATHS, type NativeFormName } from './lib/airtable/relay-protocol.ts';
+import { FORMS, type FormName } from './lib/forms/forms.ts';
 import { formAnswerRegionEnd, formAnswerRegionStart } from './lib/form-answer.ts';
 import { SCHOOLS_SECTION_IDS } from './pages/schools-page.tsx';
 import type { FormTemplatePage, PrerenderedPage } from '#scripts/vite-plugins/prerender.ts';
@@ -64,10 +63,10 @@ export async function prerenderAll(): Promise<PrerenderedPage[]> {
 
 /**
  * Each form's answer page, its document title and the anchor of the form on its page (the page
- * that holds it is the route whose `form` names it in src/config/routes.ts).
+ * that holds it is the route at its contract's `page`, src/lib/forms/).
  */
 const FORM_ANSWERS: Record<
-  NativeFormName,
+  FormName,
   { title: string; anchorId: string; page: (backHref: string) => ReactNode }
 > = {
   waitlist: {
@@ -83,8 +82,8 @@ const FORM_ANSWERS: Record<
 };
 
 /** The route holding a form, if this build has it (the quote form needs the schools page). */
-function routeWithForm(routes: readonly RouteDefinition[], form: NativeFormName): RouteDefinition | null {
-  return routes.find((route) => route.form === form) ?? null;
+function routeWithForm(routes: readonly RouteDefinition[], form: FormName): RouteDefinition | null {
+  return routes.find((route) => route.path === FORMS[form].page) ?? null;
 }
 
 /**
@@ -95,7 +94,7 @@ function routeWithForm(routes: readonly RouteDefinition[], form: NativeFormName)
 export async function renderFormTemplates(): Promise<FormTemplatePage[]> {
   const routes = buildRoutes(flags);
   const templates: FormTemplatePage[] = [];
-  for (const form of Object.keys(FORM_ANSWERS) as NativeFormName[]) {
+  for (const form of Object.keys(FORM_ANSWERS) as FormName[]) {
     const route = routeWithForm(routes, form);
     const modulePath = route ? modulePathOf(route) : null;
     if (!modulePath) continue;
@@ -109,10 +108,10 @@ export async function renderFormTemplates(): Promise<FormTemplatePage[]> {
  * error, and noindex) and body. The dev server renders it on demand
  * (scripts/vite-plugins/form-templates.ts).
  */
-export function renderFormTemplate(form: NativeFormName): { head: string; html: string } {
+export function renderFormTemplate(form: FormName): { head: string; html: string } {
   const answer = FORM_ANSWERS[form];
   // From the whole table, whatever this build's flags: the dev server renders any form's answer.
-  const backHref = `${ROUTE_LIST.find((route) => route.form === form)?.path ?? '/'}#${answer.anchorId}`;
+  const backHref = `${FORMS[form].page}#${answer.anchorId}`;
   const title = escapeHtml(`${answer.title} | ${PRODUCT_NAME}`);
   const head = [
     `<title>${formAnswerRegionStart('error')}Error: ${formAnswerRegionEnd('error')}${title}</title>`,
@@ -120,7 +119,7 @@ export function renderFormTemplate(form: NativeFormName): { head: string; html: 
   ].join('\n    ');
   const html = renderToString(
     <StrictMode>
-      <StaticRouter location={FORM_POST_PATHS[form]}>
+      <StaticRouter location={FORMS[form].path}>
         <Layout>{answer.page(backHref)}</Layout>
       </StaticRouter>
     </StrictMode>,

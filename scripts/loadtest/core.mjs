@@ -13,8 +13,8 @@ import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable
 
 /**
  * @typedef {import('#src/lib/airtable/upsert.ts').StorageOptions} StorageOptions
- * @typedef {import('#src/lib/airtable/upsert.ts').WaitlistEntryInput} WaitlistEntryInput
- * @typedef {import('#src/lib/airtable/upsert.ts').QuoteRequestInput} QuoteRequestInput
+ * @typedef {import('#src/lib/forms/waitlist.ts').WaitlistPosted} WaitlistEntryInput
+ * @typedef {import('#src/lib/forms/quote.ts').QuotePosted} QuoteRequestInput
  * @typedef {import('#src/lib/airtable/upsert.ts').UpsertResult} UpsertResult
  * @typedef {{
  *   upsertWaitlistEntry: (input: WaitlistEntryInput, options?: StorageOptions) => Promise<UpsertResult>,
@@ -223,8 +223,7 @@ export async function runLoad({
     /** @type {WaitlistEntryInput[]} */
     const signupInputs = Array.from({ length: signups }, (_, i) => ({
       email: `parent.${String(i + 1).padStart(3, '0')}@example.com`,
-      interests: i % 3 === 0 ? [] : ['Use Podling'],
-      pageSource: 'home',
+      interests: i % 3 === 0 ? [] : ['use'],
     }));
     phases.push(
       await runPhase(
@@ -242,8 +241,7 @@ export async function runLoad({
     /** @type {WaitlistEntryInput[]} */
     const sameInputs = Array.from({ length: sameEmail }, (_, i) => ({
       email: /** @type {string} */ (spellings[i % spellings.length]),
-      interests: [['Use Podling'], ['Invest in Podling'], ['Partner with Podling']][i % 3],
-      pageSource: 'home',
+      interests: /** @type {string[]} */ ([['use'], ['invest'], ['partner']][i % 3]),
     }));
     phases.push(
       await runPhase(
@@ -262,7 +260,8 @@ export async function runLoad({
       contactName: `Head Teacher ${i + 1}`,
       schoolName: `Primary School ${i + 1}`,
       role: 'Head teacher',
-      useCases: i % 2 === 0 ? ['Support Learners'] : ['Practice Speaking', 'Other: assemblies'],
+      useCases: i % 2 === 0 ? ['support-learners'] : ['practice-speaking', 'other'],
+      otherUseCase: i % 2 === 0 ? '' : 'assemblies',
     }));
     phases.push(
       await runPhase(

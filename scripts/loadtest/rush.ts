@@ -1,14 +1,15 @@
 /**
  * The launch-day rush, measured: thousands of visitors submit the two forms within a minute,
- * each through the page's REAL storage layer (src/lib/airtable/upsert.ts → airtable.js over
- * HTTP, with the production 30 s answer bound), against a fresh emulator with Airtable's limit
+ * each as the page sends it (direct: the REAL storage layer, src/lib/airtable/upsert.ts →
+ * airtable.js over HTTP, with the production 30 s answer bound; relay and queued: the enhanced
+ * form's post to the form's door, asking for JSON), against a fresh emulator with Airtable's limit
  * (5 requests per second per base) and its penalty, behind a proxy that counts Airtable's
  * requests and can inject 500s and dropped connections. Three ways to deploy:
  *
  * - direct:  the page talks to Airtable itself (the spec's mode);
- * - relay:   the page talks to the same-origin relay, which upserts synchronously (Netlify,
- *            vite preview);
- * - queued:  the Worker in workerd (`wrangler dev`): the relay accepts into a Cloudflare Queue,
+ * - relay:   the page posts the form to its door on the site's origin, which upserts
+ *            synchronously (Netlify, vite preview);
+ * - queued:  the Worker in workerd (`wrangler dev`): the door accepts into a Cloudflare Queue,
  *            and the queue's one paced consumer writes to Airtable.
  */
 import http from 'node:http';
@@ -17,9 +18,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
-import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
-import { createRelay } from '#src/server/relay.ts';
+import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/quote.ts';
+import { toFormBody } from '#src/lib/forms/send-form.ts';
+import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/waitlist.ts';
+import { createDoors } from '#src/server/doors.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
 import { percentile } from './core.mjs';
 import { webMiddleware } from '#scripts/vite-plugins/node-adapter.ts';
@@ -168,7 +171,23 @@ function attackFigures(
   };
 }
 
-/** One client keeping `inFlight` page-shaped creates going until stopped. */
+/** The enhanced form's post: the form's fields, urlencoded, to its door, asking for JSON. */
+async function postToDoor(
+  url: string,
+  posted: Readonly<Record<string, string | readonly string[]>>,
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      accept: 'application/json',
+      'content-type': 'application/x-www-form-urlencoded',
+      'sec-fetch-site': 'same-origin',
+    },
+    body: toFormBody(posted),
+  });
+}
+
+/** One client keeping `inFlight` sign-ups going until stopped. */
 function floodFrom(url: string, inFlight: number): Flood {
   let running = true;
   let sent = 0;
@@ -180,17 +199,9 @@ function floodFrom(url: string, inFlight: number): Flood {
       const n = sent;
       sent += 1;
       try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${RELAY_CLIENT_KEY}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            fields: {
-              Email: `attack.${n}.${token}@example.com`,
-              Interests: ['Use Podling'],
-              'Page Source': 'home',
-            },
-            typecast: true,
-          }),
+        const response = await postToDoor(url, {
+          email: `attack.${n}.${token}@example.com`,
+          interests: ['use'],
         });
         if (response.ok) accepted += 1;
         await response.arrayBuffer();
@@ -230,14 +241,15 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
   let attack: Flood | undefined;
   try {
     // Each visitor from an address of its own (the site limits per address), as in production.
-    let configFor: (visitor: number) => NonNullable<StorageOptions['config']>;
+    let configFor: ((visitor: number) => NonNullable<StorageOptions['config']>) | undefined;
+    let doorFor: ((visitor: number, path: string) => string) | undefined;
     let siteUrl: string | undefined;
     if (options.mode === 'direct') {
       const config = { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url };
       configFor = () => config;
     } else if (options.mode === 'relay') {
       const relay = await listen(
-        webMiddleware(createRelay(serverEnv, { warn: () => undefined })) as http.RequestListener,
+        webMiddleware(createDoors(serverEnv, { warn: () => undefined })) as http.RequestListener,
       );
       closers.unshift(relay.close);
       siteUrl = relay.url;
@@ -257,20 +269,37 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     if (siteUrl !== undefined) {
       const spread = await startClientSpread(siteUrl);
       closers.unshift(spread.close);
-      configFor = (visitor) => ({
-        apiKey: RELAY_CLIENT_KEY,
-        baseId: RELAY_BASE_ID,
-        endpointUrl: spread.urlFor(visitor, RELAY_PATH),
-      });
+      doorFor = (visitor, path) => spread.urlFor(visitor, path);
       if (options.attackInFlight) {
-        const attackUrl = spread.urlFor(ATTACKER, `${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist`);
+        const attackUrl = spread.urlFor(ATTACKER, WAITLIST_FORM.path);
         attack = floodFrom(attackUrl, options.attackInFlight);
       }
     }
+    const answerBoundMs = options.answerBoundMs ?? 30_000;
     const storageFor = (visitor: number): StorageOptions => ({
-      config: configFor!(visitor),
-      answerBoundMs: options.answerBoundMs ?? 30_000,
+      ...(configFor ? { config: configFor(visitor) } : {}),
+      answerBoundMs,
     });
+    const waitlistPost: (email: string) => WaitlistPosted = (email) => ({ email, interests: ['use'] });
+    const quotePost: (email: string) => QuotePosted = (email) => ({
+      email,
+      contactName: 'Rush Test',
+      schoolName: 'Load School',
+      role: '',
+      useCases: ['support-learners'],
+      otherUseCase: '',
+    });
+    /** Relay and queued: the enhanced form's post, answered within the page's bound. */
+    const viaDoor = async (
+      visitor: number,
+      path: string,
+      posted: Readonly<Record<string, string | readonly string[]>>,
+    ) => {
+      if (!doorFor) throw new Error('No door in direct mode');
+      const response = await postToDoor(doorFor(visitor, path), posted);
+      const answer = (await response.json().catch(() => null)) as { success?: unknown } | null;
+      if (!response.ok || answer?.success !== true) throw new Error(`door answered ${response.status}`);
+    };
     const plan = schedule(options, Date.now().toString(36));
     log(`${options.mode}: ${plan.length} submissions over ${Math.round(options.overMs / 1000)} s…`);
 
@@ -284,21 +313,13 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         const sent = performance.now();
         try {
-          if (submission.kind === 'waitlist')
-            await upsertWaitlistEntry(
-              { email: submission.email, interests: ['Use Podling'], pageSource: 'home' },
-              storage,
-            );
-          else
-            await upsertQuoteRequest(
-              {
-                email: submission.email,
-                contactName: 'Rush Test',
-                schoolName: 'Load School',
-                useCases: ['Support Learners'],
-              },
-              storage,
-            );
+          if (doorFor) {
+            if (submission.kind === 'waitlist')
+              await viaDoor(visitor, WAITLIST_FORM.path, waitlistPost(submission.email));
+            else await viaDoor(visitor, QUOTE_FORM.path, quotePost(submission.email));
+          } else if (submission.kind === 'waitlist')
+            await upsertWaitlistEntry(waitlistPost(submission.email), storage);
+          else await upsertQuoteRequest(quotePost(submission.email), storage);
           answers.push({
             ok: true,
             ms: performance.now() - sent,

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ViteDevServer } from 'vite';
-import type { NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
+import type { FormName } from '#src/lib/forms/forms.ts';
 import { withoutBoot } from './boot-loader.ts';
 
 /** What src/entry-server.tsx renders for a form's answer template. */
@@ -16,7 +16,7 @@ export interface RenderedFormTemplate {
 }
 
 interface FormTemplateModule {
-  renderFormTemplate: (form: NativeFormName) => RenderedFormTemplate;
+  renderFormTemplate: (form: FormName) => RenderedFormTemplate;
 }
 
 /**
@@ -56,7 +56,7 @@ function devStylesheetLinks(server: ViteDevServer): string {
  * from src/entry-server.tsx, with the dev server's stylesheets linked (no dist/ to inline from)
  * and no script. Fill it with renderFormAnswer from src/server/form-page.ts.
  */
-export async function devFormTemplate(server: ViteDevServer, form: NativeFormName): Promise<string> {
+export async function devFormTemplate(server: ViteDevServer, form: FormName): Promise<string> {
   const entry = (await server.ssrLoadModule('/src/entry-server.tsx')) as FormTemplateModule;
   const rendered = entry.renderFormTemplate(form);
   const indexHtml = (await readFile(join(server.config.root, 'index.html'), 'utf8')).replace(

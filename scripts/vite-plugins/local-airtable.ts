@@ -1,9 +1,10 @@
 /**
  * Storage on the local servers, so forms work on a fresh clone with no Airtable account:
  *
- * - `vite` (dev), in relay mode (no VITE_AIRTABLE_API_KEY): the relay at /api/airtable, in
- *   front of the real Airtable when AIRTABLE_API_KEY is set in the environment, or else in
- *   front of the local Airtable emulator, mounted on the same server (/v0, admin at /__emulator/).
+ * - `vite` (dev), in relay mode (no VITE_AIRTABLE_API_KEY): the forms' doors (each form's path,
+ *   src/server/doors.ts), in front of the real Airtable when AIRTABLE_API_KEY is set in the
+ *   environment, or else in front of the local Airtable emulator, mounted on the same server
+ *   (/v0, admin at /__emulator/).
  * - `vite preview`: the same, then dist/ served the way the host serves it (static-host.ts).
  *   `AIRTABLE_API_KEY=… AIRTABLE_BASE_ID=… AIRTABLE_ENDPOINT_URL=… vite preview` is therefore a
  *   faithful local copy of production.
@@ -19,11 +20,11 @@ import {
   EMULATOR_BASE_ID,
   EMULATOR_DEFAULT_DATA_FILE,
 } from '#scripts/airtable-emulator/emulator.ts';
-import { FORM_POST_PATHS, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { FORM_LIST } from '#src/lib/forms/forms.ts';
 import { type FormTemplates, formTemplatesFrom } from '#src/server/form-door.ts';
 import { isHiddenPath } from '#src/server/form-page.ts';
+import { createDoors, type RelayEnv } from '#src/server/doors.ts';
 import { DEFAULT_MAIL_OUTBOX_DIR } from '#src/server/mail/outbox.ts';
-import { createRelay, type RelayEnv } from '#src/server/relay.ts';
 import { devFormTemplate } from './form-templates.ts';
 import { webMiddleware } from './node-adapter.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
@@ -48,7 +49,7 @@ function originOf(server: Listening): string {
 }
 
 /**
- * Mounts the relay, and the emulator when no real Airtable is configured. Returns a line for
+ * Mounts the forms' doors, and the emulator when no real Airtable is configured. Returns a line for
  * the terminal saying where submissions go.
  */
 function mountStorage(
@@ -59,15 +60,14 @@ function mountStorage(
 ): () => string {
   const env = serverEnv(config);
   if (env.AIRTABLE_API_KEY) {
-    const relay = webMiddleware(createRelay(env, { formTemplates }));
-    middlewares.use(RELAY_PATH, relay);
-    for (const path of Object.values(FORM_POST_PATHS)) middlewares.use(path, relay);
+    const doors = webMiddleware(createDoors(env, { formTemplates }));
+    for (const form of FORM_LIST) middlewares.use(form.path, doors);
     const upstream = env.AIRTABLE_ENDPOINT_URL || 'Airtable';
     return () =>
-      `Forms store through ${RELAY_PATH} in base ${env.AIRTABLE_BASE_ID ?? '(AIRTABLE_BASE_ID unset)'} at ${upstream}.`;
+      `Forms store through ${FORM_LIST.map((form) => form.path).join(' and ')} in base ${env.AIRTABLE_BASE_ID ?? '(AIRTABLE_BASE_ID unset)'} at ${upstream}.`;
   }
   const dataFile = process.env.AIRTABLE_EMULATOR_DATA || EMULATOR_DEFAULT_DATA_FILE;
-  // Mounted here, the emulator's API is the relay's upstream only: no page on another origin
+  // Mounted here, the emulator's API is the doors' upstream only: no page on another origin
   // (any localhost one included) may read submissions with its fixed key.
   const emulator = createEmulator({
     dataFile: path.resolve(config.root, dataFile),
@@ -79,9 +79,9 @@ function mountStorage(
     if (emulator.handles(pathname)) emulator.handle(req, res);
     else next();
   });
-  let relay: ReturnType<typeof createRelay> | undefined;
-  const emulatedRelay = webMiddleware((request, client) => {
-    relay ??= createRelay(
+  let doors: ReturnType<typeof createDoors> | undefined;
+  const emulatedDoors = webMiddleware((request, client) => {
+    doors ??= createDoors(
       {
         AIRTABLE_API_KEY: EMULATOR_API_KEY,
         AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
@@ -89,10 +89,9 @@ function mountStorage(
       },
       { formTemplates },
     );
-    return relay(request, client);
+    return doors(request, client);
   });
-  middlewares.use(RELAY_PATH, emulatedRelay);
-  for (const path of Object.values(FORM_POST_PATHS)) middlewares.use(path, emulatedRelay);
+  for (const form of FORM_LIST) middlewares.use(form.path, emulatedDoors);
   return () =>
     `Forms store in the local Airtable emulator (${dataFile}): see them at ${originOf(server)}${EMULATOR_ADMIN_PREFIX}/ or with \`npm run submissions\`.`;
 }
@@ -101,7 +100,7 @@ const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
  * CORS for the server's own origin only (any loopback spelling of its host and port). Vite's
- * default grants every localhost origin, so any page on this machine could read what the relay
+ * default grants every localhost origin, so any page on this machine could read what the doors
  * and the mounted emulator answer (the emulator's fixed key opens its API); pages of the site are
  * same-origin and need no grant.
  */

@@ -1,5 +1,5 @@
 /**
- * Mounts a web-standard handler (`(Request) => Promise<Response>`, like the relay) on Node's
+ * Mounts a web-standard handler (`(Request) => Promise<Response>`, like the forms' doors) on Node's
  * http server, as Vite's dev and preview servers need: the same handler the Worker and the
  * Netlify Function run, with no Node-specific copy.
  */

@@ -9,7 +9,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Manifest, ManifestChunk, Plugin, ViteBuilder } from 'vite';
-import type { NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
+import type { FormName } from '#src/lib/forms/forms.ts';
 import { formTemplatePath } from '#src/server/form-page.ts';
 import { BOOT_MODULES_ID, withBootLoader } from './boot-loader.ts';
 import { assembleFormTemplate } from './form-templates.ts';
@@ -117,7 +117,7 @@ export async function withInlineIcon(html: string, outDir: string): Promise<stri
 
 /** A form's answer template as src/entry-server.tsx renders it; the server fills it per native post. */
 export interface FormTemplatePage {
-  form: NativeFormName;
+  form: FormName;
   head: string;
   html: string;
   /** Source module of the form's own page: the template carries that page's CSS. */

@@ -47,8 +47,6 @@ export type RouteDefinition = Pick<RouteEntry, 'title' | 'description' | 'headin
   readonly path: string;
   /** The page component; lazy pages are preloaded before hydration and prerendering. */
   readonly Page: LazyPage | (() => React.JSX.Element);
-  /** The form the page holds, if any (see src/config/routes.ts). */
-  readonly form?: RouteEntry['form'];
 };
 
 export const NOT_FOUND_ROUTE: RouteDefinition = { ...NOT_FOUND, Page: NotFoundPage };

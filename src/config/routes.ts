@@ -13,7 +13,6 @@
  */
 import { ACCESSIBILITY_META } from '#src/content/accessibility-meta.ts';
 import { HOME_HEADLINE, SCHOOLS_HEADLINE } from '#src/content/headlines.ts';
-import type { NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
 import { MESSAGES } from './messages.ts';
 import { PRODUCT_NAME } from './product.ts';
 import type { FeatureFlag } from './settings.ts';
@@ -41,15 +40,7 @@ type PageFields = {
   readonly nav?: Readonly<Partial<Record<NavList, string>>>;
 };
 
-export type RouteEntry = PageFields &
-  (
-    | { readonly kind: 'content'; readonly form?: never }
-    | {
-        readonly kind: 'interactive';
-        /** The form the page holds: its native post's answer page links back here. */
-        readonly form?: NativeFormName;
-      }
-  );
+export type RouteEntry = PageFields & ({ readonly kind: 'content' } | { readonly kind: 'interactive' });
 
 export const ROUTES = {
   home: {
@@ -58,7 +49,6 @@ export const ROUTES = {
     description: `${PRODUCT_NAME} is a safe, voice-led podcast app for children. Kids build confidence by creating their own podcasts, turning screen time into skill time.`,
     heading: HOME_HEADLINE,
     kind: 'interactive',
-    form: 'waitlist',
     nav: { header: 'Home', mobile: 'Product', footerCompany: 'Home' },
   },
   schools: {
@@ -67,7 +57,6 @@ export const ROUTES = {
     description: `Bring ${PRODUCT_NAME} to your classroom: voice-first podcasting that helps every learner plan, speak and share. Get a tailored quote or book a 30-minute call.`,
     heading: SCHOOLS_HEADLINE,
     kind: 'interactive',
-    form: 'quote',
     onlyWith: 'SCHOOLS_PAGE',
     nav: { header: 'Schools', mobile: 'Schools', footerCompany: 'Schools' },
   },

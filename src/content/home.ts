@@ -1,18 +1,29 @@
 /** Home page copy: hero, schools card, waitlist, testimonials and supporters headings. */
 import { PRODUCT_NAME, ROUTE_PATHS } from '#src/config/site.ts';
+import { type InterestId, WAITLIST_FORM } from '#src/lib/forms/waitlist.ts';
 import { HOME_HEADLINE } from './headlines.ts';
 
-/** One waitlist interest card. `value` is what the form sends and stores. */
+/** One waitlist interest card: an option of the waitlist contract (id, label) and its description. */
 export type WaitlistInterestOption = {
-  readonly value: string;
+  readonly id: InterestId;
+  readonly label: string;
   readonly description: string;
 };
 
-export const WAITLIST_INTEREST_OPTIONS: readonly WaitlistInterestOption[] = [
-  { value: `Use ${PRODUCT_NAME}`, description: 'Early access for my child' },
-  { value: `Invest in ${PRODUCT_NAME}`, description: 'Investment opportunities' },
-  { value: `Partner with ${PRODUCT_NAME}`, description: 'I represent a school, brand or platform' },
-];
+/** Each card's description, by option id (an option added to the contract needs one: tsc says so). */
+const INTEREST_DESCRIPTIONS: Record<InterestId, string> = {
+  use: 'Early access for my child',
+  invest: 'Investment opportunities',
+  partner: 'I represent a school, brand or platform',
+};
+
+/** The interest cards, in the order the contract offers them. */
+export const WAITLIST_INTEREST_OPTIONS: readonly WaitlistInterestOption[] =
+  WAITLIST_FORM.fields.interests.options.map((option) => ({
+    id: option.id,
+    label: option.label,
+    description: INTEREST_DESCRIPTIONS[option.id],
+  }));
 
 export type HomeContent = {
   readonly hero: {

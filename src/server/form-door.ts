@@ -1,6 +1,8 @@
 /**
- * The forms' native door: what a browser gets back when a form posts itself (before hydration,
- * or with no JavaScript at all). The gate has decided; this turns its result into a full page:
+ * A door's answers. The gate has decided; this turns its result into what the browser asked for.
+ * The enhanced form asks for JSON (answerEnhancedPost): `{ success: true }` or `{ success: false,
+ * error, field? }` with the gate's status, from which the page shows the spec's states and toasts.
+ * A native post (before hydration, or with no JavaScript at all) gets a full page:
  *
  * - stored, queued or trapped: the spec's confirmation (200);
  * - an email the gate refused: the form again with the spec's message at the field and every
@@ -13,13 +15,13 @@
  */
 import { MESSAGES } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/escape-html.ts';
-import type { NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
+import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { formTemplatePath, type NativeOutcome, type NativeValues, renderFormAnswer } from './form-page.ts';
 import type { GateResult } from './gate.ts';
 
 export interface FormTemplates {
   /** The full answer page for `form`, or null when the host has no template for it. */
-  render(form: NativeFormName, outcome: NativeOutcome, values: NativeValues): Promise<string | null>;
+  render(form: FormName, outcome: NativeOutcome, values: NativeValues): Promise<string | null>;
 }
 
 /**
@@ -27,11 +29,11 @@ export interface FormTemplates {
  * formTemplatePath) once per instance when `cache` is on: a deploy's templates never change.
  */
 export function formTemplatesFrom(
-  load: (path: string, form: NativeFormName) => Promise<string | null>,
+  load: (path: string, form: FormName) => Promise<string | null>,
   { cache = true }: { cache?: boolean } = {},
 ): FormTemplates {
-  const loaded = new Map<NativeFormName, Promise<string | null>>();
-  const template = (form: NativeFormName) => {
+  const loaded = new Map<FormName, Promise<string | null>>();
+  const template = (form: FormName) => {
     const known = cache ? loaded.get(form) : undefined;
     if (known) return known;
     const loading = load(formTemplatePath(form), form).catch(() => null);
@@ -52,9 +54,6 @@ export function formTemplatesFrom(
     },
   };
 }
-
-/** Where the link back from an answer leads. */
-const FORM_PAGES: Record<NativeFormName, string> = { waitlist: '/', quote: '/schools' };
 
 /** An answer page carries no script: its policy says so, and it is never framed or cached. */
 const HTML_HEADERS = {
@@ -84,7 +83,7 @@ export function outcomeOf(result: GateResult): NativeOutcome {
 }
 
 /** The words of an answer, when the host has no built page to put them in. */
-function plainPage(form: NativeFormName, outcome: NativeOutcome): string {
+function plainPage(form: FormName, outcome: NativeOutcome): string {
   const lines =
     outcome === 'confirmed'
       ? form === 'quote'
@@ -92,11 +91,11 @@ function plainPage(form: NativeFormName, outcome: NativeOutcome): string {
         : [MESSAGES.waitlistJoined]
       : [outcome === 'invalid-email' ? MESSAGES.invalidEmail : MESSAGES.genericFailureToast];
   const [title = '', ...rest] = lines.map(escapeHtml);
-  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1>${rest.map((line) => `<p>${line}</p>`).join('')}<p><a href="${FORM_PAGES[form]}">Back</a></p></main></body></html>`;
+  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1>${rest.map((line) => `<p>${line}</p>`).join('')}<p><a href="${FORMS[form].page}">Back</a></p></main></body></html>`;
 }
 
 export async function answerNativePost(
-  form: NativeFormName,
+  form: FormName,
   result: GateResult,
   templates: FormTemplates | undefined,
 ): Promise<Response> {
@@ -108,4 +107,38 @@ export async function answerNativePost(
   const page =
     (await templates?.render(form, outcome, postedValues(result.form))) ?? plainPage(form, outcome);
   return new Response(page, { status, headers });
+}
+
+/** True when the request asks for a JSON answer (the enhanced form's fetch). */
+export function wantsJson(request: Request): boolean {
+  return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json');
+}
+
+const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+/** What the enhanced form is told: the same for a stored, an unknown and a trapped email. */
+export type EnhancedAnswer =
+  | { success: true; id: string; createdTime: string }
+  | { success: false; error: { type: string; message: string }; field?: 'email' };
+
+export function answerEnhancedPost(result: GateResult): Response {
+  const body: EnhancedAnswer =
+    result.outcome === 'refused'
+      ? {
+          success: false,
+          error: { type: result.type, message: result.message },
+          ...(result.field ? { field: result.field } : {}),
+        }
+      : { success: true, ...result.receipt };
+  const headers = new Headers(JSON_HEADERS);
+  if (result.outcome === 'refused' && result.retryAfterSeconds)
+    headers.set('retry-after', String(result.retryAfterSeconds));
+  return new Response(JSON.stringify(body), {
+    status: result.outcome === 'refused' ? result.status : 200,
+    headers,
+  });
 }

@@ -7,7 +7,7 @@
  * checkboxes. All copy comes from the template, i.e. from the components and src/config/messages.ts.
  */
 import { escapeHtml } from '#src/lib/escape-html.ts';
-import type { NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
+import type { FormName } from '#src/lib/forms/forms.ts';
 import {
   FORM_ANSWER_CHECKBOX_ATTRIBUTE,
   FORM_ANSWER_KEPT,
@@ -55,7 +55,7 @@ export function isHiddenPath(pathname: string): boolean {
 }
 
 /** Where the build writes a form's answer template inside dist/ (a path on the site's origin). */
-export function formTemplatePath(form: NativeFormName): string {
+export function formTemplatePath(form: FormName): string {
   return `${FORM_TEMPLATES_PREFIX}${form}.html`;
 }
 
@@ -111,7 +111,7 @@ const VALUE_ATTRIBUTE = /\svalue="([^"]*)"/;
  */
 export function renderFormAnswer(
   template: string,
-  form: NativeFormName,
+  form: FormName,
   outcome: NativeOutcome,
   values: NativeValues,
 ): string {

@@ -1,20 +1,20 @@
 /**
  * The one server gate every submission passes, whichever host runs it (the Worker, the Netlify
- * Function, Vite's dev and preview servers) and whichever door it came through (the page's
- * airtable.js create, JSON; the form's native post, urlencoded). It trusts nothing in the request:
+ * Function, Vite's dev and preview servers) and however the form was sent (enhanced by the page's
+ * script, or posted natively before hydration or without JavaScript: the same urlencoded fields
+ * to the same door). It trusts nothing in the request:
  *
  * 1. same site only: a write whose Origin is another site's, or that the browser marks
- *    `Sec-Fetch-Site: cross-site`, is refused (403), and so is a native post with neither
- *    header (isSameSite); each door takes only its own content type,
- *    so a cross-origin script must pass a CORS preflight that is never granted;
+ *    `Sec-Fetch-Site: cross-site`, is refused (403), and so is a post with neither header
+ *    (isSameSite); only `application/x-www-form-urlencoded` is taken (415);
  * 2. per client: at most SUBMISSIONS_PER_CLIENT_PER_MINUTE from one address, an IPv6 one per /64
  *    (429, Retry-After),
  *    counted before the body is read, so a flood never reaches the pacing gate all visitors share;
  * 3. bounded: a body larger than GATE_MAX_BODY_BYTES (413) or slower than GATE_BODY_TIMEOUT_MS
  *    (408) is cut off;
- * 4. the bot trap is checked here, on both doors;
- * 5. the fields are validated (submission.ts): only the form's fields, nothing blanked, one
- *    canonical email, no new select options;
+ * 4. the bot trap (the contract's honeypot) is checked here;
+ * 5. the fields are read by the form's contract (parsePosted): only its fields, nothing blanked,
+ *    one canonical email, only the options it offers;
  * 6. per email: at most SUBMISSIONS_PER_EMAIL_PER_MINUTE writes of one inbox ('+tags', Gmail's dots
  *    and googlemail.com counted as one: inboxKey);
  * 7. then stored (stores.ts): queued on the Worker, upserted at once (paced) elsewhere.
@@ -22,9 +22,8 @@
  * The answer to an accepted submission never depends on what is stored: the same status, shape
  * and receipt (a fresh id, the acceptance time) for a stored and an unknown email.
  */
-import { FORM_TRAP_FIELD, RELAY_CLIENT_KEY } from '#src/lib/airtable/relay-protocol.ts';
 import { submissionKey } from '#src/lib/airtable/one-at-a-time.ts';
-import type { TableName } from '#src/lib/airtable/schema.ts';
+import type { FormContract } from '#src/lib/forms/contract.ts';
 import {
   clientLimitKey,
   createWindowLimiter,
@@ -34,39 +33,29 @@ import {
   SUBMISSIONS_PER_EMAIL_PER_MINUTE,
 } from './client-limits.ts';
 import { StoreFailure, type SubmissionStore } from './stores.ts';
-import {
-  isRefusal,
-  nativeFields,
-  parseFields,
-  parseSubmission,
-  type Refusal,
-  type Submission,
-} from './submission.ts';
+import { isRefusal, parsePosted, type Refusal, type Submission } from './submission.ts';
 
 /** Largest request body the gate reads; a form's submission is well under 4 KB. */
 export const GATE_MAX_BODY_BYTES = 16 * 1024;
 /** Longest a body may take to arrive: a phone on a slow network sends 4 KB in well under this. */
 export const GATE_BODY_TIMEOUT_MS = 8_000;
 
-export type Door = 'json' | 'native';
-
 export interface GateRequest {
-  door: Door;
-  table: TableName;
+  /** The form whose door was posted to. */
+  form: FormContract;
   /** The connecting address, as the host knows it (see client-limits.ts). */
   clientAddress: string;
 }
 
-/** A submission refused or failed, in Airtable's error vocabulary (the page maps it as Airtable's). */
+/** A submission refused or failed. */
 export interface GateRefusal extends Refusal {
   outcome: 'refused';
   retryAfterSeconds?: number;
 }
 
-/** What came in, for the door's answer: the posted form (native) or the page's cells (JSON). */
+/** What came in, for the door's answer: the posted form, put back on a native answer page. */
 interface Sent {
   form?: URLSearchParams;
-  sent?: unknown;
 }
 
 export type GateResult = (
@@ -99,29 +88,25 @@ const refused = (
 ): GateRefusal => ({ outcome: 'refused', status, type, message, ...extra });
 
 /**
- * True unless the request comes, or may come, from another site. A form's native post carries
- * nothing else to tell the page's post from another site's form posting to the same door, so it
- * must show where it comes from: every current browser sends Origin with a POST, and one with
- * neither Origin nor Sec-Fetch-Site is refused like a cross-site one (OWASP's advice against
- * CSRF). The JSON door may go without: its content type and Authorization need a CORS preflight
- * that is never granted, so no other site's page can send it at all.
+ * True unless the request comes, or may come, from another site. A form post carries nothing
+ * else to tell the site's own post from another site's form posting to the same door, so it must
+ * show where it comes from: every current browser sends Origin with a POST (a fetch too), and one
+ * with neither Origin nor Sec-Fetch-Site is refused like a cross-site one (OWASP's advice against CSRF).
  */
-export function isSameSite(request: Request, door: Door = 'native'): boolean {
+export function isSameSite(request: Request): boolean {
   const fetchSite = request.headers.get('sec-fetch-site');
   if (fetchSite === 'cross-site') return false;
   const origin = request.headers.get('origin');
-  if (origin === null) return door === 'json' || fetchSite !== null;
+  if (origin === null) return fetchSite !== null;
   return origin === new URL(request.url).origin;
 }
 
-const CONTENT_TYPES: Record<Door, string> = {
-  json: 'application/json',
-  native: 'application/x-www-form-urlencoded',
-};
+/** The one body a door takes: what an HTML form posts. */
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
-function hasContentType(request: Request, door: Door): boolean {
+function hasContentType(request: Request): boolean {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  return type === CONTENT_TYPES[door];
+  return type === FORM_CONTENT_TYPE;
 }
 
 type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
@@ -184,15 +169,11 @@ export function createGate(options: GateOptions): Gate {
   const bodyTimeoutMs = options.bodyTimeoutMs ?? GATE_BODY_TIMEOUT_MS;
 
   return {
-    async submit(request, { door, table, clientAddress }) {
-      if (!isSameSite(request, door))
+    async submit(request, { form: contract, clientAddress }) {
+      if (!isSameSite(request))
         return refused(403, 'CROSS_SITE_REQUEST', 'Submissions are only accepted from this site');
-      if (!hasContentType(request, door))
-        return refused(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${CONTENT_TYPES[door]}`);
-      // The page's client always sends the relay's stand-in key (and nothing when its trap is
-      // filled): a create without it did not come from the site's form.
-      if (door === 'json' && request.headers.get('authorization') !== `Bearer ${RELAY_CLIENT_KEY}`)
-        return refused(401, 'AUTHENTICATION_REQUIRED', 'This request did not come from the site’s form');
+      if (!hasContentType(request))
+        return refused(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${FORM_CONTENT_TYPE}`);
 
       const client = await clientLimiter.take(clientLimitKey(clientAddress));
       if (!client.ok) {
@@ -204,7 +185,6 @@ export function createGate(options: GateOptions): Gate {
             retryAfterSeconds: client.retryAfterSeconds,
           },
         );
-        if (door !== 'native') return limited;
         // A person posting natively gets the form back with what they typed (bounded like any body).
         const typed = await readBody(request, GATE_MAX_BODY_BYTES, bodyTimeoutMs);
         return 'text' in typed ? { ...limited, form: new URLSearchParams(typed.text) } : limited;
@@ -219,23 +199,9 @@ export function createGate(options: GateOptions): Gate {
 
       const acceptedAt = new Date(now());
       const receipt: Receipt = { id: randomReceiptId(), createdTime: acceptedAt.toISOString() };
-      let form: URLSearchParams | undefined;
-      let sent: unknown;
-      let parsed: Submission | Refusal;
-      if (door === 'native') {
-        form = new URLSearchParams(body.text);
-        if ((form.get(FORM_TRAP_FIELD) ?? '').trim() !== '') return { outcome: 'trapped', receipt, form };
-        parsed = parseFields(table, nativeFields(table, form), acceptedAt);
-      } else {
-        let json: unknown;
-        try {
-          json = JSON.parse(body.text);
-        } catch {
-          return refused(400, 'INVALID_REQUEST_BODY', 'The request body is not valid JSON');
-        }
-        sent = typeof json === 'object' && json !== null ? (json as { fields?: unknown }).fields : undefined;
-        parsed = parseSubmission(table, json, acceptedAt);
-      }
+      const form = new URLSearchParams(body.text);
+      if ((form.get(contract.honeypot) ?? '').trim() !== '') return { outcome: 'trapped', receipt, form };
+      const parsed: Submission | Refusal = parsePosted(contract, form, acceptedAt);
       if (isRefusal(parsed))
         return {
           ...refused(parsed.status, parsed.type, parsed.message, parsed.field ? { field: parsed.field } : {}),
@@ -262,7 +228,7 @@ export function createGate(options: GateOptions): Gate {
         if (!(error instanceof StoreFailure)) throw error;
         return { ...refused(error.status, error.type, error.message), form };
       }
-      return { outcome: 'accepted', submission: parsed, receipt, form, sent };
+      return { outcome: 'accepted', submission: parsed, receipt, form };
     },
   };
 }

@@ -36,7 +36,7 @@ import { DEAD_LETTER_QUEUE_SUFFIX, type DeadLetterStore, keepDeadLetter } from '
 import {
   cellsForCreate,
   cellsForUpdate,
-  isRelayTable,
+  isFormTable,
   mergeLaterSubmission,
   type Submission,
 } from './submission.ts';
@@ -88,7 +88,7 @@ export function isSubmission(body: unknown): body is Submission {
   const { table, email, cells, acceptedAt, defaults } = body as Partial<Submission>;
   return (
     typeof table === 'string' &&
-    isRelayTable(table) &&
+    isFormTable(table) &&
     typeof email === 'string' &&
     typeof acceptedAt === 'string' &&
     typeof cells === 'object' &&

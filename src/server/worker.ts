@@ -1,17 +1,17 @@
 /**
  * The reference deploy: one Cloudflare Worker (wrangler.jsonc) that serves dist/ as static
- * assets (clean URLs, 404.html with status 404, _headers) and runs the relay at /api/airtable.
- * When wrangler.jsonc binds the SUBMISSIONS queue, the relay accepts each valid submission into
- * it and answers at once, and this Worker's queue consumer is the only writer to Airtable.
+ * assets (clean URLs, 404.html with status 404, _headers) and runs the forms' doors (doors.ts).
+ * When wrangler.jsonc binds the SUBMISSIONS queue, a door accepts each valid submission into it
+ * and answers at once, and this Worker's queue consumer is the only writer to Airtable.
  */
-import { FORM_POST_PATHS, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { formAtPath } from '#src/lib/forms/forms.ts';
 import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
 import { formTemplatesFrom } from './form-door.ts';
 import { isHiddenPath } from './form-page.ts';
 import { DEAD_LETTERS_PATH, type DeadLetterAdminEnv, handleDeadLetterAdmin } from './dead-letters.ts';
 import { type QueueBatch, writeQueuedBatch } from './queue-writer.ts';
 import { runRetentionJob } from './retention-job.ts';
-import { createRelay, type RelayEnv, type RelayHandler, type SubmissionQueue } from './relay.ts';
+import { createDoors, type DoorsHandler, type RelayEnv, type SubmissionQueue } from './doors.ts';
 import type { Submission } from './submission.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
@@ -30,21 +30,21 @@ function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
   return queue ? { send: (submission) => queue.send(submission, { contentType: 'json' }) } : undefined;
 }
 
-// One relay per isolate: its rate gate and per-email order hold across the isolate's requests.
-let relay: { handler: RelayHandler; env: WorkerEnv } | undefined;
+// One server per isolate: its pacing and per-email order hold across the isolate's requests.
+let doors: { handler: DoorsHandler; env: WorkerEnv } | undefined;
 
-function relayFor(env: WorkerEnv): RelayHandler {
-  if (relay?.env !== env)
-    relay = {
+function doorsFor(env: WorkerEnv): DoorsHandler {
+  if (doors?.env !== env)
+    doors = {
       env,
-      handler: createRelay(env, {
+      handler: createDoors(env, {
         queue: queueOf(env),
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
         formTemplates: formTemplatesFrom((path) => assetText(env, path)),
       }),
     };
-  return relay.handler;
+  return doors.handler;
 }
 
 /** A built file's text from the static assets (clean URLs: '/x.html' is served at '/x'). */
@@ -57,16 +57,13 @@ async function assetText(env: WorkerEnv, path: string): Promise<string | null> {
 
 /** Cloudflare sets the connecting address on every request; a client cannot choose it. */
 const connectingAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
-const FORMS_PREFIX = FORM_POST_PATHS.waitlist.slice(0, FORM_POST_PATHS.waitlist.lastIndexOf('/'));
-
 const startsWith = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
 
 export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
     const { pathname } = new URL(request.url);
-    if (startsWith(pathname, RELAY_PATH) || startsWith(pathname, FORMS_PREFIX))
-      return relayFor(env)(request, { address: connectingAddress(request) });
+    if (formAtPath(pathname)) return doorsFor(env)(request, { address: connectingAddress(request) });
     if (startsWith(pathname, DEAD_LETTERS_PATH)) {
       const queue = queueOf(env);
       if (!queue) return new Response('Not found', { status: 404 });

@@ -7,7 +7,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { MESSAGES } from '#src/config/messages.ts';
 import { QUOTE_FORM_LABELS, QuoteForm } from '#src/features/quote/quote-form.tsx';
 import { WAITLIST_FORM_TEXT, WaitlistForm } from '#src/features/waitlist/waitlist-form.tsx';
-import { FORM_POST_PATHS } from '#src/lib/airtable/relay-protocol.ts';
+import { FORMS } from '#src/lib/forms/forms.ts';
 
 /**
  * A visitor quicker than the JavaScript: the prerendered form already holds what the browser
@@ -48,7 +48,7 @@ function tickBeforeHydration(root: HTMLElement, name: string, value: string) {
 describe('WaitlistForm over prerendered markup', () => {
   it('relay mode: posts natively before hydration, with its button enabled', () => {
     const html = renderToString(<WaitlistForm submit={vi.fn()} postsNatively />);
-    expect(html).toContain(`action="${FORM_POST_PATHS.waitlist}"`);
+    expect(html).toContain(`action="${FORMS.waitlist.path}"`);
     expect(html).toContain('method="post"');
     expect(html).not.toMatch(/<button type="submit"[^>]*disabled/);
     expect(html).toMatch(/name="interests"/);
@@ -65,7 +65,7 @@ describe('WaitlistForm over prerendered markup', () => {
       const ui = <WaitlistForm submit={submit} postsNatively={postsNatively} />;
       const root = await prerenderActThenHydrate(ui, (form) => {
         typeBeforeHydration(form, 'email', 'parent@example.com');
-        tickBeforeHydration(form, 'interests', 'Invest in Podling');
+        tickBeforeHydration(form, 'interests', 'invest');
       });
       const user = userEvent.setup();
       const view = within(root);
@@ -81,7 +81,7 @@ describe('WaitlistForm over prerendered markup', () => {
       expect(submit).toHaveBeenCalledTimes(1);
       expect(submit).toHaveBeenCalledWith({
         email: 'parent@example.com',
-        interests: ['Use Podling', 'Invest in Podling'],
+        interests: ['use', 'invest'],
       });
     },
   );
@@ -105,7 +105,7 @@ describe('WaitlistForm over prerendered markup', () => {
 describe('QuoteForm over prerendered markup', () => {
   it('relay mode: posts natively before hydration, with its button enabled and the Other box in the markup', () => {
     const html = renderToString(<QuoteForm submit={vi.fn()} postsNatively />);
-    expect(html).toContain(`action="${FORM_POST_PATHS.quote}"`);
+    expect(html).toContain(`action="${FORMS.quote.path}"`);
     expect(html).toContain('method="post"');
     expect(html).not.toMatch(/<button type="submit"[^>]*disabled/);
     for (const name of [
@@ -120,7 +120,7 @@ describe('QuoteForm over prerendered markup', () => {
       expect(html).toContain(`name="${name}"`);
     }
     // Every card's native value is its label, 'Other' included.
-    expect(html).toContain('name="useCases" value="Other"');
+    expect(html).toContain('name="useCases" value="other"');
   });
 
   it.each([
@@ -136,8 +136,8 @@ describe('QuoteForm over prerendered markup', () => {
         typeBeforeHydration(form, 'email', 'head@oakfield.sch.uk');
         typeBeforeHydration(form, 'schoolName', 'Oakfield Primary');
         typeBeforeHydration(form, 'role', 'Head Teacher');
-        tickBeforeHydration(form, 'useCases', 'Practice Speaking');
-        tickBeforeHydration(form, 'useCases', 'Other');
+        tickBeforeHydration(form, 'useCases', 'practice-speaking');
+        tickBeforeHydration(form, 'useCases', 'other');
         typeBeforeHydration(form, 'otherUseCase', 'Assemblies');
       });
       const user = userEvent.setup();
@@ -154,7 +154,7 @@ describe('QuoteForm over prerendered markup', () => {
         contactName: 'Priya Shah',
         schoolName: 'Oakfield Primary',
         role: 'Head Teacher',
-        useCases: ['Support Learners', 'Practice Speaking', 'Other: Assemblies'],
+        useCases: ['support-learners', 'practice-speaking', 'other'],
         otherUseCase: 'Assemblies',
       });
     },

@@ -1,3 +1,4 @@
+import { FORM_HONEYPOT } from '#src/lib/forms/shared.ts';
 import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState, type FormEvent, type ReactElement } from 'react';
@@ -5,11 +6,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { EMAIL_INPUT, Field } from '#src/components/form/field.tsx';
-import {
-  HONEYPOT_FIELD_NAME,
-  HoneypotField,
-  isHoneypotFilled,
-} from '#src/components/form/honeypot-field.tsx';
+import { HoneypotField, isHoneypotFilled } from '#src/components/form/honeypot-field.tsx';
 import {
   FORM_NOT_READY_TEXT,
   SUBMITTING_STATUS_TEXT,
@@ -293,11 +290,11 @@ describe('HoneypotField', () => {
     const { container } = render(
       <form>
         <input aria-label="Before" />
-        <HoneypotField />
+        <HoneypotField name={FORM_HONEYPOT} />
         <button type="submit">After</button>
       </form>,
     );
-    const trap = container.querySelector(`input[name="${HONEYPOT_FIELD_NAME}"]`) as HTMLInputElement;
+    const trap = container.querySelector(`input[name="${FORM_HONEYPOT}"]`) as HTMLInputElement;
     expect(trap).toHaveAttribute('tabindex', '-1');
     expect(trap).toHaveAttribute('autocomplete', 'off');
     expect(trap.closest('[aria-hidden="true"]')).not.toBeNull();
@@ -310,15 +307,15 @@ describe('HoneypotField', () => {
   it('isHoneypotFilled tells a bot from a person', () => {
     const { container } = render(
       <form>
-        <HoneypotField />
+        <HoneypotField name={FORM_HONEYPOT} />
       </form>,
     );
     const form = container.querySelector('form') as HTMLFormElement;
-    expect(isHoneypotFilled(form)).toBe(false);
-    fireEvent.change(form.elements.namedItem(HONEYPOT_FIELD_NAME) as HTMLInputElement, {
+    expect(isHoneypotFilled(form, FORM_HONEYPOT)).toBe(false);
+    fireEvent.change(form.elements.namedItem(FORM_HONEYPOT) as HTMLInputElement, {
       target: { value: 'https://spam.example' },
     });
-    expect(isHoneypotFilled(form)).toBe(true);
+    expect(isHoneypotFilled(form, FORM_HONEYPOT)).toBe(true);
   });
 });
 

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '#src/config/messages.ts';
 import { QuoteForm, type QuoteFormProps } from '#src/features/quote/quote-form.tsx';
 import { submitQuoteRequest } from '#src/features/quote/submit-quote.ts';
-import type { SubmitResult } from '#src/lib/airtable/submit-form.ts';
-import type { QuoteRequestInput } from '#src/lib/airtable/upsert.ts';
+import type { SubmitResult } from '#src/lib/forms/send-form.ts';
+import type { QuotePosted } from '#src/lib/forms/quote.ts';
 
 vi.mock('#src/features/quote/submit-quote.ts', () => ({
   submitQuoteRequest: vi.fn(async () => ({ success: true })),
@@ -68,7 +68,7 @@ describe('QuoteForm — idle', () => {
       within(group)
         .getAllByRole('checkbox')
         .map((box) => box.getAttribute('value')),
-    ).toEqual(['Support Learners', 'Practice Speaking', 'Showcase Creativity', 'Other']);
+    ).toEqual(['support-learners', 'practice-speaking', 'showcase-creativity', 'other']);
     await user.click(card('Practice Speaking'));
     expect(card('Practice Speaking')).toBeChecked();
     await user.click(card('Practice Speaking'));
@@ -159,12 +159,13 @@ describe('QuoteForm — email validation', () => {
       schoolName: '',
       role: '',
       useCases: [],
+      otherUseCase: '',
     });
   });
 });
 
 describe('QuoteForm — submitting', () => {
-  it('sends every field, with the Other text as "Other: text" and trimmed', async () => {
+  it('sends every field by its post name, as the native post does: use cases as ids, the Other text as typed', async () => {
     const submit = vi.fn<Submit>(async () => ({ success: true }));
     const { user } = renderForm(submit);
     await fillRequired(user);
@@ -174,13 +175,13 @@ describe('QuoteForm — submitting', () => {
     await user.type(field('Tell us how you would use it'), '  Weekly radio show  ');
     await user.click(submitButton());
     expect(submit).toHaveBeenCalledTimes(1);
-    expect(submit.mock.calls[0]?.[0]).toEqual<QuoteRequestInput>({
+    expect(submit.mock.calls[0]?.[0]).toEqual<QuotePosted>({
       email: 'head@oakfield.sch.uk',
       contactName: 'Priya Shah',
       schoolName: 'Oakfield Primary',
       role: 'Deputy Head',
-      useCases: ['Support Learners', 'Showcase Creativity', 'Other: Weekly radio show'],
-      otherUseCase: 'Weekly radio show',
+      useCases: ['support-learners', 'showcase-creativity', 'other'],
+      otherUseCase: '  Weekly radio show  ',
     });
   });
 

@@ -3,12 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import toast, { Toaster } from 'react-hot-toast';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HONEYPOT_FIELD_NAME } from '#src/components/form/honeypot-field.tsx';
 import { SUBMITTING_STATUS_TEXT } from '#src/components/form/submit-button.tsx';
-import { DEFAULT_INTEREST_HOME_FORM } from '#src/config/constants.ts';
+import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/waitlist.ts';
 import { MESSAGES } from '#src/config/messages.ts';
 import { WAITLIST_INTEREST_OPTIONS } from '#src/content/home.ts';
-import { addToWaitlist, type WaitlistSignUp } from '#src/features/waitlist/add-to-waitlist.ts';
+import { addToWaitlist } from '#src/features/waitlist/add-to-waitlist.ts';
 import { WAITLIST_FORM_TEXT, WaitlistForm, interestsToSend } from '#src/features/waitlist/waitlist-form.tsx';
 
 vi.mock('#src/features/waitlist/add-to-waitlist.ts', () => ({
@@ -16,7 +15,7 @@ vi.mock('#src/features/waitlist/add-to-waitlist.ts', () => ({
 }));
 
 type Outcome = { success: boolean };
-type Submit = (signUp: WaitlistSignUp) => Promise<Outcome>;
+type Submit = (posted: WaitlistPosted) => Promise<Outcome>;
 
 afterEach(() => {
   act(() => toast.remove());
@@ -44,7 +43,7 @@ function deferred() {
   return { promise, resolve, reject };
 }
 
-const [USE, INVEST, PARTNER] = WAITLIST_INTEREST_OPTIONS.map((option) => option.value) as [
+const [USE, INVEST, PARTNER] = WAITLIST_INTEREST_OPTIONS.map((option) => option.label) as [
   string,
   string,
   string,
@@ -63,7 +62,7 @@ describe('WaitlistForm: idle', () => {
     expect(input).toBeRequired();
     expect(input).toHaveAttribute('autocomplete', 'email');
     for (const option of WAITLIST_INTEREST_OPTIONS) {
-      const box = card(option.value);
+      const box = card(option.label);
       expect(box).not.toBeChecked();
       expect(box).toBeEnabled();
       expect(box).toHaveAccessibleDescription(option.description);
@@ -144,7 +143,7 @@ describe('WaitlistForm: validation', () => {
 });
 
 describe('WaitlistForm: submitting and joined', () => {
-  it('none chosen sends ["General Waitlist"] with the trimmed email', async () => {
+  it('none chosen sends no interest (the default is written on creation) with the trimmed email', async () => {
     const submit = vi.fn<Submit>(async () => ({ success: true }));
     const { user } = renderForm(submit);
     await user.type(emailInput(), '  Parent@Example.com ');
@@ -152,7 +151,7 @@ describe('WaitlistForm: submitting and joined', () => {
     expect(submit).toHaveBeenCalledTimes(1);
     expect(submit).toHaveBeenCalledWith({
       email: 'Parent@Example.com',
-      interests: [DEFAULT_INTEREST_HOME_FORM],
+      interests: [],
     });
   });
 
@@ -163,7 +162,7 @@ describe('WaitlistForm: submitting and joined', () => {
     await user.click(card(USE));
     await user.type(emailInput(), 'parent@example.com');
     await user.click(submitButton());
-    expect(submit).toHaveBeenCalledWith({ email: 'parent@example.com', interests: [USE, PARTNER] });
+    expect(submit).toHaveBeenCalledWith({ email: 'parent@example.com', interests: ['use', 'partner'] });
   });
 
   it('idle → submitting (spinner, disabled, announced) → joined (green disabled button, cards locked)', async () => {
@@ -185,7 +184,7 @@ describe('WaitlistForm: submitting and joined', () => {
     expect(joinedButton()).toHaveClass('waitlist-form__joined');
     expect(screen.queryByRole('textbox', { name: WAITLIST_FORM_TEXT.emailLabel })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: WAITLIST_FORM_TEXT.submit })).not.toBeInTheDocument();
-    for (const option of WAITLIST_INTEREST_OPTIONS) expect(card(option.value)).toBeDisabled();
+    for (const option of WAITLIST_INTEREST_OPTIONS) expect(card(option.label)).toBeDisabled();
     expect(card(INVEST)).toBeChecked();
     // The submit button is gone: focus moves to the confirmation, not to the page's start.
     await waitFor(() => expect(joinedButton().closest('[role="status"]')).toHaveFocus());
@@ -200,7 +199,7 @@ describe('WaitlistForm: submitting and joined', () => {
     await user.click(submitButton());
     expect(addToWaitlist).toHaveBeenCalledWith({
       email: 'parent@example.com',
-      interests: [DEFAULT_INTEREST_HOME_FORM],
+      interests: [],
     });
     expect(await screen.findByRole('button', { name: MESSAGES.waitlistJoined })).toBeDisabled();
   });
@@ -226,7 +225,7 @@ describe('WaitlistForm: failure', () => {
     submit.mockResolvedValueOnce({ success: true });
     await user.click(card(INVEST));
     await user.click(submitButton());
-    expect(submit).toHaveBeenLastCalledWith({ email: 'parent@example.com', interests: [USE, INVEST] });
+    expect(submit).toHaveBeenLastCalledWith({ email: 'parent@example.com', interests: ['use', 'invest'] });
     expect(await screen.findByRole('button', { name: MESSAGES.waitlistJoined })).toBeDisabled();
   });
 
@@ -277,7 +276,7 @@ describe('WaitlistForm: honeypot', () => {
   it('a filled honeypot sends nothing and looks like success', async () => {
     const submit = vi.fn<Submit>();
     const { user, container } = renderForm(submit);
-    const trap = container.querySelector(`input[name="${HONEYPOT_FIELD_NAME}"]`) as HTMLInputElement;
+    const trap = container.querySelector(`input[name="${WAITLIST_FORM.honeypot}"]`) as HTMLInputElement;
     fireEvent.change(trap, { target: { value: 'https://spam.example' } });
     await user.type(emailInput(), 'bot@example.com');
     await user.click(submitButton());
@@ -288,7 +287,7 @@ describe('WaitlistForm: honeypot', () => {
 
 describe('interestsToSend', () => {
   it('keeps the form order and falls back to the default', () => {
-    expect(interestsToSend([])).toEqual([DEFAULT_INTEREST_HOME_FORM]);
-    expect(interestsToSend([PARTNER, INVEST])).toEqual([INVEST, PARTNER]);
+    expect(interestsToSend([])).toEqual([]);
+    expect(interestsToSend(['partner', 'invest'])).toEqual(['invest', 'partner']);
   });
 });

@@ -27,14 +27,19 @@ import {
 } from './support/page.ts';
 
 /**
- * Relay mode, the default without a browser key: the page's airtable.js talks only to
- * /api/airtable on its own origin, and the relay (vite preview here, the same handler as the
- * Worker and the Netlify Function) performs the upsert against the emulator with the server's
- * token. Serial: the 429 case shuts this relay's gate for 30 s, so it runs last.
+ * Relay mode, the default without a browser key: the enhanced form posts its fields to its door
+ * on the site's own origin (/api/forms/waitlist, /api/forms/quote, the same fields as the native
+ * post, asking for JSON), and the door (vite preview here, the same handler as the Worker and the
+ * Netlify Function) performs the upsert against the emulator with the server's token. The page
+ * never speaks Airtable's protocol. Serial: the 429 case shuts the dev server's pacing for 30 s,
+ * so it runs last.
  */
 test.describe.configure({ mode: 'serial' });
 
-const RELAY = `${SITE_RELAY_URL}/api/airtable/v0/appSiteRelay`;
+const DOORS = {
+  waitlist: `${SITE_RELAY_URL}/api/forms/waitlist`,
+  quote: `${SITE_RELAY_URL}/api/forms/quote`,
+};
 
 /** Every request the page sends, so a test can say where storage traffic went. */
 function watchRequests(page: Page): string[] {
@@ -47,13 +52,17 @@ function watchRequests(page: Page): string[] {
 async function fromThePage(
   page: Page,
   path: string,
-  init: { method?: string; body?: string } = {},
+  init: { method?: string; body?: string; type?: string } = {},
 ): Promise<{ status: number; text: string }> {
   return page.evaluate(
     async ({ url, init }) => {
       const response = await fetch(url, {
-        ...init,
-        headers: { authorization: 'Bearer same-origin-relay', 'content-type': 'application/json' },
+        method: init.method,
+        body: init.body,
+        headers: {
+          accept: 'application/json',
+          'content-type': init.type ?? 'application/x-www-form-urlencoded',
+        },
       });
       return { status: response.status, text: await response.text() };
     },
@@ -71,7 +80,7 @@ async function rateLimitedSince(
     .length;
 }
 
-test('the waitlist stores through /api/airtable, and the page holds no token or base id', async ({
+test('the waitlist stores through its door, and the page holds no token or base id', async ({
   page,
   visit,
   request,
@@ -84,9 +93,9 @@ test('the waitlist stores through /api/airtable, and the page holds no token or 
 
   const [record] = await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE);
   expect(record?.fields).toMatchObject({ Email: email, Interests: ['Use Podling'], 'Page Source': 'home' });
-  const storage = urls.filter((url) => /\/v0\//.test(url));
-  expect(storage.length).toBeGreaterThan(0);
-  expect(storage.every((url) => url.includes(`${SITE_RELAY_URL}/api/airtable/v0/`))).toBe(true);
+  // One post to the form's door, and nothing in Airtable's protocol.
+  expect(urls.filter((url) => url.includes('/api/'))).toEqual([`POST ${DOORS.waitlist}`]);
+  expect(urls.filter((url) => /\/v0\//.test(url))).toEqual([]);
 
   // Every script the page loaded: neither the emulator's key nor its base id is in any of them.
   const scripts = await page.evaluate(() =>
@@ -105,7 +114,7 @@ test('the waitlist stores through /api/airtable, and the page holds no token or 
   expect(connect.filter((source) => source !== "'self'" && !analytics(source))).toEqual([]);
 });
 
-test('a quote request stores through the relay; a repeat keeps Created At and resets Status', async ({
+test('a quote request stores through its door; a repeat keeps Created At and resets Status', async ({
   page,
   visit,
   request,
@@ -175,104 +184,108 @@ test('a stranger at the console can neither read, widen, overwrite, delete nor f
   const since = Date.now();
   await visit('/', { base: SITE_RELAY_URL });
 
-  const lookup = (formula: string, extra = '') =>
-    `${RELAY}/Waitlist?filterByFormula=${encodeURIComponent(formula)}&maxRecords=1&pageSize=1${extra}`;
-  const fields = { Email: 'mallory@example.com', Interests: ['Use Podling'] };
-  const attacks: { name: string; path: string; method?: string; body?: string; status: number }[] = [
-    { name: 'list everything', path: `${RELAY}/Waitlist`, status: 403 },
-    { name: 'widened formula', path: lookup("OR(TRUE(), {Email} = '')"), status: 403 },
+  const mallory = 'mallory@example.com';
+  const form = (values: [string, string][]) => new URLSearchParams(values).toString();
+  const signUp = form([
+    ['email', mallory],
+    ['interests', 'use'],
+  ]);
+  const attacks: {
+    name: string;
+    path: string;
+    method?: string;
+    body?: string;
+    type?: string;
+    status: number;
+  }[] = [
     {
-      name: 'all rows of a page',
-      path: lookup(`LOWER(TRIM({Email})) = '${victim}'`, '&pageSize=100'),
-      status: 403,
-    },
-    { name: 'another’s record by id', path: `${RELAY}/Waitlist/${stored.id}`, status: 403 },
-    { name: 'delete', path: `${RELAY}/Waitlist/${stored.id}`, method: 'DELETE', status: 403 },
-    {
-      name: 'overwrite',
-      path: `${RELAY}/Waitlist/${stored.id}`,
-      method: 'PATCH',
-      body: JSON.stringify({ fields }),
-      status: 403,
-    },
-    {
-      name: 'replace all',
-      path: `${RELAY}/Waitlist`,
-      method: 'PUT',
-      body: JSON.stringify({ records: [] }),
-      status: 405,
-    },
-    {
-      name: 'batch create',
-      path: `${RELAY}/Waitlist`,
-      method: 'POST',
-      body: JSON.stringify({ records: [{ fields }, { fields }] }),
-      status: 422,
-    },
-    {
-      name: 'performUpsert',
-      path: `${RELAY}/Waitlist`,
-      method: 'POST',
-      body: JSON.stringify({ performUpsert: { fieldsToMergeOn: ['Email'] }, records: [{ fields }] }),
-      status: 422,
-    },
-    {
-      name: 'forged Status',
-      path: `${RELAY}/School%20Quotes`,
-      method: 'POST',
-      body: JSON.stringify({
-        fields: {
-          Email: 'm@example.com',
-          'Contact Name': 'M',
-          'School Name': 'S',
-          'Use Cases': ['Support Learners'],
-          Status: 'Won',
-        },
-      }),
-      status: 422,
-    },
-    {
-      name: 'an unknown field',
-      path: `${RELAY}/Waitlist`,
-      method: 'POST',
-      body: JSON.stringify({ fields: { ...fields, Notes: 'x' } }),
-      status: 422,
-    },
-    {
-      name: 'oversized body',
-      path: `${RELAY}/Waitlist`,
-      method: 'POST',
-      body: JSON.stringify({ fields: { ...fields, 'Contact Name': 'x'.repeat(40_000) } }),
-      status: 413,
-    },
-    { name: 'malformed body', path: `${RELAY}/Waitlist`, method: 'POST', body: '{"fields":', status: 400 },
-    {
-      name: 'another table',
-      path: `${RELAY}/Users`,
-      method: 'POST',
-      body: JSON.stringify({ fields }),
+      name: 'the old relay: list',
+      path: `${SITE_RELAY_URL}/api/airtable/v0/appSiteRelay/Waitlist`,
       status: 404,
     },
     {
-      name: 'another base',
-      path: `${SITE_RELAY_URL}/api/airtable/v0/appLocalEmulator01/Waitlist`,
+      name: 'the old relay: a record by id',
+      path: `${SITE_RELAY_URL}/api/airtable/v0/appSiteRelay/Waitlist/${stored.id}`,
+      status: 404,
+    },
+    {
+      name: 'the old relay: a create',
+      path: `${SITE_RELAY_URL}/api/airtable/v0/appSiteRelay/Waitlist`,
+      method: 'POST',
+      type: 'application/json',
+      body: JSON.stringify({ fields: { Email: mallory } }),
       status: 404,
     },
     {
       name: 'the metadata API',
       path: `${SITE_RELAY_URL}/api/airtable/v0/meta/bases/appSiteRelay/tables`,
-      status: 403,
+      status: 404,
+    },
+    { name: 'delete', path: DOORS.waitlist, method: 'DELETE', status: 405 },
+    { name: 'overwrite', path: DOORS.waitlist, method: 'PATCH', body: signUp, status: 405 },
+    { name: 'replace', path: DOORS.waitlist, method: 'PUT', body: signUp, status: 405 },
+    {
+      name: 'JSON',
+      path: DOORS.waitlist,
+      method: 'POST',
+      type: 'application/json',
+      body: JSON.stringify({ email: mallory }),
+      status: 415,
+    },
+    {
+      name: 'an option by its stored label',
+      path: DOORS.waitlist,
+      method: 'POST',
+      body: form([
+        ['email', mallory],
+        ['interests', 'Use Podling'],
+      ]),
+      status: 422,
+    },
+    {
+      name: 'a new option',
+      path: DOORS.quote,
+      method: 'POST',
+      body: form([
+        ['email', 'm@example.com'],
+        ['contactName', 'M'],
+        ['schoolName', 'S'],
+        ['useCases', 'Free Lunch'],
+      ]),
+      status: 422,
+    },
+    {
+      name: 'a blanked required field',
+      path: DOORS.quote,
+      method: 'POST',
+      body: form([
+        ['email', 'm@example.com'],
+        ['contactName', ' '],
+        ['schoolName', 'S'],
+      ]),
+      status: 422,
+    },
+    {
+      name: 'oversized body',
+      path: DOORS.waitlist,
+      method: 'POST',
+      body: form([
+        ['email', mallory],
+        ['pad', 'x'.repeat(40_000)],
+      ]),
+      status: 413,
     },
   ];
   for (const attack of attacks) {
-    const answer = await fromThePage(page, attack.path, { method: attack.method, body: attack.body });
+    const answer = await fromThePage(page, attack.path, {
+      method: attack.method,
+      body: attack.body,
+      type: attack.type,
+    });
     expect(answer.status, attack.name).toBe(attack.status);
     expect(answer.text, attack.name).not.toContain(victim);
     expect(answer.text, attack.name).not.toContain('patLocalEmulatorKey');
   }
-  // The form's own lookup of someone else's address reveals nothing either.
-  const own = await fromThePage(page, lookup(`LOWER(TRIM({Email})) = '${victim}'`));
-  expect(own).toEqual({ status: 200, text: '{"records":[]}' });
 
   // Nothing of it reached Airtable: no request naming the victim's record, no write of any kind
   // but other tests' creates (they run alongside on the same base), no record changed or forged.
@@ -281,15 +294,16 @@ test('a stranger at the console can neither read, widen, overwrite, delete nor f
   );
   expect(reached).toEqual([]);
   expect(await recordsFor(request, WAITLIST_TABLE, victim, AIRTABLE)).toEqual([stored]);
-  expect(await recordsFor(request, WAITLIST_TABLE, fields.Email, AIRTABLE)).toEqual([]);
+  expect(await recordsFor(request, WAITLIST_TABLE, mallory, AIRTABLE)).toEqual([]);
   expect(await recordsFor(request, QUOTES_TABLE, 'm@example.com', AIRTABLE)).toEqual([]);
   expect(before.find((record) => record.id === stored.id)).toEqual(stored);
-  // And the relay still serves afterwards.
-  const fine = await fromThePage(page, `${RELAY}/Waitlist`, {
+  // And the door still serves afterwards.
+  const fine = await fromThePage(page, DOORS.waitlist, {
     method: 'POST',
-    body: JSON.stringify({
-      fields: { Email: uniqueEmail(testInfo, 'e2e.relay-after'), Interests: ['Use Podling'] },
-    }),
+    body: form([
+      ['email', uniqueEmail(testInfo, 'e2e.relay-after')],
+      ['interests', 'use'],
+    ]),
   });
   expect(fine.status).toBe(200);
   // Chromium logs each refused request; that is the point here.
@@ -337,11 +351,11 @@ test('a visitor over the per-address limit sees the failure toast with every val
   request,
   consoleErrors,
 }, testInfo) => {
-  // Ten refused creates from this test's address use up its minute (the gate counts them all).
+  // Ten refused posts from this test's address use up its minute (the gate counts them all).
   for (let i = 0; i < 10; i += 1) {
-    const answer = await request.post(`${SITE_RELAY_URL}/api/airtable/v0/appSiteRelay/Waitlist`, {
-      headers: { authorization: 'Bearer same-origin-relay', 'content-type': 'application/json' },
-      data: { fields: { Email: 'not-an-email', Interests: ['Use Podling'] } },
+    const answer = await request.post(DOORS.waitlist, {
+      form: { email: 'not-an-email', interests: 'use' },
+      headers: { origin: SITE_RELAY_URL, accept: 'application/json' },
     });
     expect(answer.status()).toBe(422);
   }
@@ -357,9 +371,9 @@ test('a visitor over the per-address limit sees the failure toast with every val
   // Another address is served meanwhile: tests/unit/gate-rules.test.ts and the workerd test prove it.
 });
 
-// Last, and on the dev server's own relay and emulator: the 429 shuts that relay's gate for
+// Last, and on the dev server's own door and emulator: the 429 shuts that server's pacing for
 // Airtable's 30 s penalty, which must not fail other tests' sign-ups on the preview site.
-test('Airtable’s 429 reaches the visitor as the failure toast, and the relay stops calling', async ({
+test('Airtable’s 429 reaches the visitor as the failure toast, and the server stops calling', async ({
   page,
   visit,
   request,
@@ -384,8 +398,8 @@ test('Airtable’s 429 reaches the visitor as the failure toast, and the relay s
   await joinWaitlist(page, email);
   // The dev server runs with the e2e builds' short answer bound (tests/e2e/support/servers.mjs).
   await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: E2E_STORAGE_ANSWER_BOUND_MS + 5_000 });
-  // The page retried inside its bound, but the relay's gate kept every retry off Airtable.
-  // Other tests use bases at the same time: count only the 429 (the one armed fault).
+  // The server answered the 429 and kept off Airtable for its penalty. Other tests use bases at
+  // the same time: count only the 429 (the one armed fault).
   expect(await rateLimitedSince(request, since, DEV_URL)).toBe(1);
   expect(await recordsFor(request, WAITLIST_TABLE, email, DEV_URL)).toEqual([]);
   expectConsoleErrors(consoleErrors, /status of 429|Waitlist sign-up failed/);

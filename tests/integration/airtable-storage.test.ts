@@ -1,17 +1,14 @@
 // @vitest-environment node
 /// <reference types="vite/client" />
+import { acceptedEmail } from '#src/lib/email-look-alikes.ts';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_ERRORS } from '#src/config/messages.ts';
 import { addToWaitlist } from '#src/features/waitlist/add-to-waitlist.ts';
 import { submitQuoteRequest } from '#src/features/quote/submit-quote.ts';
 import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
-import {
-  type QuoteRequestInput,
-  type StorageOptions,
-  upsertQuoteRequest,
-  upsertWaitlistEntry,
-} from '#src/lib/airtable/upsert.ts';
+import { type StorageOptions, upsertQuoteRequest, upsertWaitlistEntry } from '#src/lib/airtable/upsert.ts';
+import type { QuotePosted } from '#src/lib/forms/quote.ts';
 import { WAITLIST_FIELDS, normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { compileFormula } from '#scripts/airtable-emulator/formula.ts';
 import { startEmulator } from '#scripts/airtable-emulator/emulator.ts';
@@ -35,12 +32,12 @@ function settableClock(start = Date.parse('2025-01-01T09:00:00.000Z')) {
   return now;
 }
 
-const QUOTE: QuoteRequestInput = {
+const QUOTE: QuotePosted = {
   email: 'Head@School.org',
   contactName: 'Ada Lovelace',
   schoolName: 'St Mary Primary',
   role: 'Head teacher',
-  useCases: ['Support Learners', 'Other:   Podcasts for assemblies  '],
+  useCases: ['support-learners', 'other'],
   otherUseCase: '   Podcasts for assemblies  ',
 };
 
@@ -79,7 +76,7 @@ describe('upsertQuoteRequest against the emulator', () => {
         ...QUOTE,
         email: '  HEAD@school.ORG  ',
         role: 'Deputy head',
-        useCases: ['Practice Speaking'],
+        useCases: ['practice-speaking'],
         otherUseCase: '',
       },
       storage({ now }),
@@ -128,28 +125,27 @@ describe('upsertQuoteRequest against the emulator', () => {
 });
 
 describe('upsertWaitlistEntry against the emulator', () => {
-  it("stores 'General Interest' by default and the home form's 'General Waitlist' via typecast", async () => {
+  it("stores the home form's default 'General Waitlist' on a new record, as the server does", async () => {
     await upsertWaitlistEntry({ email: 'parent@example.com' }, storage());
-    await upsertWaitlistEntry({ email: 'other@example.com', interests: ['General Waitlist'] }, storage());
     const byEmail = Object.fromEntries(emulator.records('Waitlist').map((r) => [r.fields.Email, r.fields]));
-    expect(byEmail['parent@example.com']?.Interests).toEqual(['General Interest']);
-    expect(byEmail['other@example.com']?.Interests).toEqual(['General Waitlist']);
+    expect(byEmail['parent@example.com']?.Interests).toEqual(['General Waitlist']);
+    // The default is not an option the form posts.
+    await expect(
+      upsertWaitlistEntry({ email: 'other@example.com', interests: ['General Waitlist'] }, storage()),
+    ).rejects.toThrow(STORAGE_ERRORS.waitlistFailed);
   });
 
   it('updates the same entry and keeps details a later sign-up does not repeat', async () => {
     const now = settableClock();
-    await upsertWaitlistEntry(
-      {
-        email: 'teacher@school.org',
-        interests: ['Use Podling'],
-        schoolName: 'St Mary',
-        pageSource: 'schools',
-      },
-      storage({ now }),
-    );
+    emulator.seed('Waitlist', {
+      Email: 'teacher@school.org',
+      Interests: ['Use Podling'],
+      'School Name': 'St Mary',
+      'Created At': '2025-01-01T09:00:00.000Z',
+    });
     now.advance(60_000);
     const again = await upsertWaitlistEntry(
-      { email: 'Teacher@School.org ', interests: ['Partner with Podling', 'Invest in Podling'] },
+      { email: 'Teacher@School.org ', interests: ['partner', 'invest'] },
       storage({ now }),
     );
     expect(again.created).toBe(false);
@@ -159,7 +155,7 @@ describe('upsertWaitlistEntry against the emulator', () => {
       Email: 'teacher@school.org',
       Interests: ['Partner with Podling', 'Invest in Podling'],
       'School Name': 'St Mary',
-      'Page Source': 'schools',
+      'Page Source': 'home',
       'Created At': '2025-01-01T09:00:00.000Z',
       'Last Updated': '2025-01-01T09:01:00.000Z',
     });
@@ -168,9 +164,7 @@ describe('upsertWaitlistEntry against the emulator', () => {
 
 describe('addToWaitlist and submitQuoteRequest', () => {
   it('answer success true when stored', async () => {
-    await expect(
-      addToWaitlist({ email: 'a@b.co', interests: ['General Waitlist'] }, storage()),
-    ).resolves.toEqual({
+    await expect(addToWaitlist({ email: 'a@b.co', interests: [] }, storage())).resolves.toEqual({
       success: true,
     });
     expect(emulator.records('Waitlist')[0]?.fields).toMatchObject({
@@ -347,20 +341,25 @@ describe('hostile emails', () => {
     "victim@school.org' OR LOWER({Email})='victim@school.org",
   ];
 
-  it('never break the lookup nor match another record', async () => {
+  it('never break the lookup nor match another record: refused as the form refuses them, or stored apart', async () => {
     const victim = emulator.seed('Waitlist', { Email: 'victim@school.org', Interests: ['Use Podling'] });
+    const kept: string[] = [];
     for (const email of HOSTILE) {
-      const first = await upsertWaitlistEntry({ email }, storage());
-      expect(first.created, email).toBe(true);
+      const first = upsertWaitlistEntry({ email }, storage());
+      if (acceptedEmail(email) === null) {
+        await expect(first, email).rejects.toThrow(STORAGE_ERRORS.invalidEmailFormat);
+        continue;
+      }
+      const { recordId, created } = await first;
+      expect(created, email).toBe(true);
+      kept.push(normaliseEmail(email));
       const second = await upsertWaitlistEntry({ email: email.toUpperCase() }, storage());
-      expect(second, email).toEqual({ recordId: first.recordId, created: false });
+      expect(second, email).toEqual({ recordId, created: false });
     }
     const records = emulator.records('Waitlist');
-    expect(records).toHaveLength(HOSTILE.length + 1);
+    expect(records).toHaveLength(kept.length + 1);
     expect(records.find((r) => r.id === victim.id)?.fields).toEqual(victim.fields);
-    expect(new Set(records.map((r) => r.fields.Email))).toEqual(
-      new Set(['victim@school.org', ...HOSTILE.map((email) => normaliseEmail(email))]),
-    );
+    expect(new Set(records.map((r) => r.fields.Email))).toEqual(new Set(['victim@school.org', ...kept]));
   });
 
   it('match exactly their own normalised address under any input (emulator formula engine)', () => {

@@ -1,5 +1,7 @@
 // @vitest-environment node
 /// <reference types="vite/client" />
+import { STORAGE_ERRORS } from '#src/config/messages.ts';
+import { acceptedEmail } from '#src/lib/email-look-alikes.ts';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openAirtableBase } from '#src/lib/airtable/client.ts';
@@ -192,10 +194,17 @@ describe('lookup over HTTP: airtable.js select and the real upsert against the e
           JSON.stringify(typed),
         ).toEqual([targetId]);
 
-        const result = await upsertWaitlistEntry(
-          { email: typed, interests: ['Invest in Podling'] },
+        const upsert = upsertWaitlistEntry(
+          { email: typed, interests: ['invest'] },
           { config: config(), answerBoundMs: 5_000 },
         );
+        // An address the form's rule refuses never reaches the lookup: nothing changes.
+        if (acceptedEmail(typed) === null) {
+          await expect(upsert, JSON.stringify(typed)).rejects.toThrow(STORAGE_ERRORS.invalidEmailFormat);
+          expect(emulator.records('Waitlist')).toEqual(before);
+          return;
+        }
+        const result = await upsert;
         expect(result, JSON.stringify(typed)).toEqual({ recordId: targetId, created: false });
         // Every decoy is untouched; only the visitor's own record changed.
         const after = emulator.records('Waitlist');
@@ -221,10 +230,13 @@ describe('lookup over HTTP: airtable.js select and the real upsert against the e
           }
         }
         const before = emulator.records('Waitlist');
-        const result = await upsertWaitlistEntry(
-          { email: typed },
-          { config: config(), answerBoundMs: 5_000 },
-        );
+        const upsert = upsertWaitlistEntry({ email: typed }, { config: config(), answerBoundMs: 5_000 });
+        if (acceptedEmail(typed) === null) {
+          await expect(upsert, JSON.stringify(typed)).rejects.toThrow(STORAGE_ERRORS.invalidEmailFormat);
+          expect(emulator.records('Waitlist')).toEqual(before);
+          return;
+        }
+        const result = await upsert;
         const after = emulator.records('Waitlist');
         if (target === 'victim@school.org') {
           expect(result).toEqual({ recordId: victim.id, created: false });

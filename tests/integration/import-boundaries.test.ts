@@ -98,8 +98,8 @@ describe('import boundaries on resolved paths', () => {
       },
       { filename: src('app/routes.tsx'), code: "const page = () => import('#src/pages/about-page.tsx');" },
       {
-        filename: src('server/relay.ts'),
-        code: "import { RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';",
+        filename: src('server/doors.ts'),
+        code: "import { FORMS } from '#src/lib/forms/forms.ts';",
       },
       { filename: src('lib/airtable/client.ts'), code: "const load = () => import('airtable');" },
       { filename: src('lib/analytics.ts'), code: "import ReactGA from 'react-ga4';" },
@@ -138,11 +138,11 @@ describe('import boundaries on resolved paths', () => {
       },
       {
         filename: src('lib/airtable/client.ts'),
-        code: "import { createRelay } from '#src/server/relay.ts';",
+        code: "import { createDoors } from '#src/server/doors.ts';",
         errors: [{ message: /nothing in the browser imports it/ }],
       },
       {
-        filename: src('server/relay.ts'),
+        filename: src('server/doors.ts'),
         code: "import { Footer } from '#src/components/footer.tsx';",
         errors: [{ message: /src\/config and src\/lib only/ }],
       },

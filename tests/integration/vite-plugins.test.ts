@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createBuilder, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '#scripts/airtable-emulator/emulator.ts';
-import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { FORMS } from '#src/lib/forms/forms.ts';
+import { enhancedPost } from './support/door.ts';
 
 const ROUTE_HEADINGS: Record<string, RegExp> = {
   'index.html': /<h1/,
@@ -188,16 +189,9 @@ describe('vite dev', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('stores a sign-up through the relay in the local emulator, with no keys set', async () => {
+  it('stores a sign-up through the form’s door in the local emulator, with no keys set', async () => {
     const base = urlOf(server!);
-    const response = await fetch(`${base}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${RELAY_CLIENT_KEY}` },
-      body: JSON.stringify({
-        fields: { Email: 'dev@example.com', Interests: ['General Interest'] },
-        typecast: true,
-      }),
-    });
+    const response = await enhancedPost(`${base}${FORMS.waitlist.path}`, { email: 'dev@example.com' });
     expect(response.status).toBe(200);
     const admin = (await (await fetch(`${base}/__emulator/records/Waitlist`)).json()) as {
       records: { fields: Record<string, unknown> }[];

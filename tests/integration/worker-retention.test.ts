@@ -15,7 +15,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { FORMS } from '#src/lib/forms/forms.ts';
+import { enhancedPost } from './support/door.ts';
 import { siteBaseSchema, startEmulator, type RunningEmulator } from '#scripts/airtable-emulator/emulator.ts';
 import { main as privacy } from '#scripts/launch-kit/privacy.ts';
 import { startWorker } from '#scripts/loadtest/worker-process.ts';
@@ -131,14 +132,7 @@ describe('retention and erasure on the Worker under workerd', () => {
 
   it('privacy:erase drops the email’s dead letters on the Worker (POST /api/dead-letters/erase), and only them', async () => {
     const signUp = (email: string) =>
-      fetch(`${worker.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${RELAY_CLIENT_KEY}` },
-        body: JSON.stringify({
-          fields: { Email: email, Interests: ['Use Podling'], 'Page Source': 'home' },
-          typecast: true,
-        }),
-      });
+      enhancedPost(`${worker.url}${FORMS.waitlist.path}`, { email, interests: ['use'] });
     const token = Date.now().toString(36);
     const erased = `erase.${token}@example.com`;
     const other = `other.${token}@example.com`;

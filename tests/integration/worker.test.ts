@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBuilder } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
-import { upsertWaitlistEntry } from '#src/lib/airtable/upsert.ts';
+import { FORMS } from '#src/lib/forms/forms.ts';
+import { enhancedPost } from './support/door.ts';
 import { siteBaseSchema, startEmulator, type RunningEmulator } from '#scripts/airtable-emulator/emulator.ts';
 import { main as deadLetters } from '#scripts/launch-kit/dead-letters.ts';
 import { runRush } from '#scripts/loadtest/rush.ts';
@@ -87,27 +87,20 @@ describe('the Worker under workerd', () => {
     }
   });
 
-  it('refuses a stranger’s list request without asking Airtable', async () => {
+  it('has no Airtable-shaped relay: a list request is not found, and Airtable is not asked', async () => {
     const { emulator, worker } = running();
     const before = emulator.requests().length;
-    const answer = await fetch(`${worker.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist`);
-    expect(answer.status).toBe(403);
+    const answer = await fetch(`${worker.url}/api/airtable/v0/appSiteRelay/Waitlist`);
+    expect(answer.status).toBe(404);
     expect(emulator.requests()).toHaveLength(before);
   });
 
   it('accepts a sign-up at once and its queue consumer stores it', async () => {
     const { emulator, worker } = running();
     const email = `worker.${Date.now()}@example.com`;
-    await upsertWaitlistEntry(
-      { email, interests: ['Use Podling'], pageSource: 'home' },
-      {
-        config: {
-          apiKey: RELAY_CLIENT_KEY,
-          baseId: RELAY_BASE_ID,
-          endpointUrl: `${worker.url}${RELAY_PATH}`,
-        },
-      },
-    );
+    const answer = await enhancedPost(`${worker.url}${FORMS.waitlist.path}`, { email, interests: ['use'] });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ success: true });
     await expect
       .poll(() => emulator.records('Waitlist').filter((record) => record.fields.Email === email).length, {
         timeout: 30_000,
@@ -118,23 +111,14 @@ describe('the Worker under workerd', () => {
 });
 
 describe('the server gate under workerd', () => {
-  const waitlist = (email: string) => ({ Email: email, Interests: ['Use Podling'], 'Page Source': 'home' });
-  const create = (url: string, fields: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        authorization: `Bearer ${RELAY_CLIENT_KEY}`,
-        ...headers,
-      },
-      body: JSON.stringify({ fields, typecast: true }),
-    });
+  const waitlist = (email: string) => ({ email, interests: ['use'] });
+  const create = enhancedPost;
 
   it('limits a flooding client (Rate Limiting binding, by connecting address) while another is served', async () => {
     const { emulator, worker } = running();
     const spread = await startClientSpread(worker.url);
     try {
-      const path = `${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist`;
+      const path = FORMS.waitlist.path;
       const token = Date.now().toString(36);
       const statuses = await Promise.all(
         Array.from({ length: 25 }, (_, i) =>
@@ -164,7 +148,7 @@ describe('the server gate under workerd', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: worker.url },
       body: new URLSearchParams([
         ['email', email],
-        ['interests', 'Invest in Podling'],
+        ['interests', 'invest'],
         ['company_website', ''],
       ]).toString(),
     });
@@ -186,16 +170,16 @@ describe('the server gate under workerd', () => {
 
   it('refuses a create from another site, and a blanking one, before the queue', async () => {
     const { worker } = running();
-    const url = `${worker.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/School Quotes`;
+    const url = `${worker.url}${FORMS.quote.path}`;
     const quote = {
-      Email: `school.${Date.now()}@school.sch.uk`,
-      'Contact Name': 'Ada',
-      'School Name': 'Hill School',
-      'Use Cases': ['Support Learners'],
+      email: `school.${Date.now()}@school.sch.uk`,
+      contactName: 'Ada',
+      schoolName: 'Hill School',
+      useCases: ['support-learners'],
     };
     expect((await create(url, quote, { origin: 'https://evil.example' })).status).toBe(403);
     expect((await create(url, quote, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
-    expect((await create(url, { ...quote, 'Contact Name': '', 'School Name': '' })).status).toBe(422);
+    expect((await create(url, { ...quote, contactName: '', schoolName: '' })).status).toBe(422);
   });
 });
 
@@ -216,14 +200,7 @@ describe('dead letters under workerd', () => {
   it('keeps a submission the base refuses, lists it for the owner, and stores it on replay once fixed', async () => {
     const { emulator, worker } = broken();
     const email = `dead.${Date.now()}@example.com`;
-    const relayed = await fetch(`${worker.url}${RELAY_PATH}/v0/${RELAY_BASE_ID}/Waitlist/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${RELAY_CLIENT_KEY}` },
-      body: JSON.stringify({
-        fields: { Email: email, Interests: ['Use Podling'], 'Page Source': 'home' },
-        typecast: true,
-      }),
-    });
+    const relayed = await enhancedPost(`${worker.url}${FORMS.waitlist.path}`, { email, interests: ['use'] });
     expect(relayed.status).toBe(200);
 
     const listing = () =>

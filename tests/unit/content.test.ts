@@ -130,9 +130,13 @@ describe('page copy', () => {
     expect(HOME.carouselHeading).toBe(`They use ${PRODUCT_NAME}`);
     expect(HOME.supportedByHeading).toBe('Supported by');
     expect(WAITLIST_INTEREST_OPTIONS).toEqual([
-      { value: `Use ${PRODUCT_NAME}`, description: 'Early access for my child' },
-      { value: `Invest in ${PRODUCT_NAME}`, description: 'Investment opportunities' },
-      { value: `Partner with ${PRODUCT_NAME}`, description: 'I represent a school, brand or platform' },
+      { id: 'use', label: `Use ${PRODUCT_NAME}`, description: 'Early access for my child' },
+      { id: 'invest', label: `Invest in ${PRODUCT_NAME}`, description: 'Investment opportunities' },
+      {
+        id: 'partner',
+        label: `Partner with ${PRODUCT_NAME}`,
+        description: 'I represent a school, brand or platform',
+      },
     ]);
     const intro = HOME.hero.intro.join(' ');
     expect(intro).toMatch(/confidence/i);

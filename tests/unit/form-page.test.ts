@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_SUMMARY_TITLE } from '#src/components/form/form-answer.tsx';
 import { MESSAGES } from '#src/config/messages.ts';
 import { renderFormTemplate } from '#src/entry-server.tsx';
-import { FORM_POST_PATHS, type NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
+import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { escapeHtml } from '#src/lib/escape-html.ts';
 import {
   formTemplatePath,
@@ -17,12 +17,12 @@ import {
  * renders it (src/entry-server.tsx; the build wraps the same head and body in index.html).
  */
 
-function template(form: NativeFormName): string {
+function template(form: FormName): string {
   const { head, html } = renderFormTemplate(form);
   return `<!doctype html><html lang="en-GB"><head>${head}</head><body><div id="root">${html}</div></body></html>`;
 }
 
-function answer(form: NativeFormName, outcome: NativeOutcome, values: NativeValues = {}) {
+function answer(form: FormName, outcome: NativeOutcome, values: NativeValues = {}) {
   const html = renderFormAnswer(template(form), form, outcome, values);
   return { html, document: new DOMParser().parseFromString(html, 'text/html') };
 }
@@ -32,7 +32,7 @@ const QUOTE_VALUES: NativeValues = {
   email: 'head@oakfield',
   schoolName: 'Oakfield Primary',
   role: 'Head Teacher',
-  useCases: ['Support Learners', 'Other'],
+  useCases: ['support-learners', 'other'],
   otherUseCase: 'Assemblies',
   company_website: '',
 };
@@ -118,7 +118,7 @@ describe('renderFormAnswer: invalid email', () => {
     expect(input(document, '[name="schoolName"]').value).toBe('Oakfield Primary');
     expect(input(document, '[name="role"]').value).toBe('Head Teacher');
     expect(input(document, '[name="otherUseCase"]').value).toBe('Assemblies');
-    expect(checkedValues(document, 'useCases')).toEqual(['Support Learners', 'Other']);
+    expect(checkedValues(document, 'useCases')).toEqual(['support-learners', 'other']);
     // The bot trap is never filled back in.
     expect(input(document, '[name="company_website"]').value).toBe('');
   });
@@ -127,7 +127,7 @@ describe('renderFormAnswer: invalid email', () => {
     const { document } = answer('waitlist', 'invalid-email', { email: 'x', interests: [] });
     const form = document.querySelector('form') as HTMLFormElement;
     expect(form.getAttribute('method')).toBe('post');
-    expect(form.getAttribute('action')).toBe(FORM_POST_PATHS.waitlist);
+    expect(form.getAttribute('action')).toBe(FORMS.waitlist.path);
     const button = form.querySelector('button[type="submit"]') as HTMLButtonElement;
     expect(button.disabled).toBe(false);
   });
@@ -135,14 +135,14 @@ describe('renderFormAnswer: invalid email', () => {
   it('waitlist: keeps the email and the chosen interests', () => {
     const { html, document } = answer('waitlist', 'invalid-email', {
       email: 'parent@',
-      interests: ['Invest in Podling'],
+      interests: ['invest'],
     });
     expectCleanPage(html, document);
     const email = input(document, '#waitlist-email');
     expect(email.value).toBe('parent@');
     expect(email.getAttribute('aria-invalid')).toBe('true');
     expect(document.querySelector('[role="alert"] a')?.getAttribute('href')).toBe('#waitlist-email');
-    expect(checkedValues(document, 'interests')).toEqual(['Invest in Podling']);
+    expect(checkedValues(document, 'interests')).toEqual(['invest']);
   });
 });
 
@@ -150,7 +150,7 @@ describe('renderFormAnswer: failure', () => {
   it('says the spec’s failure message in the summary and keeps every value, the email not in error', () => {
     const { html, document } = answer('waitlist', 'failure', {
       email: 'parent@example.com',
-      interests: ['Use Podling', 'Partner with Podling'],
+      interests: ['use', 'partner'],
     });
     expectCleanPage(html, document);
     expect(document.title).toMatch(/^Error: /);
@@ -161,13 +161,13 @@ describe('renderFormAnswer: failure', () => {
     expect(email.value).toBe('parent@example.com');
     expect(email.hasAttribute('aria-invalid')).toBe(false);
     expect(html).not.toContain(`>${MESSAGES.invalidEmail}<`);
-    expect(checkedValues(document, 'interests')).toEqual(['Use Podling', 'Partner with Podling']);
+    expect(checkedValues(document, 'interests')).toEqual(['use', 'partner']);
   });
 
   it('quote: every value kept, a single value or a list alike', () => {
-    const { document } = answer('quote', 'failure', { ...QUOTE_VALUES, useCases: 'Practice Speaking' });
+    const { document } = answer('quote', 'failure', { ...QUOTE_VALUES, useCases: 'practice-speaking' });
     expect(input(document, '[name="contactName"]').value).toBe('Priya Shah');
-    expect(checkedValues(document, 'useCases')).toEqual(['Practice Speaking']);
+    expect(checkedValues(document, 'useCases')).toEqual(['practice-speaking']);
     expect(input(document, '[name="otherUseCase"]').value).toBe('Assemblies');
   });
 });
@@ -194,7 +194,7 @@ describe('renderFormAnswer: escaping', () => {
   it('ticks only checkboxes whose value was posted exactly', () => {
     const { document } = answer('waitlist', 'failure', {
       email: 'a@b.co',
-      interests: ['Use Podling" checked="', 'use podling', 'General Waitlist'],
+      interests: ['use" checked="', 'USE', 'General Waitlist'],
     });
     expect(checkedValues(document, 'interests')).toEqual([]);
   });

@@ -1,18 +1,15 @@
 // @vitest-environment node
 /**
  * The server gate's rules as one table: every row of the gate issue's attack table, refused or
- * made harmless, through the same handler every host mounts.
+ * made harmless, through the same handler every host mounts. The enhanced form's post (asking
+ * for JSON) and the native post are the same fields to the same door.
  */
-import {
-  FORM_POST_PATHS,
-  RELAY_BASE_ID,
-  RELAY_CLIENT_KEY,
-  RELAY_PATH,
-} from '#src/lib/airtable/relay-protocol.ts';
 import { canonicalEmail } from '#src/lib/email.ts';
+import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
+import { toFormBody } from '#src/lib/forms/send-form.ts';
 import { createWindowLimiter } from '#src/server/client-limits.ts';
+import { createDoors, type DoorsOptions } from '#src/server/doors.ts';
 import { createRateGate } from '#src/server/rate-gate.ts';
-import { createRelay, type RelayOptions } from '#src/server/relay.ts';
 import {
   ADMIN_TOKEN_MIN_LENGTH,
   type DeadLetterStore,
@@ -64,8 +61,8 @@ function fakeBase(seed: Stored[] = []) {
 }
 
 /** A relay (one server instance) over `base`, with the clock pinned and pacing out of the way. */
-const relayOver = (base: ReturnType<typeof fakeBase>, options: RelayOptions = {}) =>
-  createRelay(
+const relayOver = (base: ReturnType<typeof fakeBase>, options: DoorsOptions = {}) =>
+  createDoors(
     {
       AIRTABLE_API_KEY: 'patServer',
       AIRTABLE_BASE_ID: 'appReal',
@@ -80,32 +77,29 @@ const relayOver = (base: ReturnType<typeof fakeBase>, options: RelayOptions = {}
     },
   );
 
-function serverWith(seed: Stored[] = [], options: RelayOptions = {}) {
+function serverWith(seed: Stored[] = [], options: DoorsOptions = {}) {
   const base = fakeBase(seed);
   return { relay: relayOver(base, options), base };
 }
 
-const tablePath = (table: string) => `${RELAY_PATH}/v0/${RELAY_BASE_ID}/${encodeURIComponent(table)}`;
+/** What the enhanced form sends: the form's fields, urlencoded, asking for a JSON answer. */
 const PAGE = {
-  authorization: `Bearer ${RELAY_CLIENT_KEY}`,
-  'content-type': 'application/json',
+  accept: 'application/json',
+  'content-type': 'application/x-www-form-urlencoded',
   origin: ORIGIN,
 };
+type Values = Readonly<Record<string, string | readonly string[]>>;
 
-function create(table: string, fields: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return new Request(`${ORIGIN}${tablePath(table)}`, {
+function create(form: FormName, values: Values, headers: Record<string, string> = {}) {
+  return new Request(`${ORIGIN}${FORMS[form].path}`, {
     method: 'POST',
     headers: { ...PAGE, ...headers },
-    body: JSON.stringify({ fields, typecast: true }),
+    body: toFormBody(values).toString(),
   });
 }
 
-function post(
-  form: keyof typeof FORM_POST_PATHS,
-  values: [string, string][],
-  headers: Record<string, string> = {},
-) {
-  return new Request(`${ORIGIN}${FORM_POST_PATHS[form]}`, {
+function post(form: FormName, values: [string, string][], headers: Record<string, string> = {}) {
+  return new Request(`${ORIGIN}${FORMS[form].path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...headers },
     body: new URLSearchParams(values).toString(),
@@ -126,24 +120,24 @@ const storedQuote: Stored = {
   },
 };
 const quote = {
-  Email: SCHOOL,
-  'Contact Name': 'Ada Lovelace',
-  'School Name': 'Hill School',
-  'Use Cases': ['Support Learners'],
-  Status: 'New',
+  email: SCHOOL,
+  contactName: 'Ada Lovelace',
+  schoolName: 'Hill School',
+  useCases: ['support-learners'],
 };
-const waitlist = { Email: 'parent@example.com', Interests: ['Use Podling'], 'Page Source': 'home' };
+const waitlist = { email: 'parent@example.com', interests: ['use'] };
 
 describe('same site only', () => {
   it.each([
     ['another site’s Origin', { origin: 'https://evil.example' }, 403],
     ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }, 403],
     ['Origin "null" (a sandboxed frame)', { origin: 'null' }, 403],
-    ['text/plain (no preflight)', { 'content-type': 'text/plain' }, 415],
-    ['form-encoded on the JSON door', { 'content-type': 'application/x-www-form-urlencoded' }, 415],
-  ])('a create with %s is refused with %i, nothing stored', async (_, headers, status) => {
+    ['text/plain', { 'content-type': 'text/plain' }, 415],
+    ['JSON', { 'content-type': 'application/json' }, 415],
+    ['multipart', { 'content-type': 'multipart/form-data; boundary=x' }, 415],
+  ])('an enhanced post with %s is refused with %i, nothing stored', async (_, headers, status) => {
     const { relay, base } = serverWith();
-    const response = await relay(create('Waitlist', waitlist, headers), { address: '198.51.100.1' });
+    const response = await relay(create('waitlist', waitlist, headers), { address: '198.51.100.1' });
     expect(response.status).toBe(status);
     expect(base.calls).toHaveLength(0);
   });
@@ -154,7 +148,7 @@ describe('same site only', () => {
     ['Sec-Fetch-Site: same-origin and no Origin', 200, { 'sec-fetch-site': 'same-origin' }],
   ])('a native post with %s is answered %i', async (_, status, headers: Record<string, string>) => {
     const { relay, base } = serverWith();
-    const request = new Request(`${ORIGIN}${FORM_POST_PATHS.waitlist}`, {
+    const request = new Request(`${ORIGIN}${FORMS.waitlist.path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
       body: new URLSearchParams([['email', 'no.origin@example.com']]).toString(),
@@ -164,14 +158,33 @@ describe('same site only', () => {
     expect(base.records).toHaveLength(status === 200 ? 1 : 0);
   });
 
-  it('the JSON door may go without Origin (its preflight is never granted to another site)', async () => {
-    const { relay } = serverWith();
-    const request = new Request(`${ORIGIN}${tablePath('Waitlist')}`, {
+  it('an enhanced post with neither Origin nor Sec-Fetch-Site is refused like the native one', async () => {
+    const { relay, base } = serverWith();
+    const request = new Request(`${ORIGIN}${FORMS.waitlist.path}`, {
       method: 'POST',
-      headers: { authorization: PAGE.authorization, 'content-type': PAGE['content-type'] },
-      body: JSON.stringify({ fields: waitlist }),
+      headers: { accept: PAGE.accept, 'content-type': PAGE['content-type'] },
+      body: toFormBody(waitlist).toString(),
     });
-    expect((await relay(request)).status).toBe(200);
+    const response = await relay(request);
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ success: false });
+    expect(base.calls).toHaveLength(0);
+  });
+
+  it('the enhanced form and the native post are one door: the same fields store the same record', async () => {
+    const { relay, base } = serverWith();
+    const enhanced = await relay(create('waitlist', { email: 'one@example.com', interests: ['use'] }));
+    expect(enhanced.headers.get('content-type')).toContain('application/json');
+    expect(await enhanced.json()).toMatchObject({ success: true });
+    const native = await relay(
+      post('waitlist', [
+        ['email', 'two@example.com'],
+        ['interests', 'use'],
+      ]),
+    );
+    expect(native.headers.get('content-type')).toContain('text/html');
+    const [first, second] = base.records.map(({ fields }) => ({ ...fields, Email: '' }));
+    expect(first).toEqual(second);
   });
 
   it('a native post from another site is refused too', async () => {
@@ -184,18 +197,18 @@ describe('same site only', () => {
 
 describe('nothing erased by a stranger', () => {
   it.each([
-    ['a blank Contact Name', { 'Contact Name': '' }],
-    ['a blank School Name', { 'School Name': '  ' }],
+    ['a blank Contact Name', { contactName: '' }],
+    ['a blank School Name', { schoolName: '  ' }],
   ])('a quote with %s is refused', async (_, blank) => {
     const { relay, base } = serverWith([structuredClone(storedQuote)]);
-    const response = await relay(create('School Quotes', { ...quote, ...blank }));
+    const response = await relay(create('quote', { ...quote, ...blank }));
     expect(response.status).toBe(422);
     expect(base.calls).toHaveLength(0);
   });
 
   it('an empty Role and empty Use Cases are never written over stored ones', async () => {
     const { relay, base } = serverWith([structuredClone(storedQuote)]);
-    const response = await relay(create('School Quotes', { ...quote, Role: '', 'Use Cases': [] }));
+    const response = await relay(create('quote', { ...quote, role: '', useCases: [] }));
     expect(response.status).toBe(200);
     expect(base.records[0]?.fields).toMatchObject({
       Role: 'Head',
@@ -204,16 +217,13 @@ describe('nothing erased by a stranger', () => {
     });
   });
 
-  it('a waitlist sign-up with no interest is refused (the page always sends one)', async () => {
-    const { relay } = serverWith();
-    expect((await relay(create('Waitlist', { ...waitlist, Interests: [] }))).status).toBe(422);
-  });
-
-  it.each(['Contact Name', 'School Name'])(
-    '%s is not accepted on Waitlist (the home form never sends it)',
+  it.each(['contactName', 'schoolName', 'Contact Name', 'School Name'])(
+    '%s is never written on Waitlist (the home form does not have it)',
     async (field) => {
-      const { relay } = serverWith();
-      expect((await relay(create('Waitlist', { ...waitlist, [field]: 'Someone' }))).status).toBe(422);
+      const { relay, base } = serverWith();
+      expect((await relay(create('waitlist', { ...waitlist, [field]: 'Someone' }))).status).toBe(200);
+      expect(base.records[0]?.fields).not.toHaveProperty('Contact Name');
+      expect(base.records[0]?.fields).not.toHaveProperty('School Name');
     },
   );
 });
@@ -234,11 +244,18 @@ describe('an empty selection never replaces a stored one', () => {
     expect(base.records[0]?.fields['Last Updated']).toBe(new Date(NOW).toISOString());
   });
 
-  it('the page’s sign-up with the default (no card chosen) keeps them too', async () => {
+  it('the enhanced sign-up with no card chosen sends no interest and keeps them too', async () => {
     const { relay, base } = serverWith([structuredClone(storedSignUp)]);
-    const response = await relay(create('Waitlist', { ...waitlist, Interests: ['General Waitlist'] }));
+    const response = await relay(create('waitlist', { ...waitlist, interests: [] }));
     expect(response.status).toBe(200);
     expect(base.records[0]?.fields.Interests).toEqual(['Invest in Podling']);
+  });
+
+  it('the default is not an option the form posts', async () => {
+    const { relay } = serverWith();
+    expect((await relay(create('waitlist', { ...waitlist, interests: ['General Waitlist'] }))).status).toBe(
+      422,
+    );
   });
 
   it('a new address with no interest gets the spec’s default; a chosen one replaces the stored', async () => {
@@ -250,7 +267,7 @@ describe('an empty selection never replaces a stored one', () => {
     await relay(
       post('waitlist', [
         ['email', 'parent@example.com'],
-        ['interests', 'Use Podling'],
+        ['interests', 'use'],
       ]),
     );
     expect(base.records[0]?.fields.Interests).toEqual(['Use Podling']);
@@ -277,6 +294,26 @@ describe('an empty selection never replaces a stored one', () => {
   });
 });
 
+describe('no Airtable-shaped relay', () => {
+  it.each([
+    ['GET', '/api/airtable/v0/appSiteRelay/Waitlist?maxRecords=1'],
+    ['POST', '/api/airtable/v0/appSiteRelay/Waitlist'],
+    ['GET', '/api/airtable/v0/meta/bases/appSiteRelay/tables'],
+    ['POST', '/api/forms/other'],
+  ])('%s %s is not found, and nothing reaches Airtable', async (method, path) => {
+    const { relay, base } = serverWith();
+    const response = await relay(
+      new Request(`${ORIGIN}${path}`, {
+        method,
+        headers: { origin: ORIGIN, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: JSON.stringify({ fields: { Email: 'a@b.co' } }) } : {}),
+      }),
+    );
+    expect(response.status).toBe(404);
+    expect(base.calls).toHaveLength(0);
+  });
+});
+
 describe('the door’s methods', () => {
   it.each(['PUT', 'PATCH', 'DELETE'])(
     '%s on a form’s door gets 405 with Allow, nothing stored',
@@ -284,7 +321,7 @@ describe('the door’s methods', () => {
       const { relay, base } = serverWith();
       for (const form of ['waitlist', 'quote'] as const) {
         const response = await relay(
-          new Request(`${ORIGIN}${FORM_POST_PATHS[form]}`, {
+          new Request(`${ORIGIN}${FORMS[form].path}`, {
             method,
             headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
             body: 'email=a%40b.co',
@@ -299,19 +336,19 @@ describe('the door’s methods', () => {
 
   it('GET sends the visitor to the form’s page', async () => {
     const { relay } = serverWith();
-    const home = await relay(new Request(`${ORIGIN}${FORM_POST_PATHS.waitlist}`));
+    const home = await relay(new Request(`${ORIGIN}${FORMS.waitlist.path}`));
     expect(home.status).toBe(303);
     expect(home.headers.get('location')).toBe('/');
-    const schools = await relay(new Request(`${ORIGIN}${FORM_POST_PATHS.quote}`));
+    const schools = await relay(new Request(`${ORIGIN}${FORMS.quote.path}`));
     expect(schools.headers.get('location')).toBe('/schools');
   });
 });
 
 describe('nothing learned', () => {
-  it('a create answers the same for a stored and an unknown email: status, shape, no stored id or time', async () => {
+  it('a post answers the same for a stored and an unknown email: status, shape, no stored id or time', async () => {
     const { relay } = serverWith([structuredClone(storedQuote)]);
-    const known = await relay(create('School Quotes', quote));
-    const unknown = await relay(create('School Quotes', { ...quote, Email: 'new@school.sch.uk' }));
+    const known = await relay(create('quote', quote));
+    const unknown = await relay(create('quote', { ...quote, email: 'new@school.sch.uk' }));
     expect(known.status).toBe(unknown.status);
     const [a, b] = [
       (await known.json()) as Record<string, unknown>,
@@ -342,9 +379,9 @@ describe('one address, one record', () => {
     ['a Cyrillic domain passing for apple.com, as Punycode', 'parent@xn--80ak6aa92e.com'],
   ])('an email with %s is refused with the spec’s message', async (_, email) => {
     const { relay, base } = serverWith();
-    const response = await relay(create('Waitlist', { ...waitlist, Email: email }));
+    const response = await relay(create('waitlist', { ...waitlist, email }));
     expect(response.status).toBe(422);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+    expect(((await response.json()) as { error: { message: string }; field?: string }).error.message).toBe(
       'Please enter a valid email address',
     );
     expect(base.calls).toHaveLength(0);
@@ -369,17 +406,28 @@ describe('one address, one record', () => {
 });
 
 describe('the owner’s base stays the owner’s', () => {
-  it('a quote with more than one Other item is refused', async () => {
+  it('a quote with Other items typed as options is refused (the form posts the Other id and a text)', async () => {
     const { relay, base } = serverWith();
     const others = Array.from({ length: 10 }, (_, i) => `Other: ${String(i).repeat(400)}`);
-    const response = await relay(create('School Quotes', { ...quote, 'Use Cases': others }));
+    const response = await relay(create('quote', { ...quote, useCases: others }));
     expect(response.status).toBe(422);
     expect(base.calls).toHaveLength(0);
   });
 
+  it('Other posted twice is one item', async () => {
+    const { relay, base } = serverWith();
+    const response = await relay(
+      create('quote', { ...quote, useCases: ['other', 'other'], otherUseCase: 'Assemblies' }),
+    );
+    expect(response.status).toBe(200);
+    expect(base.records[0]?.fields['Use Cases']).toEqual(['Other: Assemblies']);
+  });
+
   it('one Other item is stored, its text as Other Use Case', async () => {
     const { relay, base } = serverWith();
-    const response = await relay(create('School Quotes', { ...quote, 'Use Cases': ['Other:  Assemblies '] }));
+    const response = await relay(
+      create('quote', { ...quote, useCases: ['other'], otherUseCase: '  Assemblies ' }),
+    );
     expect(response.status).toBe(200);
     expect(base.records[0]?.fields).toMatchObject({
       'Use Cases': ['Other: Assemblies'],
@@ -389,9 +437,7 @@ describe('the owner’s base stays the owner’s', () => {
 
   it('an option the site does not offer is refused, whatever typecast says', async () => {
     const { relay } = serverWith();
-    expect((await relay(create('School Quotes', { ...quote, 'Use Cases': ['Free Lunch'] }))).status).toBe(
-      422,
-    );
+    expect((await relay(create('quote', { ...quote, useCases: ['Free Lunch'] }))).status).toBe(422);
   });
 });
 
@@ -408,10 +454,13 @@ describe('the bot trap, checked on the server', () => {
     expect(base.calls).toHaveLength(0);
   });
 
-  it('a JSON create that did not come from the page’s client is refused', async () => {
+  it('an enhanced post with the trap filled is answered like a success and stores nothing', async () => {
     const { relay, base } = serverWith();
-    const response = await relay(create('Waitlist', waitlist, { authorization: '' }));
-    expect(response.status).toBe(401);
+    const response = await relay(
+      create('waitlist', { ...waitlist, [FORMS.waitlist.honeypot]: 'spam.example' }),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ success: true });
     expect(base.calls).toHaveLength(0);
   });
 });
@@ -422,7 +471,7 @@ describe('per-client and per-email limits', () => {
     const { relay, base } = serverWith([], { now: () => now });
     const statuses: number[] = [];
     for (let i = 0; i < 30; i += 1) {
-      const response = await relay(create('Waitlist', { ...waitlist, Email: `flood${i}@example.com` }), {
+      const response = await relay(create('waitlist', { ...waitlist, email: `flood${i}@example.com` }), {
         address: '203.0.113.9',
       });
       statuses.push(response.status);
@@ -431,12 +480,12 @@ describe('per-client and per-email limits', () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20);
     expect(base.calls).toHaveLength(20); // lookup + create for each of the 10 let through
-    const honest = await relay(create('Waitlist', waitlist), { address: '198.51.100.7' });
+    const honest = await relay(create('waitlist', waitlist), { address: '198.51.100.7' });
     expect(honest.status).toBe(200);
     now += 60_000;
     expect(
       (
-        await relay(create('Waitlist', { ...waitlist, Email: 'later@example.com' }), {
+        await relay(create('waitlist', { ...waitlist, email: 'later@example.com' }), {
           address: '203.0.113.9',
         })
       ).status,
@@ -448,7 +497,7 @@ describe('per-client and per-email limits', () => {
     const instances = [relayOver(base), relayOver(base)];
     const answers = await Promise.all(
       Array.from({ length: 80 }, (_, i) =>
-        instances[i % 2]!(create('Waitlist', { ...waitlist, Email: `flood${i}@example.com` }), {
+        instances[i % 2]!(create('waitlist', { ...waitlist, email: `flood${i}@example.com` }), {
           address: '203.0.113.9',
         }).then((response) => response.status),
       ),
@@ -456,7 +505,7 @@ describe('per-client and per-email limits', () => {
     expect(answers.filter((status) => status === 200)).toHaveLength(20);
     // Two requests (lookup + create) per accepted submission: 40 of Airtable's 300 a minute.
     expect(base.calls).toHaveLength(40);
-    const visitor = await instances[0]!(create('Waitlist', waitlist), { address: '198.51.100.7' });
+    const visitor = await instances[0]!(create('waitlist', waitlist), { address: '198.51.100.7' });
     expect(visitor.status).toBe(200);
     expect(base.records.some((record) => record.fields.Email === 'parent@example.com')).toBe(true);
   });
@@ -465,7 +514,7 @@ describe('per-client and per-email limits', () => {
     const { relay, base } = serverWith();
     const statuses: number[] = [];
     for (let i = 0; i < 200; i += 1) {
-      const response = await relay(create('Waitlist', { ...waitlist, Email: `v6.${i}@example.com` }), {
+      const response = await relay(create('waitlist', { ...waitlist, email: `v6.${i}@example.com` }), {
         address: `2001:DB8:aa:bb:${((i * 7919) % 0x10000).toString(16)}::${(i + 1).toString(16)}`,
       });
       statuses.push(response.status);
@@ -475,19 +524,19 @@ describe('per-client and per-email limits', () => {
     // Spelled another way, the same /64 is still the same client; the next /64 is served.
     expect(
       (
-        await relay(create('Waitlist', { ...waitlist, Email: 'v6.more@example.com' }), {
+        await relay(create('waitlist', { ...waitlist, email: 'v6.more@example.com' }), {
           address: '2001:db8:aa:bb::1%eth0',
         })
       ).status,
     ).toBe(429);
-    expect((await relay(create('Waitlist', waitlist), { address: '2001:db8:aa:bc::1' })).status).toBe(200);
+    expect((await relay(create('waitlist', waitlist), { address: '2001:db8:aa:bc::1' })).status).toBe(200);
   });
 
   it('one email is written at most 3 times a minute, from any number of addresses', async () => {
     const { relay } = serverWith();
     const statuses = [];
     for (let i = 0; i < 5; i += 1)
-      statuses.push((await relay(create('Waitlist', waitlist), { address: `192.0.2.${i}` })).status);
+      statuses.push((await relay(create('waitlist', waitlist), { address: `192.0.2.${i}` })).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 
@@ -497,7 +546,7 @@ describe('per-client and per-email limits', () => {
     const statuses = [];
     for (const [i, email] of typed.entries())
       statuses.push(
-        (await relay(create('Waitlist', { ...waitlist, Email: email }), { address: `192.0.2.${i}` })).status,
+        (await relay(create('waitlist', { ...waitlist, email }), { address: `192.0.2.${i}` })).status,
       );
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect(base.records.map((record) => record.fields.Email)).toEqual([
@@ -506,7 +555,7 @@ describe('per-client and per-email limits', () => {
       'parent+b@gmail.com',
     ]);
     // Another inbox at the same provider is its own.
-    expect((await relay(create('Waitlist', { ...waitlist, Email: 'other@gmail.com' }))).status).toBe(200);
+    expect((await relay(create('waitlist', { ...waitlist, email: 'other@gmail.com' }))).status).toBe(200);
   });
 
   it('a native post over the limit gets the failure page with every value kept', async () => {
@@ -528,11 +577,11 @@ describe('bounded resources', () => {
     const { relay, base } = serverWith([], { bodyTimeoutMs: 50 });
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        controller.enqueue(new TextEncoder().encode('{"fields":'));
+        controller.enqueue(new TextEncoder().encode('email=slow'));
         // …and nothing more, ever.
       },
     });
-    const request = new Request(`${ORIGIN}${tablePath('Waitlist')}`, {
+    const request = new Request(`${ORIGIN}${FORMS.waitlist.path}`, {
       method: 'POST',
       headers: PAGE,
       body,

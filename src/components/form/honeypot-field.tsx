@@ -1,13 +1,11 @@
 import '#src/styles/forms.css';
 
-/** A name that bots like to fill and browsers do not autofill. */
-export const HONEYPOT_FIELD_NAME = 'company_website';
-
 /**
- * A trap field for bots. People never see it (off screen), assistive technology never meets it
- * (aria-hidden) and the keyboard never reaches it (tabIndex -1). Read it with `isHoneypotFilled`.
+ * A trap field for bots, named by the form's contract (`honeypot`). People never see it (off
+ * screen), assistive technology never meets it (aria-hidden) and the keyboard never reaches it
+ * (tabIndex -1). Read it with `isHoneypotFilled`.
  */
-export function HoneypotField({ name = HONEYPOT_FIELD_NAME, id }: { name?: string; id?: string }) {
+export function HoneypotField({ name, id }: { name: string; id?: string }) {
   const inputId = id ?? `${name}-field`;
   return (
     <div className="form-honeypot" aria-hidden="true">
@@ -18,7 +16,7 @@ export function HoneypotField({ name = HONEYPOT_FIELD_NAME, id }: { name?: strin
 }
 
 /** True when the form's honeypot has a value, i.e. a bot filled it in. */
-export function isHoneypotFilled(form: HTMLFormElement, name: string = HONEYPOT_FIELD_NAME): boolean {
+export function isHoneypotFilled(form: HTMLFormElement, name: string): boolean {
   const field = form.elements.namedItem(name);
   return field instanceof HTMLInputElement && field.value.trim() !== '';
 }

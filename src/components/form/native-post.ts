@@ -1,18 +1,18 @@
 import { env } from '#src/config/env.ts';
-import { FORM_POST_PATHS, type NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
+import type { FormContract } from '#src/lib/forms/contract.ts';
 
 /**
- * Whether this build's forms can post natively: in relay mode (the default) the site's own origin
- * answers a plain form post (the server's native door, FORM_POST_PATHS), so a press before
- * hydration or without JavaScript still sends the form. In direct mode there is no server to post
- * to: the button stays inert until hydration, with a note saying why (see SubmitButton).
+ * Whether this build's forms post to the site's own door (relay and queued modes, the default):
+ * the enhanced form and the native post (a press before hydration, or without JavaScript) send
+ * the same fields to the form's `path`. In direct mode there is no server to post to: the button
+ * stays inert until hydration, with a note saying why (see SubmitButton).
  */
 export const FORMS_POST_NATIVELY = env.storageMode === 'relay';
 
-/** The attributes that make a form post itself to the site's native door, or none (direct mode). */
+/** The attributes that make a form post itself to its door, or none (direct mode). */
 export function nativeFormAttributes(
-  form: NativeFormName,
+  form: FormContract,
   postsNatively: boolean,
 ): { method?: 'post'; action?: string } {
-  return postsNatively ? { method: 'post', action: FORM_POST_PATHS[form] } : {};
+  return postsNatively ? { method: 'post', action: form.path } : {};
 }

@@ -13,11 +13,10 @@ import { ToggleCard } from '#src/components/form/toggle-card.tsx';
 import { useEmailField } from '#src/components/form/use-email-field.ts';
 import { useSingleSubmit } from '#src/components/form/use-single-submit.ts';
 import { MESSAGES } from '#src/config/messages.ts';
-import { PRODUCT_NAME } from '#src/config/site.ts';
 import { submitQuoteRequest } from './submit-quote.ts';
-import { type UseCaseId, USE_CASE_OPTIONS, toUseCaseSelection } from './use-cases.ts';
-import type { SubmitResult } from '#src/lib/airtable/submit-form.ts';
-import type { QuoteRequestInput } from '#src/lib/airtable/upsert.ts';
+import { OTHER_USE_CASE_ID, type UseCaseId, USE_CASE_OPTIONS, postedUseCases } from './use-cases.ts';
+import type { SubmitResult } from '#src/lib/forms/send-form.ts';
+import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/quote.ts';
 import { isAcceptedEmail } from '#src/lib/email.ts';
 import { toast } from '#src/lib/toast.ts';
 
@@ -32,27 +31,29 @@ export const QUOTE_FIELD_IDS = {
 
 export const QUOTE_THANK_YOU_ID = 'quote-thank-you';
 
-/** Native names of the form's fields: the server's native door parses exactly these. */
+const { fields: FIELDS } = QUOTE_FORM;
+
+/** Post names of the form's fields, from its contract. */
 export const QUOTE_FIELD_NAMES = {
-  name: 'contactName',
-  email: 'email',
-  school: 'schoolName',
-  role: 'role',
-  useCases: 'useCases',
-  otherUseCase: 'otherUseCase',
+  name: FIELDS.contactName.post,
+  email: FIELDS.email.post,
+  school: FIELDS.schoolName.post,
+  role: FIELDS.role.post,
+  useCases: FIELDS.useCases.post,
+  otherUseCase: FIELDS.otherUseCase.post,
 } as const;
 
 /** Where the page's 'Get a Quote' button moves focus: the first field, or the thank-you heading once sent. */
 export const QUOTE_FOCUS_TARGET_IDS: readonly string[] = [QUOTE_FIELD_IDS.name, QUOTE_THANK_YOU_ID];
 
 export const QUOTE_FORM_LABELS = {
-  name: 'Your Name',
-  email: 'Email Address',
-  school: 'School/Institution Name',
-  role: 'Role',
-  useCases: `How would you like to use ${PRODUCT_NAME}?`,
+  name: FIELDS.contactName.label,
+  email: FIELDS.email.label,
+  school: FIELDS.schoolName.label,
+  role: FIELDS.role.label,
+  useCases: FIELDS.useCases.label,
   useCasesHint: 'Choose any that apply.',
-  otherUseCase: 'Tell us how you would use it',
+  otherUseCase: FIELDS.otherUseCase.label,
   submit: 'Request a Quote',
   submitting: 'Sending your request…',
   chosenUseCases: 'Your chosen use cases',
@@ -62,10 +63,10 @@ export type QuoteFormStatus = 'idle' | 'submitting' | 'submitted';
 
 export type QuoteFormProps = {
   /** Sends the request; tests pass a stand-in. Must resolve (not throw) with the outcome. */
-  submit?: (input: QuoteRequestInput) => Promise<SubmitResult>;
+  submit?: (posted: QuotePosted) => Promise<SubmitResult>;
   /**
-   * The form posts itself to the site's native door before hydration and without JavaScript
-   * (relay mode, the build's default); without it the button waits for hydration (direct mode).
+   * The form posts itself to its door before hydration and without JavaScript (relay mode, the
+   * build's default); without it the button waits for hydration (direct mode).
    */
   postsNatively?: boolean;
   /**
@@ -75,9 +76,9 @@ export type QuoteFormProps = {
   answer?: FormAnswerMarkers;
 };
 
-/** The use case a card's native value (its label) stands for. */
-function useCaseIdOf(label: string): UseCaseId | undefined {
-  return USE_CASE_OPTIONS.find((option) => option.label === label)?.id;
+/** The use case a card's posted value (its option id) stands for. */
+function useCaseIdOf(value: string): UseCaseId | undefined {
+  return USE_CASE_OPTIONS.find((option) => option.id === value)?.id;
 }
 
 /**
@@ -112,7 +113,7 @@ export function QuoteForm({
   const thankYouRef = useRef<HTMLHeadingElement>(null);
   useFirstFocusWithin(formRef, preloadStorage);
   const submitted = status === 'submitted';
-  const otherSelected = selected.has('other');
+  const otherSelected = selected.has(OTHER_USE_CASE_ID);
   const native = postsNatively || answer !== undefined;
 
   // What the browser already holds (autofill, a quick visitor) is the form's state from hydration on.
@@ -166,23 +167,23 @@ export function QuoteForm({
     const form = event.currentTarget;
     void run(async () => {
       // A bot filled the trap: send nothing, but let it believe it worked.
-      if (isHoneypotFilled(form)) {
+      if (isHoneypotFilled(form, QUOTE_FORM.honeypot)) {
         succeed();
         return;
       }
       setStatus('submitting');
-      const { useCases, otherUseCase } = toUseCaseSelection(selected, otherText);
-      const input: QuoteRequestInput = {
-        email: email.value,
+      // The same fields the native post sends, by the contract's post names.
+      const posted: QuotePosted = {
         contactName,
+        email: email.value,
         schoolName,
         role,
-        useCases,
-        ...(otherUseCase === undefined ? {} : { otherUseCase }),
+        useCases: postedUseCases(selected),
+        otherUseCase: otherSelected ? otherText : '',
       };
       let result: SubmitResult;
       try {
-        result = await submit(input);
+        result = await submit(posted);
       } catch (error) {
         // The default never throws; a replacement might, and the visitor still needs an answer.
         console.error('Quote request failed:', error);
@@ -205,13 +206,13 @@ export function QuoteForm({
         <ToggleCard
           label={option.label}
           description={option.description}
-          value={option.label}
+          value={option.id}
           name={QUOTE_FIELD_NAMES.useCases}
           checked={selected.has(option.id)}
           disabled={locked}
           onCheckedChange={(checked) => toggleUseCase(option.id, checked)}
           inputAttributes={answer?.checkbox(QUOTE_FIELD_NAMES.useCases)}
-          className={option.id === 'other' ? 'quote-form__other-card' : undefined}
+          className={option.id === OTHER_USE_CASE_ID ? 'quote-form__other-card' : undefined}
         />
       </li>
     ));
@@ -251,7 +252,7 @@ export function QuoteForm({
     <form
       ref={formRef}
       className="quote-form"
-      {...nativeFormAttributes('quote', native)}
+      {...nativeFormAttributes(QUOTE_FORM, native)}
       noValidate
       onSubmit={handleSubmit}
       aria-busy={submitting || undefined}
@@ -303,14 +304,14 @@ export function QuoteForm({
             className="quote-form__other"
             label={QUOTE_FORM_LABELS.otherUseCase}
             name={QUOTE_FIELD_NAMES.otherUseCase}
-            maxLength={500}
+            maxLength={FIELDS.otherUseCase.maxLength}
             value={otherText}
             onChange={(event) => setOtherText(event.target.value)}
           />
         ) : null}
       </fieldset>
 
-      <HoneypotField />
+      <HoneypotField name={QUOTE_FORM.honeypot} />
 
       <div className="quote-form__actions">
         <SubmitButton

@@ -1,10 +1,8 @@
-import { submitForm, type SubmitResult } from '#src/lib/airtable/submit-form.ts';
-import type { QuoteRequestInput, StorageOptions } from '#src/lib/airtable/upsert.ts';
+import { sendForm, type SubmitResult } from '#src/lib/forms/send-form.ts';
+import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/quote.ts';
+import type { StorageOptions } from '#src/lib/airtable/upsert.ts';
 
-/** Stores the school's quote request; never throws — failures log and return success false. */
-export function submitQuoteRequest(
-  input: QuoteRequestInput,
-  options?: StorageOptions,
-): Promise<SubmitResult> {
-  return submitForm('Quote request', (storage) => storage.upsertQuoteRequest(input, options));
+/** Stores the school's quote request; never throws: failures log and return success false. */
+export function submitQuoteRequest(posted: QuotePosted, options?: StorageOptions): Promise<SubmitResult> {
+  return sendForm(QUOTE_FORM, posted, options);
 }

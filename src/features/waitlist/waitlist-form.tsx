@@ -1,7 +1,8 @@
 import { CheckIcon } from '#src/components/icons.tsx';
 import { useFirstFocusWithin } from '#src/components/form/use-first-focus-within.ts';
 import { preloadStorage } from '#src/lib/airtable/preload.ts';
-import type { SubmitResult } from '#src/lib/airtable/submit-form.ts';
+import type { SubmitResult } from '#src/lib/forms/send-form.ts';
+import { type InterestId, WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/waitlist.ts';
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { toast } from '#src/lib/toast.ts';
 import { EMAIL_INPUT, Field } from '#src/components/form/field.tsx';
@@ -13,10 +14,9 @@ import { SubmitButton } from '#src/components/form/submit-button.tsx';
 import { ToggleCard } from '#src/components/form/toggle-card.tsx';
 import { useEmailField } from '#src/components/form/use-email-field.ts';
 import { useSingleSubmit } from '#src/components/form/use-single-submit.ts';
-import { DEFAULT_INTEREST_HOME_FORM } from '#src/config/constants.ts';
 import { MESSAGES } from '#src/config/messages.ts';
 import { WAITLIST_INTEREST_OPTIONS } from '#src/content/home.ts';
-import { addToWaitlist, type WaitlistSignUp } from './add-to-waitlist.ts';
+import { addToWaitlist } from './add-to-waitlist.ts';
 import { isAcceptedEmail } from '#src/lib/email.ts';
 import './waitlist-form.css';
 
@@ -24,14 +24,14 @@ export type WaitlistFormStatus = 'idle' | 'submitting' | 'joined';
 
 export type WaitlistFormProps = {
   /** Sends the sign-up; component tests pass a fake. */
-  submit?: (signUp: WaitlistSignUp) => Promise<SubmitResult>;
+  submit?: (posted: WaitlistPosted) => Promise<SubmitResult>;
   /** Id of the heading that names the form. */
   labelledBy?: string;
   /** Prefix for element ids, so two forms could share a page. */
   idPrefix?: string;
   /**
-   * The form posts itself to the site's native door before hydration and without JavaScript
-   * (relay mode, the build's default); without it the button waits for hydration (direct mode).
+   * The form posts itself to its door before hydration and without JavaScript (relay mode, the
+   * build's default); without it the button waits for hydration (direct mode).
    */
   postsNatively?: boolean;
   /**
@@ -41,25 +41,27 @@ export type WaitlistFormProps = {
   answer?: FormAnswerMarkers;
 };
 
-/** Native names of the form's fields: the server's native door parses exactly these. */
-export const WAITLIST_FIELD_NAMES = { email: 'email', interests: 'interests' } as const;
+const { fields: FIELDS } = WAITLIST_FORM;
 
 /** The id of the form's email input (the error summary of its answer page links to it). */
 export const waitlistEmailId = (idPrefix = 'waitlist') => `${idPrefix}-email`;
 
 export const WAITLIST_FORM_TEXT = {
-  emailLabel: 'Email address',
-  interestsLegend: 'I’m interested in (choose any)',
+  emailLabel: FIELDS.email.label,
+  interestsLegend: FIELDS.interests.label,
   submit: 'Join the waitlist',
 } as const;
 
-/** The chosen interests in the form's order, or the home form's default when none is chosen. */
-export function interestsToSend(chosen: readonly string[]): string[] {
-  const ordered = WAITLIST_INTEREST_OPTIONS.map((option) => option.value).filter((value) =>
-    chosen.includes(value),
-  );
-  return ordered.length > 0 ? ordered : [DEFAULT_INTEREST_HOME_FORM];
+/**
+ * The chosen interests' ids in the form's order, as the native post sends them; none when none is
+ * chosen (the default is written by whoever creates the record, on creation only).
+ */
+export function interestsToSend(chosen: readonly string[]): InterestId[] {
+  return WAITLIST_INTEREST_OPTIONS.map((option) => option.id).filter((id) => chosen.includes(id));
 }
+
+const isInterestId = (value: string): value is InterestId =>
+  WAITLIST_INTEREST_OPTIONS.some((option) => option.id === value);
 
 /**
  * The home page's waitlist sign-up: an email and optional interest cards.
@@ -75,9 +77,9 @@ export function WaitlistForm({
   const email = useEmailField({
     isValid: isAcceptedEmail,
     message: MESSAGES.invalidEmail,
-    initialValue: answer?.value(WAITLIST_FIELD_NAMES.email) ?? '',
+    initialValue: answer?.value(FIELDS.email.post) ?? '',
   });
-  const [interests, setInterests] = useState<string[]>([]);
+  const [interests, setInterests] = useState<InterestId[]>([]);
   const [status, setStatus] = useState<WaitlistFormStatus>('idle');
   const singleSubmit = useSingleSubmit();
   const emailInput = useRef<HTMLInputElement>(null);
@@ -89,8 +91,8 @@ export function WaitlistForm({
   const { setValue: setEmail } = email;
   const adopt = useCallback(
     (held: HeldFormValues) => {
-      setEmail(held.text(WAITLIST_FIELD_NAMES.email));
-      setInterests(held.all(WAITLIST_FIELD_NAMES.interests));
+      setEmail(held.text(FIELDS.email.post));
+      setInterests(held.all(FIELDS.interests.post).filter(isInterestId));
     },
     [setEmail],
   );
@@ -100,7 +102,7 @@ export function WaitlistForm({
   const native = postsNatively || answer !== undefined;
   const submitting = status === 'submitting';
 
-  const toggleInterest = (value: string, checked: boolean) => {
+  const toggleInterest = (value: InterestId, checked: boolean) => {
     setInterests((current) =>
       checked
         ? [...current.filter((item) => item !== value), value]
@@ -124,14 +126,15 @@ export function WaitlistForm({
         return;
       }
       // A bot filled the trap: send nothing, but look like success so it learns nothing.
-      if (isHoneypotFilled(form)) {
+      if (isHoneypotFilled(form, WAITLIST_FORM.honeypot)) {
         join();
         return;
       }
       setStatus('submitting');
       let success = false;
       try {
-        ({ success } = await submit({ email: email.value.trim(), interests: interestsToSend(interests) }));
+        const posted: WaitlistPosted = { email: email.value.trim(), interests: interestsToSend(interests) };
+        ({ success } = await submit(posted));
       } catch (error) {
         console.error('Waitlist sign-up failed:', error);
       }
@@ -162,7 +165,7 @@ export function WaitlistForm({
     <form
       ref={form}
       className={`waitlist-form${joined ? ' waitlist-form--joined' : ''}`}
-      {...nativeFormAttributes('waitlist', native)}
+      {...nativeFormAttributes(WAITLIST_FORM, native)}
       noValidate
       onSubmit={handleSubmit}
       aria-labelledby={labelledBy}
@@ -172,15 +175,15 @@ export function WaitlistForm({
         <div className="waitlist-form__cards">
           {WAITLIST_INTEREST_OPTIONS.map((option) => (
             <ToggleCard
-              key={option.value}
-              name={WAITLIST_FIELD_NAMES.interests}
-              value={option.value}
-              label={option.value}
+              key={option.id}
+              name={FIELDS.interests.post}
+              value={option.id}
+              label={option.label}
               description={option.description}
-              checked={interests.includes(option.value)}
-              onCheckedChange={(checked) => toggleInterest(option.value, checked)}
+              checked={interests.includes(option.id)}
+              onCheckedChange={(checked) => toggleInterest(option.id, checked)}
               disabled={joined}
-              inputAttributes={answer?.checkbox(WAITLIST_FIELD_NAMES.interests)}
+              inputAttributes={answer?.checkbox(FIELDS.interests.post)}
             />
           ))}
         </div>
@@ -206,7 +209,7 @@ export function WaitlistForm({
         </div>
       </div>
 
-      {joined ? null : <HoneypotField name="company_website" id={`${idPrefix}-company-website`} />}
+      {joined ? null : <HoneypotField name={WAITLIST_FORM.honeypot} id={`${idPrefix}-company-website`} />}
     </form>
   );
 }

@@ -1,6 +1,5 @@
 import type Airtable from 'airtable';
 import { env } from '#src/config/env.ts';
-import { RELAY_BASE_ID, RELAY_CLIENT_KEY, RELAY_PATH } from './relay-protocol.ts';
 
 /** Where and as whom the storage layer talks to Airtable (or to the local emulator). */
 export interface AirtableConfig {
@@ -9,21 +8,9 @@ export interface AirtableConfig {
   endpointUrl: string;
 }
 
-/**
- * The build's Airtable configuration: in direct mode the VITE_AIRTABLE_* settings; in relay mode
- * (no browser key) the same-origin relay, which holds the real token and base id.
- */
+/** Direct mode's Airtable configuration: the build's VITE_AIRTABLE_* settings. */
 export function configFromEnv(): AirtableConfig {
-  if (env.storageMode === 'direct') {
-    return { apiKey: env.airtableApiKey, baseId: env.airtableBaseId, endpointUrl: env.airtableEndpointUrl };
-  }
-  const origin = typeof window === 'undefined' ? env.siteUrl : window.location.origin;
-  return { apiKey: RELAY_CLIENT_KEY, baseId: RELAY_BASE_ID, endpointUrl: `${origin}${RELAY_PATH}` };
-}
-
-/** True when the config points at the site's own relay rather than at Airtable. */
-export function isRelayConfig(config: AirtableConfig): boolean {
-  return config.apiKey === RELAY_CLIENT_KEY;
+  return { apiKey: env.airtableApiKey, baseId: env.airtableBaseId, endpointUrl: env.airtableEndpointUrl };
 }
 
 type AirtableConstructor = typeof Airtable;

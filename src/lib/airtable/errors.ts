@@ -1,11 +1,9 @@
 import { STORAGE_ERRORS } from '#src/config/messages.ts';
+import type { FormName } from '#src/lib/forms/forms.ts';
 import { AirtableConfigError } from './client.ts';
 
 /** Which spec message a storage failure shows. */
 export type StorageErrorKind = 'invalid-email' | 'invalid-api-key' | 'not-authorized' | 'failed';
-
-/** Which form's generic message applies to 'anything else'. */
-export type StorageOperation = 'quote' | 'waitlist';
 
 /** The only error the storage layer throws: `message` is the spec's text, `cause` the original. */
 export class StorageError extends Error {
@@ -82,13 +80,13 @@ export function classifyStorageError(error: unknown): StorageErrorKind {
   return 'failed';
 }
 
-const FAILED_MESSAGE: Record<StorageOperation, string> = {
+const FAILED_MESSAGE: Record<FormName, string> = {
   quote: STORAGE_ERRORS.quoteFailed,
   waitlist: STORAGE_ERRORS.waitlistFailed,
 };
 
 /** Maps any failure of a storage call to a StorageError carrying the spec's message. */
-export function toStorageError(error: unknown, operation: StorageOperation): StorageError {
+export function toStorageError(error: unknown, operation: FormName): StorageError {
   if (error instanceof StorageError) return error;
   const kind = classifyStorageError(error);
   const message =

@@ -1,13 +1,13 @@
 /**
- * The Airtable base the site writes to: table names, field names, field types, select options
- * and the longest value each field accepts. The one source for the storage layer
- * (`fields.ts`), the relay's validator, the local emulator and the owner's setup/check commands.
+ * The Airtable base the site writes to, as the Metadata API describes it: read from the forms'
+ * contracts (src/lib/forms/), which declare every table, field, type, bound and option. The
+ * emulator and the owner's setup/check commands read it.
  *
  * Field `options` are in the shape Airtable's Metadata API takes when creating a field, so the
  * setup command can send them as they are.
  */
-import { DEFAULT_INTEREST_STORED, EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
-import { PRODUCT_NAME } from '#src/config/site.ts';
+import type { ContractField, FormContract } from '#src/lib/forms/contract.ts';
+import { FORMS } from '#src/lib/forms/forms.ts';
 
 /** Field types the site's base uses (Airtable's Metadata API names). */
 export type AirtableFieldType =
@@ -66,74 +66,86 @@ export interface TableDefinition {
   readonly fields: Readonly<Record<string, FieldDefinition>>;
 }
 
-// Long enough for any real name or school, short enough that a 1 MB paste is refused early.
-const NAME_MAX_LENGTH = 200;
-// 'Other: ' and a sentence or two.
-const USE_CASE_MAX_LENGTH = 500;
+type SchemaField<F> = F extends { readonly type: 'dateTime'; readonly airtable: infer N }
+  ? { readonly name: N; readonly type: 'dateTime'; readonly options: DateTimeOptions }
+  : F extends { readonly type: 'multipleSelects'; readonly airtable: infer N }
+    ? {
+        readonly name: N;
+        readonly type: 'multipleSelects';
+        readonly options: { readonly choices: readonly SelectChoice[] };
+        readonly maxLength: number;
+        readonly maxItems: number;
+      }
+    : F extends { readonly type: 'singleSelect'; readonly airtable: infer N }
+      ? {
+          readonly name: N;
+          readonly type: 'singleSelect';
+          readonly options: { readonly choices: readonly SelectChoice[] };
+          readonly maxLength: number;
+        }
+      : F extends { readonly type: infer T; readonly airtable: infer N }
+        ? { readonly name: N; readonly type: T; readonly maxLength: number }
+        : never;
 
-const choices = <const T extends readonly string[]>(...names: T) =>
-  names.map((name) => ({ name })) as { readonly [K in keyof T]: { readonly name: T[K] } };
+/** A form's table as the base holds it. */
+export type SchemaTable<C extends FormContract> = {
+  readonly name: C['table'];
+  readonly fields: { readonly [K in keyof C['fields']]: SchemaField<C['fields'][K]> };
+};
 
-/** The site's base. Order of fields is the order the setup command creates them in. */
-export const AIRTABLE_SCHEMA = {
-  quotes: {
-    name: 'School Quotes',
-    fields: {
-      email: { name: 'Email', type: 'email', maxLength: EMAIL_MAX_LENGTH },
-      contactName: { name: 'Contact Name', type: 'singleLineText', maxLength: NAME_MAX_LENGTH },
-      schoolName: { name: 'School Name', type: 'singleLineText', maxLength: NAME_MAX_LENGTH },
-      role: { name: 'Role', type: 'singleLineText', maxLength: NAME_MAX_LENGTH },
-      useCases: {
-        name: 'Use Cases',
-        type: 'multipleSelects',
-        // 'Other: text' items are added by typecast, as Airtable does for unknown options.
-        options: { choices: choices('Support Learners', 'Practice Speaking', 'Showcase Creativity') },
-        maxLength: USE_CASE_MAX_LENGTH,
-        maxItems: 10,
-      },
-      otherUseCase: { name: 'Other Use Case', type: 'multilineText', maxLength: USE_CASE_MAX_LENGTH },
-      createdAt: { name: 'Created At', type: 'dateTime', options: DATE_TIME_OPTIONS },
-      lastUpdated: { name: 'Last Updated', type: 'dateTime', options: DATE_TIME_OPTIONS },
-      status: {
-        name: 'Status',
+/** One contract field as a field of the base. */
+function schemaField(form: FormContract, field: ContractField): FieldDefinition {
+  const choices = (names: readonly string[]) => ({ choices: names.map((name) => ({ name })) });
+  switch (field.type) {
+    case 'dateTime':
+      return { name: field.airtable, type: 'dateTime', options: DATE_TIME_OPTIONS };
+    case 'singleSelect':
+      return {
+        name: field.airtable,
         type: 'singleSelect',
-        // The site only ever writes 'New'; the rest are the school team's pipeline.
-        options: { choices: choices('New', 'Contacted', 'Quoted', 'Won', 'Lost') },
-        maxLength: 50,
-      },
-    },
-  },
-  waitlist: {
-    name: 'Waitlist',
-    fields: {
-      email: { name: 'Email', type: 'email', maxLength: EMAIL_MAX_LENGTH },
-      interests: {
-        name: 'Interests',
+        options: choices(field.choices),
+        maxLength: field.maxLength,
+      };
+    case 'multipleSelects': {
+      // The 'Other' option is stored as its text ('Other: …', added by typecast), never as a choice.
+      const offered = field.options
+        .filter(
+          (option) =>
+            !(form.other && option.id === form.other.optionId && form.fields[form.other.field] === field),
+        )
+        .map((option) => option.stored);
+      return {
+        name: field.airtable,
         type: 'multipleSelects',
-        options: {
-          choices: choices(
-            `Use ${PRODUCT_NAME}`,
-            `Invest in ${PRODUCT_NAME}`,
-            `Partner with ${PRODUCT_NAME}`,
-            DEFAULT_INTEREST_STORED,
-          ),
-        },
-        maxLength: 100,
-        maxItems: 10,
-      },
-      schoolName: { name: 'School Name', type: 'singleLineText', maxLength: NAME_MAX_LENGTH },
-      contactName: { name: 'Contact Name', type: 'singleLineText', maxLength: NAME_MAX_LENGTH },
-      pageSource: { name: 'Page Source', type: 'singleLineText', maxLength: 100 },
-      createdAt: { name: 'Created At', type: 'dateTime', options: DATE_TIME_OPTIONS },
-      lastUpdated: { name: 'Last Updated', type: 'dateTime', options: DATE_TIME_OPTIONS },
-    },
-  },
+        options: choices([...new Set([...offered, ...(field.moreChoices ?? [])])]),
+        maxLength: field.maxLength,
+        maxItems: field.maxItems,
+      };
+    }
+    default:
+      return { name: field.airtable, type: field.type, maxLength: field.maxLength };
+  }
+}
+
+/** A form's table, read from its contract. */
+function tableOf<const C extends FormContract>(form: C): SchemaTable<C> {
+  return {
+    name: form.table,
+    fields: Object.fromEntries(
+      Object.entries(form.fields).map(([key, field]) => [key, schemaField(form, field)]),
+    ),
+  } as SchemaTable<C>;
+}
+
+/** The site's base, read from the forms' contracts. Order of fields is the order the setup command creates them in. */
+export const AIRTABLE_SCHEMA = {
+  quotes: tableOf(FORMS.quote),
+  waitlist: tableOf(FORMS.waitlist),
 } as const satisfies Readonly<Record<string, TableDefinition>>;
 
 export type AirtableSchema = typeof AIRTABLE_SCHEMA;
 export type TableKey = keyof AirtableSchema;
-/** A table's name in the base: 'School Quotes' | 'Waitlist'. */
-export type TableName = AirtableSchema[TableKey]['name'];
+export type { TableName } from '#src/lib/forms/forms.ts';
 
 /** Field key → field name of one table, keeping the literal names in the type. */
 export type FieldNames<K extends TableKey> = {
@@ -156,13 +168,6 @@ export const AIRTABLE_TABLE_DEFINITIONS: readonly TableDefinition[] = Object.val
 /** A table's definition by its name in the base, or undefined. */
 export function tableDefinition(name: string): TableDefinition | undefined {
   return AIRTABLE_TABLE_DEFINITIONS.find((table) => table.name === name);
-}
-
-/** The option names of one select field, keeping the literal names (and their order) in the type. */
-export function choiceNamesOf<const T extends readonly SelectChoice[]>(field: {
-  readonly options: { readonly choices: T };
-}): { readonly [I in keyof T]: T[I]['name'] } {
-  return field.options.choices.map((choice) => choice.name) as { readonly [I in keyof T]: T[I]['name'] };
 }
 
 /** The select option names of any field; [] for types without options. */

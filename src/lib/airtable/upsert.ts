@@ -1,27 +1,16 @@
 import type Airtable from 'airtable';
 import { env } from '#src/config/env.ts';
 import { STORAGE_ERRORS } from '#src/config/messages.ts';
-import { type AirtableConfig, configFromEnv, isRelayConfig, openAirtableBase } from './client.ts';
-import {
-  type StorageOperation,
-  StorageError,
-  StorageTimeoutError,
-  isRateLimited,
-  toStorageError,
-} from './errors.ts';
-import {
-  AIRTABLE_TABLES,
-  type QuoteRequestInput,
-  type WaitlistEntryInput,
-  type WriteMoment,
-  normaliseEmail,
-  toQuoteRecordFields,
-  toWaitlistRecordFields,
-} from './fields.ts';
+import type { FormContract } from '#src/lib/forms/contract.ts';
+import type { FormName } from '#src/lib/forms/forms.ts';
+import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/quote.ts';
+import { cellsFor, isRefusal, parsePosted, type Submission } from '#src/lib/forms/submission.ts';
+import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/waitlist.ts';
+import { type AirtableConfig, configFromEnv, openAirtableBase } from './client.ts';
+import { StorageError, StorageTimeoutError, isRateLimited, toStorageError } from './errors.ts';
+import { normaliseEmail } from './fields.ts';
 import { emailLookupFormula } from './formula.ts';
 import { keyedSerialiser, submissionKey } from './one-at-a-time.ts';
-
-export type { QuoteRequestInput, WaitlistEntryInput } from './fields.ts';
 
 /**
  * Backoff for 429 inside the answer bound. Airtable's limit is per second (5 requests per base),
@@ -84,41 +73,27 @@ function beforeDeadline<T>(work: Promise<T>, remainingMs: number, boundMs: numbe
   });
 }
 
-interface UpsertPlan<TInput extends { email: string }> {
-  table: string;
-  operation: StorageOperation;
-  toFields: (input: TInput, moment: WriteMoment) => Airtable.FieldSet;
-}
-
 /**
- * One pass: look the email up, then update the match or create. Repeating a pass after a 429
- * repeats the lookup, so a retry can only ever update the record an earlier pass created.
+ * One pass: look the email up, then update the match or create, with the cells the contract's
+ * rules give (cellsFor, as on the server). Repeating a pass after a 429 repeats the lookup, so a
+ * retry can only ever update the record an earlier pass created.
  */
-async function lookupThenWrite<TInput extends { email: string }>(
+async function lookupThenWrite(
   base: Airtable.Base,
-  plan: UpsertPlan<TInput>,
-  input: TInput,
+  submission: Submission,
   now: () => Date,
-  viaRelay: boolean,
 ): Promise<UpsertResult> {
-  const table = base.table<Airtable.FieldSet>(plan.table);
-  if (viaRelay) {
-    // The relay upserts by email itself and answers every lookup with nothing: skip the round trip.
-    const created = await table.create(plan.toFields(input, { now: now(), isCreate: true }), {
-      typecast: true,
-    });
-    return { recordId: created.id, created: true };
-  }
+  const table = base.table<Airtable.FieldSet>(submission.table);
   const [existing] = await table
-    .select({ filterByFormula: emailLookupFormula(input.email), maxRecords: 1, pageSize: 1 })
+    .select({ filterByFormula: emailLookupFormula(submission.email), maxRecords: 1, pageSize: 1 })
     .firstPage();
-  // typecast lets Airtable add select options it has not seen ('Other: …', 'General Waitlist').
+  // typecast lets Airtable add select options it has not seen ('Other: …').
   if (existing) {
-    const fields = plan.toFields(input, { now: now(), isCreate: false });
+    const fields = cellsFor(submission, { now: now(), existing: true });
     const updated = await table.update(existing.id, fields, { typecast: true });
     return { recordId: updated.id, created: false };
   }
-  const fields = plan.toFields(input, { now: now(), isCreate: true });
+  const fields = cellsFor(submission, { now: now(), existing: false });
   const created = await table.create(fields, { typecast: true });
   return { recordId: created.id, created: true };
 }
@@ -131,12 +106,20 @@ async function lookupThenWrite<TInput extends { email: string }>(
  */
 const oneAtATimePerKey = keyedSerialiser();
 
-async function upsertByEmail<TInput extends { email: string }>(
-  plan: UpsertPlan<TInput>,
-  input: TInput,
-  options: StorageOptions,
+/**
+ * Direct mode's write of one form post: read by the form's contract as the server reads it
+ * (parsePosted), then created or updated (by email) in the form's table. Throws StorageError
+ * with a spec message.
+ */
+export async function upsertForm(
+  form: FormContract & { name: FormName },
+  values: Readonly<Record<string, string | readonly string[] | undefined>>,
+  options: StorageOptions = {},
 ): Promise<UpsertResult> {
-  if (typeof input.email !== 'string' || !input.email.includes('@')) {
+  const operation = form.name;
+  const emailField = Object.values(form.fields).find((field) => field.type === 'email');
+  const typed = emailField?.source === 'posted' ? values[emailField.post] : undefined;
+  if (typeof typed !== 'string' || !typed.includes('@')) {
     throw new StorageError('invalid-email', STORAGE_ERRORS.invalidEmailFormat);
   }
   const boundMs = options.answerBoundMs ?? env.storageAnswerBoundMs;
@@ -149,6 +132,15 @@ async function upsertByEmail<TInput extends { email: string }>(
   const retry = { ...STORAGE_RETRY_DEFAULTS, ...options.retry };
   const random = options.random ?? Math.random;
 
+  const submission = parsePosted(form, values, now());
+  if (isRefusal(submission))
+    throw toStorageError(
+      submission.field === 'email'
+        ? new StorageError('invalid-email', STORAGE_ERRORS.invalidEmailFormat)
+        : new Error(submission.message),
+      operation,
+    );
+
   const passes = async (): Promise<UpsertResult> => {
     for (let attempt = 0; ; attempt += 1) {
       try {
@@ -156,7 +148,7 @@ async function upsertByEmail<TInput extends { email: string }>(
         if (left <= 0) throw new StorageTimeoutError(boundMs);
         const requestTimeoutMs = Math.min(options.requestTimeoutMs ?? left, left);
         const pass = openAirtableBase(config, requestTimeoutMs).then((base) =>
-          lookupThenWrite(base, plan, input, now, isRelayConfig(config)),
+          lookupThenWrite(base, submission, now),
         );
         return await beforeDeadline(pass, left, boundMs);
       } catch (error) {
@@ -172,37 +164,25 @@ async function upsertByEmail<TInput extends { email: string }>(
   try {
     // Waiting in the queue counts against the bound; a call whose bound runs out while queued
     // answers then, and its turn later ends at once without a request.
-    const key = submissionKey(plan.table, normaliseEmail(input.email));
+    const key = submissionKey(submission.table, normaliseEmail(submission.email));
     return await beforeDeadline(oneAtATimePerKey(key, passes), remaining(deadline), boundMs);
   } catch (error) {
-    throw toStorageError(error, plan.operation);
+    throw toStorageError(error, operation);
   }
 }
 
-const QUOTE_PLAN: UpsertPlan<QuoteRequestInput> = {
-  table: AIRTABLE_TABLES.quotes,
-  operation: 'quote',
-  toFields: toQuoteRecordFields,
-};
-
-const WAITLIST_PLAN: UpsertPlan<WaitlistEntryInput> = {
-  table: AIRTABLE_TABLES.waitlist,
-  operation: 'waitlist',
-  toFields: toWaitlistRecordFields,
-};
-
-/** Creates or updates (by email) the 'School Quotes' record; throws StorageError with a spec message. */
-export function upsertQuoteRequest(
-  input: QuoteRequestInput,
+/** Creates or updates (by email) the 'Waitlist' record for one sign-up; throws StorageError. */
+export function upsertWaitlistEntry(
+  posted: Partial<WaitlistPosted>,
   options: StorageOptions = {},
 ): Promise<UpsertResult> {
-  return upsertByEmail(QUOTE_PLAN, input, options);
+  return upsertForm(WAITLIST_FORM, posted, options);
 }
 
-/** Creates or updates (by email) the 'Waitlist' record; throws StorageError with a spec message. */
-export function upsertWaitlistEntry(
-  input: WaitlistEntryInput,
+/** Creates or updates (by email) the 'School Quotes' record for one request; throws StorageError. */
+export function upsertQuoteRequest(
+  posted: Partial<QuotePosted>,
   options: StorageOptions = {},
 ): Promise<UpsertResult> {
-  return upsertByEmail(WAITLIST_PLAN, input, options);
+  return upsertForm(QUOTE_FORM, posted, options);
 }

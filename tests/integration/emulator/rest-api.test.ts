@@ -133,16 +133,16 @@ describe('Airtable REST behaviour', () => {
       error: 'UNKNOWN_FIELD_NAME',
       message: 'Unknown field name: "Nickname"',
     });
-    expect(
-      await failure(waitlist.create({ Email: 'a@x.co', Interests: ['General Waitlist'] })),
-    ).toMatchObject({
-      statusCode: 422,
-      error: 'INVALID_MULTIPLE_CHOICE_OPTIONS',
-    });
+    expect(await failure(waitlist.create({ Email: 'a@x.co', Interests: ['Newsletter Only'] }))).toMatchObject(
+      {
+        statusCode: 422,
+        error: 'INVALID_MULTIPLE_CHOICE_OPTIONS',
+      },
+    );
     expect(emulator.records('Waitlist')).toHaveLength(0);
-    await waitlist.create({ Email: 'a@x.co', Interests: ['General Waitlist'] }, { typecast: true });
+    await waitlist.create({ Email: 'a@x.co', Interests: ['Newsletter Only'] }, { typecast: true });
     // Once added, the option is known even without typecast.
-    await waitlist.create({ Email: 'b@x.co', Interests: ['General Waitlist'] });
+    await waitlist.create({ Email: 'b@x.co', Interests: ['Newsletter Only'] });
     expect(emulator.records('Waitlist')).toHaveLength(2);
     expect(await failure(waitlist.create({ Email: 'c@x.co', 'Created At': 'not a date' }))).toMatchObject({
       statusCode: 422,

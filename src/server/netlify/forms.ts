@@ -1,28 +1,28 @@
 /**
- * The relay as a Netlify Function (web-standard signature), at /api/airtable/* on the site's
- * own origin. Synchronous mode: each submission is upserted while the visitor waits, with this
- * instance's rate gate; see docs/rush.md for what that means under a rush.
+ * The forms' doors as a Netlify Function (web-standard signature), at each form's path on the
+ * site's own origin. Synchronous mode: each submission is upserted while the visitor waits, with
+ * this instance's pacing; see docs/rush.md for what that means under a rush.
  */
-import { FORM_POST_PATHS, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
+import { FORM_LIST } from '#src/lib/forms/forms.ts';
 import { clientAddress, trustedProxies } from '#src/server/client-limits.ts';
+import { createDoors, type DoorsHandler } from '#src/server/doors.ts';
 import { formTemplatesFrom } from '#src/server/form-door.ts';
-import { createRelay, type RelayHandler } from '#src/server/relay.ts';
 
 /** Netlify's Node runtime; the app's tsconfig has no Node typings. */
 declare const process: { env: Record<string, string | undefined> };
 
-// One relay per warm instance, so its rate gate and per-email order span its requests.
-let relay: RelayHandler | undefined;
+// One server per warm instance, so its pacing and per-email order span its requests.
+let doors: DoorsHandler | undefined;
 
 /** The parts of Netlify's function context used here: the client's address, as Netlify saw it. */
 interface NetlifyContext {
   ip?: string;
 }
 
-export default async function airtableRelay(request: Request, context?: NetlifyContext): Promise<Response> {
+export default async function forms(request: Request, context?: NetlifyContext): Promise<Response> {
   // The answer templates are static files of this deploy, fetched once from its own CDN.
   const origin = new URL(request.url).origin;
-  relay ??= createRelay(
+  doors ??= createDoors(
     {
       AIRTABLE_API_KEY: process.env.AIRTABLE_API_KEY,
       AIRTABLE_BASE_ID: process.env.AIRTABLE_BASE_ID,
@@ -37,7 +37,7 @@ export default async function airtableRelay(request: Request, context?: NetlifyC
   );
   // Netlify's edge reports the connecting address; a forwarded-for header is not the client's word.
   const address = clientAddress(context?.ip, null, trustedProxies(undefined));
-  return relay(request, { address });
+  return doors(request, { address });
 }
 
-export const config = { path: [`${RELAY_PATH}/*`, ...Object.values(FORM_POST_PATHS)] };
+export const config = { path: FORM_LIST.map((form) => form.path) };

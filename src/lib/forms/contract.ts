@@ -1,0 +1,158 @@
+/**
+ * What a form contract is: one module per form (waitlist.ts, quote.ts) declares everything about
+ * the form once, and everything else reads it: the form's markup (post names, labels, options),
+ * the server's door (its path, the page it belongs to, the honeypot), the one parser and the one
+ * cell builder (submission.ts, shared by the server and direct mode), the base's schema (table,
+ * Airtable field names, types, bounds, select choices: src/lib/airtable/schema.ts, which the setup
+ * and check commands and the emulator read) and the tests.
+ *
+ * A field says where its value comes from (`source`):
+ * - 'posted': the form posts it under `post`, labelled `label`; `required` ones may never be blank;
+ * - 'fixed': the server writes `value` on every write (a quote's Status, the sign-up's Page Source);
+ * - 'created' / 'updated': the server's clock, on creation only / on every write;
+ * - 'other': the text of the form's 'Other' option (see OtherRule);
+ * - 'stored': a column of the base the site never writes.
+ */
+
+/** One option a form offers: a stable id (what the form posts), the label shown, the value stored. */
+export interface ChoiceOption {
+  readonly id: string;
+  readonly label: string;
+  readonly stored: string;
+}
+
+export interface PostedSource {
+  readonly source: 'posted';
+  /** The name the form posts the field under (`name` of its input). */
+  readonly post: string;
+  /** The field's label on the form. */
+  readonly label: string;
+  /** Never blank: required on a create, never emptied on an update. */
+  readonly required: boolean;
+}
+export type FixedSource = { readonly source: 'fixed'; readonly value: string };
+type StampSource = { readonly source: 'created' } | { readonly source: 'updated' };
+type WrittenElsewhere = { readonly source: 'other' } | { readonly source: 'stored' };
+
+export type TextType = 'email' | 'singleLineText' | 'multilineText';
+
+export type TextField = {
+  readonly airtable: string;
+  readonly type: TextType;
+  /** Longest value accepted (characters). */
+  readonly maxLength: number;
+} & (PostedSource | FixedSource | WrittenElsewhere);
+
+export type MultiSelectField = {
+  readonly airtable: string;
+  readonly type: 'multipleSelects';
+  /** Longest item. */
+  readonly maxLength: number;
+  /** Most items one cell holds. */
+  readonly maxItems: number;
+  /** What the form offers, in the order it shows them. */
+  readonly options: readonly ChoiceOption[];
+  /** Further options of the base field that the form does not offer (a default, say). */
+  readonly moreChoices?: readonly string[];
+} & PostedSource;
+
+export type SingleSelectField = {
+  readonly airtable: string;
+  readonly type: 'singleSelect';
+  readonly maxLength: number;
+  /** The base field's options; the site writes only `value`. */
+  readonly choices: readonly string[];
+} & FixedSource;
+
+export type DateTimeField = { readonly airtable: string; readonly type: 'dateTime' } & StampSource;
+
+export type ContractField = TextField | MultiSelectField | SingleSelectField | DateTimeField;
+
+/**
+ * The 'Other' rule of a multiple select: ticking the option `optionId` with text in the posted
+ * field `textField` adds one item `${prefix} ${text}` to the select and stores the text, trimmed,
+ * in `textField`'s column; ticked without text it adds nothing. An item is an 'Other' item when it
+ * starts with `${prefix} ` (isOtherItem in submission.ts, the one test of it).
+ */
+export interface OtherRule<K extends string = string> {
+  readonly field: K;
+  readonly optionId: string;
+  readonly textField: K;
+  readonly prefix: string;
+}
+
+export interface FormContract {
+  /** Which form: names the door, the answer template and the route's form. */
+  readonly name: string;
+  /** The table its records are stored in. */
+  readonly table: string;
+  /** Where the form posts, on the site's own origin (relay and queued modes). */
+  readonly path: string;
+  /** The page the form is on (a GET of the door, and an answer's link back, lead there). */
+  readonly page: string;
+  /** The bot trap's post name: filled, the submission is answered like a success, nothing stored. */
+  readonly honeypot: string;
+  /** The table's fields keyed by the site's own names, in the order the setup command creates them. */
+  readonly fields: Readonly<Record<string, ContractField>>;
+  /** Written on a new record only, for a selection left empty (never over a stored one). */
+  readonly defaultOnCreate?: { readonly field: string; readonly value: readonly string[] };
+  readonly other?: OtherRule;
+}
+
+/** Checks a contract's own consistency at the type level and keeps its literal types. */
+export function defineForm<const C extends FormContract>(contract: C & ContractChecks<C>): C {
+  return contract;
+}
+
+type FieldKey<C extends FormContract> = keyof C['fields'] & string;
+type ContractChecks<C extends FormContract> = {
+  readonly defaultOnCreate?: { readonly field: FieldKey<C> };
+  readonly other?: OtherRule<FieldKey<C>>;
+};
+
+/** The keys of a contract's posted fields. */
+export type PostedKey<C extends FormContract> = {
+  [K in FieldKey<C>]: C['fields'][K] extends { source: 'posted' } ? K : never;
+}[FieldKey<C>];
+
+type PostName<C extends FormContract, K extends PostedKey<C>> = C['fields'][K] extends { post: infer P }
+  ? P & string
+  : never;
+
+type CellOf<F> = F extends { type: 'multipleSelects' } ? string[] : string;
+
+/**
+ * What a form posts, by post name: a multiple select as the ids of its ticked options, every
+ * other field as text. The form builds it from its state (tsc names a field the form misses), the
+ * enhanced form posts it urlencoded like the native form, and direct mode parses it as the server does.
+ */
+export type PostedValues<C extends FormContract> = {
+  [K in PostedKey<C> as PostName<C, K>]: CellOf<C['fields'][K]>;
+};
+
+type AirtableName<F> = F extends { airtable: infer N } ? N & string : never;
+type RequiredInRecord<F> = F extends { source: 'fixed' } | { source: 'updated' } | { required: true }
+  ? true
+  : false;
+
+/** The cells of one record of a contract's table, keyed by Airtable field name (derived, never hand-written). */
+export type RecordFields<C extends FormContract> = {
+  [
+    K in FieldKey<C> as RequiredInRecord<C['fields'][K]> extends true ? AirtableName<C['fields'][K]> : never
+  ]: CellOf<C['fields'][K]>;
+} & {
+  [
+    K in FieldKey<C> as RequiredInRecord<C['fields'][K]> extends true ? never : AirtableName<C['fields'][K]>
+  ]?: CellOf<C['fields'][K]>;
+};
+
+/** The posted fields of a contract with their keys, in the contract's order. */
+export function postedFields(contract: FormContract): [string, ContractField & PostedSource][] {
+  return Object.entries(contract.fields).filter(
+    (entry): entry is [string, ContractField & PostedSource] => entry[1].source === 'posted',
+  );
+}
+
+/** The option ids of a multiple select field. */
+export const optionIds = (field: { readonly options: readonly ChoiceOption[] }): string[] =>
+  field.options.map((option) => option.id);

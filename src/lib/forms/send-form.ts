@@ -1,0 +1,69 @@
+/**
+ * The page's one way to send a form, enhanced by JavaScript:
+ *
+ * - relay and queued modes (the default): the form's fields, urlencoded exactly as the native post
+ *   sends them, to the form's door (its contract's `path`), asking for a JSON answer; the server
+ *   alone reads them and writes the cells;
+ * - direct mode (the spec's): the storage layer, loaded on first use, writes to Airtable itself
+ *   with the official client (lookup, then update or create: src/lib/airtable/upsert.ts).
+ *
+ * It never throws: a failure is logged under the form's name and answered as `{ success: false }`
+ * (spec 7.3: the answer is read for a boolean success field).
+ */
+import { env } from '#src/config/env.ts';
+import type { StorageOptions } from '#src/lib/airtable/upsert.ts';
+import type { FormContract, PostedValues } from './contract.ts';
+import type { FormName } from './forms.ts';
+
+export type SubmitResult = { success: boolean };
+
+/** A form's posted values as the urlencoded body a native post of it would send. */
+export function toFormBody(posted: Readonly<Record<string, string | readonly string[]>>): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(posted)) {
+    for (const item of typeof value === 'string' ? [value] : value) body.append(name, item);
+  }
+  return body;
+}
+
+const LOG_NAMES: Record<FormName, string> = { waitlist: 'Waitlist sign-up', quote: 'Quote request' };
+
+async function postToDoor(form: FormContract, posted: Readonly<Record<string, string | readonly string[]>>) {
+  const response = await fetch(form.path, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+    body: toFormBody(posted),
+    credentials: 'same-origin',
+    // The visitor gets an answer within the page's bound even if the server never answers.
+    signal: AbortSignal.timeout(env.storageAnswerBoundMs),
+  });
+  const answer: unknown = await response.json().catch(() => null);
+  const success =
+    typeof answer === 'object' && answer !== null && 'success' in answer && answer.success === true;
+  if (!response.ok || !success) throw new Error(`The ${form.name} door answered ${response.status}`);
+}
+
+/**
+ * Sends one form's post; never throws. `options` are direct mode's storage layer's; a `config` in
+ * them (tests and the load test point it at the emulator) means direct mode whatever the build.
+ */
+export async function sendForm<C extends FormContract & { name: FormName }>(
+  form: C,
+  posted: PostedValues<C>,
+  options?: StorageOptions,
+): Promise<SubmitResult> {
+  // Every posted value is text or a list of texts (PostedValues); both ways read them by post name.
+  const values = posted as Readonly<Record<string, string | readonly string[]>>;
+  try {
+    if (env.storageMode === 'direct' || options?.config !== undefined) {
+      const storage = await import('#src/lib/airtable/upsert.ts');
+      await storage.upsertForm(form, values, options);
+    } else {
+      await postToDoor(form, values);
+    }
+    return { success: true };
+  } catch (error) {
+    console.error(`${LOG_NAMES[form.name]} failed:`, error);
+    return { success: false };
+  }
+}

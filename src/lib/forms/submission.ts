@@ -1,0 +1,194 @@
+/**
+ * The one reading of a form's post and the one builder of its cells, for every door and mode: the
+ * server's door (relay and queued modes, enhanced and native posts alike) and direct mode's storage
+ * layer both call parsePosted, then cellsFor. Everything they know of a form comes from its contract.
+ *
+ * Nothing a stranger posts can erase what a school or parent stored: blank and empty values are
+ * never written over stored ones, and a required field may never be blank. Nothing it posts grows
+ * the owner's base: a select takes only the ids of the options its form offers (and one 'Other' text).
+ */
+import { MESSAGES } from '#src/config/messages.ts';
+import { acceptedEmail } from '#src/lib/email-look-alikes.ts';
+import { type ContractField, type FormContract, type OtherRule, postedFields } from './contract.ts';
+import { type FormName, formOfTable, type TableName } from './forms.ts';
+
+export type CellValue = string | string[];
+export type Cells = Record<string, CellValue>;
+
+/** One validated form submission, ready to be written (now, or later by the queue's writer). */
+export interface Submission {
+  table: TableName;
+  /** The canonical email: the key records are matched on. */
+  email: string;
+  /** The posted fields' cells (Airtable field names); timestamps and fixed values are cellsFor's. */
+  cells: Cells;
+  /**
+   * Cells written only when the submission creates its record (the default interest of a sign-up
+   * that chose none); over a stored record they are left out, so an empty selection never
+   * replaces a stored one.
+   */
+  defaults?: Cells;
+  /** When the door accepted it (ISO), so a later writer keeps the order submissions came in. */
+  acceptedAt: string;
+}
+
+/** Why a post was refused. */
+export interface Refusal {
+  status: number;
+  type: string;
+  message: string;
+  /** The form field at fault, when it is one the visitor can fix ('email'). */
+  field?: 'email';
+}
+
+/** A form's post: the posted body, or the same values by post name. */
+export type Posted = URLSearchParams | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export function isRefusal(value: Submission | Refusal): value is Refusal {
+  return 'status' in value;
+}
+
+const refuse = (message: string, type = 'INVALID_VALUE_FOR_COLUMN'): Refusal => ({
+  status: 422,
+  type,
+  message,
+});
+const invalidEmail = (): Refusal => ({ ...refuse(MESSAGES.invalidEmail), field: 'email' });
+
+function reader(posted: Posted): (name: string) => string[] {
+  if (posted instanceof URLSearchParams) return (name) => posted.getAll(name);
+  return (name) => {
+    const value = posted[name];
+    if (value === undefined) return [];
+    return typeof value === 'string' ? [value] : [...value];
+  };
+}
+
+/** The one test of an 'Other' item: it starts with the rule's prefix and a space ('Other: text'). */
+export function isOtherItem(rule: OtherRule, item: string): boolean {
+  return item.startsWith(`${rule.prefix} `);
+}
+
+/** The stored item for an 'Other' text: 'Other: text'. */
+export const otherItem = (rule: OtherRule, text: string): string => `${rule.prefix} ${text}`;
+
+const fieldOf = (form: FormContract, key: string): ContractField => {
+  const field = form.fields[key];
+  if (!field) throw new Error(`The ${form.name} contract has no field '${key}'`);
+  return field;
+};
+
+/**
+ * Reads one post of `form`: each posted field by its post name, checked against its type and
+ * bound; options by id; the 'Other' rule; required fields never blank; the email canonical and not
+ * a look-alike of another (acceptedEmail). The honeypot is the door's to check, before this.
+ */
+export function parsePosted(form: FormContract, posted: Posted, now: Date): Submission | Refusal {
+  const read = reader(posted);
+  const table = form.table;
+  if (!formOfTable(table)) throw new Error(`No form stores in table '${table}'`);
+  const cells: Cells = {};
+  const rule = form.other;
+  for (const [key, field] of postedFields(form)) {
+    if (rule && key === rule.textField) continue; // Read with its option, below.
+    const values = read(field.post);
+    if (field.type === 'multipleSelects') {
+      const ids = values.map((value) => value.trim()).filter((value) => value !== '');
+      if (ids.length > field.maxItems)
+        return refuse(`Field "${field.airtable}" must be a list of at most ${field.maxItems} options`);
+      const items: string[] = [];
+      for (const id of ids) {
+        const option = field.options.find((candidate) => candidate.id === id);
+        if (!option) return refuse(`Field "${field.airtable}" has an option the site does not offer`);
+        let item = option.stored;
+        if (rule?.field === key && id === rule.optionId) {
+          const textField = fieldOf(form, rule.textField);
+          const [raw = ''] = textField.source === 'posted' ? read(textField.post) : [];
+          const text = raw.trim();
+          if (textField.type !== 'dateTime' && raw.length > textField.maxLength)
+            return refuse(`Field "${textField.airtable}" is longer than ${textField.maxLength} characters`);
+          if (!text) continue; // 'Other' ticked with no text adds nothing.
+          item = otherItem(rule, text);
+          cells[textField.airtable] = text;
+        }
+        if (item.length > field.maxLength)
+          return refuse(`Field "${field.airtable}" is longer than ${field.maxLength} characters`);
+        if (!items.includes(item)) items.push(item);
+      }
+      if (items.length > 0) cells[field.airtable] = items;
+    } else {
+      if (values.length > 1) return refuse(`Field "${field.airtable}" must be sent once`);
+      const value = values[0] ?? '';
+      if (value.length > field.maxLength)
+        return field.type === 'email'
+          ? invalidEmail()
+          : refuse(`Field "${field.airtable}" is longer than ${field.maxLength} characters`);
+      if (field.type === 'email') {
+        const email = acceptedEmail(value);
+        if (email === null) return invalidEmail();
+        cells[field.airtable] = email;
+      } else if (value.trim() !== '') {
+        cells[field.airtable] = value.trim();
+      }
+    }
+    if (field.required && !(field.airtable in cells))
+      return field.type === 'email'
+        ? invalidEmail()
+        : refuse(`Field "${field.airtable}" is required and may not be blank`);
+  }
+  const emailField = Object.values(form.fields).find((field) => field.type === 'email');
+  const email = emailField ? cells[emailField.airtable] : undefined;
+  if (typeof email !== 'string') return invalidEmail();
+  const submission: Submission = { table: table as TableName, email, cells, acceptedAt: now.toISOString() };
+  const fallback = form.defaultOnCreate;
+  if (fallback) {
+    const name = fieldOf(form, fallback.field).airtable;
+    if (!(name in cells)) submission.defaults = { [name]: [...fallback.value] };
+  }
+  return submission;
+}
+
+/** The contract of a submission's table. */
+export function formOf(submission: Pick<Submission, 'table'>): FormContract & { name: FormName } {
+  const form = formOfTable(submission.table);
+  if (!form) throw new Error(`No form stores in table '${submission.table}'`);
+  return form;
+}
+
+/** True when `cells` send the 'Other' rule's select without an 'Other' item: the stored text goes. */
+export function clearsOtherText(form: FormContract, cells: Cells): boolean {
+  const rule = form.other;
+  if (!rule) return false;
+  const items = cells[fieldOf(form, rule.field).airtable];
+  return Array.isArray(items) && !items.some((item) => isOtherItem(rule, item));
+}
+
+export interface CellsMoment {
+  /** The server's (or direct mode's page's) clock: Created At and Last Updated. */
+  now: Date;
+  /** Whether the record exists: an update keeps Created At and leaves create-only defaults out. */
+  existing: boolean;
+}
+
+/**
+ * The cells one write sends for a submission, by the contract's rules: fixed values (a quote's
+ * Status 'New', the sign-up's Page Source) on every write; Last Updated on every write and Created
+ * At on creation only; create-only defaults on creation only; and, over a stored record, the
+ * 'Other' text cleared when the select was sent without an 'Other' item. Fields the submission
+ * does not carry are never blanked.
+ */
+export function cellsFor(submission: Submission, { now, existing }: CellsMoment): Cells {
+  const form = formOf(submission);
+  const stamp = now.toISOString();
+  const set: Cells = {};
+  for (const field of Object.values(form.fields)) {
+    if (field.source === 'fixed') set[field.airtable] = field.value;
+    else if (field.source === 'updated') set[field.airtable] = stamp;
+    else if (field.source === 'created' && !existing) set[field.airtable] = stamp;
+  }
+  if (!existing) return { ...submission.defaults, ...submission.cells, ...set };
+  const cells: Cells = { ...submission.cells, ...set };
+  const rule = form.other;
+  if (rule && clearsOtherText(form, submission.cells)) cells[fieldOf(form, rule.textField).airtable] = '';
+  return cells;
+}

@@ -1,0 +1,105 @@
+/**
+ * The site's server: one door per form (its contract's `path`, /api/forms/waitlist and
+ * /api/forms/quote), as one web-standard handler, `(request, client) => Promise<Response>`,
+ * mounted by every host (the Worker, the Netlify Function, Vite's dev and preview servers).
+ *
+ * Both ways a form is sent meet here with the same fields: the enhanced form (the page's script)
+ * and the native post (before hydration, or without JavaScript) post the form's fields urlencoded.
+ * The gate (gate.ts) checks the request and reads the fields by the form's contract; the store
+ * (stores.ts) upserts the submission by email or queues it. The answer is JSON when the request
+ * asks for it (`Accept: application/json`, the enhanced form), else a full page (form-door.ts).
+ *
+ * The door answers POST; a GET (or HEAD) is sent to the form's page (303); anything else is 405.
+ * The browser never speaks Airtable's protocol to this server: only direct mode does, to Airtable.
+ */
+import { formAtPath } from '#src/lib/forms/forms.ts';
+import type { Limiter } from './client-limits.ts';
+import { answerEnhancedPost, answerNativePost, type FormTemplates, wantsJson } from './form-door.ts';
+import { createGate } from './gate.ts';
+import type { RateGate } from './rate-gate.ts';
+import { createQueueStore, createSyncStore, type RelayEnv, type SubmissionQueue } from './stores.ts';
+
+export type { RelayEnv, SubmissionQueue } from './stores.ts';
+
+export interface DoorsOptions {
+  /** Injected for tests and for the local servers; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Airtable's pace, one per instance; pass a shared one when several servers write to one base. */
+  gate?: RateGate;
+  answerBoundMs?: number;
+  now?: () => number;
+  /** Queued mode: accepted submissions are sent here instead of being written at once. */
+  queue?: SubmissionQueue;
+  /** Where operational warnings go (never with a token or an email in them). */
+  warn?: (message: string) => void;
+  /** Per-client and per-email limits (the Worker passes its Rate Limiting bindings). */
+  clientLimiter?: Limiter;
+  emailLimiter?: Limiter;
+  bodyTimeoutMs?: number;
+  /** The built answer pages of the forms' native posts. */
+  formTemplates?: FormTemplates;
+}
+
+/** Who is asking, as the host knows it. */
+export interface ClientInfo {
+  /** The connecting address (see client-limits.ts for how each host finds it). */
+  address?: string;
+}
+
+export type DoorsHandler = (request: Request, client?: ClientInfo) => Promise<Response>;
+
+/** What a form's door answers: POST, and GET (or HEAD) with a redirect to the form's page. */
+export const FORM_DOOR_METHODS = 'GET, HEAD, POST';
+
+/** Stand-in for the real base id in any upstream message a visitor could read. */
+const HIDDEN_BASE_ID = 'app…';
+
+/** Builds the forms' doors for one base. */
+export function createDoors(env: RelayEnv, options: DoorsOptions = {}): DoorsHandler {
+  const baseId = env.AIRTABLE_BASE_ID?.trim() ?? '';
+  const warn = options.warn ?? ((message: string) => console.warn(message));
+  // Upstream messages may name the real base; a visitor never learns it.
+  const scrub = (message: string) => (baseId ? message.split(baseId).join(HIDDEN_BASE_ID) : message);
+  const store = options.queue
+    ? createQueueStore(options.queue, warn)
+    : createSyncStore(env, {
+        fetch: options.fetch,
+        gate: options.gate,
+        answerBoundMs: options.answerBoundMs,
+        now: options.now,
+        warn,
+        scrub,
+      });
+  const gate = createGate({
+    store,
+    now: options.now,
+    clientLimiter: options.clientLimiter,
+    emailLimiter: options.emailLimiter,
+    bodyTimeoutMs: options.bodyTimeoutMs,
+  });
+
+  return async (request, client = {}) => {
+    const form = formAtPath(new URL(request.url).pathname);
+    if (!form)
+      return new Response('Not found', {
+        status: 404,
+        headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+      });
+    // A visitor who opens the door's address is sent to the form's page.
+    if (request.method === 'GET' || request.method === 'HEAD')
+      return new Response(null, { status: 303, headers: { location: form.page } });
+    if (request.method !== 'POST')
+      return new Response('Method not allowed', {
+        status: 405,
+        headers: {
+          allow: FORM_DOOR_METHODS,
+          'content-type': 'text/plain; charset=utf-8',
+          'cache-control': 'no-store',
+        },
+      });
+    const result = await gate.submit(request, { form, clientAddress: client.address ?? 'unknown' });
+    return wantsJson(request)
+      ? answerEnhancedPost(result)
+      : answerNativePost(form.name, result, options.formTemplates);
+  };
+}
