@@ -3,7 +3,7 @@
  * with Airtable's error type kept so messages can say what to fix.
  */
 import type { FieldDefinition } from '#src/lib/airtable/schema.ts';
-import { createRateGate } from '#src/server/rate-gate.ts';
+import { createPacer } from '#src/server/pacer.ts';
 
 export const AIRTABLE_ENDPOINT_URL = 'https://api.airtable.com';
 
@@ -48,19 +48,19 @@ export class AirtableApiError extends Error {
   }
 }
 
-// Airtable's limit is per base and counts every client, these commands included: one gate for
+// Airtable's limit is per base and counts every client, these commands included: one pacer for
 // the process keeps them under it, and a 429 (someone else busy on the base) waits the penalty.
-const gate = createRateGate();
+const pacer = createPacer();
 
 async function call<T>(access: AirtableAccess, method: string, path: string, body?: unknown): Promise<T> {
   for (let attempt = 0; ; attempt += 1) {
-    await gate.acquire();
+    await pacer.acquire();
     try {
       return await callOnce<T>(access, method, path, body);
     } catch (error) {
       if (!(error instanceof AirtableApiError) || error.status !== 429 || attempt >= 1) throw error;
-      gate.penalise();
-      console.warn(`Airtable is rate limiting this base; waiting ${Math.round(gate.closedFor() / 1000)} s…`);
+      pacer.penalise();
+      console.warn(`Airtable is rate limiting this base; waiting ${Math.round(pacer.closedFor() / 1000)} s…`);
     }
   }
 }

@@ -23,7 +23,7 @@ import {
   exportEmail,
   PRIVACY_TABLES,
 } from '#src/server/privacy.ts';
-import { createRateGate, RATE_WINDOW_MS } from '#src/server/rate-gate.ts';
+import { createPacer, RATE_WINDOW_MS } from '#src/server/pacer.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 const USAGE = [
@@ -127,10 +127,10 @@ export async function main(
     siteUrl && adminToken ? { url: siteUrl, token: adminToken } : undefined;
 
   let requests = 0;
-  // One gate for the command: at most 5 requests in any 1.2 s, and the 30 s penalty after a 429.
+  // One pacer for the command: at most 5 requests in any 1.2 s, and the 30 s penalty after a 429.
   // It starts shut for one window: the command run just before (or the site) may have used it.
   const upstream = createAirtableUpstream(settings, {
-    gate: createRateGate({ startClosedForMs: RATE_WINDOW_MS }),
+    pacer: createPacer({ startClosedForMs: RATE_WINDOW_MS }),
     fetch: (input, init) => {
       requests += 1;
       return fetch(input, init);

@@ -1,18 +1,18 @@
 /**
  * The server's own Airtable client: the few REST calls the synchronous store (stores.ts), the
  * queue's writer, the owner's privacy commands and the Worker's retention job (privacy.ts) make,
- * with the server's token, every request through the instance's rate gate and bounded in time.
+ * with the server's token, every request through the instance's pacer and bounded in time.
  *
  * Plain fetch rather than airtable.js. airtable.js does batch (create, update and destroy take up
  * to 10 records) and POSTs a long listing to listRecords; what it lacks is what a shared server
- * needs: a hook to wait for a slot in the instance's rate gate before each request, a deadline per
- * request (its timeout is fixed per client), a 429 that closes the gate for every caller instead
+ * needs: a hook to wait for a slot in the instance's pacer before each request, a deadline per
+ * request (its timeout is fixed per client), a 429 that closes the pacer for every caller instead
  * of its own retry, and one error type that says whether a failure is worth retrying.
  */
 import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import type { Cells } from './submission.ts';
-import type { RateGate } from './rate-gate.ts';
+import type { Pacer } from './pacer.ts';
 
 /** Airtable's most records per create or update request. */
 export const AIRTABLE_MAX_RECORDS_PER_WRITE = 10;
@@ -79,7 +79,7 @@ export interface AirtableUpstream {
 }
 
 export interface UpstreamOptions {
-  gate: RateGate;
+  pacer: Pacer;
   fetch?: typeof fetch;
   now?: () => number;
 }
@@ -116,8 +116,8 @@ export function createAirtableUpstream(
     `${settings.endpointUrl.replace(/\/+$/, '')}/v0/${encodeURIComponent(settings.baseId)}/${encodeURIComponent(table)}`;
 
   const call = async <T>(method: string, url: string, body: unknown, deadline: number): Promise<T> => {
-    if (!(await options.gate.acquire(deadline - now()))) {
-      throw options.gate.closedFor() > 0
+    if (!(await options.pacer.acquire(deadline - now()))) {
+      throw options.pacer.closedFor() > 0
         ? new UpstreamError(
             429,
             'TOO_MANY_REQUESTS',
@@ -144,7 +144,7 @@ export function createAirtableUpstream(
         timedOut ? 'No answer from Airtable in time' : 'Could not reach Airtable',
       );
     }
-    if (response.status === 429) options.gate.penalise();
+    if (response.status === 429) options.pacer.penalise();
     if (!response.ok) throw await errorFrom(response);
     try {
       return (await response.json()) as T;

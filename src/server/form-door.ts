@@ -1,12 +1,12 @@
 /**
  * The forms' native door: what a browser gets back when a form posts itself (before hydration,
- * or with no JavaScript at all). The gate has decided; this turns its result into a full page:
+ * or with no JavaScript at all). The request check has decided; this turns its result into a full page:
  *
  * - stored, queued or trapped: the spec's confirmation (200);
- * - an email the gate refused: the form again with the spec's message at the field and every
+ * - an email the request check refused: the form again with the spec's message at the field and every
  *   value kept (422);
  * - anything else (a limit, a refused field, a storage failure): the form again with the spec's
- *   'Something went wrong. Please try again.' and every value kept, with the gate's status.
+ *   'Something went wrong. Please try again.' and every value kept, with the request check's status.
  *
  * The page comes from the build (the hosts pass a renderer over its answer templates); a host
  * without one answers a plain page with the same words and a link back.
@@ -15,7 +15,7 @@ import { MESSAGES } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/escape-html.ts';
 import type { NativeFormName } from '#src/lib/airtable/relay-protocol.ts';
 import { formTemplatePath, type NativeOutcome, type NativeValues, renderFormAnswer } from './form-page.ts';
-import type { GateResult } from './gate.ts';
+import type { CheckResult } from './request-check.ts';
 
 export interface FormTemplates {
   /** The full answer page for `form`, or null when the host has no template for it. */
@@ -78,7 +78,7 @@ export function postedValues(form: URLSearchParams | undefined): NativeValues {
   return values;
 }
 
-export function outcomeOf(result: GateResult): NativeOutcome {
+export function outcomeOf(result: CheckResult): NativeOutcome {
   if (result.outcome !== 'refused') return 'confirmed';
   return result.field === 'email' ? 'invalid-email' : 'failure';
 }
@@ -97,7 +97,7 @@ function plainPage(form: NativeFormName, outcome: NativeOutcome): string {
 
 export async function answerNativePost(
   form: NativeFormName,
-  result: GateResult,
+  result: CheckResult,
   templates: FormTemplates | undefined,
 ): Promise<Response> {
   const outcome = outcomeOf(result);

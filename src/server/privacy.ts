@@ -8,7 +8,7 @@
  * - access: every record of one email, fields and times, for a subject access request.
  *
  * Everything goes through the server's one Airtable client (airtable-upstream.ts): pages of 100,
- * deletes of at most 10 ids, every request through the rate gate (on the Worker the same gate as
+ * deletes of at most 10 ids, every request through the pacer (on the Worker the same pacer as
  * the queue's writer). Logs and reports carry counts, never emails.
  */
 import { DATA_RETENTION_MONTHS } from '#src/config/constants.ts';
@@ -29,7 +29,7 @@ export const PRIVACY_TABLES: readonly string[] = [AIRTABLE_SCHEMA.waitlist.name,
 const EMAIL = AIRTABLE_SCHEMA.waitlist.fields.email.name;
 const CREATED_AT = AIRTABLE_SCHEMA.waitlist.fields.createdAt.name;
 const LAST_UPDATED = AIRTABLE_SCHEMA.waitlist.fields.lastUpdated.name;
-/** Longest one request may take, waiting for the gate included (no visitor is waiting). */
+/** Longest one request may take, waiting for the pacer included (no visitor is waiting). */
 const REQUEST_BOUND_MS = 60_000;
 /** Tries of one request that fails transiently (429, 5xx, timeout, dropped connection). */
 const ATTEMPTS = 5;
@@ -67,7 +67,7 @@ export function expiredFormula(cutoff: Date): string {
 }
 
 export interface PrivacyOptions {
-  /** The server's one Airtable client; every request goes through its rate gate. */
+  /** The server's one Airtable client; every request goes through its pacer. */
   upstream: AirtableUpstream;
   /**
    * The policy's clock: the retention cutoff is read from it (tests pin it). Requests are
@@ -81,7 +81,7 @@ export interface PrivacyOptions {
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs one request, again after a transient failure: after a 429 the gate stays shut for
+ * Runs one request, again after a transient failure: after a 429 the pacer stays shut for
  * Airtable's penalty, so the next try waits there; otherwise 1, 2, 4, 8 s.
  */
 async function withRetries<T>(

@@ -8,7 +8,7 @@
  * - looks up to 100 emails per table with one formula;
  * - creates or updates up to 10 records per request, with the spec's field rules;
  * - never starts more than 5 requests per second, and stays off Airtable for 30 s after a 429
- *   (the rate gate).
+ *   (the pacer).
  *
  * Acknowledged messages are stored; a transient failure (429, 5xx, timeout, dropped connection)
  * is retried with backoff; a permanent one (say, a field the base does not have) is retried
@@ -25,12 +25,7 @@ import {
   createAirtableUpstream,
   UpstreamError,
 } from './airtable-upstream.ts';
-import {
-  AIRTABLE_RATE_LIMIT_PENALTY_MS,
-  createRateGate,
-  RATE_WINDOW_MS,
-  type RateGate,
-} from './rate-gate.ts';
+import { AIRTABLE_RATE_LIMIT_PENALTY_MS, createPacer, RATE_WINDOW_MS, type Pacer } from './pacer.ts';
 import { type RelayEnv, upstreamSettings } from './stores.ts';
 import { DEAD_LETTER_QUEUE_SUFFIX, type DeadLetterStore, keepDeadLetter } from './dead-letters.ts';
 import {
@@ -66,7 +61,7 @@ export function retryDelaySeconds(attempts: number, rateLimited: boolean): numbe
 
 export interface WriterOptions {
   fetch?: typeof fetch;
-  gate?: RateGate;
+  pacer?: Pacer;
   now?: () => number;
   /** Where permanently failing submissions go (the dead-letter queue's producer). */
   deadLetter?: (submission: Submission, reason: string) => Promise<void>;
@@ -129,20 +124,20 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
-// The consumer runs with max concurrency 1: one gate per isolate paces every request it sends.
-let sharedGate: RateGate | undefined;
+// The consumer runs with max concurrency 1: one pacer per isolate paces every request it sends.
+let sharedPacer: Pacer | undefined;
 
 /**
- * The isolate's one gate to Airtable, shared by the queue's writer and the retention job.
+ * The isolate's one pacer for Airtable, shared by the queue's writer and the retention job.
  * A new isolate does not know what the last one sent: it waits one window before its first request.
  */
-export function isolateGate(): RateGate {
-  return (sharedGate ??= createRateGate({ startClosedForMs: RATE_WINDOW_MS }));
+export function isolatePacer(): Pacer {
+  return (sharedPacer ??= createPacer({ startClosedForMs: RATE_WINDOW_MS }));
 }
 
 export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
   const now = options.now ?? Date.now;
-  const gate = options.gate ?? isolateGate();
+  const pacer = options.pacer ?? isolatePacer();
   const log = options.log ?? ((message: string) => console.log(message));
   let requests = 0;
   const countingFetch: typeof fetch = (input, init) => {
@@ -150,11 +145,11 @@ export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
     return (options.fetch ?? fetch)(input, init);
   };
   const upstream: AirtableUpstream = createAirtableUpstream(upstreamSettings(env), {
-    gate,
+    pacer,
     fetch: countingFetch,
     now,
   });
-  const deadline = () => now() + REQUEST_BOUND_MS + gate.closedFor();
+  const deadline = () => now() + REQUEST_BOUND_MS + pacer.closedFor();
 
   /** Writes one part (all creates or all updates, at most 10) in one request. */
   async function writePart(

@@ -3,14 +3,14 @@
  * mounted by every host (the Worker, the Netlify Function, Vite's dev and preview servers):
  *
  * - the relay at RELAY_PATH speaks just enough of Airtable's REST API for the page's airtable.js
- *   client: its create of one record in 'Waitlist' or 'School Quotes' goes through the gate
- *   (src/server/gate.ts), which hands it to the store (stores.ts) that upserts it by email or
+ *   client: its create of one record in 'Waitlist' or 'School Quotes' goes through the request check
+ *   (src/server/request-check.ts), which hands it to the store (stores.ts) that upserts it by email or
  *   queues it. The page does not send its email lookup here: in relay mode it skips it and sends
  *   only the create (src/lib/airtable/upsert.ts), and in direct mode it talks to Airtable, not to
  *   this server. Should anything still send the storage layer's exact lookup, it is answered here
  *   with no records and never reaches Airtable, so it reveals nothing; everything else is refused
  *   with a 4xx before any request to Airtable. The page never holds a token.
- * - the forms' native posts (FORM_POST_PATHS) go through the same gate and are answered with a
+ * - the forms' native posts (FORM_POST_PATHS) go through the same request check and are answered with a
  *   full page (src/server/form-door.ts).
  */
 import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
@@ -18,8 +18,8 @@ import { FORM_POST_PATHS, RELAY_BASE_ID, RELAY_PATH } from '#src/lib/airtable/re
 import type { TableName } from '#src/lib/airtable/schema.ts';
 import type { Limiter } from './client-limits.ts';
 import { answerNativePost, type FormTemplates } from './form-door.ts';
-import { createGate, type GateResult } from './gate.ts';
-import type { RateGate } from './rate-gate.ts';
+import { createRequestCheck, type CheckResult } from './request-check.ts';
+import type { Pacer } from './pacer.ts';
 import { createQueueStore, createSyncStore, type RelayEnv, type SubmissionQueue } from './stores.ts';
 import { isRelayTable } from './submission.ts';
 
@@ -28,8 +28,8 @@ export type { RelayEnv, SubmissionQueue } from './stores.ts';
 export interface RelayOptions {
   /** Injected for tests and for the local servers; defaults to the global fetch. */
   fetch?: typeof fetch;
-  /** One pacing gate per instance; pass a shared one when several relays talk to the same base. */
-  gate?: RateGate;
+  /** One pacer per instance; pass a shared one when several relays talk to the same base. */
+  pacer?: Pacer;
   answerBoundMs?: number;
   now?: () => number;
   /** Queued mode: accepted submissions are sent here instead of being written at once. */
@@ -95,8 +95,8 @@ function nativeFormTable(
   return undefined;
 }
 
-/** The gate's answer to the page's create, in the shape airtable.js reads. */
-function jsonAnswer(result: GateResult): Response {
+/** The request check's answer to the page's create, in the shape airtable.js reads. */
+function jsonAnswer(result: CheckResult): Response {
   if (result.outcome === 'refused') {
     const response = airtableError(result.status, result.type, result.message);
     if (result.retryAfterSeconds) response.headers.set('retry-after', String(result.retryAfterSeconds));
@@ -119,13 +119,13 @@ export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHan
     ? createQueueStore(options.queue, warn)
     : createSyncStore(env, {
         fetch: options.fetch,
-        gate: options.gate,
+        pacer: options.pacer,
         answerBoundMs: options.answerBoundMs,
         now: options.now,
         warn,
         scrub,
       });
-  const gate = createGate({
+  const requestCheck = createRequestCheck({
     store,
     now: options.now,
     clientLimiter: options.clientLimiter,
@@ -154,7 +154,11 @@ export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHan
             'cache-control': 'no-store',
           },
         });
-      const result = await gate.submit(request, { door: 'native', table: native.table, clientAddress });
+      const result = await requestCheck.submit(request, {
+        door: 'native',
+        table: native.table,
+        clientAddress,
+      });
       return answerNativePost(native.form, result, options.formTemplates);
     }
     const prefix = `${RELAY_PATH}/v0/`;
@@ -185,6 +189,6 @@ export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHan
       return airtableError(405, 'METHOD_NOT_ALLOWED', 'Records can only be created here');
     if (url.search) return airtableError(400, 'INVALID_REQUEST_UNKNOWN', 'Unexpected query parameters');
 
-    return jsonAnswer(await gate.submit(request, { door: 'json', table, clientAddress }));
+    return jsonAnswer(await requestCheck.submit(request, { door: 'json', table, clientAddress }));
   };
 }

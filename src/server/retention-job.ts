@@ -2,10 +2,10 @@
  * The Worker's Cron Trigger (wrangler.jsonc `triggers.crons`, daily): the privacy policy's
  * retention (privacy.ts) on the deployed base, and on the Worker's dead letters.
  *
- * Its requests go through the isolate's one rate gate, the one the queue's writer uses, so in
+ * Its requests go through the isolate's one pacer, the one the queue's writer uses, so in
  * one isolate the two together stay under Airtable's 5 requests a second. Cloudflare may run the
  * cron in another isolate than a busy queue consumer: the trigger fires at a quiet hour, and a
- * 429 nonetheless costs a 30 s wait (both gates stay shut for the penalty), never a record.
+ * 429 nonetheless costs a 30 s wait (both pacers stay shut for the penalty), never a record.
  *
  * It logs counts, never emails.
  */
@@ -13,8 +13,8 @@ import { createAirtableUpstream } from './airtable-upstream.ts';
 import type { DeadLetterStore } from './dead-letters.ts';
 import { type RelayEnv, upstreamSettings } from './stores.ts';
 import { applyRetention, describeRetention, expireDeadLetters } from './privacy.ts';
-import { isolateGate } from './queue-writer.ts';
-import type { RateGate } from './rate-gate.ts';
+import { isolatePacer } from './queue-writer.ts';
+import type { Pacer } from './pacer.ts';
 
 /**
  * Longest one run keeps deleting (a Cron Trigger may run for 15 minutes): about 2,500 records a
@@ -27,7 +27,7 @@ export interface RetentionJobEnv extends RelayEnv {
 }
 
 export interface RetentionJobOptions {
-  gate?: RateGate;
+  pacer?: Pacer;
   fetch?: typeof fetch;
   /** The policy's clock (the cutoff); Airtable requests are bounded on the real one. */
   now?: () => number;
@@ -48,7 +48,7 @@ export async function runRetentionJob(
   let requests = 0;
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const upstream = createAirtableUpstream(settings, {
-    gate: options.gate ?? isolateGate(),
+    pacer: options.pacer ?? isolatePacer(),
     fetch: (input, init) => {
       requests += 1;
       return doFetch(input, init);

@@ -1,5 +1,5 @@
 /**
- * Where the gate's accepted submissions go: queued for the one paced writer (the Worker), or
+ * Where the request check's accepted submissions go: queued for the one paced writer (the Worker), or
  * upserted while the visitor waits (Netlify, `vite`, `vite preview`). Also the server's Airtable
  * settings from its environment (`upstreamSettings`), which the queue writer, the retention job
  * and the privacy commands read too.
@@ -12,7 +12,7 @@ import {
   type StoredRecord,
   UpstreamError,
 } from './airtable-upstream.ts';
-import { createRateGate, type RateGate } from './rate-gate.ts';
+import { createPacer, type Pacer } from './pacer.ts';
 import { cellsForCreate, cellsForUpdate, type Submission } from './submission.ts';
 
 /** The server's environment variables for Airtable (names kept: deploys and tests set them). */
@@ -78,8 +78,8 @@ export function upstreamSettings(env: RelayEnv) {
 
 export interface SyncStoreOptions {
   fetch?: typeof fetch;
-  /** One gate per instance; pass a shared one when several stores talk to the same base. */
-  gate?: RateGate;
+  /** One pacer per instance; pass a shared one when several stores talk to the same base. */
+  pacer?: Pacer;
   answerBoundMs?: number;
   now?: () => number;
   /** Where operational warnings go (never with a token or an email in them). */
@@ -88,15 +88,15 @@ export interface SyncStoreOptions {
   scrub?: (message: string) => string;
 }
 
-/** Stores each submission while the visitor waits: one address at a time, paced by the gate. */
+/** Stores each submission while the visitor waits: one address at a time, paced by the pacer. */
 export function createSyncStore(env: RelayEnv, options: SyncStoreOptions = {}): SubmissionStore {
   const settings = upstreamSettings(env);
   const now = options.now ?? Date.now;
   const answerBoundMs = options.answerBoundMs ?? STORE_ANSWER_BOUND_MS;
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const scrub = options.scrub ?? ((message: string) => message);
-  const gate = options.gate ?? createRateGate({ now });
-  const upstream = createAirtableUpstream(settings, { gate, fetch: options.fetch, now });
+  const pacer = options.pacer ?? createPacer({ now });
+  const upstream = createAirtableUpstream(settings, { pacer, fetch: options.fetch, now });
   const oneAtATime = keyedSerialiser();
   return {
     async save(submission) {

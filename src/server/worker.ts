@@ -30,7 +30,7 @@ function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
   return queue ? { send: (submission) => queue.send(submission, { contentType: 'json' }) } : undefined;
 }
 
-// One relay per isolate: its rate gate and per-email order hold across the isolate's requests.
+// One relay per isolate: its pacer and per-email order hold across the isolate's requests.
 let relay: { handler: RelayHandler; env: WorkerEnv } | undefined;
 
 function relayFor(env: WorkerEnv): RelayHandler {
@@ -90,7 +90,7 @@ export default {
 
   /**
    * The Cron Trigger (wrangler.jsonc `triggers.crons`, daily): the privacy policy's retention
-   * (src/server/retention-job.ts), through the same gate as the queue's writer; logs counts,
+   * (src/server/retention-job.ts), through the same pacer as the queue's writer; logs counts,
    * never emails. Under `wrangler dev --test-scheduled`, GET /__scheduled fires it
    * (run_worker_first lists the path).
    */

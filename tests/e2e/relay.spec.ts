@@ -30,7 +30,7 @@ import {
  * Relay mode, the default without a browser key: the page's airtable.js talks only to
  * /api/airtable on its own origin, and the relay (vite preview here, the same handler as the
  * Worker and the Netlify Function) performs the upsert against the emulator with the server's
- * token. Serial: the 429 case shuts this relay's gate for 30 s, so it runs last.
+ * token. Serial: the 429 case shuts this relay's pacer for 30 s, so it runs last.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -337,7 +337,7 @@ test('a visitor over the per-address limit sees the failure toast with every val
   request,
   consoleErrors,
 }, testInfo) => {
-  // Ten refused creates from this test's address use up its minute (the gate counts them all).
+  // Ten refused creates from this test's address use up its minute (the request check counts them all).
   for (let i = 0; i < 10; i += 1) {
     const answer = await request.post(`${SITE_RELAY_URL}/api/airtable/v0/appSiteRelay/Waitlist`, {
       headers: { authorization: 'Bearer same-origin-relay', 'content-type': 'application/json' },
@@ -354,10 +354,10 @@ test('a visitor over the per-address limit sees the failure toast with every val
   expect(await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE)).toEqual([]);
   expectConsoleErrors(consoleErrors, /status of 429|Waitlist sign-up failed/);
 
-  // Another address is served meanwhile: tests/unit/gate-rules.test.ts and the workerd test prove it.
+  // Another address is served meanwhile: tests/unit/request-check-rules.test.ts and the workerd test prove it.
 });
 
-// Last, and on the dev server's own relay and emulator: the 429 shuts that relay's gate for
+// Last, and on the dev server's own relay and emulator: the 429 shuts that relay's pacer for
 // Airtable's 30 s penalty, which must not fail other tests' sign-ups on the preview site.
 test('Airtable’s 429 reaches the visitor as the failure toast, and the relay stops calling', async ({
   page,
@@ -384,7 +384,7 @@ test('Airtable’s 429 reaches the visitor as the failure toast, and the relay s
   await joinWaitlist(page, email);
   // The dev server runs with the e2e builds' short answer bound (tests/e2e/support/servers.mjs).
   await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: E2E_STORAGE_ANSWER_BOUND_MS + 5_000 });
-  // The page retried inside its bound, but the relay's gate kept every retry off Airtable.
+  // The page retried inside its bound, but the relay's pacer kept every retry off Airtable.
   // Other tests use bases at the same time: count only the 429 (the one armed fault).
   expect(await rateLimitedSince(request, since, DEV_URL)).toBe(1);
   expect(await recordsFor(request, WAITLIST_TABLE, email, DEV_URL)).toEqual([]);

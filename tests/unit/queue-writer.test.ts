@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { AIRTABLE_REQUESTS_PER_SECOND, createRateGate, RATE_WINDOW_MS } from '#src/server/rate-gate.ts';
+import { AIRTABLE_REQUESTS_PER_SECOND, createPacer, RATE_WINDOW_MS } from '#src/server/pacer.ts';
 import { createQueueWriter, mergeSubmissions, type QueueMessage } from '#src/server/queue-writer.ts';
 import type { Submission } from '#src/server/submission.ts';
 
@@ -74,7 +74,7 @@ function fakeAirtable(
 const writerWith = (airtable: ReturnType<typeof fakeAirtable>, deadLetters: Submission[] = []) =>
   createQueueWriter(ENV, {
     fetch: airtable.fetch,
-    gate: createRateGate({ perSecond: 1000 }),
+    pacer: createPacer({ perSecond: 1000 }),
     log: () => undefined,
     deadLetter: async (submission) => {
       deadLetters.push(submission);
@@ -172,8 +172,8 @@ describe('queue writer', () => {
     expect([...entries, repeat].every((entry) => entry.state.acked)).toBe(true);
   });
 
-  it('paces its own requests through the gate: never more than 5 start in one window', async () => {
-    // A fake clock: the gate's waits move it, so the request starts are the writer's own doing.
+  it('paces its own requests through the pacer: never more than 5 start in one window', async () => {
+    // A fake clock: the pacer's waits move it, so the request starts are the writer's own doing.
     let clock = 0;
     const starts: number[] = [];
     const airtable = fakeAirtable();
@@ -182,7 +182,7 @@ describe('queue writer', () => {
         starts.push(clock);
         return airtable.fetch(input, init);
       },
-      gate: createRateGate({
+      pacer: createPacer({
         now: () => clock,
         sleep: async (ms) => {
           clock += ms;

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
 import { RELAY_BASE_ID, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
-import { createRateGate } from '#src/server/rate-gate.ts';
-import { GATE_MAX_BODY_BYTES } from '#src/server/gate.ts';
+import { createPacer } from '#src/server/pacer.ts';
+import { REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
 import { createRelay } from '#src/server/relay.ts';
 
 const TOKEN = 'patServerSecret.0123456789';
@@ -45,7 +45,7 @@ function relayWithFake() {
     {
       fetch: airtable.fetch,
       now: () => NOW,
-      gate: createRateGate({ perSecond: 1000 }),
+      pacer: createPacer({ perSecond: 1000 }),
       warn: () => undefined,
     },
   );
@@ -307,7 +307,7 @@ const RULES: Rule[] = [
     rule: 'a body over the limit',
     method: 'POST',
     path: table('Waitlist'),
-    rawBody: `{"fields":{"Email":"${'a'.repeat(GATE_MAX_BODY_BYTES)}"}}`,
+    rawBody: `{"fields":{"Email":"${'a'.repeat(REQUEST_MAX_BODY_BYTES)}"}}`,
     status: 413,
     upstream: 0,
   },

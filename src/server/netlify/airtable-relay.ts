@@ -1,7 +1,7 @@
 /**
  * The relay as a Netlify Function (web-standard signature), at /api/airtable/* on the site's
  * own origin. Synchronous mode: each submission is upserted while the visitor waits, with this
- * instance's rate gate; see docs/rush.md for what that means under a rush.
+ * instance's pacer; see docs/rush.md for what that means under a rush.
  */
 import { FORM_POST_PATHS, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
 import { clientAddress, trustedProxies } from '#src/server/client-limits.ts';
@@ -11,7 +11,7 @@ import { createRelay, type RelayHandler } from '#src/server/relay.ts';
 /** Netlify's Node runtime; the app's tsconfig has no Node typings. */
 declare const process: { env: Record<string, string | undefined> };
 
-// One relay per warm instance, so its rate gate and per-email order span its requests.
+// One relay per warm instance, so its pacer and per-email order span its requests.
 let relay: RelayHandler | undefined;
 
 /** The parts of Netlify's function context used here: the client's address, as Netlify saw it. */

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import { createAirtableUpstream } from '#src/server/airtable-upstream.ts';
 import { applyRetention, eraseEmail, monthsBefore, retentionCutoff } from '#src/server/privacy.ts';
-import { createRateGate } from '#src/server/rate-gate.ts';
+import { createPacer } from '#src/server/pacer.ts';
 import { main as privacy } from '#scripts/launch-kit/privacy.ts';
 import { type Emulator, useEmulator } from '#tests/integration/support/emulator.ts';
 
@@ -189,7 +189,7 @@ describe('npm run privacy:retention', () => {
     );
     const upstream = createAirtableUpstream(
       { apiKey: emulator().apiKey, baseId: emulator().baseId, endpointUrl: emulator().url },
-      { gate: createRateGate({ perSecond: 50 }) },
+      { pacer: createPacer({ perSecond: 50 }) },
     );
     const report = await applyRetention({ upstream, now: () => NOW, sleep: async () => undefined });
     expect(report.deleted).toEqual({ [WAITLIST]: 12, [QUOTES]: 0 });
@@ -201,7 +201,7 @@ describe('npm run privacy:retention', () => {
       emulator().seed(WAITLIST, { Email: `old${i}@x.co`, 'Last Updated': monthsAgo(25) });
     const upstream = createAirtableUpstream(
       { apiKey: emulator().apiKey, baseId: emulator().baseId, endpointUrl: emulator().url },
-      { gate: createRateGate({ perSecond: 50 }) },
+      { pacer: createPacer({ perSecond: 50 }) },
     );
     const report = await applyRetention({ upstream, now: () => NOW, budgetMs: 0 });
     expect(report.deleted[WAITLIST]).toBe(0);
@@ -246,7 +246,7 @@ describe('npm run privacy:erase', () => {
     emulator().seed(WAITLIST, { Email: 'other@x.co' });
     const upstream = createAirtableUpstream(
       { apiKey: emulator().apiKey, baseId: emulator().baseId, endpointUrl: emulator().url },
-      { gate: createRateGate({ perSecond: 50 }) },
+      { pacer: createPacer({ perSecond: 50 }) },
     );
     expect(await eraseEmail({ upstream }, 'Many@X.co')).toHaveLength(105);
     expect(emails(emulator(), WAITLIST)).toEqual(['other@x.co']);

@@ -1,5 +1,5 @@
 /**
- * The one server gate every submission passes, whichever host runs it (the Worker, the Netlify
+ * The one request check every submission passes, whichever host runs it (the Worker, the Netlify
  * Function, Vite's dev and preview servers) and whichever door it came through (the page's
  * airtable.js create, JSON; the form's native post, urlencoded). It trusts nothing in the request:
  *
@@ -9,8 +9,8 @@
  *    so a cross-origin script must pass a CORS preflight that is never granted;
  * 2. per client: at most SUBMISSIONS_PER_CLIENT_PER_MINUTE from one address, an IPv6 one per /64
  *    (429, Retry-After),
- *    counted before the body is read, so a flood never reaches the pacing gate all visitors share;
- * 3. bounded: a body larger than GATE_MAX_BODY_BYTES (413) or slower than GATE_BODY_TIMEOUT_MS
+ *    counted before the body is read, so a flood never reaches the pacer all visitors share;
+ * 3. bounded: a body larger than REQUEST_MAX_BODY_BYTES (413) or slower than REQUEST_BODY_TIMEOUT_MS
  *    (408) is cut off;
  * 4. the bot trap is checked here, on both doors;
  * 5. the fields are validated (submission.ts): only the form's fields, nothing blanked, one
@@ -43,14 +43,14 @@ import {
   type Submission,
 } from './submission.ts';
 
-/** Largest request body the gate reads; a form's submission is well under 4 KB. */
-export const GATE_MAX_BODY_BYTES = 16 * 1024;
+/** Largest request body the request check reads; a form's submission is well under 4 KB. */
+export const REQUEST_MAX_BODY_BYTES = 16 * 1024;
 /** Longest a body may take to arrive: a phone on a slow network sends 4 KB in well under this. */
-export const GATE_BODY_TIMEOUT_MS = 8_000;
+export const REQUEST_BODY_TIMEOUT_MS = 8_000;
 
 export type Door = 'json' | 'native';
 
-export interface GateRequest {
+export interface DoorRequest {
   door: Door;
   table: TableName;
   /** The connecting address, as the host knows it (see client-limits.ts). */
@@ -58,7 +58,7 @@ export interface GateRequest {
 }
 
 /** A submission refused or failed, in Airtable's error vocabulary (the page maps it as Airtable's). */
-export interface GateRefusal extends Refusal {
+export interface CheckRefusal extends Refusal {
   outcome: 'refused';
   retryAfterSeconds?: number;
 }
@@ -69,11 +69,11 @@ interface Sent {
   sent?: unknown;
 }
 
-export type GateResult = (
+export type CheckResult = (
   | { outcome: 'accepted'; submission: Submission; receipt: Receipt }
   /** The bot trap was filled: answered like a success, nothing stored. */
   | { outcome: 'trapped'; receipt: Receipt }
-  | GateRefusal
+  | CheckRefusal
 ) &
   Sent;
 
@@ -83,7 +83,7 @@ export interface Receipt {
   createdTime: string;
 }
 
-export interface GateOptions {
+export interface RequestCheckOptions {
   store: SubmissionStore;
   now?: () => number;
   clientLimiter?: Limiter;
@@ -95,8 +95,8 @@ const refused = (
   status: number,
   type: string,
   message: string,
-  extra: Partial<GateRefusal> = {},
-): GateRefusal => ({ outcome: 'refused', status, type, message, ...extra });
+  extra: Partial<CheckRefusal> = {},
+): CheckRefusal => ({ outcome: 'refused', status, type, message, ...extra });
 
 /**
  * True unless the request comes, or may come, from another site. A form's native post carries
@@ -171,17 +171,17 @@ function randomReceiptId(): string {
   return `rec${Array.from(bytes, (byte) => (byte % 36).toString(36)).join('')}`;
 }
 
-export interface Gate {
-  submit(request: Request, how: GateRequest): Promise<GateResult>;
+export interface RequestCheck {
+  submit(request: Request, how: DoorRequest): Promise<CheckResult>;
 }
 
-export function createGate(options: GateOptions): Gate {
+export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
   const now = options.now ?? Date.now;
   const clientLimiter =
     options.clientLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now });
   const emailLimiter =
     options.emailLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_EMAIL_PER_MINUTE, now });
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? GATE_BODY_TIMEOUT_MS;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
 
   return {
     async submit(request, { door, table, clientAddress }) {
@@ -206,14 +206,14 @@ export function createGate(options: GateOptions): Gate {
         );
         if (door !== 'native') return limited;
         // A person posting natively gets the form back with what they typed (bounded like any body).
-        const typed = await readBody(request, GATE_MAX_BODY_BYTES, bodyTimeoutMs);
+        const typed = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
         return 'text' in typed ? { ...limited, form: new URLSearchParams(typed.text) } : limited;
       }
 
-      const body = await readBody(request, GATE_MAX_BODY_BYTES, bodyTimeoutMs);
+      const body = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
       if ('problem' in body) {
         return body.problem === 'too-large'
-          ? refused(413, 'REQUEST_TOO_LARGE', `Request bodies are limited to ${GATE_MAX_BODY_BYTES} bytes`)
+          ? refused(413, 'REQUEST_TOO_LARGE', `Request bodies are limited to ${REQUEST_MAX_BODY_BYTES} bytes`)
           : refused(408, 'REQUEST_TIMEOUT', 'The request body took too long to arrive');
       }
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The server gate's rules as one table: every row of the gate issue's attack table, refused or
+ * The request check's rules as one table: every row of the gate issue's attack table, refused or
  * made harmless, through the same handler every host mounts.
  */
 import {
@@ -11,7 +11,7 @@ import {
 } from '#src/lib/airtable/relay-protocol.ts';
 import { canonicalEmail } from '#src/lib/email.ts';
 import { createWindowLimiter } from '#src/server/client-limits.ts';
-import { createRateGate } from '#src/server/rate-gate.ts';
+import { createPacer } from '#src/server/pacer.ts';
 import { createRelay, type RelayOptions } from '#src/server/relay.ts';
 import {
   ADMIN_TOKEN_MIN_LENGTH,
@@ -74,7 +74,7 @@ const relayOver = (base: ReturnType<typeof fakeBase>, options: RelayOptions = {}
     {
       fetch: base.fetch,
       now: () => NOW,
-      gate: createRateGate({ perSecond: 1000 }),
+      pacer: createPacer({ perSecond: 1000 }),
       warn: () => undefined,
       ...options,
     },
