@@ -22,7 +22,8 @@ import {
 import { FORM_POST_PATHS, RELAY_PATH } from '#src/lib/airtable/relay-protocol.ts';
 import { type FormTemplates, formTemplatesFrom } from '#src/server/form-door.ts';
 import { isHiddenPath } from '#src/server/form-page.ts';
-import { createRelay, type RelayEnv } from '#src/server/relay.ts';
+import { createRelay } from '#src/server/relay.ts';
+import type { AirtableEnv } from '#src/server/settings.ts';
 import { devFormTemplate } from './form-templates.ts';
 import { webMiddleware } from './node-adapter.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
@@ -34,7 +35,7 @@ interface Listening {
   } | null;
 }
 
-function serverEnv(config: ResolvedConfig): RelayEnv {
+function serverEnv(config: ResolvedConfig): AirtableEnv {
   // AIRTABLE_* from the environment or .env files: server-side only, never in the bundle.
   return loadEnv(config.mode, config.envDir || config.root, 'AIRTABLE_');
 }

@@ -20,10 +20,11 @@ import type { Limiter } from './client-limits.ts';
 import { answerNativePost, type FormTemplates } from './form-door.ts';
 import { createRequestCheck, type CheckResult } from './request-check.ts';
 import type { Pacer } from './pacer.ts';
-import { createQueueStore, createSyncStore, type RelayEnv, type SubmissionQueue } from './stores.ts';
+import type { AirtableEnv } from './settings.ts';
+import { createQueueStore, createSyncStore, type SubmissionQueue } from './stores.ts';
 import { isRelayTable } from './submission.ts';
 
-export type { RelayEnv, SubmissionQueue } from './stores.ts';
+export type { SubmissionQueue } from './stores.ts';
 
 export interface RelayOptions {
   /** Injected for tests and for the local servers; defaults to the global fetch. */
@@ -110,7 +111,7 @@ function jsonAnswer(result: CheckResult): Response {
 export const FORM_DOOR_METHODS = 'GET, HEAD, POST';
 
 /** Builds the server's doors for one base. */
-export function createRelay(env: RelayEnv, options: RelayOptions = {}): RelayHandler {
+export function createRelay(env: AirtableEnv, options: RelayOptions = {}): RelayHandler {
   const baseId = env.AIRTABLE_BASE_ID?.trim() ?? '';
   const warn = options.warn ?? ((message: string) => console.warn(message));
   // Upstream messages may name the real base; the page only ever knows the stand-in.

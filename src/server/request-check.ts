@@ -33,7 +33,8 @@ import {
   SUBMISSIONS_PER_CLIENT_PER_MINUTE,
   SUBMISSIONS_PER_EMAIL_PER_MINUTE,
 } from './client-limits.ts';
-import { StoreFailure, type SubmissionStore } from './stores.ts';
+import { AirtableError } from './airtable-client.ts';
+import type { SubmissionStore } from './stores.ts';
 import {
   isRefusal,
   nativeFields,
@@ -259,7 +260,7 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
       try {
         await options.store.save(parsed);
       } catch (error) {
-        if (!(error instanceof StoreFailure)) throw error;
+        if (!(error instanceof AirtableError)) throw error;
         return { ...refused(error.status, error.type, error.message), form };
       }
       return { outcome: 'accepted', submission: parsed, receipt, form, sent };

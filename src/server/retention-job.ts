@@ -9,9 +9,9 @@
  *
  * It logs counts, never emails.
  */
-import { createAirtableUpstream } from './airtable-upstream.ts';
+import { createAirtableClient } from './airtable-client.ts';
 import type { DeadLetterStore } from './dead-letters.ts';
-import { type RelayEnv, upstreamSettings } from './stores.ts';
+import { airtableAccess, type AirtableEnv } from './settings.ts';
 import { applyRetention, describeRetention, expireDeadLetters } from './privacy.ts';
 import { isolatePacer } from './queue-writer.ts';
 import type { Pacer } from './pacer.ts';
@@ -22,7 +22,7 @@ import type { Pacer } from './pacer.ts';
  */
 export const RETENTION_JOB_BUDGET_MS = 10 * 60_000;
 
-export interface RetentionJobEnv extends RelayEnv {
+export interface RetentionJobEnv extends AirtableEnv {
   DEAD_LETTERS?: DeadLetterStore;
 }
 
@@ -40,31 +40,28 @@ export async function runRetentionJob(
   options: RetentionJobOptions = {},
 ): Promise<void> {
   const log = options.log ?? ((line: string) => console.log(line));
-  const settings = upstreamSettings(env);
-  if (!settings.apiKey || !settings.baseId) {
+  const access = airtableAccess(env);
+  if (!access.token || !access.baseId) {
     log('Retention: AIRTABLE_API_KEY or AIRTABLE_BASE_ID is not set; nothing done');
     return;
   }
-  let requests = 0;
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-  const upstream = createAirtableUpstream(settings, {
+  const client = createAirtableClient(access, {
     pacer: options.pacer ?? isolatePacer(),
-    fetch: (input, init) => {
-      requests += 1;
-      return doFetch(input, init);
-    },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   try {
     const report = await applyRetention({
-      upstream,
+      client,
       budgetMs: RETENTION_JOB_BUDGET_MS,
       ...(options.now ? { now: options.now } : {}),
     });
     const letters = env.DEAD_LETTERS ? await expireDeadLetters(env.DEAD_LETTERS, new Date(report.cutoff)) : 0;
-    log(`${describeRetention(report)}; ${letters} dead letters; ${requests} Airtable requests`);
+    log(`${describeRetention(report)}; ${letters} dead letters; ${client.requestsSent()} Airtable requests`);
   } catch (error) {
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
-    log(`Retention failed after ${requests} Airtable requests (${reason}); the next run tries again`);
+    log(
+      `Retention failed after ${client.requestsSent()} Airtable requests (${reason}); the next run tries again`,
+    );
     throw error;
   }
 }

@@ -11,11 +11,12 @@ import { isHiddenPath } from './form-page.ts';
 import { DEAD_LETTERS_PATH, type DeadLetterAdminEnv, handleDeadLetterAdmin } from './dead-letters.ts';
 import { type QueueBatch, writeQueuedBatch } from './queue-writer.ts';
 import { runRetentionJob } from './retention-job.ts';
-import { createRelay, type RelayEnv, type RelayHandler, type SubmissionQueue } from './relay.ts';
+import { createRelay, type RelayHandler, type SubmissionQueue } from './relay.ts';
+import type { AirtableEnv } from './settings.ts';
 import type { Submission } from './submission.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
-export interface WorkerEnv extends RelayEnv, DeadLetterAdminEnv {
+export interface WorkerEnv extends AirtableEnv, DeadLetterAdminEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
   /** Queued mode when bound (see wrangler.jsonc). */
   SUBMISSIONS?: { send(body: Submission, options?: { contentType?: 'json' }): Promise<void> };

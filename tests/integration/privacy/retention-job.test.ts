@@ -96,7 +96,7 @@ describe('the retention job (Cron Trigger)', () => {
       ),
     ).rejects.toMatchObject({ status: 401 });
     expect(lines.at(-1)).toMatch(
-      /^Retention failed after 1 Airtable requests \(UpstreamError: .*\); the next run tries again$/,
+      /^Retention failed after 1 Airtable requests \(AirtableError: .*\); the next run tries again$/,
     );
     expect(lines.join('\n')).not.toContain('@');
   });
