@@ -8,14 +8,9 @@
  *   (or --base, --schema-token (schema.bases:read), --site-token, --endpoint)
  */
 import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '#src/lib/airtable/schema.ts';
-import {
-  AirtableApiError,
-  listTables,
-  records,
-  type AirtableAccess,
-  type RemoteTable,
-} from './airtable-api.ts';
-import { readSchemaAccess } from './options.ts';
+import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
+import { type AirtableClient, AirtableError, type RemoteTable } from '#src/server/airtable-client.ts';
+import { kitClient, readSchemaAccess } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 /** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
@@ -62,7 +57,7 @@ function compareSchema(
 }
 
 /** Looks up, creates, updates and (if allowed) deletes a marked record with the site's token. */
-async function probe(access: AirtableAccess, table: TableDefinition, report: CheckReport): Promise<void> {
+async function probe(client: AirtableClient, table: TableDefinition, report: CheckReport): Promise<void> {
   const fields = Object.values(table.fields);
   const email = fields.find((field) => field.type === 'email');
   const note = fields.find((field) => field.type === 'singleLineText' || field.type === 'multilineText');
@@ -74,7 +69,7 @@ async function probe(access: AirtableAccess, table: TableDefinition, report: Che
       steps.push(`${name} ok`);
       return result;
     } catch (error) {
-      if (!(error instanceof AirtableApiError)) throw error;
+      if (!(error instanceof AirtableError)) throw error;
       steps.push(`${name} REFUSED (${error.explain(scope)})`);
       report.ok = false;
       return undefined;
@@ -82,25 +77,31 @@ async function probe(access: AirtableAccess, table: TableDefinition, report: Che
   };
   await step(
     'lookup',
-    () => records.find(access, table.name, `LOWER({${email.name}}) = '${PROBE_EMAIL}'`),
+    () =>
+      client.listPage(table.name, {
+        filterByFormula: emailLookupFormula(PROBE_EMAIL, email.name),
+        maxRecords: 1,
+      }),
     'data.records:read',
   );
-  const created = await step(
-    'create',
-    () => records.create(access, table.name, { [email.name]: PROBE_EMAIL, [note.name]: PROBE_NOTE }),
-    'data.records:write',
-  );
+  const [created] =
+    (await step(
+      'create',
+      () => client.create(table.name, [{ [email.name]: PROBE_EMAIL, [note.name]: PROBE_NOTE }]),
+      'data.records:write',
+    )) ?? [];
   if (created) {
     await step(
       'update',
-      () => records.update(access, table.name, created.id, { [note.name]: `${PROBE_NOTE} (updated)` }),
+      () =>
+        client.update(table.name, [{ id: created.id, fields: { [note.name]: `${PROBE_NOTE} (updated)` } }]),
       'data.records:write',
     );
     try {
-      await records.remove(access, table.name, created.id);
+      await client.deleteRecords(table.name, [created.id]);
       steps.push('test record deleted');
     } catch (error) {
-      if (!(error instanceof AirtableApiError)) throw error;
+      if (!(error instanceof AirtableError)) throw error;
       // Not a failure: the site never deletes. The owner removes the marked record by hand.
       steps.push(`the token may not delete: remove the record ${created.id} (${PROBE_EMAIL}) by hand`);
     }
@@ -118,13 +119,13 @@ export async function checkBase(
   const report: CheckReport = { lines: [], ok: true };
   let remote: RemoteTable[];
   try {
-    remote = await listTables({
+    remote = await kitClient({
       endpointUrl: access.endpointUrl,
       baseId: access.baseId,
       token: access.schemaToken,
-    });
+    }).listTables();
   } catch (error) {
-    if (!(error instanceof AirtableApiError)) throw error;
+    if (!(error instanceof AirtableError)) throw error;
     return {
       ok: false,
       lines: [`Cannot read the schema of base ${access.baseId}: ${error.explain('schema.bases:read')}.`],
@@ -139,7 +140,7 @@ export async function checkBase(
     if (!present) continue;
     if (access.siteToken) {
       await probe(
-        { endpointUrl: access.endpointUrl, baseId: access.baseId, token: access.siteToken },
+        kitClient({ endpointUrl: access.endpointUrl, baseId: access.baseId, token: access.siteToken }),
         table,
         report,
       );

@@ -10,14 +10,9 @@
  * machine: it is read from the environment or flags, never written to a file or a build.
  */
 import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '#src/lib/airtable/schema.ts';
-import {
-  AirtableApiError,
-  createField,
-  createTable,
-  listTables,
-  type AirtableAccess,
-} from './airtable-api.ts';
-import { readSchemaAccess } from './options.ts';
+import { AirtableError, type RemoteTable } from '#src/server/airtable-client.ts';
+import type { AirtableAccess } from '#src/server/settings.ts';
+import { kitClient, readSchemaAccess } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 export interface SetupReport {
@@ -39,11 +34,12 @@ export async function setupBase(
     report.lines.push(line);
     report.ok = false;
   };
-  let remote;
+  const client = kitClient(access);
+  let remote: RemoteTable[];
   try {
-    remote = await listTables(access);
+    remote = await client.listTables();
   } catch (error) {
-    if (!(error instanceof AirtableApiError)) throw error;
+    if (!(error instanceof AirtableError)) throw error;
     fail(`Cannot read the schema of base ${access.baseId}: ${error.explain('schema.bases:read')}.`);
     return report;
   }
@@ -52,7 +48,7 @@ export async function setupBase(
       const fields = Object.values(table.fields);
       const existing = remote.find((candidate) => candidate.name === table.name);
       if (!existing) {
-        await createTable(access, table.name, fields);
+        await client.createTable(table.name, fields);
         report.changed = true;
         report.lines.push(
           `Created table '${table.name}' with ${fields.map((f) => `'${f.name}'`).join(', ')}.`,
@@ -62,7 +58,7 @@ export async function setupBase(
       for (const field of fields) {
         const present = existing.fields.find((candidate) => candidate.name === field.name);
         if (!present) {
-          await createField(access, existing.id, field);
+          await client.createField(existing.id, field);
           report.changed = true;
           report.lines.push(`Added field '${table.name}' › '${field.name}' (${field.type}).`);
         } else if (present.type !== field.type) {
@@ -74,7 +70,7 @@ export async function setupBase(
       }
     }
   } catch (error) {
-    if (!(error instanceof AirtableApiError)) throw error;
+    if (!(error instanceof AirtableError)) throw error;
     fail(`Stopped: Airtable refused a change: ${error.explain('schema.bases:write')}.`);
     return report;
   }

@@ -2,7 +2,10 @@
  * Base id, endpoint and tokens for the launch-kit commands: from flags, else from the
  * environment. They are only ever held in memory: nothing here writes them anywhere.
  */
-import { AIRTABLE_ENDPOINT_URL } from './airtable-api.ts';
+import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/settings.ts';
+import { type AirtableClient, createAirtableClient } from '#src/server/airtable-client.ts';
+import { createPacer, type Pacer } from '#src/server/pacer.ts';
+import type { AirtableAccess } from '#src/server/settings.ts';
 
 export interface KitOptions {
   baseId?: string;
@@ -25,7 +28,7 @@ export function readKitOptions(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): KitOptions {
-  const options: KitOptions = { endpointUrl: env.AIRTABLE_ENDPOINT_URL || AIRTABLE_ENDPOINT_URL };
+  const options: KitOptions = { endpointUrl: env.AIRTABLE_ENDPOINT_URL || AIRTABLE_DEFAULT_ENDPOINT };
   if (env.AIRTABLE_BASE_ID) options.baseId = env.AIRTABLE_BASE_ID;
   if (env.AIRTABLE_SCHEMA_TOKEN) options.schemaToken = env.AIRTABLE_SCHEMA_TOKEN;
   if (env.AIRTABLE_API_KEY) options.siteToken = env.AIRTABLE_API_KEY;
@@ -69,4 +72,26 @@ export function readSchemaAccess(
     return null;
   }
   return { ...options, baseId, schemaToken };
+}
+
+// Airtable's limit is per base and counts every client, these commands included: one pacer for
+// the process keeps them under it, and a 429 (someone else busy on the base) waits the penalty.
+const processPacer = createPacer();
+
+/**
+ * The server's one Airtable client as the commands use it: paced (by `pacer`, else the
+ * process's), each request bounded by the spec's 300 s, and tried once more after a transient
+ * failure, saying so when Airtable is rate limiting the base.
+ */
+export function kitClient(access: AirtableAccess, pacer: Pacer = processPacer): AirtableClient {
+  return createAirtableClient(access, {
+    pacer,
+    attempts: 2,
+    onRetry: (error, shut) => {
+      if (error.status === 429)
+        console.warn(
+          `Airtable is rate limiting this base; waiting ${Math.round(shut.closedFor() / 1000)} s…`,
+        );
+    },
+  });
 }

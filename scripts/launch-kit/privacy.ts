@@ -13,9 +13,9 @@
  */
 import { parseArgs } from 'node:util';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
-import { createAirtableUpstream, UpstreamError } from '#src/server/airtable-upstream.ts';
+import { AirtableError } from '#src/server/airtable-client.ts';
 import { DEAD_LETTERS_PATH } from '#src/server/dead-letters.ts';
-import { upstreamSettings } from '#src/server/stores.ts';
+import { airtableAccess } from '#src/server/settings.ts';
 import {
   applyRetention,
   describeRetention,
@@ -23,8 +23,9 @@ import {
   exportEmail,
   PRIVACY_TABLES,
 } from '#src/server/privacy.ts';
-import { createRateGate, RATE_WINDOW_MS } from '#src/server/rate-gate.ts';
+import { createPacer, RATE_WINDOW_MS } from '#src/server/pacer.ts';
 import { runAsCommand } from '#scripts/command.ts';
+import { kitClient } from './options.ts';
 
 const USAGE = [
   'Usage: npm run privacy:retention -- [--dry-run]',
@@ -112,12 +113,12 @@ export async function main(
     err(USAGE);
     return 2;
   }
-  const settings = upstreamSettings({
+  const access = airtableAccess({
     AIRTABLE_API_KEY: values['site-token'] ?? env.AIRTABLE_API_KEY,
     AIRTABLE_BASE_ID: values.base ?? env.AIRTABLE_BASE_ID,
     AIRTABLE_ENDPOINT_URL: values.endpoint ?? env.AIRTABLE_ENDPOINT_URL,
   });
-  if (!settings.apiKey || !settings.baseId) {
+  if (!access.token || !access.baseId) {
     err(`Needs the site's token (AIRTABLE_API_KEY) and the base id (AIRTABLE_BASE_ID).\n${USAGE}`);
     return 2;
   }
@@ -126,21 +127,14 @@ export async function main(
   const site: DeadLetterSite | undefined =
     siteUrl && adminToken ? { url: siteUrl, token: adminToken } : undefined;
 
-  let requests = 0;
-  // One gate for the command: at most 5 requests in any 1.2 s, and the 30 s penalty after a 429.
+  // One pacer for the command: at most 5 requests in any 1.2 s, and the 30 s penalty after a 429.
   // It starts shut for one window: the command run just before (or the site) may have used it.
-  const upstream = createAirtableUpstream(settings, {
-    gate: createRateGate({ startClosedForMs: RATE_WINDOW_MS }),
-    fetch: (input, init) => {
-      requests += 1;
-      return fetch(input, init);
-    },
-  });
-  const requestCount = () => `(${plural(requests, 'request')} to Airtable)`;
+  const client = kitClient(access, createPacer({ startClosedForMs: RATE_WINDOW_MS }));
+  const requestCount = () => `(${plural(client.requestsSent(), 'request')} to Airtable)`;
 
   try {
     if (command === 'retention') {
-      const report = await applyRetention({ upstream, now, dryRun: values['dry-run'] });
+      const report = await applyRetention({ client, now, dryRun: values['dry-run'] });
       if (report.dryRun) {
         if (report.expired.length === 0) out('No record is past retention.');
         else {
@@ -158,7 +152,7 @@ export async function main(
 
     const target = normaliseEmail(email);
     if (command === 'export') {
-      const records = await exportEmail({ upstream, now }, email);
+      const records = await exportEmail({ client, now }, email);
       const deadLetters = site
         ? (await deadLetterAdmin<{ letters: ListedLetter[] }>(site, '')).letters
             .filter((letter) => normaliseEmail(letter.email) === target)
@@ -186,7 +180,7 @@ export async function main(
       return 0;
     }
 
-    const erased = await eraseEmail({ upstream, now }, email);
+    const erased = await eraseEmail({ client, now }, email);
     if (erased.length === 0) out(`Nothing found for ${target} in ${PRIVACY_TABLES.join(' or ')}.`);
     else {
       for (const record of erased)
@@ -206,7 +200,7 @@ export async function main(
     }
     return 0;
   } catch (error) {
-    if (error instanceof UpstreamError)
+    if (error instanceof AirtableError)
       err(`Airtable answered ${error.status || 'nothing'} ${error.type}: ${error.message} ${requestCount()}`);
     else err(`Failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;

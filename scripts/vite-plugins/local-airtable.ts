@@ -23,8 +23,9 @@ import {
 import { FORM_LIST } from '#src/lib/forms/forms.ts';
 import { type FormTemplates, formTemplatesFrom } from '#src/server/form-door.ts';
 import { isHiddenPath } from '#src/server/form-page.ts';
-import { createDoors, type RelayEnv } from '#src/server/doors.ts';
+import { createDoors } from '#src/server/doors.ts';
 import { DEFAULT_MAIL_OUTBOX_DIR } from '#src/server/mail/outbox.ts';
+import type { AirtableEnv } from '#src/server/settings.ts';
 import { devFormTemplate } from './form-templates.ts';
 import { webMiddleware } from './node-adapter.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
@@ -36,7 +37,7 @@ interface Listening {
   } | null;
 }
 
-function serverEnv(config: ResolvedConfig): RelayEnv {
+function serverEnv(config: ResolvedConfig): AirtableEnv {
   // AIRTABLE_* from the environment or .env files: server-side only, never in the bundle.
   return loadEnv(config.mode, config.envDir || config.root, 'AIRTABLE_');
 }

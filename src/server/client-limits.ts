@@ -2,7 +2,7 @@
  * How much one client, and one email address, may write. A launch rush is many people, each
  * sending once or twice; a flood is one address sending as fast as it can. The limits below let
  * every person of a rush through and hold each flooding address to a trickle, before its requests
- * reach the pacing gate that every visitor shares.
+ * reach the pacer that every visitor shares.
  *
  * Worker: Cloudflare's Rate Limiting binding (wrangler.jsonc `ratelimits`), keyed on the
  * connecting address Cloudflare reports. Elsewhere (Netlify, Vite's servers): an in-memory

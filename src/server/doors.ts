@@ -5,8 +5,8 @@
  *
  * Both ways a form is sent meet here with the same fields: the enhanced form (the page's script)
  * and the native post (before hydration, or without JavaScript) post the form's fields urlencoded.
- * The gate (gate.ts) checks the request and reads the fields by the form's contract; the store
- * (stores.ts) upserts the submission by email or queues it. The answer is JSON when the request
+ * The request check (request-check.ts) checks the request and reads the fields by the form's
+ * contract; the store (stores.ts) upserts the submission by email or queues it. The answer is JSON when the request
  * asks for it (`Accept: application/json`, the enhanced form), else a full page (form-door.ts).
  *
  * The door answers POST; a GET (or HEAD) is sent to the form's page (303); anything else is 405.
@@ -15,17 +15,18 @@
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import type { Limiter } from './client-limits.ts';
 import { answerEnhancedPost, answerNativePost, type FormTemplates, wantsJson } from './form-door.ts';
-import { createGate } from './gate.ts';
-import type { RateGate } from './rate-gate.ts';
-import { createQueueStore, createSyncStore, type RelayEnv, type SubmissionQueue } from './stores.ts';
+import type { Pacer } from './pacer.ts';
+import { createRequestCheck } from './request-check.ts';
+import type { AirtableEnv } from './settings.ts';
+import { createQueueStore, createSyncStore, type SubmissionQueue } from './stores.ts';
 
-export type { RelayEnv, SubmissionQueue } from './stores.ts';
+export type { SubmissionQueue } from './stores.ts';
 
 export interface DoorsOptions {
   /** Injected for tests and for the local servers; defaults to the global fetch. */
   fetch?: typeof fetch;
   /** Airtable's pace, one per instance; pass a shared one when several servers write to one base. */
-  gate?: RateGate;
+  pacer?: Pacer;
   answerBoundMs?: number;
   now?: () => number;
   /** Queued mode: accepted submissions are sent here instead of being written at once. */
@@ -55,7 +56,7 @@ export const FORM_DOOR_METHODS = 'GET, HEAD, POST';
 const HIDDEN_BASE_ID = 'app…';
 
 /** Builds the forms' doors for one base. */
-export function createDoors(env: RelayEnv, options: DoorsOptions = {}): DoorsHandler {
+export function createDoors(env: AirtableEnv, options: DoorsOptions = {}): DoorsHandler {
   const baseId = env.AIRTABLE_BASE_ID?.trim() ?? '';
   const warn = options.warn ?? ((message: string) => console.warn(message));
   // Upstream messages may name the real base; a visitor never learns it.
@@ -64,13 +65,13 @@ export function createDoors(env: RelayEnv, options: DoorsOptions = {}): DoorsHan
     ? createQueueStore(options.queue, warn)
     : createSyncStore(env, {
         fetch: options.fetch,
-        gate: options.gate,
+        pacer: options.pacer,
         answerBoundMs: options.answerBoundMs,
         now: options.now,
         warn,
         scrub,
       });
-  const gate = createGate({
+  const requestCheck = createRequestCheck({
     store,
     now: options.now,
     clientLimiter: options.clientLimiter,
@@ -97,7 +98,7 @@ export function createDoors(env: RelayEnv, options: DoorsOptions = {}): DoorsHan
           'cache-control': 'no-store',
         },
       });
-    const result = await gate.submit(request, { form, clientAddress: client.address ?? 'unknown' });
+    const result = await requestCheck.submit(request, { form, clientAddress: client.address ?? 'unknown' });
     return wantsJson(request)
       ? answerEnhancedPost(result)
       : answerNativePost(form.name, result, options.formTemplates);

@@ -1,14 +1,14 @@
 /**
- * A door's answers. The gate has decided; this turns its result into what the browser asked for.
+ * A door's answers. The request check has decided; this turns its result into what the browser asked for.
  * The enhanced form asks for JSON (answerEnhancedPost): `{ success: true }` or `{ success: false,
- * error, field? }` with the gate's status, from which the page shows the spec's states and toasts.
+ * error, field? }` with the request check's status, from which the page shows the spec's states and toasts.
  * A native post (before hydration, or with no JavaScript at all) gets a full page:
  *
  * - stored, queued or trapped: the spec's confirmation (200);
- * - an email the gate refused: the form again with the spec's message at the field and every
+ * - an email the request check refused: the form again with the spec's message at the field and every
  *   value kept (422);
  * - anything else (a limit, a refused field, a storage failure): the form again with the spec's
- *   'Something went wrong. Please try again.' and every value kept, with the gate's status.
+ *   'Something went wrong. Please try again.' and every value kept, with the request check's status.
  *
  * The page comes from the build (the hosts pass a renderer over its answer templates); a host
  * without one answers a plain page with the same words and a link back.
@@ -17,7 +17,7 @@ import { MESSAGES } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/escape-html.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { formTemplatePath, type NativeOutcome, type NativeValues, renderFormAnswer } from './form-page.ts';
-import type { GateResult } from './gate.ts';
+import type { CheckResult } from './request-check.ts';
 
 export interface FormTemplates {
   /** The full answer page for `form`, or null when the host has no template for it. */
@@ -77,7 +77,7 @@ export function postedValues(form: URLSearchParams | undefined): NativeValues {
   return values;
 }
 
-export function outcomeOf(result: GateResult): NativeOutcome {
+export function outcomeOf(result: CheckResult): NativeOutcome {
   if (result.outcome !== 'refused') return 'confirmed';
   return result.field === 'email' ? 'invalid-email' : 'failure';
 }
@@ -96,7 +96,7 @@ function plainPage(form: FormName, outcome: NativeOutcome): string {
 
 export async function answerNativePost(
   form: FormName,
-  result: GateResult,
+  result: CheckResult,
   templates: FormTemplates | undefined,
 ): Promise<Response> {
   const outcome = outcomeOf(result);
@@ -125,7 +125,7 @@ export type EnhancedAnswer =
   | { success: true; id: string; createdTime: string }
   | { success: false; error: { type: string; message: string }; field?: 'email' };
 
-export function answerEnhancedPost(result: GateResult): Response {
+export function answerEnhancedPost(result: CheckResult): Response {
   const body: EnhancedAnswer =
     result.outcome === 'refused'
       ? {

@@ -7,8 +7,8 @@
  * - erasure: every record of one email, matched as the site matches (trimmed, case-insensitive);
  * - access: every record of one email, fields and times, for a subject access request.
  *
- * Everything goes through the server's one Airtable client (airtable-upstream.ts): pages of 100,
- * deletes of at most 10 ids, every request through the rate gate (on the Worker the same gate as
+ * Everything goes through the server's one Airtable client (airtable-client.ts): pages of 100,
+ * deletes of at most 10 ids, every request through the pacer (on the Worker the same pacer as
  * the queue's writer). Logs and reports carry counts, never emails.
  */
 import { DATA_RETENTION_MONTHS } from '#src/config/constants.ts';
@@ -17,10 +17,10 @@ import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
-  type AirtableUpstream,
+  type AirtableClient,
+  AirtableError,
   type StoredRecord,
-  UpstreamError,
-} from './airtable-upstream.ts';
+} from './airtable-client.ts';
 import { type DeadLetterStore, listDeadLetters } from './dead-letters.ts';
 
 /** The tables whose records hold people's data. */
@@ -29,7 +29,7 @@ export const PRIVACY_TABLES: readonly string[] = [AIRTABLE_SCHEMA.waitlist.name,
 const EMAIL = AIRTABLE_SCHEMA.waitlist.fields.email.name;
 const CREATED_AT = AIRTABLE_SCHEMA.waitlist.fields.createdAt.name;
 const LAST_UPDATED = AIRTABLE_SCHEMA.waitlist.fields.lastUpdated.name;
-/** Longest one request may take, waiting for the gate included (no visitor is waiting). */
+/** Longest one request may take, waiting for the pacer included (no visitor is waiting). */
 const REQUEST_BOUND_MS = 60_000;
 /** Tries of one request that fails transiently (429, 5xx, timeout, dropped connection). */
 const ATTEMPTS = 5;
@@ -67,36 +67,28 @@ export function expiredFormula(cutoff: Date): string {
 }
 
 export interface PrivacyOptions {
-  /** The server's one Airtable client; every request goes through its rate gate. */
-  upstream: AirtableUpstream;
+  /** The server's one Airtable client; every request goes through its pacer. */
+  client: AirtableClient;
   /**
    * The policy's clock: the retention cutoff is read from it (tests pin it). Requests are
-   * bounded by durations in the upstream's own clock, so the two never meet.
+   * bounded by durations in the client's own clock, so the two never meet.
    */
   now?: () => number;
   /** How a retry waits (tests pass a quick one). */
   sleep?: (ms: number) => Promise<void>;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
- * Runs one request, again after a transient failure: after a 429 the gate stays shut for
- * Airtable's penalty, so the next try waits there; otherwise 1, 2, 4, 8 s.
+ * The client as the jobs use it: a request that fails transiently is tried again, up to 5
+ * times (after a 429 the pacer stays shut for Airtable's penalty, so the next try waits there;
+ * otherwise 1, 2, 4, 8 s), each try bounded by a minute.
  */
-async function withRetries<T>(
-  options: PrivacyOptions,
-  request: (deadline: number) => Promise<T>,
-): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await request(options.upstream.deadlineAfter(REQUEST_BOUND_MS));
-    } catch (error) {
-      if (!(error instanceof UpstreamError) || !error.transient || attempt >= ATTEMPTS) throw error;
-      if (error.status !== 429) await (options.sleep ?? defaultSleep)(1_000 * 2 ** (attempt - 1));
-    }
-  }
-}
+const retrying = (options: PrivacyOptions): AirtableClient =>
+  options.client.with({
+    attempts: ATTEMPTS,
+    requestBoundMs: REQUEST_BOUND_MS,
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+  });
 
 /** Every record matching `formula`, page by page (Airtable's pages of 100 and its offset). */
 async function listAll(
@@ -105,24 +97,24 @@ async function listAll(
   filterByFormula: string,
   fields?: readonly string[],
 ): Promise<StoredRecord[]> {
+  const client = retrying(options);
   const records: StoredRecord[] = [];
   let offset: string | undefined;
   do {
-    const query = { filterByFormula, fields, offset };
-    const page = await withRetries(options, (deadline) => options.upstream.listPage(table, query, deadline));
+    const page = await client.listPage(table, { filterByFormula, fields, offset });
     records.push(...page.records);
     offset = page.offset;
   } while (offset);
   return records;
 }
 
-const isNotFound = (error: unknown) => error instanceof UpstreamError && error.status === 404;
+const isNotFound = (error: unknown) => error instanceof AirtableError && error.status === 404;
 
 /**
  * Deletes records at most 10 per request. A record someone deleted meanwhile makes Airtable
  * refuse its whole request (404): that request's records are then deleted one by one, and the
  * missing one counts as gone. Stops early (leaving the rest for the next run) once `stopAt`, a
- * time in the upstream's clock, has passed.
+ * time in the client's clock, has passed.
  */
 async function deleteIds(
   options: PrivacyOptions,
@@ -131,14 +123,12 @@ async function deleteIds(
   stopAt = Number.POSITIVE_INFINITY,
 ): Promise<{ deleted: string[]; remaining: number }> {
   const deleted: string[] = [];
-  const { upstream } = options;
+  const client = retrying(options);
   for (let i = 0; i < ids.length; i += AIRTABLE_MAX_RECORDS_PER_WRITE) {
-    if (upstream.deadlineAfter(0) >= stopAt) return { deleted, remaining: ids.length - i };
+    if (client.deadlineAfter(0) >= stopAt) return { deleted, remaining: ids.length - i };
     const part = ids.slice(i, i + AIRTABLE_MAX_RECORDS_PER_WRITE);
     try {
-      deleted.push(
-        ...(await withRetries(options, (deadline) => upstream.deleteRecords(table, part, deadline))),
-      );
+      deleted.push(...(await client.deleteRecords(table, part)));
     } catch (error) {
       if (!isNotFound(error) || part.length === 1) {
         if (isNotFound(error)) continue;
@@ -146,9 +136,7 @@ async function deleteIds(
       }
       for (const id of part) {
         try {
-          deleted.push(
-            ...(await withRetries(options, (deadline) => upstream.deleteRecords(table, [id], deadline))),
-          );
+          deleted.push(...(await client.deleteRecords(table, [id])));
         } catch (single) {
           if (!isNotFound(single)) throw single;
         }
@@ -207,7 +195,7 @@ export async function applyRetention(options: RetentionOptions): Promise<Retenti
   const stopAt =
     options.budgetMs === undefined
       ? Number.POSITIVE_INFINITY
-      : options.upstream.deadlineAfter(options.budgetMs);
+      : options.client.deadlineAfter(options.budgetMs);
   const cutoff = retentionCutoff(new Date((options.now ?? Date.now)()));
   const expired = await findExpired(options, cutoff);
   const perTable = () => Object.fromEntries(PRIVACY_TABLES.map((table) => [table, 0]));

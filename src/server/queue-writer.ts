@@ -8,38 +8,22 @@
  * - looks up to 100 emails per table with one formula;
  * - creates or updates up to 10 records per request, with the spec's field rules;
  * - never starts more than 5 requests per second, and stays off Airtable for 30 s after a 429
- *   (the rate gate).
+ *   (the pacer).
  *
- * Acknowledged messages are stored; a transient failure (429, 5xx, timeout, dropped connection)
- * is retried with backoff; a permanent one (say, a field the base does not have) is retried
- * record by record to find the culprit, whose message goes to the dead-letter queue. Every
- * retry starts with a fresh lookup, so a create whose answer was lost becomes an update, never
- * a second record.
+ * The merging, lookups and writes are the server's one upsert by email (upsert-by-email.ts);
+ * this module is the queue's policy around it. Acknowledged messages are stored; a transient
+ * failure (429, 5xx, timeout, dropped connection) is retried with backoff; a permanent one (say,
+ * a field the base does not have) is retried record by record to find the culprit, whose
+ * message goes to the dead-letter queue. Every retry starts with a fresh lookup, so a create
+ * whose answer was lost becomes an update, never a second record.
  */
-import { normaliseEmail, QUOTE_FIELDS } from '#src/lib/airtable/fields.ts';
-import { submissionKey } from '#src/lib/airtable/one-at-a-time.ts';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
-import {
-  AIRTABLE_MAX_RECORDS_PER_WRITE,
-  type AirtableUpstream,
-  createAirtableUpstream,
-  UpstreamError,
-} from './airtable-upstream.ts';
-import {
-  AIRTABLE_RATE_LIMIT_PENALTY_MS,
-  createRateGate,
-  RATE_WINDOW_MS,
-  type RateGate,
-} from './rate-gate.ts';
-import { type RelayEnv, upstreamSettings } from './stores.ts';
+import { type AirtableClient, AirtableError, createAirtableClient } from './airtable-client.ts';
+import { AIRTABLE_RATE_LIMIT_PENALTY_MS, createPacer, RATE_WINDOW_MS, type Pacer } from './pacer.ts';
+import { airtableAccess, type AirtableEnv } from './settings.ts';
 import { DEAD_LETTER_QUEUE_SUFFIX, type DeadLetterStore, keepDeadLetter } from './dead-letters.ts';
-import {
-  cellsForCreate,
-  cellsForUpdate,
-  isFormTable,
-  mergeLaterSubmission,
-  type Submission,
-} from './submission.ts';
+import { isFormTable, type Submission } from './submission.ts';
+import { SUBMISSION_UPSERT, type UpsertHow, upsertByEmail } from './upsert-by-email.ts';
 
 /** The parts of Cloudflare's MessageBatch the writer uses. */
 export interface QueueMessage {
@@ -54,9 +38,7 @@ export interface QueueBatch {
   readonly messages: readonly QueueMessage[];
 }
 
-/** Most emails in one lookup formula. */
-export const EMAILS_PER_LOOKUP = 100;
-/** Longest any one request may take before it counts as failed. */
+/** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;
 /** Backoff for transient failures, in seconds: 2, 4, 8 … capped at 5 minutes. */
 export function retryDelaySeconds(attempts: number, rateLimited: boolean): number {
@@ -66,7 +48,7 @@ export function retryDelaySeconds(attempts: number, rateLimited: boolean): numbe
 
 export interface WriterOptions {
   fetch?: typeof fetch;
-  gate?: RateGate;
+  pacer?: Pacer;
   now?: () => number;
   /** Where permanently failing submissions go (the dead-letter queue's producer). */
   deadLetter?: (submission: Submission, reason: string) => Promise<void>;
@@ -97,126 +79,52 @@ export function isSubmission(body: unknown): body is Submission {
   );
 }
 
-/** A table's submissions for one email, merged in the order they were accepted. */
-interface Merged {
+/** A table's submissions for one email, merged in the order they were accepted, and their messages. */
+export interface Queued {
   submission: Submission;
-  messages: QueueMessage[];
+  messages: readonly QueueMessage[];
 }
 
-/** Merges submissions per table and email: later cells over earlier ones (submission.ts's rule). */
-export function mergeSubmissions(
-  entries: readonly { submission: Submission; message: QueueMessage }[],
-): Merged[] {
-  const byKey = new Map<string, Merged>();
-  const ordered = [...entries].sort((a, b) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt));
-  for (const { submission, message } of ordered) {
-    const email = normaliseEmail(submission.email);
-    const key = submissionKey(submission.table, email);
-    const earlier = byKey.get(key);
-    if (!earlier) {
-      byKey.set(key, { submission: { ...submission, email }, messages: [message] });
-      continue;
-    }
-    earlier.submission = mergeLaterSubmission(earlier.submission, { ...submission, email });
-    earlier.messages.push(message);
-  }
-  return [...byKey.values()];
-}
+/** The upsert's view of queued submissions: merged as submissions are, their messages kept. */
+export const QUEUED_UPSERT: UpsertHow<Queued> = {
+  emailOf: (queued) => queued.submission.email,
+  merge: (earlier, later) => ({
+    submission: SUBMISSION_UPSERT.merge(earlier.submission, later.submission),
+    messages: [...earlier.messages, ...later.messages],
+  }),
+  cells: (queued, at) => SUBMISSION_UPSERT.cells(queued.submission, at),
+};
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
-  return result;
-}
+/** Oldest first: the order the request check accepted them in, so the later one wins the merge. */
+const byAcceptance = (a: Queued, b: Queued) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt);
 
-// The consumer runs with max concurrency 1: one gate per isolate paces every request it sends.
-let sharedGate: RateGate | undefined;
+// The consumer runs with max concurrency 1: one pacer per isolate paces every request it sends.
+let sharedPacer: Pacer | undefined;
 
 /**
- * The isolate's one gate to Airtable, shared by the queue's writer and the retention job.
+ * The isolate's one pacer for Airtable, shared by the queue's writer and the retention job.
  * A new isolate does not know what the last one sent: it waits one window before its first request.
  */
-export function isolateGate(): RateGate {
-  return (sharedGate ??= createRateGate({ startClosedForMs: RATE_WINDOW_MS }));
+export function isolatePacer(): Pacer {
+  return (sharedPacer ??= createPacer({ startClosedForMs: RATE_WINDOW_MS }));
 }
 
-export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
+export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {}) {
   const now = options.now ?? Date.now;
-  const gate = options.gate ?? isolateGate();
   const log = options.log ?? ((message: string) => console.log(message));
-  let requests = 0;
-  const countingFetch: typeof fetch = (input, init) => {
-    requests += 1;
-    return (options.fetch ?? fetch)(input, init);
-  };
-  const upstream: AirtableUpstream = createAirtableUpstream(upstreamSettings(env), {
-    gate,
-    fetch: countingFetch,
+  const client: AirtableClient = createAirtableClient(airtableAccess(env), {
+    pacer: options.pacer ?? isolatePacer(),
+    fetch: options.fetch,
     now,
+    requestBoundMs: REQUEST_BOUND_MS,
   });
-  const deadline = () => now() + REQUEST_BOUND_MS + gate.closedFor();
 
-  /** Writes one part (all creates or all updates, at most 10) in one request. */
-  async function writePart(
-    table: string,
-    part: readonly Merged[],
-    existing: Map<string, string>,
-    report: BatchReport,
-  ) {
-    const at = new Date(now());
-    const [first] = part;
-    if (!first) return;
-    if (existing.has(first.submission.email)) {
-      await upstream.update(
-        table,
-        part.map((item) => ({
-          id: existing.get(item.submission.email) ?? '',
-          fields: cellsForUpdate(item.submission, at),
-        })),
-        deadline(),
-      );
-      settle(part, report, 'updated');
-    } else {
-      await upstream.create(
-        table,
-        part.map((item) => cellsForCreate(item.submission, at)),
-        deadline(),
-      );
-      settle(part, report, 'created');
-    }
-  }
-
-  function settle(part: readonly Merged[], report: BatchReport, kind: 'created' | 'updated') {
-    for (const item of part) {
-      for (const message of item.messages) message.ack();
-      report[kind] += 1;
-      report.stored += 1;
-    }
-  }
-
-  async function lookUp(table: string, group: readonly Merged[]): Promise<Map<string, string>> {
-    const existing = new Map<string, string>();
-    for (const part of chunks(group, EMAILS_PER_LOOKUP)) {
-      const records = await upstream.findByEmails(
-        table,
-        part.map((item) => item.submission.email),
-        deadline(),
-      );
-      for (const record of records) {
-        const email = record.fields[QUOTE_FIELDS.email];
-        if (typeof email === 'string' && !existing.has(normaliseEmail(email)))
-          existing.set(normaliseEmail(email), record.id);
-      }
-    }
-    return existing;
-  }
-
-  async function retryOrDeadLetter(items: readonly Merged[], error: unknown, report: BatchReport) {
-    const upstreamError = error instanceof UpstreamError ? error : undefined;
-    if (!upstreamError || upstreamError.transient) {
+  async function retryOrDeadLetter(items: readonly Queued[], error: unknown, report: BatchReport) {
+    const airtableError = error instanceof AirtableError ? error : undefined;
+    if (!airtableError || airtableError.transient) {
       for (const item of items) {
         for (const message of item.messages) {
-          message.retry({ delaySeconds: retryDelaySeconds(message.attempts, upstreamError?.status === 429) });
+          message.retry({ delaySeconds: retryDelaySeconds(message.attempts, airtableError?.status === 429) });
           report.retried += 1;
         }
       }
@@ -224,11 +132,11 @@ export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
     }
     // Permanent: with one record the culprit is known; with more, try each on its own.
     if (items.length > 1) {
-      for (const item of items) await writeItems([item], report);
+      for (const item of items) await write(item.submission.table, [item], report);
       return;
     }
     for (const item of items) {
-      const reason = `${upstreamError.status} ${upstreamError.type}: ${upstreamError.message}`;
+      const reason = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
       if (options.deadLetter) {
         await options.deadLetter(item.submission, reason);
         for (const message of item.messages) message.ack();
@@ -244,36 +152,27 @@ export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
     }
   }
 
-  async function writeItems(items: readonly Merged[], report: BatchReport) {
-    const table = items[0]?.submission.table;
-    if (!table) return;
-    let existing: Map<string, string>;
-    try {
-      existing = await lookUp(table, items);
-    } catch (error) {
-      await retryOrDeadLetter(items, error, report);
-      return;
-    }
-    // Creates, then updates, 10 per request, so one failing request only affects its own records.
-    const creates = items.filter((item) => !existing.has(item.submission.email));
-    const updates = items.filter((item) => existing.has(item.submission.email));
-    const parts = [
-      ...chunks(creates, AIRTABLE_MAX_RECORDS_PER_WRITE),
-      ...chunks(updates, AIRTABLE_MAX_RECORDS_PER_WRITE),
-    ];
-    for (const part of parts) {
-      try {
-        await writePart(table, part, existing, report);
-      } catch (error) {
-        await retryOrDeadLetter(part, error, report);
+  /** Upserts one table's items; acks what was stored, retries or dead-letters the rest per request. */
+  async function write(table: string, items: readonly Queued[], report: BatchReport) {
+    const results = await upsertByEmail(client, table, items, QUEUED_UPSERT, { now });
+    const failures = new Map<unknown, Queued[]>();
+    for (const result of results) {
+      if (result.outcome === 'failed') {
+        failures.set(result.error, [...(failures.get(result.error) ?? []), result.item]);
+        continue;
       }
+      for (const message of result.item.messages) message.ack();
+      report[result.outcome] += 1;
+      report.stored += 1;
     }
+    // One failed request's records together: its error says whether to retry or find the culprit.
+    for (const [error, failed] of failures) await retryOrDeadLetter(failed, error, report);
   }
 
   return {
     /** Writes one batch of queue messages; every message is acked or retried before it returns. */
     async writeBatch(batch: QueueBatch): Promise<BatchReport> {
-      requests = 0;
+      const sentBefore = client.requestsSent();
       const report: BatchReport = {
         stored: 0,
         created: 0,
@@ -282,20 +181,20 @@ export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
         deadLettered: 0,
         requests: 0,
       };
-      const entries: { submission: Submission; message: QueueMessage }[] = [];
+      const queued: Queued[] = [];
       for (const message of batch.messages) {
-        if (isSubmission(message.body)) entries.push({ submission: message.body, message });
+        if (isSubmission(message.body)) queued.push({ submission: message.body, messages: [message] });
         else {
           log('Airtable writer: dropped a queue message that is not a submission');
           message.ack();
         }
       }
-      const merged = mergeSubmissions(entries);
+      queued.sort(byAcceptance);
       for (const table of [AIRTABLE_SCHEMA.waitlist.name, AIRTABLE_SCHEMA.quotes.name]) {
-        const group = merged.filter((item) => item.submission.table === table);
-        if (group.length > 0) await writeItems(group, report);
+        const group = queued.filter((item) => item.submission.table === table);
+        if (group.length > 0) await write(table, group, report);
       }
-      report.requests = requests;
+      report.requests = client.requestsSent() - sentBefore;
       return report;
     },
   };
@@ -304,7 +203,7 @@ export function createQueueWriter(env: RelayEnv, options: WriterOptions = {}) {
 /** The Worker's queue handler: the submissions queue is written; its DLQ is kept as dead letters. */
 export async function writeQueuedBatch(
   batch: QueueBatch,
-  env: RelayEnv & { DEAD_LETTERS?: DeadLetterStore },
+  env: AirtableEnv & { DEAD_LETTERS?: DeadLetterStore },
   options: WriterOptions = {},
 ): Promise<BatchReport | undefined> {
   const log = options.log ?? ((message: string) => console.log(message));

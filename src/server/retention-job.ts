@@ -2,19 +2,19 @@
  * The Worker's Cron Trigger (wrangler.jsonc `triggers.crons`, daily): the privacy policy's
  * retention (privacy.ts) on the deployed base, and on the Worker's dead letters.
  *
- * Its requests go through the isolate's one rate gate, the one the queue's writer uses, so in
+ * Its requests go through the isolate's one pacer, the one the queue's writer uses, so in
  * one isolate the two together stay under Airtable's 5 requests a second. Cloudflare may run the
  * cron in another isolate than a busy queue consumer: the trigger fires at a quiet hour, and a
- * 429 nonetheless costs a 30 s wait (both gates stay shut for the penalty), never a record.
+ * 429 nonetheless costs a 30 s wait (both pacers stay shut for the penalty), never a record.
  *
  * It logs counts, never emails.
  */
-import { createAirtableUpstream } from './airtable-upstream.ts';
+import { createAirtableClient } from './airtable-client.ts';
 import type { DeadLetterStore } from './dead-letters.ts';
-import { type RelayEnv, upstreamSettings } from './stores.ts';
+import { airtableAccess, type AirtableEnv } from './settings.ts';
 import { applyRetention, describeRetention, expireDeadLetters } from './privacy.ts';
-import { isolateGate } from './queue-writer.ts';
-import type { RateGate } from './rate-gate.ts';
+import { isolatePacer } from './queue-writer.ts';
+import type { Pacer } from './pacer.ts';
 
 /**
  * Longest one run keeps deleting (a Cron Trigger may run for 15 minutes): about 2,500 records a
@@ -22,12 +22,12 @@ import type { RateGate } from './rate-gate.ts';
  */
 export const RETENTION_JOB_BUDGET_MS = 10 * 60_000;
 
-export interface RetentionJobEnv extends RelayEnv {
+export interface RetentionJobEnv extends AirtableEnv {
   DEAD_LETTERS?: DeadLetterStore;
 }
 
 export interface RetentionJobOptions {
-  gate?: RateGate;
+  pacer?: Pacer;
   fetch?: typeof fetch;
   /** The policy's clock (the cutoff); Airtable requests are bounded on the real one. */
   now?: () => number;
@@ -40,31 +40,28 @@ export async function runRetentionJob(
   options: RetentionJobOptions = {},
 ): Promise<void> {
   const log = options.log ?? ((line: string) => console.log(line));
-  const settings = upstreamSettings(env);
-  if (!settings.apiKey || !settings.baseId) {
+  const access = airtableAccess(env);
+  if (!access.token || !access.baseId) {
     log('Retention: AIRTABLE_API_KEY or AIRTABLE_BASE_ID is not set; nothing done');
     return;
   }
-  let requests = 0;
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-  const upstream = createAirtableUpstream(settings, {
-    gate: options.gate ?? isolateGate(),
-    fetch: (input, init) => {
-      requests += 1;
-      return doFetch(input, init);
-    },
+  const client = createAirtableClient(access, {
+    pacer: options.pacer ?? isolatePacer(),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   try {
     const report = await applyRetention({
-      upstream,
+      client,
       budgetMs: RETENTION_JOB_BUDGET_MS,
       ...(options.now ? { now: options.now } : {}),
     });
     const letters = env.DEAD_LETTERS ? await expireDeadLetters(env.DEAD_LETTERS, new Date(report.cutoff)) : 0;
-    log(`${describeRetention(report)}; ${letters} dead letters; ${requests} Airtable requests`);
+    log(`${describeRetention(report)}; ${letters} dead letters; ${client.requestsSent()} Airtable requests`);
   } catch (error) {
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
-    log(`Retention failed after ${requests} Airtable requests (${reason}); the next run tries again`);
+    log(
+      `Retention failed after ${client.requestsSent()} Airtable requests (${reason}); the next run tries again`,
+    );
     throw error;
   }
 }

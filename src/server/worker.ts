@@ -11,11 +11,12 @@ import { isHiddenPath } from './form-page.ts';
 import { DEAD_LETTERS_PATH, type DeadLetterAdminEnv, handleDeadLetterAdmin } from './dead-letters.ts';
 import { type QueueBatch, writeQueuedBatch } from './queue-writer.ts';
 import { runRetentionJob } from './retention-job.ts';
-import { createDoors, type DoorsHandler, type RelayEnv, type SubmissionQueue } from './doors.ts';
+import { createDoors, type DoorsHandler, type SubmissionQueue } from './doors.ts';
+import type { AirtableEnv } from './settings.ts';
 import type { Submission } from './submission.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
-export interface WorkerEnv extends RelayEnv, DeadLetterAdminEnv {
+export interface WorkerEnv extends AirtableEnv, DeadLetterAdminEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
   /** Queued mode when bound (see wrangler.jsonc). */
   SUBMISSIONS?: { send(body: Submission, options?: { contentType?: 'json' }): Promise<void> };
@@ -30,7 +31,7 @@ function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
   return queue ? { send: (submission) => queue.send(submission, { contentType: 'json' }) } : undefined;
 }
 
-// One server per isolate: its pacing and per-email order hold across the isolate's requests.
+// One server per isolate: its pacer and per-email order hold across the isolate's requests.
 let doors: { handler: DoorsHandler; env: WorkerEnv } | undefined;
 
 function doorsFor(env: WorkerEnv): DoorsHandler {
@@ -87,7 +88,7 @@ export default {
 
   /**
    * The Cron Trigger (wrangler.jsonc `triggers.crons`, daily): the privacy policy's retention
-   * (src/server/retention-job.ts), through the same gate as the queue's writer; logs counts,
+   * (src/server/retention-job.ts), through the same pacer as the queue's writer; logs counts,
    * never emails. Under `wrangler dev --test-scheduled`, GET /__scheduled fires it
    * (run_worker_first lists the path).
    */

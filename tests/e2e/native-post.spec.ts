@@ -6,7 +6,7 @@ import { checkbox, textbox, uniqueEmail } from './support/page.ts';
 
 /**
  * With JavaScript off (blocked by a school's filter, or not arrived), both forms are plain HTML
- * forms on the relay-mode build: the browser posts them, the server gate decides, and the answer
+ * forms on the relay-mode build: the browser posts them, the request check decides, and the answer
  * is a full page. Every outcome: stored, a bad email with every value kept, the bot trap, a limit.
  */
 test.use({ javaScriptEnabled: false });

@@ -31,7 +31,7 @@ import {
  * on the site's own origin (/api/forms/waitlist, /api/forms/quote, the same fields as the native
  * post, asking for JSON), and the door (vite preview here, the same handler as the Worker and the
  * Netlify Function) performs the upsert against the emulator with the server's token. The page
- * never speaks Airtable's protocol. Serial: the 429 case shuts the dev server's pacing for 30 s,
+ * never speaks Airtable's protocol. Serial: the 429 case shuts the dev server's pacer for 30 s,
  * so it runs last.
  */
 test.describe.configure({ mode: 'serial' });
@@ -351,7 +351,7 @@ test('a visitor over the per-address limit sees the failure toast with every val
   request,
   consoleErrors,
 }, testInfo) => {
-  // Ten refused posts from this test's address use up its minute (the gate counts them all).
+  // Ten refused posts from this test's address use up its minute (the request check counts them all).
   for (let i = 0; i < 10; i += 1) {
     const answer = await request.post(DOORS.waitlist, {
       form: { email: 'not-an-email', interests: 'use' },
@@ -368,10 +368,10 @@ test('a visitor over the per-address limit sees the failure toast with every val
   expect(await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE)).toEqual([]);
   expectConsoleErrors(consoleErrors, /status of 429|Waitlist sign-up failed/);
 
-  // Another address is served meanwhile: tests/unit/gate-rules.test.ts and the workerd test prove it.
+  // Another address is served meanwhile: tests/unit/request-check-rules.test.ts and the workerd test prove it.
 });
 
-// Last, and on the dev server's own door and emulator: the 429 shuts that server's pacing for
+// Last, and on the dev server's own door and emulator: the 429 shuts that server's pacer for
 // Airtable's 30 s penalty, which must not fail other tests' sign-ups on the preview site.
 test('Airtable’s 429 reaches the visitor as the failure toast, and the server stops calling', async ({
   page,

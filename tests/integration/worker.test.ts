@@ -59,7 +59,7 @@ function useWorker(options: Parameters<typeof startEmulator>[0], extraVars: Reco
   };
 }
 
-// One Worker (and emulator, with Airtable's limit and penalty) for the pages, the queue and the gate.
+// One Worker (and emulator, with Airtable's limit and penalty) for the pages, the queue and the request check.
 const running = useWorker({ rateLimitPerSecond: 5, rateLimitPenaltyMs: 30_000 });
 
 describe('the Worker under workerd', () => {
@@ -110,7 +110,7 @@ describe('the Worker under workerd', () => {
   });
 });
 
-describe('the server gate under workerd', () => {
+describe('the request check under workerd', () => {
   const waitlist = (email: string) => ({ email, interests: ['use'] });
   const create = enhancedPost;
 
@@ -240,7 +240,7 @@ describe('the launch rush, small', () => {
   // What the code controls: every visitor answered success, every address stored once. Whether a
   // busy machine delivered two paced requests close enough for Airtable's limit is the machine's
   // doing (the emulator then holds its penalty and the writer waits it out, as with Airtable); the
-  // writer's own pacing is proven on a fake clock (tests/unit/rate-gate.test.ts, queue-writer), and
+  // writer's own pacing is proven on a fake clock (tests/unit/pacer.test.ts, queue-writer), and
   // the 429 count is a figure `npm run loadtest` prints.
   it('150 sign-ups, 15 quotes and 15 repeats in 1.5 s: all answered success, none lost or doubled', async () => {
     const report = await runRush({

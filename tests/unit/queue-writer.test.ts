@@ -1,7 +1,8 @@
 // @vitest-environment node
-import { AIRTABLE_REQUESTS_PER_SECOND, createRateGate, RATE_WINDOW_MS } from '#src/server/rate-gate.ts';
-import { createQueueWriter, mergeSubmissions, type QueueMessage } from '#src/server/queue-writer.ts';
+import { AIRTABLE_REQUESTS_PER_SECOND, createPacer, RATE_WINDOW_MS } from '#src/server/pacer.ts';
+import { createQueueWriter, QUEUED_UPSERT, type QueueMessage } from '#src/server/queue-writer.ts';
 import type { Submission } from '#src/server/submission.ts';
+import { mergeByEmail } from '#src/server/upsert-by-email.ts';
 
 const ENV = {
   AIRTABLE_API_KEY: 'patServer',
@@ -74,7 +75,7 @@ function fakeAirtable(
 const writerWith = (airtable: ReturnType<typeof fakeAirtable>, deadLetters: Submission[] = []) =>
   createQueueWriter(ENV, {
     fetch: airtable.fetch,
-    gate: createRateGate({ perSecond: 1000 }),
+    pacer: createPacer({ perSecond: 1000 }),
     log: () => undefined,
     deadLetter: async (submission) => {
       deadLetters.push(submission);
@@ -85,20 +86,37 @@ describe('queue writer', () => {
   it('merges submissions for one email: the later one wins, earlier cells it lacks are kept', () => {
     const { msg: a } = message(null);
     const { msg: b } = message(null);
-    const merged = mergeSubmissions([
-      {
-        submission: waitlist('P@x.co', '2026-11-23T10:00:01Z', { Interests: ['Invest in Podling'] }),
-        message: b,
-      },
-      { submission: waitlist('p@x.co', '2026-11-23T10:00:00Z', { 'Contact Name': 'Pat' }), message: a },
-    ]);
+    const merged = mergeByEmail(
+      [
+        { submission: waitlist('p@x.co', '2026-11-23T10:00:00Z', { 'Contact Name': 'Pat' }), messages: [a] },
+        {
+          submission: waitlist('P@x.co', '2026-11-23T10:00:01Z', { Interests: ['Invest in Podling'] }),
+          messages: [b],
+        },
+      ],
+      QUEUED_UPSERT,
+    );
     expect(merged).toHaveLength(1);
-    expect(merged[0]?.submission.cells).toEqual({
+    expect(merged[0]?.email).toBe('p@x.co');
+    expect(merged[0]?.item.submission.cells).toEqual({
       Email: 'P@x.co',
       Interests: ['Invest in Podling'],
       'Contact Name': 'Pat',
     });
-    expect(merged[0]?.messages).toEqual([a, b]);
+    expect(merged[0]?.item.messages).toEqual([a, b]);
+  });
+
+  it('merges in the order submissions were accepted, not the order the queue delivers them', async () => {
+    const airtable = fakeAirtable();
+    const later = message(waitlist('p@x.co', '2026-11-23T10:00:01Z', { Interests: ['Invest in Podling'] }));
+    const earlier = message(waitlist('p@x.co', '2026-11-23T10:00:00Z', { Interests: ['Use Podling'] }));
+    const report = await writerWith(airtable).writeBatch({
+      queue: 'podling-submissions',
+      messages: [later.msg, earlier.msg],
+    });
+    expect(report).toMatchObject({ stored: 1, created: 1, requests: 2 });
+    expect(airtable.calls[1]?.body.records?.[0]?.fields.Interests).toEqual(['Invest in Podling']);
+    expect(later.state.acked && earlier.state.acked).toBe(true);
   });
 
   it('an empty selection never undoes a chosen one: a default interest is merged only where none was chosen', () => {
@@ -112,14 +130,17 @@ describe('queue writer', () => {
       cells: { Email: 'p@x.co' },
       defaults: { Interests: ['General Waitlist'] },
     };
-    const [merged] = mergeSubmissions([
-      { submission: chosen, message: a },
-      { submission: none, message: b },
-    ]);
-    expect(merged?.submission.cells.Interests).toEqual(['Invest in Podling']);
-    expect(merged?.submission.defaults).toBeUndefined();
-    const [onlyDefaults] = mergeSubmissions([{ submission: none, message: b }]);
-    expect(onlyDefaults?.submission.defaults).toEqual({ Interests: ['General Waitlist'] });
+    const [merged] = mergeByEmail(
+      [
+        { submission: chosen, messages: [a] },
+        { submission: none, messages: [b] },
+      ],
+      QUEUED_UPSERT,
+    );
+    expect(merged?.item.submission.cells.Interests).toEqual(['Invest in Podling']);
+    expect(merged?.item.submission.defaults).toBeUndefined();
+    const [onlyDefaults] = mergeByEmail([{ submission: none, messages: [b] }], QUEUED_UPSERT);
+    expect(onlyDefaults?.item.submission.defaults).toEqual({ Interests: ['General Waitlist'] });
   });
 
   it('writes a default interest on a new record only: a stored record keeps its interests', async () => {
@@ -172,8 +193,8 @@ describe('queue writer', () => {
     expect([...entries, repeat].every((entry) => entry.state.acked)).toBe(true);
   });
 
-  it('paces its own requests through the gate: never more than 5 start in one window', async () => {
-    // A fake clock: the gate's waits move it, so the request starts are the writer's own doing.
+  it('paces its own requests through the pacer: never more than 5 start in one window', async () => {
+    // A fake clock: the pacer's waits move it, so the request starts are the writer's own doing.
     let clock = 0;
     const starts: number[] = [];
     const airtable = fakeAirtable();
@@ -182,7 +203,7 @@ describe('queue writer', () => {
         starts.push(clock);
         return airtable.fetch(input, init);
       },
-      gate: createRateGate({
+      pacer: createPacer({
         now: () => clock,
         sleep: async (ms) => {
           clock += ms;

@@ -1,7 +1,7 @@
 /**
  * The forms' doors as a Netlify Function (web-standard signature), at each form's path on the
  * site's own origin. Synchronous mode: each submission is upserted while the visitor waits, with
- * this instance's pacing; see docs/rush.md for what that means under a rush.
+ * this instance's pacer; see docs/rush.md for what that means under a rush.
  */
 import { FORM_LIST } from '#src/lib/forms/forms.ts';
 import { clientAddress, trustedProxies } from '#src/server/client-limits.ts';
@@ -11,7 +11,7 @@ import { formTemplatesFrom } from '#src/server/form-door.ts';
 /** Netlify's Node runtime; the app's tsconfig has no Node typings. */
 declare const process: { env: Record<string, string | undefined> };
 
-// One server per warm instance, so its pacing and per-email order span its requests.
+// One server per warm instance, so its pacer and per-email order span its requests.
 let doors: DoorsHandler | undefined;
 
 /** The parts of Netlify's function context used here: the client's address, as Netlify saw it. */

@@ -6,13 +6,13 @@
  *
  * The policy clock is pinned (`now`) and every record is seeded relative to it; the formula
  * sent to Airtable carries the cutoff as a literal, so the emulator's own clock never enters.
- * Requests are bounded on the upstream's clock, so the pinned date never meets the real one.
+ * Requests are bounded on the client's clock, so the pinned date never meets the real one.
  */
 import { describe, expect, it } from 'vitest';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
-import { createAirtableUpstream } from '#src/server/airtable-upstream.ts';
+import { createAirtableClient } from '#src/server/airtable-client.ts';
 import { applyRetention, eraseEmail, monthsBefore, retentionCutoff } from '#src/server/privacy.ts';
-import { createRateGate } from '#src/server/rate-gate.ts';
+import { createPacer } from '#src/server/pacer.ts';
 import { main as privacy } from '#scripts/launch-kit/privacy.ts';
 import { type Emulator, useEmulator } from '#tests/integration/support/emulator.ts';
 
@@ -187,11 +187,11 @@ describe('npm run privacy:retention', () => {
       { method: 'DELETE', status: 503, count: 1 },
       { method: 'DELETE', status: 404, type: 'NOT_FOUND', count: 1 },
     );
-    const upstream = createAirtableUpstream(
-      { apiKey: emulator().apiKey, baseId: emulator().baseId, endpointUrl: emulator().url },
-      { gate: createRateGate({ perSecond: 50 }) },
+    const client = createAirtableClient(
+      { token: emulator().apiKey, baseId: emulator().baseId, endpointUrl: emulator().url },
+      { pacer: createPacer({ perSecond: 50 }) },
     );
-    const report = await applyRetention({ upstream, now: () => NOW, sleep: async () => undefined });
+    const report = await applyRetention({ client, now: () => NOW, sleep: async () => undefined });
     expect(report.deleted).toEqual({ [WAITLIST]: 12, [QUOTES]: 0 });
     expect(emulator().records(WAITLIST)).toHaveLength(0);
   });
@@ -199,11 +199,11 @@ describe('npm run privacy:retention', () => {
   it('stops at its time budget and leaves the rest for the next run', async () => {
     for (let i = 0; i < 30; i += 1)
       emulator().seed(WAITLIST, { Email: `old${i}@x.co`, 'Last Updated': monthsAgo(25) });
-    const upstream = createAirtableUpstream(
-      { apiKey: emulator().apiKey, baseId: emulator().baseId, endpointUrl: emulator().url },
-      { gate: createRateGate({ perSecond: 50 }) },
+    const client = createAirtableClient(
+      { token: emulator().apiKey, baseId: emulator().baseId, endpointUrl: emulator().url },
+      { pacer: createPacer({ perSecond: 50 }) },
     );
-    const report = await applyRetention({ upstream, now: () => NOW, budgetMs: 0 });
+    const report = await applyRetention({ client, now: () => NOW, budgetMs: 0 });
     expect(report.deleted[WAITLIST]).toBe(0);
     expect(report.remaining[WAITLIST]).toBe(30);
     expect(emulator().records(WAITLIST)).toHaveLength(30);
@@ -244,11 +244,11 @@ describe('npm run privacy:erase', () => {
     for (let i = 0; i < 105; i += 1)
       emulator().seed(WAITLIST, { Email: 'many@x.co', 'Page Source': String(i) });
     emulator().seed(WAITLIST, { Email: 'other@x.co' });
-    const upstream = createAirtableUpstream(
-      { apiKey: emulator().apiKey, baseId: emulator().baseId, endpointUrl: emulator().url },
-      { gate: createRateGate({ perSecond: 50 }) },
+    const client = createAirtableClient(
+      { token: emulator().apiKey, baseId: emulator().baseId, endpointUrl: emulator().url },
+      { pacer: createPacer({ perSecond: 50 }) },
     );
-    expect(await eraseEmail({ upstream }, 'Many@X.co')).toHaveLength(105);
+    expect(await eraseEmail({ client }, 'Many@X.co')).toHaveLength(105);
     expect(emails(emulator(), WAITLIST)).toEqual(['other@x.co']);
   });
 });

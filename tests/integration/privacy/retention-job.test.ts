@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { type DeadLetterStore, handleDeadLetterAdmin, keepDeadLetter } from '#src/server/dead-letters.ts';
 import { expireDeadLetters, monthsBefore } from '#src/server/privacy.ts';
-import { createRateGate } from '#src/server/rate-gate.ts';
+import { createPacer } from '#src/server/pacer.ts';
 import { runRetentionJob } from '#src/server/retention-job.ts';
 import type { Submission } from '#src/server/submission.ts';
 import { useEmulator } from '#tests/integration/support/emulator.ts';
@@ -66,7 +66,7 @@ describe('the retention job (Cron Trigger)', () => {
         AIRTABLE_ENDPOINT_URL: emulator().url,
         DEAD_LETTERS: letters,
       },
-      { gate: createRateGate({ perSecond: 50 }), now: () => NOW, log: (line) => lines.push(line) },
+      { pacer: createPacer({ perSecond: 50 }), now: () => NOW, log: (line) => lines.push(line) },
     );
     expect(
       emulator()
@@ -92,11 +92,11 @@ describe('the retention job (Cron Trigger)', () => {
           AIRTABLE_BASE_ID: emulator().baseId,
           AIRTABLE_ENDPOINT_URL: emulator().url,
         },
-        { gate: createRateGate({ perSecond: 50 }), now: () => NOW, log: (line) => lines.push(line) },
+        { pacer: createPacer({ perSecond: 50 }), now: () => NOW, log: (line) => lines.push(line) },
       ),
     ).rejects.toMatchObject({ status: 401 });
     expect(lines.at(-1)).toMatch(
-      /^Retention failed after 1 Airtable requests \(UpstreamError: .*\); the next run tries again$/,
+      /^Retention failed after 1 Airtable requests \(AirtableError: .*\); the next run tries again$/,
     );
     expect(lines.join('\n')).not.toContain('@');
   });

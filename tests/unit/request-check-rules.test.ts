@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The server gate's rules as one table: every row of the gate issue's attack table, refused or
+ * The request check's rules as one table: every row of the gate issue's attack table, refused or
  * made harmless, through the same handler every host mounts. The enhanced form's post (asking
  * for JSON) and the native post are the same fields to the same door.
  */
@@ -9,7 +9,7 @@ import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
 import { createWindowLimiter } from '#src/server/client-limits.ts';
 import { createDoors, type DoorsOptions } from '#src/server/doors.ts';
-import { createRateGate } from '#src/server/rate-gate.ts';
+import { createPacer } from '#src/server/pacer.ts';
 import {
   ADMIN_TOKEN_MIN_LENGTH,
   type DeadLetterStore,
@@ -71,7 +71,7 @@ const relayOver = (base: ReturnType<typeof fakeBase>, options: DoorsOptions = {}
     {
       fetch: base.fetch,
       now: () => NOW,
-      gate: createRateGate({ perSecond: 1000 }),
+      pacer: createPacer({ perSecond: 1000 }),
       warn: () => undefined,
       ...options,
     },

@@ -1,5 +1,5 @@
 /**
- * The one server gate every submission passes, whichever host runs it (the Worker, the Netlify
+ * The one request check every submission passes, whichever host runs it (the Worker, the Netlify
  * Function, Vite's dev and preview servers) and however the form was sent (enhanced by the page's
  * script, or posted natively before hydration or without JavaScript: the same urlencoded fields
  * to the same door). It trusts nothing in the request:
@@ -9,8 +9,8 @@
  *    (isSameSite); only `application/x-www-form-urlencoded` is taken (415);
  * 2. per client: at most SUBMISSIONS_PER_CLIENT_PER_MINUTE from one address, an IPv6 one per /64
  *    (429, Retry-After),
- *    counted before the body is read, so a flood never reaches the pacing gate all visitors share;
- * 3. bounded: a body larger than GATE_MAX_BODY_BYTES (413) or slower than GATE_BODY_TIMEOUT_MS
+ *    counted before the body is read, so a flood never reaches the pacer all visitors share;
+ * 3. bounded: a body larger than REQUEST_MAX_BODY_BYTES (413) or slower than REQUEST_BODY_TIMEOUT_MS
  *    (408) is cut off;
  * 4. the bot trap (the contract's honeypot) is checked here;
  * 5. the fields are read by the form's contract (parsePosted): only its fields, nothing blanked,
@@ -32,15 +32,16 @@ import {
   SUBMISSIONS_PER_CLIENT_PER_MINUTE,
   SUBMISSIONS_PER_EMAIL_PER_MINUTE,
 } from './client-limits.ts';
-import { StoreFailure, type SubmissionStore } from './stores.ts';
+import { AirtableError } from './airtable-client.ts';
+import type { SubmissionStore } from './stores.ts';
 import { isRefusal, parsePosted, type Refusal, type Submission } from './submission.ts';
 
-/** Largest request body the gate reads; a form's submission is well under 4 KB. */
-export const GATE_MAX_BODY_BYTES = 16 * 1024;
+/** Largest request body the request check reads; a form's submission is well under 4 KB. */
+export const REQUEST_MAX_BODY_BYTES = 16 * 1024;
 /** Longest a body may take to arrive: a phone on a slow network sends 4 KB in well under this. */
-export const GATE_BODY_TIMEOUT_MS = 8_000;
+export const REQUEST_BODY_TIMEOUT_MS = 8_000;
 
-export interface GateRequest {
+export interface DoorRequest {
   /** The form whose door was posted to. */
   form: FormContract;
   /** The connecting address, as the host knows it (see client-limits.ts). */
@@ -48,7 +49,7 @@ export interface GateRequest {
 }
 
 /** A submission refused or failed. */
-export interface GateRefusal extends Refusal {
+export interface CheckRefusal extends Refusal {
   outcome: 'refused';
   retryAfterSeconds?: number;
 }
@@ -58,11 +59,11 @@ interface Sent {
   form?: URLSearchParams;
 }
 
-export type GateResult = (
+export type CheckResult = (
   | { outcome: 'accepted'; submission: Submission; receipt: Receipt }
   /** The bot trap was filled: answered like a success, nothing stored. */
   | { outcome: 'trapped'; receipt: Receipt }
-  | GateRefusal
+  | CheckRefusal
 ) &
   Sent;
 
@@ -72,7 +73,7 @@ export interface Receipt {
   createdTime: string;
 }
 
-export interface GateOptions {
+export interface RequestCheckOptions {
   store: SubmissionStore;
   now?: () => number;
   clientLimiter?: Limiter;
@@ -84,8 +85,8 @@ const refused = (
   status: number,
   type: string,
   message: string,
-  extra: Partial<GateRefusal> = {},
-): GateRefusal => ({ outcome: 'refused', status, type, message, ...extra });
+  extra: Partial<CheckRefusal> = {},
+): CheckRefusal => ({ outcome: 'refused', status, type, message, ...extra });
 
 /**
  * True unless the request comes, or may come, from another site. A form post carries nothing
@@ -156,17 +157,17 @@ function randomReceiptId(): string {
   return `rec${Array.from(bytes, (byte) => (byte % 36).toString(36)).join('')}`;
 }
 
-export interface Gate {
-  submit(request: Request, how: GateRequest): Promise<GateResult>;
+export interface RequestCheck {
+  submit(request: Request, how: DoorRequest): Promise<CheckResult>;
 }
 
-export function createGate(options: GateOptions): Gate {
+export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
   const now = options.now ?? Date.now;
   const clientLimiter =
     options.clientLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now });
   const emailLimiter =
     options.emailLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_EMAIL_PER_MINUTE, now });
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? GATE_BODY_TIMEOUT_MS;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
 
   return {
     async submit(request, { form: contract, clientAddress }) {
@@ -186,14 +187,14 @@ export function createGate(options: GateOptions): Gate {
           },
         );
         // A person posting natively gets the form back with what they typed (bounded like any body).
-        const typed = await readBody(request, GATE_MAX_BODY_BYTES, bodyTimeoutMs);
+        const typed = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
         return 'text' in typed ? { ...limited, form: new URLSearchParams(typed.text) } : limited;
       }
 
-      const body = await readBody(request, GATE_MAX_BODY_BYTES, bodyTimeoutMs);
+      const body = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
       if ('problem' in body) {
         return body.problem === 'too-large'
-          ? refused(413, 'REQUEST_TOO_LARGE', `Request bodies are limited to ${GATE_MAX_BODY_BYTES} bytes`)
+          ? refused(413, 'REQUEST_TOO_LARGE', `Request bodies are limited to ${REQUEST_MAX_BODY_BYTES} bytes`)
           : refused(408, 'REQUEST_TIMEOUT', 'The request body took too long to arrive');
       }
 
@@ -225,7 +226,7 @@ export function createGate(options: GateOptions): Gate {
       try {
         await options.store.save(parsed);
       } catch (error) {
-        if (!(error instanceof StoreFailure)) throw error;
+        if (!(error instanceof AirtableError)) throw error;
         return { ...refused(error.status, error.type, error.message), form };
       }
       return { outcome: 'accepted', submission: parsed, receipt, form };

@@ -1,6 +1,6 @@
 /**
  * Airtable allows 5 requests per second per base and, after a breach, refuses every client of
- * the base for 30 seconds. The gate is this instance's one door to Airtable: it spaces requests
+ * the base for 30 seconds. The pacer is this instance's one door to Airtable: it spaces requests
  * so at most `perSecond` start in any one-second window, and after a 429 it stays shut for the
  * penalty so nothing we send prolongs it. This is the only place that reacts to a 429.
  */
@@ -9,16 +9,16 @@
 export const AIRTABLE_REQUESTS_PER_SECOND = 5;
 export const AIRTABLE_RATE_LIMIT_PENALTY_MS = 30_000;
 /**
- * The window the gate counts in: a second plus a margin, because requests that leave here exactly
+ * The window the pacer counts in: a second plus a margin, because requests that leave here exactly
  * a second apart can arrive at Airtable closer together, and 6 in its second is a 30 s penalty.
  */
 export const RATE_WINDOW_MS = 1_200;
 
-export interface RateGateOptions {
+export interface PacerOptions {
   perSecond?: number;
   windowMs?: number;
   /**
-   * Start shut for this long. A gate that does not know what an earlier instance (an earlier
+   * Start shut for this long. A pacer that does not know what an earlier instance (an earlier
    * isolate of the queue's consumer) sent just before must not assume a fresh window.
    */
   startClosedForMs?: number;
@@ -27,29 +27,29 @@ export interface RateGateOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export interface RateGate {
+export interface Pacer {
   /**
    * Waits for a slot and takes it. Resolves false without taking one when the wait would last
    * longer than `withinMs`, so a caller with a visitor waiting can answer in time. A duration,
-   * not a point in time: the caller's clock and the gate's need not be the same clock.
+   * not a point in time: the caller's clock and the pacer's need not be the same clock.
    */
   acquire(withinMs?: number): Promise<boolean>;
   /** Records a 429: no slot is handed out until the penalty has passed. */
   penalise(): void;
-  /** Milliseconds until the gate opens after a 429 (0 when open). */
+  /** Milliseconds until the pacer opens after a 429 (0 when open). */
   closedFor(): number;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createRateGate({
+export function createPacer({
   perSecond = AIRTABLE_REQUESTS_PER_SECOND,
   windowMs = RATE_WINDOW_MS,
   penaltyMs = AIRTABLE_RATE_LIMIT_PENALTY_MS,
   startClosedForMs = 0,
   now = Date.now,
   sleep = defaultSleep,
-}: RateGateOptions = {}): RateGate {
+}: PacerOptions = {}): Pacer {
   // Start times of the slots handed out, oldest first; booked ahead when callers queue up.
   const starts: number[] = [];
   let closedUntil = startClosedForMs > 0 ? now() + startClosedForMs : 0;
@@ -77,7 +77,7 @@ export function createRateGate({
       }
       const wait = slot - now();
       if (wait > 0) await sleep(wait);
-      // A 429 seen while this caller waited shuts the gate for it too.
+      // A 429 seen while this caller waited shuts the pacer for it too.
       if (closedUntil > now()) {
         if (closedUntil > deadline) return false;
         await sleep(closedUntil - now());

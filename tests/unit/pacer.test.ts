@@ -1,7 +1,7 @@
 // @vitest-environment node
-import { createRateGate } from '#src/server/rate-gate.ts';
+import { createPacer } from '#src/server/pacer.ts';
 
-/** A clock the gate's sleeps move forward, so pacing is checked without waiting. */
+/** A clock the pacer's sleeps move forward, so pacing is checked without waiting. */
 function virtualClock() {
   let now = 0;
   return {
@@ -12,13 +12,13 @@ function virtualClock() {
   };
 }
 
-describe('rate gate', () => {
+describe('pacer', () => {
   it('starts at most 5 requests in any window of 1.1 s', async () => {
     const clock = virtualClock();
-    const gate = createRateGate({ ...clock, perSecond: 5, windowMs: 1100 });
+    const pacer = createPacer({ ...clock, perSecond: 5, windowMs: 1100 });
     const starts: number[] = [];
     for (let i = 0; i < 23; i += 1) {
-      await gate.acquire();
+      await pacer.acquire();
       starts.push(clock.now());
     }
     for (const start of starts) {
@@ -30,28 +30,28 @@ describe('rate gate', () => {
 
   it('stays shut for the penalty after a 429, for callers already waiting too', async () => {
     const clock = virtualClock();
-    const gate = createRateGate({ ...clock, penaltyMs: 30_000 });
-    await gate.acquire();
-    gate.penalise();
-    expect(gate.closedFor()).toBe(30_000);
-    await gate.acquire();
+    const pacer = createPacer({ ...clock, penaltyMs: 30_000 });
+    await pacer.acquire();
+    pacer.penalise();
+    expect(pacer.closedFor()).toBe(30_000);
+    await pacer.acquire();
     expect(clock.now()).toBe(30_000);
   });
 
   it('says no at once, taking no slot, when the wait would pass the caller’s deadline', async () => {
     const clock = virtualClock();
-    const gate = createRateGate({ ...clock });
-    gate.penalise();
-    expect(await gate.acquire(5_000)).toBe(false);
+    const pacer = createPacer({ ...clock });
+    pacer.penalise();
+    expect(await pacer.acquire(5_000)).toBe(false);
     expect(clock.now()).toBe(0);
   });
 });
 
-describe('a fresh gate in a new isolate', () => {
+describe('a fresh pacer in a new isolate', () => {
   it('can start shut for a window, since it does not know what the last isolate sent', async () => {
     const clock = virtualClock();
-    const gate = createRateGate({ ...clock, startClosedForMs: 1200 });
-    await gate.acquire();
+    const pacer = createPacer({ ...clock, startClosedForMs: 1200 });
+    await pacer.acquire();
     expect(clock.now()).toBe(1200);
   });
 });

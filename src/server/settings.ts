@@ -1,0 +1,31 @@
+/**
+ * The server's Airtable settings, from its environment: the Worker's bindings, the Netlify
+ * Function's and Vite's process environment, the owner's commands (which also take flags).
+ * Everything that talks to Airtable on the server reads them here, so no module has to import
+ * a store to learn where the base is.
+ */
+import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/settings.ts';
+
+/** The server's environment variables for Airtable (names kept: deploys and tests set them). */
+export interface AirtableEnv {
+  AIRTABLE_API_KEY?: string;
+  AIRTABLE_BASE_ID?: string;
+  /** Airtable's API origin (or the local emulator's); Airtable's API when unset. */
+  AIRTABLE_ENDPOINT_URL?: string;
+}
+
+/** Where and as whom to call Airtable. A token only ever comes from the environment or a flag. */
+export interface AirtableAccess {
+  endpointUrl: string;
+  baseId: string;
+  token: string;
+}
+
+/** The server's access to its base: the site's token (AIRTABLE_API_KEY), trimmed; '' when unset. */
+export function airtableAccess(env: AirtableEnv): AirtableAccess {
+  return {
+    endpointUrl: env.AIRTABLE_ENDPOINT_URL?.trim() || AIRTABLE_DEFAULT_ENDPOINT,
+    baseId: env.AIRTABLE_BASE_ID?.trim() ?? '',
+    token: env.AIRTABLE_API_KEY?.trim() ?? '',
+  };
+}

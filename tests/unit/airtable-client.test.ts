@@ -1,0 +1,169 @@
+// @vitest-environment node
+import { AirtableError, createAirtableClient } from '#src/server/airtable-client.ts';
+import { createPacer } from '#src/server/pacer.ts';
+
+const ACCESS = { endpointUrl: 'https://airtable.test/', baseId: 'appBase', token: 'patServer' };
+const open = () => createPacer({ perSecond: 1000 });
+
+/** A fetch that answers each call in turn, and remembers what was asked. */
+function answering(...answers: (() => Response)[]) {
+  const calls: { method: string; url: string; body: unknown; authorization: string | null }[] = [];
+  const fetchStub: typeof fetch = async (input, init) => {
+    calls.push({
+      method: init?.method ?? 'GET',
+      url: String(input),
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      authorization: new Headers(init?.headers).get('authorization'),
+    });
+    const answer = answers[calls.length - 1] ?? (() => Response.json({ records: [] }));
+    return answer();
+  };
+  return { calls, fetch: fetchStub };
+}
+
+async function failure(promise: Promise<unknown>): Promise<AirtableError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AirtableError) return error;
+    throw error;
+  }
+  throw new Error('expected an AirtableError');
+}
+
+describe('the server’s one Airtable client', () => {
+  it('speaks Airtable’s REST and Metadata APIs with the token, the base and the table in the URL', async () => {
+    const airtable = answering(
+      () => Response.json({ records: [{ id: 'rec1', fields: { Email: 'a@x.co' } }] }),
+      () => Response.json({ records: [{ id: 'recNew', fields: {} }] }),
+      () => Response.json({ records: [{ id: 'rec1', fields: {} }] }),
+      () => Response.json({ records: [{ id: 'rec1', deleted: true }] }),
+      () => Response.json({ tables: [] }),
+      () => Response.json({ id: 'tbl1', name: 'T', fields: [] }),
+      () => Response.json({ id: 'fld1', name: 'Notes', type: 'multilineText' }),
+    );
+    const client = createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch });
+    expect(await client.findByEmails('School Quotes', ['A@x.co ', 'b@x.co'])).toHaveLength(1);
+    await client.create('Waitlist', [{ Email: 'c@x.co' }]);
+    await client.update('Waitlist', [{ id: 'rec1', fields: { Interests: ['General Interest'] } }]);
+    expect(await client.deleteRecords('Waitlist', ['rec1'])).toEqual(['rec1']);
+    await client.listTables();
+    await client.createTable('T', [{ name: 'Notes', type: 'multilineText', maxLength: 100 }]);
+    await client.createField('tbl1', { name: 'Notes', type: 'multilineText', maxLength: 100 });
+    expect(airtable.calls.map(({ method, url }) => `${method} ${url}`)).toEqual([
+      'POST https://airtable.test/v0/appBase/School%20Quotes/listRecords',
+      'POST https://airtable.test/v0/appBase/Waitlist',
+      'PATCH https://airtable.test/v0/appBase/Waitlist',
+      'DELETE https://airtable.test/v0/appBase/Waitlist?records[]=rec1',
+      'GET https://airtable.test/v0/meta/bases/appBase/tables',
+      'POST https://airtable.test/v0/meta/bases/appBase/tables',
+      'POST https://airtable.test/v0/meta/bases/appBase/tables/tbl1/fields',
+    ]);
+    expect(airtable.calls.every((call) => call.authorization === 'Bearer patServer')).toBe(true);
+    expect(airtable.calls[0]?.body).toEqual({
+      pageSize: 100,
+      filterByFormula: "OR(LOWER(TRIM({Email})) = 'a@x.co', LOWER(TRIM({Email})) = 'b@x.co')",
+      fields: ['Email'],
+    });
+    expect(airtable.calls[1]?.body).toEqual({ records: [{ fields: { Email: 'c@x.co' } }], typecast: true });
+    // The Metadata API takes a field's name, type and options, never the site's own bounds.
+    expect(airtable.calls[6]?.body).toEqual({ name: 'Notes', type: 'multilineText' });
+    expect(client.requestsSent()).toBe(7);
+  });
+
+  it('reads each of Airtable’s error shapes into one error type', async () => {
+    const airtable = answering(
+      () => Response.json({ error: { type: 'INVALID_PERMISSIONS', message: 'No' } }, { status: 403 }),
+      () => Response.json({ error: 'NOT_FOUND' }, { status: 404 }),
+      () => Response.json({ errors: [{ error: 'RATE_LIMITED', message: 'Slow down' }] }, { status: 429 }),
+      () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
+    );
+    const client = createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch });
+    const forbidden = await failure(client.listTables());
+    expect(forbidden).toMatchObject({
+      status: 403,
+      type: 'INVALID_PERMISSIONS',
+      message: 'No',
+      transient: false,
+    });
+    expect(forbidden.explain('schema.bases:read')).toBe(
+      '403 INVALID_PERMISSIONS: the token lacks schema.bases:read, or cannot see this base',
+    );
+    expect(await failure(client.listTables())).toMatchObject({ status: 404, type: 'NOT_FOUND' });
+    expect(await failure(client.listTables())).toMatchObject({
+      status: 429,
+      type: 'RATE_LIMITED',
+      transient: true,
+    });
+    const proxy = await failure(
+      createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch }).listTables(),
+    );
+    expect(proxy).toMatchObject({ status: 502, type: 'HTTP_502', message: 'Bad Gateway', transient: true });
+  });
+
+  it('a dropped connection and a hanging answer are transient errors without a status', async () => {
+    const dropped = createAirtableClient(ACCESS, {
+      pacer: open(),
+      fetch: async () => {
+        throw new TypeError('socket hang up');
+      },
+    });
+    expect(await failure(dropped.listTables())).toMatchObject({
+      status: 0,
+      type: 'CONNECTION_ERROR',
+      transient: true,
+    });
+    const hanging = createAirtableClient(ACCESS, {
+      pacer: open(),
+      fetch: (_input, init) =>
+        new Promise((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason as Error)),
+        ),
+      requestBoundMs: 20,
+    });
+    expect(await failure(hanging.listTables())).toMatchObject({ status: 0, type: 'TIMEOUT' });
+  });
+
+  it('a 429 shuts the pacer for Airtable’s penalty: the next request is refused at once, unsent', async () => {
+    let clock = 0;
+    const pacer = createPacer({ now: () => clock, sleep: async (ms) => void (clock += ms) });
+    const airtable = answering(() => Response.json({ errors: [] }, { status: 429 }));
+    const client = createAirtableClient(ACCESS, { pacer, fetch: airtable.fetch, now: () => clock });
+    await failure(client.listTables());
+    expect(pacer.closedFor()).toBe(30_000);
+    const refused = await failure(client.listTables(clock + 5_000));
+    expect(refused).toMatchObject({ status: 429, type: 'TOO_MANY_REQUESTS' });
+    expect(airtable.calls).toHaveLength(1);
+  });
+
+  it('retries a transient failure as its policy says, and `with` shares the pacer and the count', async () => {
+    const waits: number[] = [];
+    const airtable = answering(
+      () => new Response('', { status: 503 }),
+      () => new Response('', { status: 500 }),
+      () => Response.json({ tables: [] }),
+      () => Response.json({ error: 'INVALID_REQUEST' }, { status: 422 }),
+    );
+    const once = createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch });
+    const retrying = once.with({
+      attempts: 3,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    expect(await retrying.listTables()).toEqual([]);
+    expect(waits).toEqual([1_000, 2_000]);
+    // A permanent refusal is never retried.
+    expect(await failure(retrying.listTables())).toMatchObject({ status: 422 });
+    expect(once.requestsSent()).toBe(4);
+  });
+
+  it('refuses more than Airtable’s 10 records a write before sending anything', async () => {
+    const airtable = answering();
+    const client = createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch });
+    const eleven = Array.from({ length: 11 }, (_, i) => ({ Email: `n${i}@x.co` }));
+    expect(await failure(client.create('Waitlist', eleven))).toMatchObject({ status: 422 });
+    expect(await client.create('Waitlist', [])).toEqual([]);
+    expect(airtable.calls).toHaveLength(0);
+  });
+});

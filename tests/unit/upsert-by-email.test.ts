@@ -1,0 +1,174 @@
+// @vitest-environment node
+import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable-client.ts';
+import type { Cells, Submission } from '#src/server/submission.ts';
+import { SUBMISSION_UPSERT, upsertByEmail, type UpsertHow } from '#src/server/upsert-by-email.ts';
+
+/** What the upsert asked of the client. */
+type Request =
+  | { kind: 'find'; emails: readonly string[] }
+  | { kind: 'create'; records: readonly Cells[] }
+  | { kind: 'update'; records: readonly { id: string; fields: Cells }[] };
+
+/** A client over an in-memory table; `fail` refuses the request it names (by its number). */
+function fakeClient(stored: { id: string; email: string }[] = [], fail: Record<number, AirtableError> = {}) {
+  const requests: Request[] = [];
+  const refuse = () => {
+    const error = fail[requests.length];
+    if (error) throw error;
+  };
+  const client: Pick<AirtableClient, 'findByEmails' | 'create' | 'update'> = {
+    async findByEmails(_table, emails) {
+      requests.push({ kind: 'find', emails });
+      refuse();
+      return stored
+        .filter((record) => emails.includes(record.email.trim().toLowerCase()))
+        .map((record): StoredRecord => ({ id: record.id, fields: { Email: record.email } }));
+    },
+    async create(_table, records) {
+      requests.push({ kind: 'create', records });
+      refuse();
+      return records.map((fields, i) => ({ id: `recNew${requests.length}x${i}`, fields }));
+    },
+    async update(_table, records) {
+      requests.push({ kind: 'update', records });
+      refuse();
+      return records.map(({ id, fields }) => ({ id, fields }));
+    },
+  };
+  return { requests, client: client as AirtableClient };
+}
+
+/** Items that are just cells: the later one's cells over the earlier one's. */
+const CELLS: UpsertHow<Cells> = {
+  emailOf: (cells) => String(cells.Email),
+  merge: (earlier, later) => ({ ...earlier, ...later }),
+  cells: (cells, at) => ({
+    create: { ...cells, 'Created At': at.toISOString() },
+    update: { ...cells, 'Last Updated': at.toISOString() },
+  }),
+};
+const AT = Date.parse('2026-11-24T06:00:00Z');
+
+describe('the one upsert by email', () => {
+  it('merges one email’s items into one record, the later over the earlier', async () => {
+    const { requests, client } = fakeClient();
+    const results = await upsertByEmail(
+      client,
+      'Waitlist',
+      [
+        { Email: 'Pat@X.co', 'Contact Name': 'Pat' },
+        { Email: 'other@x.co' },
+        { Email: ' pat@x.co', Interests: ['Use Podling'] },
+      ],
+      CELLS,
+      { now: () => AT },
+    );
+    expect(results.map(({ email, outcome }) => `${email} ${outcome}`)).toEqual([
+      'pat@x.co created',
+      'other@x.co created',
+    ]);
+    expect(requests).toEqual([
+      { kind: 'find', emails: ['pat@x.co', 'other@x.co'] },
+      {
+        kind: 'create',
+        records: [
+          {
+            Email: ' pat@x.co',
+            'Contact Name': 'Pat',
+            Interests: ['Use Podling'],
+            'Created At': '2026-11-24T06:00:00.000Z',
+          },
+          { Email: 'other@x.co', 'Created At': '2026-11-24T06:00:00.000Z' },
+        ],
+      },
+    ]);
+  });
+
+  it('updates the stored record of an email (matched trimmed, in any case) with the update cells', async () => {
+    const { requests, client } = fakeClient([{ id: 'recOld', email: ' Old@X.co ' }]);
+    const [result] = await upsertByEmail(client, 'Waitlist', [{ Email: 'old@x.co' }], CELLS, {
+      now: () => AT,
+    });
+    expect(result).toMatchObject({ outcome: 'updated', id: 'recOld' });
+    expect(requests[1]).toEqual({
+      kind: 'update',
+      records: [{ id: 'recOld', fields: { Email: 'old@x.co', 'Last Updated': '2026-11-24T06:00:00.000Z' } }],
+    });
+  });
+
+  it('looks up 100 emails a request and writes 10 records a request, creates before updates', async () => {
+    const stored = Array.from({ length: 12 }, (_, i) => ({ id: `rec${i}`, email: `n${i}@x.co` }));
+    const { requests, client } = fakeClient(stored);
+    const items = Array.from({ length: 130 }, (_, i) => ({ Email: `n${i}@x.co` }));
+    const results = await upsertByEmail(client, 'Waitlist', items, CELLS);
+    expect(
+      requests.map(
+        (request) =>
+          `${request.kind} ${'emails' in request ? request.emails.length : request.records.length}`,
+      ),
+    ).toEqual([
+      'find 100',
+      'find 30',
+      ...Array.from({ length: 11 }, () => 'create 10'),
+      'create 8',
+      'update 10',
+      'update 2',
+    ]);
+    expect(results.filter((result) => result.outcome === 'created')).toHaveLength(118);
+    expect(results.filter((result) => result.outcome === 'updated')).toHaveLength(12);
+  });
+
+  it('a failed lookup writes nothing (a create could double a stored record) and fails every email', async () => {
+    const busy = new AirtableError(429, 'TOO_MANY_REQUESTS', 'busy');
+    const { requests, client } = fakeClient([], { 1: busy });
+    const results = await upsertByEmail(
+      client,
+      'Waitlist',
+      [{ Email: 'a@x.co' }, { Email: 'b@x.co' }],
+      CELLS,
+    );
+    expect(results.map((result) => result.outcome)).toEqual(['failed', 'failed']);
+    expect(results.every((result) => result.outcome === 'failed' && result.error === busy)).toBe(true);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a failed write fails only the records it carried', async () => {
+    const refused = new AirtableError(422, 'UNKNOWN_FIELD_NAME', 'Unknown field name: "Notes"');
+    const { client } = fakeClient([{ id: 'recOld', email: 'old@x.co' }], { 2: refused });
+    const items = [...Array.from({ length: 11 }, (_, i) => ({ Email: `n${i}@x.co` })), { Email: 'old@x.co' }];
+    const results = await upsertByEmail(client, 'Waitlist', items, CELLS);
+    expect(results.filter((result) => result.outcome === 'failed').map((result) => result.email)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `n${i}@x.co`),
+    );
+    expect(results.filter((result) => result.outcome !== 'failed').map((result) => result.email)).toEqual([
+      'n10@x.co',
+      'old@x.co',
+    ]);
+  });
+
+  it('for submissions: the spec’s default interest on a create only, Created At kept on an update', async () => {
+    const signUp = (email: string): Submission => ({
+      table: 'Waitlist',
+      email,
+      acceptedAt: '2026-11-24T05:59:00Z',
+      cells: { Email: email, 'Page Source': 'home' },
+      defaults: { Interests: ['General Waitlist'] },
+    });
+    const { requests, client } = fakeClient([{ id: 'recOld', email: 'old@x.co' }]);
+    await upsertByEmail(client, 'Waitlist', [signUp('old@x.co'), signUp('new@x.co')], SUBMISSION_UPSERT, {
+      now: () => AT,
+    });
+    const [, create, update] = requests;
+    expect(create?.kind === 'create' && create.records[0]).toMatchObject({
+      Interests: ['General Waitlist'],
+      'Created At': '2026-11-24T06:00:00.000Z',
+      'Last Updated': '2026-11-24T06:00:00.000Z',
+    });
+    const fields = update?.kind === 'update' ? update.records[0]?.fields : undefined;
+    expect(fields).toEqual({
+      Email: 'old@x.co',
+      'Page Source': 'home',
+      'Last Updated': '2026-11-24T06:00:00.000Z',
+    });
+  });
+});
