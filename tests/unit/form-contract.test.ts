@@ -58,6 +58,10 @@ describe('the contracts', () => {
       'School Name',
       'Contact Name',
       'Page Source',
+      // The consent fields (issue 29: docs/consent.md).
+      'Consent',
+      'Consent Text',
+      'Confirmed At',
       'Created At',
       'Last Updated',
     ]);

@@ -11,7 +11,8 @@
  * - 'fixed': the server writes `value` on every write (a quote's Status, the sign-up's Page Source);
  * - 'created' / 'updated': the server's clock, on creation only / on every write;
  * - 'other': the text of the form's 'Other' option (see OtherRule);
- * - 'stored': a column of the base the site never writes.
+ * - 'stored': a column the forms' cells never write (one the owner keeps, or the consent fields,
+ *   which only the server's consent rules write: src/server/consent.ts).
  */
 
 /** One option a form offers: a stable id (what the form posts), the label shown, the value stored. */
@@ -60,11 +61,14 @@ export type SingleSelectField = {
   readonly airtable: string;
   readonly type: 'singleSelect';
   readonly maxLength: number;
-  /** The base field's options; the site writes only `value`. */
+  /** The base field's options; a form writes only `value` (a 'stored' one: none, see consent.ts). */
   readonly choices: readonly string[];
-} & FixedSource;
+} & (FixedSource | WrittenElsewhere);
 
-export type DateTimeField = { readonly airtable: string; readonly type: 'dateTime' } & StampSource;
+export type DateTimeField = { readonly airtable: string; readonly type: 'dateTime' } & (
+  | StampSource
+  | WrittenElsewhere
+);
 
 export type ContractField = TextField | MultiSelectField | SingleSelectField | DateTimeField;
 

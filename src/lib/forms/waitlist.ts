@@ -10,7 +10,7 @@ import {
 } from '#src/config/constants.ts';
 import { ROUTES } from '#src/config/routes.ts';
 import { PRODUCT_NAME } from '#src/config/product.ts';
-import { FORM_HONEYPOT, NAME_MAX_LENGTH } from './shared.ts';
+import { CONSENT_STATES, FORM_HONEYPOT, NAME_MAX_LENGTH } from './shared.ts';
 import { defineForm, type PostedValues, type RecordFields } from './contract.ts';
 
 export const WAITLIST_FORM = defineForm({
@@ -66,6 +66,18 @@ export const WAITLIST_FORM = defineForm({
       source: 'fixed',
       value: 'home',
     },
+    // Consent (relay and queued modes: docs/consent.md). Written by the server's consent rules
+    // only, never by a form's cells: a new address is Pending with the statement its visitor saw,
+    // Confirmed once its owner presses the emailed link, Withdrawn by unsubscribing.
+    consent: {
+      airtable: 'Consent',
+      type: 'singleSelect',
+      maxLength: 20,
+      choices: CONSENT_STATES,
+      source: 'stored',
+    },
+    consentText: { airtable: 'Consent Text', type: 'multilineText', maxLength: 2000, source: 'stored' },
+    confirmedAt: { airtable: 'Confirmed At', type: 'dateTime', source: 'stored' },
     createdAt: { airtable: 'Created At', type: 'dateTime', source: 'created' },
     lastUpdated: { airtable: 'Last Updated', type: 'dateTime', source: 'updated' },
   },

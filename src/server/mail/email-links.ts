@@ -15,6 +15,7 @@
  */
 import { EMAIL_COPY } from '#src/config/emails.ts';
 import { escapeHtml } from '#src/lib/escape-html.ts';
+import type { ConsentState } from '#src/lib/forms/shared.ts';
 import { EMAIL_LINK_PATHS } from './emails.ts';
 import {
   checkLink,
@@ -24,8 +25,7 @@ import {
   type LinkValues,
 } from './signed-link.ts';
 
-/** A waitlist record's consent. */
-export type ConsentState = 'Pending' | 'Confirmed' | 'Withdrawn';
+export type { ConsentState } from '#src/lib/forms/shared.ts';
 
 /** The consent fields of a waitlist record, as the write path reads and writes them. */
 export interface ConsentRecord {
