@@ -15,7 +15,12 @@
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import type { Limiter } from './client-limits.ts';
 import { answerEnhancedPost, answerNativePost, type FormTemplates, wantsJson } from './form-door.ts';
-import type { Pacer } from './pacer.ts';
+import { createAirtableClient } from './airtable-client.ts';
+import { consentRecords } from './consent.ts';
+import { type EmailLinkOptions, handleEmailLink, isEmailLinkPath } from './mail/email-links.ts';
+import type { MailService } from './mail/mail-service.ts';
+import { createPacer, type Pacer } from './pacer.ts';
+import { airtableAccess } from './settings.ts';
 import { createRequestCheck } from './request-check.ts';
 import type { AirtableEnv } from './settings.ts';
 import { createQueueStore, createSyncStore, type SubmissionQueue } from './stores.ts';
@@ -39,6 +44,11 @@ export interface DoorsOptions {
   bodyTimeoutMs?: number;
   /** The built answer pages of the forms' native posts. */
   formTemplates?: FormTemplates;
+  /**
+   * The host's mail: with it, consent applies to every write (consent.ts) and the emails' links
+   * are answered here (EMAIL_LINK_PATHS); without it the spec's upsert runs unchanged.
+   */
+  mail?: MailService;
 }
 
 /** Who is asking, as the host knows it. */
@@ -61,11 +71,13 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions = {}): Doors
   const warn = options.warn ?? ((message: string) => console.warn(message));
   // Upstream messages may name the real base; a visitor never learns it.
   const scrub = (message: string) => (baseId ? message.split(baseId).join(HIDDEN_BASE_ID) : message);
+  const pacer = options.pacer ?? createPacer({ now: options.now });
   const store = options.queue
     ? createQueueStore(options.queue, warn)
     : createSyncStore(env, {
         fetch: options.fetch,
-        pacer: options.pacer,
+        pacer,
+        mail: options.mail,
         answerBoundMs: options.answerBoundMs,
         now: options.now,
         warn,
@@ -79,8 +91,20 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions = {}): Doors
     bodyTimeoutMs: options.bodyTimeoutMs,
   });
 
+  const { mail } = options;
+  const linkOptions: EmailLinkOptions | undefined = mail && {
+    records: consentRecords(
+      createAirtableClient(airtableAccess(env), { pacer, fetch: options.fetch, now: options.now }),
+    ),
+    linkSecrets: mail.settings.linkSecrets,
+    now: () => new Date((options.now ?? Date.now)()),
+    log: warn,
+  };
+
   return async (request, client = {}) => {
-    const form = formAtPath(new URL(request.url).pathname);
+    const { pathname } = new URL(request.url);
+    if (linkOptions && isEmailLinkPath(pathname)) return handleEmailLink(request, linkOptions);
+    const form = formAtPath(pathname);
     if (!form)
       return new Response('Not found', {
         status: 404,

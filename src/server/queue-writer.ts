@@ -60,6 +60,8 @@ export interface BatchReport {
   stored: number;
   created: number;
   updated: number;
+  /** Addresses already stored: nothing written, their owners asked by email (consent.ts). */
+  held: number;
   retried: number;
   deadLettered: number;
   requests: number;
@@ -177,6 +179,7 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
         stored: 0,
         created: 0,
         updated: 0,
+        held: 0,
         retried: 0,
         deadLettered: 0,
         requests: 0,

@@ -224,7 +224,7 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
         };
 
       try {
-        await options.store.save(parsed);
+        await options.store.save(parsed, { origin: new URL(request.url).origin });
       } catch (error) {
         if (!(error instanceof AirtableError)) throw error;
         return { ...refused(error.status, error.type, error.message), form };

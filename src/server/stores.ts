@@ -9,6 +9,12 @@ import { createPacer, type Pacer } from './pacer.ts';
 import { airtableAccess, type AirtableEnv } from './settings.ts';
 import type { Submission } from './submission.ts';
 import { SUBMISSION_UPSERT, upsertByEmail } from './upsert-by-email.ts';
+import { CONSENTED_UPSERT, writeOutcome } from './consent.ts';
+import type { MailService } from './mail/mail-service.ts';
+
+/** One key per submission: its emails keep it, so a retried send is the same email. */
+export const submissionMailKey = (submission: Submission) =>
+  `${submission.table}:${submission.email}:${submission.acceptedAt}`;
 
 /**
  * Longest a synchronous store works on one answer. Under the page's own 30 s bound, so a hanging
@@ -18,8 +24,11 @@ export const STORE_ANSWER_BOUND_MS = 25_000;
 
 /** Where accepted submissions go: the queue (Worker) or a synchronous upsert. */
 export interface SubmissionStore {
-  /** Resolves once stored (or queued); rejects with an AirtableError the visitor is told of. */
-  save(submission: Submission): Promise<void>;
+  /**
+   * Resolves once stored (or queued); rejects with an AirtableError the visitor is told of.
+   * `origin`: the site's origin as the visitor reached it, for the links of the emails it causes.
+   */
+  save(submission: Submission, context?: { origin?: string }): Promise<void>;
 }
 
 export interface SyncStoreOptions {
@@ -32,6 +41,11 @@ export interface SyncStoreOptions {
   warn?: (message: string) => void;
   /** Upstream messages may name the real base: this hides it. */
   scrub?: (message: string) => string;
+  /**
+   * With a mail service, consent applies (consent.ts): a new address is stored Pending and gets
+   * its confirmation; a stored one is held and its owner asked by email.
+   */
+  mail?: MailService;
 }
 
 /** Stores each submission while the visitor waits: one address at a time, paced by the pacer. */
@@ -44,17 +58,28 @@ export function createSyncStore(env: AirtableEnv, options: SyncStoreOptions = {}
   const pacer = options.pacer ?? createPacer({ now });
   const client = createAirtableClient(access, { pacer, fetch: options.fetch, now });
   const oneAtATime = keyedSerialiser();
+  const how = options.mail ? CONSENTED_UPSERT : SUBMISSION_UPSERT;
   return {
-    async save(submission) {
+    async save(submission, context = {}) {
       if (!access.token)
         throw new AirtableError(401, 'AUTHENTICATION_REQUIRED', 'The server has no AIRTABLE_API_KEY');
       if (!access.baseId)
         throw new AirtableError(403, 'NOT_AUTHORIZED', 'The server has no AIRTABLE_BASE_ID');
       const deadline = now() + answerBoundMs;
       const [result] = await oneAtATime(submissionKey(submission.table, submission.email), () =>
-        upsertByEmail(client, submission.table, [submission], SUBMISSION_UPSERT, { deadline, now }),
+        upsertByEmail(client, submission.table, [submission], how, { deadline, now }),
       );
-      if (result?.outcome !== 'failed') return;
+      if (result && result.outcome !== 'failed') {
+        const outcome = writeOutcome(submission, result.outcome, submissionMailKey(submission));
+        if (outcome && options.mail && context.origin) {
+          // The visitor's answer never waits on or depends on mail.
+          options.mail.afterWrite(outcome, context.origin).catch((error: unknown) => {
+            warn(`Mail after a write failed: ${error instanceof Error ? error.message : 'unknown'}`);
+          });
+        }
+        return;
+      }
+      if (!result) return;
       const { error } = result;
       if (!(error instanceof AirtableError)) throw error;
       if (error.status !== 429) warn(`Airtable store: ${error.status || 'no answer'} ${error.type}`);

@@ -38,12 +38,15 @@ export interface UpsertHow<T> {
   emailOf(item: T): string;
   /** Two items of one email as one: the later over the earlier. */
   merge(earlier: T, later: T): T;
-  /** The cells of a new record (`create`) and the cells written over a stored one (`update`). */
-  cells(item: T, at: Date): { create: Cells; update: Cells };
+  /**
+   * The cells of a new record (`create`) and the cells written over a stored one (`update`);
+   * `update: null` holds the item instead: a stored record is left as it is (outcome 'held').
+   */
+  cells(item: T, at: Date): { create: Cells; update: Cells | null };
 }
 
 export type UpsertResult<T> =
-  | { item: T; email: string; outcome: 'created' | 'updated'; id: string }
+  | { item: T; email: string; outcome: 'created' | 'updated' | 'held'; id: string }
   /** `error` is shared by every item of the failed request (usually an AirtableError). */
   | { item: T; email: string; outcome: 'failed'; error: unknown };
 
@@ -124,11 +127,17 @@ export async function upsertByEmail<T>(
       for (const { email, item } of part) results.push({ item, email, outcome: 'failed', error });
     }
   }
-  for (const part of chunks(updates, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
+  // Held: the record is stored and nothing is written over it (consent.ts decides what follows).
+  const writable = updates.filter(({ email, item }) => {
+    if (how.cells(item, at).update !== null) return true;
+    results.push({ item, email, outcome: 'held', id: stored.get(email) ?? '' });
+    return false;
+  });
+  for (const part of chunks(writable, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
     try {
       await client.update(
         table,
-        part.map(({ email, item }) => ({ id: stored.get(email) ?? '', fields: how.cells(item, at).update })),
+        part.map(({ email, item }) => ({ id: stored.get(email) ?? '', fields: how.cells(item, at).update ?? {} })),
         deadline,
       );
       for (const { email, item } of part)
