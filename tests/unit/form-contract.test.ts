@@ -215,6 +215,27 @@ describe('parsePosted and cellsFor: the quote request', () => {
   });
 });
 
+describe("parsePosted under the spec's rules (direct mode's storage layer)", () => {
+  it('checks nothing but the email, and reads options and Other the same way', () => {
+    const long = 'x'.repeat(5_000);
+    const posted = quote({ contactName: '', role: long, useCases: ['other'], otherUseCase: ' Radio ' });
+    expect(refused(parsePosted(QUOTE_FORM, posted, NOW)).status).toBe(422);
+    const submission = accepted(parsePosted(QUOTE_FORM, posted, NOW, { rules: 'spec' }));
+    expect(submission.cells).toEqual({
+      Email: 'head@school.org',
+      'School Name': 'Analytical Primary',
+      Role: long,
+      'Use Cases': ['Other: Radio'],
+      'Other Use Case': 'Radio',
+    });
+    expect(refused(parsePosted(QUOTE_FORM, quote({ email: 'no-at' }), NOW, { rules: 'spec' }))).toMatchObject(
+      {
+        field: 'email',
+      },
+    );
+  });
+});
+
 describe('parsePosted and cellsFor: the waitlist sign-up', () => {
   const signUp = (interests: string[]): WaitlistPosted => ({ email: 'Parent@Example.com', interests });
 

@@ -132,7 +132,7 @@ export async function upsertForm(
   const retry = { ...STORAGE_RETRY_DEFAULTS, ...options.retry };
   const random = options.random ?? Math.random;
 
-  const submission = parsePosted(form, values, now());
+  const submission = parsePosted(form, values, now(), { rules: 'spec' });
   if (isRefusal(submission))
     throw toStorageError(
       submission.field === 'email'

@@ -8,6 +8,7 @@
  * the owner's base: a select takes only the ids of the options its form offers (and one 'Other' text).
  */
 import { MESSAGES } from '#src/config/messages.ts';
+import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { acceptedEmail } from '#src/lib/email-look-alikes.ts';
 import { type ContractField, type FormContract, type OtherRule, postedFields } from './contract.ts';
 import { type FormName, formOfTable, type TableName } from './forms.ts';
@@ -79,11 +80,25 @@ const fieldOf = (form: FormContract, key: string): ContractField => {
 };
 
 /**
- * Reads one post of `form`: each posted field by its post name, checked against its type and
- * bound; options by id; the 'Other' rule; required fields never blank; the email canonical and not
- * a look-alike of another (acceptedEmail). The honeypot is the door's to check, before this.
+ * Which checks refuse a post. 'server' (the door's): every bound, every required field, and an
+ * email canonical and not a look-alike of another (acceptedEmail). 'spec' (direct mode's storage
+ * layer, as the spec has it: nothing is checked but the email, which the form has already
+ * checked): no bounds or required fields, the email stored in its normalised form.
  */
-export function parsePosted(form: FormContract, posted: Posted, now: Date): Submission | Refusal {
+export type PostRules = 'server' | 'spec';
+
+/**
+ * Reads one post of `form`: each posted field by its post name, by its type; options by id; the
+ * 'Other' rule; the default on creation; and the checks of `rules`. The honeypot is the door's to
+ * check, before this.
+ */
+export function parsePosted(
+  form: FormContract,
+  posted: Posted,
+  now: Date,
+  { rules = 'server' }: { rules?: PostRules } = {},
+): Submission | Refusal {
+  const strict = rules === 'server';
   const read = reader(posted);
   const table = form.table;
   if (!formOfTable(table)) throw new Error(`No form stores in table '${table}'`);
@@ -94,7 +109,7 @@ export function parsePosted(form: FormContract, posted: Posted, now: Date): Subm
     const values = read(field.post);
     if (field.type === 'multipleSelects') {
       const ids = values.map((value) => value.trim()).filter((value) => value !== '');
-      if (ids.length > field.maxItems)
+      if (strict && ids.length > field.maxItems)
         return refuse(`Field "${field.airtable}" must be a list of at most ${field.maxItems} options`);
       const items: string[] = [];
       for (const id of ids) {
@@ -105,13 +120,13 @@ export function parsePosted(form: FormContract, posted: Posted, now: Date): Subm
           const textField = fieldOf(form, rule.textField);
           const [raw = ''] = textField.source === 'posted' ? read(textField.post) : [];
           const text = raw.trim();
-          if (textField.type !== 'dateTime' && raw.length > textField.maxLength)
+          if (strict && textField.type !== 'dateTime' && raw.length > textField.maxLength)
             return refuse(`Field "${textField.airtable}" is longer than ${textField.maxLength} characters`);
           if (!text) continue; // 'Other' ticked with no text adds nothing.
           item = otherItem(rule, text);
           cells[textField.airtable] = text;
         }
-        if (item.length > field.maxLength)
+        if (strict && item.length > field.maxLength)
           return refuse(`Field "${field.airtable}" is longer than ${field.maxLength} characters`);
         if (!items.includes(item)) items.push(item);
       }
@@ -119,19 +134,19 @@ export function parsePosted(form: FormContract, posted: Posted, now: Date): Subm
     } else {
       if (values.length > 1) return refuse(`Field "${field.airtable}" must be sent once`);
       const value = values[0] ?? '';
-      if (value.length > field.maxLength)
+      if (strict && value.length > field.maxLength)
         return field.type === 'email'
           ? invalidEmail()
           : refuse(`Field "${field.airtable}" is longer than ${field.maxLength} characters`);
       if (field.type === 'email') {
-        const email = acceptedEmail(value);
+        const email = strict ? acceptedEmail(value) : value.includes('@') ? normaliseEmail(value) : null;
         if (email === null) return invalidEmail();
         cells[field.airtable] = email;
       } else if (value.trim() !== '') {
         cells[field.airtable] = value.trim();
       }
     }
-    if (field.required && !(field.airtable in cells))
+    if (field.required && !(field.airtable in cells) && (strict || field.type === 'email'))
       return field.type === 'email'
         ? invalidEmail()
         : refuse(`Field "${field.airtable}" is required and may not be blank`);
