@@ -14,7 +14,7 @@ import '#src/config/site.ts';
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { retentionTriggerLine } from './privacy-trigger.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/dead-letters.ts';
-import { mailChecklist } from '#src/server/mail/mail-settings.ts';
+import { MAIL_ENV_PREFIXES, mailChecklist } from '#src/server/mail/mail-settings.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
 
@@ -123,15 +123,7 @@ export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checkl
 }
 
 /** The prefixes of the variables the checklist reads (the build's and the server's). */
-export const BUILD_ENV_PREFIXES = [
-  'VITE_',
-  'AIRTABLE_',
-  'ADMIN_',
-  'MAIL_',
-  'LINK_',
-  'SCHOOLS_',
-  'RESEND_',
-] as const;
+export const BUILD_ENV_PREFIXES = ['VITE_', 'AIRTABLE_', 'ADMIN_', ...MAIL_ENV_PREFIXES] as const;
 
 /** The environment `vite build` would see: shell variables over .env files. */
 export function buildEnv(root: string, mode = 'production'): BuildEnv {

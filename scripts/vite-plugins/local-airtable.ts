@@ -24,6 +24,9 @@ import { FORM_LIST } from '#src/lib/forms/forms.ts';
 import { type FormTemplates, formTemplatesFrom } from '#src/server/form-door.ts';
 import { isHiddenPath } from '#src/server/form-page.ts';
 import { createDoors } from '#src/server/doors.ts';
+import { EMAIL_LINK_PATHS } from '#src/server/mail/emails.ts';
+import { MAIL_ENV_PREFIXES, type MailEnv } from '#src/server/mail/mail-settings.ts';
+import { nodeMailService } from '#src/server/mail/node-mail.ts';
 import { DEFAULT_MAIL_OUTBOX_DIR } from '#src/server/mail/outbox.ts';
 import type { AirtableEnv } from '#src/server/settings.ts';
 import { devFormTemplate } from './form-templates.ts';
@@ -37,10 +40,14 @@ interface Listening {
   } | null;
 }
 
-function serverEnv(config: ResolvedConfig): AirtableEnv {
-  // AIRTABLE_* from the environment or .env files: server-side only, never in the bundle.
-  return loadEnv(config.mode, config.envDir || config.root, 'AIRTABLE_');
+function serverEnv(config: ResolvedConfig): AirtableEnv & MailEnv {
+  // AIRTABLE_* and the mail settings from the environment or .env files: server-side only,
+  // never in the bundle.
+  return loadEnv(config.mode, config.envDir || config.root, ['AIRTABLE_', ...MAIL_ENV_PREFIXES]);
 }
+
+/** Where the doors' links lead, besides the forms' own doors: the emails' links. */
+const EMAIL_PATHS = Object.values(EMAIL_LINK_PATHS);
 
 function originOf(server: Listening): string {
   const address = server.httpServer?.address();
@@ -61,8 +68,9 @@ function mountStorage(
 ): () => string {
   const env = serverEnv(config);
   if (env.AIRTABLE_API_KEY) {
-    const doors = webMiddleware(createDoors(env, { formTemplates }));
-    for (const form of FORM_LIST) middlewares.use(form.path, doors);
+    const mail = nodeMailService(env, { local: false });
+    const doors = webMiddleware(createDoors(env, { formTemplates, mail }));
+    for (const path of [...FORM_LIST.map((form) => form.path), ...EMAIL_PATHS]) middlewares.use(path, doors);
     const upstream = env.AIRTABLE_ENDPOINT_URL || 'Airtable';
     return () =>
       `Forms store through ${FORM_LIST.map((form) => form.path).join(' and ')} in base ${env.AIRTABLE_BASE_ID ?? '(AIRTABLE_BASE_ID unset)'} at ${upstream}.`;
@@ -73,7 +81,7 @@ function mountStorage(
   const emulator = createEmulator({
     dataFile: path.resolve(config.root, dataFile),
     apiOrigins: 'own',
-    outboxDir: path.resolve(config.root, process.env.MAIL_OUTBOX_DIR || DEFAULT_MAIL_OUTBOX_DIR),
+    outboxDir: path.resolve(config.root, env.MAIL_OUTBOX_DIR || DEFAULT_MAIL_OUTBOX_DIR),
   });
   middlewares.use((req, res, next) => {
     const pathname = new URL(req.url ?? '/', 'http://local').pathname;
@@ -81,6 +89,10 @@ function mountStorage(
     else next();
   });
   let doors: ReturnType<typeof createDoors> | undefined;
+  const mail = nodeMailService(
+    { ...env, MAIL_OUTBOX_DIR: path.resolve(config.root, env.MAIL_OUTBOX_DIR || DEFAULT_MAIL_OUTBOX_DIR) },
+    { local: true },
+  );
   const emulatedDoors = webMiddleware((request, client) => {
     doors ??= createDoors(
       {
@@ -88,11 +100,12 @@ function mountStorage(
         AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
         AIRTABLE_ENDPOINT_URL: originOf(server),
       },
-      { formTemplates },
+      { formTemplates, mail },
     );
     return doors(request, client);
   });
-  for (const form of FORM_LIST) middlewares.use(form.path, emulatedDoors);
+  for (const path of [...FORM_LIST.map((form) => form.path), ...EMAIL_PATHS])
+    middlewares.use(path, emulatedDoors);
   return () =>
     `Forms store in the local Airtable emulator (${dataFile}): see them at ${originOf(server)}${EMULATOR_ADMIN_PREFIX}/ or with \`npm run submissions\`.`;
 }

@@ -27,6 +27,9 @@ export interface MailEnv {
   MAIL_OUTBOX_DIR?: string;
 }
 
+/** The prefixes of the mail settings' variable names (for loaders that take prefixes). */
+export const MAIL_ENV_PREFIXES = ['MAIL_', 'SCHOOLS_', 'LINK_', 'RESEND_'] as const;
+
 export interface MailSettings {
   readonly from: { readonly email: string; readonly name?: string };
   readonly schoolsTeamEmail: string;

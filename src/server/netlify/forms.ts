@@ -7,6 +7,8 @@ import { FORM_LIST } from '#src/lib/forms/forms.ts';
 import { clientAddress, trustedProxies } from '#src/server/client-limits.ts';
 import { createDoors, type DoorsHandler } from '#src/server/doors.ts';
 import { formTemplatesFrom } from '#src/server/form-door.ts';
+import { EMAIL_LINK_PATHS } from '#src/server/mail/emails.ts';
+import { nodeMailService } from '#src/server/mail/node-mail.ts';
 
 /** Netlify's Node runtime; the app's tsconfig has no Node typings. */
 declare const process: { env: Record<string, string | undefined> };
@@ -29,6 +31,8 @@ export default async function forms(request: Request, context?: NetlifyContext):
       AIRTABLE_ENDPOINT_URL: process.env.AIRTABLE_ENDPOINT_URL,
     },
     {
+      // Resend with RESEND_API_KEY (LINK_SECRET then required), else the function's local outbox.
+      mail: nodeMailService(process.env, { local: false }),
       formTemplates: formTemplatesFrom(async (path) => {
         const response = await fetch(new URL(path, origin));
         return response.ok ? response.text() : null;
@@ -40,4 +44,6 @@ export default async function forms(request: Request, context?: NetlifyContext):
   return doors(request, { address });
 }
 
-export const config = { path: FORM_LIST.map((form) => form.path) };
+export const config = {
+  path: [...FORM_LIST.map((form) => form.path), ...Object.values(EMAIL_LINK_PATHS)],
+};
