@@ -8,7 +8,7 @@ import { WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import type { ConsentState } from '#src/lib/forms/shared.ts';
-import type { AirtableClient, StoredRecord } from './airtable-client.ts';
+import { type AirtableClient, emailsLookupFormula, type StoredRecord } from './airtable-client.ts';
 import type { ConsentRecords } from './mail/email-links.ts';
 import type { WriteOutcome } from './mail/outgoing.ts';
 import type { LinkForm, LinkValues } from './mail/signed-link.ts';
@@ -109,8 +109,10 @@ const sameCell = (stored: unknown, wanted: string | readonly string[]) =>
 
 /** The consent records over the server's one Airtable client. */
 export function consentRecords(client: AirtableClient): ConsentRecords {
+  // Every field of the address's record (the upsert's lookup reads the email only).
   const first = async (table: string, email: string): Promise<StoredRecord | undefined> =>
-    (await client.findByEmails(table, [email]))[0];
+    (await client.listPage(table, { filterByFormula: emailsLookupFormula([email]), maxRecords: 1 }))
+      .records[0];
   return {
     async find(form, email) {
       const record = await first(FORMS[form].table, email);
