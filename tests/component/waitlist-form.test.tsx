@@ -5,6 +5,7 @@ import toast, { Toaster } from 'react-hot-toast';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SUBMITTING_STATUS_TEXT } from '#src/components/form/submit-button.tsx';
 import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/waitlist.ts';
+import { WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
 import { MESSAGES } from '#src/config/messages.ts';
 import { WAITLIST_INTEREST_OPTIONS } from '#src/content/home.ts';
 import { addToWaitlist } from '#src/features/waitlist/add-to-waitlist.ts';
@@ -289,5 +290,18 @@ describe('interestsToSend', () => {
   it('keeps the form order and falls back to the default', () => {
     expect(interestsToSend([])).toEqual([]);
     expect(interestsToSend(['partner', 'invest'])).toEqual(['invest', 'partner']);
+  });
+
+  it('in relay mode, states what the visitor agrees to beside the button, with the privacy policy linked; direct mode, which cannot confirm, does not', () => {
+    const { unmount } = render(<WaitlistForm submit={vi.fn()} postsNatively />);
+    const statement = screen.getByText(WAITLIST_CONSENT_STATEMENT, { exact: false });
+    expect(statement.closest('form')).not.toBeNull();
+    expect(screen.getByRole('link', { name: WAITLIST_FORM_TEXT.privacyLink })).toHaveAttribute(
+      'href',
+      '/privacy',
+    );
+    unmount();
+    render(<WaitlistForm submit={vi.fn()} postsNatively={false} />);
+    expect(screen.queryByText(WAITLIST_CONSENT_STATEMENT, { exact: false })).toBeNull();
   });
 });

@@ -17,6 +17,8 @@ import { useSingleSubmit } from '#src/components/form/use-single-submit.ts';
 import { MESSAGES } from '#src/config/messages.ts';
 import { WAITLIST_INTEREST_OPTIONS } from '#src/content/home.ts';
 import { addToWaitlist } from './add-to-waitlist.ts';
+import { WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
+import { ROUTE_PATHS } from '#src/config/routes.ts';
 import { isAcceptedEmail } from '#src/lib/email.ts';
 import './waitlist-form.css';
 
@@ -50,6 +52,7 @@ export const WAITLIST_FORM_TEXT = {
   emailLabel: FIELDS.email.label,
   interestsLegend: FIELDS.interests.label,
   submit: 'Join the waitlist',
+  privacyLink: 'How we use your email: our privacy policy',
 } as const;
 
 /**
@@ -197,6 +200,14 @@ export function WaitlistForm({
               {WAITLIST_FORM_TEXT.submit}
             </SubmitButton>
           </div>
+        )}
+
+        {/* What the visitor agrees to (relay and queued modes, where the server confirms each
+            address by email; docs/consent.md). Stored word for word with the sign-up. */}
+        {joined || !native ? null : (
+          <p className="waitlist-form__consent" id={`${idPrefix}-consent`}>
+            {WAITLIST_CONSENT_STATEMENT} <a href={ROUTE_PATHS.privacy}>{WAITLIST_FORM_TEXT.privacyLink}</a>
+          </p>
         )}
 
         <div ref={result} className="waitlist-form__result" role="status" tabIndex={-1}>
