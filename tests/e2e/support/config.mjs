@@ -99,7 +99,11 @@ export const E2E_SITES = [
 ];
 
 /** What a preview server's relay talks to: the shared emulator, or for the relay site its own. */
+/** Where a site's server writes its emails (the local outbox): the test run's own folder. */
+export const outboxDirFor = (/** @type {string} */ name) => `${E2E_OUT_DIR}/outbox-${name}`;
+
 export const relayEnvFor = (/** @type {E2ESite} */ site) => ({
+  MAIL_OUTBOX_DIR: outboxDirFor(site.name),
   AIRTABLE_API_KEY: EMULATOR_API_KEY,
   AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
   AIRTABLE_ENDPOINT_URL: site.name === 'relay' ? RELAY_EMULATOR_URL : EMULATOR_URL,

@@ -17,6 +17,7 @@ import {
   E2E_PORTS,
   E2E_SITES,
   E2E_STORAGE_ANSWER_BOUND_MS,
+  outboxDirFor,
   relayEnvFor,
   WORKER_EMULATOR_URL,
   WORKER_URL,
@@ -127,6 +128,7 @@ export const E2E_SERVERS = [
       url: `${DEV_URL}/__emulator/health`,
       env: {
         AIRTABLE_EMULATOR_DATA: `${E2E_OUT_DIR}/dev-airtable.json`,
+        MAIL_OUTBOX_DIR: outboxDirFor('dev'),
         TRUSTED_PROXIES: E2E_CLIENT_PROXY,
         // As the e2e builds: a refused sign-up answers in seconds, not the production 30 s.
         VITE_STORAGE_ANSWER_BOUND_MS: String(E2E_STORAGE_ANSWER_BOUND_MS),
