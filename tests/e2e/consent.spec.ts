@@ -1,9 +1,9 @@
 import { EMAIL_COPY } from '#src/config/emails.ts';
-import { readOutbox } from '#src/server/mail/outbox.ts';
-import { outboxDirFor, RELAY_EMULATOR_URL as AIRTABLE, SITE_RELAY_URL } from './support/config.mjs';
+import { RELAY_EMULATOR_URL as AIRTABLE, SITE_RELAY_URL } from './support/config.mjs';
 import { recordsFor, WAITLIST_TABLE } from './support/emulator.ts';
 import { expect, test } from './support/fixtures.ts';
 import { WAITLIST_FORM } from './support/forms.ts';
+import { emailedLink } from './support/outbox.ts';
 import { joinWaitlist, openForm, uniqueEmail } from './support/page.ts';
 
 /**
@@ -11,27 +11,6 @@ import { joinWaitlist, openForm, uniqueEmail } from './support/page.ts';
  * read the email, open its link (nothing changes), press the button (Confirmed), press again
  * (nothing). With JavaScript on and off: the link's page is a plain form.
  */
-const OUTBOX = outboxDirFor('relay');
-
-/** The confirmation link sent to `email`, once the server has written it to the outbox. */
-async function confirmationLink(email: string): Promise<string> {
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const message = (await readOutbox(OUTBOX)).find(
-          (candidate) =>
-            candidate.headers.to === email && candidate.headers.subject === EMAIL_COPY.confirm.subject,
-        );
-        link = message?.links.find((candidate) => candidate.includes('/api/email/confirm?'));
-        return link;
-      },
-      { message: `a confirmation email to ${email} in the outbox` },
-    )
-    .toBeDefined();
-  return link ?? '';
-}
-
 for (const javaScriptEnabled of [true, false]) {
   test.describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
     test.use({ javaScriptEnabled });
@@ -54,7 +33,7 @@ for (const javaScriptEnabled of [true, false]) {
         .poll(async () => (await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE))[0]?.fields.Consent)
         .toBe('Pending');
 
-      const link = await confirmationLink(email);
+      const link = await emailedLink('relay', email, EMAIL_COPY.confirm.subject, 'confirm');
       expect(new URL(link).origin).toBe(SITE_RELAY_URL);
       await page.goto(link);
       await expect(

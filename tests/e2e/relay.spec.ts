@@ -1,3 +1,4 @@
+import { EMAIL_COPY } from '#src/config/emails.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import {
   DEV_URL,
@@ -17,6 +18,7 @@ import {
 } from './support/emulator.ts';
 import { expect, expectConsoleErrors, test } from './support/fixtures.ts';
 import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
+import { emailedLink } from './support/outbox.ts';
 import {
   fillQuote,
   joinWaitlist,
@@ -114,7 +116,7 @@ test('the waitlist stores through its door, and the page holds no token or base 
   expect(connect.filter((source) => source !== "'self'" && !analytics(source))).toEqual([]);
 });
 
-test('a quote request stores through its door; a repeat keeps Created At and resets Status', async ({
+test('a quote for a stored school changes nothing until its contact presses the emailed link; then it keeps Created At and resets Status', async ({
   page,
   visit,
   request,
@@ -144,10 +146,21 @@ test('a quote request stores through its door; a repeat keeps Created At and res
     role: '',
     useCases: ['Support Learners'],
   });
+  await page.getByRole('button', { name: QUOTE_FORM.submitText }).click();
+  // The visitor's answer is the same as for a new school's.
+  await expect(page.getByRole('heading', { name: QUOTE_FORM.thankYouTitle })).toBeVisible();
+  // Nothing stored changes on the word of whoever typed the address; its owner is asked.
+  const change = await emailedLink('relay', email, EMAIL_COPY.change.subject, 'change');
+  expect((await recordsFor(request, QUOTES_TABLE, email, AIRTABLE))[0]?.fields).toEqual(earlier.fields);
+
+  await page.goto(change);
+  await expect(page.getByText('Oakfield Primary School')).toBeVisible();
   // The server stamps Last Updated with its own clock, the same machine's as this one.
   const pressedAt = Date.now();
-  await page.getByRole('button', { name: QUOTE_FORM.submitText }).click();
-  await expect(page.getByRole('heading', { name: QUOTE_FORM.thankYouTitle })).toBeVisible();
+  await page.getByRole('button', { name: EMAIL_COPY.linkPages.changeButton }).click();
+  await expect(
+    page.getByRole('heading', { level: 1, name: EMAIL_COPY.linkPages.changedTitle }),
+  ).toBeVisible();
 
   const records = await recordsFor(request, QUOTES_TABLE, email, AIRTABLE);
   expect(records).toHaveLength(1);
