@@ -137,7 +137,10 @@ export async function upsertByEmail<T>(
     try {
       await client.update(
         table,
-        part.map(({ email, item }) => ({ id: stored.get(email) ?? '', fields: how.cells(item, at).update ?? {} })),
+        part.map(({ email, item }) => ({
+          id: stored.get(email) ?? '',
+          fields: how.cells(item, at).update ?? {},
+        })),
         deadline,
       );
       for (const { email, item } of part)

@@ -66,8 +66,7 @@ export type SingleSelectField = {
 } & (FixedSource | WrittenElsewhere);
 
 export type DateTimeField = { readonly airtable: string; readonly type: 'dateTime' } & (
-  | StampSource
-  | WrittenElsewhere
+  StampSource | WrittenElsewhere
 );
 
 export type ContractField = TextField | MultiSelectField | SingleSelectField | DateTimeField;
