@@ -14,7 +14,9 @@ import '#src/config/site.ts';
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { retentionTriggerLine } from './privacy-trigger.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/dead-letters.ts';
-import { MAIL_ENV_PREFIXES, mailChecklist } from '#src/server/mail/mail-settings.ts';
+import { MAIL_ENV_PREFIXES, type MailEnv, parseMailbox } from '#src/server/mail/mail-settings.ts';
+import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/mail/signed-link.ts';
+import { isValidEmail } from '#src/lib/email.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
 
@@ -58,7 +60,51 @@ function storageLines(settings: SiteSettings, env: BuildEnv): [boolean, string][
   ];
 }
 
-/** The launch checklist for a build environment: one line per item, ok when none fails. */
+/** The launch check's lines for mail: [passed, line]. */
+function mailChecklist(env: MailEnv): [boolean, string][] {
+  const lines: [boolean, string][] = [];
+  const secretProblem = linkSecretProblem(env.LINK_SECRET);
+  lines.push(
+    secretProblem
+      ? [
+          false,
+          `${FAIL} ${secretProblem} Set it on the host as a secret (at least ${LINK_SECRET_MIN_LENGTH} random characters).`,
+        ]
+      : [true, `${PASS} LINK_SECRET: ${env.LINK_SECRET?.length ?? 0} characters`],
+  );
+  const from = env.MAIL_FROM ? parseMailbox(env.MAIL_FROM) : null;
+  lines.push(
+    from
+      ? [true, `${PASS} MAIL_FROM: ${from.email}`]
+      : [
+          false,
+          `${FAIL} MAIL_FROM is ${env.MAIL_FROM ? 'not an address' : 'not set'}: confirmation emails need a sender on your own domain`,
+        ],
+  );
+  const team = env.SCHOOLS_TEAM_EMAIL?.trim();
+  lines.push(
+    team && isValidEmail(team)
+      ? [true, `${PASS} SCHOOLS_TEAM_EMAIL: ${team}`]
+      : [
+          false,
+          `${FAIL} SCHOOLS_TEAM_EMAIL is ${team ? 'not an address' : 'not set'}: nobody would hear of quote requests`,
+        ],
+  );
+  lines.push(
+    env.RESEND_API_KEY
+      ? [true, `${PASS} mail provider: Resend (RESEND_API_KEY is set) for Netlify and vite preview`]
+      : [
+          true,
+          `${WARN} mail provider: on the Worker, the send_email binding (wrangler.jsonc); on Netlify or vite preview set RESEND_API_KEY, or mail only reaches the local outbox`,
+        ],
+  );
+  const domain = from?.email.split('@')[1] ?? 'your sending domain';
+  lines.push([
+    true,
+    `${WARN} DNS for ${domain}: publish SPF, DKIM and DMARC records for the provider (Cloudflare Email Service adds them when you onboard the domain; Resend lists them under Domains), or mail lands in spam`,
+  ]);
+  return lines;
+}
 /** The dead-letter endpoint's token: the Worker refuses one under 32 characters, so say so first. */
 function adminTokenLine(env: BuildEnv): [boolean, string] {
   const problem = adminTokenProblem(env.ADMIN_TOKEN);
@@ -71,6 +117,7 @@ function adminTokenLine(env: BuildEnv): [boolean, string] {
       ];
 }
 
+/** The launch checklist for a build environment: one line per item, ok when none fails. */
 export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checklist {
   const items: [boolean, string][] = [];
   for (const mark of placeholderMarks()) {

@@ -6,12 +6,13 @@
  */
 import { WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
-import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
+import { FORMS } from '#src/lib/forms/forms.ts';
 import type { ConsentState } from '#src/lib/forms/shared.ts';
 import { type AirtableClient, emailsLookupFormula, type StoredRecord } from './airtable-client.ts';
 import type { ConsentRecords } from './mail/email-links.ts';
 import type { WriteOutcome } from './mail/outgoing.ts';
 import type { LinkForm, LinkValues } from './mail/signed-link.ts';
+import { formOf } from '#src/lib/forms/submission.ts';
 import { type Cells, cellsForCreate, cellsForUpdate, type Submission } from './submission.ts';
 import { SUBMISSION_UPSERT, type UpsertHow } from './upsert-by-email.ts';
 
@@ -41,11 +42,6 @@ export const CONSENTED_UPSERT: UpsertHow<Submission> = {
   }),
 };
 
-/** The form of a table's records. */
-export function formNameOf(table: string): FormName {
-  return isWaitlist(table) ? 'waitlist' : 'quote';
-}
-
 /** A submission's values as a held change carries them (its cells, by Airtable field name). */
 export function heldValues(submission: Submission): LinkValues {
   return submission.cells;
@@ -53,7 +49,7 @@ export function heldValues(submission: Submission): LinkValues {
 
 /** The schools team's rows for a quote: every cell the contact sent, in the contract's order. */
 export function teamRows(submission: Submission): [string, string][] {
-  const form = FORMS[formNameOf(submission.table)];
+  const form = formOf(submission);
   return Object.values(form.fields)
     .map((field) => field.airtable)
     .filter((name) => name in submission.cells)
@@ -73,7 +69,7 @@ export function writeOutcome(
   const quote = FORMS.quote.fields;
   const school = submission.cells[quote.schoolName.airtable];
   return {
-    form: formNameOf(submission.table),
+    form: formOf(submission).name,
     email: submission.email,
     outcome,
     values: heldValues(submission),

@@ -1,6 +1,6 @@
 /**
- * The server's mail settings from its environment, read one way on every host, and the launch
- * check's lines for them. Which transport carries mail follows from what is set:
+ * The server's mail settings from its environment, read one way on every host (the launch
+ * check's lines for them are in scripts/launch-kit/checklist.ts). Which transport carries mail follows from what is set:
  *
  * | host                                   | transport                                    |
  * |----------------------------------------|----------------------------------------------|
@@ -9,7 +9,7 @@
  * | anything without a provider (`vite`, tests) | the local outbox in MAIL_OUTBOX_DIR     |
  */
 import { isValidEmail } from '#src/lib/email.ts';
-import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from './signed-link.ts';
+import { linkSecretProblem } from './signed-link.ts';
 
 /** The environment variables the mail settings read (names are the owner's interface: keep them). */
 export interface MailEnv {
@@ -85,53 +85,3 @@ export function parseMailSettings(env: MailEnv, { local }: { local: boolean }): 
 
 /** Signs links in local runs only: public, so nothing signed with it is worth anything on a deploy. */
 export const LOCAL_LINK_SECRET = 'local-development-link-secret-not-for-deploys';
-
-const PASS = '✓';
-const FAIL = '✗';
-const WARN = '!';
-
-/** The launch check's lines for mail: [passed, line]. */
-export function mailChecklist(env: MailEnv): [boolean, string][] {
-  const lines: [boolean, string][] = [];
-  const secretProblem = linkSecretProblem(env.LINK_SECRET);
-  lines.push(
-    secretProblem
-      ? [
-          false,
-          `${FAIL} ${secretProblem} Set it on the host as a secret (at least ${LINK_SECRET_MIN_LENGTH} random characters).`,
-        ]
-      : [true, `${PASS} LINK_SECRET: ${env.LINK_SECRET?.length ?? 0} characters`],
-  );
-  const from = env.MAIL_FROM ? parseMailbox(env.MAIL_FROM) : null;
-  lines.push(
-    from
-      ? [true, `${PASS} MAIL_FROM: ${from.email}`]
-      : [
-          false,
-          `${FAIL} MAIL_FROM is ${env.MAIL_FROM ? 'not an address' : 'not set'}: confirmation emails need a sender on your own domain`,
-        ],
-  );
-  const team = env.SCHOOLS_TEAM_EMAIL?.trim();
-  lines.push(
-    team && isValidEmail(team)
-      ? [true, `${PASS} SCHOOLS_TEAM_EMAIL: ${team}`]
-      : [
-          false,
-          `${FAIL} SCHOOLS_TEAM_EMAIL is ${team ? 'not an address' : 'not set'}: nobody would hear of quote requests`,
-        ],
-  );
-  lines.push(
-    env.RESEND_API_KEY
-      ? [true, `${PASS} mail provider: Resend (RESEND_API_KEY is set) for Netlify and vite preview`]
-      : [
-          true,
-          `${WARN} mail provider: on the Worker, the send_email binding (wrangler.jsonc); on Netlify or vite preview set RESEND_API_KEY, or mail only reaches the local outbox`,
-        ],
-  );
-  const domain = from?.email.split('@')[1] ?? 'your sending domain';
-  lines.push([
-    true,
-    `${WARN} DNS for ${domain}: publish SPF, DKIM and DMARC records for the provider (Cloudflare Email Service adds them when you onboard the domain; Resend lists them under Domains), or mail lands in spam`,
-  ]);
-  return lines;
-}
