@@ -74,31 +74,9 @@ for (const viewport of VIEWPORTS) {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     for (const path of EVERY_PATH) {
-      test(`${path}: every control is at least 24×24 px or spaced (2.5.8); one h1 and no skipped heading levels (1.3.1)`, async ({
-        page,
-        visit,
-        consoleErrors,
-      }) => {
-        // The page's own controls, with nothing laid over them.
-        await open(visit, consoleErrors, path);
-        expect(await undersizedTargets(page)).toEqual([]);
-
-        const outline = await headingOutline(page);
-        expect(outline.filter((heading) => heading.level === 1)).toHaveLength(1);
-        expect(outline[0]?.level, 'the first heading is the h1').toBe(1);
-        const skips = outline.filter((heading, index) => {
-          const previous = outline[index - 1];
-          return previous !== undefined && heading.level > previous.level + 1;
-        });
-        expect(skips, 'headings that skip a level').toEqual([]);
-
-        // The cookie banner's controls, over the page.
-        await page.getByRole('button', { name: 'Cookie settings' }).click();
-        await expect(page.getByRole('region', { name: BANNER_NAME })).toBeVisible();
-        expect(await undersizedTargets(page, '.consent-banner')).toEqual([]);
-      });
-
-      test(`${path}: the cookie banner is never the largest paint, and tabbing with it open never hides the focused control (2.4.11)`, async ({
+      // One visit per page and width, in the order the checks need it: the first paint before
+      // anything moves, the banner open (as a first visitor sees it), then closed.
+      test(`${path}: the banner is never the largest paint; tabbing with it open never hides focus (2.4.11); text spacing (1.4.12) and 200% text (1.4.4) clip nothing; every control is at least 24×24 px or spaced (2.5.8); one h1 and no skipped heading levels (1.3.1)`, async ({
         page,
         visit,
         network,
@@ -106,81 +84,106 @@ for (const viewport of VIEWPORTS) {
       }) => {
         await stubCalendarWithNoContent(page, network);
         await open(visit, consoleErrors, path, { consent: 'unset' });
-        await expect(page.getByRole('region', { name: BANNER_NAME })).toBeVisible();
+        const banner = page.getByRole('region', { name: BANNER_NAME });
+        await expect(banner).toBeVisible();
+
         if (path !== NOT_FOUND_PATH) {
-          // Before anything moves: the banner is never the largest contentful paint.
-          await afterPaint(page);
-          const largestInBanner = await page.evaluate(
-            () =>
-              new Promise<boolean>((resolve) => {
-                new PerformanceObserver((list) => {
-                  const entries = list.getEntries() as (PerformanceEntry & { element: Element | null })[];
-                  const last = entries.at(-1);
-                  resolve(Boolean(last?.element?.closest('.consent-banner')));
-                }).observe({ type: 'largest-contentful-paint', buffered: true });
-              }),
-          );
-          expect(largestInBanner, 'the banner is the largest contentful paint').toBe(false);
-        }
-        const hidden: string[] = [];
-        let reachedBanner = false;
-        for (let presses = 0; presses < MAX_TABS && !reachedBanner; presses += 1) {
-          await page.keyboard.press('Tab');
-          const cover = await focusCover(page);
-          if (!cover) continue;
-          if (cover.hiddenBy) {
-            hidden.push(
-              `${cover.label} ${cover.hiddenBy === 'off screen' ? 'off screen' : `under the ${cover.hiddenBy}`}`,
+          await test.step('the cookie banner is never the largest contentful paint', async () => {
+            await afterPaint(page);
+            const largestInBanner = await page.evaluate(
+              () =>
+                new Promise<boolean>((resolve) => {
+                  new PerformanceObserver((list) => {
+                    const entries = list.getEntries() as (PerformanceEntry & { element: Element | null })[];
+                    const last = entries.at(-1);
+                    resolve(Boolean(last?.element?.closest('.consent-banner')));
+                  }).observe({ type: 'largest-contentful-paint', buffered: true });
+                }),
             );
-          }
-          reachedBanner = cover.inBanner;
-        }
-        expect(reachedBanner, 'Tab reaches the banner after the page').toBe(true);
-        expect(hidden).toEqual([]);
-      });
-
-      test(`${path}: text spacing overrides (1.4.12) and text enlarged to 200% (1.4.4) clip nothing`, async ({
-        page,
-        visit,
-        consoleErrors,
-      }) => {
-        await open(visit, consoleErrors, path, { consent: 'unset' });
-        const spacingStyle = await page.addStyleTag({ content: TEXT_SPACING_CSS });
-        // The override is in force: a paragraph's computed spacing is the rule's.
-        const spacing = await page
-          .locator('main p')
-          .first()
-          .evaluate((p) => {
-            const style = getComputedStyle(p);
-            const size = parseFloat(style.fontSize);
-            return {
-              lineHeight: parseFloat(style.lineHeight) / size,
-              letterSpacing: parseFloat(style.letterSpacing) / size,
-            };
+            expect(largestInBanner, 'the banner is the largest contentful paint').toBe(false);
           });
-        expect(spacing.lineHeight).toBeCloseTo(1.5, 1);
-        expect(spacing.letterSpacing).toBeCloseTo(0.12, 2);
-        await afterPaint(page);
-        expect(await clippedText(page), 'clipped with text spacing').toEqual([]);
-        expect(await horizontalOverflow(page)).toBe(0);
+        }
 
-        // Then the spacing goes, and the text size doubles instead.
-        await spacingStyle.evaluate((style) => (style as Element).remove());
-        const sizes = () =>
-          page.evaluate(() => ({
-            text: parseFloat(getComputedStyle(document.body).fontSize),
-            h1: parseFloat(getComputedStyle(document.querySelector('h1') as Element).fontSize),
-          }));
-        const before = await sizes();
-        // What a browser's text-size setting does: the root font size doubles, layout width does not.
-        await page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
-        const after = await sizes();
-        expect(after.text).toBeCloseTo(before.text * 2, 0);
-        // Headings are already large: they grow by half at least, body text doubles.
-        expect(after.h1).toBeGreaterThanOrEqual(before.h1 * 1.5);
-        await afterPaint(page);
-        expect(await clippedText(page), 'clipped at 200 %').toEqual([]);
-        expect(await horizontalOverflow(page)).toBe(0);
+        await test.step('tabbing with the banner open never hides the focused control (2.4.11)', async () => {
+          const hidden: string[] = [];
+          let reachedBanner = false;
+          for (let presses = 0; presses < MAX_TABS && !reachedBanner; presses += 1) {
+            await page.keyboard.press('Tab');
+            const cover = await focusCover(page);
+            if (!cover) continue;
+            if (cover.hiddenBy) {
+              hidden.push(
+                `${cover.label} ${cover.hiddenBy === 'off screen' ? 'off screen' : `under the ${cover.hiddenBy}`}`,
+              );
+            }
+            reachedBanner = cover.inBanner;
+          }
+          expect(reachedBanner, 'Tab reaches the banner after the page').toBe(true);
+          expect(hidden).toEqual([]);
+        });
+
+        await test.step("the banner's controls are at least 24×24 px or spaced (2.5.8)", async () => {
+          expect(await undersizedTargets(page, '.consent-banner')).toEqual([]);
+        });
+
+        await test.step('text spacing overrides (1.4.12) and text enlarged to 200% (1.4.4) clip nothing', async () => {
+          const spacingStyle = await page.addStyleTag({ content: TEXT_SPACING_CSS });
+          // The override is in force: a paragraph's computed spacing is the rule's.
+          const spacing = await page
+            .locator('main p')
+            .first()
+            .evaluate((p) => {
+              const style = getComputedStyle(p);
+              const size = parseFloat(style.fontSize);
+              return {
+                lineHeight: parseFloat(style.lineHeight) / size,
+                letterSpacing: parseFloat(style.letterSpacing) / size,
+              };
+            });
+          expect(spacing.lineHeight).toBeCloseTo(1.5, 1);
+          expect(spacing.letterSpacing).toBeCloseTo(0.12, 2);
+          await afterPaint(page);
+          expect(await clippedText(page), 'clipped with text spacing').toEqual([]);
+          expect(await horizontalOverflow(page)).toBe(0);
+
+          // Then the spacing goes, and the text size doubles instead.
+          await spacingStyle.evaluate((style) => (style as Element).remove());
+          const sizes = () =>
+            page.evaluate(() => ({
+              text: parseFloat(getComputedStyle(document.body).fontSize),
+              h1: parseFloat(getComputedStyle(document.querySelector('h1') as Element).fontSize),
+            }));
+          const before = await sizes();
+          // What a browser's text-size setting does: the root font size doubles, layout width does not.
+          const doubled = await page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
+          const after = await sizes();
+          expect(after.text).toBeCloseTo(before.text * 2, 0);
+          // Headings are already large: they grow by half at least, body text doubles.
+          expect(after.h1).toBeGreaterThanOrEqual(before.h1 * 1.5);
+          await afterPaint(page);
+          expect(await clippedText(page), 'clipped at 200 %').toEqual([]);
+          expect(await horizontalOverflow(page)).toBe(0);
+          await doubled.evaluate((style) => (style as Element).remove());
+        });
+
+        await test.step("with the banner closed, the page's own controls and headings", async () => {
+          await banner.getByRole('button', { name: 'Reject analytics' }).click();
+          await expect(banner).toBeHidden();
+          expect(await undersizedTargets(page)).toEqual([]);
+
+          const outline = await headingOutline(page);
+          expect(outline.filter((heading) => heading.level === 1)).toHaveLength(1);
+          expect(outline[0]?.level, 'the first heading is the h1').toBe(1);
+          const skips = outline.filter((heading, index) => {
+            const previous = outline[index - 1];
+            return previous !== undefined && heading.level > previous.level + 1;
+          });
+          expect(skips, 'headings that skip a level').toEqual([]);
+
+          // "Cookie settings" brings the banner back over the page.
+          await page.getByRole('button', { name: 'Cookie settings' }).click();
+          await expect(banner).toBeVisible();
+        });
       });
     }
 
