@@ -103,6 +103,10 @@ function mailChecklist(env: MailEnv): [boolean, string][] {
     true,
     `${WARN} DNS for ${domain}: publish SPF, DKIM and DMARC records for the provider (Cloudflare Email Service adds them when you onboard the domain; Resend lists them under Domains), or mail lands in spam`,
   ]);
+  lines.push([
+    true,
+    `${WARN} newsletter: send only to confirmed addresses; before each send export them with \`npm run waitlist:export > confirmed.csv\` and replace the tool's list with it (never Pending or Withdrawn ones) — see docs/deploy.md`,
+  ]);
   return lines;
 }
 /** The dead-letter endpoint's token: the Worker refuses one under 32 characters, so say so first. */

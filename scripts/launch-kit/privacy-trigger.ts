@@ -63,7 +63,7 @@ export function retentionTriggerLine(root: string): [boolean, string] {
   if (crons === null)
     return [
       true,
-      '! retention: no wrangler.jsonc, so nothing applies the 24-month retention on a schedule; run `npm run privacy:retention` at least monthly',
+      '! retention: no wrangler.jsonc, so nothing applies the retention (24 months; 30 days for unconfirmed sign-ups) on a schedule; run `npm run privacy:retention` at least weekly',
     ];
   if (crons.length === 0)
     return [
@@ -75,6 +75,6 @@ export function retentionTriggerLine(root: string): [boolean, string] {
     true,
     `${daily ? '✓' : '!'} retention: the Worker's Cron Trigger applies the 24-month retention (${crons.join(', ')}${
       daily ? ', daily' : '; not daily: expired records wait until it fires'
-    }); on other hosts run \`npm run privacy:retention\` at least monthly`,
+    }); on other hosts run \`npm run privacy:retention\` at least weekly (unconfirmed sign-ups go after 30 days)`,
   ];
 }

@@ -1,7 +1,7 @@
 /**
  * The owner's privacy commands, with the server's own Airtable client (src/server/privacy.ts):
  *
- *   npm run privacy:retention -- --dry-run        # lists records past retention (table, email, last activity)
+ *   npm run privacy:retention -- --dry-run        # lists records past retention (table, email, last activity, rule)
  *   npm run privacy:retention                     # deletes them; prints how many per table
  *   npm run privacy:erase -- parent@example.com   # Article 17: deletes every record of that email
  *   npm run privacy:export -- parent@example.com  # Article 15: every record of that email, as JSON
@@ -12,6 +12,7 @@
  * that email when SITE_URL and ADMIN_TOKEN (or --url, --admin-token) are given.
  */
 import { parseArgs } from 'node:util';
+import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { AirtableError } from '#src/server/airtable-client.ts';
 import { DEAD_LETTERS_PATH } from '#src/server/dead-letters.ts';
@@ -140,9 +141,15 @@ export async function main(
         else {
           const width = Math.max(...report.expired.map((record) => record.table.length), 'TABLE'.length);
           const emailWidth = Math.max(...report.expired.map((record) => record.email.length), 'EMAIL'.length);
-          out(`${'TABLE'.padEnd(width)}  ${'EMAIL'.padEnd(emailWidth)}  LAST ACTIVITY`);
+          out(`${'TABLE'.padEnd(width)}  ${'EMAIL'.padEnd(emailWidth)}  ${'LAST ACTIVITY'.padEnd(24)}  RULE`);
           for (const record of report.expired)
-            out(`${record.table.padEnd(width)}  ${record.email.padEnd(emailWidth)}  ${record.lastActivity}`);
+            out(
+              `${record.table.padEnd(width)}  ${record.email.padEnd(emailWidth)}  ${record.lastActivity.padEnd(24)}  ${
+                record.pending
+                  ? `unconfirmed, ${PENDING_RETENTION_DAYS} days`
+                  : `${DATA_RETENTION_MONTHS} months`
+              }`,
+            );
         }
       }
       out(`${describeRetention(report)} ${requestCount()}`);

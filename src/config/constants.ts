@@ -43,5 +43,10 @@ export const CAROUSEL = {
 export const STORAGE_ANSWER_BOUND_MS = 30_000;
 
 export const DATA_RETENTION_MONTHS = 24;
+/**
+ * Unconfirmed waitlist sign-ups (Consent 'Pending': nobody pressed the emailed link) are deleted
+ * after this many days without activity; confirmed and withdrawn ones keep DATA_RETENTION_MONTHS.
+ */
+export const PENDING_RETENTION_DAYS = 30;
 export const ADULT_MIN_AGE = 18;
 export const PARENTAL_CONSENT_UNDER_AGE = 13;

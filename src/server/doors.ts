@@ -23,7 +23,7 @@ import { createPacer, type Pacer } from './pacer.ts';
 import { airtableAccess } from './settings.ts';
 import { createRequestCheck } from './request-check.ts';
 import type { AirtableEnv } from './settings.ts';
-import { createQueueStore, createSyncStore, type SubmissionQueue } from './stores.ts';
+import { createQueueStore, createSyncStore, type KeepAlive, type SubmissionQueue } from './stores.ts';
 
 export type { SubmissionQueue } from './stores.ts';
 
@@ -49,12 +49,19 @@ export interface DoorsOptions {
    * are answered here (EMAIL_LINK_PATHS); without it the spec's upsert runs unchanged.
    */
   mail?: MailService;
+  /** Longest the mail of one write may take after the answer (stores.ts). */
+  mailBoundMs?: number;
 }
 
-/** Who is asking, as the host knows it. */
+/** Who is asking, as the host knows it, and what the host offers for this request. */
 export interface ClientInfo {
   /** The connecting address (see client-limits.ts for how each host finds it). */
   address?: string;
+  /**
+   * The host's way to keep work alive after the answer (Netlify's `context.waitUntil`): the
+   * mail a write causes is handed to it. Without it the mail runs on in the process.
+   */
+  keepAlive?: KeepAlive;
 }
 
 export type DoorsHandler = (request: Request, client?: ClientInfo) => Promise<Response>;
@@ -78,6 +85,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions = {}): Doors
         fetch: options.fetch,
         pacer,
         mail: options.mail,
+        mailBoundMs: options.mailBoundMs,
         answerBoundMs: options.answerBoundMs,
         now: options.now,
         warn,
@@ -122,7 +130,11 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions = {}): Doors
           'cache-control': 'no-store',
         },
       });
-    const result = await requestCheck.submit(request, { form, clientAddress: client.address ?? 'unknown' });
+    const result = await requestCheck.submit(request, {
+      form,
+      clientAddress: client.address ?? 'unknown',
+      ...(client.keepAlive ? { keepAlive: client.keepAlive } : {}),
+    });
     return wantsJson(request)
       ? answerEnhancedPost(result)
       : answerNativePost(form.name, result, options.formTemplates);

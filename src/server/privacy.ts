@@ -3,7 +3,10 @@
  *
  * - retention: records of 'Waitlist' and 'School Quotes' whose last activity (Last Updated, else
  *   Created At, else the record's own creation time) is more than DATA_RETENTION_MONTHS calendar
- *   months ago are deleted — daily by the Worker's Cron Trigger, or by `npm run privacy:retention`;
+ *   months ago are deleted, and unconfirmed sign-ups (Waitlist, Consent 'Pending') after
+ *   PENDING_RETENTION_DAYS days — daily by the Worker's Cron Trigger, or by
+ *   `npm run privacy:retention`. 'Confirmed' and 'Withdrawn' sign-ups (the suppression list) and
+ *   records with no Consent (direct mode, or stored before consent) keep the months;
  * - erasure: every record of one email, matched as the site matches (trimmed, case-insensitive);
  * - access: every record of one email, fields and times, for a subject access request.
  *
@@ -11,7 +14,7 @@
  * deletes of at most 10 ids, every request through the pacer (on the Worker the same pacer as
  * the queue's writer). Logs and reports carry counts, never emails.
  */
-import { DATA_RETENTION_MONTHS } from '#src/config/constants.ts';
+import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
@@ -29,6 +32,11 @@ export const PRIVACY_TABLES: readonly string[] = [AIRTABLE_SCHEMA.waitlist.name,
 const EMAIL = AIRTABLE_SCHEMA.waitlist.fields.email.name;
 const CREATED_AT = AIRTABLE_SCHEMA.waitlist.fields.createdAt.name;
 const LAST_UPDATED = AIRTABLE_SCHEMA.waitlist.fields.lastUpdated.name;
+const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
+const CONSENT = AIRTABLE_SCHEMA.waitlist.fields.consent.name;
+/** The Consent state whose records are kept PENDING_RETENTION_DAYS only. */
+const PENDING = 'Pending';
+const DAY_MS = 86_400_000;
 /** Longest one request may take, waiting for the pacer included (no visitor is waiting). */
 const REQUEST_BOUND_MS = 60_000;
 /** Tries of one request that fails transiently (429, 5xx, timeout, dropped connection). */
@@ -50,6 +58,39 @@ export function retentionCutoff(now: Date, months = DATA_RETENTION_MONTHS): Date
   return monthsBefore(now, months);
 }
 
+/** The moment before which an unconfirmed sign-up's last activity means it is kept no longer. */
+export function pendingCutoff(now: Date, days = PENDING_RETENTION_DAYS): Date {
+  return new Date(now.getTime() - days * DAY_MS);
+}
+
+/** Both cutoffs of one run, read from one moment. */
+export interface RetentionCutoffs {
+  /** DATA_RETENTION_MONTHS before now: every record. */
+  months: Date;
+  /** PENDING_RETENTION_DAYS before now: unconfirmed sign-ups. */
+  pending: Date;
+}
+
+export function retentionCutoffs(now: Date): RetentionCutoffs {
+  return { months: retentionCutoff(now), pending: pendingCutoff(now) };
+}
+
+/** Whether `record` of `table` is an unconfirmed sign-up (the short rule applies to it). */
+export function isPendingSignUp(table: string, record: StoredRecord): boolean {
+  return table === WAITLIST && record.fields[CONSENT] === PENDING;
+}
+
+/** The cutoff that applies to `record` of `table`: the days for an unconfirmed sign-up, else the months. */
+export function cutoffFor(table: string, record: StoredRecord, cutoffs: RetentionCutoffs): Date {
+  return isPendingSignUp(table, record) ? cutoffs.pending : cutoffs.months;
+}
+
+/** The rule itself: is `record`'s last activity before the cutoff that applies to it? */
+export function isExpired(table: string, record: StoredRecord, cutoffs: RetentionCutoffs): boolean {
+  const activity = lastActivity(record);
+  return activity !== null && activity < cutoffFor(table, record, cutoffs);
+}
+
 /** A record's last activity: Last Updated, else Created At, else its creation time. */
 export function lastActivity(record: StoredRecord): Date | null {
   for (const value of [record.fields[LAST_UPDATED], record.fields[CREATED_AT], record.createdTime]) {
@@ -60,10 +101,17 @@ export function lastActivity(record: StoredRecord): Date | null {
   return null;
 }
 
-/** The formula that asks Airtable for the records whose last activity is before `cutoff`. */
-export function expiredFormula(cutoff: Date): string {
-  const activity = `IF({${LAST_UPDATED}}, {${LAST_UPDATED}}, IF({${CREATED_AT}}, {${CREATED_AT}}, CREATED_TIME()))`;
-  return `IS_BEFORE(${activity}, DATETIME_PARSE('${cutoff.toISOString()}'))`;
+const ACTIVITY = `IF({${LAST_UPDATED}}, {${LAST_UPDATED}}, IF({${CREATED_AT}}, {${CREATED_AT}}, CREATED_TIME()))`;
+const activityBefore = (cutoff: Date) => `IS_BEFORE(${ACTIVITY}, DATETIME_PARSE('${cutoff.toISOString()}'))`;
+
+/**
+ * The formula that asks Airtable for the records whose last activity is before `cutoff`, or,
+ * with `pending`, also the unconfirmed sign-ups whose last activity is before that (the Waitlist
+ * table only: the other has no Consent field).
+ */
+export function expiredFormula(cutoff: Date, pending?: Date): string {
+  if (!pending) return activityBefore(cutoff);
+  return `OR(${activityBefore(cutoff)}, AND({${CONSENT}} = '${PENDING}', ${activityBefore(pending)}))`;
 }
 
 export interface PrivacyOptions {
@@ -151,30 +199,84 @@ export interface ExpiredRecord {
   id: string;
   email: string;
   lastActivity: string;
+  /** An unconfirmed sign-up, past the shorter rule. */
+  pending: boolean;
 }
 
-/** The records past retention, in both tables (checked again here, not only by the formula). */
-export async function findExpired(options: PrivacyOptions, cutoff?: Date): Promise<ExpiredRecord[]> {
-  const before = cutoff ?? retentionCutoff(new Date((options.now ?? Date.now)()));
+/** Airtable's answer to a formula or field list naming a field the table lacks. */
+const isUnknownField = (error: unknown) =>
+  error instanceof AirtableError &&
+  error.status === 422 &&
+  (error.type === 'INVALID_FILTER_BY_FORMULA' || error.type === 'UNKNOWN_FIELD_NAME');
+
+/**
+ * The records of `table` the formula picks: with the Consent rule on the Waitlist table, unless
+ * the base predates the Consent field (set up before consent; `npm run airtable:check` says so),
+ * where no sign-up can be Pending and the months alone apply.
+ */
+async function listCandidates(
+  options: PrivacyOptions,
+  table: string,
+  cutoffs: RetentionCutoffs,
+): Promise<{ records: StoredRecord[]; consentRule: boolean }> {
+  const fields = [EMAIL, CREATED_AT, LAST_UPDATED];
+  if (table !== WAITLIST)
+    return {
+      records: await listAll(options, table, expiredFormula(cutoffs.months), fields),
+      consentRule: false,
+    };
+  try {
+    const formula = expiredFormula(cutoffs.months, cutoffs.pending);
+    return { records: await listAll(options, table, formula, [...fields, CONSENT]), consentRule: true };
+  } catch (error) {
+    if (!isUnknownField(error)) throw error;
+    return {
+      records: await listAll(options, table, expiredFormula(cutoffs.months), fields),
+      consentRule: false,
+    };
+  }
+}
+
+/** What findExpired found, and whether the base let it apply the Consent rule. */
+export interface ExpiredRecords {
+  expired: ExpiredRecord[];
+  /** False when the Waitlist table has no Consent field (the months alone applied). */
+  consentRule: boolean;
+}
+
+/** The records past retention, in both tables (checked again here by the rule, not only by the formula). */
+export async function findExpired(
+  options: PrivacyOptions,
+  cutoffs?: RetentionCutoffs,
+): Promise<ExpiredRecords> {
+  const before = cutoffs ?? retentionCutoffs(new Date((options.now ?? Date.now)()));
   const expired: ExpiredRecord[] = [];
+  let consentRule = true;
   for (const table of PRIVACY_TABLES) {
-    const records = await listAll(options, table, expiredFormula(before), [EMAIL, CREATED_AT, LAST_UPDATED]);
-    for (const record of records) {
+    const found = await listCandidates(options, table, before);
+    if (table === WAITLIST) consentRule = found.consentRule;
+    for (const record of found.records) {
       const activity = lastActivity(record);
-      if (!activity || activity >= before) continue;
+      if (!activity || !isExpired(table, record, before)) continue;
       expired.push({
         table,
         id: record.id,
         email: typeof record.fields[EMAIL] === 'string' ? record.fields[EMAIL] : '',
         lastActivity: activity.toISOString(),
+        pending: isPendingSignUp(table, record) && activity >= before.months,
       });
     }
   }
-  return expired;
+  return { expired, consentRule };
 }
 
 export interface RetentionReport {
+  /** The months' cutoff (every record). */
   cutoff: string;
+  /** The unconfirmed sign-ups' cutoff. */
+  pendingCutoff: string;
+  /** False when the Waitlist table has no Consent field, so only the months applied. */
+  consentRule: boolean;
   dryRun: boolean;
   /** Records deleted (or, on a dry run, that would be), per table. */
   deleted: Record<string, number>;
@@ -196,11 +298,13 @@ export async function applyRetention(options: RetentionOptions): Promise<Retenti
     options.budgetMs === undefined
       ? Number.POSITIVE_INFINITY
       : options.client.deadlineAfter(options.budgetMs);
-  const cutoff = retentionCutoff(new Date((options.now ?? Date.now)()));
-  const expired = await findExpired(options, cutoff);
+  const cutoffs = retentionCutoffs(new Date((options.now ?? Date.now)()));
+  const { expired, consentRule } = await findExpired(options, cutoffs);
   const perTable = () => Object.fromEntries(PRIVACY_TABLES.map((table) => [table, 0]));
   const report: RetentionReport = {
-    cutoff: cutoff.toISOString(),
+    cutoff: cutoffs.months.toISOString(),
+    pendingCutoff: cutoffs.pending.toISOString(),
+    consentRule,
     dryRun: options.dryRun ?? false,
     deleted: perTable(),
     remaining: perTable(),
@@ -223,9 +327,14 @@ export async function applyRetention(options: RetentionOptions): Promise<Retenti
 export function describeRetention(report: RetentionReport): string {
   const counts = PRIVACY_TABLES.map((table) => `${report.deleted[table] ?? 0} in ${table}`).join(', ');
   const left = PRIVACY_TABLES.reduce((sum, table) => sum + (report.remaining[table] ?? 0), 0);
+  const pending = report.expired.filter((record) => record.pending).length;
+  const rule = report.consentRule
+    ? `unconfirmed sign-ups ${PENDING_RETENTION_DAYS} days, before ${report.pendingCutoff}`
+    : `no Consent field in ${WAITLIST}, so no ${PENDING_RETENTION_DAYS}-day rule for unconfirmed sign-ups`;
   return (
-    `Retention (${DATA_RETENTION_MONTHS} months, last activity before ${report.cutoff}): ` +
+    `Retention (${DATA_RETENTION_MONTHS} months, last activity before ${report.cutoff}; ${rule}): ` +
     `${report.dryRun ? 'would delete' : 'deleted'} ${counts}` +
+    (pending > 0 ? ` (${pending} of them unconfirmed sign-ups)` : '') +
     (left > 0 ? `; ${left} left for the next run (time budget)` : '')
   );
 }

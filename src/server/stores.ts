@@ -22,13 +22,34 @@ export const submissionMailKey = (submission: Submission) =>
  */
 export const STORE_ANSWER_BOUND_MS = 25_000;
 
+/**
+ * Longest the mail of one write may keep a host busy after the answer (a Netlify Function kept
+ * alive by waitUntil, or awaited where there is none). At most three emails (a quote's two, a
+ * confirmation): a provider that takes longer is failing, and the record is stored either way.
+ */
+export const MAIL_AFTER_WRITE_BOUND_MS = 10_000;
+
+/**
+ * How a host keeps work alive after its answer (Netlify's `context.waitUntil`; the Worker's
+ * `ctx.waitUntil`). Without one the work runs on in the process (`vite`, `vite preview`).
+ */
+export type KeepAlive = (work: Promise<void>) => void;
+
+/** Where one submission came from, as the store needs it. */
+export interface SaveContext {
+  /** The site's origin as the visitor reached it, for the links of the emails it causes. */
+  origin?: string;
+  /** Given, the write's mail is handed to it: the host keeps it alive past the answer. */
+  keepAlive?: KeepAlive;
+}
+
 /** Where accepted submissions go: the queue (Worker) or a synchronous upsert. */
 export interface SubmissionStore {
   /**
    * Resolves once stored (or queued); rejects with an AirtableError the visitor is told of.
-   * `origin`: the site's origin as the visitor reached it, for the links of the emails it causes.
+   * Never waits on the mail the write causes, and never fails because of it (see SaveContext).
    */
-  save(submission: Submission, context?: { origin?: string }): Promise<void>;
+  save(submission: Submission, context?: SaveContext): Promise<void>;
 }
 
 export interface SyncStoreOptions {
@@ -46,6 +67,34 @@ export interface SyncStoreOptions {
    * its confirmation; a stored one is held and its owner asked by email.
    */
   mail?: MailService;
+  /** Longest the mail of one write may take (MAIL_AFTER_WRITE_BOUND_MS). */
+  mailBoundMs?: number;
+}
+
+/**
+ * The mail of one write as work that always settles, within `boundMs`, and never rejects: a
+ * failed or hanging send is logged, and the stored record is untouched (nothing retries the
+ * write, so nothing doubles it; a retried send keeps its idempotency key).
+ */
+export function settledMail(
+  sending: Promise<unknown>,
+  boundMs: number,
+  warn: (message: string) => void,
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), boundMs);
+  });
+  return Promise.race([sending.then(() => 'sent' as const), bound]).then(
+    (how) => {
+      clearTimeout(timer);
+      if (how === 'late') warn(`Mail after a write took over ${boundMs} ms; not waited for`);
+    },
+    (error: unknown) => {
+      clearTimeout(timer);
+      warn(`Mail after a write failed: ${error instanceof Error ? error.message : 'unknown'}`);
+    },
+  );
 }
 
 /** Stores each submission while the visitor waits: one address at a time, paced by the pacer. */
@@ -72,10 +121,14 @@ export function createSyncStore(env: AirtableEnv, options: SyncStoreOptions = {}
       if (result && result.outcome !== 'failed') {
         const outcome = writeOutcome(submission, result.outcome, submissionMailKey(submission));
         if (outcome && options.mail && context.origin) {
-          // The visitor's answer never waits on or depends on mail.
-          options.mail.afterWrite(outcome, context.origin).catch((error: unknown) => {
-            warn(`Mail after a write failed: ${error instanceof Error ? error.message : 'unknown'}`);
-          });
+          // The visitor's answer never waits on or depends on mail; a host that may stop once it
+          // has answered (a Netlify Function) keeps the sending alive with keepAlive.
+          const mail = settledMail(
+            options.mail.afterWrite(outcome, context.origin),
+            options.mailBoundMs ?? MAIL_AFTER_WRITE_BOUND_MS,
+            warn,
+          );
+          context.keepAlive?.(mail);
         }
         return;
       }

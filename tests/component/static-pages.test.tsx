@@ -83,6 +83,8 @@ describe('legal pages', () => {
       screen.getByText(/a title, an image, a description, optional background music and a cover image/),
     ).toBeVisible();
     expect(screen.getByText(/24 months after last activity/)).toBeVisible();
+    expect(screen.getByText(/not confirmed within 30 days, we delete it/)).toBeVisible();
+    expect(screen.getByText(/keep your email address marked as unsubscribed/)).toBeVisible();
     expect(
       screen.getByText(/Parents or guardians create and manage accounts for children under 13/),
     ).toBeVisible();

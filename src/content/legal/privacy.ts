@@ -1,5 +1,9 @@
 /** One legal document per module, so each page's chunk carries only its own text. */
-import { DATA_RETENTION_MONTHS, PARENTAL_CONSENT_UNDER_AGE } from '#src/config/constants.ts';
+import {
+  DATA_RETENTION_MONTHS,
+  PARENTAL_CONSENT_UNDER_AGE,
+  PENDING_RETENTION_DAYS,
+} from '#src/config/constants.ts';
 import { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME } from '#src/config/site.ts';
 import type { LegalDocument } from '#src/content/types.ts';
 import {
@@ -80,6 +84,8 @@ export const PRIVACY: LegalDocument = {
       paragraphs: [
         `We keep account and podcast data for ${DATA_RETENTION_MONTHS} months after last activity on the account. After that we delete it, or anonymise it so that nobody can be identified from it. You can ask us to delete an account and its podcasts sooner at any time, and we will do so within 30 days.`,
         `If you join the waitlist or ask for a school quote on this website, we keep the details you gave us for ${DATA_RETENTION_MONTHS} months after your last contact with us (the last time you signed up or sent a request). Our systems check every day and delete waitlist sign-ups and quote requests whose last contact was more than ${DATA_RETENTION_MONTHS} months ago.`,
+        `When you join the waitlist, we email you a link to confirm that the address is yours. If the sign-up is not confirmed within ${PENDING_RETENTION_DAYS} days, we delete it, so an address someone else typed in does not stay on our list.`,
+        `If you unsubscribe, we stop sending you news at once. We keep your email address marked as unsubscribed, so that we remember your choice and do not add you again if someone signs up with your address, unless you confirm it yourself from the email we send you. That record is deleted ${DATA_RETENTION_MONTHS} months after your last contact with us, or sooner if you ask us (we would then no longer know that you unsubscribed).`,
         `You do not have to wait. To have your waitlist or quote details deleted sooner, or to get a copy of everything we hold about you, email ${CONTACT_EMAIL} and tell us the email address you used. We will do it and reply within one month, and we will tell you once your details have been deleted.`,
       ],
     },

@@ -84,6 +84,15 @@ describe('npm run launch-check', () => {
     expect(ready.lines.filter((line) => line.startsWith('✗') && /MAIL|LINK|SCHOOLS/.test(line))).toEqual([]);
   });
 
+  it('reminds the owner to send the newsletter to the confirmed export only', () => {
+    const { lines } = launchChecklist(READY_ENV);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^! newsletter: send only to confirmed addresses; .*`npm run waitlist:export > confirmed\.csv`/,
+      ),
+    );
+  });
+
   it('warns about direct mode without failing on it', () => {
     const { lines } = launchChecklist({
       ...READY_ENV,

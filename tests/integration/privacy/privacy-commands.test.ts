@@ -115,7 +115,7 @@ describe('npm run privacy:retention', () => {
     const before = emulator().records(WAITLIST).length + emulator().records(QUOTES).length;
     const { code, out } = await run(emulator(), 'retention', '--dry-run');
     expect(code).toBe(0);
-    expect(out[0]).toMatch(/^TABLE\s+EMAIL\s+LAST ACTIVITY$/);
+    expect(out[0]).toMatch(/^TABLE\s+EMAIL\s+LAST ACTIVITY\s+RULE$/);
     const rows = out.slice(1, -2).map((line) => line.split(/\s{2,}/));
     expect(rows.map(([table, email]) => `${table}:${email}`).sort()).toEqual(
       [
@@ -125,8 +125,9 @@ describe('npm run privacy:retention', () => {
     );
     expect(rows.find(([, email]) => email === 'm24d2@x.co')?.[2]).toBe(monthsAgo(24, 2));
     expect(rows.find(([, email]) => email === 'bare-old@x.co')?.[2]).toBe(monthsAgo(30));
+    expect(new Set(rows.map((row) => row[3]))).toEqual(new Set(['24 months']));
     expect(out.at(-2)).toMatch(
-      /^Retention \(24 months, last activity before 2024-11-23T09:30:00\.000Z\): would delete 3 in Waitlist, 1 in School Quotes \(2 requests to Airtable\)$/,
+      /^Retention \(24 months, last activity before 2024-11-23T09:30:00\.000Z; unconfirmed sign-ups 30 days, before 2026-10-24T09:30:00\.000Z\): would delete 3 in Waitlist, 1 in School Quotes \(2 requests to Airtable\)$/,
     );
     expect(out.at(-1)).toBe('Dry run: nothing was deleted.');
     expect(emulator().records(WAITLIST).length + emulator().records(QUOTES).length).toBe(before);

@@ -76,7 +76,7 @@ describe('the retention job (Cron Trigger)', () => {
     expect(emulator().records('School Quotes')).toEqual([]);
     expect(letters.keys()).toHaveLength(1);
     expect(lines).toEqual([
-      `Retention (24 months, last activity before ${monthsAgo(24)}): deleted 1 in Waitlist, 1 in School Quotes; 1 dead letters; 4 Airtable requests`,
+      `Retention (24 months, last activity before ${monthsAgo(24)}; unconfirmed sign-ups 30 days, before ${iso(NOW - 30 * 86_400_000)}): deleted 1 in Waitlist, 1 in School Quotes; 1 dead letters; 4 Airtable requests`,
     ]);
   });
 
