@@ -133,6 +133,17 @@ const byAcceptance = (a: Queued, b: Queued) => a.submission.acceptedAt.localeCom
 // The consumer runs with max concurrency 1: one pacer per isolate paces every request it sends.
 let sharedPacer: Pacer | undefined;
 
+// One batch of submissions written at a time in an isolate, whatever the queue does: a batch
+// delivered again while its first delivery still runs (`wrangler dev` retries a whole batch whose
+// handler it gave up on, without stopping it) waits, then finds its records and holds them,
+// instead of looking them up before the first delivery created them and creating them twice.
+let writing: Promise<unknown> = Promise.resolve();
+function oneBatchAtATime<T>(write: () => Promise<T>): Promise<T> {
+  const result = writing.then(write, write);
+  writing = result.catch(() => undefined);
+  return result;
+}
+
 /**
  * The isolate's one pacer for Airtable, shared by the queue's writer and the retention job.
  * A new isolate does not know what the last one sent: it waits one window before its first request.
@@ -344,7 +355,9 @@ export async function writeQueuedBatch(
             keepDeadLetter(store, { submission, reason, failedAt: new Date(now()).toISOString() })
         : undefined),
   });
-  const report = await writer.writeBatch({ queue: batch.queue, messages: submissions });
+  const report = await oneBatchAtATime(() =>
+    writer.writeBatch({ queue: batch.queue, messages: submissions }),
+  );
   log(
     `Airtable writer: ${submissions.length} messages, ${report.stored} records stored ` +
       `(${report.created} new, ${report.updated} updated, ${report.held} held), ${report.retried} retried, ` +
