@@ -4,6 +4,8 @@
  *
  *   npm run loadtest                                  # queued mode (the Worker in workerd)
  *   npm run loadtest -- --mode all                    # direct, relay and queued, one table
+ *                                                     # (relay and queued with mail: emails queued,
+ *                                                     # sent, one confirmation per new address)
  *   npm run loadtest -- --errors 0.02 --drops 0.01    # Airtable having a bad day
  *   npm run loadtest -- --signups 300 --quotes 30 --repeats 30 --over 5
  *   npm run loadtest -- --attack                      # one client flooding (20 in flight) while
@@ -96,7 +98,12 @@ export async function main(argv: string[]): Promise<number> {
         `(Airtable's ceiling: 5 requests/s × 10 records = 50 records/s)${failures ? `; errors: ${failures}` : ''}`,
     );
   }
-  const healthy = reports.every((r) => r.lost === 0 && r.duplicates === 0);
+  const healthy = reports.every(
+    (r) =>
+      r.lost === 0 &&
+      r.duplicates === 0 &&
+      (!r.mail || (r.mail.confirmationsMissing === 0 && r.mail.confirmationsDoubled === 0)),
+  );
   return healthy ? 0 : 1;
 }
 

@@ -11,6 +11,11 @@
  *            synchronously (Netlify, vite preview);
  * - queued:  the Worker in workerd (`wrangler dev`): the door accepts into a Cloudflare Queue,
  *            and the queue's one paced consumer writes to Airtable.
+ *
+ * Relay and queued modes run with mail, as deployed (docs/consent.md): the relay into a local
+ * outbox, the Worker through its mail queue and the `send_email` binding `wrangler dev` simulates.
+ * The report counts the emails queued and sent, and checks that every new address got exactly one
+ * confirmation.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,7 +27,10 @@ import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#s
 import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/quote.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
 import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/waitlist.ts';
+import { EMAIL_COPY } from '#src/config/emails.ts';
 import { createDoors } from '#src/server/doors.ts';
+import { nodeMailService } from '#src/server/mail/node-mail.ts';
+import { readOutbox } from '#src/server/mail/outbox.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
 import { percentile } from './core.mjs';
 import { webMiddleware } from '#scripts/vite-plugins/node-adapter.ts';
@@ -84,6 +92,17 @@ export interface RushReport {
   recordsPerRequest: number;
   requestsPerSecond: number;
   errors: Record<string, number>;
+  /** Relay and queued modes: the emails, and one confirmation per new address. */
+  mail?: MailFigures;
+}
+
+export interface MailFigures {
+  /** Put on the Worker's mail queue (null: the relay sends as it writes). */
+  queued: number | null;
+  sent: number;
+  /** New waitlist addresses with no confirmation, and with more than one. */
+  confirmationsMissing: number;
+  confirmationsDoubled: number;
 }
 
 interface Submission {
@@ -239,6 +258,9 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
   };
   const closers: (() => Promise<void>)[] = [() => proxy.close(), () => emulator.close()];
   let attack: Flood | undefined;
+  // What each mode's mail sent so far: [recipient, subject] pairs; and the Worker's queued count.
+  let sentMail: (() => Promise<{ to: string; subject: string }[]>) | undefined;
+  let mailQueued: number | null = null;
   try {
     // Each visitor from an address of its own (the site limits per address), as in production.
     let configFor: ((visitor: number) => NonNullable<StorageOptions['config']>) | undefined;
@@ -248,10 +270,18 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       const config = { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url };
       configFor = () => config;
     } else if (options.mode === 'relay') {
+      const outboxDir = await mkdtemp(path.join(tmpdir(), 'podling-rush-outbox-'));
+      closers.push(() => rm(outboxDir, { recursive: true, force: true }));
+      const mail = nodeMailService({ MAIL_OUTBOX_DIR: outboxDir }, { local: true });
       const relay = await listen(
-        webMiddleware(createDoors(serverEnv, { warn: () => undefined })) as http.RequestListener,
+        webMiddleware(createDoors(serverEnv, { warn: () => undefined, mail })) as http.RequestListener,
       );
       closers.unshift(relay.close);
+      sentMail = async () =>
+        (await readOutbox(outboxDir)).map((message) => ({
+          to: message.headers.to ?? '',
+          subject: message.headers.subject ?? '',
+        }));
       siteUrl = relay.url;
     } else {
       const assetsDir = options.assetsDir ?? (await minimalSite());
@@ -260,10 +290,14 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
         assetsDir,
         vars: serverEnv,
         onLog: (line) => {
+          const queued = /(\d+) emails queued/.exec(line);
+          if (queued) mailQueued = (mailQueued ?? 0) + Number(queued[1]);
           if (/Airtable (writer|relay)|rror/.test(line)) log(`  worker: ${line.trim()}`);
         },
       });
+      mailQueued = 0;
       closers.unshift(worker.close);
+      sentMail = async () => worker.sentEmails().map(({ to, subject }) => ({ to, subject }));
       siteUrl = worker.url;
     }
     if (siteUrl !== undefined) {
@@ -386,6 +420,37 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
 
+    // The emails follow their records: wait (within the same deadline) for every confirmation.
+    const confirmations = async () => {
+      const counts = new Map<string, number>();
+      for (const { to, subject } of (await sentMail?.()) ?? [])
+        if (subject === EMAIL_COPY.confirm.subject)
+          counts.set(normaliseEmail(to), (counts.get(normaliseEmail(to)) ?? 0) + 1);
+      return counts;
+    };
+    const unconfirmed = async () => {
+      const counts = await confirmations();
+      return [...expectedByTable.Waitlist].filter((email) => !counts.has(email)).length;
+    };
+    let mail: MailFigures | undefined;
+    if (sentMail) {
+      let left = await unconfirmed();
+      while (left > 0 && performance.now() < settleDeadline) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        left = await unconfirmed();
+      }
+      const counts = await confirmations();
+      mail = {
+        queued: mailQueued,
+        sent: ((await sentMail()) ?? []).length,
+        confirmationsMissing: left,
+        confirmationsDoubled: [...counts.values()].filter((count) => count > 1).length,
+      };
+      log(
+        `${options.mode}: ${mail.sent} emails sent${mail.queued === null ? '' : ` (${mail.queued} queued)`}`,
+      );
+    }
+
     const [waitlist = [], quotes = []] = storedEmails();
     const duplicates = [waitlist, quotes].reduce(
       (sum, emails) => sum + emails.length - new Set(emails).size,
@@ -418,10 +483,17 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       recordsPerRequest: counts.requests > 0 ? stored / counts.requests : 0,
       requestsPerSecond: counts.requests / writingSeconds,
       errors,
+      ...(mail ? { mail } : {}),
     };
   } finally {
     for (const close of closers) await close().catch(() => undefined);
   }
+}
+
+/** Whether every new address got exactly one confirmation, or what went wrong. */
+export function confirmationVerdict(mail: MailFigures): string {
+  if (mail.confirmationsMissing === 0 && mail.confirmationsDoubled === 0) return 'yes';
+  return `no: ${mail.confirmationsMissing} without, ${mail.confirmationsDoubled} with more than one`;
 }
 
 const seconds = (ms: number | null) => (ms === null ? 'never' : `${(ms / 1000).toFixed(1)} s`);
@@ -442,6 +514,9 @@ export function formatRushTable(reports: readonly RushReport[]): string {
     'Airtable requests',
     '429s',
     'last record stored',
+    'emails queued',
+    'emails sent',
+    'one confirmation per new address',
   ];
   const rows = reports.map((r) => [
     r.mode,
@@ -457,6 +532,9 @@ export function formatRushTable(reports: readonly RushReport[]): string {
     r.airtableRequests,
     r.rateLimited,
     r.mode === 'queued' ? `${seconds(r.settledMs)} after the last submission` : 'when answered',
+    r.mail ? (r.mail.queued ?? 'sent as written') : 'n/a',
+    r.mail?.sent ?? 'n/a',
+    r.mail ? confirmationVerdict(r.mail) : 'n/a (no server)',
   ]);
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }

@@ -2,13 +2,21 @@
  * The reference deploy run locally: `wrangler dev` (workerd) with wrangler.jsonc — static
  * assets, the relay, the SUBMISSIONS queue and its consumer, dead letters in local KV — its
  * AIRTABLE_* variables pointing at a loopback stand-in. Used by the load test and npm test.
+ *
+ * Mail: wrangler.jsonc binds Cloudflare Email Service's `send_email` as EMAIL, which `wrangler dev`
+ * (miniflare) simulates with no account: it sends nothing, logs each email (From, To, Subject)
+ * and keeps its text and HTML parts in local files. `sentEmails()` reads them back from the log,
+ * so a test sees what the Worker sent through the real binding. A local run gets the public
+ * development LINK_SECRET, as the Node hosts do (mail-settings.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { LOCAL_LINK_SECRET } from '#src/server/mail/mail-settings.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
@@ -21,11 +29,84 @@ export interface WorkerOptions {
   onLog?: (line: string) => void;
   /** More `wrangler dev` flags (`--test-scheduled`, say). */
   extraArgs?: readonly string[];
+  /** Changes wrangler.jsonc for this run only (a test's fewer retries, a refused recipient). */
+  editConfig?: (config: WranglerConfig) => void;
+}
+
+/** wrangler.jsonc as JSON, for `editConfig`. */
+export type WranglerConfig = Record<string, unknown> & {
+  queues?: { consumers?: Record<string, unknown>[] };
+  send_email?: Record<string, unknown>[];
+};
+
+/** One email the Worker handed to its `send_email` binding, as `wrangler dev` logged it. */
+export interface SentEmail {
+  from: string;
+  to: string;
+  subject: string;
+  /** The plain-text part (read from the file the binding kept). */
+  text: () => Promise<string>;
+  /** Every http(s) link in the plain-text part. */
+  links: () => Promise<string[]>;
 }
 
 export interface RunningWorker {
   url: string;
   close: () => Promise<void>;
+  /** Every email sent so far, oldest first. */
+  sentEmails: () => SentEmail[];
+}
+
+const SENT_MARKER = 'send_email binding called with MessageBuilder:';
+
+/** Collects the emails from `wrangler dev`'s log lines (a marker line, then From/To/Subject/Text). */
+function sentEmailLog() {
+  const sent: { from: string; to: string; subject: string; textFile: string }[] = [];
+  let current: { from: string; to: string; subject: string; textFile: string } | undefined;
+  return {
+    take(line: string) {
+      if (line.includes(SENT_MARKER)) {
+        current = { from: '', to: '', subject: '', textFile: '' };
+        sent.push(current);
+        return;
+      }
+      if (!current) return;
+      const field = /^(From|To|Subject|Text|HTML): (.*)$/.exec(line.trim());
+      if (!field) return;
+      const [, name, value = ''] = field;
+      if (name === 'From') current.from = value;
+      else if (name === 'To') current.to = value;
+      else if (name === 'Subject') current.subject = value;
+      else if (name === 'Text') current.textFile = value;
+      else current = undefined;
+    },
+    emails(): SentEmail[] {
+      return sent.map(({ from, to, subject, textFile }) => {
+        const text = () => (textFile ? readFile(textFile, 'utf8') : Promise.resolve(''));
+        return {
+          from,
+          to,
+          subject,
+          text,
+          links: async () => (await text()).match(/https?:\/\/[^\s<>"]+/g) ?? [],
+        };
+      });
+    },
+  };
+}
+
+/** wrangler.jsonc edited for one run, written beside the run's state (paths made absolute). */
+async function editedConfig(dir: string, edit: (config: WranglerConfig) => void): Promise<string> {
+  const source = path.join(ROOT, 'wrangler.jsonc');
+  const parsed = ts.parseConfigFileTextToJson(source, await readFile(source, 'utf8'));
+  if (parsed.error) throw new Error(`wrangler.jsonc: ${String(parsed.error.messageText)}`);
+  const config = parsed.config as WranglerConfig;
+  delete config.$schema;
+  config.main = path.join(ROOT, String(config.main));
+  edit(config);
+  const file = path.join(dir, 'wrangler.json');
+  await writeFile(file, JSON.stringify(config, null, 2));
+  return file;
 }
 
 async function freePort(): Promise<number> {
@@ -68,11 +149,15 @@ export function withoutMovedClock(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const port = await freePort();
   const state = await mkdtemp(path.join(tmpdir(), 'podling-wrangler-'));
+  const config = options.editConfig
+    ? await editedConfig(state, options.editConfig)
+    : path.join(ROOT, 'wrangler.jsonc');
+  const vars = { LINK_SECRET: LOCAL_LINK_SECRET, ...options.vars };
   const args = [
     WRANGLER,
     'dev',
     '--config',
-    path.join(ROOT, 'wrangler.jsonc'),
+    config,
     '--ip',
     '127.0.0.1',
     '--port',
@@ -84,10 +169,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     '--assets',
     options.assetsDir,
     '--persist-to',
-    state,
+    path.join(state, 'persist'),
     '--show-interactive-dev-session=false',
     ...(options.extraArgs ?? []),
-    ...Object.entries(options.vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
+    ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
   ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -95,17 +180,24 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  let partial = '';
-  const take = (chunk: Buffer) => {
-    const text = chunk.toString();
-    output = (output + text).slice(-20_000);
-    partial += text;
-    const lines = partial.split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) options.onLog?.(line);
+  const emails = sentEmailLog();
+  // One partial line per stream: a chunk of one never splits a line of the other.
+  const lineReader = () => {
+    let partial = '';
+    return (chunk: Buffer) => {
+      const text = chunk.toString();
+      output = (output + text).slice(-20_000);
+      partial += text;
+      const lines = partial.split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        emails.take(line);
+        options.onLog?.(line);
+      }
+    };
   };
-  child.stdout?.on('data', take);
-  child.stderr?.on('data', take);
+  child.stdout?.on('data', lineReader());
+  child.stderr?.on('data', lineReader());
   const url = `http://127.0.0.1:${port}`;
   const close = async () => {
     if (child.exitCode === null) {
@@ -123,5 +215,5 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     await close();
     throw error;
   }
-  return { url, close };
+  return { url, close, sentEmails: () => emails.emails() };
 }

@@ -1,6 +1,7 @@
 /**
  * Dead letters: submissions the queue's writer could not store (a field the base lacks, a
- * token without write access) or whose retries ran out. They are kept in a KV namespace bound
+ * token without write access) or whose retries ran out, and emails the mail queue could not
+ * send (a refused sender or recipient, retries run out: mail-queue.ts). They are kept in a KV namespace bound
  * as DEAD_LETTERS, listed and replayed by the owner through the Worker's admin endpoint
  * (`npm run dead-letters`), which needs the ADMIN_TOKEN secret. They hold emails: the endpoint
  * answers nothing without the token, and a replayed letter is deleted.
@@ -12,6 +13,7 @@ import {
   type Limiter,
 } from './client-limits.ts';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
+import type { MailJob } from './mail/mail-job.ts';
 import type { Submission } from './submission.ts';
 
 /** wrangler.jsonc names the dead-letter queue after the submissions queue plus this suffix. */
@@ -20,10 +22,27 @@ export const DEAD_LETTER_QUEUE_SUFFIX = '-dead';
 export const DEAD_LETTERS_PATH = '/api/dead-letters';
 const KEY_PREFIX = 'dead:';
 
-export interface DeadLetter {
-  submission: Submission;
-  reason: string;
-  failedAt: string;
+/** A submission that was not stored, or an email that was not sent (its record was). */
+export type DeadLetter =
+  | { submission: Submission; reason: string; failedAt: string }
+  | { mail: MailJob; reason: string; failedAt: string };
+
+/** What the owner's listing shows of a letter: the table and address it is about. */
+function describeLetter(letter: DeadLetter): { kind: 'submission' | 'mail'; table: string; email: string } {
+  if ('mail' in letter)
+    return {
+      kind: 'mail',
+      table: letter.mail.form === 'quote' ? 'School Quotes' : 'Waitlist',
+      email: letter.mail.email,
+    };
+  return { kind: 'submission', table: letter.submission.table, email: letter.submission.email };
+}
+
+/** Every address a letter holds (a team notification's contact, too), as the site matches emails. */
+function addressesOf(letter: DeadLetter): string[] {
+  if (!('mail' in letter)) return [normaliseEmail(letter.submission.email)];
+  const { message } = letter.mail;
+  return [letter.mail.email, message.to, ...(message.replyTo ? [message.replyTo] : [])].map(normaliseEmail);
 }
 
 /** The parts of a Cloudflare KV namespace used here. */
@@ -91,6 +110,8 @@ export interface DeadLetterAdminOptions {
   limiter?: Limiter;
   /** How long a failed attempt waits (tests pass 0). */
   failureDelayMs?: number;
+  /** Puts an unsent email back on the mail queue; without it, mail letters are kept on replay. */
+  requeueMail?: (job: MailJob) => Promise<void>;
 }
 
 export interface DeadLetterAdminEnv {
@@ -99,8 +120,10 @@ export interface DeadLetterAdminEnv {
 }
 
 /**
- * GET  /api/dead-letters         → { count, letters: [{ key, table, email, reason, failedAt }] }
- * POST /api/dead-letters/replay  → re-queues every letter, deletes it; { replayed }
+ * GET  /api/dead-letters         → { count, letters: [{ key, kind, table, email, reason, failedAt }] }
+ *                                  (kind: 'submission' not stored, or 'mail' not sent)
+ * POST /api/dead-letters/replay  → re-queues every letter (a submission to the writer, an email
+ *                                  to the mail queue), deletes it; { replayed }
  * POST /api/dead-letters/erase   { email } → deletes that email's letters; { erased }
  * Without ADMIN_TOKEN configured the endpoint does not exist (404); a wrong token gets 401.
  */
@@ -139,8 +162,7 @@ export async function handleDeadLetterAdmin(
       count: letters.length,
       letters: letters.map(({ key, letter }) => ({
         key,
-        table: letter.submission.table,
-        email: letter.submission.email,
+        ...describeLetter(letter),
         reason: letter.reason,
         failedAt: letter.failedAt,
       })),
@@ -158,7 +180,7 @@ export async function handleDeadLetterAdmin(
     const target = normaliseEmail(email);
     let erased = 0;
     for (const { key, letter } of letters) {
-      if (normaliseEmail(letter.submission.email) !== target) continue;
+      if (!addressesOf(letter).includes(target)) continue;
       await store.delete(key);
       erased += 1;
     }
@@ -167,7 +189,10 @@ export async function handleDeadLetterAdmin(
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {
     let replayed = 0;
     for (const { key, letter } of letters) {
-      await requeue(letter.submission);
+      if ('mail' in letter) {
+        if (!options.requeueMail) continue;
+        await options.requeueMail(letter.mail);
+      } else await requeue(letter.submission);
       await store.delete(key);
       replayed += 1;
     }

@@ -16,6 +16,11 @@
  * a field the base does not have) is retried record by record to find the culprit, whose
  * message goes to the dead-letter queue. Every retry starts with a fresh lookup, so a create
  * whose answer was lost becomes an update, never a second record.
+ *
+ * With mail (the Worker's EMAIL binding: `WriterOptions.mail`), consent applies as on the
+ * synchronous path (consent.ts: a new address stored Pending, a stored one held and its owner
+ * asked by email), and each write's emails go on the mail queue (mail/mail-queue.ts), which this
+ * same handler consumes: a batch of mail jobs is sent, never written.
  */
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import { type AirtableClient, AirtableError, createAirtableClient } from './airtable-client.ts';
@@ -24,6 +29,10 @@ import { airtableAccess, type AirtableEnv } from './settings.ts';
 import { DEAD_LETTER_QUEUE_SUFFIX, type DeadLetterStore, keepDeadLetter } from './dead-letters.ts';
 import { isFormTable, type Submission } from './submission.ts';
 import { SUBMISSION_UPSERT, type UpsertHow, upsertByEmail } from './upsert-by-email.ts';
+import { CONSENTED_UPSERT, writeOutcome } from './consent.ts';
+import { isMailJob, type MailJob } from './mail/mail-job.ts';
+import { type MailBatchReport, sendMailJobs, type WorkerMail } from './mail/mail-queue.ts';
+import { type QueuedSubmission, submissionMailKey } from './stores.ts';
 
 /** The parts of Cloudflare's MessageBatch the writer uses. */
 export interface QueueMessage {
@@ -53,6 +62,8 @@ export interface WriterOptions {
   /** Where permanently failing submissions go (the dead-letter queue's producer). */
   deadLetter?: (submission: Submission, reason: string) => Promise<void>;
   log?: (message: string) => void;
+  /** With mail, consent applies and each write's emails are queued (see the module's comment). */
+  mail?: Pick<WorkerMail, 'service' | 'enqueue' | 'deadLetter'>;
 }
 
 /** What one batch did, for logs and the load test. */
@@ -65,6 +76,9 @@ export interface BatchReport {
   retried: number;
   deadLettered: number;
   requests: number;
+  /** Emails put on the mail queue, and emails the recipients' limits held back. */
+  emailsQueued: number;
+  emailsLimited: number;
 }
 
 export function isSubmission(body: unknown): body is Submission {
@@ -85,23 +99,50 @@ export function isSubmission(body: unknown): body is Submission {
 export interface Queued {
   submission: Submission;
   messages: readonly QueueMessage[];
+  /** The site's origin the visitor reached (its emails' links point there). */
+  origin?: string;
 }
 
 /** The upsert's view of queued submissions: merged as submissions are, their messages kept. */
 export const QUEUED_UPSERT: UpsertHow<Queued> = {
   emailOf: (queued) => queued.submission.email,
-  merge: (earlier, later) => ({
-    submission: SUBMISSION_UPSERT.merge(earlier.submission, later.submission),
-    messages: [...earlier.messages, ...later.messages],
-  }),
+  merge: (earlier, later) => {
+    const origin = later.origin ?? earlier.origin;
+    return {
+      submission: SUBMISSION_UPSERT.merge(earlier.submission, later.submission),
+      messages: [...earlier.messages, ...later.messages],
+      ...(origin ? { origin } : {}),
+    };
+  },
   cells: (queued, at) => SUBMISSION_UPSERT.cells(queued.submission, at),
 };
+
+/** The same with consent (consent.ts): a new address is created Pending, a stored one held. */
+export const CONSENTED_QUEUED_UPSERT: UpsertHow<Queued> = {
+  ...QUEUED_UPSERT,
+  cells: (queued, at) => CONSENTED_UPSERT.cells(queued.submission, at),
+};
+
+/** The submission as queued again (a dead letter replayed): its origin kept for its emails. */
+const requeueable = (item: Queued): QueuedSubmission =>
+  item.origin ? { ...item.submission, origin: item.origin } : item.submission;
 
 /** Oldest first: the order the request check accepted them in, so the later one wins the merge. */
 const byAcceptance = (a: Queued, b: Queued) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt);
 
 // The consumer runs with max concurrency 1: one pacer per isolate paces every request it sends.
 let sharedPacer: Pacer | undefined;
+
+// One batch of submissions written at a time in an isolate, whatever the queue does: a batch
+// delivered again while its first delivery still runs (`wrangler dev` retries a whole batch whose
+// handler it gave up on, without stopping it) waits, then finds its records and holds them,
+// instead of looking them up before the first delivery created them and creating them twice.
+let writing: Promise<unknown> = Promise.resolve();
+function oneBatchAtATime<T>(write: () => Promise<T>): Promise<T> {
+  const result = writing.then(write, write);
+  writing = result.catch(() => undefined);
+  return result;
+}
 
 /**
  * The isolate's one pacer for Airtable, shared by the queue's writer and the retention job.
@@ -140,7 +181,7 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
     for (const item of items) {
       const reason = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
       if (options.deadLetter) {
-        await options.deadLetter(item.submission, reason);
+        await options.deadLetter(requeueable(item), reason);
         for (const message of item.messages) message.ack();
       } else {
         // No dead-letter producer bound: retries run out and the queue moves it to its DLQ.
@@ -154,9 +195,52 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
     }
   }
 
+  /**
+   * Queues the emails one write causes, within the recipients' limits. Never throws: the record is
+   * stored and its messages acknowledged whatever happens here, so mail never writes it twice.
+   */
+  async function queueMail(item: Queued, outcome: 'created' | 'updated' | 'held', report: BatchReport) {
+    const { mail } = options;
+    if (!mail) return;
+    const written = writeOutcome(item.submission, outcome, submissionMailKey(item.submission));
+    if (!written) return;
+    if (!item.origin) {
+      log(`Mailer: a ${item.submission.table} submission came with no site origin; no email for it`);
+      return;
+    }
+    let reserved: Awaited<ReturnType<typeof mail.service.reserveEmails>>;
+    try {
+      reserved = await mail.service.reserveEmails(written, item.origin);
+    } catch (error) {
+      log(
+        `Mailer: the emails of a stored ${item.submission.table} submission could not be prepared (${String(error)})`,
+      );
+      return;
+    }
+    report.emailsLimited += reserved.limited;
+    for (const message of reserved.messages) {
+      const job: MailJob = {
+        kind: 'mail',
+        message,
+        email: item.submission.email,
+        form: written.form,
+        queuedAt: new Date(now()).toISOString(),
+      };
+      try {
+        await mail.enqueue(job);
+        report.emailsQueued += 1;
+      } catch (error) {
+        const reason = `could not be queued: ${error instanceof Error ? error.message : String(error)}`;
+        log(`Mailer: an email ${reason}; ${mail.deadLetter ? 'kept as a dead letter' : 'lost'}`);
+        await mail.deadLetter?.(job, reason).catch(() => undefined);
+      }
+    }
+  }
+
   /** Upserts one table's items; acks what was stored, retries or dead-letters the rest per request. */
   async function write(table: string, items: readonly Queued[], report: BatchReport) {
-    const results = await upsertByEmail(client, table, items, QUEUED_UPSERT, { now });
+    const how = options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
+    const results = await upsertByEmail(client, table, items, how, { now });
     const failures = new Map<unknown, Queued[]>();
     for (const result of results) {
       if (result.outcome === 'failed') {
@@ -165,7 +249,8 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
       }
       for (const message of result.item.messages) message.ack();
       report[result.outcome] += 1;
-      report.stored += 1;
+      if (result.outcome !== 'held') report.stored += 1;
+      await queueMail(result.item, result.outcome, report);
     }
     // One failed request's records together: its error says whether to retry or find the culprit.
     for (const [error, failed] of failures) await retryOrDeadLetter(failed, error, report);
@@ -183,11 +268,19 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
         retried: 0,
         deadLettered: 0,
         requests: 0,
+        emailsQueued: 0,
+        emailsLimited: 0,
       };
       const queued: Queued[] = [];
       for (const message of batch.messages) {
-        if (isSubmission(message.body)) queued.push({ submission: message.body, messages: [message] });
-        else {
+        if (isSubmission(message.body)) {
+          const { origin, ...submission } = message.body as QueuedSubmission;
+          queued.push({
+            submission,
+            messages: [message],
+            ...(typeof origin === 'string' && origin ? { origin } : {}),
+          });
+        } else {
           log('Airtable writer: dropped a queue message that is not a submission');
           message.ack();
         }
@@ -203,30 +296,55 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
   };
 }
 
-/** The Worker's queue handler: the submissions queue is written; its DLQ is kept as dead letters. */
+/** The Worker's queue handler: submissions are written, mail jobs sent, dead-letter queues kept. */
 export async function writeQueuedBatch(
   batch: QueueBatch,
   env: AirtableEnv & { DEAD_LETTERS?: DeadLetterStore },
-  options: WriterOptions = {},
-): Promise<BatchReport | undefined> {
+  options: WriterOptions & { mail?: WorkerMail } = {},
+): Promise<(BatchReport & { mail?: MailBatchReport }) | undefined> {
   const log = options.log ?? ((message: string) => console.log(message));
   const now = options.now ?? Date.now;
   const store = env.DEAD_LETTERS;
   if (batch.queue.endsWith(DEAD_LETTER_QUEUE_SUFFIX)) {
     // Messages whose retries ran out: keep them for the owner to list and replay.
     for (const message of batch.messages) {
+      const failedAt = new Date(now()).toISOString();
       if (store && isSubmission(message.body)) {
-        await keepDeadLetter(store, {
-          submission: message.body,
-          reason: 'retries exhausted',
-          failedAt: new Date(now()).toISOString(),
-        });
+        await keepDeadLetter(store, { submission: message.body, reason: 'retries exhausted', failedAt });
         log('Airtable writer: a submission ran out of retries; kept as a dead letter');
+      } else if (store && isMailJob(message.body)) {
+        await keepDeadLetter(store, { mail: message.body, reason: 'retries exhausted', failedAt });
+        log('Mailer: an email ran out of retries; kept as a dead letter');
       }
       message.ack();
     }
     return undefined;
   }
+  const jobs = batch.messages.flatMap((message) =>
+    isMailJob(message.body) ? [{ message, job: message.body }] : [],
+  );
+  let mailReport: MailBatchReport | undefined;
+  if (jobs.length > 0) {
+    if (options.mail) {
+      mailReport = await sendMailJobs(jobs, {
+        mailer: options.mail.mailer,
+        sent: options.mail.sent,
+        deadLetter: options.mail.deadLetter,
+        log,
+      });
+      log(
+        `Mailer: ${jobs.length} emails, ${mailReport.sent} sent, ${mailReport.alreadySent} already sent, ` +
+          `${mailReport.retried} retried, ${mailReport.deadLettered} dead-lettered`,
+      );
+    } else {
+      // Mail is off (EMAIL unbound or misconfigured): the jobs wait for it, then go to dead letters.
+      for (const { message } of jobs)
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
+      log(`Mailer: ${jobs.length} emails wait: mail is not set up on this Worker`);
+    }
+  }
+  const submissions = batch.messages.filter((message) => !isMailJob(message.body));
+  if (submissions.length === 0) return undefined;
   const writer = createQueueWriter(env, {
     ...options,
     log,
@@ -237,11 +355,16 @@ export async function writeQueuedBatch(
             keepDeadLetter(store, { submission, reason, failedAt: new Date(now()).toISOString() })
         : undefined),
   });
-  const report = await writer.writeBatch(batch);
-  log(
-    `Airtable writer: ${batch.messages.length} messages, ${report.stored} records stored ` +
-      `(${report.created} new, ${report.updated} updated), ${report.retried} retried, ` +
-      `${report.deadLettered} dead-lettered, ${report.requests} requests`,
+  const report = await oneBatchAtATime(() =>
+    writer.writeBatch({ queue: batch.queue, messages: submissions }),
   );
-  return report;
+  log(
+    `Airtable writer: ${submissions.length} messages, ${report.stored} records stored ` +
+      `(${report.created} new, ${report.updated} updated, ${report.held} held), ${report.retried} retried, ` +
+      `${report.deadLettered} dead-lettered, ${report.requests} requests` +
+      (options.mail
+        ? `; ${report.emailsQueued} emails queued, ${report.emailsLimited} held back by limits`
+        : ''),
+  );
+  return { ...report, ...(mailReport ? { mail: mailReport } : {}) };
 }

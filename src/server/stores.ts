@@ -143,9 +143,14 @@ export function createSyncStore(env: AirtableEnv, options: SyncStoreOptions = {}
   };
 }
 
+/** A submission as queued: with the site's origin the visitor reached, for its emails' links. */
+export interface QueuedSubmission extends Submission {
+  readonly origin?: string;
+}
+
 /** Where accepted submissions go in queued mode (a Cloudflare Queue in the Worker). */
 export interface SubmissionQueue {
-  send(submission: Submission): Promise<void>;
+  send(submission: QueuedSubmission): Promise<void>;
 }
 
 /** Queues each submission for the one paced writer; answers as soon as the queue has it. */
@@ -154,9 +159,9 @@ export function createQueueStore(
   warn: (message: string) => void = (message) => console.warn(message),
 ): SubmissionStore {
   return {
-    async save(submission) {
+    async save(submission, context = {}) {
       try {
-        await queue.send(submission);
+        await queue.send(context.origin ? { ...submission, origin: context.origin } : submission);
       } catch (error) {
         warn(
           `Airtable relay: the queue refused a submission (${error instanceof Error ? error.message : 'unknown'})`,

@@ -3,23 +3,35 @@
  * assets (clean URLs, 404.html with status 404, _headers) and runs the forms' doors (doors.ts).
  * When wrangler.jsonc binds the SUBMISSIONS queue, a door accepts each valid submission into it
  * and answers at once, and this Worker's queue consumer is the only writer to Airtable.
+ *
+ * Mail (docs/consent.md, docs/decisions/0013): with the `send_email` binding EMAIL, consent
+ * applies to every write, the queue consumer sends each write's emails through the mail queue
+ * (MAIL_JOBS), and the doors answer the emails' links (/api/email/…).
  */
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
 import { formTemplatesFrom } from './form-door.ts';
 import { isHiddenPath } from './form-page.ts';
-import { DEAD_LETTERS_PATH, type DeadLetterAdminEnv, handleDeadLetterAdmin } from './dead-letters.ts';
+import {
+  DEAD_LETTER_QUEUE_SUFFIX,
+  DEAD_LETTERS_PATH,
+  type DeadLetterAdminEnv,
+  handleDeadLetterAdmin,
+} from './dead-letters.ts';
 import { type QueueBatch, writeQueuedBatch } from './queue-writer.ts';
 import { runRetentionJob } from './retention-job.ts';
 import { createDoors, type DoorsHandler, type SubmissionQueue } from './doors.ts';
+import { isolatePacer } from './queue-writer.ts';
+import { isEmailLinkPath, linksUnavailablePage } from './mail/email-links.ts';
+import { type WorkerMailEnv, workerMail } from './mail/mail-queue.ts';
 import type { AirtableEnv } from './settings.ts';
-import type { Submission } from './submission.ts';
+import type { QueuedSubmission } from './stores.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
-export interface WorkerEnv extends AirtableEnv, DeadLetterAdminEnv {
+export interface WorkerEnv extends AirtableEnv, DeadLetterAdminEnv, WorkerMailEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
   /** Queued mode when bound (see wrangler.jsonc). */
-  SUBMISSIONS?: { send(body: Submission, options?: { contentType?: 'json' }): Promise<void> };
+  SUBMISSIONS?: { send(body: QueuedSubmission, options?: { contentType?: 'json' }): Promise<void> };
   /** Cloudflare's Rate Limiting bindings (wrangler.jsonc `ratelimits`); in memory when unbound. */
   SUBMIT_LIMITER?: RateLimitBinding;
   EMAIL_LIMITER?: RateLimitBinding;
@@ -34,12 +46,27 @@ function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
 // One server per isolate: its pacer and per-email order hold across the isolate's requests.
 let doors: { handler: DoorsHandler; env: WorkerEnv } | undefined;
 
+// A problem with the mail settings is logged once per isolate, not once per request.
+let reportedProblem: string | undefined;
+function mailOf(env: WorkerEnv) {
+  const found = workerMail(env);
+  if (found.problem && found.problem !== reportedProblem) {
+    reportedProblem = found.problem;
+    console.error(`Mail is set up wrongly, so nothing is stored or sent until it is fixed: ${found.problem}`);
+  }
+  return found;
+}
+
 function doorsFor(env: WorkerEnv): DoorsHandler {
   if (doors?.env !== env)
     doors = {
       env,
       handler: createDoors(env, {
         queue: queueOf(env),
+        // The doors answer the emails' links. Pressing one writes its one record through this
+        // isolate's pacer, while the visitor waits for the page saying it is done (decision 0013).
+        mail: mailOf(env).mail?.service,
+        pacer: isolatePacer(),
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
         formTemplates: formTemplatesFrom((path) => assetText(env, path)),
@@ -56,6 +83,9 @@ async function assetText(env: WorkerEnv, path: string): Promise<string | null> {
   return response.ok ? response.text() : null;
 }
 
+/** How long queued messages wait while the mail settings are wrong. */
+const MAIL_PROBLEM_RETRY_SECONDS = 300;
+
 /** Cloudflare sets the connecting address on every request; a client cannot choose it. */
 const connectingAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
 const startsWith = (pathname: string, prefix: string) =>
@@ -65,12 +95,18 @@ export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
     const { pathname } = new URL(request.url);
     if (formAtPath(pathname)) return doorsFor(env)(request, { address: connectingAddress(request) });
+    if (isEmailLinkPath(pathname) && env.EMAIL) {
+      if (mailOf(env).problem) return linksUnavailablePage();
+      return doorsFor(env)(request, { address: connectingAddress(request) });
+    }
     if (startsWith(pathname, DEAD_LETTERS_PATH)) {
       const queue = queueOf(env);
       if (!queue) return new Response('Not found', { status: 404 });
+      const jobs = env.MAIL_JOBS;
       return handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {
         clientAddress: connectingAddress(request) ?? 'unknown',
         limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
+        ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
       });
     }
     if (isHiddenPath(pathname)) {
@@ -83,7 +119,14 @@ export default {
   },
 
   async queue(batch: QueueBatch, env: WorkerEnv): Promise<void> {
-    await writeQueuedBatch(batch, env);
+    const { mail, problem } = mailOf(env);
+    if (problem && !batch.queue.endsWith(DEAD_LETTER_QUEUE_SUFFIX)) {
+      // Storing without consent would rewrite records on a stranger's word: every message waits
+      // (then goes to the dead letters) until the mail settings are fixed.
+      for (const message of batch.messages) message.retry({ delaySeconds: MAIL_PROBLEM_RETRY_SECONDS });
+      return;
+    }
+    await writeQueuedBatch(batch, env, mail ? { mail } : {});
   },
 
   /**

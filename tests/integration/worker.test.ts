@@ -262,5 +262,8 @@ describe('the launch rush, small', () => {
     });
     expect(report.stored).toBe(165);
     expect(report.settledMs).not.toBeNull();
+    // Mail: every new address got exactly one confirmation through the send_email binding.
+    expect(report.mail).toMatchObject({ confirmationsMissing: 0, confirmationsDoubled: 0 });
+    expect(report.mail?.sent).toBeGreaterThanOrEqual(150 + 2 * 15);
   }, 300_000);
 });

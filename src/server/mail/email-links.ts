@@ -189,6 +189,10 @@ async function act(purpose: LinkPurpose, claims: LinkClaims, options: EmailLinkO
   }
 }
 
+/** The page a link gets while the server cannot check or apply links (its mail settings are wrong). */
+export const linksUnavailablePage = (): Response =>
+  render({ status: 503, title: copy.unavailableTitle, body: copy.unavailableBody });
+
 /** Answers a request for one of the email links' paths (see isEmailLinkPath). */
 export async function handleEmailLink(request: Request, options: EmailLinkOptions): Promise<Response> {
   const url = new URL(request.url);

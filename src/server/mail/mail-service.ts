@@ -2,7 +2,8 @@
  * The mail side of the write path, put together once per server: which emails a write causes
  * (outgoing.ts), within the limits (mail-limits.ts), through the host's mailer (mailer.ts),
  * with links signed by the server's secret. A failure to send never changes the visitor's answer:
- * the synchronous store logs it; the Worker's queue consumer retries it.
+ * the synchronous store logs it; the Worker's queue writer reserves the emails (`reserveEmails`)
+ * and hands them to its mail queue, which retries them (mail-queue.ts).
  */
 import { CALENDAR } from '#src/config/site.ts';
 import { inboxKey } from '#src/server/client-limits.ts';
@@ -10,12 +11,21 @@ import type { MailContext } from './emails.ts';
 import type { MailLedger } from './mail-limits.ts';
 import type { Mailer } from './mailer.ts';
 import type { MailSettings } from './mail-settings.ts';
+import type { MailMessage } from './message.ts';
 import { type DeliveryReport, deliver, emailsFor, type WriteOutcome } from './outgoing.ts';
 
 export interface MailService {
   readonly settings: MailSettings;
   /** Sends the emails one write causes; rejects with a MailFailure when a send failed. */
   afterWrite(outcome: WriteOutcome, siteUrl: string): Promise<DeliveryReport>;
+  /**
+   * The emails one write causes that the limits allow, counted against them now and sent later
+   * by the caller (the Worker's mail queue); `limited`: how many the limits held back.
+   */
+  reserveEmails(
+    outcome: WriteOutcome,
+    siteUrl: string,
+  ): Promise<{ messages: MailMessage[]; limited: number }>;
 }
 
 export function createMailService(options: {
@@ -25,23 +35,35 @@ export function createMailService(options: {
   now?: () => number;
 }): MailService {
   const now = options.now ?? Date.now;
+  const plan = (outcome: WriteOutcome, siteUrl: string, at: Date) => {
+    const context: MailContext = {
+      from: options.settings.from,
+      siteUrl,
+      now: at,
+      linkSecret: options.settings.linkSecrets[0] ?? '',
+    };
+    return emailsFor(
+      outcome,
+      context,
+      { schoolsTeamEmail: options.settings.schoolsTeamEmail, bookingUrl: CALENDAR.bookingUrl },
+      inboxKey,
+    );
+  };
   return {
     settings: options.settings,
     async afterWrite(outcome, siteUrl) {
       const at = new Date(now());
-      const context: MailContext = {
-        from: options.settings.from,
-        siteUrl,
-        now: at,
-        linkSecret: options.settings.linkSecrets[0] ?? '',
-      };
-      const emails = await emailsFor(
-        outcome,
-        context,
-        { schoolsTeamEmail: options.settings.schoolsTeamEmail, bookingUrl: CALENDAR.bookingUrl },
-        inboxKey,
-      );
-      return deliver(emails, options.mailer, options.ledger, at);
+      return deliver(await plan(outcome, siteUrl, at), options.mailer, options.ledger, at);
+    },
+    async reserveEmails(outcome, siteUrl) {
+      const at = new Date(now());
+      const messages: MailMessage[] = [];
+      let limited = 0;
+      for (const { message, limitedInbox } of await plan(outcome, siteUrl, at)) {
+        if (limitedInbox !== undefined && !(await options.ledger.reserve(limitedInbox, at))) limited += 1;
+        else messages.push(message);
+      }
+      return { messages, limited };
     },
   };
 }

@@ -46,7 +46,9 @@ export function readyToSend(message: MailMessage) {
 
 /**
  * The part of Cloudflare Email Service's `send_email` binding the site uses: its structured
- * message (the binding builds the MIME itself).
+ * message (`EmailMessageBuilder`: the binding builds the MIME itself), as Cloudflare documents it
+ * (developers.cloudflare.com/email-service/api/send-emails/workers-api/). Custom headers must be
+ * on Cloudflare's allowlist: List-Unsubscribe (with an https URI) and List-Unsubscribe-Post are.
  */
 export interface SendEmailBinding {
   send(message: {
@@ -60,6 +62,36 @@ export interface SendEmailBinding {
   }): Promise<{ messageId: string }>;
 }
 
+/**
+ * The binding's error codes no retry can fix for this message (a bad payload, a refused or
+ * suppressed recipient, an unverified sender): straight to the dead letters, where the owner
+ * sees them and replays them once the sending domain is fixed. Every other code (a rate or daily
+ * limit, an internal error, a delivery failure) and an error with no code are retried.
+ */
+const PERMANENT_SEND_ERRORS = new Set([
+  'E_VALIDATION_ERROR',
+  'E_FIELD_MISSING',
+  'E_TOO_MANY_RECIPIENTS',
+  'E_SENDER_NOT_VERIFIED',
+  'E_RECIPIENT_NOT_ALLOWED',
+  'E_RECIPIENT_SUPPRESSED',
+  'E_SENDER_DOMAIN_NOT_AVAILABLE',
+  'E_CONTENT_TOO_LARGE',
+  'E_HEADER_NOT_ALLOWED',
+  'E_HEADER_USE_API_FIELD',
+  'E_HEADER_VALUE_INVALID',
+  'E_HEADER_VALUE_TOO_LONG',
+  'E_HEADER_NAME_INVALID',
+  'E_HEADERS_TOO_LARGE',
+  'E_HEADERS_TOO_MANY',
+]);
+
+/** The `code` Cloudflare's binding puts on the errors it throws, if any. */
+function sendErrorCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** The Worker's mailer: Cloudflare Email Service through the `send_email` binding. */
 export function cloudflareMailer(binding: SendEmailBinding): Mailer {
   return {
@@ -70,11 +102,12 @@ export function cloudflareMailer(binding: SendEmailBinding): Mailer {
         const { messageId } = await binding.send(ready);
         return { id: messageId };
       } catch (error) {
-        // The binding throws for a refused sender or recipient too; the queue's retries and
-        // dead letters deal with both, so a message is never lost silently.
+        // The Worker's mail queue retries what may pass later and dead-letters the rest, so a
+        // message is never lost silently.
+        const code = sendErrorCode(error);
         throw new MailFailure(
-          `send_email failed: ${error instanceof Error ? error.message : String(error)}`,
-          true,
+          `send_email failed${code ? ` (${code})` : ''}: ${error instanceof Error ? error.message : String(error)}`,
+          !(code && PERMANENT_SEND_ERRORS.has(code)),
         );
       }
     },

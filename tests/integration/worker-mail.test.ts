@@ -1,0 +1,225 @@
+// @vitest-environment node
+/**
+ * Consent and mail on the reference deploy in its real runtime: the Worker (wrangler.jsonc) under
+ * workerd through `wrangler dev`, its queue consumer writing to the emulator with consent
+ * (Pending, held changes) and sending each write's emails through the mail queue and the real
+ * `send_email` binding, which `wrangler dev` simulates: it logs each email and keeps its text in
+ * a local file (startWorker's `sentEmails`). The doors answer the emails' links.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
+import { FORMS } from '#src/lib/forms/forms.ts';
+import { startEmulator, type RunningEmulator } from '#scripts/airtable-emulator/emulator.ts';
+import { type RunningWorker, startWorker, type WranglerConfig } from '#scripts/loadtest/worker-process.ts';
+import { enhancedPost } from './support/door.ts';
+
+const TEAM = 'schools-team@example.org';
+const ADMIN_TOKEN = 'test-admin-token-for-worker-mail-dead-letters';
+const WAIT = { timeout: 30_000, interval: 250 };
+
+/** A one-page site: the doors render their own pages, so the built site is not needed here. */
+async function minimalSite(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'podling-mail-site-'));
+  await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>site</title>');
+  await writeFile(path.join(dir, '404.html'), '<!doctype html><title>not found</title>');
+  return dir;
+}
+
+/** An emulator and the Worker in front of it for the enclosing suite. */
+function useMailWorker(
+  extra: { vars?: Record<string, string>; editConfig?: (c: WranglerConfig) => void } = {},
+) {
+  const running: { emulator?: RunningEmulator; worker?: RunningWorker; site?: string; logs: string[] } = {
+    logs: [],
+  };
+  beforeAll(async () => {
+    running.site = await minimalSite();
+    const emulator = await startEmulator({ port: 0, rateLimitPerSecond: 5, rateLimitPenaltyMs: 30_000 });
+    running.emulator = emulator;
+    running.worker = await startWorker({
+      assetsDir: running.site,
+      vars: {
+        AIRTABLE_API_KEY: emulator.apiKey,
+        AIRTABLE_BASE_ID: emulator.baseId,
+        AIRTABLE_ENDPOINT_URL: emulator.url,
+        SCHOOLS_TEAM_EMAIL: TEAM,
+        ...extra.vars,
+      },
+      editConfig: extra.editConfig,
+      onLog: (line) => running.logs.push(line),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await running.worker?.close();
+    await running.emulator?.close();
+    if (running.site) await rm(running.site, { recursive: true, force: true });
+  });
+  return () => {
+    if (!running.emulator || !running.worker) throw new Error('The Worker is only available inside tests');
+    return { emulator: running.emulator, worker: running.worker, logs: running.logs };
+  };
+}
+
+const unique = (name: string) => `${name}.${Date.now().toString(36)}@example.com`;
+
+describe('consent and mail on the Worker under workerd', () => {
+  const running = useMailWorker();
+  const record = (table: string, email: string) =>
+    running()
+      .emulator.records(table)
+      .filter((r) => r.fields.Email === email);
+  const emailsTo = (to: string) =>
+    running()
+      .worker.sentEmails()
+      .filter((email) => email.to === to);
+  /** The email's link to `path` (confirm, change, unsubscribe), once that email has been sent. */
+  async function linkIn(to: string, subject: string, linkPath: string): Promise<string> {
+    await expect.poll(() => emailsTo(to).filter((e) => e.subject === subject).length, WAIT).toBe(1);
+    const email = emailsTo(to).find((e) => e.subject === subject);
+    const link = (await email!.links()).find((href) => new URL(href).pathname === linkPath);
+    if (!link) throw new Error(`No ${linkPath} link in the email to ${to}`);
+    return link;
+  }
+  /** The link page's button: a plain form posting the token back to the link's path. */
+  const press = (link: string) => {
+    const url = new URL(link);
+    return fetch(`${url.origin}${url.pathname}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: url.searchParams.get('token') ?? '' }).toString(),
+    });
+  };
+
+  it('stores a queued sign-up Pending and sends one confirmation, whose button (not its link) confirms', async () => {
+    const { worker } = running();
+    const email = unique('parent');
+    const answer = await enhancedPost(`${worker.url}${FORMS.waitlist.path}`, { email, interests: ['use'] });
+    expect(answer.status).toBe(200);
+    await expect.poll(() => record('Waitlist', email)[0]?.fields.Consent, WAIT).toBe('Pending');
+    expect(record('Waitlist', email)[0]?.fields['Consent Text']).toBe(WAITLIST_CONSENT_STATEMENT);
+
+    const confirm = await linkIn(email, EMAIL_COPY.confirm.subject, '/api/email/confirm');
+    expect(new URL(confirm).origin).toBe(worker.url);
+    // Opening the link (as a scanner would) changes nothing.
+    const page = await fetch(confirm);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(EMAIL_COPY.linkPages.confirmButton);
+    expect(record('Waitlist', email)[0]?.fields.Consent).toBe('Pending');
+
+    const pressed = await press(confirm);
+    expect(pressed.status).toBe(200);
+    expect(record('Waitlist', email)[0]?.fields.Consent).toBe('Confirmed');
+    expect(record('Waitlist', email)[0]?.fields['Confirmed At']).toEqual(expect.any(String));
+    expect(record('Waitlist', email)).toHaveLength(1);
+    expect(emailsTo(email)).toHaveLength(1);
+  }, 60_000);
+
+  it("holds a stranger's re-submission and asks the address on record, by email", async () => {
+    const { emulator, worker } = running();
+    const email = unique('stored');
+    emulator.seed('Waitlist', {
+      Email: email,
+      Interests: ['Invest in Podling'],
+      Consent: 'Confirmed',
+      'Created At': '2025-01-01T00:00:00.000Z',
+      'Last Updated': '2025-01-01T00:00:00.000Z',
+    });
+    const answer = await enhancedPost(`${worker.url}${FORMS.waitlist.path}`, {
+      email,
+      interests: ['partner'],
+    });
+    expect(answer.status).toBe(200);
+    const change = await linkIn(email, EMAIL_COPY.change.subject, '/api/email/change');
+    // Held: the record is as it was, until its owner presses the change's button.
+    expect(record('Waitlist', email)).toHaveLength(1);
+    expect(record('Waitlist', email)[0]?.fields.Interests).toEqual(['Invest in Podling']);
+    expect((await press(change)).status).toBe(200);
+    expect(record('Waitlist', email)[0]?.fields.Interests).toEqual(['Partner with Podling']);
+    expect(emailsTo(email)).toHaveLength(1);
+  }, 60_000);
+
+  it('notifies the schools team of a new quote and acknowledges its contact', async () => {
+    const { worker } = running();
+    const email = `head.${Date.now().toString(36)}@school.sch.uk`;
+    const school = `Hill School ${Date.now().toString(36)}`;
+    const answer = await enhancedPost(`${worker.url}${FORMS.quote.path}`, {
+      email,
+      contactName: 'Ada',
+      schoolName: school,
+      role: 'Head',
+      useCases: ['support-learners'],
+    });
+    expect(answer.status).toBe(200);
+    await expect.poll(() => record('School Quotes', email).length, WAIT).toBe(1);
+    await expect
+      .poll(
+        () => emailsTo(TEAM).filter((e) => e.subject === EMAIL_COPY.schoolsTeam.subject(school)).length,
+        WAIT,
+      )
+      .toBe(1);
+    const team = emailsTo(TEAM).find((e) => e.subject === EMAIL_COPY.schoolsTeam.subject(school));
+    expect(await team!.text()).toContain(email);
+    await expect.poll(() => emailsTo(email).length, WAIT).toBe(1);
+    expect(emailsTo(email)[0]?.subject).toBe(EMAIL_COPY.quoteAcknowledgement.subject);
+    expect(await emailsTo(email)[0]!.text()).not.toContain(school);
+  }, 60_000);
+
+  it("answers a mail provider's one-click unsubscribe with 200 and sets Withdrawn", async () => {
+    const { worker } = running();
+    const email = unique('leaver');
+    await enhancedPost(`${worker.url}${FORMS.waitlist.path}`, { email, interests: ['use'] });
+    const unsubscribe = await linkIn(email, EMAIL_COPY.confirm.subject, '/api/email/unsubscribe');
+    // RFC 8058: the List-Unsubscribe address itself, posted with no Origin, cookies or page marker.
+    const answer = await fetch(unsubscribe, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(answer.status).toBe(200);
+    expect(record('Waitlist', email)[0]?.fields.Consent).toBe('Withdrawn');
+    expect(record('Waitlist', email)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('a send that keeps failing, on the Worker under workerd', () => {
+  // The binding refuses every recipient but the contact (as Email Service refuses a suppressed
+  // or unverified one), and the mail queue gives up after two retries.
+  const contact = `contact.${Date.now().toString(36)}@school.sch.uk`;
+  const running = useMailWorker({
+    vars: { ADMIN_TOKEN },
+    editConfig: (config) => {
+      config.send_email = [{ name: 'EMAIL', allowed_destination_addresses: [contact] }];
+      const mail = config.queues?.consumers?.find((consumer) => consumer.queue === 'podling-mail');
+      if (!mail) throw new Error('wrangler.jsonc has no podling-mail consumer');
+      mail.max_retries = 2;
+    },
+  });
+
+  it('is retried, then kept as a dead letter; the record is stored once and nothing is sent twice', async () => {
+    const { emulator, worker, logs } = running();
+    const school = 'Refused School';
+    const answer = await enhancedPost(`${worker.url}${FORMS.quote.path}`, {
+      email: contact,
+      contactName: 'Grace',
+      schoolName: school,
+      useCases: ['showcase-creativity'],
+    });
+    expect(answer.status).toBe(200);
+    const listing = async () =>
+      (await (
+        await fetch(`${worker.url}/api/dead-letters`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+      ).json()) as { count: number; letters: { kind: string; email: string; reason: string }[] };
+    await expect.poll(async () => (await listing()).count, { timeout: 60_000, interval: 1_000 }).toBe(1);
+    expect((await listing()).letters[0]).toMatchObject({ kind: 'mail', email: contact });
+    // Tried more than once before it was given up.
+    expect(logs.filter((line) => line.includes('Mailer: an email failed')).length).toBeGreaterThanOrEqual(2);
+    expect(emulator.records('School Quotes').filter((r) => r.fields.Email === contact)).toHaveLength(1);
+    // The acknowledgement went out once, for all the team notification's retries; the team got nothing.
+    const sent = worker.sentEmails();
+    expect(sent.filter((email) => email.to === contact)).toHaveLength(1);
+    expect(sent.filter((email) => email.to === TEAM)).toHaveLength(0);
+  }, 90_000);
+});

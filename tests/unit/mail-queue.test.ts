@@ -1,0 +1,248 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { EMAIL_COPY } from '#src/config/emails.ts';
+import type { MailJob } from '#src/server/mail/mail-job.ts';
+import { memoryMailLedger } from '#src/server/mail/mail-limits.ts';
+import { memorySentMarks, sendMailJobs } from '#src/server/mail/mail-queue.ts';
+import { createMailService } from '#src/server/mail/mail-service.ts';
+import { parseMailSettings } from '#src/server/mail/mail-settings.ts';
+import { cloudflareMailer, type Mailer, MailFailure } from '#src/server/mail/mailer.ts';
+import { createPacer } from '#src/server/pacer.ts';
+import { createQueueWriter, type QueueMessage } from '#src/server/queue-writer.ts';
+import type { QueuedSubmission } from '#src/server/stores.ts';
+
+const ENV = {
+  AIRTABLE_API_KEY: 'patServer',
+  AIRTABLE_BASE_ID: 'appBase',
+  AIRTABLE_ENDPOINT_URL: 'https://airtable.test',
+};
+const ORIGIN = 'https://www.podling.test';
+const NOW = Date.parse('2026-05-04T09:00:00Z');
+
+function message(body: unknown, attempts = 1) {
+  const state = { acked: false, retried: undefined as undefined | { delaySeconds?: number } };
+  const msg: QueueMessage = {
+    id: Math.random().toString(36),
+    body,
+    attempts,
+    ack: () => {
+      state.acked = true;
+    },
+    retry: (options) => {
+      state.retried = options ?? {};
+    },
+  };
+  return { msg, state };
+}
+
+const signUp = (email: string, acceptedAt = '2026-05-04T08:59:00.000Z'): QueuedSubmission => ({
+  table: 'Waitlist',
+  email,
+  acceptedAt,
+  cells: { Email: email, Interests: ['Use Podling'] },
+  origin: ORIGIN,
+});
+
+/** Airtable stand-in: the stored emails, and what each write sent. */
+function fakeAirtable(stored: string[] = []) {
+  const writes: { method: string; records: { fields: Record<string, unknown> }[] }[] = [];
+  const fetchStub: typeof fetch = async (input, init) => {
+    const body = JSON.parse(String(init?.body ?? '{}')) as {
+      records?: { id?: string; fields: Record<string, unknown> }[];
+      filterByFormula?: string;
+    };
+    if (String(input).endsWith('/listRecords'))
+      return Response.json({
+        records: stored
+          .filter((email) => body.filterByFormula?.includes(`'${email}'`))
+          .map((email, i) => ({ id: `recOld${i}`, fields: { Email: email } })),
+      });
+    writes.push({ method: init?.method ?? 'GET', records: body.records ?? [] });
+    return Response.json({
+      records: (body.records ?? []).map((record, i) => ({
+        id: record.id ?? `recNew${i}`,
+        fields: record.fields,
+      })),
+    });
+  };
+  return { writes, fetch: fetchStub };
+}
+
+function mailFor(enqueue: (job: MailJob) => Promise<void>, kept: MailJob[] = []) {
+  return {
+    service: createMailService({
+      settings: parseMailSettings({ SCHOOLS_TEAM_EMAIL: 'team@podling.test' }, { local: true }),
+      mailer: { kind: 'outbox', send: async () => ({ id: 'unused' }) },
+      ledger: memoryMailLedger(),
+      now: () => NOW,
+    }),
+    enqueue,
+    deadLetter: async (job: MailJob) => {
+      kept.push(job);
+    },
+  };
+}
+
+const writer = (airtable: ReturnType<typeof fakeAirtable>, mail: ReturnType<typeof mailFor>) =>
+  createQueueWriter(ENV, {
+    fetch: airtable.fetch,
+    pacer: createPacer({ perSecond: 1000 }),
+    now: () => NOW,
+    log: () => undefined,
+    mail,
+  });
+
+describe("the Worker's queue writer with mail", () => {
+  it('stores a new address Pending and queues one confirmation, after the write', async () => {
+    const airtable = fakeAirtable();
+    const jobs: MailJob[] = [];
+    const { msg, state } = message(signUp('new@example.com'));
+    const report = await writer(
+      airtable,
+      mailFor(async (job) => {
+        expect(airtable.writes).toHaveLength(1); // the record first, then its mail
+        jobs.push(job);
+      }),
+    ).writeBatch({ queue: 'podling-submissions', messages: [msg] });
+    expect(airtable.writes[0]?.records[0]?.fields).toMatchObject({ Consent: 'Pending' });
+    expect(state.acked).toBe(true);
+    expect(report).toMatchObject({ created: 1, emailsQueued: 1 });
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ kind: 'mail', email: 'new@example.com', form: 'waitlist' });
+    expect(jobs[0]?.message).toMatchObject({ to: 'new@example.com', subject: EMAIL_COPY.confirm.subject });
+    expect(jobs[0]?.message.text).toContain(`${ORIGIN}/api/email/confirm?token=`);
+  });
+
+  it('holds a stored address (writes nothing) and queues the change email to it', async () => {
+    const airtable = fakeAirtable(['kept@example.com']);
+    const jobs: MailJob[] = [];
+    const { msg, state } = message(signUp('kept@example.com'));
+    const report = await writer(
+      airtable,
+      mailFor(async (job) => {
+        jobs.push(job);
+      }),
+    ).writeBatch({ queue: 'podling-submissions', messages: [msg] });
+    expect(airtable.writes).toHaveLength(0);
+    expect(state.acked).toBe(true);
+    expect(report).toMatchObject({ held: 1, stored: 0, emailsQueued: 1 });
+    expect(jobs[0]?.message.subject).toBe(EMAIL_COPY.change.subject);
+  });
+
+  it('acknowledges the stored submission when its mail cannot be queued, and keeps the email as a dead letter', async () => {
+    const airtable = fakeAirtable();
+    const kept: MailJob[] = [];
+    const { msg, state } = message(signUp('queue-down@example.com'));
+    await writer(
+      airtable,
+      mailFor(async () => {
+        throw new Error('queue unavailable');
+      }, kept),
+    ).writeBatch({ queue: 'podling-submissions', messages: [msg] });
+    expect(airtable.writes).toHaveLength(1);
+    expect(state.acked).toBe(true);
+    expect(state.retried).toBeUndefined();
+    expect(kept).toHaveLength(1);
+  });
+
+  it('counts emails against the limits when it queues them: a second address of one inbox within 10 minutes gets none', async () => {
+    const jobs: MailJob[] = [];
+    const mail = mailFor(async (job) => {
+      jobs.push(job);
+    });
+    await writer(fakeAirtable(), mail).writeBatch({
+      queue: 'podling-submissions',
+      messages: [message(signUp('ada@example.com')).msg],
+    });
+    const report = await writer(fakeAirtable(), mail).writeBatch({
+      queue: 'podling-submissions',
+      messages: [message(signUp('ada+list@example.com', '2026-05-04T08:59:30.000Z')).msg],
+    });
+    expect(jobs).toHaveLength(1);
+    expect(report).toMatchObject({ created: 1, emailsQueued: 0, emailsLimited: 1 });
+  });
+});
+
+describe("the Worker's mail queue consumer", () => {
+  const job = (key: string): MailJob => ({
+    kind: 'mail',
+    email: 'a@example.com',
+    form: 'waitlist',
+    queuedAt: '2026-05-04T09:00:00.000Z',
+    message: {
+      from: { email: 'hello@podling.app', name: 'Podling' },
+      to: 'a@example.com',
+      subject: 'Hello',
+      text: 'text',
+      html: '<p>html</p>',
+      headers: {},
+      idempotencyKey: key,
+    },
+  });
+  const mailer = (send: Mailer['send']): Mailer => ({ kind: 'cloudflare', send });
+
+  it('sends each job once: a job delivered again after its email went out is acknowledged, not sent', async () => {
+    const sent: string[] = [];
+    const marks = memorySentMarks();
+    const options = {
+      mailer: mailer(async (m) => {
+        sent.push(m.idempotencyKey);
+        return { id: m.idempotencyKey };
+      }),
+      sent: marks,
+      log: () => undefined,
+    };
+    const first = message(job('confirm:1'));
+    expect(await sendMailJobs([{ message: first.msg, job: job('confirm:1') }], options)).toMatchObject({
+      sent: 1,
+    });
+    const again = message(job('confirm:1'), 2);
+    expect(await sendMailJobs([{ message: again.msg, job: job('confirm:1') }], options)).toMatchObject({
+      sent: 0,
+      alreadySent: 1,
+    });
+    expect(sent).toEqual(['confirm:1']);
+    expect(first.state.acked && again.state.acked).toBe(true);
+  });
+
+  it('retries a send that may pass later, with backoff, and dead-letters one that cannot', async () => {
+    const kept: MailJob[] = [];
+    const failing = (retryable: boolean) =>
+      mailer(async () => {
+        throw new MailFailure('refused', retryable);
+      });
+    const later = message(job('team:1'), 3);
+    await sendMailJobs([{ message: later.msg, job: job('team:1') }], {
+      mailer: failing(true),
+      sent: memorySentMarks(),
+      deadLetter: async (j) => {
+        kept.push(j);
+      },
+      log: () => undefined,
+    });
+    expect(later.state).toEqual({ acked: false, retried: { delaySeconds: 8 } });
+    const never = message(job('team:2'));
+    await sendMailJobs([{ message: never.msg, job: job('team:2') }], {
+      mailer: failing(false),
+      sent: memorySentMarks(),
+      deadLetter: async (j) => {
+        kept.push(j);
+      },
+      log: () => undefined,
+    });
+    expect(never.state.acked).toBe(true);
+    expect(kept.map((j) => j.message.idempotencyKey)).toEqual(['team:2']);
+  });
+
+  it("reads Cloudflare's error codes: a suppressed recipient is final, a rate limit or no code is retried", async () => {
+    const failWith = (code?: string) =>
+      cloudflareMailer({
+        send: async () => {
+          throw Object.assign(new Error('send failed'), code ? { code } : {});
+        },
+      }).send(job('x').message);
+    await expect(failWith('E_RECIPIENT_SUPPRESSED')).rejects.toMatchObject({ retryable: false });
+    await expect(failWith('E_RATE_LIMIT_EXCEEDED')).rejects.toMatchObject({ retryable: true });
+    await expect(failWith()).rejects.toMatchObject({ retryable: true });
+  });
+});
