@@ -80,6 +80,24 @@ export function writeOutcome(
   };
 }
 
+/**
+ * A quote change its contact confirmed (by the change email's button), as the mail sees it: the
+ * schools team is told, as of a new request, since its Status is back to 'New'.
+ */
+export function confirmedQuoteChange(email: string, values: LinkValues, at: Date): WriteOutcome {
+  const submission = submissionOf('quote', email, values, at);
+  const school = submission.cells[FORMS.quote.fields.schoolName.airtable];
+  return {
+    form: 'quote',
+    email,
+    outcome: 'confirmed-change',
+    values,
+    key: `confirmed-change:${at.toISOString()}`,
+    teamRows: teamRows(submission),
+    school: typeof school === 'string' ? school : '',
+  };
+}
+
 /** A held change's values as a submission again, to apply them by the form's rules. */
 function submissionOf(form: LinkForm, email: string, values: LinkValues, at: Date): Submission {
   const contract: FormContract = FORMS[form];

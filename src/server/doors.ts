@@ -16,9 +16,10 @@ import { formAtPath } from '#src/lib/forms/forms.ts';
 import type { Limiter } from './client-limits.ts';
 import { answerEnhancedPost, answerNativePost, type FormTemplates, wantsJson } from './form-door.ts';
 import { createAirtableClient } from './airtable-client.ts';
-import { consentRecords } from './consent.ts';
+import { confirmedQuoteChange, consentRecords } from './consent.ts';
 import { type EmailLinkOptions, handleEmailLink, isEmailLinkPath } from './mail/email-links.ts';
 import type { MailService } from './mail/mail-service.ts';
+import type { WriteOutcome } from './mail/outgoing.ts';
 import { createPacer, type Pacer } from './pacer.ts';
 import { airtableAccess } from './settings.ts';
 import { createRequestCheck } from './request-check.ts';
@@ -49,6 +50,11 @@ export interface DoorsOptions {
    * are answered here (EMAIL_LINK_PATHS); without it the spec's upsert runs unchanged.
    */
   mail?: MailService;
+  /**
+   * How the mail a pressed email link causes leaves (the schools team told of a confirmed quote
+   * change): by default sent at once through `mail`; the Worker puts it on its mail queue.
+   */
+  linkMail?: (outcome: WriteOutcome, origin: string) => Promise<void>;
   /** Longest the mail of one write may take after the answer (stores.ts). */
   mailBoundMs?: number;
 }
@@ -105,6 +111,11 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions = {}): Doors
       createAirtableClient(airtableAccess(env), { pacer, fetch: options.fetch, now: options.now }),
     ),
     linkSecrets: mail.settings.linkSecrets,
+    afterQuoteChange: async (email, values, at, origin) => {
+      const outcome = confirmedQuoteChange(email, values, at);
+      if (options.linkMail) await options.linkMail(outcome, origin);
+      else await mail.afterWrite(outcome, origin);
+    },
     now: () => new Date((options.now ?? Date.now)()),
     log: warn,
   };

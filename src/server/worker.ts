@@ -23,7 +23,7 @@ import { runRetentionJob } from './retention-job.ts';
 import { createDoors, type DoorsHandler, type SubmissionQueue } from './doors.ts';
 import { isolatePacer } from './queue-writer.ts';
 import { isEmailLinkPath, linksUnavailablePage } from './mail/email-links.ts';
-import { type WorkerMailEnv, workerMail } from './mail/mail-queue.ts';
+import { queueOutcomeMail, type WorkerMailEnv, workerMail } from './mail/mail-queue.ts';
 import type { AirtableEnv } from './settings.ts';
 import type { QueuedSubmission } from './stores.ts';
 
@@ -66,6 +66,10 @@ function doorsFor(env: WorkerEnv): DoorsHandler {
         // The doors answer the emails' links. Pressing one writes its one record through this
         // isolate's pacer, while the visitor waits for the page saying it is done (decision 0013).
         mail: mailOf(env).mail?.service,
+        linkMail: (outcome, origin) => {
+          const { mail } = mailOf(env);
+          return mail ? queueOutcomeMail(mail, outcome, origin) : Promise.resolve();
+        },
         pacer: isolatePacer(),
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),

@@ -133,7 +133,7 @@ test.describe('JavaScript on', () => {
     const entry = {
       name: 'Aoife <b>Byrne</b>',
       email,
-      school: `Riverside Primary ${testInfo.testId}`,
+      school: `Riverside Primary ${email.split('@')[0]}`,
       role: 'Head of English',
       useCases: ['Support Learners'],
       other: 'A radio club & <i>more</i>',

@@ -1,4 +1,5 @@
 import { EMAIL_COPY } from '#src/config/emails.ts';
+import { DEFAULT_SCHOOLS_TEAM_EMAIL } from '#src/server/mail/mail-settings.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import {
   DEV_URL,
@@ -18,7 +19,7 @@ import {
 } from './support/emulator.ts';
 import { expect, expectConsoleErrors, test } from './support/fixtures.ts';
 import { FAILURE_TOAST, QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
-import { emailedLink } from './support/outbox.ts';
+import { emailedLink, emailsTo } from './support/outbox.ts';
 import {
   fillQuote,
   joinWaitlist,
@@ -173,6 +174,16 @@ test('a quote for a stored school changes nothing until its contact presses the 
     Status: 'New',
   });
   expect(Date.parse(String(records[0]?.fields['Last Updated']))).toBeGreaterThanOrEqual(pressedAt);
+  // Its Status is 'New' again: the schools team hears of it, replying to the contact.
+  const updated = EMAIL_COPY.schoolsTeam.changedSubject('Oakfield Primary School');
+  await expect
+    .poll(
+      async () =>
+        (await emailsTo('relay', DEFAULT_SCHOOLS_TEAM_EMAIL)).filter(
+          (message) => message.headers.subject === updated && message.headers['reply-to']?.includes(email),
+        ).length,
+    )
+    .toBe(1);
 });
 
 test('a stranger at the console can neither read, widen, overwrite, delete nor forge', async ({

@@ -104,6 +104,7 @@ describe('a send that fails or hangs never changes the answer or the record', ()
         sent.push(outcome);
         return send();
       },
+      reserveEmails: () => Promise.reject(new Error('the Node doors send; they never reserve for a queue')),
     };
     const doors = createDoors(
       {

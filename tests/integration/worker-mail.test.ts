@@ -167,6 +167,42 @@ describe('consent and mail on the Worker under workerd', () => {
     expect(await emailsTo(email)[0]!.text()).not.toContain(school);
   }, 60_000);
 
+  it('holds a quote for a stored school; once its contact confirms the change, Status is New and the schools team is told', async () => {
+    const { emulator, worker } = running();
+    const email = `bursar.${Date.now().toString(36)}@school.sch.uk`;
+    const school = `Vale School ${Date.now().toString(36)}`;
+    emulator.seed('School Quotes', {
+      Email: email,
+      'Contact Name': 'Old Name',
+      'School Name': 'Old School',
+      Status: 'Won',
+      'Created At': '2025-01-01T00:00:00.000Z',
+      'Last Updated': '2025-01-01T00:00:00.000Z',
+    });
+    const answer = await enhancedPost(`${worker.url}${FORMS.quote.path}`, {
+      email,
+      contactName: 'Grace',
+      schoolName: school,
+      role: 'Bursar',
+      useCases: ['support-learners'],
+    });
+    expect(answer.status).toBe(200);
+    const change = await linkIn(email, EMAIL_COPY.change.subject, '/api/email/change');
+    expect(record('School Quotes', email)[0]?.fields.Status).toBe('Won');
+    const changed = EMAIL_COPY.schoolsTeam.changedSubject(school);
+    expect(emailsTo(TEAM).filter((e) => e.subject === changed)).toEqual([]);
+
+    expect((await press(change)).status).toBe(200);
+    expect(record('School Quotes', email)[0]?.fields).toMatchObject({ 'School Name': school, Status: 'New' });
+    await expect.poll(() => emailsTo(TEAM).filter((e) => e.subject === changed).length, WAIT).toBe(1);
+    const team = emailsTo(TEAM).find((e) => e.subject === changed);
+    expect(await team!.text()).toContain('Bursar');
+    // A second press changes nothing and tells nobody again.
+    expect((await press(change)).status).toBe(200);
+    expect(emailsTo(TEAM).filter((e) => e.subject === changed)).toHaveLength(1);
+    expect(emailsTo(email)).toHaveLength(1);
+  }, 60_000);
+
   it("answers a mail provider's one-click unsubscribe with 200 and sets Withdrawn", async () => {
     const { worker } = running();
     const email = unique('leaver');

@@ -76,6 +76,33 @@ describe('the emails a write causes', () => {
       ['head@school.sch.uk', 'head@school.sch.uk', undefined],
     ]);
   });
+
+  it('a quote change its contact confirmed: the team only, told it is an update (the contact has just seen the page)', async () => {
+    const emails = await emailsFor(
+      outcome({
+        form: 'quote',
+        outcome: 'confirmed-change',
+        email: 'head@school.sch.uk',
+        school: 'St Anne’s',
+        teamRows: [['School', 'St Anne’s']],
+      }),
+      context,
+      settings,
+      inboxOf,
+    );
+    expect(
+      emails.map(({ message, limitedInbox }) => [message.to, limitedInbox, message.replyTo, message.subject]),
+    ).toEqual([
+      [
+        'schools@podling.app',
+        undefined,
+        'head@school.sch.uk',
+        EMAIL_COPY.schoolsTeam.changedSubject('St Anne’s'),
+      ],
+    ]);
+    // A waitlist change its owner confirmed tells nobody.
+    expect(await emailsFor(outcome({ outcome: 'confirmed-change' }), context, settings, inboxOf)).toEqual([]);
+  });
 });
 
 describe('delivery within the limits', () => {

@@ -55,8 +55,11 @@ export interface EmailLinkOptions {
   /** The current `LINK_SECRET` first, then any still honoured after a rotation. */
   readonly linkSecrets: readonly string[];
   readonly now: () => Date;
-  /** After a quote change is applied: the schools team hears of it. Failures are logged, not shown. */
-  readonly afterQuoteChange?: (email: string, values: LinkValues) => Promise<void>;
+  /**
+   * After a quote change is applied: the schools team hears of it (`origin`: the site's, as the
+   * link was opened). Failures are logged, not shown: the change itself is done.
+   */
+  readonly afterQuoteChange?: (email: string, values: LinkValues, at: Date, origin: string) => Promise<void>;
   readonly log?: (message: string) => void;
 }
 
@@ -159,7 +162,12 @@ async function tokenFrom(request: Request, url: URL): Promise<string> {
 }
 
 /** Does the link's one thing; answers the page that says it is done. */
-async function act(purpose: LinkPurpose, claims: LinkClaims, options: EmailLinkOptions): Promise<Response> {
+async function act(
+  purpose: LinkPurpose,
+  claims: LinkClaims,
+  options: EmailLinkOptions,
+  origin: string,
+): Promise<Response> {
   const at = options.now();
   const { records } = options;
   switch (purpose) {
@@ -173,9 +181,11 @@ async function act(purpose: LinkPurpose, claims: LinkClaims, options: EmailLinkO
     case 'change': {
       const changed = await records.applyValues(claims.form, claims.email, claims.values ?? {}, at);
       if (changed && claims.form === 'quote' && options.afterQuoteChange) {
-        await options.afterQuoteChange(claims.email, claims.values ?? {}).catch((error: unknown) => {
-          options.log?.(`The schools team was not told of a confirmed quote change: ${String(error)}`);
-        });
+        await options
+          .afterQuoteChange(claims.email, claims.values ?? {}, at, origin)
+          .catch((error: unknown) => {
+            options.log?.(`The schools team was not told of a confirmed quote change: ${String(error)}`);
+          });
       }
       return render({ status: 200, title: copy.changedTitle, body: copy.changedBody });
     }
@@ -207,7 +217,7 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
   // The button posts back to the path alone: the token travels in the body, not in logs.
   if (request.method !== 'POST') return confirmPage(purpose, check.claims, url.pathname, token);
   try {
-    return await act(purpose, check.claims, options);
+    return await act(purpose, check.claims, options, url.origin);
   } catch (error) {
     options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
     return render({ status: 503, title: copy.unavailableTitle, body: copy.unavailableBody });

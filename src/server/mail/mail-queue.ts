@@ -19,6 +19,7 @@ import { kvMailLedger, type MailLedger, type MailLedgerKv, memoryMailLedger } fr
 import { createMailService, type MailService } from './mail-service.ts';
 import { type MailEnv, parseMailSettings } from './mail-settings.ts';
 import { cloudflareMailer, type Mailer, MailFailure, type SendEmailBinding } from './mailer.ts';
+import type { WriteOutcome } from './outgoing.ts';
 
 export { isMailJob, type MailJob } from './mail-job.ts';
 
@@ -191,4 +192,26 @@ export function workerMail(
         : {}),
     },
   };
+}
+
+/**
+ * Queues the emails of a write made outside the queue writer (a pressed email link's: the schools
+ * team told of a confirmed quote change), within the recipients' limits, one job per email.
+ */
+export async function queueOutcomeMail(
+  mail: WorkerMail,
+  outcome: WriteOutcome,
+  origin: string,
+  now: () => number = Date.now,
+): Promise<void> {
+  const { messages } = await mail.service.reserveEmails(outcome, origin);
+  for (const message of messages) {
+    await mail.enqueue({
+      kind: 'mail',
+      message,
+      email: outcome.email,
+      form: outcome.form,
+      queuedAt: new Date(now()).toISOString(),
+    });
+  }
 }

@@ -24,8 +24,11 @@ export interface WriteOutcome {
   readonly form: LinkForm;
   /** The address on record (the one the email goes to). */
   readonly email: string;
-  /** 'created': a new record; 'held': the address was stored already and nothing was written. */
-  readonly outcome: 'created' | 'held';
+  /**
+   * 'created': a new record; 'held': the address was stored already and nothing was written;
+   * 'confirmed-change': a held quote change its contact has just confirmed (only the team hears).
+   */
+  readonly outcome: 'created' | 'held' | 'confirmed-change';
   /** The submission's values by post name (a held change carries them in its link). */
   readonly values: LinkValues;
   /** A quote's fields as the schools team reads them, label and value. */
@@ -56,6 +59,22 @@ export async function emailsFor(
   inboxOf: (email: string) => string,
 ): Promise<Outgoing[]> {
   const toVisitor = (message: MailMessage): Outgoing => ({ message, limitedInbox: inboxOf(message.to) });
+  if (outcome.outcome === 'confirmed-change') {
+    if (outcome.form !== 'quote') return [];
+    return [
+      {
+        message: await schoolsTeamNotification(
+          context,
+          settings.schoolsTeamEmail,
+          outcome.email,
+          outcome.school ?? '',
+          outcome.teamRows ?? [],
+          true,
+          outcome.key,
+        ),
+      },
+    ];
+  }
   if (outcome.outcome === 'held') {
     return [toVisitor(await changeEmail(context, outcome.form, outcome.email, outcome.values, outcome.key))];
   }
