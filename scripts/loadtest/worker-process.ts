@@ -121,6 +121,7 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output()}`);
+    if (PORT_TAKEN.test(output())) throw new Error(`wrangler dev found a port taken:\n${output()}`);
     try {
       await fetch(url, { signal: AbortSignal.timeout(2_000) });
       return;
@@ -146,7 +147,27 @@ export function withoutMovedClock(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return kept.length > 0 ? { ...rest, LD_PRELOAD: kept.join(':') } : rest;
 }
 
+/** What workerd or wrangler says when a port it was given has been taken meanwhile. */
+const PORT_TAKEN = /Address already in use|EADDRINUSE/;
+/** Starts tried on fresh ports before giving up. */
+const START_ATTEMPTS = 3;
+
+/**
+ * Starts `wrangler dev` on free ports. A port is found free, then released for wrangler to bind,
+ * so another process can take it in between (the two moved clocks' Workers did): such a start is
+ * tried again on fresh ports.
+ */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startWorkerOnce(options);
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS || !PORT_TAKEN.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startWorkerOnce(options: WorkerOptions): Promise<RunningWorker> {
   const port = await freePort();
   const state = await mkdtemp(path.join(tmpdir(), 'podling-wrangler-'));
   const config = options.editConfig

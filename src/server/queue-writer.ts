@@ -30,8 +30,8 @@ import { DEAD_LETTER_QUEUE_SUFFIX, type DeadLetterStore, keepDeadLetter } from '
 import { isFormTable, type Submission } from './submission.ts';
 import { SUBMISSION_UPSERT, type UpsertHow, upsertByEmail } from './upsert-by-email.ts';
 import { CONSENTED_UPSERT, writeOutcome } from './consent.ts';
-import { isMailJob, type MailJob } from './mail/mail-job.ts';
-import { type MailBatchReport, sendMailJobs, type WorkerMail } from './mail/mail-queue.ts';
+import { isMailJob } from './mail/mail-job.ts';
+import { type MailBatchReport, queueOutcomeMail, sendMailJobs, type WorkerMail } from './mail/mail-queue.ts';
 import { type QueuedSubmission, submissionMailKey } from './stores.ts';
 
 /** The parts of Cloudflare's MessageBatch the writer uses. */
@@ -208,32 +208,14 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
       log(`Mailer: a ${item.submission.table} submission came with no site origin; no email for it`);
       return;
     }
-    let reserved: Awaited<ReturnType<typeof mail.service.reserveEmails>>;
     try {
-      reserved = await mail.service.reserveEmails(written, item.origin);
+      const { queued, limited } = await queueOutcomeMail(mail, written, item.origin, { now, log });
+      report.emailsQueued += queued;
+      report.emailsLimited += limited;
     } catch (error) {
       log(
         `Mailer: the emails of a stored ${item.submission.table} submission could not be prepared (${String(error)})`,
       );
-      return;
-    }
-    report.emailsLimited += reserved.limited;
-    for (const message of reserved.messages) {
-      const job: MailJob = {
-        kind: 'mail',
-        message,
-        email: item.submission.email,
-        form: written.form,
-        queuedAt: new Date(now()).toISOString(),
-      };
-      try {
-        await mail.enqueue(job);
-        report.emailsQueued += 1;
-      } catch (error) {
-        const reason = `could not be queued: ${error instanceof Error ? error.message : String(error)}`;
-        log(`Mailer: an email ${reason}; ${mail.deadLetter ? 'kept as a dead letter' : 'lost'}`);
-        await mail.deadLetter?.(job, reason).catch(() => undefined);
-      }
     }
   }
 

@@ -66,9 +66,9 @@ function doorsFor(env: WorkerEnv): DoorsHandler {
         // The doors answer the emails' links. Pressing one writes its one record through this
         // isolate's pacer, while the visitor waits for the page saying it is done (decision 0013).
         mail: mailOf(env).mail?.service,
-        linkMail: (outcome, origin) => {
+        linkMail: async (outcome, origin) => {
           const { mail } = mailOf(env);
-          return mail ? queueOutcomeMail(mail, outcome, origin) : Promise.resolve();
+          if (mail) await queueOutcomeMail(mail, outcome, origin);
         },
         pacer: isolatePacer(),
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),

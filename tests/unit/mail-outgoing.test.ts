@@ -27,6 +27,16 @@ const outcome = (patch: Partial<WriteOutcome>): WriteOutcome => ({
   ...patch,
 });
 
+/** A quote from a school's contact. */
+const quoteOutcome = (patch: Partial<WriteOutcome>): WriteOutcome =>
+  outcome({
+    form: 'quote',
+    email: 'head@school.sch.uk',
+    school: 'St Anne’s',
+    teamRows: [['School', 'St Anne’s']],
+    ...patch,
+  });
+
 /** A mailer that records what it sent, failing the sends whose number is listed. */
 function recordingMailer(failOn: number[] = []): Mailer & { sent: MailMessage[] } {
   const sent: MailMessage[] = [];
@@ -60,17 +70,7 @@ describe('the emails a write causes', () => {
   });
 
   it('a new quote: the team’s notification (not limited, replies to the contact) and the contact’s acknowledgement', async () => {
-    const emails = await emailsFor(
-      outcome({
-        form: 'quote',
-        email: 'head@school.sch.uk',
-        school: 'St Anne’s',
-        teamRows: [['School', 'St Anne’s']],
-      }),
-      context,
-      settings,
-      inboxOf,
-    );
+    const emails = await emailsFor(quoteOutcome({}), context, settings, inboxOf);
     expect(emails.map(({ message, limitedInbox }) => [message.to, limitedInbox, message.replyTo])).toEqual([
       ['schools@podling.app', undefined, 'head@school.sch.uk'],
       ['head@school.sch.uk', 'head@school.sch.uk', undefined],
@@ -78,18 +78,7 @@ describe('the emails a write causes', () => {
   });
 
   it('a quote change its contact confirmed: the team only, told it is an update (the contact has just seen the page)', async () => {
-    const emails = await emailsFor(
-      outcome({
-        form: 'quote',
-        outcome: 'confirmed-change',
-        email: 'head@school.sch.uk',
-        school: 'St Anne’s',
-        teamRows: [['School', 'St Anne’s']],
-      }),
-      context,
-      settings,
-      inboxOf,
-    );
+    const emails = await emailsFor(quoteOutcome({ outcome: 'confirmed-change' }), context, settings, inboxOf);
     expect(
       emails.map(({ message, limitedInbox }) => [message.to, limitedInbox, message.replyTo, message.subject]),
     ).toEqual([

@@ -8,8 +8,9 @@ import { createMailService } from '#src/server/mail/mail-service.ts';
 import { parseMailSettings } from '#src/server/mail/mail-settings.ts';
 import { cloudflareMailer, type Mailer, MailFailure } from '#src/server/mail/mailer.ts';
 import { createPacer } from '#src/server/pacer.ts';
-import { createQueueWriter, type QueueMessage } from '#src/server/queue-writer.ts';
+import { createQueueWriter } from '#src/server/queue-writer.ts';
 import type { QueuedSubmission } from '#src/server/stores.ts';
+import { queueMessage as message } from './support/queue-message.ts';
 
 const ENV = {
   AIRTABLE_API_KEY: 'patServer',
@@ -18,22 +19,6 @@ const ENV = {
 };
 const ORIGIN = 'https://www.podling.test';
 const NOW = Date.parse('2026-05-04T09:00:00Z');
-
-function message(body: unknown, attempts = 1) {
-  const state = { acked: false, retried: undefined as undefined | { delaySeconds?: number } };
-  const msg: QueueMessage = {
-    id: Math.random().toString(36),
-    body,
-    attempts,
-    ack: () => {
-      state.acked = true;
-    },
-    retry: (options) => {
-      state.retried = options ?? {};
-    },
-  };
-  return { msg, state };
-}
 
 const signUp = (email: string, acceptedAt = '2026-05-04T08:59:00.000Z'): QueuedSubmission => ({
   table: 'Waitlist',
@@ -211,25 +196,19 @@ describe("the Worker's mail queue consumer", () => {
       mailer(async () => {
         throw new MailFailure('refused', retryable);
       });
-    const later = message(job('team:1'), 3);
-    await sendMailJobs([{ message: later.msg, job: job('team:1') }], {
-      mailer: failing(true),
-      sent: memorySentMarks(),
-      deadLetter: async (j) => {
-        kept.push(j);
-      },
-      log: () => undefined,
-    });
-    expect(later.state).toEqual({ acked: false, retried: { delaySeconds: 8 } });
-    const never = message(job('team:2'));
-    await sendMailJobs([{ message: never.msg, job: job('team:2') }], {
-      mailer: failing(false),
-      sent: memorySentMarks(),
-      deadLetter: async (j) => {
-        kept.push(j);
-      },
-      log: () => undefined,
-    });
+    const send = (key: string, retryable: boolean, attempts?: number) => {
+      const queued = message(job(key), attempts);
+      return sendMailJobs([{ message: queued.msg, job: job(key) }], {
+        mailer: failing(retryable),
+        sent: memorySentMarks(),
+        deadLetter: async (j) => {
+          kept.push(j);
+        },
+        log: () => undefined,
+      }).then(() => queued.state);
+    };
+    expect(await send('team:1', true, 3)).toEqual({ acked: false, retried: { delaySeconds: 8 } });
+    const never = { state: await send('team:2', false) };
     expect(never.state.acked).toBe(true);
     expect(kept.map((j) => j.message.idempotencyKey)).toEqual(['team:2']);
   });

@@ -1,8 +1,9 @@
 // @vitest-environment node
 import { AIRTABLE_REQUESTS_PER_SECOND, createPacer, RATE_WINDOW_MS } from '#src/server/pacer.ts';
-import { createQueueWriter, QUEUED_UPSERT, type QueueMessage } from '#src/server/queue-writer.ts';
+import { createQueueWriter, QUEUED_UPSERT } from '#src/server/queue-writer.ts';
 import type { Submission } from '#src/server/submission.ts';
 import { mergeByEmail } from '#src/server/upsert-by-email.ts';
+import { queueMessage as message } from './support/queue-message.ts';
 
 const ENV = {
   AIRTABLE_API_KEY: 'patServer',
@@ -21,22 +22,6 @@ function waitlist(
     acceptedAt,
     cells: { Email: email, Interests: ['Use Podling'], ...cells },
   };
-}
-
-function message(body: unknown, attempts = 1) {
-  const state = { acked: false, retried: undefined as undefined | { delaySeconds?: number } };
-  const msg: QueueMessage = {
-    id: Math.random().toString(36),
-    body,
-    attempts,
-    ack: () => {
-      state.acked = true;
-    },
-    retry: (options) => {
-      state.retried = options ?? {};
-    },
-  };
-  return { msg, state };
 }
 
 interface Call {

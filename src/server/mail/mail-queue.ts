@@ -195,23 +195,36 @@ export function workerMail(
 }
 
 /**
- * Queues the emails of a write made outside the queue writer (a pressed email link's: the schools
- * team told of a confirmed quote change), within the recipients' limits, one job per email.
+ * Queues the emails of one write (a queued submission's, or a pressed email link's), within the
+ * recipients' limits, one job per email. Never throws on a job that cannot be queued: it is kept
+ * as a dead letter (or logged lost), since the write is done and must not be retried for it.
  */
 export async function queueOutcomeMail(
-  mail: WorkerMail,
+  mail: Pick<WorkerMail, 'service' | 'enqueue' | 'deadLetter'>,
   outcome: WriteOutcome,
   origin: string,
-  now: () => number = Date.now,
-): Promise<void> {
-  const { messages } = await mail.service.reserveEmails(outcome, origin);
+  options: { now?: () => number; log?: (line: string) => void } = {},
+): Promise<{ queued: number; limited: number }> {
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const { messages, limited } = await mail.service.reserveEmails(outcome, origin);
+  let queued = 0;
   for (const message of messages) {
-    await mail.enqueue({
+    const job: MailJob = {
       kind: 'mail',
       message,
       email: outcome.email,
       form: outcome.form,
       queuedAt: new Date(now()).toISOString(),
-    });
+    };
+    try {
+      await mail.enqueue(job);
+      queued += 1;
+    } catch (error) {
+      const reason = `could not be queued: ${error instanceof Error ? error.message : String(error)}`;
+      log(`Mailer: an email ${reason}; ${mail.deadLetter ? 'kept as a dead letter' : 'lost'}`);
+      await mail.deadLetter?.(job, reason).catch(() => undefined);
+    }
   }
+  return { queued, limited };
 }

@@ -59,39 +59,26 @@ export async function emailsFor(
   inboxOf: (email: string) => string,
 ): Promise<Outgoing[]> {
   const toVisitor = (message: MailMessage): Outgoing => ({ message, limitedInbox: inboxOf(message.to) });
-  if (outcome.outcome === 'confirmed-change') {
-    if (outcome.form !== 'quote') return [];
-    return [
-      {
-        message: await schoolsTeamNotification(
-          context,
-          settings.schoolsTeamEmail,
-          outcome.email,
-          outcome.school ?? '',
-          outcome.teamRows ?? [],
-          true,
-          outcome.key,
-        ),
-      },
-    ];
-  }
+  // The schools team's own inbox is on no list and never limited.
+  const toTeam = async (changed: boolean): Promise<Outgoing> => ({
+    message: await schoolsTeamNotification(
+      context,
+      settings.schoolsTeamEmail,
+      outcome.email,
+      outcome.school ?? '',
+      outcome.teamRows ?? [],
+      changed,
+      outcome.key,
+    ),
+  });
+  if (outcome.outcome === 'confirmed-change') return outcome.form === 'quote' ? [await toTeam(true)] : [];
   if (outcome.outcome === 'held') {
     return [toVisitor(await changeEmail(context, outcome.form, outcome.email, outcome.values, outcome.key))];
   }
   if (outcome.form === 'waitlist')
     return [toVisitor(await confirmationEmail(context, outcome.email, outcome.key))];
   return [
-    {
-      message: await schoolsTeamNotification(
-        context,
-        settings.schoolsTeamEmail,
-        outcome.email,
-        outcome.school ?? '',
-        outcome.teamRows ?? [],
-        false,
-        outcome.key,
-      ),
-    },
+    await toTeam(false),
     toVisitor(await quoteAcknowledgement(context, outcome.email, settings.bookingUrl, outcome.key)),
   ];
 }

@@ -4,6 +4,7 @@
  * server is a plain Vite command (`vite build` then `vite preview`) or the emulator's CLI.
  */
 import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '#scripts/airtable-emulator/emulator.ts';
+import { LOCAL_LINK_SECRET } from '#src/server/mail/mail-settings.ts';
 
 // E2E_PORT_BASE lets several test runs share one machine without sharing servers.
 const base = Number(process.env.E2E_PORT_BASE ?? 4173);
@@ -52,6 +53,8 @@ export const E2E_STORAGE_ANSWER_BOUND_MS = 4000;
 
 /** The emulator's fixed local credentials (not secrets: they open only the loopback emulator). */
 export { EMULATOR_API_KEY as E2E_EMULATOR_API_KEY, EMULATOR_BASE_ID as E2E_EMULATOR_BASE_ID };
+/** The Worker signs its emails' links with the public local secret, as `startWorker` does. */
+export { LOCAL_LINK_SECRET as E2E_LINK_SECRET };
 
 /**
  * @typedef {{ name: string, port: number, outDir: string, buildEnv: Record<string, string> }} E2ESite

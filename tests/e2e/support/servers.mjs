@@ -13,6 +13,7 @@ import {
   E2E_CLIENT_PROXY,
   E2E_EMULATOR_API_KEY,
   E2E_EMULATOR_BASE_ID,
+  E2E_LINK_SECRET,
   E2E_OUT_DIR,
   E2E_PORTS,
   E2E_SITES,
@@ -110,7 +111,7 @@ export const E2E_SERVERS = [
         `--assets ${siteNamed('relay').outDir} --persist-to ${E2E_OUT_DIR}/wrangler-state ` +
         '--show-interactive-dev-session=false ' +
         `--var AIRTABLE_API_KEY:${E2E_EMULATOR_API_KEY} --var AIRTABLE_BASE_ID:${E2E_EMULATOR_BASE_ID} ` +
-        `--var AIRTABLE_ENDPOINT_URL:${WORKER_EMULATOR_URL}`,
+        `--var AIRTABLE_ENDPOINT_URL:${WORKER_EMULATOR_URL} --var LINK_SECRET:${E2E_LINK_SECRET}`,
       url: `${WORKER_URL}/`,
       env: { WRANGLER_SEND_METRICS: 'false' },
       timeout: 240_000,

@@ -7,20 +7,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import { main as exportWaitlist } from '#scripts/launch-kit/waitlist-export.ts';
-import { siteBaseSchema, startEmulator, type RunningEmulator } from '#scripts/airtable-emulator/emulator.ts';
-import { type Emulator, useEmulator } from '#tests/integration/support/emulator.ts';
+import {
+  type Emulator,
+  emulatorEnv,
+  startEmulatorWithout,
+  useEmulator,
+} from '#tests/integration/support/emulator.ts';
 
 const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
 const W = AIRTABLE_SCHEMA.waitlist.fields;
 const HEADER = 'email,interests,Confirmed At\r\n';
 
-const env = (emulator: Emulator) => ({
-  AIRTABLE_API_KEY: emulator.apiKey,
-  AIRTABLE_BASE_ID: emulator.baseId,
-  AIRTABLE_ENDPOINT_URL: emulator.url,
-});
-
-async function run(emulator: Emulator, argv: string[] = [], environment = env(emulator)) {
+async function run(emulator: Emulator, argv: string[] = [], environment = emulatorEnv(emulator)) {
   let csv = '';
   const err: string[] = [];
   const code = await exportWaitlist(argv, environment, {
@@ -93,7 +91,7 @@ describe('npm run waitlist:export', () => {
   }, 30_000);
 
   it('answers missing settings with 2 and a refused token with 1, printing no CSV', async () => {
-    expect((await run(emulator(), [], {} as ReturnType<typeof env>)).code).toBe(2);
+    expect((await run(emulator(), [], {} as ReturnType<typeof emulatorEnv>)).code).toBe(2);
     expect((await run(emulator(), ['--nope'])).code).toBe(2);
     const refused = await run(emulator(), ['--site-token', 'wrong']);
     expect(refused.code).toBe(1);
@@ -103,23 +101,14 @@ describe('npm run waitlist:export', () => {
 });
 
 describe('npm run waitlist:export on a base set up before consent', () => {
-  let legacy: RunningEmulator | undefined;
+  let legacy: Emulator | undefined;
   afterEach(async () => {
     await legacy?.close();
     legacy = undefined;
   });
 
   it('fails with exit code 1 and says which fields are missing', async () => {
-    const consentFields = new Set<string>([W.consent.name, W.consentText.name, W.confirmedAt.name]);
-    legacy = await startEmulator({
-      port: 0,
-      rateLimitPerSecond: 0,
-      schema: siteBaseSchema().map((table) =>
-        table.name === WAITLIST
-          ? { ...table, fields: table.fields.filter((field) => !consentFields.has(field.name)) }
-          : table,
-      ),
-    });
+    legacy = await startEmulatorWithout(WAITLIST, [W.consent.name, W.consentText.name, W.confirmedAt.name]);
     legacy.seed(WAITLIST, { [W.email.name]: 'someone@x.co' });
     const { code, csv, err } = await run(legacy);
     expect(code).toBe(1);

@@ -13,9 +13,14 @@ import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import { monthsBefore } from '#src/server/privacy.ts';
 import { createPacer } from '#src/server/pacer.ts';
 import { runRetentionJob } from '#src/server/retention-job.ts';
-import { main as privacy } from '#scripts/launch-kit/privacy.ts';
-import { siteBaseSchema, startEmulator, type RunningEmulator } from '#scripts/airtable-emulator/emulator.ts';
-import { type Emulator, useEmulator } from '#tests/integration/support/emulator.ts';
+import {
+  type Emulator,
+  emulatorEnv,
+  runPrivacyCommand,
+  startEmulatorWithout,
+  storedEmails as emails,
+  useEmulator,
+} from '#tests/integration/support/emulator.ts';
 
 const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
 const QUOTES = AIRTABLE_SCHEMA.quotes.name;
@@ -27,28 +32,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const daysAgo = (days: number) => iso(NOW - days * DAY_MS);
 const monthsAgo = (months: number) => iso(monthsBefore(new Date(NOW), months).getTime());
 
-const env = (emulator: Emulator) => ({
-  AIRTABLE_API_KEY: emulator.apiKey,
-  AIRTABLE_BASE_ID: emulator.baseId,
-  AIRTABLE_ENDPOINT_URL: emulator.url,
-});
-
-async function run(emulator: Emulator, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await privacy(argv, env(emulator), {
-    now: () => NOW,
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-  });
-  return { code, out, err };
-}
-
-const emails = (emulator: Emulator, table: string) =>
-  emulator
-    .records(table)
-    .map((record) => record.fields.Email)
-    .sort();
+const run = (emulator: Emulator, ...argv: string[]) => runPrivacyCommand(emulator, NOW, ...argv);
 
 /** One sign-up per case; its email names it. */
 function seedConsentCases(emulator: Emulator) {
@@ -118,7 +102,7 @@ describe('unconfirmed sign-ups: the Cron Trigger job', () => {
   it('applies the same rule and logs counts, never an email', async () => {
     seedConsentCases(emulator());
     const lines: string[] = [];
-    await runRetentionJob(env(emulator()), {
+    await runRetentionJob(emulatorEnv(emulator()), {
       pacer: createPacer({ perSecond: 50 }),
       now: () => NOW,
       log: (line) => lines.push(line),
@@ -134,23 +118,14 @@ describe('unconfirmed sign-ups: the Cron Trigger job', () => {
 });
 
 describe('a base set up before consent (no Consent field)', () => {
-  let legacy: RunningEmulator | undefined;
+  let legacy: Emulator | undefined;
   afterEach(async () => {
     await legacy?.close();
     legacy = undefined;
   });
 
   it('keeps the 24-month rule for every sign-up, and says the 30-day rule could not apply', async () => {
-    const consentFields = new Set<string>([W.consent.name, W.consentText.name, W.confirmedAt.name]);
-    legacy = await startEmulator({
-      port: 0,
-      rateLimitPerSecond: 0,
-      schema: siteBaseSchema().map((table) =>
-        table.name === WAITLIST
-          ? { ...table, fields: table.fields.filter((field) => !consentFields.has(field.name)) }
-          : table,
-      ),
-    });
+    legacy = await startEmulatorWithout(WAITLIST, [W.consent.name, W.consentText.name, W.confirmedAt.name]);
     legacy.seed(WAITLIST, { Email: 'old@x.co', 'Last Updated': monthsAgo(25) });
     legacy.seed(WAITLIST, { Email: 'recent@x.co', 'Last Updated': daysAgo(60) });
     const { code, out } = await run(legacy, 'retention');

@@ -11,10 +11,15 @@
 import { describe, expect, it } from 'vitest';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import { createAirtableClient } from '#src/server/airtable-client.ts';
+import { main as privacy } from '#scripts/launch-kit/privacy.ts';
 import { applyRetention, eraseEmail, monthsBefore, retentionCutoff } from '#src/server/privacy.ts';
 import { createPacer } from '#src/server/pacer.ts';
-import { main as privacy } from '#scripts/launch-kit/privacy.ts';
-import { type Emulator, useEmulator } from '#tests/integration/support/emulator.ts';
+import {
+  type Emulator,
+  runPrivacyCommand,
+  storedEmails as emails,
+  useEmulator,
+} from '#tests/integration/support/emulator.ts';
 
 const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
 const QUOTES = AIRTABLE_SCHEMA.quotes.name;
@@ -25,29 +30,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const monthsAgo = (months: number, plusDays = 0) =>
   iso(monthsBefore(new Date(NOW), months).getTime() - plusDays * DAY_MS);
 
-const env = (emulator: Emulator) => ({
-  AIRTABLE_API_KEY: emulator.apiKey,
-  AIRTABLE_BASE_ID: emulator.baseId,
-  AIRTABLE_ENDPOINT_URL: emulator.url,
-});
-
 /** Runs one command with the pinned clock; resolves with its exit code and output lines. */
-async function run(emulator: Emulator, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await privacy(argv, env(emulator), {
-    now: () => NOW,
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-  });
-  return { code, out, err };
-}
-
-const emails = (emulator: Emulator, table: string) =>
-  emulator
-    .records(table)
-    .map((record) => record.fields.Email)
-    .sort();
+const run = (emulator: Emulator, ...argv: string[]) => runPrivacyCommand(emulator, NOW, ...argv);
 
 /** The cases, relative to NOW. */
 function seedRetentionCases(emulator: Emulator) {
