@@ -23,8 +23,12 @@ import { checkbox, openForm, stubCalendarWithNoContent, textbox, uniqueEmail } f
 
 /** The storage answer bound the e2e builds carry (VITE_STORAGE_ANSWER_BOUND_MS). */
 const ANSWER_BOUND_MS = E2E_STORAGE_ANSWER_BOUND_MS;
-/** Slack for the page to show the answer once the storage layer has given it. */
-const ANSWER_MARGIN_MS = 1_500;
+/**
+ * How long the test waits for the answer: the bound plus room for a loaded machine. Only the
+ * bound can answer a hanging request (the hang never ends), so the test asserts what ended the
+ * wait (the answer, its lower bound, the tries made), never how fast the machine was.
+ */
+const ANSWER_WAIT_MS = ANSWER_BOUND_MS + 20_000;
 /**
  * Most lookups the storage layer can make within the bound while every one is answered 429: its
  * backoff waits at least half of 1 s, 2 s, 4 s… (STORAGE_RETRY_DEFAULTS in src/lib/airtable/upsert.ts),
@@ -303,22 +307,14 @@ test.describe('storage fault matrix', () => {
 
           if (row.outcome === 'success') {
             await form.expectSuccess(page);
-            expect(Date.now() - started, 'answered within the bound').toBeLessThan(
-              ANSWER_BOUND_MS + ANSWER_MARGIN_MS,
-            );
             // The page met every 429 of the burst, retried, and was then answered.
             expect(answers.filter((status) => status === row.fault?.status)).toHaveLength(armed!.injected());
             expect(armed!.injected()).toBe(row.times);
             expect(answers.at(-1)).toBe(200);
           } else {
-            await expect(page.getByText(FAILURE_TOAST)).toBeVisible({
-              timeout: ANSWER_BOUND_MS + ANSWER_MARGIN_MS,
-            });
-            const answeredAfter = Date.now() - started;
-            expect(answeredAfter, 'answered within the bound').toBeLessThan(
-              ANSWER_BOUND_MS + ANSWER_MARGIN_MS,
-            );
-            if (row.minAnswerMs) expect(answeredAfter).toBeGreaterThanOrEqual(row.minAnswerMs);
+            await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: ANSWER_WAIT_MS });
+            // A slow machine can only make this later: it shows the bound, not a quicker error, ended it.
+            if (row.minAnswerMs) expect(Date.now() - started).toBeGreaterThanOrEqual(row.minAnswerMs);
             // The fault met this page's request (and no other's).
             if (typeof row.times !== 'string' && armed) expect(armed.injected()).toBe(row.times ?? 1);
             if (row.fault?.status) expect(answers).toContain(row.fault.status);

@@ -347,12 +347,12 @@ test('a hanging Airtable gets the visitor the failure toast within the answer bo
     { kind: 'hang', count: 1, table: WAITLIST_TABLE, method: 'POST', message: email, match: email },
     AIRTABLE,
   );
-  const started = Date.now();
   await joinWaitlist(page, email);
-  await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: E2E_STORAGE_ANSWER_BOUND_MS + 3_000 });
-  expect(Date.now() - started).toBeLessThan(E2E_STORAGE_ANSWER_BOUND_MS + 3_000);
+  // The hang never ends, so only a bound can answer; the page's own bound did it (its
+  // TimeoutError), and the wait leaves a loaded machine room rather than timing it.
+  await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: E2E_STORAGE_ANSWER_BOUND_MS + 20_000 });
   await expect(textbox(page, WAITLIST_FORM.emailLabel)).toHaveValue(email);
-  expectConsoleErrors(consoleErrors, /Waitlist sign-up failed/);
+  expectConsoleErrors(consoleErrors, /Waitlist sign-up failed: TimeoutError/);
 });
 
 test('plain `vite` with no keys: a sign-up in the browser is stored in the dev server’s emulator', async ({
@@ -421,7 +421,7 @@ test('Airtable’s 429 reaches the visitor as the failure toast, and the server 
   const since = Date.now();
   await joinWaitlist(page, email);
   // The dev server runs with the e2e builds' short answer bound (tests/e2e/support/servers.mjs).
-  await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: E2E_STORAGE_ANSWER_BOUND_MS + 5_000 });
+  await expect(page.getByText(FAILURE_TOAST)).toBeVisible({ timeout: E2E_STORAGE_ANSWER_BOUND_MS + 20_000 });
   // The server answered the 429 and kept off Airtable for its penalty. Other tests use bases at
   // the same time: count only the 429 (the one armed fault).
   expect(await rateLimitedSince(request, since, DEV_URL)).toBe(1);
