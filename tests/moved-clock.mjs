@@ -10,6 +10,10 @@
  * time, retention or expiry), listed with the run, and both clocks run at once. Every other file
  * reads the clock only for relative times and unique names, which no date can break.
  *
+ * A file that runs the Worker in workerd is left out: workerd runs on the real clock
+ * (startWorker drops libfaketime from its environment), so only the test's side would move. The
+ * Worker's date rules are the same modules whose unit tests run here (retention, link expiry).
+ *
  * Timers and performance.now() keep real time (FAKETIME_DONT_FAKE_MONOTONIC): only the date moves.
  * Where `faketime` is missing it says so and skips, unless CI is set (.ci/run installs it).
  */
@@ -25,15 +29,20 @@ const SUITES = ['tests/unit', 'tests/component', 'tests/integration'];
 const DATE_DEPENDENT =
   /\b(19|20)\d\d-[01]\d-[0-3]\d|Date\.UTC\(|new Date\(\s*['"`\d]|setSystemTime|retention|expir/i;
 
-/** The test files under `dirs` that DATE_DEPENDENT selects. */
+/** What marks a test file that runs the Worker in workerd, on the real clock. */
+const RUNS_WORKERD = /\bstartWorker\(/;
+
+/** The test files under `dirs` that DATE_DEPENDENT selects, without those that run workerd. */
 function dateDependentFiles(dirs = SUITES) {
   const files = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (/\.test\.tsx?$/.test(entry.name) && DATE_DEPENDENT.test(readFileSync(path, 'utf8')))
-        files.push(path);
+      else if (/\.test\.tsx?$/.test(entry.name)) {
+        const text = readFileSync(path, 'utf8');
+        if (DATE_DEPENDENT.test(text) && !RUNS_WORKERD.test(text)) files.push(path);
+      }
     }
   };
   for (const dir of dirs) walk(dir);

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { LOCAL_LINK_SECRET } from '#src/server/mail/mail-settings.ts';
+import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
@@ -197,7 +198,7 @@ async function startWorkerOnce(options: WorkerOptions): Promise<RunningWorker> {
   ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...withoutMovedClock(process.env), WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+    env: { ...withoutMovedClock(process.env), ...WRANGLER_LOCAL_ENV, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

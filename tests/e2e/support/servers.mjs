@@ -23,6 +23,7 @@ import {
   WORKER_EMULATOR_URL,
   WORKER_URL,
 } from './config.mjs';
+import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 
 /** @typedef {{ command: string, url: string, env?: Record<string, string>, timeout: number, reuseExistingServer: boolean, stdout: 'pipe' }} WebServer */
 
@@ -113,7 +114,7 @@ export const E2E_SERVERS = [
         `--var AIRTABLE_API_KEY:${E2E_EMULATOR_API_KEY} --var AIRTABLE_BASE_ID:${E2E_EMULATOR_BASE_ID} ` +
         `--var AIRTABLE_ENDPOINT_URL:${WORKER_EMULATOR_URL} --var LINK_SECRET:${E2E_LINK_SECRET}`,
       url: `${WORKER_URL}/`,
-      env: { WRANGLER_SEND_METRICS: 'false' },
+      env: { ...WRANGLER_LOCAL_ENV },
       timeout: 240_000,
       reuseExistingServer: false,
       stdout: /** @type {const} */ ('pipe'),
