@@ -6,12 +6,36 @@ import { SITE_ROUTES } from './support/routes.ts';
 
 test.describe('every route', () => {
   for (const route of SITE_ROUTES) {
-    test(`${route.path} renders in the frame with one h1, a title and no accessibility violations`, async ({
+    test(`${route.path} renders in the frame with one h1 and a title, hydrates the prerendered DOM without re-creating it, and has no accessibility violations`, async ({
       page,
       visit,
       network,
     }) => {
+      await page.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => {
+          (window as unknown as { __prerenderedH1?: Element | null }).__prerenderedH1 =
+            document.querySelector('h1');
+        });
+      });
       await visit(route.path);
+      // Hydrated: React's handlers are attached to the prerendered nodes. A text-only page's
+      // content is kept as markup inside a holder React owns (see src/app/lazy-page.tsx).
+      await expect
+        .poll(() =>
+          page.evaluate(() => {
+            const owned =
+              document.querySelector('#main > [data-static-page]') ?? document.querySelector('h1');
+            return Object.keys(owned ?? {}).some((k) => k.startsWith('__react'));
+          }),
+        )
+        .toBe(true);
+      expect(
+        await page.evaluate(
+          () =>
+            (window as unknown as { __prerenderedH1?: Element | null }).__prerenderedH1 ===
+            document.querySelector('h1'),
+        ),
+      ).toBe(true);
       await expect(page).toHaveTitle(documentTitle(route));
       await expect(page.locator('h1')).toHaveCount(1);
       await expect(page.locator('header.site-header')).toBeVisible();

@@ -126,37 +126,4 @@ test.describe('with JavaScript disabled', () => {
   });
 });
 
-test.describe('hydration', () => {
-  for (const page of PAGES.filter((p) => p.path !== '/404')) {
-    test(`${page.path} hydrates the prerendered DOM without re-creating it`, async ({
-      page: browserPage,
-      visit,
-    }) => {
-      await browserPage.addInitScript(() => {
-        document.addEventListener('DOMContentLoaded', () => {
-          (window as unknown as { __prerenderedH1?: Element | null }).__prerenderedH1 =
-            document.querySelector('h1');
-        });
-      });
-      await visit(page.path);
-      // Hydrated: React's handlers are attached to the prerendered nodes. A text-only page's
-      // content is kept as markup inside a holder React owns (see src/app/lazy-page.tsx).
-      await expect
-        .poll(() =>
-          browserPage.evaluate(() => {
-            const owned =
-              document.querySelector('#main > [data-static-page]') ?? document.querySelector('h1');
-            return Object.keys(owned ?? {}).some((k) => k.startsWith('__react'));
-          }),
-        )
-        .toBe(true);
-      expect(
-        await browserPage.evaluate(
-          () =>
-            (window as unknown as { __prerenderedH1?: Element | null }).__prerenderedH1 ===
-            document.querySelector('h1'),
-        ),
-      ).toBe(true);
-    });
-  }
-});
+// Hydration keeping the prerendered DOM is checked on every route's visit in frame.spec.ts.

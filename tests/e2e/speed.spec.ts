@@ -51,33 +51,18 @@ async function requestsUntilLoadedAndHydrated(page: Page, path: string): Promise
   });
 }
 
-test.describe('loading a page fetches only its own code', () => {
+// One load per route answers both questions: what came before the first paint, and what came
+// before the page had loaded and hydrated.
+test.describe('loading a page', () => {
   for (const [path, ownChunk] of Object.entries(PAGE_CHUNKS)) {
-    test(`${path} requests no other page's chunk, no form code and no stylesheet while it loads and hydrates`, async ({
+    test(`${path}: nothing but the document before its first contentful paint; then no other page's chunk, no form code and no stylesheet while it loads and hydrates`, async ({
       page,
     }) => {
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
       const requests = await requestsUntilLoadedAndHydrated(page, path);
-      expect(requests.some((url) => ownChunk.test(url))).toBe(!STATIC_PAGES.has(path));
-      const otherPages = Object.entries(PAGE_CHUNKS)
-        .filter(([other]) => other !== path)
-        .map(([, chunk]) => chunk);
-      expect(requests.filter((url) => otherPages.some((chunk) => chunk.test(url)))).toEqual([]);
-      expect(requests.filter((url) => FORM_CODE.test(url))).toEqual([]);
-      // Its CSS is inline: a stylesheet request would be a second copy on the critical path.
-      expect(requests.filter((url) => url.endsWith('.css'))).toEqual([]);
-    });
-  }
-});
 
-test.describe('the first paint waits on nothing but the document', () => {
-  for (const path of Object.keys(PAGE_CHUNKS)) {
-    test(`${path} asks for no script, stylesheet or manifest before its first contentful paint`, async ({
-      page,
-    }) => {
-      const requests: string[] = [];
-      page.on('request', (request) => requests.push(request.url()));
-      await page.goto(path, { waitUntil: 'load' });
-      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+      // The first paint waits on nothing but the document (and images).
       const early = await page.evaluate(() => {
         const paint = performance.getEntriesByName('first-contentful-paint')[0];
         if (!paint) throw new Error('No first contentful paint was recorded');
@@ -88,11 +73,21 @@ test.describe('the first paint waits on nothing but the document', () => {
       });
       expect(early.filter((entry) => !entry.startsWith('img '))).toEqual([]);
       // The code did come, after the paint; the icon is inline and never requested.
-      expect(requests.some((url) => /\/assets\/index-[\w-]+\.js$/.test(url))).toBe(true);
-      expect(requests.filter((url) => /favicon|\.ico$/.test(url))).toEqual([]);
+      expect(requested.some((url) => /\/assets\/index-[\w-]+\.js$/.test(url))).toBe(true);
+      expect(requested.filter((url) => /favicon|\.ico$/.test(url))).toEqual([]);
       expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
       // Installing the site still finds its manifest, added once the page has painted.
       await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/site.webmanifest');
+
+      // Until loaded and hydrated, it fetches only its own code.
+      expect(requests.some((url) => ownChunk.test(url))).toBe(!STATIC_PAGES.has(path));
+      const otherPages = Object.entries(PAGE_CHUNKS)
+        .filter(([other]) => other !== path)
+        .map(([, chunk]) => chunk);
+      expect(requests.filter((url) => otherPages.some((chunk) => chunk.test(url)))).toEqual([]);
+      expect(requests.filter((url) => FORM_CODE.test(url))).toEqual([]);
+      // Its CSS is inline: a stylesheet request would be a second copy on the critical path.
+      expect(requests.filter((url) => url.endsWith('.css'))).toEqual([]);
     });
   }
 });
