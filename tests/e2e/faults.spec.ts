@@ -45,6 +45,12 @@ type FaultCase = {
   fault?: Fault;
   /** How many of the page's storage requests meet the fault (default 1; 'every' until it answers). */
   times?: number | 'every';
+  /**
+   * How many requests at the emulator each of the page's requests meets the fault for (default 1).
+   * A browser resends a request once, unseen by the page, when a kept-alive connection closes
+   * before any answer: a dropped connection has to drop that resend too.
+   */
+  perRequest?: number;
   /** The browser loses its connection instead. */
   offline?: true;
   /** 'success' when the storage layer's retry inside the bound gets through (a short 429 burst). */
@@ -76,7 +82,12 @@ const FAULTS: FaultCase[] = [
   // airtable.js 0.12 turns into an uncaught TypeError and a request that never settles.)
   { name: '502 with an HTML body', fault: { kind: 'invalid-json' }, browserLog: /status of 502/ },
   { name: 'a hanging request', fault: { kind: 'hang' }, minAnswerMs: ANSWER_BOUND_MS - 250 },
-  { name: 'a dropped connection', fault: { kind: 'drop' }, browserLog: /ERR_EMPTY_RESPONSE|ERR_CONNECTION/ },
+  {
+    name: 'a dropped connection',
+    fault: { kind: 'drop' },
+    perRequest: 2,
+    browserLog: /ERR_EMPTY_RESPONSE|ERR_CONNECTION/,
+  },
   { name: 'the browser going offline', offline: true, browserLog: /ERR_INTERNET_DISCONNECTED/ },
 ];
 
@@ -216,6 +227,7 @@ async function armFault(
   fault: Fault,
   times: number | 'every',
   tag: string,
+  perRequest = 1,
 ): Promise<{ injected: () => number; disarm: () => void }> {
   let left = times === 'every' ? Number.POSITIVE_INFINITY : times;
   let injected = 0;
@@ -226,7 +238,7 @@ async function armFault(
       if (left > 0 && method !== 'OPTIONS') {
         left -= 1;
         injected += 1;
-        await addFault(request, { ...fault, count: 1, table, method, message: tag });
+        await addFault(request, { ...fault, count: perRequest, table, method, message: tag });
       }
       await route.continue();
     },
@@ -298,7 +310,7 @@ test.describe('storage fault matrix', () => {
         await form.fill(page, email);
 
         const armed = row.fault
-          ? await armFault(page, request, form.table, row.fault, row.times ?? 1, tag)
+          ? await armFault(page, request, form.table, row.fault, row.times ?? 1, tag, row.perRequest)
           : undefined;
         try {
           if (row.offline) await context.setOffline(true);

@@ -1,8 +1,8 @@
-import type { Page, Request, Route } from '@playwright/test';
+import type { CDPSession, Page, Request, Route } from '@playwright/test';
 import { RELAY_EMULATOR_URL, SITE_RELAY_URL } from './support/config.mjs';
 import { afterPaint } from './support/accessibility.ts';
 import { recordsFor, storedEmail } from './support/emulator.ts';
-import { expect, test } from './support/fixtures.ts';
+import { expect, test as base } from './support/fixtures.ts';
 import { QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
 import { checkbox, stubCalendarWithNoContent, textbox, uniqueEmail } from './support/page.ts';
 
@@ -59,11 +59,21 @@ async function openEarly(page: Page, path: string): Promise<void> {
   await page.goto(relay(path), { waitUntil: 'domcontentloaded' });
 }
 
-/** A phone four times slower than this machine's CPU (Chrome DevTools' throttling). */
-async function throttleCpu(page: Page): Promise<void> {
-  const session = await page.context().newCDPSession(page);
-  await session.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-}
+/** `throttleCpu()`: a phone four times slower than this machine's CPU (Chrome DevTools' throttling), for this test. */
+const test = base.extend<{ throttleCpu: () => Promise<void> }>({
+  throttleCpu: async ({ page }, use) => {
+    let session: CDPSession | undefined;
+    await use(async () => {
+      session = await page.context().newCDPSession(page);
+      await session.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    });
+    // The next test reuses this page (reuseContext in playwright.config.ts): it gets it at full speed.
+    if (session) {
+      await session.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      await session.detach();
+    }
+  },
+});
 
 const hydrated = (page: Page) =>
   page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
@@ -73,9 +83,10 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
 
   test('waitlist: an email and interests given before hydration survive it and are stored', async ({
     page,
+    throttleCpu,
     request,
   }, testInfo) => {
-    await throttleCpu(page);
+    await throttleCpu();
     const held = await holdJavaScript(page);
     await openEarly(page, '/');
     const email = uniqueEmail(testInfo, 'quick-parent');
@@ -95,9 +106,10 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
 
   test('quote: every field, card and the Other text given before hydration survive it and are stored', async ({
     page,
+    throttleCpu,
     request,
   }, testInfo) => {
-    await throttleCpu(page);
+    await throttleCpu();
     const held = await holdJavaScript(page);
     await openEarly(page, '/schools');
     const email = uniqueEmail(testInfo, 'quick-head');
@@ -124,8 +136,9 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
 
   test('waitlist: a press before hydration posts the form natively to its action', async ({
     page,
+    throttleCpu,
   }, testInfo) => {
-    await throttleCpu(page);
+    await throttleCpu();
     const held = await holdJavaScript(page);
     await openEarly(page, '/');
     const email = uniqueEmail(testInfo, 'early-press');
@@ -151,8 +164,9 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
 
   test('quote: a press before hydration posts every field natively to its action', async ({
     page,
+    throttleCpu,
   }, testInfo) => {
-    await throttleCpu(page);
+    await throttleCpu();
     const held = await holdJavaScript(page);
     await openEarly(page, '/schools');
     const email = uniqueEmail(testInfo, 'early-head');

@@ -1,4 +1,4 @@
-import { test as base, expect, type Request } from '@playwright/test';
+import { test as base, expect, type Page, type Request } from '@playwright/test';
 import { GA_SCRIPT_URL } from './config.mjs';
 
 export type NetworkLog = {
@@ -39,11 +39,52 @@ const LOOPBACK = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//;
 
 export const GTAG_STAND_IN = 'window.__gtagStandInLoaded = (window.__gtagStandInLoaded || 0) + 1;';
 
+type Listener = (...args: unknown[]) => void;
+/** The Node-style EventEmitter methods Playwright's Page has at runtime but leaves out of its types. */
+type EventEmitterView = {
+  eventNames(): (string | symbol)[];
+  listeners(name: string | symbol): Listener[];
+  off(name: string | symbol, listener: Listener): void;
+};
+
+/** The page's event listeners: which are there now, and removing every one added since. */
+function listenersOf(page: Page) {
+  const emitter = page as unknown as EventEmitterView;
+  return {
+    snapshot: () => new Set(emitter.eventNames().flatMap((name) => emitter.listeners(name))),
+    removeAllBut: (kept: Set<Listener>) => {
+      for (const name of emitter.eventNames()) {
+        for (const listener of emitter.listeners(name)) if (!kept.has(listener)) emitter.off(name, listener);
+      }
+    },
+  };
+}
+
+/** A test's own client headers: its page and its API client come from the test's own address. */
+const visitorHeaders = (testId: string) => fromAddress(visitorAddress(testId));
+
 export const test = base.extend<Fixtures>({
-  // Every request of the test (its page and its API client) comes from the test's own address.
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern.
-  extraHTTPHeaders: async ({}, use, testInfo) => {
-    await use(fromAddress(visitorAddress(testInfo.testId)));
+  // The worker's browser context is reused between tests (`reuseContext` in playwright.config.ts,
+  // docs/decisions/0014-one-browser-context-per-worker.md). Playwright resets the page (about:blank),
+  // cookies, cache, storage, routes, init scripts, viewport and media before each test; this
+  // fixture resets what it does not (the page's listeners, the context's offline switch) and
+  // sets the test's own address on the page instead of on the context, which would force a new
+  // context for every test.
+  page: async ({ page }, use, testInfo) => {
+    const listening = listenersOf(page);
+    const before = listening.snapshot();
+    await page.setExtraHTTPHeaders(visitorHeaders(testInfo.testId));
+    await use(page);
+    listening.removeAllBut(before);
+    await page.context().setOffline(false);
+  },
+  request: async ({ playwright, baseURL }, use, testInfo) => {
+    const request = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: visitorHeaders(testInfo.testId),
+    });
+    await use(request);
+    await request.dispose();
   },
   network: async ({ page }, use) => {
     const log: NetworkLog = { outside: [], analyticsScript: [], pending: new Set(), started: 0 };
