@@ -59,6 +59,12 @@ export interface RushOptions {
   /** Longest to wait, after the last submission, for the queue to store everything. */
   settleTimeoutMs?: number;
   /**
+   * Queued mode: stop waiting sooner once the queue has stored nothing new for this long
+   * (default: two of Airtable's penalties and a minute). A busy machine only slows the queue
+   * down; this tells records it has stopped storing from records it is still getting to.
+   */
+  settleStallMs?: number;
+  /**
    * One attacking client (one address) keeps this many creates in flight for the whole rush,
    * while the real visitors submit from addresses of their own (relay and queued modes).
    */
@@ -405,11 +411,23 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     };
     let settledMs: number | null = null;
     const settleDeadline = lastSubmission + (options.settleTimeoutMs ?? 10 * 60_000);
+    const stallMs = options.settleStallMs ?? 2 * options.penaltyMs + 60_000;
     let lastReport = 0;
+    let fewestLeft = Number.POSITIVE_INFINITY;
+    let lastProgress = performance.now();
     while (performance.now() < settleDeadline) {
       const left = missing();
       if (left === 0) {
         settledMs = performance.now() - lastSubmission;
+        break;
+      }
+      if (left < fewestLeft) {
+        fewestLeft = left;
+        lastProgress = performance.now();
+      } else if (performance.now() - lastProgress > stallMs) {
+        log(
+          `${options.mode}: nothing stored for ${Math.round(stallMs / 1000)} s; ${left} records not stored`,
+        );
         break;
       }
       if (performance.now() - lastReport > 15_000) {
@@ -435,9 +453,15 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     let mail: MailFigures | undefined;
     if (sentMail) {
       let left = await unconfirmed();
-      while (left > 0 && performance.now() < settleDeadline) {
+      let fewestUnconfirmed = left;
+      let lastSent = performance.now();
+      while (left > 0 && performance.now() < settleDeadline && performance.now() - lastSent <= stallMs) {
         await new Promise((resolve) => setTimeout(resolve, 500));
         left = await unconfirmed();
+        if (left < fewestUnconfirmed) {
+          fewestUnconfirmed = left;
+          lastSent = performance.now();
+        }
       }
       const counts = await confirmations();
       mail = {
