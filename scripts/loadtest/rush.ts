@@ -212,6 +212,30 @@ async function postToDoor(
   });
 }
 
+/**
+ * Polls `countLeft` until it is 0, the deadline passes, or it has not fallen for `stallMs` (what is
+ * left then has stopped coming, not slowed down: a busy machine only stretches the wait).
+ * Returns what is left.
+ */
+async function waitWhileProgressing(
+  countLeft: () => number | Promise<number>,
+  wait: { deadline: number; stallMs: number; pollMs: number; onWait?: (left: number) => void },
+): Promise<number> {
+  let left = await countLeft();
+  let fewest = left;
+  let lastProgress = performance.now();
+  while (left > 0 && performance.now() < wait.deadline && performance.now() - lastProgress <= wait.stallMs) {
+    wait.onWait?.(left);
+    await new Promise((resolve) => setTimeout(resolve, wait.pollMs));
+    left = await countLeft();
+    if (left < fewest) {
+      fewest = left;
+      lastProgress = performance.now();
+    }
+  }
+  return left;
+}
+
 /** One client keeping `inFlight` sign-ups going until stopped. */
 function floodFrom(url: string, inFlight: number): Flood {
   let running = true;
@@ -409,34 +433,23 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       for (const email of expectedByTable['School Quotes']) if (!have[1]?.has(email)) count += 1;
       return count;
     };
-    let settledMs: number | null = null;
     const settleDeadline = lastSubmission + (options.settleTimeoutMs ?? 10 * 60_000);
     const stallMs = options.settleStallMs ?? 2 * options.penaltyMs + 60_000;
-    let lastReport = 0;
-    let fewestLeft = Number.POSITIVE_INFINITY;
-    let lastProgress = performance.now();
-    while (performance.now() < settleDeadline) {
-      const left = missing();
-      if (left === 0) {
-        settledMs = performance.now() - lastSubmission;
-        break;
-      }
-      if (left < fewestLeft) {
-        fewestLeft = left;
-        lastProgress = performance.now();
-      } else if (performance.now() - lastProgress > stallMs) {
-        log(
-          `${options.mode}: nothing stored for ${Math.round(stallMs / 1000)} s; ${left} records not stored`,
-        );
-        break;
-      }
-      if (performance.now() - lastReport > 15_000) {
+    let lastReport = Number.NEGATIVE_INFINITY;
+    // Relay and direct modes store as they answer: only the queue is waited for.
+    const missingLeft = await waitWhileProgressing(missing, {
+      deadline: options.mode === 'queued' ? settleDeadline : 0,
+      stallMs,
+      pollMs: 250,
+      onWait: (left) => {
+        if (performance.now() - lastReport < 15_000) return;
         lastReport = performance.now();
         log(`${options.mode}: ${left} records still to store…`);
-      }
-      if (options.mode !== 'queued') break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+      },
+    });
+    const settledMs = missingLeft === 0 ? performance.now() - lastSubmission : null;
+    if (missingLeft > 0 && options.mode === 'queued')
+      log(`${options.mode}: ${missingLeft} records not stored`);
 
     // The emails follow their records: wait (within the same deadline) for every confirmation.
     const confirmations = async () => {
@@ -452,17 +465,11 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     };
     let mail: MailFigures | undefined;
     if (sentMail) {
-      let left = await unconfirmed();
-      let fewestUnconfirmed = left;
-      let lastSent = performance.now();
-      while (left > 0 && performance.now() < settleDeadline && performance.now() - lastSent <= stallMs) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        left = await unconfirmed();
-        if (left < fewestUnconfirmed) {
-          fewestUnconfirmed = left;
-          lastSent = performance.now();
-        }
-      }
+      const left = await waitWhileProgressing(unconfirmed, {
+        deadline: settleDeadline,
+        stallMs,
+        pollMs: 500,
+      });
       const counts = await confirmations();
       mail = {
         queued: mailQueued,
