@@ -59,9 +59,10 @@ export interface RushOptions {
   /** Longest to wait, after the last submission, for the queue to store everything. */
   settleTimeoutMs?: number;
   /**
-   * Queued mode: stop waiting sooner once the queue has stored nothing new for this long
-   * (default: two of Airtable's penalties and a minute). A busy machine only slows the queue
-   * down; this tells records it has stopped storing from records it is still getting to.
+   * Stop waiting sooner once nothing new has come for this long: no record stored (queued mode)
+   * and no confirmation sent (every mode with mail). Default: two of Airtable's penalties and a
+   * minute. A busy machine only slows the queue down; this tells what has stopped coming from
+   * what is still on its way.
    */
   settleStallMs?: number;
   /**
