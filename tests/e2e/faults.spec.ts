@@ -216,9 +216,10 @@ function faultEmail(testInfo: TestInfo, form: FormUnderTest, faultIndex: number)
 
 /**
  * Arms a fault for this page's next `times` storage requests. Faults are global to the emulator
- * and other spec files use the same tables in parallel, so each one is injected just as the
- * page's own request leaves (count 1, for this table and method only, tagged), rather than
- * ahead of time: it meets this request, and almost certainly nobody else's.
+ * and other tests use the same tables in parallel, so each one matches only requests that name
+ * this test's own address (`match`: the lookup's formula, the write's body), and is injected just
+ * as the page's own request leaves (for this table and method only, tagged): it meets this
+ * request, and nobody else's, and the test counts how many of the page's requests met it.
  */
 async function armFault(
   page: Page,
@@ -227,6 +228,7 @@ async function armFault(
   fault: Fault,
   times: number | 'every',
   tag: string,
+  email: string,
   perRequest = 1,
 ): Promise<{ injected: () => number; disarm: () => void }> {
   let left = times === 'every' ? Number.POSITIVE_INFINITY : times;
@@ -238,7 +240,7 @@ async function armFault(
       if (left > 0 && method !== 'OPTIONS') {
         left -= 1;
         injected += 1;
-        await addFault(request, { ...fault, count: perRequest, table, method, message: tag });
+        await addFault(request, { ...fault, count: perRequest, table, method, message: tag, match: email });
       }
       await route.continue();
     },
@@ -255,11 +257,18 @@ async function armFault(
  * Uses up whatever is left of the tagged fault (normally nothing) with requests of our own, so
  * no later request meets it. Clearing all faults would also remove other tests' faults.
  */
-async function drainFault(request: APIRequestContext, table: string, tag: string): Promise<void> {
+async function drainFault(
+  request: APIRequestContext,
+  table: string,
+  tag: string,
+  email: string,
+): Promise<void> {
+  // The fault matches only requests that name the address: a lookup for it does.
+  const formula = encodeURIComponent(`LOWER({Email})='${email.toLowerCase()}'`);
+  const url = `${EMULATOR_URL}/v0/${EMULATOR_BASE_ID}/${encodeURIComponent(table)}?maxRecords=1&filterByFormula=${formula}`;
   for (let round = 0; round < 10; round += 1) {
     const mine = (await pendingFaults(request)).find((fault) => fault.message === tag);
     if (!mine) return;
-    const url = `${EMULATOR_URL}/v0/${EMULATOR_BASE_ID}/${encodeURIComponent(table)}?maxRecords=1`;
     await request
       .fetch(url, {
         method: mine.method ?? 'GET',
@@ -287,8 +296,8 @@ async function goOnline(context: BrowserContext): Promise<void> {
 }
 
 test.describe('storage fault matrix', () => {
-  // Faults are global to the shared emulator: one case at a time, each scoped to its table.
-  test.describe.configure({ mode: 'serial' });
+  // Each case's fault matches only its own address, so the cases can run side by side.
+  test.describe.configure({ mode: 'parallel' });
 
   // The schools page's calendar frame asks for its page once the form is in view: answer it
   // locally (no content), so nothing leaves the machine and no cross-site document loads.
@@ -310,7 +319,7 @@ test.describe('storage fault matrix', () => {
         await form.fill(page, email);
 
         const armed = row.fault
-          ? await armFault(page, request, form.table, row.fault, row.times ?? 1, tag, row.perRequest)
+          ? await armFault(page, request, form.table, row.fault, row.times ?? 1, tag, email, row.perRequest)
           : undefined;
         try {
           if (row.offline) await context.setOffline(true);
@@ -342,7 +351,7 @@ test.describe('storage fault matrix', () => {
         } finally {
           armed?.disarm();
           await goOnline(context);
-          if (row.fault) await drainFault(request, form.table, tag);
+          if (row.fault) await drainFault(request, form.table, tag, email);
         }
 
         // No uncaught error, and the exception was logged (spec section 8).
