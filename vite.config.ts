@@ -6,6 +6,7 @@ import { localAirtable } from './scripts/vite-plugins/local-airtable.ts';
 import { prerender } from './scripts/vite-plugins/prerender.ts';
 import { siteSettings } from './scripts/vite-plugins/site-settings.ts';
 import { launchChecklistWarning } from './scripts/vite-plugins/launch-checklist.ts';
+import { WorkerdFirstSequencer } from './tests/runner/sequencer.ts';
 
 const settings = siteSettings();
 
@@ -76,6 +77,7 @@ export default defineConfig({
     // Globals a test stubs (IntersectionObserver, location…) are put back after it.
     unstubGlobals: true,
     maxWorkers: 2,
+    sequence: { sequencer: WorkerdFirstSequencer },
     projects: [
       // Logic in Node; the three files that need a DOM say so in their first line.
       {
@@ -113,6 +115,10 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
+          // Mostly waiting (on servers, child processes and the Worker's queues), not computing:
+          // four at a time, after the unit and component files, which keep both cores busy.
+          maxWorkers: 4,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -20,6 +20,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RUNS_WORKERD } from './runner/workerd-files.mjs';
 
 /** Far enough that no pinned date near today sits between the real and the moved clock. */
 const CLOCK_OFFSETS = ['+8y', '-6y'];
@@ -28,9 +29,6 @@ const SUITES = ['tests/unit', 'tests/component', 'tests/integration'];
 /** What makes a test file's outcome depend on the date. */
 const DATE_DEPENDENT =
   /\b(19|20)\d\d-[01]\d-[0-3]\d|Date\.UTC\(|new Date\(\s*['"`\d]|setSystemTime|retention|expir/i;
-
-/** What marks a test file that runs the Worker in workerd, on the real clock. */
-const RUNS_WORKERD = /\bstartWorker\(/;
 
 /** The test files under `dirs` that DATE_DEPENDENT selects, without those that run workerd. */
 function dateDependentFiles(dirs = SUITES) {
@@ -56,7 +54,9 @@ function runMoved(offset, files) {
     env,
     encoding: 'utf8',
   }).stdout.trim();
-  // One worker each: the two clocks run side by side on the machine's two cores.
+  // One worker each for the unit and component files, which compute: the two clocks run side by
+  // side on the machine's two cores. The integration project keeps its own maxWorkers
+  // (vite.config.ts): its files mostly wait on servers and child processes.
   const args = ['-f', offset, 'node', 'node_modules/vitest/vitest.mjs', 'run', '--maxWorkers', '1', ...files];
   return new Promise((resolve) => {
     const child = spawn('faketime', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });

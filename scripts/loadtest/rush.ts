@@ -19,7 +19,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
@@ -36,7 +36,7 @@ import { percentile } from './core.mjs';
 import { webMiddleware } from '#scripts/vite-plugins/node-adapter.ts';
 import { startChaosProxy } from './chaos-proxy.ts';
 import { startClientSpread } from './client-spread.ts';
-import { startWorker } from './worker-process.ts';
+import { minimalSite, startWorker } from './worker-process.ts';
 
 export type RushMode = 'direct' | 'relay' | 'queued';
 export const RUSH_MODES: readonly RushMode[] = ['direct', 'relay', 'queued'];
@@ -168,13 +168,6 @@ async function listen(handler: http.RequestListener): Promise<{ url: string; clo
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-async function minimalSite(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'podling-rush-site-'));
-  await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Podling</title><h1>Podling</h1>');
-  await writeFile(path.join(dir, '404.html'), '<!doctype html><title>Not found</title><h1>Not found</h1>');
-  return dir;
 }
 
 /** The attacker's visitor number: an address no real visitor of a run has. */

@@ -34,6 +34,17 @@ export interface WorkerOptions {
   editConfig?: (config: WranglerConfig) => void;
 }
 
+/**
+ * A two-page site for a Worker whose test needs no built one (its doors render their own pages):
+ * a temporary folder the caller removes.
+ */
+export async function minimalSite(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'podling-minimal-site-'));
+  await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Podling</title><h1>Podling</h1>');
+  await writeFile(path.join(dir, '404.html'), '<!doctype html><title>Not found</title><h1>Not found</h1>');
+  return dir;
+}
+
 /** wrangler.jsonc as JSON, for `editConfig`. */
 export type WranglerConfig = Record<string, unknown> & {
   queues?: { consumers?: Record<string, unknown>[] };

@@ -6,67 +6,19 @@
  * `send_email` binding, which `wrangler dev` simulates: it logs each email and keeps its text in
  * a local file (startWorker's `sentEmails`). The doors answer the emails' links.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
-import { startEmulator, type RunningEmulator } from '#scripts/airtable-emulator/emulator.ts';
-import { type RunningWorker, startWorker, type WranglerConfig } from '#scripts/loadtest/worker-process.ts';
 import { enhancedPost } from './support/door.ts';
+import { AIRTABLE_LIMITS, TEAM_EMAIL, useWorker } from './support/worker.ts';
 
-const TEAM = 'schools-team@example.org';
-const ADMIN_TOKEN = 'test-admin-token-for-worker-mail-dead-letters';
+const TEAM = TEAM_EMAIL;
 const WAIT = { timeout: 30_000, interval: 250 };
-
-/** A one-page site: the doors render their own pages, so the built site is not needed here. */
-async function minimalSite(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'podling-mail-site-'));
-  await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>site</title>');
-  await writeFile(path.join(dir, '404.html'), '<!doctype html><title>not found</title>');
-  return dir;
-}
-
-/** An emulator and the Worker in front of it for the enclosing suite. */
-function useMailWorker(
-  extra: { vars?: Record<string, string>; editConfig?: (c: WranglerConfig) => void } = {},
-) {
-  const running: { emulator?: RunningEmulator; worker?: RunningWorker; site?: string; logs: string[] } = {
-    logs: [],
-  };
-  beforeAll(async () => {
-    running.site = await minimalSite();
-    const emulator = await startEmulator({ port: 0, rateLimitPerSecond: 5, rateLimitPenaltyMs: 30_000 });
-    running.emulator = emulator;
-    running.worker = await startWorker({
-      assetsDir: running.site,
-      vars: {
-        AIRTABLE_API_KEY: emulator.apiKey,
-        AIRTABLE_BASE_ID: emulator.baseId,
-        AIRTABLE_ENDPOINT_URL: emulator.url,
-        SCHOOLS_TEAM_EMAIL: TEAM,
-        ...extra.vars,
-      },
-      editConfig: extra.editConfig,
-      onLog: (line) => running.logs.push(line),
-    });
-  }, 120_000);
-  afterAll(async () => {
-    await running.worker?.close();
-    await running.emulator?.close();
-    if (running.site) await rm(running.site, { recursive: true, force: true });
-  });
-  return () => {
-    if (!running.emulator || !running.worker) throw new Error('The Worker is only available inside tests');
-    return { emulator: running.emulator, worker: running.worker, logs: running.logs };
-  };
-}
 
 const unique = (name: string) => `${name}.${Date.now().toString(36)}@example.com`;
 
 describe('consent and mail on the Worker under workerd', () => {
-  const running = useMailWorker();
+  const running = useWorker({ emulator: AIRTABLE_LIMITS, vars: { SCHOOLS_TEAM_EMAIL: TEAM } });
   const record = (table: string, email: string) =>
     running()
       .emulator.records(table)
@@ -218,44 +170,4 @@ describe('consent and mail on the Worker under workerd', () => {
     expect(record('Waitlist', email)[0]?.fields.Consent).toBe('Withdrawn');
     expect(record('Waitlist', email)).toHaveLength(1);
   }, 60_000);
-});
-
-describe('a send that keeps failing, on the Worker under workerd', () => {
-  // The binding refuses every recipient but the contact (as Email Service refuses a suppressed
-  // or unverified one), and the mail queue gives up after two retries.
-  const contact = `contact.${Date.now().toString(36)}@school.sch.uk`;
-  const running = useMailWorker({
-    vars: { ADMIN_TOKEN },
-    editConfig: (config) => {
-      config.send_email = [{ name: 'EMAIL', allowed_destination_addresses: [contact] }];
-      const mail = config.queues?.consumers?.find((consumer) => consumer.queue === 'podling-mail');
-      if (!mail) throw new Error('wrangler.jsonc has no podling-mail consumer');
-      mail.max_retries = 2;
-    },
-  });
-
-  it('is retried, then kept as a dead letter; the record is stored once and nothing is sent twice', async () => {
-    const { emulator, worker, logs } = running();
-    const school = 'Refused School';
-    const answer = await enhancedPost(`${worker.url}${FORMS.quote.path}`, {
-      email: contact,
-      contactName: 'Grace',
-      schoolName: school,
-      useCases: ['showcase-creativity'],
-    });
-    expect(answer.status).toBe(200);
-    const listing = async () =>
-      (await (
-        await fetch(`${worker.url}/api/dead-letters`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
-      ).json()) as { count: number; letters: { kind: string; email: string; reason: string }[] };
-    await expect.poll(async () => (await listing()).count, { timeout: 60_000, interval: 1_000 }).toBe(1);
-    expect((await listing()).letters[0]).toMatchObject({ kind: 'mail', email: contact });
-    // Tried more than once before it was given up.
-    expect(logs.filter((line) => line.includes('Mailer: an email failed')).length).toBeGreaterThanOrEqual(2);
-    expect(emulator.records('School Quotes').filter((r) => r.fields.Email === contact)).toHaveLength(1);
-    // The acknowledgement went out once, for all the team notification's retries; the team got nothing.
-    const sent = worker.sentEmails();
-    expect(sent.filter((email) => email.to === contact)).toHaveLength(1);
-    expect(sent.filter((email) => email.to === TEAM)).toHaveLength(0);
-  }, 90_000);
 });

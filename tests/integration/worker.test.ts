@@ -2,8 +2,8 @@
 /**
  * The reference deploy in its real runtime: the Worker (wrangler.jsonc) under workerd through
  * `wrangler dev`, serving a freshly built site, its relay in queued mode, the queue's paced
- * consumer writing to the emulator (Airtable's limit and 30 s penalty on); and the launch rush
- * in small (the full one is `npm run loadtest`).
+ * consumer writing to the emulator (Airtable's limit and 30 s penalty on), and its dead letters.
+ * The launch rush in small is worker-rush.test.ts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,11 +12,10 @@ import { createBuilder } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORMS } from '#src/lib/forms/forms.ts';
 import { enhancedPost } from './support/door.ts';
-import { siteBaseSchema, startEmulator, type RunningEmulator } from '#scripts/airtable-emulator/emulator.ts';
+import { AIRTABLE_LIMITS, useWorker } from './support/worker.ts';
+import { siteBaseSchema } from '#scripts/airtable-emulator/emulator.ts';
 import { main as deadLetters } from '#scripts/launch-kit/dead-letters.ts';
-import { runRush } from '#scripts/loadtest/rush.ts';
 import { startClientSpread } from '#scripts/loadtest/client-spread.ts';
-import { startWorker, type RunningWorker } from '#scripts/loadtest/worker-process.ts';
 
 let siteDir = '';
 
@@ -30,37 +29,8 @@ afterAll(async () => {
   await rm(siteDir, { recursive: true, force: true });
 });
 
-/**
- * An emulator and the Worker in front of it, for the enclosing suite; `extraVars` are more of the
- * Worker's variables (ADMIN_TOKEN, say).
- */
-function useWorker(options: Parameters<typeof startEmulator>[0], extraVars: Record<string, string> = {}) {
-  const running: { emulator?: RunningEmulator; worker?: RunningWorker } = {};
-  beforeAll(async () => {
-    const emulator = await startEmulator({ port: 0, ...options });
-    running.emulator = emulator;
-    running.worker = await startWorker({
-      assetsDir: siteDir,
-      vars: {
-        AIRTABLE_API_KEY: emulator.apiKey,
-        AIRTABLE_BASE_ID: emulator.baseId,
-        AIRTABLE_ENDPOINT_URL: emulator.url,
-        ...extraVars,
-      },
-    });
-  }, 120_000);
-  afterAll(async () => {
-    await running.worker?.close();
-    await running.emulator?.close();
-  });
-  return () => {
-    if (!running.emulator || !running.worker) throw new Error('The Worker is only available inside tests');
-    return { emulator: running.emulator, worker: running.worker };
-  };
-}
-
 // One Worker (and emulator, with Airtable's limit and penalty) for the pages, the queue and the request check.
-const running = useWorker({ rateLimitPerSecond: 5, rateLimitPenaltyMs: 30_000 });
+const running = useWorker({ emulator: AIRTABLE_LIMITS, assetsDir: () => siteDir });
 
 describe('the Worker under workerd', () => {
   it('serves the pages with the headers from _headers, and unknown paths with 404.html and 404', async () => {
@@ -186,16 +156,16 @@ describe('the request check under workerd', () => {
 describe('dead letters under workerd', () => {
   const ADMIN_TOKEN = 'test-admin-token-for-dead-letters';
   // A base whose Waitlist lacks 'Page Source': every home sign-up fails for good.
-  const broken = useWorker(
-    {
+  const broken = useWorker({
+    emulator: {
       schema: siteBaseSchema().map((table) =>
         table.name === 'Waitlist'
           ? { ...table, fields: table.fields.filter((field) => field.name !== 'Page Source') }
           : table,
       ),
     },
-    { ADMIN_TOKEN },
-  );
+    vars: { ADMIN_TOKEN },
+  });
 
   it('keeps a submission the base refuses, lists it for the owner, and stores it on replay once fixed', async () => {
     const { emulator, worker } = broken();
@@ -234,39 +204,4 @@ describe('dead letters under workerd', () => {
       .toBe(1);
     expect((await listing()).count).toBe(0);
   }, 90_000);
-});
-
-describe('the launch rush, small', () => {
-  // What the code controls: every visitor answered success, every address stored once. Whether a
-  // busy machine delivered two paced requests close enough for Airtable's limit is the machine's
-  // doing (the emulator then holds its penalty and the writer waits it out, as with Airtable); the
-  // writer's own pacing is proven on a fake clock (tests/unit/pacer.test.ts, queue-writer), and
-  // the 429 count is a figure `npm run loadtest` prints.
-  it('150 sign-ups, 15 quotes and 15 repeats in 1.5 s: all answered success, none lost or doubled', async () => {
-    const report = await runRush({
-      mode: 'queued',
-      signups: 150,
-      quotes: 15,
-      repeats: 15,
-      overMs: 1_500,
-      penaltyMs: 30_000,
-      assetsDir: siteDir,
-      // A loaded machine only makes the queue slower: the wait goes on while it stores, and
-      // ends after 90 s in which it stored nothing (three of the emulator's penalties).
-      settleTimeoutMs: 480_000,
-      settleStallMs: 90_000,
-    });
-    expect(report).toMatchObject({
-      submitted: 180,
-      succeeded: 180,
-      failed: 0,
-      lost: 0,
-      duplicates: 0,
-    });
-    expect(report.stored).toBe(165);
-    expect(report.settledMs).not.toBeNull();
-    // Mail: every new address got exactly one confirmation through the send_email binding.
-    expect(report.mail).toMatchObject({ confirmationsMissing: 0, confirmationsDoubled: 0 });
-    expect(report.mail?.sent).toBeGreaterThanOrEqual(150 + 2 * 15);
-  }, 600_000);
 });

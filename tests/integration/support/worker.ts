@@ -1,0 +1,71 @@
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll } from 'vitest';
+import {
+  AIRTABLE_RATE_LIMIT_PER_SECOND,
+  startEmulator,
+  type RunningEmulator,
+} from '#scripts/airtable-emulator/emulator.ts';
+import {
+  minimalSite,
+  startWorker,
+  type RunningWorker,
+  type WranglerConfig,
+} from '#scripts/loadtest/worker-process.ts';
+
+export type WorkerSetup = {
+  /** The emulator behind the Worker (startEmulator's defaults; AIRTABLE_LIMITS for Airtable's). */
+  emulator?: Parameters<typeof startEmulator>[0];
+  /** More of the Worker's variables (ADMIN_TOKEN, SCHOOLS_TEAM_EMAIL, say). */
+  vars?: Record<string, string>;
+  /** Changes wrangler.jsonc for this suite only (fewer retries, a refused recipient). */
+  editConfig?: (config: WranglerConfig) => void;
+  /** The built site to serve, read when the suite starts; without it, a two-page stand-in. */
+  assetsDir?: () => string;
+};
+
+/** Airtable's limit (5 requests a second per base) and its 30 s penalty, on the emulator. */
+export const AIRTABLE_LIMITS = {
+  rateLimitPerSecond: AIRTABLE_RATE_LIMIT_PER_SECOND,
+  rateLimitPenaltyMs: 30_000,
+};
+
+/** The schools team's address, as the mail suites configure the Worker (SCHOOLS_TEAM_EMAIL). */
+export const TEAM_EMAIL = 'schools-team@example.org';
+
+export type WorkerUnderTest = { emulator: RunningEmulator; worker: RunningWorker; logs: string[] };
+
+/**
+ * An emulator and the Worker in front of it (wrangler dev, workerd) for the enclosing suite.
+ * Returns a getter for them and the lines the Worker logged. Each file that starts a Worker runs
+ * in its own process, so files with Workers run side by side (vite.config.ts, `integration`).
+ */
+export function useWorker(setup: WorkerSetup = {}): () => WorkerUnderTest {
+  const running: { emulator?: RunningEmulator; worker?: RunningWorker; ownSite?: string; logs: string[] } = {
+    logs: [],
+  };
+  beforeAll(async () => {
+    const assetsDir = setup.assetsDir?.() ?? (running.ownSite = await minimalSite());
+    const emulator = await startEmulator({ port: 0, ...setup.emulator });
+    running.emulator = emulator;
+    running.worker = await startWorker({
+      assetsDir,
+      vars: {
+        AIRTABLE_API_KEY: emulator.apiKey,
+        AIRTABLE_BASE_ID: emulator.baseId,
+        AIRTABLE_ENDPOINT_URL: emulator.url,
+        ...setup.vars,
+      },
+      editConfig: setup.editConfig,
+      onLog: (line) => running.logs.push(line),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await running.worker?.close();
+    await running.emulator?.close();
+    if (running.ownSite) await rm(running.ownSite, { recursive: true, force: true });
+  });
+  return () => {
+    if (!running.emulator || !running.worker) throw new Error('The Worker is only available inside tests');
+    return { emulator: running.emulator, worker: running.worker, logs: running.logs };
+  };
+}
