@@ -51,6 +51,7 @@ export default tseslint.config(
       'tests/integration/**/*.ts',
       'tests/e2e/**/*.{ts,mjs}',
       'tests/*.mjs',
+      'tests/runner/**/*.{ts,mjs}',
       '*.config.{js,ts}',
     ],
     languageOptions: { globals: { ...globals.node } },

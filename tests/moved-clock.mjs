@@ -17,9 +17,10 @@
  * Timers and performance.now() keep real time (FAKETIME_DONT_FAKE_MONOTONIC): only the date moves.
  * Where `faketime` is missing it says so and skips, unless CI is set (.ci/run installs it).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runBuffered } from './runner/side-by-side.mjs';
 import { RUNS_WORKERD } from './runner/workerd-files.mjs';
 
 /** Far enough that no pinned date near today sits between the real and the moved clock. */
@@ -58,17 +59,7 @@ function runMoved(offset, files) {
   // side on the machine's two cores. The integration project keeps its own maxWorkers
   // (vite.config.ts): its files mostly wait on servers and child processes.
   const args = ['-f', offset, 'node', 'node_modules/vitest/vitest.mjs', 'run', '--maxWorkers', '1', ...files];
-  return new Promise((resolve) => {
-    const child = spawn('faketime', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (code) => {
-      // Printed whole when done, so the two runs' lines do not interleave.
-      console.log(`\ntest:clock: the clock at ${date} (${offset})\n${output}`);
-      resolve(code ?? 1);
-    });
-  });
+  return runBuffered(`test:clock: the clock at ${date} (${offset})`, 'faketime', args, { env });
 }
 
 async function main() {
