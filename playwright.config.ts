@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './scripts/chromium.mjs';
 import { SITE_URL } from './tests/e2e/support/config.mjs';
-import { selectedSpecs, serversFor } from './tests/e2e/support/servers.mjs';
+import { launcherFor, selectedSpecs, serversFor } from './tests/e2e/support/servers.mjs';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -26,7 +26,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   // Everything on loopback, started with the commands a developer uses (the emulator's CLI,
-  // `vite build` once per site, `vite preview`, `wrangler dev`, `vite`), and only the servers
-  // the selected spec files use (tests/e2e/support/servers.mjs).
-  webServer: serversFor(selectedSpecs()).map((entry) => entry.server()),
+  // `vite build` once per site, `vite preview`, `wrangler dev`, `vite`), only the servers the
+  // selected spec files use, all at once (tests/e2e/support/servers.mjs, start-servers.mjs).
+  webServer: launcherFor(serversFor(selectedSpecs())),
 });

@@ -296,8 +296,8 @@ async function goOnline(context: BrowserContext): Promise<void> {
 }
 
 test.describe('storage fault matrix', () => {
-  // Each case's fault matches only its own address, so the cases can run side by side.
-  test.describe.configure({ mode: 'parallel' });
+  // Each case's fault matches only its own address, so nothing another test does can take it.
+  // The cases run in order in one worker, each on its own (a failure does not skip the rest).
 
   // The schools page's calendar frame asks for its page once the form is in view: answer it
   // locally (no content), so nothing leaves the machine and no cross-site document loads.

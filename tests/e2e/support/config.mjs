@@ -19,6 +19,8 @@ export const E2E_PORTS = Object.freeze({
   workerEmulator: base + 7,
   /** The Worker's devtools port (wrangler's default, 9229, is one per machine). */
   workerInspector: base + 8,
+  /** Answers once every server the run needs answers (start-servers.mjs). */
+  launcher: base + 9,
 });
 
 /** Direct mode (the spec's): the page's airtable.js talks to the emulator with the key. */
@@ -38,6 +40,8 @@ export const WORKER_URL = `http://127.0.0.1:${E2E_PORTS.worker}`;
 export const WORKER_EMULATOR_URL = `http://127.0.0.1:${E2E_PORTS.workerEmulator}`;
 /** Plain `vite` (dev server) with no keys: the relay and its own emulator on the same origin. */
 export const DEV_URL = `http://127.0.0.1:${E2E_PORTS.dev}`;
+
+export const LAUNCHER_URL = `http://127.0.0.1:${E2E_PORTS.launcher}/ready`;
 
 export const GA_TEST_ID = 'G-E2ETEST01';
 /** Nothing listens here: the specs fulfil it with a stand-in gtag.js through page.route. */

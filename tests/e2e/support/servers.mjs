@@ -3,7 +3,8 @@
  * The loopback servers the browser tests use, and which of them a run needs: a run starts only
  * the servers its spec files name (by the URL constants of config.mjs they use), so one spec
  * starts one or two servers, not eight. Sites are built once (build-site.mjs) and served with
- * `vite preview`; the Worker serves the relay site's build under `wrangler dev`.
+ * `vite preview`; the Worker serves the relay site's build under `wrangler dev`. They all start
+ * at once (start-servers.mjs), behind one entry in Playwright's `webServer`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import {
   E2E_PORTS,
   E2E_SITES,
   E2E_STORAGE_ANSWER_BOUND_MS,
+  LAUNCHER_URL,
   outboxDirFor,
   relayEnvFor,
   WORKER_EMULATOR_URL,
@@ -25,12 +27,12 @@ import {
 } from './config.mjs';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 
-/** @typedef {{ command: string, url: string, env?: Record<string, string>, timeout: number, reuseExistingServer: boolean, stdout: 'pipe' }} WebServer */
+/** @typedef {{ command: string, url: string, env?: Record<string, string>, timeout: number }} Server */
+/** @typedef {Server & { reuseExistingServer: boolean, stdout: 'pipe' }} WebServer */
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SPEC_DIR = 'tests/e2e';
 const vite = 'node node_modules/vite/bin/vite.js';
-const buildSite = 'node --import tsx tests/e2e/support/build-site.mjs';
 
 /** @param {string} name */
 const siteNamed = (name) => {
@@ -44,27 +46,28 @@ const emulator = (port, extra = '') => ({
   command: `node --import tsx scripts/airtable-emulator/cli.ts --port ${port} --no-data${extra}`,
   url: `http://127.0.0.1:${port}/__emulator/health`,
   timeout: 60_000,
-  reuseExistingServer: false,
-  stdout: /** @type {const} */ ('pipe'),
 });
 
-/** @param {string} name */
+/** Serves an e2e site's build (`site` on its entry builds it first). @param {string} name */
 const previewSite = (name) => {
   const site = siteNamed(name);
   return {
-    command: `${buildSite} ${name} && ${vite} preview --outDir ${site.outDir} --port ${site.port} --strictPort`,
+    command: `${vite} preview --outDir ${site.outDir} --port ${site.port} --strictPort`,
     url: `http://127.0.0.1:${site.port}/`,
     env: { ...site.buildEnv, ...relayEnvFor(site), TRUSTED_PROXIES: E2E_CLIENT_PROXY },
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: /** @type {const} */ ('pipe'),
+    timeout: 60_000,
   };
 };
 
+/** The command that builds the named e2e sites, each only when its sources changed (build-site.mjs). */
+export const BUILD_SITE_COMMAND = 'node --import tsx tests/e2e/support/build-site.mjs';
+
 /**
- * Every server, in start order, with what it needs first and the names in a spec that ask for
- * it. The direct-mode site on SITE_URL is Playwright's baseURL: every run has it.
- * @type {{ name: string, needs: string[], askedBy: RegExp | null, server: () => WebServer }[]}
+ * Every server, with what it needs and the names in a spec that ask for it; `site` is the e2e
+ * site it serves, built before it starts. The direct-mode site on SITE_URL is Playwright's
+ * baseURL: every run has it.
+ * @typedef {{ name: string, needs: string[], askedBy: RegExp | null, site?: string, server: () => Server }} E2EServer
+ * @type {E2EServer[]}
  */
 export const E2E_SERVERS = [
   {
@@ -77,8 +80,14 @@ export const E2E_SERVERS = [
     askedBy: null,
     server: () => emulator(E2E_PORTS.emulator, ' --rate-limit 25'),
   },
-  { name: 'site', needs: ['emulator'], askedBy: null, server: () => previewSite('default') },
-  { name: 'flags', needs: ['emulator'], askedBy: /\bSITE_FLAGS_URL\b/, server: () => previewSite('flags') },
+  { name: 'site', needs: ['emulator'], askedBy: null, site: 'default', server: () => previewSite('default') },
+  {
+    name: 'flags',
+    needs: ['emulator'],
+    askedBy: /\bSITE_FLAGS_URL\b/,
+    site: 'flags',
+    server: () => previewSite('flags'),
+  },
   // The relay site's own Airtable: its specs count the requests that reach it.
   {
     name: 'relayEmulator',
@@ -90,6 +99,7 @@ export const E2E_SERVERS = [
     name: 'relay',
     needs: ['relayEmulator'],
     askedBy: /\bSITE_RELAY_URL\b/,
+    site: 'relay',
     server: () => previewSite('relay'),
   },
   {
@@ -104,9 +114,9 @@ export const E2E_SERVERS = [
     name: 'worker',
     needs: ['workerEmulator'],
     askedBy: /\bWORKER_URL\b/,
+    site: 'relay',
     server: () => ({
       command:
-        `${buildSite} relay && ` +
         `node node_modules/wrangler/bin/wrangler.js dev --port ${E2E_PORTS.worker} --ip 127.0.0.1 ` +
         `--inspector-port ${E2E_PORTS.workerInspector} ` +
         `--assets ${siteNamed('relay').outDir} --persist-to ${E2E_OUT_DIR}/wrangler-state ` +
@@ -115,9 +125,7 @@ export const E2E_SERVERS = [
         `--var AIRTABLE_ENDPOINT_URL:${WORKER_EMULATOR_URL} --var LINK_SECRET:${E2E_LINK_SECRET}`,
       url: `${WORKER_URL}/`,
       env: { ...WRANGLER_LOCAL_ENV },
-      timeout: 240_000,
-      reuseExistingServer: false,
-      stdout: /** @type {const} */ ('pipe'),
+      timeout: 120_000,
     }),
   },
   {
@@ -136,8 +144,6 @@ export const E2E_SERVERS = [
         VITE_STORAGE_ANSWER_BOUND_MS: String(E2E_STORAGE_ANSWER_BOUND_MS),
       },
       timeout: 60_000,
-      reuseExistingServer: false,
-      stdout: /** @type {const} */ ('pipe'),
     }),
   },
 ];
@@ -219,4 +225,20 @@ export function serversFor(specs) {
           }
   }
   return E2E_SERVERS.filter((entry) => wanted.has(entry.name));
+}
+
+/**
+ * Playwright's one `webServer` for these servers: start-servers.mjs builds their sites and starts
+ * them all at once (Playwright starts its webServer entries one after another, each waiting for
+ * the last to answer), and answers on E2E_PORTS.launcher once every one of them answers.
+ * @param {E2EServer[]} servers @returns {WebServer}
+ */
+export function launcherFor(servers) {
+  return {
+    command: `node --import tsx tests/e2e/support/start-servers.mjs ${servers.map((entry) => entry.name).join(' ')}`,
+    url: LAUNCHER_URL,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+  };
 }

@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `node --import tsx tests/e2e/support/start-servers.mjs <server>…`: starts the named e2e servers
+ * (servers.mjs) at once, as Playwright's one `webServer`. Sites are built first (each once, the
+ * builds side by side), and each server starts as soon as its site is built; the emulators and
+ * the dev server start at once. When every server answers, it answers on LAUNCHER_URL, which
+ * Playwright waits for. Playwright ends the run by killing this process's group, servers and all.
+ * A server that is already running (a leftover from an earlier run), fails to start or exits
+ * ends the launch with its name.
+ */
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { E2E_PORTS } from './config.mjs';
+import { BUILD_SITE_COMMAND, E2E_SERVERS } from './servers.mjs';
+
+const names = process.argv.slice(2);
+const started = Date.now();
+const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+const servers = names.map((name) => {
+  const entry = E2E_SERVERS.find((candidate) => candidate.name === name);
+  if (!entry) throw new Error(`No e2e server named ${name}: ${E2E_SERVERS.map((e) => e.name).join(', ')}`);
+  return entry;
+});
+
+/** @type {import('node:child_process').ChildProcess[]} */
+const children = [];
+let stopping = false;
+
+/** Stops every server and exits with `code`. @param {number} code */
+function stop(code) {
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  process.exit(code);
+}
+process.on('SIGTERM', () => stop(0));
+process.on('SIGINT', () => stop(0));
+// However this process ends, its servers end with it.
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** @param {string} message */
+function fail(message) {
+  console.error(`e2e servers: ${message}`);
+  stop(1);
+}
+
+/** Runs `command` in a shell, its output prefixed with `[label]`. @param {string} label @param {string} command @param {Record<string, string>} [env] */
+function run(label, command, env = {}) {
+  const child = spawn(command, {
+    shell: true,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = '';
+    stream?.on('data', (chunk) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) console.log(`[${label}] ${line}`);
+    });
+  }
+  return child;
+}
+
+/** Whether `url` answers as Playwright counts it (a status from 200 to 403). @param {string} url */
+function answers(url) {
+  return new Promise((resolve) => {
+    const request = http.get(url, (response) => {
+      response.resume();
+      const status = response.statusCode ?? 0;
+      resolve(status >= 200 && status < 404);
+    });
+    request.on('error', () => resolve(false));
+    request.setTimeout(2_000, () => request.destroy());
+  });
+}
+
+/** Waits until `url` answers, or fails after `timeout` ms. @param {string} name @param {string} url @param {number} timeout */
+async function waitFor(name, url, timeout) {
+  const deadline = Date.now() + timeout;
+  for (let pause = 50; !(await answers(url)); pause = Math.min(pause * 2, 500)) {
+    if (Date.now() > deadline) fail(`${name} did not answer at ${url} within ${timeout / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+/** Starts one server and waits until it answers. @param {(typeof servers)[number]} entry */
+async function start(entry) {
+  const server = entry.server();
+  const child = run(entry.name, server.command, server.env);
+  child.on('exit', (code, signal) => {
+    if (!stopping) fail(`${entry.name} exited (${signal ?? code}): ${server.command}`);
+  });
+  await waitFor(entry.name, server.url, server.timeout);
+  console.log(`e2e servers: ${entry.name} answers (${seconds()})`);
+}
+
+/** Builds one e2e site. @param {string} site */
+function build(site) {
+  return new Promise((resolve) => {
+    run(`build ${site}`, `${BUILD_SITE_COMMAND} ${site}`).on('exit', (code) => {
+      if (code !== 0) fail(`the ${site} site's build failed (${code})`);
+      console.log(`e2e servers: the ${site} site is built (${seconds()})`);
+      resolve(undefined);
+    });
+  });
+}
+
+// Nothing may answer yet: a leftover server from another run would serve stale code.
+for (const entry of servers) {
+  const { url } = entry.server();
+  if (await answers(url))
+    fail(`${url} already answers (${entry.name}): is an earlier run's server still up?`);
+}
+
+/** @type {Map<string, Promise<unknown>>} */
+const builds = new Map();
+for (const site of new Set(servers.flatMap((entry) => (entry.site ? [entry.site] : []))))
+  builds.set(site, build(site));
+
+await Promise.all(
+  servers.map(async (entry) => {
+    if (entry.site) await builds.get(entry.site);
+    await start(entry);
+  }),
+);
+
+http
+  .createServer((_, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('ready\n'))
+  .listen(E2E_PORTS.launcher, '127.0.0.1', () =>
+    console.log(`e2e servers: all ${names.length} answer (${seconds()})`),
+  );
