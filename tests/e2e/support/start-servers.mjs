@@ -23,27 +23,25 @@ const servers = names.map((name) => {
   return entry;
 });
 
-/** @type {import('node:child_process').ChildProcess[]} */
-const children = [];
 let stopping = false;
 
-/** Stops every server and exits with `code`. @param {number} code */
-function stop(code) {
+/**
+ * Ends this process and every server with it. The servers share its process group (Playwright
+ * starts it as a group's leader and ends a run by killing that group), and so do their own
+ * children (wrangler's workerd, a shell's command), which killing the servers one by one would
+ * leave behind.
+ */
+function stop() {
   stopping = true;
-  for (const child of children) child.kill('SIGTERM');
-  process.exit(code);
+  process.kill(0, 'SIGKILL');
 }
-process.on('SIGTERM', () => stop(0));
-process.on('SIGINT', () => stop(0));
-// However this process ends, its servers end with it.
-process.on('exit', () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-});
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
 
 /** @param {string} message */
 function fail(message) {
   console.error(`e2e servers: ${message}`);
-  stop(1);
+  stop();
 }
 
 /** Runs `command` in a shell, its output prefixed with `[label]`. @param {string} label @param {string} command @param {Record<string, string>} [env] */
@@ -53,7 +51,6 @@ function run(label, command, env = {}) {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push(child);
   for (const stream of [child.stdout, child.stderr]) {
     let rest = '';
     stream?.on('data', (chunk) => {
