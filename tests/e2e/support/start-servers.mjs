@@ -2,8 +2,8 @@
 // @ts-check
 /**
  * `node --import tsx tests/e2e/support/start-servers.mjs <server>…`: starts the named e2e servers
- * (servers.mjs) at once, as Playwright's one `webServer`. Sites are built first (each once, the
- * builds side by side), and each server starts as soon as its site is built; the emulators and
+ * (servers.mjs) at once, as Playwright's one `webServer`. The sites are built first (each once,
+ * one after another), and the servers that serve them start once they are built; the emulators and
  * the dev server start at once. When every server answers, it answers on LAUNCHER_URL, which
  * Playwright waits for. Playwright ends the run by killing this process's group, servers and all.
  * A server that is already running (a leftover from an earlier run), fails to start or exits
@@ -95,12 +95,16 @@ async function start(entry) {
   console.log(`e2e servers: ${entry.name} answers (${seconds()})`);
 }
 
-/** Builds one e2e site. @param {string} site */
-function build(site) {
+/**
+ * Builds the e2e sites one after another in one process (build-site.mjs): two runs of this
+ * stop's fresh clones, whose sites were built side by side, had the home page throw in Chromium.
+ * @param {string[]} sites
+ */
+function build(sites) {
   return new Promise((resolve) => {
-    run(`build ${site}`, `${BUILD_SITE_COMMAND} ${site}`).on('exit', (code) => {
-      if (code !== 0) fail(`the ${site} site's build failed (${code})`);
-      console.log(`e2e servers: the ${site} site is built (${seconds()})`);
+    run('build', `${BUILD_SITE_COMMAND} ${sites.join(' ')}`).on('exit', (code) => {
+      if (code !== 0) fail(`building the ${sites.join(', ')} sites failed (${code})`);
+      console.log(`e2e servers: the ${sites.join(', ')} sites are built (${seconds()})`);
       resolve(undefined);
     });
   });
@@ -113,14 +117,12 @@ for (const entry of servers) {
     fail(`${url} already answers (${entry.name}): is an earlier run's server still up?`);
 }
 
-/** @type {Map<string, Promise<unknown>>} */
-const builds = new Map();
-for (const site of new Set(servers.flatMap((entry) => (entry.site ? [entry.site] : []))))
-  builds.set(site, build(site));
+const sites = [...new Set(servers.flatMap((entry) => (entry.site ? [entry.site] : [])))];
+const built = sites.length > 0 ? build(sites) : Promise.resolve();
 
 await Promise.all(
   servers.map(async (entry) => {
-    if (entry.site) await builds.get(entry.site);
+    if (entry.site) await built;
     await start(entry);
   }),
 );
