@@ -60,6 +60,28 @@ function listenersOf(page: Page) {
   };
 }
 
+/**
+ * Watches the page's clock for a pause, so the test's end can resume it and wait for that.
+ *
+ * Playwright resumes a clock a test left paused by itself when the test ends, without waiting
+ * (`resumeNoReply`). In a reused context that races the reset: the init script the resume adds
+ * can outlive the reset, and it then throws "Cannot read properties of undefined (reading
+ * 'controller')" in every page of the next test. Resumed here, awaited, nothing is left over.
+ */
+function watchClockPause(page: Page) {
+  const clock = page.clock;
+  const pauseAt = clock.pauseAt.bind(clock);
+  let paused = false;
+  clock.pauseAt = async (time) => {
+    paused = true;
+    await pauseAt(time);
+  };
+  return async () => {
+    delete (clock as Partial<typeof clock>).pauseAt;
+    if (paused) await clock.resume();
+  };
+}
+
 /** A test's own client headers: its page and its API client come from the test's own address. */
 const visitorHeaders = (testId: string) => fromAddress(visitorAddress(testId));
 
@@ -67,14 +89,16 @@ export const test = base.extend<Fixtures>({
   // The worker's browser context is reused between tests (`reuseContext` in playwright.config.ts,
   // docs/decisions/0014-one-browser-context-per-worker.md). Playwright resets the page (about:blank),
   // cookies, cache, storage, routes, init scripts, viewport and media before each test; this
-  // fixture resets what it does not (the page's listeners, the context's offline switch) and
-  // sets the test's own address on the page instead of on the context, which would force a new
-  // context for every test.
+  // fixture resets what it does not (the page's listeners, the context's offline switch, a paused
+  // clock) and sets the test's own address on the page instead of on the context, which would
+  // force a new context for every test.
   page: async ({ page }, use, testInfo) => {
     const listening = listenersOf(page);
     const before = listening.snapshot();
+    const resumeClock = watchClockPause(page);
     await page.setExtraHTTPHeaders(visitorHeaders(testInfo.testId));
     await use(page);
+    await resumeClock();
     listening.removeAllBut(before);
     await page.context().setOffline(false);
   },
