@@ -2,7 +2,7 @@ import type { CDPSession, Page, Request, Route } from '@playwright/test';
 import { RELAY_EMULATOR_URL, SITE_RELAY_URL } from './support/config.mjs';
 import { afterPaint } from './support/accessibility.ts';
 import { recordsFor, storedEmail } from './support/emulator.ts';
-import { expect, test as base } from './support/fixtures.ts';
+import { expect, test as base, untilHydrated } from './support/fixtures.ts';
 import { QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
 import { checkbox, stubCalendarWithNoContent, textbox, uniqueEmail } from './support/page.ts';
 
@@ -75,9 +75,6 @@ const test = base.extend<{ throttleCpu: () => Promise<void> }>({
   },
 });
 
-const hydrated = (page: Page) =>
-  page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
-
 test.describe('before hydration (relay mode, CPU 4× slower)', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
@@ -94,7 +91,7 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
     await textbox(page, WAITLIST_FORM.emailLabel).fill(email);
     await expect(page.locator('html')).not.toHaveAttribute('data-hydrated', 'true');
     held.release();
-    await hydrated(page);
+    await untilHydrated(page);
     await expect(textbox(page, WAITLIST_FORM.emailLabel)).toHaveValue(email);
     await page.getByRole('button', { name: WAITLIST_FORM.submitText }).click();
     await expect(page.getByRole('button', { name: WAITLIST_FORM.joinedText })).toBeVisible();
@@ -121,7 +118,7 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
     await checkbox(page, 'Other').check();
     await textbox(page, 'Tell us how you would use it').fill('Assemblies');
     held.release();
-    await hydrated(page);
+    await untilHydrated(page);
     await page.getByRole('button', { name: QUOTE_FORM.submitText }).click();
     await expect(page.getByRole('heading', { name: QUOTE_FORM.thankYouTitle })).toBeVisible();
     const [record] = await recordsFor(request, QUOTE_FORM.table, email, RELAY_EMULATOR_URL);

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { pageModuleName } from '#src/config/routes.ts';
-import { expect, test } from './support/fixtures.ts';
+import { expect, test, untilHydrated } from './support/fixtures.ts';
 import { SITE_ROUTES } from './support/routes.ts';
 
 /**
@@ -37,7 +37,7 @@ async function requestsUntilLoadedAndHydrated(page: Page, path: string): Promise
     }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-hydrated'] });
   });
   await page.goto(path, { waitUntil: 'load' });
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+  await untilHydrated(page);
   return page.evaluate(() => {
     const hydratedAt = (window as unknown as { hydratedAt?: number }).hydratedAt;
     if (hydratedAt === undefined) throw new Error('The hydration moment was not recorded');

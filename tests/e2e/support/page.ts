@@ -1,7 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page, TestInfo } from '@playwright/test';
 import { EMULATOR_URL } from './config.mjs';
-import { expect, type NetworkLog, type Visit, type VisitOptions } from './fixtures.ts';
+import {
+  expect,
+  PAGE_POLL_MS,
+  untilHydrated,
+  type NetworkLog,
+  type Visit,
+  type VisitOptions,
+} from './fixtures.ts';
 import { QUOTE_FORM, WAITLIST_FORM } from './forms.ts';
 
 /** A short token no other test, worker or run produces: the time and five random characters. */
@@ -14,10 +21,14 @@ export function uniqueEmail(testInfo: TestInfo, local: string, domain = 'example
 
 /** The page is prerendered: waits until React has hydrated the node `selector` finds (its fiber is attached). */
 export async function waitForHydration(page: Page, selector = '#root > *, main'): Promise<void> {
-  await page.waitForFunction((target) => {
-    const node = document.querySelector(target);
-    return node !== null && Object.keys(node).some((key) => key.startsWith('__reactFiber'));
-  }, selector);
+  await page.waitForFunction(
+    (target) => {
+      const node = document.querySelector(target);
+      return node !== null && Object.keys(node).some((key) => key.startsWith('__reactFiber'));
+    },
+    selector,
+    { polling: PAGE_POLL_MS },
+  );
 }
 
 /**
@@ -29,7 +40,7 @@ export async function waitForHydration(page: Page, selector = '#root > *, main')
  */
 export async function settle(page: Page, network: NetworkLog): Promise<void> {
   await page.waitForLoadState('load');
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+  await untilHydrated(page);
   await expect
     .poll(
       async () => {
