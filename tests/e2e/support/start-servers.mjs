@@ -96,8 +96,9 @@ async function start(entry) {
 }
 
 /**
- * Builds the e2e sites one after another in one process (build-site.mjs): two runs of this
- * stop's fresh clones, whose sites were built side by side, had the home page throw in Chromium.
+ * Builds the e2e sites one after another in one process (build-site.mjs), which reads and hashes
+ * the sources once for all of them; each build keeps both cores busy, so side by side they were
+ * no quicker.
  * @param {string[]} sites
  */
 function build(sites) {
