@@ -22,8 +22,10 @@ const COUNTED = new Set(['pw:api', 'expect', 'hook', 'fixture']);
  */
 function kindOf(step) {
   if (step.category === 'expect') {
-    const matcher = /\.(not\.)?(to\w+)/.exec(step.title) ?? /(to\w+)/.exec(step.title);
-    return `expect ${matcher ? matcher.slice(1).filter(Boolean).join('') : '(a check with its own message)'}`;
+    // Titled `Expect "toBeVisible"`, `Expect "not toBeChecked"`, or by the check's own message.
+    const matcher = /^Expect "?(not[ .])?(to\w+)/.exec(step.title);
+    if (!matcher) return 'expect (a check with its own message)';
+    return `expect ${matcher[1] ? 'not ' : ''}${matcher[2]}`;
   }
   if (step.category === 'pw:api') {
     // "Press \"Tab\"" stays as it is (the key matters); a fill's text and a locator do not.
