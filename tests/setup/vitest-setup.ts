@@ -1,7 +1,17 @@
-import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { fakeMediaQueryList } from '#tests/component/support/match-media.ts';
+
+/**
+ * With a DOM (the component project, and the unit files that ask for jsdom): Testing Library's
+ * matchers and its cleanup. Loaded only there: a file in Node has no use for React DOM, and each
+ * file would load it again.
+ */
+const hasDom = typeof window !== 'undefined';
+const cleanup = hasDom ? await loadDomHelpers() : undefined;
+
+async function loadDomHelpers(): Promise<() => void> {
+  await import('@testing-library/jest-dom/vitest');
+  return (await import('@testing-library/react')).cleanup;
+}
 
 // Any console.error during a test fails it unless the test spies on console.error itself.
 let unexpectedErrors: unknown[][] = [];
@@ -16,7 +26,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  cleanup();
+  cleanup?.();
   const errors = unexpectedErrors;
   const spied = vi.isMockFunction(console.error);
   console.error = originalError;
@@ -27,7 +37,8 @@ afterEach(() => {
   }
 });
 
-if (typeof window !== 'undefined') {
+if (hasDom) {
+  const { fakeMediaQueryList } = await import('#tests/component/support/match-media.ts');
   // jsdom lacks these; components use them in effects only.
   window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
   // A component test has no idle periods: work deferred to idle time (prefetching other pages,
