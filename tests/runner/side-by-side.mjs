@@ -8,7 +8,6 @@
  *   node tests/runner/side-by-side.mjs "npm run typecheck" "npm run lint" "npm run format:check"
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 
 /**
  * Runs `command` with `args`, keeping its output; prints it under `title` when it ends and
@@ -17,7 +16,7 @@ import { fileURLToPath } from 'node:url';
  * @param {{ env?: NodeJS.ProcessEnv, shell?: boolean }} [options]
  * @returns {Promise<number>}
  */
-export function runBuffered(title, command, args, options = {}) {
+function runBuffered(title, command, args, options = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       env: options.env ?? process.env,
@@ -51,4 +50,4 @@ async function main() {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
+await main();
