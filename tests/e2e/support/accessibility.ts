@@ -11,6 +11,9 @@ export const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
 ] as const;
 
+/** WCAG 1.4.10's width: 1280 CSS px at 400 % zoom. The phone-width visits narrow to it. */
+export const REFLOW_VIEWPORT = { width: 320, height: 640 } as const;
+
 /** WCAG 1.4.12's minimum spacing, applied as a user stylesheet would. */
 export const TEXT_SPACING_CSS = `
   *, *::before, *::after {
