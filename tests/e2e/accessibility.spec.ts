@@ -61,7 +61,8 @@ for (const viewport of VIEWPORTS) {
 
     for (const path of EVERY_PATH) {
       // One visit per page and width, in the order the checks need it: the first paint before
-      // anything moves, the banner open (as a first visitor sees it), then closed.
+      // anything moves, the banner open (as a first visitor sees it; on the phone, narrowed to
+      // 320 CSS px and back for reflow), then closed.
       test(`${path}: ${viewport.name === 'phone' ? 'no horizontal scrolling at 320 CSS px with the banner open (1.4.10); ' : ''}the banner is never the largest paint; tabbing with it open never hides focus (2.4.11); text spacing (1.4.12) and 200% text (1.4.4) clip nothing; every control is at least 24×24 px or spaced (2.5.8); one h1 and no skipped heading levels (1.3.1)`, async ({
         page,
         visit,
