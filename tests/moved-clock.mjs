@@ -11,8 +11,8 @@
  *
  * Only a file that pins a date or tests a rule about age can depend on the date: the files are
  * chosen by DATE_DEPENDENT below (an ISO date, Date.UTC, new Date of a literal, a faked system
- * time, retention or expiry), listed with the run. Every other file
- * reads the clock only for relative times and unique names, which no date can break.
+ * time, retention or expiry), listed with the run. Every other file reads the clock only for
+ * relative times and unique names, which no date can break.
  *
  * A file that runs the Worker in workerd is left out: workerd runs on the real clock
  * (startWorker drops libfaketime from its environment), so only the test's side would move. The

@@ -1,16 +1,28 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 
 /**
- * With a DOM (the component project, and the unit files that ask for jsdom): Testing Library's
- * matchers and its cleanup. Loaded only there: a file in Node has no use for React DOM, and each
- * file would load it again.
+ * A DOM is there in the component project and in the unit files that ask for jsdom. Testing
+ * Library (its matchers, its cleanup) and the jsdom stand-ins below load only there: a file in
+ * Node has no use for React DOM, and each file would load it again.
  */
-const hasDom = typeof window !== 'undefined';
-const cleanup = hasDom ? await loadDomHelpers() : undefined;
+let cleanup: (() => void) | undefined;
 
-async function loadDomHelpers(): Promise<() => void> {
+if (typeof window !== 'undefined') {
   await import('@testing-library/jest-dom/vitest');
-  return (await import('@testing-library/react')).cleanup;
+  ({ cleanup } = await import('@testing-library/react'));
+  const { fakeMediaQueryList } = await import('#tests/component/support/match-media.ts');
+  // jsdom lacks these; components use them in effects only.
+  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  // A component test has no idle periods: work deferred to idle time (prefetching other pages,
+  // the toast library) never starts on its own, so it cannot update a component after the test
+  // has looked. Tests of that work schedule it themselves.
+  if (!window.requestIdleCallback) {
+    window.requestIdleCallback = () => 0;
+    window.cancelIdleCallback = () => undefined;
+  }
+  if (!window.matchMedia) {
+    window.matchMedia = (query: string) => fakeMediaQueryList(query, false);
+  }
 }
 
 // Any console.error during a test fails it unless the test spies on console.error itself.
@@ -36,19 +48,3 @@ afterEach(() => {
     );
   }
 });
-
-if (hasDom) {
-  const { fakeMediaQueryList } = await import('#tests/component/support/match-media.ts');
-  // jsdom lacks these; components use them in effects only.
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
-  // A component test has no idle periods: work deferred to idle time (prefetching other pages,
-  // the toast library) never starts on its own, so it cannot update a component after the test
-  // has looked. Tests of that work schedule it themselves.
-  if (!window.requestIdleCallback) {
-    window.requestIdleCallback = () => 0;
-    window.cancelIdleCallback = () => undefined;
-  }
-  if (!window.matchMedia) {
-    window.matchMedia = (query: string) => fakeMediaQueryList(query, false);
-  }
-}
