@@ -51,6 +51,8 @@ export interface RushOptions {
   overMs: number;
   /** Airtable answers 429 to everyone this long after a breach (Airtable: 30 s). */
   penaltyMs: number;
+  /** Requests per second the emulator allows the base before that penalty (Airtable: 5, the default). */
+  rateLimitPerSecond?: number;
   /** Shares of Airtable's answers turned into 500s / dropped connections. */
   errorRate?: number;
   dropRate?: number;
@@ -267,7 +269,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
   const log = options.log ?? (() => undefined);
   const emulator = await startEmulator({
     port: 0,
-    rateLimitPerSecond: AIRTABLE_RATE_LIMIT_PER_SECOND,
+    rateLimitPerSecond: options.rateLimitPerSecond ?? AIRTABLE_RATE_LIMIT_PER_SECOND,
     rateLimitPenaltyMs: options.penaltyMs,
   });
   const proxy = await startChaosProxy({
