@@ -115,9 +115,10 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
-          // Mostly waiting (on servers, child processes and the Worker's queues), not computing:
-          // four at a time, after the unit and component files, which keep both cores busy.
-          maxWorkers: 4,
+          // Mostly waiting (on servers, child processes, the Worker's queues and the owner's
+          // commands' pacers), not computing: six at a time, after the unit and component files,
+          // which keep both cores busy. Measured in docs/tests.md (four: slower; eight: more so).
+          maxWorkers: 6,
           sequence: { groupOrder: 1 },
         },
       },
