@@ -90,11 +90,25 @@ describe('the request check under workerd', () => {
     try {
       const path = FORMS.waitlist.path;
       const token = Date.now().toString(36);
-      const statuses = await Promise.all(
-        Array.from({ length: 25 }, (_, i) =>
-          create(spread.urlFor(1, path), waitlist(`flood.${i}.${token}@example.com`)).then((r) => r.status),
-        ),
-      );
+      const flood = (client: number) =>
+        Promise.all(
+          Array.from({ length: 25 }, (_, i) =>
+            create(spread.urlFor(client, path), waitlist(`flood.${client}.${i}.${token}@example.com`)).then(
+              (r) => r.status,
+            ),
+          ),
+        );
+      // Locally the binding counts in fixed windows of its period (wrangler.jsonc's SUBMIT_LIMITER:
+      // 10 a minute) that start on the clock's minute: a flood that crosses a minute's end is
+      // counted in two windows and allowed up to 20. Such a flood proves nothing, so it is sent
+      // again from a new client, and that one lands inside one window.
+      const minute = () => Math.floor(Date.now() / 60_000);
+      let statuses: number[] = [];
+      for (const client of [1, 3]) {
+        const started = minute();
+        statuses = await flood(client);
+        if (minute() === started) break;
+      }
       expect(statuses.filter((status) => status === 200)).toHaveLength(10);
       expect(statuses.filter((status) => status === 429)).toHaveLength(15);
       const honest = `honest.${token}@example.com`;
