@@ -10,6 +10,7 @@
  * when the socket is a proxy the deploy names (TRUSTED_PROXIES). Every host counts an IPv6
  * client per /64 (clientLimitKey), the block one subscriber is given.
  */
+import ipaddr from 'ipaddr.js';
 
 /**
  * Submissions one client address may make per minute. A school office or a family behind one
@@ -94,31 +95,6 @@ export function bindingLimiter(binding: RateLimitBinding, periodSeconds = LIMIT_
   };
 }
 
-/** The eight 16-bit groups of an IPv6 address (compressed or not, maybe with a dotted IPv4 tail), or null. */
-function ipv6Groups(address: string): number[] | null {
-  let text = address;
-  const dotted: number[] = [];
-  const tail = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
-  if (tail) {
-    const [a = 0, b = 0, c = 0, d = 0] = tail.slice(2).map(Number);
-    if (Math.max(a, b, c, d) > 255) return null;
-    dotted.push((a << 8) | b, (c << 8) | d);
-    const front = tail[1] ?? '';
-    text = front.endsWith('::') ? front : front.slice(0, -1);
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const split = (half: string | undefined) => (half ? half.split(':') : []);
-  const head = split(halves[0]);
-  const rest = split(halves[1]);
-  if (![...head, ...rest].every((group) => /^[0-9a-f]{1,4}$/.test(group))) return null;
-  const missing = 8 - head.length - rest.length - dotted.length;
-  const compressed = halves.length === 2;
-  if (compressed ? missing < 1 : missing !== 0) return null;
-  const hex = (group: string) => parseInt(group, 16);
-  return [...head.map(hex), ...Array<number>(compressed ? missing : 0).fill(0), ...rest.map(hex), ...dotted];
-}
-
 /**
  * The key a per-client limit counts under: an IPv4 address as it is; an IPv6 address reduced to
  * its /64, since one subscriber, phone or server is routed a whole /64 and can take any address
@@ -132,16 +108,12 @@ export function clientLimitKey(address: string): string {
     .toLowerCase()
     .replace(/^\[(.*)\]$/, '$1')
     .replace(/%.*$/, '');
-  if (!bare.includes(':')) return bare;
-  const groups = ipv6Groups(bare);
-  if (!groups) return bare;
-  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
-    const [high = 0, low = 0] = groups.slice(6);
-    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
-  }
-  return `${groups
+  if (!bare.includes(':') || !ipaddr.IPv6.isValid(bare)) return bare;
+  const ip = ipaddr.IPv6.parse(bare);
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
+  return `${ip.parts
     .slice(0, 4)
-    .map((group) => group.toString(16))
+    .map((part) => part.toString(16))
     .join(':')}::/64`;
 }
 
@@ -178,9 +150,13 @@ export function trustedProxies(value: string | undefined): ReadonlySet<string> {
   );
 }
 
-/** '::ffff:127.0.0.1' (an IPv4 client of a dual-stack socket) → '127.0.0.1'. */
+/**
+ * An address in one spelling, so a proxy matches however it is written: '::ffff:127.0.0.1' (an
+ * IPv4 client of a dual-stack socket) → '127.0.0.1', '2001:DB8:0::1' → '2001:db8::1'; anything
+ * that is not an address ('unknown') as it is.
+ */
 function plainAddress(address: string): string {
-  return address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  return ipaddr.IPv6.isValid(address) ? ipaddr.process(address).toString() : address;
 }
 
 /**
