@@ -124,7 +124,7 @@ async function readBody(request: Request, limit: number, timeoutMs: number): Pro
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
-  const chunks: Uint8Array[] = [];
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   try {
     for (;;) {
@@ -144,13 +144,7 @@ async function readBody(request: Request, limit: number, timeoutMs: number): Pro
   } finally {
     clearTimeout(timer);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { text: new TextDecoder().decode(bytes) };
+  return { text: await new Blob(chunks).text() };
 }
 
 /** A queued submission's receipt id, shaped like Airtable's ('rec' and 14 letters or digits). */

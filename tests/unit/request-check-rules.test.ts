@@ -591,6 +591,26 @@ describe('bounded resources', () => {
     expect(response.status).toBe(408);
     expect(base.calls).toHaveLength(0);
   });
+
+  it('a body that arrives a byte at a time, characters split between reads, is read whole', async () => {
+    const { relay, base } = serverWith();
+    const text = toFormBody(quote).toString().replace('Ada+Lovelace', 'Zoë+Ærdal');
+    const bytes = new TextEncoder().encode(text);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const byte of bytes) controller.enqueue(Uint8Array.of(byte));
+        controller.close();
+      },
+    });
+    const request = new Request(`${ORIGIN}${FORMS.quote.path}`, {
+      method: 'POST',
+      headers: PAGE,
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect((await relay(request)).status).toBe(200);
+    expect(base.records[0]?.fields['Contact Name']).toBe('Zoë Ærdal');
+  });
 });
 
 describe('the dead-letter admin endpoint', () => {
