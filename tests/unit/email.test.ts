@@ -1,3 +1,5 @@
+import { domainToASCII, domainToUnicode } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalEmail, isAcceptedEmail, isValidEmail, loadLookAlikeRule } from '#src/lib/email.ts';
 import { acceptedEmail, decodePunycode } from '#src/lib/email-look-alikes.ts';
@@ -186,6 +188,16 @@ describe('acceptedEmail: look-alikes (UTS 39 skeletons)', () => {
     ] as const)
       expect(decodePunycode(ascii)).toBe(unicode);
     expect(decodePunycode('xn--a!')).toBeNull();
+  });
+
+  it('decodes any label as Node’s own IDNA does (domainToUnicode)', () => {
+    const letter = fc.constantFrom(...'abzäéüßøæçñışğаеорсіјӏαοβνρταבשمريمअनи例子太郎ひらカナ한글'.split(''));
+    fc.assert(
+      fc.property(fc.array(letter, { minLength: 1, maxLength: 20 }), (letters) => {
+        const ascii = domainToASCII(`${letters.join('')}.com`).split('.')[0] ?? '';
+        expect(decodePunycode(ascii)).toBe(domainToUnicode(ascii));
+      }),
+    );
   });
 
   it('ships a table that only holds what an address can carry after the other rules', () => {
