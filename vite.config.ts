@@ -2,7 +2,7 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { localAirtable } from './scripts/vite-plugins/local-airtable.ts';
+import { workerServer } from './scripts/vite-plugins/worker-server.ts';
 import { prerender } from './scripts/vite-plugins/prerender.ts';
 import { siteSettings } from './scripts/vite-plugins/site-settings.ts';
 import { launchChecklistWarning } from './scripts/vite-plugins/launch-checklist.ts';
@@ -11,7 +11,7 @@ import { WorkerdFirstSequencer } from './tests/runner/sequencer.ts';
 const settings = siteSettings();
 
 export default defineConfig({
-  plugins: [settings, react(), prerender(settings), localAirtable(settings), launchChecklistWarning()],
+  plugins: [settings, react(), prerender(settings), ...workerServer(settings), launchChecklistWarning()],
   resolve: {
     alias: [
       // react-router's package exports only its development build to bundlers; the production
@@ -35,36 +35,40 @@ export default defineConfig({
   // they would otherwise be discovered mid-visit and make the dev server reload the page.
   optimizeDeps: { include: ['airtable', 'react-slick', 'react-hot-toast', 'react-ga4'] },
   preview: { host: '127.0.0.1', port: 4173 },
-  build: {
-    target: 'es2022',
-    // A stylesheet per chunk: the prerender plugin inlines into each page only the global styles
-    // and its own chunk's (a legal page no longer carries the home and schools styles before
-    // first paint); client-side navigation fetches a page's CSS with its chunk.
-    cssCodeSplit: true,
-    // No modulepreload tags: each built page's inline boot loader (scripts/vite-plugins/boot-loader.ts)
-    // preloads the page's modules right after first paint, from the list the prerender plugin writes.
-    modulePreload: false,
-    rollupOptions: {
-      output: {
-        // Two stable chunks instead of a dozen tiny shared ones: the framework, and the app
-        // shell every page needs (frame, config, consent). Fewer requests and less gzip overhead.
-        codeSplitting: {
-          groups: [
-            // Its own tiny chunk: the entry needs it before first paint, and nothing else there.
-            { name: 'preload-helper', test: /vite[\\/]preload-helper/ },
-            {
-              name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
+  build: { target: 'es2022', sourcemap: false },
+  // The page's build only: the Worker's (Cloudflare's plugin builds it beside) keeps Rollup's defaults.
+  environments: {
+    client: {
+      build: {
+        // A stylesheet per chunk: the prerender plugin inlines into each page only the global styles
+        // and its own chunk's (a legal page no longer carries the home and schools styles before
+        // first paint); client-side navigation fetches a page's CSS with its chunk.
+        cssCodeSplit: true,
+        // No modulepreload tags: each built page's inline boot loader (scripts/vite-plugins/boot-loader.ts)
+        // preloads the page's modules right after first paint, from the list the prerender plugin writes.
+        modulePreload: false,
+        rollupOptions: {
+          output: {
+            // Two stable chunks instead of a dozen tiny shared ones: the framework, and the app
+            // shell every page needs (frame, config, consent). Fewer requests and less gzip overhead.
+            codeSplitting: {
+              groups: [
+                // Its own tiny chunk: the entry needs it before first paint, and nothing else there.
+                { name: 'preload-helper', test: /vite[\\/]preload-helper/ },
+                {
+                  name: 'framework',
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
+                },
+                {
+                  name: 'shell',
+                  test: /src[\\/](config[\\/]|app[\\/]|lib[\\/](scroll|when-idle-after-load)\.ts|features[\\/]consent[\\/]|content[\\/]headlines\.ts|components[\\/](header|footer|brand-icons|nav-item-link|social-links|waitlist-link)\.tsx|pages[\\/]not-found-page)/,
+                },
+              ],
             },
-            {
-              name: 'shell',
-              test: /src[\\/](config[\\/]|app[\\/]|lib[\\/](scroll|when-idle-after-load)\.ts|features[\\/]consent[\\/]|content[\\/]headlines\.ts|components[\\/](header|footer|brand-icons|nav-item-link|social-links|waitlist-link)\.tsx|pages[\\/]not-found-page)/,
-            },
-          ],
+          },
         },
       },
     },
-    sourcemap: false,
   },
   // The suites as projects, so each command runs what it needs (docs/tests.md): `test:quick` is
   // unit + component, the edit loop; `test:vitest` (all of Vitest) adds integration over HTTP and

@@ -4,7 +4,8 @@
  * and read the request log.
  */
 import type http from 'node:http';
-import { type OutboxMessage, readOutbox } from '#src/server/mail/outbox.ts';
+import { isMailMessage } from '#src/server/mail/mail-job.ts';
+import { type OutboxMessage, outboxMailer, readOutbox } from './outbox.ts';
 import { isObject, readBody, sendJson } from './http.ts';
 import type { StoredRecord } from './model.ts';
 import type { ApiConfig, Fault, RestApi } from './rest-api.ts';
@@ -24,6 +25,7 @@ export const ADMIN_HELP = [
   `GET|POST ${EMULATOR_ADMIN_PREFIX}/config (POST { rateLimitPerSecond?, rateLimitPenaltyMs?, latencyMs? }) → config`,
   `GET ${EMULATOR_ADMIN_PREFIX}/requests → { requests: { at, method, path, table?, status }[] }`,
   `GET ${EMULATOR_ADMIN_PREFIX}/outbox → { messages: { file, headers, text, html, links }[] } (the local mail outbox)`,
+  `POST ${EMULATOR_ADMIN_PREFIX}/outbox { to, subject, text, html, … } → writes one .eml (the Worker's local mail)`,
   'It answers on loopback hosts only, grants CORS to its own origin only, and takes changes only',
   'from its own origin or from tools that send no Origin (tests, curl).',
 ].join('\n');
@@ -154,6 +156,13 @@ export async function handleAdmin(
   }
   if (method === 'GET' && route === '/outbox') {
     return sendJson(res, 200, { messages: outboxDir ? await readOutbox(outboxDir) : [] });
+  }
+  // The Worker's mail in local runs (MAIL_OUTBOX_URL): one message, written as one .eml file.
+  if (method === 'POST' && route === '/outbox') {
+    if (!outboxDir) return sendJson(res, 404, { error: { type: 'NOT_FOUND', message: 'No outbox here' } });
+    if (!isMailMessage(body))
+      return sendJson(res, 422, { error: { type: 'INVALID_REQUEST', message: 'Not a mail message' } });
+    return sendJson(res, 200, await outboxMailer(outboxDir).send(body));
   }
   if (method === 'GET' && route === '/health') {
     return sendJson(res, 200, { ok: true, baseId: store.baseId, config: api.config() });

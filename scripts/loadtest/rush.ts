@@ -30,7 +30,7 @@ import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/waitlist.ts';
 import { EMAIL_COPY } from '#src/config/emails.ts';
 import { createDoors } from '#src/server/doors.ts';
 import { nodeMailService } from '#src/server/mail/node-mail.ts';
-import { readOutbox } from '#src/server/mail/outbox.ts';
+import { readOutbox } from '#scripts/airtable-emulator/outbox.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
 import { percentile } from './core.mjs';
 import { webMiddleware } from '#scripts/vite-plugins/node-adapter.ts';

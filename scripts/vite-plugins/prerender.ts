@@ -205,7 +205,16 @@ export function prerender(settings: SiteSettingsHolder): Plugin {
     config(_config, { command }) {
       if (command !== 'build') return;
       return {
-        builder: {},
+        builder: {
+          // After the prerender below (its `buildApp` hook, order 'pre'): the Worker's environment
+          // (Cloudflare's plugin), except in direct mode, whose build is static files only. The
+          // plugin's own default would build the client again, over the prerendered pages.
+          async buildApp(builder) {
+            if (settings.current.storageMode === 'direct') return;
+            for (const environment of Object.values(builder.environments))
+              if (!environment.isBuilt) await builder.build(environment);
+          },
+        },
         environments: {
           client: { build: { manifest: true } },
           ssr: {

@@ -1,13 +1,16 @@
 /**
  * The site's Content-Security-Policy and other security headers, built from the same validated
  * settings the app uses (storage mode and endpoint, analytics script), so the policy allows
- * exactly what the site talks to. The build writes them to dist/_headers (Cloudflare and
- * Netlify format) and into each page as a <meta> fallback for hosts that cannot send headers.
+ * exactly what the site talks to. The build writes them to dist/_headers (Cloudflare's
+ * format) and into each page as a <meta> fallback for hosts that cannot send headers.
  */
 import { createHash } from 'node:crypto';
 import type { SiteSettings } from '#src/config/settings.ts';
 import { CALENDAR, VIDEO } from '#src/config/site.ts';
-import { IMMUTABLE_CACHE_CONTROL, IMMUTABLE_PREFIX } from './static-host.ts';
+
+/** Hashed build output: never changes under its name, so it is cached for a year. */
+export const IMMUTABLE_PREFIX = '/assets/';
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** Hosts gtag.js sends measurements to (Google's documented CSP list for GA4). */
 const GA_COLLECT_HOSTS = [

@@ -33,7 +33,7 @@ import {
   SUBMISSIONS_PER_EMAIL_PER_MINUTE,
 } from './client-limits.ts';
 import { AirtableError } from './airtable-client.ts';
-import type { KeepAlive, SubmissionStore } from './stores.ts';
+import type { SubmissionStore } from './stores.ts';
 import { isRefusal, parsePosted, type Refusal, type Submission } from './submission.ts';
 
 /** Largest request body the request check reads; a form's submission is well under 4 KB. */
@@ -46,8 +46,6 @@ export interface DoorRequest {
   form: FormContract;
   /** The connecting address, as the host knows it (see client-limits.ts). */
   clientAddress: string;
-  /** How the host keeps the write's mail alive past the answer (stores.ts). */
-  keepAlive?: KeepAlive;
 }
 
 /** A submission refused or failed. */
@@ -166,7 +164,7 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
   const bodyTimeoutMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
 
   return {
-    async submit(request, { form: contract, clientAddress, keepAlive }) {
+    async submit(request, { form: contract, clientAddress }) {
       if (!isSameSite(request))
         return refused(403, 'CROSS_SITE_REQUEST', 'Submissions are only accepted from this site');
       if (!hasContentType(request))
@@ -220,10 +218,7 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
         };
 
       try {
-        await options.store.save(parsed, {
-          origin: new URL(request.url).origin,
-          ...(keepAlive ? { keepAlive } : {}),
-        });
+        await options.store.save(parsed, { origin: new URL(request.url).origin });
       } catch (error) {
         if (!(error instanceof AirtableError)) throw error;
         return { ...refused(error.status, error.type, error.message), form };

@@ -1,12 +1,13 @@
 /**
- * The reference deploy: one Cloudflare Worker (wrangler.jsonc) that serves dist/ as static
- * assets (clean URLs, 404.html with status 404, _headers) and runs the forms' doors (doors.ts).
- * When wrangler.jsonc binds the SUBMISSIONS queue, a door accepts each valid submission into it
- * and answers at once, and this Worker's queue consumer is the only writer to Airtable.
+ * The site's one server: a Cloudflare Worker (wrangler.jsonc), run by `vite` and `vite preview`
+ * in workerd through Cloudflare's Vite plugin, by `wrangler dev`, and by Cloudflare. It serves the
+ * built site as static assets (clean URLs, 404.html with status 404, _headers) and runs the forms'
+ * doors (doors.ts): a door accepts each valid submission into the SUBMISSIONS queue and answers at
+ * once, and this Worker's queue consumer is the only writer to Airtable.
  *
- * Mail (docs/consent.md, docs/decisions/0013): with the `send_email` binding EMAIL, consent
- * applies to every write, the queue consumer sends each write's emails through the mail queue
- * (MAIL_JOBS), and the doors answer the emails' links (/api/email/…).
+ * Mail (docs/consent.md, docs/decisions/0013): with the `send_email` binding EMAIL (or, in local
+ * runs, the outbox at MAIL_OUTBOX_URL), consent applies to every write, the queue consumer sends
+ * each write's emails through the mail queue (MAIL_JOBS), and the doors answer the emails' links.
  */
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
@@ -30,7 +31,7 @@ import type { QueuedSubmission } from './stores.ts';
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
 export interface WorkerEnv extends AirtableEnv, DeadLetterAdminEnv, WorkerMailEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
-  /** Queued mode when bound (see wrangler.jsonc). */
+  /** The submissions' queue, drained by this Worker's one paced writer (wrangler.jsonc). */
   SUBMISSIONS?: { send(body: QueuedSubmission, options?: { contentType?: 'json' }): Promise<void> };
   /** Cloudflare's Rate Limiting bindings (wrangler.jsonc `ratelimits`); in memory when unbound. */
   SUBMIT_LIMITER?: RateLimitBinding;
@@ -57,25 +58,30 @@ function mailOf(env: WorkerEnv) {
   return found;
 }
 
-function doorsFor(env: WorkerEnv): DoorsHandler {
-  if (doors?.env !== env)
+function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
+  if (doors?.env !== env) {
+    const { mail } = mailOf(env);
     doors = {
       env,
       handler: createDoors(env, {
-        queue: queueOf(env),
-        // The doors answer the emails' links. Pressing one writes its one record through this
-        // isolate's pacer, while the visitor waits for the page saying it is done (decision 0013).
-        mail: mailOf(env).mail?.service,
-        linkMail: async (outcome, origin) => {
-          const { mail } = mailOf(env);
-          if (mail) await queueOutcomeMail(mail, outcome, origin);
-        },
+        queue,
+        // Pressing an email link writes its one record through this isolate's pacer, while the
+        // visitor waits for the page saying it is done (decision 0013); its mail is queued.
         pacer: isolatePacer(),
+        ...(mail
+          ? {
+              mail: {
+                service: mail.service,
+                linkMail: async (outcome, origin) => void (await queueOutcomeMail(mail, outcome, origin)),
+              },
+            }
+          : {}),
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
         formTemplates: formTemplatesFrom((path) => assetText(env, path)),
       }),
     };
+  }
   return doors.handler;
 }
 
@@ -90,7 +96,10 @@ async function assetText(env: WorkerEnv, path: string): Promise<string | null> {
 /** How long queued messages wait while the mail settings are wrong. */
 const MAIL_PROBLEM_RETRY_SECONDS = 300;
 
-/** Cloudflare sets the connecting address on every request; a client cannot choose it. */
+/**
+ * Cloudflare sets the connecting address on every request; a client cannot choose it. `vite` and
+ * `vite preview` set it the same way from the socket (scripts/vite-plugins/worker-server.ts).
+ */
 const connectingAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
 const startsWith = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
@@ -98,13 +107,16 @@ const startsWith = (pathname: string, prefix: string) =>
 export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
     const { pathname } = new URL(request.url);
-    if (formAtPath(pathname)) return doorsFor(env)(request, { address: connectingAddress(request) });
-    if (isEmailLinkPath(pathname) && env.EMAIL) {
+    const queue = queueOf(env);
+    if ((formAtPath(pathname) || isEmailLinkPath(pathname)) && !queue)
+      return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
+    if (queue && formAtPath(pathname))
+      return doorsFor(env, queue)(request, { address: connectingAddress(request) });
+    if (queue && isEmailLinkPath(pathname) && (env.EMAIL || env.MAIL_OUTBOX_URL)) {
       if (mailOf(env).problem) return linksUnavailablePage();
-      return doorsFor(env)(request, { address: connectingAddress(request) });
+      return doorsFor(env, queue)(request, { address: connectingAddress(request) });
     }
     if (startsWith(pathname, DEAD_LETTERS_PATH)) {
-      const queue = queueOf(env);
       if (!queue) return new Response('Not found', { status: 404 });
       const jobs = env.MAIL_JOBS;
       return handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {

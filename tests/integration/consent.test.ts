@@ -17,7 +17,7 @@ import { createDoors } from '#src/server/doors.ts';
 import { memoryMailLedger } from '#src/server/mail/mail-limits.ts';
 import { createMailService } from '#src/server/mail/mail-service.ts';
 import { parseMailSettings } from '#src/server/mail/mail-settings.ts';
-import { outboxMailer, readOutbox } from '#src/server/mail/outbox.ts';
+import { outboxMailer, readOutbox } from '#scripts/airtable-emulator/outbox.ts';
 import { webMiddleware } from '#scripts/vite-plugins/node-adapter.ts';
 import { useEmulator } from './support/emulator.ts';
 

@@ -12,8 +12,7 @@ import {
   type MailMessage,
   toRfc5322,
 } from '#src/server/mail/message.ts';
-import { outboxMailer, parseOutboxMessage, readOutbox } from '#src/server/mail/outbox.ts';
-import { resendMailer } from '#src/server/mail/resend-mailer.ts';
+import { outboxMailer, parseOutboxMessage, readOutbox } from '#scripts/airtable-emulator/outbox.ts';
 
 const AT = new Date('2026-05-04T09:08:07Z');
 
@@ -159,50 +158,5 @@ describe('the Worker’s mailer (send_email binding)', () => {
     });
     await expect(mailer.send(message)).rejects.toEqual(expect.any(MailFailure));
     await expect(mailer.send(message)).rejects.toMatchObject({ retryable: true });
-  });
-});
-
-describe('Resend’s client', () => {
-  it('posts the message with its idempotency key, and turns refusals into MailFailures', async () => {
-    const requests: { headers: IncomingMessage['headers']; body: Record<string, unknown> }[] = [];
-    let answer = { status: 200, body: { id: 're_1' } as object };
-    const server = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => {
-        requests.push({ headers: request.headers, body: JSON.parse(body) as Record<string, unknown> });
-        response
-          .writeHead(answer.status, { 'content-type': 'application/json' })
-          .end(JSON.stringify(answer.body));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    try {
-      const mailer = resendMailer('re_test_key', `http://127.0.0.1:${port}`);
-      expect(await mailer.send(message)).toEqual({ id: 're_1' });
-      expect(requests[0]?.headers['idempotency-key']).toBe(message.idempotencyKey);
-      expect(requests[0]?.headers.authorization).toBe('Bearer re_test_key');
-      expect(requests[0]?.body).toMatchObject({
-        from: '"Podling" <hello@podling.app>',
-        to: 'parent@example.co.uk',
-        reply_to: 'head@school.sch.uk',
-        subject: message.subject,
-        headers: message.headers,
-      });
-
-      answer = {
-        status: 422,
-        body: { name: 'validation_error', message: 'Invalid `to` field.', statusCode: 422 },
-      };
-      await expect(mailer.send(message)).rejects.toMatchObject({ name: 'MailFailure', retryable: false });
-      answer = {
-        status: 429,
-        body: { name: 'rate_limit_exceeded', message: 'Too many requests', statusCode: 429 },
-      };
-      await expect(mailer.send(message)).rejects.toMatchObject({ name: 'MailFailure', retryable: true });
-    } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
   });
 });

@@ -20,18 +20,11 @@ export interface MailJob {
 
 const isText = (value: unknown): value is string => typeof value === 'string';
 
-/** Whether a queue message's body is a mail job (rather than a submission). */
-export function isMailJob(body: unknown): body is MailJob {
-  if (typeof body !== 'object' || body === null) return false;
-  const job = body as Partial<MailJob>;
-  const message = job.message as Partial<MailMessage> | undefined;
+/** Whether a value is a whole mail message (a job's, or one posted to the local outbox). */
+export function isMailMessage(value: unknown): value is MailMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const message = value as Partial<MailMessage>;
   return (
-    job.kind === 'mail' &&
-    isText(job.email) &&
-    (job.form === 'waitlist' || job.form === 'quote') &&
-    isText(job.queuedAt) &&
-    typeof message === 'object' &&
-    message !== null &&
     isText(message.to) &&
     isText(message.subject) &&
     isText(message.text) &&
@@ -42,5 +35,18 @@ export function isMailJob(body: unknown): body is MailJob {
     isText(message.from.email) &&
     typeof message.headers === 'object' &&
     message.headers !== null
+  );
+}
+
+/** Whether a queue message's body is a mail job (rather than a submission). */
+export function isMailJob(body: unknown): body is MailJob {
+  if (typeof body !== 'object' || body === null) return false;
+  const job = body as Partial<MailJob>;
+  return (
+    job.kind === 'mail' &&
+    isText(job.email) &&
+    (job.form === 'waitlist' || job.form === 'quote') &&
+    isText(job.queuedAt) &&
+    isMailMessage(job.message)
   );
 }

@@ -18,7 +18,7 @@ import type { MailJob } from './mail-job.ts';
 import { kvMailLedger, type MailLedger, type MailLedgerKv, memoryMailLedger } from './mail-limits.ts';
 import { createMailService, type MailService } from './mail-service.ts';
 import { type MailEnv, parseMailSettings } from './mail-settings.ts';
-import { cloudflareMailer, type Mailer, MailFailure, type SendEmailBinding } from './mailer.ts';
+import { cloudflareMailer, localOutboxMailer, type Mailer, MailFailure, type SendEmailBinding } from './mailer.ts';
 import type { WriteOutcome } from './outgoing.ts';
 
 export { isMailJob, type MailJob } from './mail-job.ts';
@@ -132,6 +132,8 @@ export async function sendMailJobs(
 export interface WorkerMailEnv extends MailEnv {
   /** Cloudflare Email Service's `send_email` binding: with it, consent and mail are on. */
   EMAIL?: SendEmailBinding;
+  /** Local runs only (`vite`, `vite preview`, tests): the emails go to this outbox, not EMAIL. */
+  MAIL_OUTBOX_URL?: string;
   /** The mail limits and sent marks (a KV namespace); per isolate when unbound. */
   MAIL_LEDGER?: MailLedgerKv;
   /** The mail queue's producer. */
@@ -165,7 +167,8 @@ export function workerMail(
   now: () => number = Date.now,
 ): { mail?: WorkerMail; problem?: string } {
   const binding = env.EMAIL;
-  if (!binding) return {};
+  const outbox = env.MAIL_OUTBOX_URL;
+  if (!binding && !outbox) return {};
   const jobs = env.MAIL_JOBS;
   if (!jobs) return { problem: 'EMAIL is bound but the MAIL_JOBS queue is not (wrangler.jsonc)' };
   let settings;
@@ -176,11 +179,11 @@ export function workerMail(
   }
   const ledger = env.MAIL_LEDGER ? kvMailLedger(env.MAIL_LEDGER) : (isolateLedger ??= memoryMailLedger());
   const sent = env.MAIL_LEDGER ? kvSentMarks(env.MAIL_LEDGER) : (isolateSent ??= memorySentMarks());
-  const mailer = cloudflareMailer(binding);
+  const mailer = outbox ? localOutboxMailer(outbox) : cloudflareMailer(binding as SendEmailBinding);
   const store = env.DEAD_LETTERS;
   return {
     mail: {
-      service: createMailService({ settings, mailer, ledger, now }),
+      service: createMailService({ settings, ledger, now }),
       mailer,
       sent,
       enqueue: (job) => jobs.send(job, { contentType: 'json' }),

@@ -1,23 +1,20 @@
 /**
  * The mail side of the write path, put together once per server: which emails a write causes
- * (outgoing.ts), within the limits (mail-limits.ts), through the host's mailer (mailer.ts),
- * with links signed by the server's secret. A failure to send never changes the visitor's answer:
- * the synchronous store logs it; the Worker's queue writer reserves the emails (`reserveEmails`)
- * and hands them to its mail queue, which retries them (mail-queue.ts).
+ * (outgoing.ts), within the limits (mail-limits.ts), with links signed by the
+ * server's secret. The Worker's queue writer reserves the emails (`reserveEmails`) and hands them
+ * to its mail queue, which sends and retries them (mail-queue.ts): a failure to send never
+ * changes the visitor's answer.
  */
 import { CALENDAR } from '#src/config/site.ts';
 import { inboxKey } from '#src/server/client-limits.ts';
 import type { MailContext } from './emails.ts';
 import type { MailLedger } from './mail-limits.ts';
-import type { Mailer } from './mailer.ts';
 import type { MailSettings } from './mail-settings.ts';
 import type { MailMessage } from './message.ts';
-import { type DeliveryReport, deliver, emailsFor, type WriteOutcome } from './outgoing.ts';
+import { emailsFor, type WriteOutcome } from './outgoing.ts';
 
 export interface MailService {
   readonly settings: MailSettings;
-  /** Sends the emails one write causes; rejects with a MailFailure when a send failed. */
-  afterWrite(outcome: WriteOutcome, siteUrl: string): Promise<DeliveryReport>;
   /**
    * The emails one write causes that the limits allow, counted against them now and sent later
    * by the caller (the Worker's mail queue); `limited`: how many the limits held back.
@@ -30,7 +27,6 @@ export interface MailService {
 
 export function createMailService(options: {
   settings: MailSettings;
-  mailer: Mailer;
   ledger: MailLedger;
   now?: () => number;
 }): MailService {
@@ -51,10 +47,6 @@ export function createMailService(options: {
   };
   return {
     settings: options.settings,
-    async afterWrite(outcome, siteUrl) {
-      const at = new Date(now());
-      return deliver(await plan(outcome, siteUrl, at), options.mailer, options.ledger, at);
-    },
     async reserveEmails(outcome, siteUrl) {
       const at = new Date(now());
       const messages: MailMessage[] = [];

@@ -1,12 +1,12 @@
 /**
  * The one small mailer: every email the site sends goes through `Mailer.send`, whichever host
- * carries it. This module holds the interface and the Worker's transport (Cloudflare's
- * `send_email` binding); Resend's client (`resend-mailer.ts`) and the local outbox, which writes
- * files (`outbox.ts`), have their own modules so the Worker bundles neither.
+ * carries it. This module holds the interface and the Worker's two transports: Cloudflare's
+ * `send_email` binding on a deploy, and the local outbox (the emulator writes `.eml` files) in
+ * local runs.
  */
 import { cleanedForSending, headerAddress, headerText, type MailMessage } from './message.ts';
 
-export type MailerKind = 'cloudflare' | 'resend' | 'outbox';
+export type MailerKind = 'cloudflare' | 'outbox';
 
 export interface SentMail {
   /** The transport's id for the message (a file path for the outbox). */
@@ -110,6 +110,33 @@ export function cloudflareMailer(binding: SendEmailBinding): Mailer {
           !(code && PERMANENT_SEND_ERRORS.has(code)),
         );
       }
+    },
+  };
+}
+
+/**
+ * The Worker's mailer in local runs (`vite`, `vite preview`, tests): each message is posted to the
+ * local outbox (MAIL_OUTBOX_URL, the emulator's `/__emulator/outbox`), which writes it as one
+ * `.eml` file. Never set on a deploy (`npm run launch-check` fails it).
+ */
+export function localOutboxMailer(url: string, fetcher: typeof fetch = fetch): Mailer {
+  return {
+    kind: 'outbox',
+    async send(message) {
+      readyToSend(message);
+      let response: Response;
+      try {
+        response = await fetcher(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(message),
+        });
+      } catch (error) {
+        throw new MailFailure(`The local outbox did not answer: ${String(error)}`, true);
+      }
+      if (!response.ok) throw new MailFailure(`The local outbox answered ${response.status}`, response.status >= 500);
+      const { id } = (await response.json()) as { id?: unknown };
+      return { id: typeof id === 'string' ? id : '' };
     },
   };
 }

@@ -14,8 +14,6 @@
  */
 import type { MailContext } from './emails.ts';
 import { changeEmail, confirmationEmail, quoteAcknowledgement, schoolsTeamNotification } from './emails.ts';
-import type { MailLedger } from './mail-limits.ts';
-import type { Mailer } from './mailer.ts';
 import type { MailMessage } from './message.ts';
 import type { LinkForm, LinkValues } from './signed-link.ts';
 
@@ -81,40 +79,4 @@ export async function emailsFor(
     await toTeam(false),
     toVisitor(await quoteAcknowledgement(context, outcome.email, settings.bookingUrl, outcome.key)),
   ];
-}
-
-export interface DeliveryReport {
-  readonly sent: number;
-  /** Held back by the recipient's limits (never retried: the limit is the point). */
-  readonly limited: number;
-}
-
-/**
- * Sends each email the limits allow. A MailFailure propagates after the ones before it were
- * sent, so the caller retries the submission's mail; since every message keeps its idempotency
- * key, a transport that honours it (Resend, the outbox) does not send those again, and the
- * Worker's consumer marks what it sent (see the queue writer).
- */
-export async function deliver(
-  outgoing: readonly Outgoing[],
-  mailer: Mailer,
-  ledger: MailLedger,
-  now: Date,
-): Promise<DeliveryReport> {
-  let sent = 0;
-  let limited = 0;
-  for (const { message, limitedInbox } of outgoing) {
-    if (limitedInbox !== undefined && !(await ledger.reserve(limitedInbox, now))) {
-      limited += 1;
-      continue;
-    }
-    try {
-      await mailer.send(message);
-    } catch (error) {
-      if (limitedInbox !== undefined) await ledger.release(limitedInbox, now);
-      throw error;
-    }
-    sent += 1;
-  }
-  return { sent, limited };
 }

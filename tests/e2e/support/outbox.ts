@@ -1,4 +1,4 @@
-import { readOutbox, type OutboxMessage } from '#src/server/mail/outbox.ts';
+import { readOutbox, type OutboxMessage } from '#scripts/airtable-emulator/outbox.ts';
 import { outboxDirFor } from './config.mjs';
 import { expect } from './fixtures.ts';
 

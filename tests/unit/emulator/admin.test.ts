@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { faultsFrom, renderRecordsPage } from '#scripts/airtable-emulator/admin.ts';
 import { startEmulator } from '#scripts/airtable-emulator/emulator.ts';
-import { outboxMailer } from '#src/server/mail/outbox.ts';
+import { outboxMailer } from '#scripts/airtable-emulator/outbox.ts';
 
 describe('admin page and API helpers', () => {
   it('lists records newest first under their columns, escaping what visitors typed', () => {

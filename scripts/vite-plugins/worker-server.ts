@@ -1,0 +1,257 @@
+/**
+ * The one server, in `vite` and `vite preview` as on Cloudflare: the Worker (src/server/worker.ts,
+ * wrangler.jsonc) runs in workerd through Cloudflare's Vite plugin, with its queues and their
+ * consumers, Rate Limiting, KV and mail bindings as the plugin's local stand-ins. So development,
+ * every test and production store a submission through the same queue and the same paced writer.
+ *
+ * What this file adds around Cloudflare's plugin, for local runs only:
+ *
+ * - **The Worker's settings from the shell** (or `.env` files, or `.dev.vars`), for the names in
+ *   WORKER_SETTINGS. Cloudflare's plugin reads `vite preview`'s variables from the `.dev.vars` it
+ *   copied at build time (workers-sdk discussion 13885): this bridges the shell's settings in, so
+ *   `AIRTABLE_ENDPOINT_URL=… npm run preview` points the built Worker at another Airtable.
+ * - **Stand-ins for the outside services**, on loopback: with no AIRTABLE_API_KEY, the Airtable
+ *   emulator (data in `.data/airtable.json`); and always, the local mail outbox (MAIL_OUTBOX_DIR,
+ *   default `.data/outbox`, one `.eml` per message), which the Worker posts its emails to
+ *   (MAIL_OUTBOX_URL). Both are listed on the emulator's page, `/__emulator/` on the site's origin.
+ * - **A link secret of this checkout's own** when LINK_SECRET is unset: random, made on first run,
+ *   kept in `.data/link-secret` (ignored by git). Nothing in the repository signs a link.
+ * - **The connecting address**: the Worker reads the client's address from `CF-Connecting-IP`,
+ *   as on Cloudflare. Here it is set from the socket, whatever the client sent, so the per-client
+ *   limits hold; a proxy named in TRUSTED_PROXIES (the browser tests' harness) may name its client
+ *   in `X-Forwarded-For`.
+ *
+ * A build with VITE_AIRTABLE_API_KEY (the spec's direct mode) is a folder of static files,
+ * `dist/client`, any host serves: the Worker is left out of it (`assetsOnly`).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
+import { cloudflare } from '@cloudflare/vite-plugin';
+import { type Connect, loadEnv, type Plugin, type ViteDevServer } from 'vite';
+import {
+  createEmulator,
+  EMULATOR_ADMIN_PREFIX,
+  EMULATOR_DEFAULT_DATA_FILE,
+  type Emulator,
+} from '#scripts/airtable-emulator/emulator.ts';
+import { DEFAULT_MAIL_OUTBOX_DIR } from '#scripts/airtable-emulator/outbox.ts';
+import { FORM_TEMPLATES_PREFIX } from '#src/server/form-page.ts';
+import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
+import { clientAddress, trustedProxies } from '#src/server/client-limits.ts';
+import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
+import { devFormTemplate } from './form-templates.ts';
+import type { SiteSettingsHolder } from './site-settings.ts';
+
+/** The Worker's settings a local run takes from the shell (docs/deploy.md lists them all). */
+export const WORKER_SETTINGS = [
+  'AIRTABLE_API_KEY',
+  'AIRTABLE_BASE_ID',
+  'AIRTABLE_ENDPOINT_URL',
+  'LINK_SECRET',
+  'LINK_SECRET_PREVIOUS',
+  'MAIL_FROM',
+  'SCHOOLS_TEAM_EMAIL',
+  'ADMIN_TOKEN',
+] as const;
+
+/** Where this checkout keeps its own link secret (under .data/, ignored by git). */
+export const LOCAL_LINK_SECRET_FILE = '.data/link-secret';
+
+type Vars = Record<string, string>;
+
+/** The built Worker's config, as Cloudflare's plugin finds it for `vite preview`. */
+function builtWorkerDir(root: string): string | null {
+  const redirect = path.join(root, '.wrangler', 'deploy', 'config.json');
+  if (!existsSync(redirect)) return null;
+  const { configPath } = JSON.parse(readFileSync(redirect, 'utf8')) as { configPath: string };
+  return path.dirname(path.resolve(path.dirname(redirect), configPath));
+}
+
+/** Points `vite preview` at the build in `outDir` (its Worker's, or a static build's config). */
+function pointAtBuild(root: string, outDir: string): void {
+  const built = ['podling_site', 'client']
+    .map((dir) => path.join(outDir, dir, 'wrangler.json'))
+    .find((file) => existsSync(file));
+  if (!built) return;
+  const redirect = path.join(root, '.wrangler', 'deploy', 'config.json');
+  mkdirSync(path.dirname(redirect), { recursive: true });
+  writeFileSync(
+    redirect,
+    JSON.stringify({ configPath: path.relative(path.dirname(redirect), built), auxiliaryWorkers: [] }),
+  );
+}
+
+const readVarsFile = (file: string): Vars => (existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {}) as Vars;
+
+/** This checkout's own link secret: made once, 32 random bytes as hex. */
+function localLinkSecret(root: string): string {
+  const file = path.join(root, LOCAL_LINK_SECRET_FILE);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/** The stand-ins on their own loopback port: the Worker in workerd reaches them there. */
+async function listen(emulator: Emulator): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => emulator.handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // The dev server may outlive a test that ends it abruptly: never keep the process alive.
+  server.unref();
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Sets CF-Connecting-IP from the socket (or a trusted proxy's X-Forwarded-For), as Cloudflare does. */
+function connectingAddress(): Connect.NextHandleFunction {
+  const proxies = trustedProxies(process.env.TRUSTED_PROXIES);
+  return (req, _res, next) => {
+    const forwarded = req.headers['x-forwarded-for'];
+    const address = clientAddress(
+      req.socket.remoteAddress,
+      Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? null),
+      proxies,
+    );
+    req.headers['cf-connecting-ip'] = address ?? '';
+    next();
+  };
+}
+
+/** `vite` only: a form's answer template, rendered from the sources when the Worker asks for it. */
+function devTemplates(server: ViteDevServer): Connect.NextHandleFunction {
+  return (req, res, next) => {
+    const { pathname } = new URL(req.url ?? '/', 'http://local');
+    const name = pathname.startsWith(FORM_TEMPLATES_PREFIX)
+      ? pathname.slice(FORM_TEMPLATES_PREFIX.length).replace(/\.html$/, '')
+      : '';
+    if (!Object.hasOwn(FORMS, name)) return next();
+    devFormTemplate(server, name as FormName).then(
+      (html) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(html);
+      },
+      (error: unknown) => next(error),
+    );
+  };
+}
+
+export function workerServer(settings: SiteSettingsHolder): Plugin[] {
+  let vars: Vars = {};
+  let emulator: Emulator | undefined;
+  let standIns: { url: string; close: () => Promise<void> } | undefined;
+  let describe = '';
+  let developing = false;
+  Object.assign(process.env, WRANGLER_LOCAL_ENV);
+
+  const local: Plugin = {
+    name: 'podling:worker-server',
+    async config(config, { command, mode, isPreview }) {
+      developing = command === 'serve' && !isPreview;
+      if (command !== 'serve' || mode === 'test' || settings.current.storageMode === 'direct') return;
+      const root = path.resolve(config.root ?? process.cwd());
+      const names = [...WORKER_SETTINGS, 'MAIL_OUTBOX_DIR', 'AIRTABLE_EMULATOR_DATA'];
+      const shell = loadEnv(mode, root, '');
+      const fromShell: Vars = {};
+      for (const name of names) if (shell[name]) fromShell[name] = shell[name];
+      const devVars = readVarsFile(path.join(root, '.dev.vars'));
+      const given = { ...devVars, ...fromShell };
+      const outboxDir = path.resolve(root, given.MAIL_OUTBOX_DIR || DEFAULT_MAIL_OUTBOX_DIR);
+      const dataFile = given.AIRTABLE_EMULATOR_DATA || EMULATOR_DEFAULT_DATA_FILE;
+      emulator = createEmulator({ dataFile: path.resolve(root, dataFile), outboxDir });
+      standIns = await listen(emulator);
+      const ownAirtable = !given.AIRTABLE_API_KEY;
+      vars = {
+        ...(ownAirtable
+          ? {
+              AIRTABLE_API_KEY: emulator.apiKey,
+              AIRTABLE_BASE_ID: emulator.baseId,
+              AIRTABLE_ENDPOINT_URL: standIns.url,
+            }
+          : {}),
+        ...fromShell,
+        LINK_SECRET: given.LINK_SECRET || localLinkSecret(root),
+        MAIL_OUTBOX_URL: `${standIns.url}${EMULATOR_ADMIN_PREFIX}/outbox`,
+      };
+      delete vars.MAIL_OUTBOX_DIR;
+      delete vars.AIRTABLE_EMULATOR_DATA;
+      describe = ownAirtable
+        ? `Forms store in the local Airtable emulator (${dataFile}); emails land in ${path.relative(root, outboxDir) || '.'}`
+        : `Forms store in base ${vars.AIRTABLE_BASE_ID ?? '(AIRTABLE_BASE_ID unset)'} at ${vars.AIRTABLE_ENDPOINT_URL || 'Airtable'}; emails land in ${path.relative(root, outboxDir) || '.'}`;
+      if (isPreview) {
+        // `vite preview --outDir X` serves the build in X: Cloudflare's plugin finds a build
+        // through one file, which the last `vite build` wrote, so it is pointed at X's.
+        if (config.build?.outDir) pointAtBuild(root, path.resolve(root, config.build.outDir));
+        // Cloudflare's plugin reads the built Worker's variables from the .dev.vars beside its
+        // built config: the shell's settings go there, over those copied at build time.
+        const dir = builtWorkerDir(root);
+        if (!dir) throw new Error('vite preview serves a build: run `npm run build` first');
+        const file = path.join(dir, '.dev.vars');
+        const merged = { ...readVarsFile(file), ...vars };
+        writeFileSync(
+          file,
+          Object.entries(merged)
+            .map(([name, value]) => `${name}=${JSON.stringify(value)}\n`)
+            .join(''),
+          { mode: 0o600 },
+        );
+      }
+    },
+    configureServer(server) {
+      if (!emulator) return;
+      const stand = emulator;
+      server.middlewares.use(connectingAddress());
+      server.middlewares.use(devTemplates(server));
+      server.middlewares.use(EMULATOR_ADMIN_PREFIX, (req, res) => {
+        req.url = `${EMULATOR_ADMIN_PREFIX}${req.url ?? ''}`;
+        stand.handle(req, res);
+      });
+      server.httpServer?.once('listening', () => {
+        const address = server.httpServer?.address();
+        const port = address && typeof address === 'object' ? address.port : '';
+        server.config.logger.info(`  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`);
+      });
+      server.httpServer?.once('close', () => void standIns?.close());
+    },
+    configurePreviewServer(server) {
+      if (!emulator) return;
+      const stand = emulator;
+      server.middlewares.use(connectingAddress());
+      server.middlewares.use(EMULATOR_ADMIN_PREFIX, (req, res) => {
+        req.url = `${EMULATOR_ADMIN_PREFIX}${req.url ?? ''}`;
+        stand.handle(req, res);
+      });
+      server.httpServer.once('listening', () => {
+        const address = server.httpServer.address();
+        const port = address && typeof address === 'object' ? address.port : '';
+        server.config.logger.info(`  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`);
+      });
+      server.httpServer.once('close', () => void standIns?.close());
+    },
+  };
+
+  if (process.env.VITEST) return [local];
+  return [
+    local,
+    ...cloudflare({
+      // The spec's direct mode: the page writes to Airtable itself, the build is static files.
+      assetsOnly: () => settings.current.storageMode === 'direct',
+      // `vite` only (a build keeps wrangler.jsonc's own): the shell's settings and the stand-ins,
+      // and unknown paths answered by the app's router, since there is no dist/404.html yet.
+      // (Cloudflare's plugin merges what this returns into wrangler.jsonc's config.)
+      config: () =>
+        developing ? { vars, assets: { not_found_handling: 'single-page-application' } } : {},
+    }),
+  ];
+}
