@@ -9,6 +9,8 @@ import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
 import { createWindowLimiter } from '#src/server/client-limits.ts';
 import { createDoors, type DoorsOptions } from '#src/server/doors.ts';
+import type { QueuedSubmission } from '#src/server/stores.ts';
+import { cellsForCreate, cellsForUpdate } from '#src/server/submission.ts';
 import { createPacer } from '#src/server/pacer.ts';
 import {
   ADMIN_TOKEN_MIN_LENGTH,
@@ -25,43 +27,11 @@ interface Stored {
   fields: Record<string, unknown>;
 }
 
-/** Airtable with a few records: answers lookups by email, records creates and updates. */
-function fakeBase(seed: Stored[] = []) {
-  const records = [...seed];
-  const calls: { method: string; body: { records?: { id?: string; fields: Record<string, unknown> }[] } }[] =
-    [];
-  const fetchStub: typeof fetch = async (input, init) => {
-    const body = JSON.parse(String(init?.body ?? '{}')) as (typeof calls)[number]['body'] & {
-      filterByFormula?: string;
-    };
-    calls.push({ method: init?.method ?? 'GET', body });
-    if (String(input).endsWith('/listRecords')) {
-      const found = records.filter((record) =>
-        body.filterByFormula?.includes(`'${String(record.fields.Email)}'`),
-      );
-      return Response.json({ records: found });
-    }
-    const written = (body.records ?? []).map((record, i) => {
-      const existing = records.find((stored) => stored.id === record.id);
-      if (existing) {
-        Object.assign(existing.fields, record.fields);
-        return existing;
-      }
-      const created = {
-        id: `recNew${records.length + i}`,
-        createdTime: '2020-01-01T00:00:00.000Z',
-        fields: record.fields,
-      };
-      records.push(created);
-      return created;
-    });
-    return Response.json({ records: written });
-  };
-  return { records, calls, fetch: fetchStub };
-}
-
-/** A relay (one server instance) over `base`, with the clock pinned and pacing out of the way. */
-const relayOver = (base: ReturnType<typeof fakeBase>, options: DoorsOptions = {}) =>
+/**
+ * One door (one isolate) over `queue`, with the clock pinned. Its Airtable is a stub that counts
+ * calls: a form's door only queues, so nothing reaches Airtable from it.
+ */
+const doorOver = (queue: QueuedSubmission[], airtableCalls: string[], options: Partial<DoorsOptions> = {}) =>
   createDoors(
     {
       AIRTABLE_API_KEY: 'patServer',
@@ -69,18 +39,29 @@ const relayOver = (base: ReturnType<typeof fakeBase>, options: DoorsOptions = {}
       AIRTABLE_ENDPOINT_URL: 'https://airtable.test',
     },
     {
-      fetch: base.fetch,
+      queue: { send: async (submission) => void queue.push(submission) },
+      pacer: createPacer(),
+      fetch: async (input) => {
+        airtableCalls.push(String(input));
+        return Response.json({ records: [] });
+      },
       now: () => NOW,
-      pacer: createPacer({ perSecond: 1000 }),
       warn: () => undefined,
       ...options,
     },
   );
 
-function serverWith(seed: Stored[] = [], options: DoorsOptions = {}) {
-  const base = fakeBase(seed);
-  return { relay: relayOver(base, options), base };
+function serverWith(options: Partial<DoorsOptions> = {}) {
+  const queued: QueuedSubmission[] = [];
+  const airtableCalls: string[] = [];
+  return { relay: doorOver(queued, airtableCalls, options), queued, airtableCalls };
 }
+
+/** The record the queue's one writer leaves for a queued submission: created, or over `stored`. */
+const written = (submission: QueuedSubmission, stored?: Stored) =>
+  stored
+    ? { ...stored.fields, ...cellsForUpdate(submission, new Date(NOW)) }
+    : cellsForCreate(submission, new Date(NOW));
 
 /** What the enhanced form sends: the form's fields, urlencoded, asking for a JSON answer. */
 const PAGE = {
@@ -136,10 +117,10 @@ describe('same site only', () => {
     ['JSON', { 'content-type': 'application/json' }, 415],
     ['multipart', { 'content-type': 'multipart/form-data; boundary=x' }, 415],
   ])('an enhanced post with %s is refused with %i, nothing stored', async (_, headers, status) => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const response = await relay(create('waitlist', waitlist, headers), { address: '198.51.100.1' });
     expect(response.status).toBe(status);
-    expect(base.calls).toHaveLength(0);
+    expect(queued).toHaveLength(0);
   });
 
   it.each([
@@ -147,7 +128,7 @@ describe('same site only', () => {
     ['Sec-Fetch-Site: cross-site and no Origin', 403, { 'sec-fetch-site': 'cross-site' }],
     ['Sec-Fetch-Site: same-origin and no Origin', 200, { 'sec-fetch-site': 'same-origin' }],
   ])('a native post with %s is answered %i', async (_, status, headers: Record<string, string>) => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const request = new Request(`${ORIGIN}${FORMS.waitlist.path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -155,11 +136,11 @@ describe('same site only', () => {
     });
     const response = await relay(request, { address: '198.51.100.3' });
     expect(response.status).toBe(status);
-    expect(base.records).toHaveLength(status === 200 ? 1 : 0);
+    expect(queued).toHaveLength(status === 200 ? 1 : 0);
   });
 
   it('an enhanced post with neither Origin nor Sec-Fetch-Site is refused like the native one', async () => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const request = new Request(`${ORIGIN}${FORMS.waitlist.path}`, {
       method: 'POST',
       headers: { accept: PAGE.accept, 'content-type': PAGE['content-type'] },
@@ -168,11 +149,11 @@ describe('same site only', () => {
     const response = await relay(request);
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ success: false });
-    expect(base.calls).toHaveLength(0);
+    expect(queued).toHaveLength(0);
   });
 
   it('the enhanced form and the native post are one door: the same fields store the same record', async () => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const enhanced = await relay(create('waitlist', { email: 'one@example.com', interests: ['use'] }));
     expect(enhanced.headers.get('content-type')).toContain('application/json');
     expect(await enhanced.json()).toMatchObject({ success: true });
@@ -183,15 +164,20 @@ describe('same site only', () => {
       ]),
     );
     expect(native.headers.get('content-type')).toContain('text/html');
-    const [first, second] = base.records.map(({ fields }) => ({ ...fields, Email: '' }));
+    expect(queued.map((submission) => submission.email)).toEqual(['one@example.com', 'two@example.com']);
+    const [first, second] = queued.map((submission) => ({
+      ...submission,
+      email: '',
+      cells: { ...submission.cells, Email: '' },
+    }));
     expect(first).toEqual(second);
   });
 
   it('a native post from another site is refused too', async () => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const response = await relay(post('waitlist', [['email', 'a@b.co']], { origin: 'https://evil.example' }));
     expect(response.status).toBe(403);
-    expect(base.calls).toHaveLength(0);
+    expect(queued).toHaveLength(0);
   });
 });
 
@@ -200,17 +186,20 @@ describe('nothing erased by a stranger', () => {
     ['a blank Contact Name', { contactName: '' }],
     ['a blank School Name', { schoolName: '  ' }],
   ])('a quote with %s is refused', async (_, blank) => {
-    const { relay, base } = serverWith([structuredClone(storedQuote)]);
+    const { relay, queued } = serverWith();
     const response = await relay(create('quote', { ...quote, ...blank }));
     expect(response.status).toBe(422);
-    expect(base.calls).toHaveLength(0);
+    expect(queued).toHaveLength(0);
   });
 
   it('an empty Role and empty Use Cases are never written over stored ones', async () => {
-    const { relay, base } = serverWith([structuredClone(storedQuote)]);
+    const { relay, queued } = serverWith();
     const response = await relay(create('quote', { ...quote, role: '', useCases: [] }));
     expect(response.status).toBe(200);
-    expect(base.records[0]?.fields).toMatchObject({
+    expect(queued).toHaveLength(1);
+    expect(queued[0]!.cells).not.toHaveProperty('Role');
+    expect(queued[0]!.cells).not.toHaveProperty('Use Cases');
+    expect(written(queued[0]!, storedQuote)).toMatchObject({
       Role: 'Head',
       'Use Cases': ['Support Learners'],
       Status: 'New',
@@ -220,10 +209,11 @@ describe('nothing erased by a stranger', () => {
   it.each(['contactName', 'schoolName', 'Contact Name', 'School Name'])(
     '%s is never written on Waitlist (the home form does not have it)',
     async (field) => {
-      const { relay, base } = serverWith();
+      const { relay, queued } = serverWith();
       expect((await relay(create('waitlist', { ...waitlist, [field]: 'Someone' }))).status).toBe(200);
-      expect(base.records[0]?.fields).not.toHaveProperty('Contact Name');
-      expect(base.records[0]?.fields).not.toHaveProperty('School Name');
+      expect(queued).toHaveLength(1);
+      expect(written(queued[0]!)).not.toHaveProperty('Contact Name');
+      expect(written(queued[0]!)).not.toHaveProperty('School Name');
     },
   );
 });
@@ -236,19 +226,22 @@ describe('an empty selection never replaces a stored one', () => {
   };
 
   it('a native sign-up with no interest keeps the stored interests', async () => {
-    const { relay, base } = serverWith([structuredClone(storedSignUp)]);
+    const { relay, queued } = serverWith();
     const response = await relay(post('waitlist', [['email', 'parent@example.com']]));
     expect(response.status).toBe(200);
-    expect(base.records).toHaveLength(1);
-    expect(base.records[0]?.fields.Interests).toEqual(['Invest in Podling']);
-    expect(base.records[0]?.fields['Last Updated']).toBe(new Date(NOW).toISOString());
+    expect(queued).toHaveLength(1);
+    expect(queued[0]!.cells).not.toHaveProperty('Interests');
+    expect(written(queued[0]!, storedSignUp).Interests).toEqual(['Invest in Podling']);
+    expect(written(queued[0]!, storedSignUp)['Last Updated']).toBe(new Date(NOW).toISOString());
   });
 
   it('the enhanced sign-up with no card chosen sends no interest and keeps them too', async () => {
-    const { relay, base } = serverWith([structuredClone(storedSignUp)]);
+    const { relay, queued } = serverWith();
     const response = await relay(create('waitlist', { ...waitlist, interests: [] }));
     expect(response.status).toBe(200);
-    expect(base.records[0]?.fields.Interests).toEqual(['Invest in Podling']);
+    expect(queued).toHaveLength(1);
+    expect(queued[0]!.cells).not.toHaveProperty('Interests');
+    expect(written(queued[0]!, storedSignUp).Interests).toEqual(['Invest in Podling']);
   });
 
   it('the default is not an option the form posts', async () => {
@@ -259,25 +252,25 @@ describe('an empty selection never replaces a stored one', () => {
   });
 
   it('a new address with no interest gets the spec’s default; a chosen one replaces the stored', async () => {
-    const { relay, base } = serverWith([structuredClone(storedSignUp)]);
+    const { relay, queued } = serverWith();
     await relay(post('waitlist', [['email', 'new.parent@example.com']]));
-    expect(
-      base.records.find((record) => record.fields.Email === 'new.parent@example.com')?.fields.Interests,
-    ).toEqual(['General Waitlist']);
+    expect(queued[0]?.email).toBe('new.parent@example.com');
+    expect(written(queued[0]!).Interests).toEqual(['General Waitlist']);
     await relay(
       post('waitlist', [
         ['email', 'parent@example.com'],
         ['interests', 'use'],
       ]),
     );
-    expect(base.records[0]?.fields.Interests).toEqual(['Use Podling']);
+    expect(queued[1]?.email).toBe('parent@example.com');
+    expect(written(queued[1]!, storedSignUp).Interests).toEqual(['Use Podling']);
   });
 
   it('a native quote with no use case keeps the stored use cases and Other text', async () => {
     const stored = structuredClone(storedQuote);
     stored.fields['Use Cases'] = ['Support Learners', 'Other: Assemblies'];
     stored.fields['Other Use Case'] = 'Assemblies';
-    const { relay, base } = serverWith([stored]);
+    const { relay, queued } = serverWith();
     const response = await relay(
       post('quote', [
         ['email', SCHOOL],
@@ -286,7 +279,8 @@ describe('an empty selection never replaces a stored one', () => {
       ]),
     );
     expect(response.status).toBe(200);
-    expect(base.records[0]?.fields).toMatchObject({
+    expect(queued).toHaveLength(1);
+    expect(written(queued[0]!, stored)).toMatchObject({
       'Use Cases': ['Support Learners', 'Other: Assemblies'],
       'Other Use Case': 'Assemblies',
       Status: 'New',
@@ -301,7 +295,7 @@ describe('no Airtable-shaped relay', () => {
     ['GET', '/api/airtable/v0/meta/bases/appSiteRelay/tables'],
     ['POST', '/api/forms/other'],
   ])('%s %s is not found, and nothing reaches Airtable', async (method, path) => {
-    const { relay, base } = serverWith();
+    const { relay, queued, airtableCalls } = serverWith();
     const response = await relay(
       new Request(`${ORIGIN}${path}`, {
         method,
@@ -310,7 +304,8 @@ describe('no Airtable-shaped relay', () => {
       }),
     );
     expect(response.status).toBe(404);
-    expect(base.calls).toHaveLength(0);
+    expect(queued).toHaveLength(0);
+    expect(airtableCalls).toHaveLength(0);
   });
 });
 
@@ -318,7 +313,7 @@ describe('the door’s methods', () => {
   it.each(['PUT', 'PATCH', 'DELETE'])(
     '%s on a form’s door gets 405 with Allow, nothing stored',
     async (method) => {
-      const { relay, base } = serverWith();
+      const { relay, queued } = serverWith();
       for (const form of ['waitlist', 'quote'] as const) {
         const response = await relay(
           new Request(`${ORIGIN}${FORMS[form].path}`, {
@@ -330,7 +325,7 @@ describe('the door’s methods', () => {
         expect(response.status).toBe(405);
         expect(response.headers.get('allow')).toBe('GET, HEAD, POST');
       }
-      expect(base.calls).toHaveLength(0);
+      expect(queued).toHaveLength(0);
     },
   );
 
@@ -346,7 +341,7 @@ describe('the door’s methods', () => {
 
 describe('nothing learned', () => {
   it('a post answers the same for a stored and an unknown email: status, shape, no stored id or time', async () => {
-    const { relay } = serverWith([structuredClone(storedQuote)]);
+    const { relay } = serverWith();
     const known = await relay(create('quote', quote));
     const unknown = await relay(create('quote', { ...quote, email: 'new@school.sch.uk' }));
     expect(known.status).toBe(unknown.status);
@@ -378,13 +373,13 @@ describe('one address, one record', () => {
     ['a Lisu ꓲ (U+A4F2) passing for I', '\uA4F2sla@example.com'],
     ['a Cyrillic domain passing for apple.com, as Punycode', 'parent@xn--80ak6aa92e.com'],
   ])('an email with %s is refused with the spec’s message', async (_, email) => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const response = await relay(create('waitlist', { ...waitlist, email }));
     expect(response.status).toBe(422);
     expect(((await response.json()) as { error: { message: string }; field?: string }).error.message).toBe(
       'Please enter a valid email address',
     );
-    expect(base.calls).toHaveLength(0);
+    expect(queued).toHaveLength(0);
   });
 
   it.each([
@@ -407,29 +402,29 @@ describe('one address, one record', () => {
 
 describe('the owner’s base stays the owner’s', () => {
   it('a quote with Other items typed as options is refused (the form posts the Other id and a text)', async () => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const others = Array.from({ length: 10 }, (_, i) => `Other: ${String(i).repeat(400)}`);
     const response = await relay(create('quote', { ...quote, useCases: others }));
     expect(response.status).toBe(422);
-    expect(base.calls).toHaveLength(0);
+    expect(queued).toHaveLength(0);
   });
 
   it('Other posted twice is one item', async () => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const response = await relay(
       create('quote', { ...quote, useCases: ['other', 'other'], otherUseCase: 'Assemblies' }),
     );
     expect(response.status).toBe(200);
-    expect(base.records[0]?.fields['Use Cases']).toEqual(['Other: Assemblies']);
+    expect(queued[0]?.cells['Use Cases']).toEqual(['Other: Assemblies']);
   });
 
   it('one Other item is stored, its text as Other Use Case', async () => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const response = await relay(
       create('quote', { ...quote, useCases: ['other'], otherUseCase: '  Assemblies ' }),
     );
     expect(response.status).toBe(200);
-    expect(base.records[0]?.fields).toMatchObject({
+    expect(queued[0]?.cells).toMatchObject({
       'Use Cases': ['Other: Assemblies'],
       'Other Use Case': 'Assemblies',
     });
@@ -443,7 +438,7 @@ describe('the owner’s base stays the owner’s', () => {
 
 describe('the bot trap, checked on the server', () => {
   it('a native post with the trap filled is answered like a success and stores nothing', async () => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const response = await relay(
       post('waitlist', [
         ['email', 'bot@example.com'],
@@ -451,24 +446,24 @@ describe('the bot trap, checked on the server', () => {
       ]),
     );
     expect(response.status).toBe(200);
-    expect(base.calls).toHaveLength(0);
+    expect(queued).toHaveLength(0);
   });
 
   it('an enhanced post with the trap filled is answered like a success and stores nothing', async () => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const response = await relay(
       create('waitlist', { ...waitlist, [FORMS.waitlist.honeypot]: 'spam.example' }),
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ success: true });
-    expect(base.calls).toHaveLength(0);
+    expect(queued).toHaveLength(0);
   });
 });
 
 describe('per-client and per-email limits', () => {
   it('one address gets 10 a minute, then 429 with Retry-After; another address is served at once', async () => {
     let now = NOW;
-    const { relay, base } = serverWith([], { now: () => now });
+    const { relay, queued } = serverWith({ now: () => now });
     const statuses: number[] = [];
     for (let i = 0; i < 30; i += 1) {
       const response = await relay(create('waitlist', { ...waitlist, email: `flood${i}@example.com` }), {
@@ -479,7 +474,7 @@ describe('per-client and per-email limits', () => {
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20);
-    expect(base.calls).toHaveLength(20); // lookup + create for each of the 10 let through
+    expect(queued).toHaveLength(10); // only the 10 let through are queued for the writer
     const honest = await relay(create('waitlist', waitlist), { address: '198.51.100.7' });
     expect(honest.status).toBe(200);
     now += 60_000;
@@ -492,9 +487,10 @@ describe('per-client and per-email limits', () => {
     ).toBe(200);
   });
 
-  it('two synchronous instances flooded by one client let 10 each through, and a real visitor is stored', async () => {
-    const base = fakeBase();
-    const instances = [relayOver(base), relayOver(base)];
+  it('two instances flooded by one client let 10 each through, and a real visitor is queued', async () => {
+    const queued: QueuedSubmission[] = [];
+    const airtableCalls: string[] = [];
+    const instances = [doorOver(queued, airtableCalls), doorOver(queued, airtableCalls)];
     const answers = await Promise.all(
       Array.from({ length: 80 }, (_, i) =>
         instances[i % 2]!(create('waitlist', { ...waitlist, email: `flood${i}@example.com` }), {
@@ -503,15 +499,16 @@ describe('per-client and per-email limits', () => {
       ),
     );
     expect(answers.filter((status) => status === 200)).toHaveLength(20);
-    // Two requests (lookup + create) per accepted submission: 40 of Airtable's 300 a minute.
-    expect(base.calls).toHaveLength(40);
+    // Only the accepted submissions reach the queue's one paced writer; no door calls Airtable.
+    expect(queued).toHaveLength(20);
+    expect(airtableCalls).toHaveLength(0);
     const visitor = await instances[0]!(create('waitlist', waitlist), { address: '198.51.100.7' });
     expect(visitor.status).toBe(200);
-    expect(base.records.some((record) => record.fields.Email === 'parent@example.com')).toBe(true);
+    expect(queued.some((submission) => submission.email === 'parent@example.com')).toBe(true);
   });
 
   it('an IPv6 client is one client per /64: 200 sign-ups from one /64 let 10 through', async () => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const statuses: number[] = [];
     for (let i = 0; i < 200; i += 1) {
       const response = await relay(create('waitlist', { ...waitlist, email: `v6.${i}@example.com` }), {
@@ -520,7 +517,7 @@ describe('per-client and per-email limits', () => {
       statuses.push(response.status);
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
-    expect(base.records).toHaveLength(10);
+    expect(queued).toHaveLength(10);
     // Spelled another way, the same /64 is still the same client; the next /64 is served.
     expect(
       (
@@ -541,7 +538,7 @@ describe('per-client and per-email limits', () => {
   });
 
   it('one inbox is one email for the limit: +tags, Gmail dots and googlemail.com; each stored as typed', async () => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const typed = ['Parent+a@gmail.com', 'p.arent@googlemail.com', 'parent+b@GMAIL.com', 'pa.rent@gmail.com'];
     const statuses = [];
     for (const [i, email] of typed.entries())
@@ -549,7 +546,7 @@ describe('per-client and per-email limits', () => {
         (await relay(create('waitlist', { ...waitlist, email }), { address: `192.0.2.${i}` })).status,
       );
     expect(statuses).toEqual([200, 200, 200, 429]);
-    expect(base.records.map((record) => record.fields.Email)).toEqual([
+    expect(queued.map((submission) => submission.cells.Email)).toEqual([
       'parent+a@gmail.com',
       'p.arent@googlemail.com',
       'parent+b@gmail.com',
@@ -559,7 +556,7 @@ describe('per-client and per-email limits', () => {
   });
 
   it('a native post over the limit gets the failure page with every value kept', async () => {
-    const { relay } = serverWith([], { clientLimiter: createWindowLimiter({ limit: 0 }) });
+    const { relay } = serverWith({ clientLimiter: createWindowLimiter({ limit: 0 }) });
     const response = await relay(
       post('quote', [
         ['email', SCHOOL],
@@ -574,7 +571,7 @@ describe('per-client and per-email limits', () => {
 
 describe('bounded resources', () => {
   it('a body that does not arrive in time is cut off with 408', async () => {
-    const { relay, base } = serverWith([], { bodyTimeoutMs: 50 });
+    const { relay, queued } = serverWith({ bodyTimeoutMs: 50 });
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('email=slow'));
@@ -589,11 +586,11 @@ describe('bounded resources', () => {
     } as RequestInit);
     const response = await relay(request);
     expect(response.status).toBe(408);
-    expect(base.calls).toHaveLength(0);
+    expect(queued).toHaveLength(0);
   });
 
   it('a body that arrives a byte at a time, characters split between reads, is read whole', async () => {
-    const { relay, base } = serverWith();
+    const { relay, queued } = serverWith();
     const text = toFormBody(quote).toString().replace('Ada+Lovelace', 'Zoë+Ærdal');
     const bytes = new TextEncoder().encode(text);
     const body = new ReadableStream<Uint8Array>({
@@ -609,7 +606,7 @@ describe('bounded resources', () => {
       duplex: 'half',
     } as RequestInit);
     expect((await relay(request)).status).toBe(200);
-    expect(base.records[0]?.fields['Contact Name']).toBe('Zoë Ærdal');
+    expect(queued[0]?.cells['Contact Name']).toBe('Zoë Ærdal');
   });
 });
 
