@@ -1,6 +1,4 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cloudflareMailer, MailFailure, type SendEmailBinding } from '#src/server/mail/mailer.ts';

@@ -1,9 +1,6 @@
 import { EMAIL_COPY } from '#src/config/emails.ts';
 import type { MailContext } from '#src/server/mail/emails.ts';
-import { memoryMailLedger } from '#src/server/mail/mail-limits.ts';
-import { type Mailer, MailFailure } from '#src/server/mail/mailer.ts';
-import type { MailMessage } from '#src/server/mail/message.ts';
-import { deliver, emailsFor, type WriteOutcome } from '#src/server/mail/outgoing.ts';
+import { emailsFor, type WriteOutcome } from '#src/server/mail/outgoing.ts';
 
 const NOW = new Date('2026-09-01T10:00:00Z');
 const context: MailContext = {
@@ -36,22 +33,6 @@ const quoteOutcome = (patch: Partial<WriteOutcome>): WriteOutcome =>
     teamRows: [['School', 'St Anne’s']],
     ...patch,
   });
-
-/** A mailer that records what it sent, failing the sends whose number is listed. */
-function recordingMailer(failOn: number[] = []): Mailer & { sent: MailMessage[] } {
-  const sent: MailMessage[] = [];
-  let calls = 0;
-  return {
-    kind: 'outbox',
-    sent,
-    async send(message) {
-      calls += 1;
-      if (failOn.includes(calls)) throw new MailFailure('down', true);
-      sent.push(message);
-      return { id: String(calls) };
-    },
-  };
-}
 
 describe('the emails a write causes', () => {
   it('a new waitlist address: the confirmation only', async () => {
@@ -91,39 +72,5 @@ describe('the emails a write causes', () => {
     ]);
     // A waitlist change its owner confirmed tells nobody.
     expect(await emailsFor(outcome({ outcome: 'confirmed-change' }), context, settings, inboxOf)).toEqual([]);
-  });
-});
-
-describe('delivery within the limits', () => {
-  it('a rush of submissions for one address sends one email; the team hears of every quote', async () => {
-    const ledger = memoryMailLedger();
-    const mailer = recordingMailer();
-    let limited = 0;
-    for (let index = 0; index < 5; index += 1) {
-      const emails = await emailsFor(
-        outcome({
-          form: 'quote',
-          email: 'head@school.sch.uk',
-          key: `msg-${index}`,
-          outcome: index === 0 ? 'created' : 'held',
-        }),
-        context,
-        settings,
-        inboxOf,
-      );
-      limited += (await deliver(emails, mailer, ledger, NOW)).limited;
-    }
-    expect(mailer.sent.filter((message) => message.to === 'head@school.sch.uk')).toHaveLength(1);
-    expect(mailer.sent.filter((message) => message.to === 'schools@podling.app')).toHaveLength(1);
-    expect(limited).toBe(4);
-  });
-
-  it('a failed send gives its reservation back and fails the delivery, so the retry sends it', async () => {
-    const ledger = memoryMailLedger();
-    const emails = await emailsFor(outcome({}), context, settings, inboxOf);
-    await expect(deliver(emails, recordingMailer([1]), ledger, NOW)).rejects.toBeInstanceOf(MailFailure);
-    const retry = recordingMailer();
-    expect(await deliver(emails, retry, ledger, NOW)).toEqual({ sent: 1, limited: 0 });
-    expect(retry.sent).toHaveLength(1);
   });
 });

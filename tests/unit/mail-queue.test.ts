@@ -57,7 +57,6 @@ function mailFor(enqueue: (job: MailJob) => Promise<void>, kept: MailJob[] = [])
   return {
     service: createMailService({
       settings: parseMailSettings({ SCHOOLS_TEAM_EMAIL: 'team@podling.test' }, { local: true }),
-      mailer: { kind: 'outbox', send: async () => ({ id: 'unused' }) },
       ledger: memoryMailLedger(),
       now: () => NOW,
     }),
