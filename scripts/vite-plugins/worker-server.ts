@@ -124,7 +124,14 @@ function connectingAddress(): Connect.NextHandleFunction {
       Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? null),
       proxies,
     );
-    req.headers['cf-connecting-ip'] = address ?? '';
+    // Cloudflare's plugin builds the Worker's request from the raw headers: replace it there too.
+    const raw: string[] = [];
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+      if (req.rawHeaders[i]?.toLowerCase() !== 'cf-connecting-ip')
+        raw.push(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '');
+    raw.push('CF-Connecting-IP', address);
+    req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
+    req.headers['cf-connecting-ip'] = address;
     next();
   };
 }
@@ -159,8 +166,12 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
     name: 'podling:worker-server',
     async config(config, { command, mode, isPreview }) {
       developing = command === 'serve' && !isPreview;
-      if (command !== 'serve' || mode === 'test' || settings.current.storageMode === 'direct') return;
+      if (command !== 'serve' || mode === 'test') return;
       const root = path.resolve(config.root ?? process.cwd());
+      // `vite preview` serves the build in dist/ (or `--outDir X`): Cloudflare's plugin finds a
+      // build through one file, which the last `vite build` wrote, so it is pointed at this one.
+      if (isPreview) pointAtBuild(root, path.resolve(root, config.build?.outDir ?? 'dist'));
+      if (settings.current.storageMode === 'direct') return;
       const names = [...WORKER_SETTINGS, 'MAIL_OUTBOX_DIR', 'AIRTABLE_EMULATOR_DATA'];
       const shell = loadEnv(mode, root, '');
       const fromShell: Vars = {};
@@ -190,9 +201,6 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
         ? `Forms store in the local Airtable emulator (${dataFile}); emails land in ${path.relative(root, outboxDir) || '.'}`
         : `Forms store in base ${vars.AIRTABLE_BASE_ID ?? '(AIRTABLE_BASE_ID unset)'} at ${vars.AIRTABLE_ENDPOINT_URL || 'Airtable'}; emails land in ${path.relative(root, outboxDir) || '.'}`;
       if (isPreview) {
-        // `vite preview --outDir X` serves the build in X: Cloudflare's plugin finds a build
-        // through one file, which the last `vite build` wrote, so it is pointed at X's.
-        if (config.build?.outDir) pointAtBuild(root, path.resolve(root, config.build.outDir));
         // Cloudflare's plugin reads the built Worker's variables from the .dev.vars beside its
         // built config: the shell's settings go there, over those copied at build time.
         const dir = builtWorkerDir(root);
@@ -241,17 +249,34 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
     },
   };
 
-  if (process.env.VITEST) return [local];
+  // Not in Vitest's own Vite server (mode 'test'): its tests start the servers they need.
+  const notInVitest = (plugin: Plugin): Plugin => {
+    const { apply } = plugin;
+    return {
+      ...plugin,
+      apply: (config, env) =>
+        env.mode !== 'test' &&
+        (typeof apply === 'function' ? apply(config, env) : apply === undefined || apply === env.command),
+    };
+  };
   return [
     local,
     ...cloudflare({
       // The spec's direct mode: the page writes to Airtable itself, the build is static files.
       assetsOnly: () => settings.current.storageMode === 'direct',
+      // Each server its own local state (queues, KV, limits): tests run several side by side.
+      persistState: { path: process.env.WORKER_STATE_DIR || '.wrangler/state' },
+      inspectorPort: false,
       // `vite` only (a build keeps wrangler.jsonc's own): the shell's settings and the stand-ins,
       // and unknown paths answered by the app's router, since there is no dist/404.html yet.
       // (Cloudflare's plugin merges what this returns into wrangler.jsonc's config.)
+      // A direct-mode build is static files: nothing runs before the assets.
       config: () =>
-        developing ? { vars, assets: { not_found_handling: 'single-page-application' } } : {},
-    }),
+        developing
+          ? { vars, assets: { not_found_handling: 'single-page-application' } }
+          : settings.current.storageMode === 'direct'
+            ? { assets: { run_worker_first: false } }
+            : {},
+    }).map(notInVitest),
   ];
 }

@@ -111,6 +111,7 @@ export const outboxDirFor = (/** @type {string} */ name) => `${E2E_OUT_DIR}/outb
 
 export const relayEnvFor = (/** @type {E2ESite} */ site) => ({
   MAIL_OUTBOX_DIR: outboxDirFor(site.name),
+  LINK_SECRET: LOCAL_LINK_SECRET,
   AIRTABLE_API_KEY: EMULATOR_API_KEY,
   AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
   AIRTABLE_ENDPOINT_URL: site.name === 'relay' ? RELAY_EMULATOR_URL : EMULATOR_URL,

@@ -27,7 +27,7 @@ import {
 } from './config.mjs';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 
-/** @typedef {{ command: string, url: string, env?: Record<string, string>, timeout: number }} Server */
+/** @typedef {{ command: string, url: string, env?: Record<string, string>, timeout: number, oneAtATime?: boolean }} Server */
 /** @typedef {Server & { reuseExistingServer: boolean, stdout: 'pipe' }} WebServer */
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -54,8 +54,16 @@ const previewSite = (name) => {
   return {
     command: `${vite} preview --outDir ${site.outDir} --port ${site.port} --strictPort`,
     url: `http://127.0.0.1:${site.port}/`,
-    env: { ...site.buildEnv, ...relayEnvFor(site), TRUSTED_PROXIES: E2E_CLIENT_PROXY },
+    env: {
+      ...site.buildEnv,
+      ...relayEnvFor(site),
+      TRUSTED_PROXIES: E2E_CLIENT_PROXY,
+      WORKER_STATE_DIR: `${E2E_OUT_DIR}/state-${name}`,
+    },
     timeout: 60_000,
+    // Cloudflare's plugin finds the build to preview through one file (.wrangler/deploy): one
+    // preview reads it at a time (start-servers.mjs).
+    oneAtATime: true,
   };
 };
 
@@ -119,7 +127,7 @@ export const E2E_SERVERS = [
       command:
         `node node_modules/wrangler/bin/wrangler.js dev --port ${E2E_PORTS.worker} --ip 127.0.0.1 ` +
         `--inspector-port ${E2E_PORTS.workerInspector} ` +
-        `--assets ${siteNamed('relay').outDir} --persist-to ${E2E_OUT_DIR}/wrangler-state ` +
+        `--assets ${siteNamed('relay').outDir}/client --persist-to ${E2E_OUT_DIR}/wrangler-state ` +
         '--show-interactive-dev-session=false ' +
         `--var AIRTABLE_API_KEY:${E2E_EMULATOR_API_KEY} --var AIRTABLE_BASE_ID:${E2E_EMULATOR_BASE_ID} ` +
         `--var AIRTABLE_ENDPOINT_URL:${WORKER_EMULATOR_URL} --var LINK_SECRET:${E2E_LINK_SECRET}`,
@@ -139,7 +147,9 @@ export const E2E_SERVERS = [
       env: {
         AIRTABLE_EMULATOR_DATA: `${E2E_OUT_DIR}/dev-airtable.json`,
         MAIL_OUTBOX_DIR: outboxDirFor('dev'),
+        LINK_SECRET: E2E_LINK_SECRET,
         TRUSTED_PROXIES: E2E_CLIENT_PROXY,
+        WORKER_STATE_DIR: `${E2E_OUT_DIR}/state-dev`,
         // As the e2e builds: a refused sign-up answers in seconds, not the production 30 s.
         VITE_STORAGE_ANSWER_BOUND_MS: String(E2E_STORAGE_ANSWER_BOUND_MS),
       },

@@ -84,9 +84,29 @@ async function waitFor(name, url, timeout) {
   }
 }
 
+/** The servers that start one at a time (`oneAtATime`): each waits for the one before to answer. */
+let oneAtATime = Promise.resolve();
+
 /** Starts one server and waits until it answers. @param {(typeof servers)[number]} entry */
 async function start(entry) {
   const server = entry.server();
+  if (server.oneAtATime) {
+    const before = oneAtATime;
+    let done = () => {};
+    oneAtATime = new Promise((resolve) => (done = () => resolve(undefined)));
+    await before;
+    try {
+      await startNow(entry, server);
+    } finally {
+      done();
+    }
+    return;
+  }
+  await startNow(entry, server);
+}
+
+/** @param {(typeof servers)[number]} entry @param {ReturnType<(typeof servers)[number]['server']>} server */
+async function startNow(entry, server) {
   const child = run(entry.name, server.command, server.env);
   child.on('exit', (code, signal) => {
     if (!stopping) fail(`${entry.name} exited (${signal ?? code}): ${server.command}`);
