@@ -11,6 +11,7 @@ import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
 import { enhancedPost } from './support/door.ts';
 import { AIRTABLE_LIMITS, TEAM_EMAIL, useWorker } from './support/worker.ts';
+import { startClientSpread } from '#scripts/loadtest/client-spread.ts';
 
 const TEAM = TEAM_EMAIL;
 const WAIT = { timeout: 30_000, interval: 250 };
@@ -65,6 +66,10 @@ describe('consent and mail on the Worker under workerd', () => {
     expect(pressed.status).toBe(200);
     expect(record('Waitlist', email)[0]?.fields.Consent).toBe('Confirmed');
     expect(record('Waitlist', email)[0]?.fields['Confirmed At']).toEqual(expect.any(String));
+    const confirmed = record('Waitlist', email)[0]?.fields;
+    // A second press changes nothing.
+    expect((await press(confirm)).status).toBe(200);
+    expect(record('Waitlist', email)[0]?.fields).toEqual(confirmed);
     expect(record('Waitlist', email)).toHaveLength(1);
     expect(emailsTo(email)).toHaveLength(1);
   }, 60_000);
@@ -85,11 +90,24 @@ describe('consent and mail on the Worker under workerd', () => {
     });
     expect(answer.status).toBe(200);
     const change = await linkIn(email, EMAIL_COPY.change.subject, '/api/email/change');
+    // The email does not repeat the stranger's values to the address on record.
+    expect(await emailsTo(email)[0]!.text()).not.toContain('Partner');
     // Held: the record is as it was, until its owner presses the change's button.
     expect(record('Waitlist', email)).toHaveLength(1);
+    const { id } = record('Waitlist', email)[0]!;
     expect(record('Waitlist', email)[0]?.fields.Interests).toEqual(['Invest in Podling']);
     expect((await press(change)).status).toBe(200);
-    expect(record('Waitlist', email)[0]?.fields.Interests).toEqual(['Partner with Podling']);
+    // The same record, updated: Created At kept, Last Updated moved on.
+    expect(record('Waitlist', email)).toHaveLength(1);
+    expect(record('Waitlist', email)[0]).toMatchObject({
+      id,
+      fields: {
+        Interests: ['Partner with Podling'],
+        Consent: 'Confirmed',
+        'Created At': '2025-01-01T00:00:00.000Z',
+      },
+    });
+    expect(record('Waitlist', email)[0]?.fields['Last Updated']).not.toBe('2025-01-01T00:00:00.000Z');
     expect(emailsTo(email)).toHaveLength(1);
   }, 60_000);
 
@@ -127,6 +145,8 @@ describe('consent and mail on the Worker under workerd', () => {
       Email: email,
       'Contact Name': 'Old Name',
       'School Name': 'Old School',
+      'Use Cases': ['Other: Radio'],
+      'Other Use Case': 'Radio',
       Status: 'Won',
       'Created At': '2025-01-01T00:00:00.000Z',
       'Last Updated': '2025-01-01T00:00:00.000Z',
@@ -145,7 +165,14 @@ describe('consent and mail on the Worker under workerd', () => {
     expect(emailsTo(TEAM).filter((e) => e.subject === changed)).toEqual([]);
 
     expect((await press(change)).status).toBe(200);
-    expect(record('School Quotes', email)[0]?.fields).toMatchObject({ 'School Name': school, Status: 'New' });
+    expect(record('School Quotes', email)[0]?.fields).toMatchObject({
+      'School Name': school,
+      'Use Cases': ['Support Learners'],
+      'Created At': '2025-01-01T00:00:00.000Z',
+      Status: 'New',
+    });
+    // The Other item is gone, and its text with it.
+    expect(record('School Quotes', email)[0]?.fields['Other Use Case'] ?? '').toBe('');
     await expect.poll(() => emailsTo(TEAM).filter((e) => e.subject === changed).length, WAIT).toBe(1);
     const team = emailsTo(TEAM).find((e) => e.subject === changed);
     expect(await team!.text()).toContain('Bursar');
@@ -169,5 +196,43 @@ describe('consent and mail on the Worker under workerd', () => {
     expect(answer.status).toBe(200);
     expect(record('Waitlist', email)[0]?.fields.Consent).toBe('Withdrawn');
     expect(record('Waitlist', email)).toHaveLength(1);
+  }, 60_000);
+
+  it('answers a tampered link with 400 and changes nothing', async () => {
+    const { worker } = running();
+    const email = unique('tamper');
+    await enhancedPost(`${worker.url}${FORMS.waitlist.path}`, { email });
+    const confirm = await linkIn(email, EMAIL_COPY.confirm.subject, '/api/email/confirm');
+    const tampered = confirm.replace(/token=(.)/, (_all, first: string) =>
+      first === 'A' ? 'token=B' : 'token=A',
+    );
+    expect((await press(tampered)).status).toBe(400);
+    expect(record('Waitlist', email)[0]?.fields.Consent).toBe('Pending');
+  }, 60_000);
+
+  it('sends an address at most one email in 10 minutes, however many times it is submitted', async () => {
+    const { worker } = running();
+    // Each post from its own connecting address: the per-client limit has its own test.
+    const spread = await startClientSpread(worker.url);
+    try {
+      const email = unique('flooded');
+      const path = FORMS.waitlist.path;
+      expect((await enhancedPost(spread.urlFor(11, path), { email })).status).toBe(200);
+      await expect.poll(() => emailsTo(email).length, WAIT).toBe(1);
+      // Two more (the per-email limit allows 3 a minute): held changes, whose emails the mail
+      // limits drop.
+      for (const client of [12, 13])
+        expect((await enhancedPost(spread.urlFor(client, path), { email, interests: ['use'] })).status).toBe(
+          200,
+        );
+      // Give the dropped sends their chance (a later submission's email goes out after them).
+      const later = unique('later');
+      expect((await enhancedPost(spread.urlFor(14, path), { email: later })).status).toBe(200);
+      await expect.poll(() => emailsTo(later).length, WAIT).toBe(1);
+      expect(emailsTo(email)).toHaveLength(1);
+      expect(emailsTo(email)[0]?.subject).toBe(EMAIL_COPY.confirm.subject);
+    } finally {
+      await spread.close();
+    }
   }, 60_000);
 });

@@ -65,10 +65,14 @@ describe('the Worker under workerd', () => {
     expect(emulator.requests()).toHaveLength(before);
   });
 
-  it('accepts a sign-up at once and its queue consumer stores it', async () => {
+  it('accepts a sign-up at once and its queue consumer stores it, the email as one address', async () => {
     const { emulator, worker } = running();
-    const email = `worker.${Date.now()}@example.com`;
-    const answer = await enhancedPost(`${worker.url}${FORMS.waitlist.path}`, { email, interests: ['use'] });
+    const token = Date.now();
+    const email = `worker.${token}@example.com`;
+    const answer = await enhancedPost(`${worker.url}${FORMS.waitlist.path}`, {
+      email: ` Worker.${token}@Example.COM `,
+      interests: ['use'],
+    });
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ success: true });
     await expect
@@ -77,6 +81,12 @@ describe('the Worker under workerd', () => {
         interval: 250,
       })
       .toBe(1);
+    expect(
+      emulator.records('Waitlist').find((record) => record.fields.Email === email)?.fields,
+    ).toMatchObject({
+      Interests: ['Use Podling'],
+      'Page Source': 'home',
+    });
   });
 });
 
@@ -164,6 +174,17 @@ describe('the request check under workerd', () => {
     expect((await create(url, quote, { origin: 'https://evil.example' })).status).toBe(403);
     expect((await create(url, quote, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await create(url, { ...quote, contactName: '', schoolName: '' })).status).toBe(422);
+  });
+
+  it('answers a refused email with the field at fault, in JSON', async () => {
+    const { worker } = running();
+    const answer = await create(`${worker.url}${FORMS.waitlist.path}`, { email: 'not-an-email' });
+    expect(answer.status).toBe(422);
+    expect(await answer.json()).toEqual({
+      success: false,
+      error: expect.objectContaining({ message: 'Please enter a valid email address' }),
+      field: 'email',
+    });
   });
 });
 
