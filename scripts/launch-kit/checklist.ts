@@ -14,7 +14,7 @@ import '#src/config/site.ts';
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { retentionTriggerLine } from './privacy-trigger.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/dead-letters.ts';
-import { MAIL_ENV_PREFIXES, type MailEnv, parseMailbox } from '#src/server/mail/mail-settings.ts';
+import { type MailEnv, parseMailbox } from '#src/server/mail/mail-settings.ts';
 import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/mail/signed-link.ts';
 import { isValidEmail } from '#src/lib/email.ts';
 
@@ -91,17 +91,17 @@ function mailChecklist(env: MailEnv): [boolean, string][] {
         ],
   );
   lines.push(
-    env.RESEND_API_KEY
-      ? [true, `${PASS} mail provider: Resend (RESEND_API_KEY is set) for Netlify and vite preview`]
-      : [
-          true,
-          `${WARN} mail provider: on the Worker, the send_email binding (wrangler.jsonc); on Netlify or vite preview set RESEND_API_KEY, or mail only reaches the local outbox`,
-        ],
+    env.MAIL_OUTBOX_URL
+      ? [
+          false,
+          `${FAIL} MAIL_OUTBOX_URL is set: the Worker would write its emails to a local outbox, not send them. Remove it from the deploy`,
+        ]
+      : [true, `${PASS} mail: the Worker sends through its send_email binding (wrangler.jsonc)`],
   );
   const domain = from?.email.split('@')[1] ?? 'your sending domain';
   lines.push([
     true,
-    `${WARN} DNS for ${domain}: publish SPF, DKIM and DMARC records for the provider (Cloudflare Email Service adds them when you onboard the domain; Resend lists them under Domains), or mail lands in spam`,
+    `${WARN} DNS for ${domain}: publish SPF, DKIM and DMARC records for the provider (Cloudflare Email Service adds them when you onboard the domain), or mail lands in spam`,
   ]);
   lines.push([
     true,
@@ -174,7 +174,7 @@ export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checkl
 }
 
 /** The prefixes of the variables the checklist reads (the build's and the server's). */
-export const BUILD_ENV_PREFIXES = ['VITE_', 'AIRTABLE_', 'ADMIN_', ...MAIL_ENV_PREFIXES] as const;
+export const BUILD_ENV_PREFIXES = ['VITE_', 'AIRTABLE_', 'ADMIN_', 'MAIL_', 'SCHOOLS_', 'LINK_'] as const;
 
 /** The environment `vite build` would see: shell variables over .env files. */
 export function buildEnv(root: string, mode = 'production'): BuildEnv {

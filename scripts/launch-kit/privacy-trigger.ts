@@ -1,8 +1,8 @@
 /**
  * For `npm run launch-check`: is the privacy policy's retention applied on the Workers deploy?
  * It is when wrangler.jsonc has a Cron Trigger (`triggers.crons`), which runs the Worker's
- * scheduled handler (src/server/retention-job.ts). Elsewhere (Netlify, other hosts) nothing runs
- * on a schedule, so the owner runs `npm run privacy:retention` by hand.
+ * scheduled handler (src/server/retention-job.ts). Without the trigger nothing runs on a
+ * schedule, so the owner runs `npm run privacy:retention` by hand.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -4,11 +4,12 @@
  * every person of a rush through and hold each flooding address to a trickle, before its requests
  * reach the pacer that every visitor shares.
  *
- * Worker: Cloudflare's Rate Limiting binding (wrangler.jsonc `ratelimits`), keyed on the
- * connecting address Cloudflare reports. Elsewhere (Netlify, Vite's servers): an in-memory
- * sliding window per instance, keyed on the socket address; a forwarded-for header counts only
- * when the socket is a proxy the deploy names (TRUSTED_PROXIES). Every host counts an IPv6
- * client per /64 (clientLimitKey), the block one subscriber is given.
+ * The Worker counts with Cloudflare's Rate Limiting binding (wrangler.jsonc `ratelimits`, the Vite
+ * plugin's local stand-in in `vite` and `vite preview`), keyed on the connecting address
+ * (CF-Connecting-IP: Cloudflare's, or in local runs the socket's, where a forwarded-for header
+ * counts only from a proxy named in TRUSTED_PROXIES). Without a binding (unit tests): an
+ * in-memory sliding window. An IPv6 client counts per /64 (clientLimitKey), the block one
+ * subscriber is given.
  */
 import ipaddr from 'ipaddr.js';
 

@@ -24,9 +24,8 @@ export type NativeValues = Readonly<Record<string, string | readonly string[]>>;
 
 /**
  * Where the build writes the answer templates inside dist/. They are raw (every outcome's part at
- * once, markers in place): the Worker and `vite preview` read them directly and answer any path
- * that reaches them (isHiddenPath) with the not-found page; on Netlify the Function fetches them
- * from the CDN (noindex), so there they stay public.
+ * once, markers in place): the Worker reads them from its assets and answers any path that
+ * reaches it (isHiddenPath) with the not-found page.
  */
 export const FORM_TEMPLATES_PREFIX = '/__forms/';
 

@@ -1,6 +1,6 @@
 /**
- * The one request check every submission passes, whichever host runs it (the Worker, the Netlify
- * Function, Vite's dev and preview servers) and however the form was sent (enhanced by the page's
+ * The one request check every submission passes, in the Worker (the one server in every mode),
+ * however the form was sent (enhanced by the page's
  * script, or posted natively before hydration or without JavaScript: the same urlencoded fields
  * to the same door). It trusts nothing in the request:
  *

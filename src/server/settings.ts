@@ -1,6 +1,6 @@
 /**
- * The server's Airtable settings, from its environment: the Worker's bindings, the Netlify
- * Function's and Vite's process environment, the owner's commands (which also take flags).
+ * The server's Airtable settings, from its environment: the Worker's bindings, and the owner's
+ * commands' process environment (which also take flags).
  * Everything that talks to Airtable on the server reads them here, so no module has to import
  * a store to learn where the base is.
  */

@@ -125,9 +125,10 @@ export default {
         ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
       });
     }
-    if (isHiddenPath(pathname)) {
+    if (isHiddenPath(pathname) || startsWith(pathname, '/api')) {
       // The raw answer templates are the Worker's to read, not a page, however the path spells
-      // them (the assets server decodes it): the not-found page instead.
+      // them (the assets server decodes it); no other /api path exists, whatever the method:
+      // the not-found page instead.
       const notFound = await env.ASSETS.fetch(new Request(new URL('/404', request.url)));
       return new Response(notFound.body, { status: 404, headers: notFound.headers });
     }

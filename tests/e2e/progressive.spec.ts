@@ -1,7 +1,7 @@
 import type { CDPSession, Page, Request, Route } from '@playwright/test';
 import { RELAY_EMULATOR_URL, SITE_RELAY_URL } from './support/config.mjs';
 import { afterPaint } from './support/accessibility.ts';
-import { recordsFor, storedEmail } from './support/emulator.ts';
+import { storedEmail, storedRecordsFor } from './support/emulator.ts';
 import { expect, test as base, untilHydrated } from './support/fixtures.ts';
 import { QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
 import { checkbox, stubCalendarWithNoContent, textbox, uniqueEmail } from './support/page.ts';
@@ -96,7 +96,7 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
     await page.getByRole('button', { name: WAITLIST_FORM.submitText }).click();
     await expect(page.getByRole('button', { name: WAITLIST_FORM.joinedText })).toBeVisible();
     await expect(page.getByText('Please enter a valid email address')).toHaveCount(0);
-    const [record] = await recordsFor(request, WAITLIST_FORM.table, email, RELAY_EMULATOR_URL);
+    const [record] = await storedRecordsFor(request, WAITLIST_FORM.table, email, RELAY_EMULATOR_URL);
     expect(record?.fields.Email).toBe(storedEmail(email));
     expect(record?.fields.Interests).toEqual(['Invest in Podling']);
   });
@@ -121,7 +121,7 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
     await untilHydrated(page);
     await page.getByRole('button', { name: QUOTE_FORM.submitText }).click();
     await expect(page.getByRole('heading', { name: QUOTE_FORM.thankYouTitle })).toBeVisible();
-    const [record] = await recordsFor(request, QUOTE_FORM.table, email, RELAY_EMULATOR_URL);
+    const [record] = await storedRecordsFor(request, QUOTE_FORM.table, email, RELAY_EMULATOR_URL);
     expect(record?.fields).toMatchObject({
       'Contact Name': 'Priya Shah',
       'School Name': 'Oakfield Primary',
@@ -154,7 +154,7 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
     held.release();
     // The server's answer is the confirmation page; the sign-up is stored once.
     await expect(page.getByText(WAITLIST_FORM.joinedText)).toBeVisible();
-    const records = await recordsFor(page.request, 'Waitlist', email, RELAY_EMULATOR_URL);
+    const records = await storedRecordsFor(page.request, 'Waitlist', email, RELAY_EMULATOR_URL);
     expect(records).toHaveLength(1);
     expect(records[0]?.fields).toMatchObject({ Interests: ['Use Podling', 'Partner with Podling'] });
   });
@@ -187,7 +187,7 @@ test.describe('before hydration (relay mode, CPU 4× slower)', () => {
     });
     held.release();
     await expect(page.getByRole('heading', { name: QUOTE_FORM.thankYouTitle })).toBeVisible();
-    const records = await recordsFor(page.request, 'School Quotes', email, RELAY_EMULATOR_URL);
+    const records = await storedRecordsFor(page.request, 'School Quotes', email, RELAY_EMULATOR_URL);
     expect(records).toHaveLength(1);
     expect(records[0]?.fields).toMatchObject({
       'Contact Name': 'Sam Lee',

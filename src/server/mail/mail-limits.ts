@@ -5,9 +5,9 @@
  * letterbox fills up.
  *
  * The rule is a pure function of the times already sent; a ledger keeps those times where the
- * host can: in memory for one Node process (`vite`, `vite preview`, a Netlify function instance),
- * in KV for the Worker, whose queue consumer runs one batch at a time (`max_concurrency: 1`), so
- * its reads see its own writes.
+ * the Worker can: in KV (MAIL_LEDGER; the Vite plugin's local stand-in in local runs), read and
+ * written by the queue consumer, which runs one batch at a time (`max_concurrency: 1`), so its
+ * reads see its own writes; in memory where KV is not bound (tests).
  */
 
 export const MAIL_LIMITS = {

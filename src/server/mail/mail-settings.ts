@@ -1,12 +1,8 @@
 /**
- * The server's mail settings from its environment, read one way on every host (the launch
- * check's lines for them are in scripts/launch-kit/checklist.ts). Which transport carries mail follows from what is set:
- *
- * | host                                   | transport                                    |
- * |----------------------------------------|----------------------------------------------|
- * | the Worker                             | its `send_email` binding (`EMAIL`)            |
- * | Netlify, `vite preview`, with RESEND_API_KEY | Resend                                  |
- * | anything without a provider (`vite`, tests) | the local outbox in MAIL_OUTBOX_DIR     |
+ * The Worker's mail settings from its environment (the launch check's lines for them are in
+ * scripts/launch-kit/checklist.ts). Mail leaves through the `send_email` binding (`EMAIL`) on a
+ * deploy, and through the local outbox (MAIL_OUTBOX_URL, set by `vite` and `vite preview`, whose
+ * stand-in writes `.eml` files to MAIL_OUTBOX_DIR) in local runs (mail-queue.ts).
  */
 import { isValidEmail } from '#src/lib/email.ts';
 import { linkSecretProblem } from './signed-link.ts';
@@ -21,14 +17,9 @@ export interface MailEnv {
   LINK_SECRET?: string;
   /** A previous LINK_SECRET still honoured after a rotation (links live 7 days). */
   LINK_SECRET_PREVIOUS?: string;
-  /** Resend's API key (Netlify, `vite preview`); unset: the local outbox. */
-  RESEND_API_KEY?: string;
-  /** Where the local outbox writes `.eml` files (default `.data/outbox`). */
-  MAIL_OUTBOX_DIR?: string;
+  /** Local runs only: where the Worker posts its emails (the emulator's outbox). */
+  MAIL_OUTBOX_URL?: string;
 }
-
-/** The prefixes of the mail settings' variable names (for loaders that take prefixes). */
-export const MAIL_ENV_PREFIXES = ['MAIL_', 'SCHOOLS_', 'LINK_', 'RESEND_'] as const;
 
 export interface MailSettings {
   readonly from: { readonly email: string; readonly name?: string };

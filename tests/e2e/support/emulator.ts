@@ -47,6 +47,26 @@ export async function recordsFor(
   return records.filter((record) => record.fields.Email === storedEmail(email));
 }
 
+/**
+ * The records stored for `email`, once there is one: the site's server queues a submission and
+ * its one paced writer stores it a moment after the visitor's answer.
+ */
+export async function storedRecordsFor(
+  request: APIRequestContext,
+  table: string,
+  email: string,
+  emulator = EMULATOR_URL,
+): Promise<StoredRecord[]> {
+  let records: StoredRecord[] = [];
+  await expect
+    .poll(async () => (records = await recordsFor(request, table, email, emulator)).length, {
+      message: `a ${table} record for ${email}`,
+      timeout: 15_000,
+    })
+    .toBeGreaterThan(0);
+  return records;
+}
+
 /** Stores a record straight into a table, bypassing the site, and returns it. */
 export async function seedRecord(
   request: APIRequestContext,

@@ -67,7 +67,7 @@ describe('npm run launch-check', () => {
     expect(strong.lines.join('\n')).toContain('✓ ADMIN_TOKEN: 64 characters');
   });
 
-  it('names a short LINK_SECRET and a bad sender, and says which mail provider carries mail', () => {
+  it('names a short LINK_SECRET, a bad sender, and a local outbox left set on a deploy', () => {
     const weak = launchChecklist({
       ...READY_ENV,
       LINK_SECRET: 'short',
@@ -75,9 +75,11 @@ describe('npm run launch-check', () => {
     }).lines.join('\n');
     expect(weak).toContain('✗ LINK_SECRET is 5 characters; it needs at least 32');
     expect(weak).toContain('✗ MAIL_FROM is not an address');
-    expect(weak).toContain('! mail provider: on the Worker, the send_email binding');
-    const ready = launchChecklist({ ...READY_ENV, RESEND_API_KEY: 're_x' });
-    expect(ready.lines.join('\n')).toContain('✓ mail provider: Resend');
+    expect(
+      launchChecklist({ ...READY_ENV, MAIL_OUTBOX_URL: 'http://127.0.0.1:1/__emulator/outbox' }).lines,
+    ).toContainEqual(expect.stringMatching(/^✗ MAIL_OUTBOX_URL is set/));
+    const ready = launchChecklist(READY_ENV);
+    expect(ready.lines.join('\n')).toContain('✓ mail: the Worker sends through its send_email binding');
     expect(ready.lines).toContainEqual(
       expect.stringMatching(/^! DNS for example\.org: publish SPF, DKIM and DMARC/),
     );
