@@ -3,13 +3,13 @@
  * one or more deploy modes, printed as one table. Defaults are the launch target:
  *
  *   npm run loadtest                                  # queued mode (the Worker in workerd)
- *   npm run loadtest -- --mode all                    # direct, relay and queued, one table
- *                                                     # (relay and queued with mail: emails queued,
- *                                                     # sent, one confirmation per new address)
+ *   npm run loadtest -- --mode all                    # direct and queued, one table
+ *                                                     # (queued with mail: emails queued, sent,
+ *                                                     # one confirmation per new address)
  *   npm run loadtest -- --errors 0.02 --drops 0.01    # Airtable having a bad day
  *   npm run loadtest -- --signups 300 --quotes 30 --repeats 30 --over 5
- *   npm run loadtest -- --attack                      # one client flooding (20 in flight) while
- *                                                     # 60 real visitors sign up over 60 s, relay and queued
+ *   npm run loadtest -- --attack                      # one client flooding the Worker (20 in
+ *                                                     # flight) while 60 real visitors sign up over 60 s
  */
 import { parseArgs } from 'node:util';
 import {
@@ -42,11 +42,14 @@ export async function main(argv: string[]): Promise<number> {
       'attack-in-flight': { type: 'string', default: String(ATTACK_DEFAULTS.inFlight) },
     },
   });
-  if (values.attack)
-    return attack(
-      { ...values, mode: argv.includes('--mode') ? values.mode : 'both' },
-      Number(values['attack-in-flight']),
-    );
+  if (values.attack) {
+    // Direct mode has no door to flood: the attack is on the Worker's.
+    if (argv.some((arg) => arg === '--mode' || arg.startsWith('--mode=')) && values.mode !== 'queued') {
+      console.error('--attack floods the Worker: --mode queued, or no --mode');
+      return 2;
+    }
+    return attack(values, Number(values['attack-in-flight']));
+  }
   const modes: RushMode[] =
     values.mode === 'all' ? [...RUSH_MODES] : RUSH_MODES.filter((mode) => mode === values.mode);
   if (modes.length === 0) {
@@ -107,31 +110,23 @@ export async function main(argv: string[]): Promise<number> {
   return healthy ? 0 : 1;
 }
 
-/** The attack run: the synchronous relay and the Worker, each flooded by one client. */
-async function attack(
-  values: { mode?: string; signups?: string; over?: string },
-  inFlight: number,
-): Promise<number> {
-  const modes: RushMode[] =
-    values.mode === 'relay' || values.mode === 'queued' ? [values.mode] : ['relay', 'queued'];
+/** The attack run: the Worker (queued mode), flooded by one client. */
+async function attack(values: { signups?: string; over?: string }, inFlight: number): Promise<number> {
   const signups = values.signups === '10000' ? ATTACK_DEFAULTS.signups : Number(values.signups);
   const over = values.over === '60' ? ATTACK_DEFAULTS.over : Number(values.over);
-  const reports: RushReport[] = [];
-  for (const mode of modes) {
-    reports.push(
-      await runRush({
-        mode,
-        signups,
-        quotes: ATTACK_DEFAULTS.quotes,
-        repeats: ATTACK_DEFAULTS.repeats,
-        overMs: over * 1000,
-        penaltyMs: 30_000,
-        attackInFlight: inFlight,
-        settleTimeoutMs: 120_000,
-        log: (line) => console.log(line),
-      }),
-    );
-  }
+  const reports: RushReport[] = [
+    await runRush({
+      mode: 'queued',
+      signups,
+      quotes: ATTACK_DEFAULTS.quotes,
+      repeats: ATTACK_DEFAULTS.repeats,
+      overMs: over * 1000,
+      penaltyMs: 30_000,
+      attackInFlight: inFlight,
+      settleTimeoutMs: 120_000,
+      log: (line) => console.log(line),
+    }),
+  ];
   console.log(
     `\nAttack: one client with ${inFlight} creates in flight for ${over} s while ${signups} real visitors ` +
       `sign up from addresses of their own; Airtable limit 5 requests/s, penalty 30 s.\n`,

@@ -1,6 +1,6 @@
 // The storage layer's phase-by-phase load engine (one tab's guarantees under load: the per-email
 // queue, bounded answers), used by tests/integration/load.test.ts. The launch rush across deploy
-// modes (direct, relay, queued) is scripts/loadtest/rush.ts, run by `npm run loadtest`.
+// modes (direct, queued) is scripts/loadtest/rush.ts, run by `npm run loadtest`.
 //
 // It drives the REAL storage layer (src/lib/airtable/upsert.ts → airtable.js over HTTP) against
 // a fresh local emulator, one phase after another:

@@ -1,45 +1,34 @@
 /**
  * The launch-day rush, measured: thousands of visitors submit the two forms within a minute,
  * each as the page sends it (direct: the REAL storage layer, src/lib/airtable/upsert.ts →
- * airtable.js over HTTP, with the production 30 s answer bound; relay and queued: the enhanced
- * form's post to the form's door, asking for JSON), against a fresh emulator with Airtable's limit
- * (5 requests per second per base) and its penalty, behind a proxy that counts Airtable's
- * requests and can inject 500s and dropped connections. Three ways to deploy:
+ * airtable.js over HTTP, with the production 30 s answer bound; queued: the enhanced form's post
+ * to the form's door, asking for JSON), against a fresh emulator with Airtable's limit (5 requests
+ * per second per base) and its penalty, behind a proxy that counts Airtable's requests and can
+ * inject 500s and dropped connections. Two ways to deploy:
  *
  * - direct:  the page talks to Airtable itself (the spec's mode);
- * - relay:   the page posts the form to its door on the site's origin, which upserts
- *            synchronously (Netlify, vite preview);
  * - queued:  the Worker in workerd (`wrangler dev`): the door accepts into a Cloudflare Queue,
  *            and the queue's one paced consumer writes to Airtable.
  *
- * Relay and queued modes run with mail, as deployed (docs/consent.md): the relay into a local
- * outbox, the Worker through its mail queue and the `send_email` binding `wrangler dev` simulates.
- * The report counts the emails queued and sent, and checks that every new address got exactly one
- * confirmation.
+ * Queued mode runs with mail, as deployed (docs/consent.md): the Worker through its mail queue and
+ * the `send_email` binding `wrangler dev` simulates. The report counts the emails queued and sent,
+ * and checks that every new address got exactly one confirmation.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
 import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/quote.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
 import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/waitlist.ts';
 import { EMAIL_COPY } from '#src/config/emails.ts';
-import { createDoors } from '#src/server/doors.ts';
-import { nodeMailService } from '#src/server/mail/node-mail.ts';
-import { readOutbox } from '#scripts/airtable-emulator/outbox.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
 import { percentile } from './core.mjs';
-import { webMiddleware } from '#scripts/vite-plugins/node-adapter.ts';
 import { startChaosProxy } from './chaos-proxy.ts';
 import { startClientSpread } from './client-spread.ts';
 import { minimalSite, startWorker } from './worker-process.ts';
 
-export type RushMode = 'direct' | 'relay' | 'queued';
-export const RUSH_MODES: readonly RushMode[] = ['direct', 'relay', 'queued'];
+export type RushMode = 'direct' | 'queued';
+export const RUSH_MODES: readonly RushMode[] = ['direct', 'queued'];
 
 export interface RushOptions {
   mode: RushMode;
@@ -62,14 +51,14 @@ export interface RushOptions {
   settleTimeoutMs?: number;
   /**
    * Stop waiting sooner once nothing new has come for this long: no record stored (queued mode)
-   * and no confirmation sent (every mode with mail). Default: two of Airtable's penalties and a
+   * and no confirmation sent (queued mode's mail). Default: two of Airtable's penalties and a
    * minute. A busy machine only slows the queue down; this tells what has stopped coming from
    * what is still on its way.
    */
   settleStallMs?: number;
   /**
    * One attacking client (one address) keeps this many creates in flight for the whole rush,
-   * while the real visitors submit from addresses of their own (relay and queued modes).
+   * while the real visitors submit from addresses of their own (queued mode: the Worker).
    */
   attackInFlight?: number;
   /** The built site for the Worker; a minimal stand-in when absent. */
@@ -101,13 +90,13 @@ export interface RushReport {
   recordsPerRequest: number;
   requestsPerSecond: number;
   errors: Record<string, number>;
-  /** Relay and queued modes: the emails, and one confirmation per new address. */
+  /** Queued mode: the emails, and one confirmation per new address. */
   mail?: MailFigures;
 }
 
 export interface MailFigures {
-  /** Put on the Worker's mail queue (null: the relay sends as it writes). */
-  queued: number | null;
+  /** Put on the Worker's mail queue. */
+  queued: number;
   sent: number;
   /** New waitlist addresses with no confirmation, and with more than one. */
   confirmationsMissing: number;
@@ -157,19 +146,6 @@ function describeFailure(error: unknown): string {
     ? [cause.statusCode, cause.error ?? cause.code, cause.message].filter(Boolean).join(' ')
     : '';
   return detail ? `${error.message} (${detail.slice(0, 120)})` : error.message;
-}
-
-async function listen(handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
 }
 
 /** The attacker's visitor number: an address no real visitor of a run has. */
@@ -284,9 +260,9 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
   };
   const closers: (() => Promise<void>)[] = [() => proxy.close(), () => emulator.close()];
   let attack: Flood | undefined;
-  // What each mode's mail sent so far: [recipient, subject] pairs; and the Worker's queued count.
-  let sentMail: (() => Promise<{ to: string; subject: string }[]>) | undefined;
-  let mailQueued: number | null = null;
+  // What the Worker's mail sent so far: [recipient, subject] pairs; and its queued count.
+  let sentMail: (() => { to: string; subject: string }[]) | undefined;
+  let mailQueued = 0;
   try {
     // Each visitor from an address of its own (the site limits per address), as in production.
     let configFor: ((visitor: number) => NonNullable<StorageOptions['config']>) | undefined;
@@ -295,20 +271,6 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     if (options.mode === 'direct') {
       const config = { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url };
       configFor = () => config;
-    } else if (options.mode === 'relay') {
-      const outboxDir = await mkdtemp(path.join(tmpdir(), 'podling-rush-outbox-'));
-      closers.push(() => rm(outboxDir, { recursive: true, force: true }));
-      const mail = nodeMailService({ MAIL_OUTBOX_DIR: outboxDir }, { local: true });
-      const relay = await listen(
-        webMiddleware(createDoors(serverEnv, { warn: () => undefined, mail })) as http.RequestListener,
-      );
-      closers.unshift(relay.close);
-      sentMail = async () =>
-        (await readOutbox(outboxDir)).map((message) => ({
-          to: message.headers.to ?? '',
-          subject: message.headers.subject ?? '',
-        }));
-      siteUrl = relay.url;
     } else {
       const assetsDir = options.assetsDir ?? (await minimalSite());
       if (!options.assetsDir) closers.push(() => rm(assetsDir, { recursive: true, force: true }));
@@ -317,13 +279,12 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
         vars: serverEnv,
         onLog: (line) => {
           const queued = /(\d+) emails queued/.exec(line);
-          if (queued) mailQueued = (mailQueued ?? 0) + Number(queued[1]);
+          if (queued) mailQueued += Number(queued[1]);
           if (/Airtable (writer|relay)|rror/.test(line)) log(`  worker: ${line.trim()}`);
         },
       });
-      mailQueued = 0;
       closers.unshift(worker.close);
-      sentMail = async () => worker.sentEmails().map(({ to, subject }) => ({ to, subject }));
+      sentMail = () => worker.sentEmails().map(({ to, subject }) => ({ to, subject }));
       siteUrl = worker.url;
     }
     if (siteUrl !== undefined) {
@@ -349,7 +310,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       useCases: ['support-learners'],
       otherUseCase: '',
     });
-    /** Relay and queued: the enhanced form's post, answered within the page's bound. */
+    /** Queued: the enhanced form's post, answered within the page's bound. */
     const viaDoor = async (
       visitor: number,
       path: string,
@@ -432,7 +393,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     const settleDeadline = lastSubmission + (options.settleTimeoutMs ?? 10 * 60_000);
     const stallMs = options.settleStallMs ?? 2 * options.penaltyMs + 60_000;
     let lastReport = Number.NEGATIVE_INFINITY;
-    // Relay and direct modes store as they answer: only the queue is waited for.
+    // Direct mode stores as it answers: only the queue is waited for.
     const missingLeft = await waitWhileProgressing(missing, {
       deadline: options.mode === 'queued' ? settleDeadline : 0,
       stallMs,
@@ -448,15 +409,15 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       log(`${options.mode}: ${missingLeft} records not stored`);
 
     // The emails follow their records: wait (within the same deadline) for every confirmation.
-    const confirmations = async () => {
+    const confirmations = () => {
       const counts = new Map<string, number>();
-      for (const { to, subject } of (await sentMail?.()) ?? [])
+      for (const { to, subject } of sentMail?.() ?? [])
         if (subject === EMAIL_COPY.confirm.subject)
           counts.set(normaliseEmail(to), (counts.get(normaliseEmail(to)) ?? 0) + 1);
       return counts;
     };
-    const unconfirmed = async () => {
-      const counts = await confirmations();
+    const unconfirmed = () => {
+      const counts = confirmations();
       return [...expectedByTable.Waitlist].filter((email) => !counts.has(email)).length;
     };
     let mail: MailFigures | undefined;
@@ -466,16 +427,14 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
         stallMs,
         pollMs: 500,
       });
-      const counts = await confirmations();
+      const counts = confirmations();
       mail = {
         queued: mailQueued,
-        sent: ((await sentMail()) ?? []).length,
+        sent: sentMail().length,
         confirmationsMissing: left,
         confirmationsDoubled: [...counts.values()].filter((count) => count > 1).length,
       };
-      log(
-        `${options.mode}: ${mail.sent} emails sent${mail.queued === null ? '' : ` (${mail.queued} queued)`}`,
-      );
+      log(`${options.mode}: ${mail.sent} emails sent (${mail.queued} queued)`);
     }
 
     const [waitlist = [], quotes = []] = storedEmails();
@@ -559,7 +518,7 @@ export function formatRushTable(reports: readonly RushReport[]): string {
     r.airtableRequests,
     r.rateLimited,
     r.mode === 'queued' ? `${seconds(r.settledMs)} after the last submission` : 'when answered',
-    r.mail ? (r.mail.queued ?? 'sent as written') : 'n/a',
+    r.mail?.queued ?? 'n/a',
     r.mail?.sent ?? 'n/a',
     r.mail ? confirmationVerdict(r.mail) : 'n/a (no server)',
   ]);
