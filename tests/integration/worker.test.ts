@@ -30,7 +30,8 @@ afterAll(async () => {
 });
 
 // One Worker (and emulator, with Airtable's limit and penalty) for the pages, the queue and the request check.
-const running = useWorker({ emulator: AIRTABLE_LIMITS, assetsDir: () => siteDir });
+// Cloudflare's Vite plugin builds the pages into <outDir>/client (and the Worker beside them).
+const running = useWorker({ emulator: AIRTABLE_LIMITS, assetsDir: () => join(siteDir, 'client') });
 
 describe('the Worker under workerd', () => {
   it('serves the pages with the headers from _headers, and unknown paths with 404.html and 404', async () => {
