@@ -7,7 +7,8 @@ import { documentTitle, NOT_FOUND, ROUTE_LIST } from '#src/config/routes.ts';
 import { expect, test } from './support/fixtures.ts';
 import { SITE_PATHS, SITE_ROUTES } from './support/routes.ts';
 
-const BUILD = join(E2E_OUT_DIR, 'default');
+// The static site Cloudflare's Vite plugin writes beside the Worker (direct mode: the site alone).
+const BUILD = join(E2E_OUT_DIR, 'default', 'client');
 
 /** Each route of the table (and the not-found page) → its prerendered file, title and h1. */
 const PAGES = [

@@ -125,7 +125,7 @@ export const E2E_SERVERS = [
     site: 'relay',
     server: () => ({
       command:
-        `node node_modules/wrangler/bin/wrangler.js dev --port ${E2E_PORTS.worker} --ip 127.0.0.1 ` +
+        `node node_modules/wrangler/bin/wrangler.js dev --config wrangler.jsonc --port ${E2E_PORTS.worker} --ip 127.0.0.1 ` +
         `--inspector-port ${E2E_PORTS.workerInspector} ` +
         `--assets ${siteNamed('relay').outDir}/client --persist-to ${E2E_OUT_DIR}/wrangler-state ` +
         '--show-interactive-dev-session=false ' +
