@@ -25,7 +25,7 @@
  * `dist/client`, any host serves: the Worker is left out of it (`assetsOnly`).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -85,7 +85,8 @@ function pointAtBuild(root: string, outDir: string): void {
   );
 }
 
-const readVarsFile = (file: string): Vars => (existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {}) as Vars;
+const readVarsFile = (file: string): Vars =>
+  (existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {}) as Vars;
 
 /** This checkout's own link secret: made once, 32 random bytes as hex. */
 function localLinkSecret(root: string): string {
@@ -180,7 +181,9 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       const given = { ...devVars, ...fromShell };
       const outboxDir = path.resolve(root, given.MAIL_OUTBOX_DIR || DEFAULT_MAIL_OUTBOX_DIR);
       const dataFile = given.AIRTABLE_EMULATOR_DATA || EMULATOR_DEFAULT_DATA_FILE;
-      emulator = createEmulator({ dataFile: path.resolve(root, dataFile), outboxDir });
+      // Its API answers requests without an Origin (the Worker's) and pages on its own origin:
+      // no page on another origin reads submissions with its fixed local key.
+      emulator = createEmulator({ dataFile: path.resolve(root, dataFile), outboxDir, apiOrigins: 'own' });
       standIns = await listen(emulator);
       const ownAirtable = !given.AIRTABLE_API_KEY;
       vars = {
@@ -206,6 +209,7 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
         const dir = builtWorkerDir(root);
         if (!dir) throw new Error('vite preview serves a build: run `npm run build` first');
         const file = path.join(dir, '.dev.vars');
+        const built = existsSync(file) ? readFileSync(file, 'utf8') : null;
         const merged = { ...readVarsFile(file), ...vars };
         writeFileSync(
           file,
@@ -214,7 +218,23 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
             .join(''),
           { mode: 0o600 },
         );
+        // Put back as built when the preview ends: a later `npx wrangler dev` of this build must
+        // not meet the stand-ins' addresses, gone with this process.
+        const restore = () => {
+          if (built === null) rmSync(file, { force: true });
+          else writeFileSync(file, built, { mode: 0o600 });
+        };
+        process.once('exit', restore);
+        // Ctrl+C or a closed terminal end the process without 'exit': restore, then end as asked.
+        for (const signal of ['SIGINT', 'SIGHUP'] as const)
+          process.once(signal, () => {
+            restore();
+            process.kill(process.pid, signal);
+          });
       }
+      // No CORS grant to any other origin (Vite grants every localhost page by default): the
+      // site's pages are same-origin, and no other page may read the emulator's admin through it.
+      return { server: { cors: false }, preview: { cors: false } };
     },
     configureServer(server) {
       if (!emulator) return;
@@ -228,7 +248,9 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       server.httpServer?.once('listening', () => {
         const address = server.httpServer?.address();
         const port = address && typeof address === 'object' ? address.port : '';
-        server.config.logger.info(`  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`);
+        server.config.logger.info(
+          `  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`,
+        );
       });
       server.httpServer?.once('close', () => void standIns?.close());
     },
@@ -243,7 +265,9 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       server.httpServer.once('listening', () => {
         const address = server.httpServer.address();
         const port = address && typeof address === 'object' ? address.port : '';
-        server.config.logger.info(`  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`);
+        server.config.logger.info(
+          `  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`,
+        );
       });
       server.httpServer.once('close', () => void standIns?.close());
     },

@@ -220,6 +220,14 @@ describe('vite dev', () => {
     expect(email?.links.some((link) => link.startsWith(`${base}/api/email/confirm?token=`))).toBe(true);
   });
 
+  it('grants no other localhost page a read of the emulator’s records or API', async () => {
+    const base = urlOf(server!);
+    const admin = await fetch(`${base}/__emulator/records`, { headers: { origin: 'http://localhost:3000' } });
+    expect(admin.headers.get('access-control-allow-origin')).toBeNull();
+    const page = await fetch(`${base}/`, { headers: { origin: 'http://localhost:3000' } });
+    expect(page.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('takes the client’s address from the socket, not from a CF-Connecting-IP it sends', async () => {
     const base = urlOf(server!);
     const statuses: number[] = [];
