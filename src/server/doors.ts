@@ -77,7 +77,11 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
   const { mail } = options;
   const linkOptions: EmailLinkOptions | undefined = mail && {
     records: consentRecords(
-      createAirtableClient(airtableAccess(env), { pacer: options.pacer, fetch: options.fetch, now: options.now }),
+      createAirtableClient(airtableAccess(env), {
+        pacer: options.pacer,
+        fetch: options.fetch,
+        now: options.now,
+      }),
     ),
     linkSecrets: mail.service.settings.linkSecrets,
     afterQuoteChange: async (email, values, at, origin) =>

@@ -18,7 +18,13 @@ import type { MailJob } from './mail-job.ts';
 import { kvMailLedger, type MailLedger, type MailLedgerKv, memoryMailLedger } from './mail-limits.ts';
 import { createMailService, type MailService } from './mail-service.ts';
 import { type MailEnv, parseMailSettings } from './mail-settings.ts';
-import { cloudflareMailer, localOutboxMailer, type Mailer, MailFailure, type SendEmailBinding } from './mailer.ts';
+import {
+  cloudflareMailer,
+  localOutboxMailer,
+  type Mailer,
+  MailFailure,
+  type SendEmailBinding,
+} from './mailer.ts';
 import type { WriteOutcome } from './outgoing.ts';
 
 export { isMailJob, type MailJob } from './mail-job.ts';

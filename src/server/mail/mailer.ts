@@ -134,7 +134,8 @@ export function localOutboxMailer(url: string, fetcher: typeof fetch = fetch): M
       } catch (error) {
         throw new MailFailure(`The local outbox did not answer: ${String(error)}`, true);
       }
-      if (!response.ok) throw new MailFailure(`The local outbox answered ${response.status}`, response.status >= 500);
+      if (!response.ok)
+        throw new MailFailure(`The local outbox answered ${response.status}`, response.status >= 500);
       const { id } = (await response.json()) as { id?: unknown };
       return { id: typeof id === 'string' ? id : '' };
     },
