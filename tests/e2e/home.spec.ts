@@ -8,6 +8,7 @@ import {
   checkbox,
   expectNoAxeViolations,
   gtagEvents,
+  pageViews,
   openHome,
   stubStores,
   uniqueEmail,
@@ -284,6 +285,9 @@ test.describe('store buttons', () => {
   }) => {
     await stubStores(context);
     await openHome(page, visit, { consent: 'granted' });
+    // Analytics starts after hydration, once the stored consent is read (a click before that is
+    // not recorded): the first page view shows it is on.
+    await expect.poll(async () => (await pageViews(page)).length).toBeGreaterThan(0);
 
     const [appTab] = await Promise.all([page.waitForEvent('popup'), appStore(page).click()]);
     await expect(appTab).toHaveURL(APP_STORE_URL);
