@@ -5,6 +5,7 @@
  * warning (scripts/vite-plugins/launch-checklist.ts): the one module of the owner's commands
  * the build loads.
  */
+import { siteOriginOf } from '#src/server/settings.ts';
 import path from 'node:path';
 import { loadEnv } from 'vite';
 import { placeholderMarks } from '#src/config/placeholder.ts';
@@ -12,7 +13,7 @@ import { parseSiteSettings, SettingsError, type SiteSettings } from '#src/config
 // Loaded for its placeholder() marks.
 import '#src/config/site.ts';
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
-import { retentionTriggerLine } from './privacy-trigger.ts';
+import { retentionTriggerLine, wranglerVarOf } from './privacy-trigger.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/dead-letters.ts';
 import { type MailEnv, parseMailbox } from '#src/server/mail/mail-settings.ts';
 import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/mail/signed-link.ts';
@@ -43,11 +44,26 @@ function storageLines(settings: SiteSettings, env: BuildEnv): [boolean, string][
   const missing = ['AIRTABLE_API_KEY', 'AIRTABLE_BASE_ID'].filter((name) => !env[name]);
   const rush: [boolean, string] = [
     true,
-    `${WARN} under a rush: only the Workers deploy (wrangler.jsonc) queues and paces submissions; ` +
-      'there, watch for dead letters with `npm run dead-letters -- list` (ADMIN_TOKEN) — see docs/rush.md',
+    `${WARN} under a rush: the Worker queues and paces submissions; ` +
+      'watch for dead letters with `npm run dead-letters -- list` (ADMIN_TOKEN) — see docs/rush.md',
   ];
+  const site = siteOriginOf(env.SITE_URL);
+  const siteOrigin = new URL(settings.siteUrl).origin;
+  const siteLine: [boolean, string] =
+    'problem' in site
+      ? [false, `${FAIL} ${site.problem}. Set it in wrangler.jsonc "vars" to ${siteOrigin}`]
+      : site.origin !== siteOrigin || !site.origin.startsWith('https:')
+        ? [
+            false,
+            `${FAIL} SITE_URL is ${site.origin}: set it to the site's own https address, ${siteOrigin} (VITE_SITE_URL)`,
+          ]
+        : [
+            true,
+            `${PASS} SITE_URL: ${site.origin} (every emailed link leads there; posts from elsewhere are refused)`,
+          ];
   return [
     rush,
+    siteLine,
     missing.length === 0
       ? [
           true,
@@ -147,7 +163,8 @@ export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checkl
       ? [true, `${PASS} analytics: VITE_GA_MEASUREMENT_ID ${env.VITE_GA_MEASUREMENT_ID}`]
       : [false, `${FAIL} analytics: VITE_GA_MEASUREMENT_ID is not set, so no page views are recorded`],
   );
-  if (settings) items.push(...storageLines(settings, env));
+  // SITE_URL is the Worker's: in the shell, or as wrangler.jsonc sets it.
+  if (settings) items.push(...storageLines(settings, { SITE_URL: wranglerVarOf(root, 'SITE_URL'), ...env }));
   if (settings?.storageMode === 'relay') items.push(...mailChecklist(env));
   else if (settings) {
     items.push([
@@ -174,7 +191,15 @@ export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checkl
 }
 
 /** The prefixes of the variables the checklist reads (the build's and the server's). */
-export const BUILD_ENV_PREFIXES = ['VITE_', 'AIRTABLE_', 'ADMIN_', 'MAIL_', 'SCHOOLS_', 'LINK_'] as const;
+export const BUILD_ENV_PREFIXES = [
+  'VITE_',
+  'AIRTABLE_',
+  'ADMIN_',
+  'MAIL_',
+  'SCHOOLS_',
+  'LINK_',
+  'SITE_',
+] as const;
 
 /** The environment `vite build` would see: shell variables over .env files. */
 export function buildEnv(root: string, mode = 'production'): BuildEnv {

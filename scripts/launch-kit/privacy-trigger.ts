@@ -45,6 +45,17 @@ export function cronTriggersOf(configPath: string): string[] | null {
     : [];
 }
 
+/** A plain variable from wrangler.jsonc's `vars`, if the file and the variable are there. */
+export function wranglerVarOf(root: string, name: string): string | undefined {
+  const configPath = path.join(root, 'wrangler.jsonc');
+  if (!fs.existsSync(configPath)) return undefined;
+  const config = JSON.parse(stripJsonc(fs.readFileSync(configPath, 'utf8'))) as {
+    vars?: Record<string, unknown>;
+  };
+  const value = config.vars?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** True when a five-field cron expression fires every day (day of month, month and weekday all '*'). */
 export function isDaily(cron: string): boolean {
   const fields = cron.trim().split(/\s+/);

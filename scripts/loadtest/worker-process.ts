@@ -185,7 +185,7 @@ async function startWorkerOnce(options: WorkerOptions): Promise<RunningWorker> {
   const config = options.editConfig
     ? await editedConfig(state, options.editConfig)
     : path.join(ROOT, 'wrangler.jsonc');
-  const vars = { LINK_SECRET: LOCAL_LINK_SECRET, ...options.vars };
+  const vars = { LINK_SECRET: LOCAL_LINK_SECRET, SITE_URL: `http://127.0.0.1:${port}`, ...options.vars };
   const args = [
     WRANGLER,
     'dev',

@@ -31,7 +31,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { cloudflare } from '@cloudflare/vite-plugin';
-import { type Connect, loadEnv, type Plugin, type ViteDevServer } from 'vite';
+import { type Connect, loadEnv, type Plugin, type UserConfig, type ViteDevServer } from 'vite';
 import {
   createEmulator,
   EMULATOR_ADMIN_PREFIX,
@@ -48,6 +48,7 @@ import type { SiteSettingsHolder } from './site-settings.ts';
 
 /** The Worker's settings a local run takes from the shell (docs/deploy.md lists them all). */
 export const WORKER_SETTINGS = [
+  'SITE_URL',
   'AIRTABLE_API_KEY',
   'AIRTABLE_BASE_ID',
   'AIRTABLE_ENDPOINT_URL',
@@ -87,6 +88,15 @@ function pointAtBuild(root: string, outDir: string): void {
 
 const readVarsFile = (file: string): Vars =>
   (existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {}) as Vars;
+
+/** The address `vite` (5173) or `vite preview` (4173) serves, from its host and port settings. */
+function localSiteUrl(config: UserConfig, isPreview: boolean): string {
+  const options = isPreview ? config.preview : config.server;
+  const port = options?.port ?? (isPreview ? 4173 : 5173);
+  if (port === 0) throw new Error('Give the server a port (or SITE_URL): emailed links must lead to it');
+  const host = typeof options?.host === 'string' && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
 
 /** This checkout's own link secret: made once, 32 random bytes as hex. */
 function localLinkSecret(root: string): string {
@@ -195,6 +205,9 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
             }
           : {}),
         ...fromShell,
+        // The address this server serves, on the port it is told (taken strictly, below): every
+        // emailed link leads there, whatever Host or request line a client sends.
+        SITE_URL: given.SITE_URL || localSiteUrl(config, isPreview === true),
         LINK_SECRET: given.LINK_SECRET || localLinkSecret(root),
         MAIL_OUTBOX_URL: `${standIns.url}${EMULATOR_ADMIN_PREFIX}/outbox`,
       };
@@ -234,7 +247,7 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       }
       // No CORS grant to any other origin (Vite grants every localhost page by default): the
       // site's pages are same-origin, and no other page may read the emulator's admin through it.
-      return { server: { cors: false }, preview: { cors: false } };
+      return { server: { cors: false, strictPort: true }, preview: { cors: false, strictPort: true } };
     },
     configureServer(server) {
       if (!emulator) return;

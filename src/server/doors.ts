@@ -31,6 +31,11 @@ export type { SubmissionQueue } from './stores.ts';
 export interface DoorsOptions {
   /** Accepted submissions go here, for the one paced writer (queue-writer.ts). */
   queue: SubmissionQueue;
+  /**
+   * The site's configured origin (the Worker's SITE_URL): the one Origin a post is taken from and
+   * the one every emailed link leads to, whatever Host, request line or forwarding header came in.
+   */
+  siteOrigin: string;
   /** Airtable's pace for the writes a pressed email link makes: the isolate's one pacer. */
   pacer: Pacer;
   now?: () => number;
@@ -68,6 +73,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const requestCheck = createRequestCheck({
     store: createQueueStore(options.queue, warn),
+    siteOrigin: options.siteOrigin,
     now: options.now,
     clientLimiter: options.clientLimiter,
     emailLimiter: options.emailLimiter,
@@ -84,6 +90,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
       }),
     ),
     linkSecrets: mail.service.settings.linkSecrets,
+    siteOrigin: options.siteOrigin,
     afterQuoteChange: async (email, values, at, origin) =>
       mail.linkMail(confirmedQuoteChange(email, values, at), origin),
     now: () => new Date((options.now ?? Date.now)()),

@@ -75,6 +75,11 @@ export interface Receipt {
 
 export interface RequestCheckOptions {
   store: SubmissionStore;
+  /**
+   * The site's configured origin (SITE_URL): the only Origin a post is taken from, and the one
+   * the links in the emails it causes lead to. Never the request's Host or request line.
+   */
+  siteOrigin: string;
   now?: () => number;
   clientLimiter?: Limiter;
   emailLimiter?: Limiter;
@@ -94,12 +99,12 @@ const refused = (
  * show where it comes from: every current browser sends Origin with a POST (a fetch too), and one
  * with neither Origin nor Sec-Fetch-Site is refused like a cross-site one (OWASP's advice against CSRF).
  */
-export function isSameSite(request: Request): boolean {
+export function isSameSite(request: Request, siteOrigin: string): boolean {
   const fetchSite = request.headers.get('sec-fetch-site');
   if (fetchSite === 'cross-site') return false;
   const origin = request.headers.get('origin');
   if (origin === null) return fetchSite !== null;
-  return origin === new URL(request.url).origin;
+  return origin === siteOrigin;
 }
 
 /** The one body a door takes: what an HTML form posts. */
@@ -165,7 +170,7 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
 
   return {
     async submit(request, { form: contract, clientAddress }) {
-      if (!isSameSite(request))
+      if (!isSameSite(request, options.siteOrigin))
         return refused(403, 'CROSS_SITE_REQUEST', 'Submissions are only accepted from this site');
       if (!hasContentType(request))
         return refused(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${FORM_CONTENT_TYPE}`);
@@ -218,7 +223,7 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
         };
 
       try {
-        await options.store.save(parsed, { origin: new URL(request.url).origin });
+        await options.store.save(parsed, { origin: options.siteOrigin });
       } catch (error) {
         if (!(error instanceof AirtableError)) throw error;
         return { ...refused(error.status, error.type, error.message), form };

@@ -29,3 +29,21 @@ export function airtableAccess(env: AirtableEnv): AirtableAccess {
     token: env.AIRTABLE_API_KEY?.trim() ?? '',
   };
 }
+
+/**
+ * The site's own origin, from the Worker's SITE_URL (`https://podling.app`; in `vite` and `vite
+ * preview`, the address the server serves): the one Origin a form post is taken from and the one
+ * every emailed link leads to. Never taken from a request: a forged Host or an absolute request
+ * line would otherwise put a stranger's address into links the site signs.
+ */
+export function siteOriginOf(value: string | undefined): { origin: string } | { problem: string } {
+  const text = value?.trim() ?? '';
+  if (!text) return { problem: 'SITE_URL is not set: the address every emailed link leads to' };
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return { origin: url.origin };
+  } catch {
+    // Reported below.
+  }
+  return { problem: `SITE_URL is not an http(s) address: ${JSON.stringify(text)}` };
+}

@@ -25,12 +25,14 @@ import { createDoors, type DoorsHandler, type SubmissionQueue } from './doors.ts
 import { isolatePacer } from './queue-writer.ts';
 import { isEmailLinkPath, linksUnavailablePage } from './mail/email-links.ts';
 import { queueOutcomeMail, type WorkerMailEnv, workerMail } from './mail/mail-queue.ts';
-import type { AirtableEnv } from './settings.ts';
+import { type AirtableEnv, siteOriginOf } from './settings.ts';
 import type { QueuedSubmission } from './stores.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
 export interface WorkerEnv extends AirtableEnv, DeadLetterAdminEnv, WorkerMailEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
+  /** The site's address (`https://podling.app`): every emailed link leads there (settings.ts). */
+  SITE_URL?: string;
   /** The submissions' queue, drained by this Worker's one paced writer (wrangler.jsonc). */
   SUBMISSIONS?: { send(body: QueuedSubmission, options?: { contentType?: 'json' }): Promise<void> };
   /** Cloudflare's Rate Limiting bindings (wrangler.jsonc `ratelimits`); in memory when unbound. */
@@ -47,8 +49,14 @@ function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
 // One server per isolate: its pacer and per-email order hold across the isolate's requests.
 let doors: { handler: DoorsHandler; env: WorkerEnv } | undefined;
 
-// A problem with the mail settings is logged once per isolate, not once per request.
+// A problem with the settings is logged once per isolate, not once per request.
 let reportedProblem: string | undefined;
+let reportedSetup: string | undefined;
+function reportOnce(problem: string) {
+  if (problem === reportedSetup) return;
+  reportedSetup = problem;
+  console.error(`The Worker is set up wrongly, so it takes no submissions until it is fixed: ${problem}`);
+}
 function mailOf(env: WorkerEnv) {
   const found = workerMail(env);
   if (found.problem && found.problem !== reportedProblem) {
@@ -58,13 +66,14 @@ function mailOf(env: WorkerEnv) {
   return found;
 }
 
-function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
+function doorsFor(env: WorkerEnv, queue: SubmissionQueue, siteOrigin: string): DoorsHandler {
   if (doors?.env !== env) {
     const { mail } = mailOf(env);
     doors = {
       env,
       handler: createDoors(env, {
         queue,
+        siteOrigin,
         // Pressing an email link writes its one record through this isolate's pacer, while the
         // visitor waits for the page saying it is done (decision 0013); its mail is queued.
         pacer: isolatePacer(),
@@ -108,13 +117,25 @@ export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
     const { pathname } = new URL(request.url);
     const queue = queueOf(env);
-    if ((formAtPath(pathname) || isEmailLinkPath(pathname)) && !queue)
-      return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
-    if (queue && formAtPath(pathname))
-      return doorsFor(env, queue)(request, { address: connectingAddress(request) });
-    if (queue && isEmailLinkPath(pathname) && (env.EMAIL || env.MAIL_OUTBOX_URL)) {
-      if (mailOf(env).problem) return linksUnavailablePage();
-      return doorsFor(env, queue)(request, { address: connectingAddress(request) });
+    const site = siteOriginOf(env.SITE_URL);
+    if (formAtPath(pathname) || isEmailLinkPath(pathname)) {
+      const problem = !queue
+        ? 'The SUBMISSIONS queue is not bound (wrangler.jsonc)'
+        : 'problem' in site
+          ? site.problem
+          : null;
+      if (problem || !queue || !('origin' in site)) {
+        reportOnce(problem ?? 'not set up');
+        return isEmailLinkPath(pathname)
+          ? linksUnavailablePage()
+          : new Response('This form cannot take submissions right now.', { status: 503 });
+      }
+      if (formAtPath(pathname))
+        return doorsFor(env, queue, site.origin)(request, { address: connectingAddress(request) });
+      if (env.EMAIL || env.MAIL_OUTBOX_URL) {
+        if (mailOf(env).problem) return linksUnavailablePage();
+        return doorsFor(env, queue, site.origin)(request, { address: connectingAddress(request) });
+      }
     }
     if (startsWith(pathname, DEAD_LETTERS_PATH)) {
       if (!queue) return new Response('Not found', { status: 404 });

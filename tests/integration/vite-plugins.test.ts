@@ -5,6 +5,7 @@
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createBuilder, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +58,15 @@ async function outbox(base: string) {
   return answer.messages;
 }
 
+/** A port free now: the servers take a fixed one, the address their emailed links lead to. */
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 const urlOf = (server: { resolvedUrls: { local: string[] } | null }) =>
   (server.resolvedUrls?.local[0] ?? '').replace(/\/$/, '');
 
@@ -66,6 +76,7 @@ describe('vite build', () => {
 
   beforeAll(async () => {
     outDir = await mkdtemp(join(tmpdir(), 'podling-build-'));
+    const previewPort = await freePort();
     await withEnv(
       { VITE_SITE_URL: 'https://example.org', AIRTABLE_API_KEY: 'patBuildEnvSecret.42' },
       async () => {
@@ -74,7 +85,7 @@ describe('vite build', () => {
       },
     );
     previewServer = await withEnv(localRun(outDir), () =>
-      preview({ logLevel: 'silent', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } }),
+      preview({ logLevel: 'silent', build: { outDir }, preview: { port: previewPort, host: '127.0.0.1' } }),
     );
   }, 120_000);
 
@@ -198,7 +209,10 @@ describe('vite dev', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'podling-dev-'));
     server = await withEnv(localRun(dataDir), async () => {
-      const dev = await createServer({ logLevel: 'silent', server: { port: 0, host: '127.0.0.1' } });
+      const dev = await createServer({
+        logLevel: 'silent',
+        server: { port: await freePort(), host: '127.0.0.1' },
+      });
       return dev.listen();
     });
   }, 60_000);

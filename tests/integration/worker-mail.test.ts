@@ -6,6 +6,7 @@
  * `send_email` binding, which `wrangler dev` simulates: it logs each email and keeps its text in
  * a local file (startWorker's `sentEmails`). The doors answer the emails' links.
  */
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
@@ -45,6 +46,46 @@ describe('consent and mail on the Worker under workerd', () => {
       body: new URLSearchParams({ token: url.searchParams.get('token') ?? '' }).toString(),
     });
   };
+
+  it('links only to the site: a forged Host is refused, and a post naming another host in its request line still gets the site’s links', async () => {
+    const { worker } = running();
+    const site = new URL(worker.url);
+    /** A raw post, with the Host and request line a stranger chooses (fetch would not send them). */
+    const rawPost = (target: string, host: string, origin: string, email: string) =>
+      new Promise<number>((resolve, reject) => {
+        const body = `email=${encodeURIComponent(email)}`;
+        const request = http.request(
+          {
+            host: site.hostname,
+            port: site.port,
+            method: 'POST',
+            path: target,
+            headers: {
+              host,
+              origin,
+              accept: 'application/json',
+              'content-type': 'application/x-www-form-urlencoded',
+              'content-length': Buffer.byteLength(body),
+            },
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', reject);
+        request.end(body);
+      });
+    const forged = unique('forged-host');
+    expect(await rawPost(FORMS.waitlist.path, '203.0.113.66', 'http://203.0.113.66', forged)).toBe(403);
+    const elsewhere = unique('request-line');
+    expect(
+      await rawPost(`http://evil.example${FORMS.waitlist.path}`, 'evil.example', worker.url, elsewhere),
+    ).toBe(200);
+    const link = await linkIn(elsewhere, EMAIL_COPY.confirm.subject, '/api/email/confirm');
+    expect(new URL(link).origin).toBe(site.origin);
+    expect(emailsTo(forged)).toEqual([]);
+  });
 
   it('stores a queued sign-up Pending and sends one confirmation, whose button (not its link) confirms', async () => {
     const { worker } = running();

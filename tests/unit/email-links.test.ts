@@ -9,6 +9,7 @@ import { EMAIL_LINK_PATHS, signedUrl, type MailContext } from '#src/server/mail/
 import type { LinkForm, LinkValues } from '#src/server/mail/signed-link.ts';
 
 const SECRET = 'q'.repeat(40);
+const SITE = 'https://podling.example';
 const SENT = new Date('2026-02-10T08:00:00Z');
 const DAY = 24 * 3600 * 1000;
 const context: MailContext = {
@@ -81,6 +82,7 @@ describe('email links', () => {
     const options = {
       records: store.records,
       linkSecrets: [SECRET],
+      siteOrigin: SITE,
       now: () => new Date(SENT.getTime() + DAY),
     };
     const url = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
@@ -111,7 +113,7 @@ describe('email links', () => {
     ]);
     const url = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
     const tampered = url.replace(/token=./, (match) => (match.endsWith('A') ? 'token=B' : 'token=A'));
-    const fresh = { records: store.records, linkSecrets: [SECRET], now: () => SENT };
+    const fresh = { records: store.records, linkSecrets: [SECRET], siteOrigin: SITE, now: () => SENT };
     const bad = await handleEmailLink(press(tampered), fresh);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain(EMAIL_COPY.linkPages.invalidTitle);
@@ -137,6 +139,7 @@ describe('email links', () => {
     const answer = await handleEmailLink(press(asUnsubscribe), {
       records: store.records,
       linkSecrets: [SECRET],
+      siteOrigin: SITE,
       now: () => SENT,
     });
     expect(answer.status).toBe(400);
@@ -151,6 +154,7 @@ describe('email links', () => {
     const options = {
       records: store.records,
       linkSecrets: [SECRET],
+      siteOrigin: SITE,
       now: () => new Date(SENT.getTime() + 400 * DAY),
     };
     const answer = await handleEmailLink(
@@ -174,10 +178,16 @@ describe('email links', () => {
     const get = await handleEmailLink(request(url), {
       records: store.records,
       linkSecrets: [SECRET],
+      siteOrigin: SITE,
       now: () => SENT,
     });
     expect(await get.text()).toContain(EMAIL_COPY.linkPages.unsubscribeButton);
-    await handleEmailLink(press(url), { records: store.records, linkSecrets: [SECRET], now: () => SENT });
+    await handleEmailLink(press(url), {
+      records: store.records,
+      linkSecrets: [SECRET],
+      siteOrigin: SITE,
+      now: () => SENT,
+    });
     expect(store.writes).toEqual(['create:head@school.sch.uk:Withdrawn']);
   });
 
@@ -189,6 +199,7 @@ describe('email links', () => {
     const options = {
       records: store.records,
       linkSecrets: [SECRET],
+      siteOrigin: SITE,
       now: () => SENT,
       afterQuoteChange: async (email: string) => {
         told.push(email);
@@ -214,6 +225,7 @@ describe('email links', () => {
     const answer = await handleEmailLink(press(url), {
       records: failing,
       linkSecrets: [SECRET],
+      siteOrigin: SITE,
       now: () => SENT,
       log: (line) => logged.push(line),
     });
@@ -228,6 +240,7 @@ describe('email links', () => {
       {
         records: store.records,
         linkSecrets: [SECRET],
+        siteOrigin: SITE,
         now: () => SENT,
       },
     );

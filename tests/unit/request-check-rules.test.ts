@@ -40,6 +40,7 @@ const doorOver = (queue: QueuedSubmission[], airtableCalls: string[], options: P
     },
     {
       queue: { send: async (submission) => void queue.push(submission) },
+      siteOrigin: ORIGIN,
       pacer: createPacer(),
       fetch: async (input) => {
         airtableCalls.push(String(input));
@@ -171,6 +172,38 @@ describe('same site only', () => {
       cells: { ...submission.cells, Email: '' },
     }));
     expect(first).toEqual(second);
+  });
+
+  it.each([
+    ['a forged Host with a matching Origin', 'http://203.0.113.66/api/forms/waitlist', 'http://203.0.113.66'],
+    [
+      'an absolute request line to another host',
+      'https://evil.example/api/forms/waitlist',
+      'https://evil.example',
+    ],
+  ])(
+    '%s is refused: the site’s own address is configured, not read off the request',
+    async (_, url, origin) => {
+      const { relay, queued } = serverWith();
+      const response = await relay(
+        new Request(url, { method: 'POST', headers: { ...PAGE, origin }, body: 'email=a%40b.co' }),
+      );
+      expect(response.status).toBe(403);
+      expect(queued).toHaveLength(0);
+    },
+  );
+
+  it('the emails a post causes lead to the configured site, whatever host the request named', async () => {
+    const { relay, queued } = serverWith();
+    const response = await relay(
+      new Request('http://203.0.113.66/api/forms/waitlist', {
+        method: 'POST',
+        headers: PAGE,
+        body: 'email=a%40b.co',
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(queued.map((submission) => submission.origin)).toEqual([ORIGIN]);
   });
 
   it('a native post from another site is refused too', async () => {

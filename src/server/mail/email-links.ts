@@ -54,10 +54,12 @@ export interface EmailLinkOptions {
   readonly records: ConsentRecords;
   /** The current `LINK_SECRET` first, then any still honoured after a rotation. */
   readonly linkSecrets: readonly string[];
+  /** The site's configured origin (SITE_URL): where the emails a pressed link causes lead. */
+  readonly siteOrigin: string;
   readonly now: () => Date;
   /**
-   * After a quote change is applied: the schools team hears of it (`origin`: the site's, as the
-   * link was opened). Failures are logged, not shown: the change itself is done.
+   * After a quote change is applied: the schools team hears of it (`origin`: the site's
+   * configured one). Failures are logged, not shown: the change itself is done.
    */
   readonly afterQuoteChange?: (email: string, values: LinkValues, at: Date, origin: string) => Promise<void>;
   readonly log?: (message: string) => void;
@@ -217,7 +219,7 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
   // The button posts back to the path alone: the token travels in the body, not in logs.
   if (request.method !== 'POST') return confirmPage(purpose, check.claims, url.pathname, token);
   try {
-    return await act(purpose, check.claims, options, url.origin);
+    return await act(purpose, check.claims, options, options.siteOrigin);
   } catch (error) {
     options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
     return render({ status: 503, title: copy.unavailableTitle, body: copy.unavailableBody });

@@ -130,7 +130,8 @@ export const E2E_SERVERS = [
         `--assets ${siteNamed('relay').outDir}/client --persist-to ${E2E_OUT_DIR}/wrangler-state ` +
         '--show-interactive-dev-session=false ' +
         `--var AIRTABLE_API_KEY:${E2E_EMULATOR_API_KEY} --var AIRTABLE_BASE_ID:${E2E_EMULATOR_BASE_ID} ` +
-        `--var AIRTABLE_ENDPOINT_URL:${WORKER_EMULATOR_URL} --var LINK_SECRET:${E2E_LINK_SECRET}`,
+        `--var AIRTABLE_ENDPOINT_URL:${WORKER_EMULATOR_URL} --var LINK_SECRET:${E2E_LINK_SECRET} ` +
+        `--var SITE_URL:${WORKER_URL}`,
       url: `${WORKER_URL}/`,
       env: { ...WRANGLER_LOCAL_ENV },
       timeout: 120_000,

@@ -10,6 +10,7 @@ import { launchChecklist } from '#scripts/launch-kit/launch-check.ts';
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const READY_ENV = {
   VITE_SITE_URL: 'https://www.example.org',
+  SITE_URL: 'https://www.example.org',
   VITE_GA_MEASUREMENT_ID: 'G-ABC123',
   AIRTABLE_API_KEY: 'patExample',
   AIRTABLE_BASE_ID: 'appExample',
@@ -84,6 +85,20 @@ describe('npm run launch-check', () => {
       expect.stringMatching(/^! DNS for example\.org: publish SPF, DKIM and DMARC/),
     );
     expect(ready.lines.filter((line) => line.startsWith('✗') && /MAIL|LINK|SCHOOLS/.test(line))).toEqual([]);
+  });
+
+  it('fails without the Worker’s SITE_URL, or with one that is not the site’s https address', () => {
+    const withoutSite = Object.fromEntries(Object.entries(READY_ENV).filter(([name]) => name !== 'SITE_URL'));
+    const lines = (env: Record<string, string>) => launchChecklist(env, os.tmpdir()).lines;
+    expect(lines(withoutSite)).toContainEqual(expect.stringMatching(/^✗ SITE_URL is not set/));
+    expect(lines({ ...READY_ENV, SITE_URL: 'https://evil.example' })).toContainEqual(
+      expect.stringMatching(
+        /^✗ SITE_URL is https:\/\/evil\.example: set it to the site's own https address, https:\/\/www\.example\.org/,
+      ),
+    );
+    expect(lines(READY_ENV)).toContainEqual(
+      expect.stringMatching(/^✓ SITE_URL: https:\/\/www\.example\.org/),
+    );
   });
 
   it('reminds the owner to send the newsletter to the confirmed export only', () => {
