@@ -121,7 +121,8 @@ async function editedConfig(dir: string, edit: (config: WranglerConfig) => void)
   return file;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port free at this moment (a server started on it may still lose it to another). */
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;

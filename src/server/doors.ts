@@ -13,11 +13,21 @@
  * The browser never speaks Airtable's protocol to this server: only direct mode does, to Airtable.
  */
 import { formAtPath } from '#src/lib/forms/forms.ts';
-import type { Limiter } from './client-limits.ts';
+import {
+  clientLimitKey,
+  createWindowLimiter,
+  type Limiter,
+  SUBMISSIONS_PER_CLIENT_PER_MINUTE,
+} from './client-limits.ts';
 import { answerEnhancedPost, answerNativePost, type FormTemplates, wantsJson } from './form-door.ts';
 import { createAirtableClient } from './airtable-client.ts';
 import { confirmedQuoteChange, consentRecords } from './consent.ts';
-import { type EmailLinkOptions, handleEmailLink, isEmailLinkPath } from './mail/email-links.ts';
+import {
+  type EmailLinkOptions,
+  handleEmailLink,
+  isEmailLinkPath,
+  linksBusyPage,
+} from './mail/email-links.ts';
 import type { MailService } from './mail/mail-service.ts';
 import type { WriteOutcome } from './mail/outgoing.ts';
 import type { Pacer } from './pacer.ts';
@@ -71,11 +81,15 @@ export const FORM_DOOR_METHODS = 'GET, HEAD, POST';
 /** Builds the forms' doors for one base. */
 export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
   const warn = options.warn ?? ((message: string) => console.warn(message));
+  // One per-client budget for every door that writes: the forms' and the emails' links'.
+  const clientLimiter =
+    options.clientLimiter ??
+    createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now: options.now });
   const requestCheck = createRequestCheck({
     store: createQueueStore(options.queue, warn),
     siteOrigin: options.siteOrigin,
     now: options.now,
-    clientLimiter: options.clientLimiter,
+    clientLimiter,
     emailLimiter: options.emailLimiter,
     bodyTimeoutMs: options.bodyTimeoutMs,
   });
@@ -99,7 +113,15 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
 
   return async (request, client = {}) => {
     const { pathname } = new URL(request.url);
-    if (linkOptions && isEmailLinkPath(pathname)) return handleEmailLink(request, linkOptions);
+    if (linkOptions && isEmailLinkPath(pathname)) {
+      // Opening a link changes nothing; a press writes, so it counts against the client's
+      // budget like a form's post (its body is read within the same bounds: email-links.ts).
+      if (request.method === 'POST') {
+        const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
+        if (!taken.ok) return linksBusyPage(taken.retryAfterSeconds);
+      }
+      return handleEmailLink(request, linkOptions);
+    }
     const form = formAtPath(pathname);
     if (!form)
       return new Response('Not found', {

@@ -115,10 +115,11 @@ function hasContentType(request: Request): boolean {
   return type === FORM_CONTENT_TYPE;
 }
 
-type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
+export type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
 
 /** Reads at most `limit` bytes of the body within `timeoutMs`. */
-async function readBody(request: Request, limit: number, timeoutMs: number): Promise<BodyRead> {
+/** Reads a body within `limit` bytes and `timeoutMs`: every door's read, the emails' links' too. */
+export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<BodyRead> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) return { problem: 'too-large' };
   if (!request.body) return { text: '' };

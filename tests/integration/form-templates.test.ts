@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '#src/config/messages.ts';
 import { renderFormAnswer } from '#src/server/form-page.ts';
 import { devFormTemplate } from '#scripts/vite-plugins/form-templates.ts';
+import { freePort } from '#scripts/loadtest/worker-process.ts';
 
 describe('devFormTemplate', () => {
   let server: ViteDevServer | undefined;
@@ -19,7 +20,10 @@ describe('devFormTemplate', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'podling-form-templates-'));
     process.env.AIRTABLE_EMULATOR_DATA = join(dataDir, 'airtable.json');
-    const dev = await createServer({ logLevel: 'silent', server: { port: 0, host: '127.0.0.1' } });
+    const dev = await createServer({
+      logLevel: 'silent',
+      server: { port: await freePort(), host: '127.0.0.1' },
+    });
     server = await dev.listen();
   }, 60_000);
 

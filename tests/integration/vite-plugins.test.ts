@@ -5,11 +5,12 @@
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createBuilder, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '#scripts/airtable-emulator/emulator.ts';
+// The servers take a fixed port: the address their emailed links lead to (SITE_URL).
+import { freePort } from '#scripts/loadtest/worker-process.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
 import { enhancedPost } from './support/door.ts';
 
@@ -56,15 +57,6 @@ async function outbox(base: string) {
     messages: { headers: Record<string, string>; links: string[] }[];
   };
   return answer.messages;
-}
-
-/** A port free now: the servers take a fixed one, the address their emailed links lead to. */
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const urlOf = (server: { resolvedUrls: { local: string[] } | null }) =>

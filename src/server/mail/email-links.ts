@@ -16,6 +16,7 @@
 import { EMAIL_COPY } from '#src/config/emails.ts';
 import { escapeHtml } from '#src/lib/escape-html.ts';
 import type { ConsentState } from '#src/lib/forms/shared.ts';
+import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
 import { EMAIL_LINK_PATHS } from './emails.ts';
 import {
   checkLink,
@@ -116,10 +117,10 @@ function render(page: Page): Response {
 
 const SIGN_UP_AGAIN = { label: copy.expiredAction, href: '/#waitlist' };
 
-function refusedPage(reason: 'expired' | 'invalid'): Response {
+function refusedPage(reason: 'expired' | 'invalid', status = reason === 'expired' ? 410 : 400): Response {
   return reason === 'expired'
-    ? render({ status: 410, title: copy.expiredTitle, body: copy.expiredBody, link: SIGN_UP_AGAIN })
-    : render({ status: 400, title: copy.invalidTitle, body: copy.invalidBody, link: SIGN_UP_AGAIN });
+    ? render({ status, title: copy.expiredTitle, body: copy.expiredBody, link: SIGN_UP_AGAIN })
+    : render({ status, title: copy.invalidTitle, body: copy.invalidBody, link: SIGN_UP_AGAIN });
 }
 
 /** A held change's values as rows for its page (multiple choices joined). */
@@ -149,18 +150,17 @@ function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: string, t
   });
 }
 
-async function tokenFrom(request: Request, url: URL): Promise<string> {
+/** The link's token: from the pressed button's body (read within the doors' limits), or the address. */
+async function tokenFrom(request: Request, url: URL): Promise<string | { status: 408 | 413 }> {
   const fromQuery = url.searchParams.get('token');
   if (request.method !== 'POST') return fromQuery ?? '';
+  const body = await readBody(request, REQUEST_MAX_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS);
+  if ('problem' in body) return { status: body.problem === 'too-large' ? 413 : 408 };
   const type = request.headers.get('content-type') ?? '';
-  if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
-    const text = await request.text();
-    if (text.length <= 16_384) {
-      const fromBody = new URLSearchParams(text).get('token');
-      if (fromBody) return fromBody;
-    }
-  }
-  return fromQuery ?? '';
+  const fromBody = type.startsWith('application/x-www-form-urlencoded')
+    ? new URLSearchParams(body.text).get('token')
+    : null;
+  return fromBody || (fromQuery ?? '');
 }
 
 /** Does the link's one thing; answers the page that says it is done. */
@@ -205,6 +205,13 @@ async function act(
 export const linksUnavailablePage = (): Response =>
   render({ status: 503, title: copy.unavailableTitle, body: copy.unavailableBody });
 
+/** The page a client gets past the doors' per-client limit: nothing changed, try again shortly. */
+export function linksBusyPage(retryAfterSeconds: number): Response {
+  const response = render({ status: 429, title: copy.unavailableTitle, body: copy.unavailableBody });
+  response.headers.set('retry-after', String(retryAfterSeconds));
+  return response;
+}
+
 /** Answers a request for one of the email links' paths (see isEmailLinkPath). */
 export async function handleEmailLink(request: Request, options: EmailLinkOptions): Promise<Response> {
   const url = new URL(request.url);
@@ -214,6 +221,7 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
     return new Response('Method not allowed', { status: 405, headers: { allow: 'GET, HEAD, POST' } });
   }
   const token = await tokenFrom(request, url);
+  if (typeof token !== 'string') return refusedPage('invalid', token.status);
   const check = await checkLink(token, purpose, options.linkSecrets, options.now());
   if (!check.ok) return refusedPage(check.reason === 'expired' ? 'expired' : 'invalid');
   // The button posts back to the path alone: the token travels in the body, not in logs.

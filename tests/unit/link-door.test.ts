@@ -1,0 +1,99 @@
+// @vitest-environment node
+/**
+ * The emails' links are a door like the forms' (issue 40): a press counts against the client's
+ * per-minute budget, and its body is read within the doors' bounds. Opening a link (GET) changes
+ * nothing and is never refused for it.
+ */
+import { describe, expect, it } from 'vitest';
+import { EMAIL_LINK_PATHS } from '#src/server/mail/emails.ts';
+import { SUBMISSIONS_PER_CLIENT_PER_MINUTE } from '#src/server/client-limits.ts';
+import { createDoors } from '#src/server/doors.ts';
+import { memoryMailLedger } from '#src/server/mail/mail-limits.ts';
+import { createMailService } from '#src/server/mail/mail-service.ts';
+import { parseMailSettings } from '#src/server/mail/mail-settings.ts';
+import { createPacer } from '#src/server/pacer.ts';
+import { REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
+
+const SITE = 'https://podling.test';
+const UNSUBSCRIBE = `${SITE}${EMAIL_LINK_PATHS.unsubscribe}`;
+
+function linkDoor() {
+  const airtableCalls: string[] = [];
+  const doors = createDoors(
+    {
+      AIRTABLE_API_KEY: 'patServer',
+      AIRTABLE_BASE_ID: 'appReal',
+      AIRTABLE_ENDPOINT_URL: 'https://airtable.test',
+    },
+    {
+      queue: { send: async () => undefined },
+      siteOrigin: SITE,
+      pacer: createPacer(),
+      fetch: async (input) => {
+        airtableCalls.push(String(input));
+        return Response.json({ records: [] });
+      },
+      warn: () => undefined,
+      mail: {
+        service: createMailService({
+          settings: parseMailSettings({ LINK_SECRET: 's'.repeat(40) }, { local: false }),
+          ledger: memoryMailLedger(),
+        }),
+        linkMail: async () => undefined,
+      },
+    },
+  );
+  return { doors, airtableCalls };
+}
+
+const press = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request(UNSUBSCRIBE, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body,
+  });
+
+describe('the emails’ links as a door', () => {
+  it('refuse a flood of presses from one client past the per-client limit, and serve another client', async () => {
+    const { doors, airtableCalls } = linkDoor();
+    const statuses: number[] = [];
+    for (let i = 0; i < SUBMISSIONS_PER_CLIENT_PER_MINUTE + 5; i += 1)
+      statuses.push((await doors(press('token=forged'), { address: '198.51.100.7' })).status);
+    expect(statuses.slice(0, SUBMISSIONS_PER_CLIENT_PER_MINUTE)).toEqual(
+      Array(SUBMISSIONS_PER_CLIENT_PER_MINUTE).fill(400),
+    );
+    expect(statuses.slice(SUBMISSIONS_PER_CLIENT_PER_MINUTE)).toEqual(Array(5).fill(429));
+    const refused = await doors(press('token=forged'), { address: '198.51.100.7' });
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await refused.text()).toContain('Nothing has changed');
+    expect((await doors(press('token=forged'), { address: '203.0.113.9' })).status).toBe(400);
+    // Opening the link is not a write: never counted, never refused for the client's budget.
+    const opened = await doors(new Request(`${UNSUBSCRIBE}?token=forged`), { address: '198.51.100.7' });
+    expect(opened.status).toBe(400);
+    expect(airtableCalls).toEqual([]);
+  });
+
+  it('read a press’s body within the doors’ bound: an oversized one is refused unread', async () => {
+    const { doors } = linkDoor();
+    const large = `token=${'x'.repeat(REQUEST_MAX_BODY_BYTES)}`;
+    const declared = await doors(press(large), { address: '198.51.100.8' });
+    expect(declared.status).toBe(413);
+    // A body that does not declare its length is cut off at the bound as it streams.
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 64; i += 1) controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
+        controller.close();
+      },
+    });
+    const streamed = await doors(
+      new Request(UNSUBSCRIBE, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+      { address: '198.51.100.8' },
+    );
+    expect(streamed.status).toBe(413);
+  });
+});
