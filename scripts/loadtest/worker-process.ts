@@ -9,6 +9,7 @@
  * so a test sees what the Worker sent through the real binding. A local run gets the public
  * development LINK_SECRET, as the Node hosts do (mail-settings.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -16,7 +17,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { LOCAL_LINK_SECRET } from '#src/server/mail/mail-settings.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -186,7 +186,12 @@ async function startWorkerOnce(options: WorkerOptions): Promise<RunningWorker> {
   const config = options.editConfig
     ? await editedConfig(state, options.editConfig)
     : path.join(ROOT, 'wrangler.jsonc');
-  const vars = { LINK_SECRET: LOCAL_LINK_SECRET, SITE_URL: `http://127.0.0.1:${port}`, ...options.vars };
+  // A secret of this run's own: nothing in the repository signs a link.
+  const vars = {
+    LINK_SECRET: randomBytes(32).toString('hex'),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    ...options.vars,
+  };
   const args = [
     WRANGLER,
     'dev',

@@ -36,7 +36,7 @@ function linkDoor() {
       warn: () => undefined,
       mail: {
         service: createMailService({
-          settings: parseMailSettings({ LINK_SECRET: 's'.repeat(40) }, { local: false }),
+          settings: parseMailSettings({ LINK_SECRET: 's'.repeat(40) }),
           ledger: memoryMailLedger(),
         }),
         linkMail: async () => undefined,

@@ -56,7 +56,7 @@ function fakeAirtable(stored: string[] = []) {
 function mailFor(enqueue: (job: MailJob) => Promise<void>, kept: MailJob[] = []) {
   return {
     service: createMailService({
-      settings: parseMailSettings({ SCHOOLS_TEAM_EMAIL: 'team@podling.test' }, { local: true }),
+      settings: parseMailSettings({ SCHOOLS_TEAM_EMAIL: 'team@podling.test', LINK_SECRET: 'k'.repeat(32) }),
       ledger: memoryMailLedger(),
       now: () => NOW,
     }),

@@ -1,6 +1,5 @@
 import {
   DEFAULT_SCHOOLS_TEAM_EMAIL,
-  LOCAL_LINK_SECRET,
   parseMailbox,
   parseMailSettings,
 } from '#src/server/mail/mail-settings.ts';
@@ -21,33 +20,29 @@ describe('mail settings', () => {
     }
   });
 
-  it('a deploy needs LINK_SECRET; a local run signs with the public development secret', () => {
-    expect(() => parseMailSettings({}, { local: false })).toThrow(/LINK_SECRET is not set/);
-    expect(() => parseMailSettings({ LINK_SECRET: 'short' }, { local: false })).toThrow(/at least 32/);
-    const local = parseMailSettings({}, { local: true });
-    expect(local.linkSecrets).toEqual([LOCAL_LINK_SECRET]);
-    expect(local.schoolsTeamEmail).toBe(DEFAULT_SCHOOLS_TEAM_EMAIL);
+  it('needs a LINK_SECRET of 32+ characters everywhere: no secret from the repository signs a link', () => {
+    expect(() => parseMailSettings({})).toThrow(/LINK_SECRET is not set/);
+    expect(() => parseMailSettings({ LINK_SECRET: 'short' })).toThrow(/at least 32/);
+    const settings = parseMailSettings({ LINK_SECRET: 'k'.repeat(32) });
+    expect(settings.linkSecrets).toEqual(['k'.repeat(32)]);
+    expect(settings.schoolsTeamEmail).toBe(DEFAULT_SCHOOLS_TEAM_EMAIL);
   });
 
   it('honours a previous secret after a rotation, current first; ignores a short one', () => {
     const current = 'c'.repeat(40);
     const previous = 'p'.repeat(40);
-    expect(
-      parseMailSettings({ LINK_SECRET: current, LINK_SECRET_PREVIOUS: previous }, { local: false })
-        .linkSecrets,
-    ).toEqual([current, previous]);
-    expect(
-      parseMailSettings({ LINK_SECRET: current, LINK_SECRET_PREVIOUS: 'x' }, { local: false }).linkSecrets,
-    ).toEqual([current]);
+    expect(parseMailSettings({ LINK_SECRET: current, LINK_SECRET_PREVIOUS: previous }).linkSecrets).toEqual([
+      current,
+      previous,
+    ]);
+    expect(parseMailSettings({ LINK_SECRET: current, LINK_SECRET_PREVIOUS: 'x' }).linkSecrets).toEqual([
+      current,
+    ]);
   });
 
   it('names a bad MAIL_FROM or SCHOOLS_TEAM_EMAIL', () => {
     const secret = { LINK_SECRET: 's'.repeat(40) };
-    expect(() => parseMailSettings({ ...secret, MAIL_FROM: 'nobody' }, { local: false })).toThrow(
-      /MAIL_FROM/,
-    );
-    expect(() => parseMailSettings({ ...secret, SCHOOLS_TEAM_EMAIL: 'team' }, { local: false })).toThrow(
-      /SCHOOLS_TEAM_EMAIL/,
-    );
+    expect(() => parseMailSettings({ ...secret, MAIL_FROM: 'nobody' })).toThrow(/MAIL_FROM/);
+    expect(() => parseMailSettings({ ...secret, SCHOOLS_TEAM_EMAIL: 'team' })).toThrow(/SCHOOLS_TEAM_EMAIL/);
   });
 });

@@ -179,7 +179,7 @@ export function workerMail(
   if (!jobs) return { problem: 'EMAIL is bound but the MAIL_JOBS queue is not (wrangler.jsonc)' };
   let settings;
   try {
-    settings = parseMailSettings(env, { local: false });
+    settings = parseMailSettings(env);
   } catch (error) {
     return { problem: error instanceof Error ? error.message : String(error) };
   }

@@ -51,11 +51,11 @@ export class MailSettingsError extends Error {
 }
 
 /**
- * Reads the mail settings; throws MailSettingsError naming what is wrong. In a local run
- * (`local`: `vite`, `vite preview` without settings, tests) a missing LINK_SECRET is replaced by a
- * fixed development secret, so the journey works with no setup; on a deploy it is required.
+ * Reads the mail settings; throws MailSettingsError naming what is wrong. LINK_SECRET is required
+ * everywhere: no secret from the repository signs a link (`vite` and `vite preview` make the
+ * checkout its own, scripts/vite-plugins/worker-server.ts; a deploy sets its own).
  */
-export function parseMailSettings(env: MailEnv, { local }: { local: boolean }): MailSettings {
+export function parseMailSettings(env: MailEnv): MailSettings {
   const from = parseMailbox(env.MAIL_FROM ?? DEFAULT_MAIL_FROM);
   if (!from)
     throw new MailSettingsError(
@@ -64,7 +64,7 @@ export function parseMailSettings(env: MailEnv, { local }: { local: boolean }): 
   const team = env.SCHOOLS_TEAM_EMAIL?.trim() || DEFAULT_SCHOOLS_TEAM_EMAIL;
   if (!isValidEmail(team))
     throw new MailSettingsError(`SCHOOLS_TEAM_EMAIL is not an address: ${JSON.stringify(team)}`);
-  const secret = env.LINK_SECRET ?? (local ? LOCAL_LINK_SECRET : undefined);
+  const secret = env.LINK_SECRET;
   const problem = linkSecretProblem(secret);
   if (problem || !secret) throw new MailSettingsError(problem ?? 'LINK_SECRET is not set');
   const previous =
@@ -73,6 +73,3 @@ export function parseMailSettings(env: MailEnv, { local }: { local: boolean }): 
       : [];
   return { from, schoolsTeamEmail: team, linkSecrets: [secret, ...previous] };
 }
-
-/** Signs links in local runs only: public, so nothing signed with it is worth anything on a deploy. */
-export const LOCAL_LINK_SECRET = 'local-development-link-secret-not-for-deploys';

@@ -4,7 +4,6 @@
  * server is a plain Vite command (`vite build` then `vite preview`) or the emulator's CLI.
  */
 import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '#scripts/airtable-emulator/emulator.ts';
-import { LOCAL_LINK_SECRET } from '#src/server/mail/mail-settings.ts';
 
 // E2E_PORT_BASE lets several test runs share one machine without sharing servers.
 const base = Number(process.env.E2E_PORT_BASE ?? 4173);
@@ -58,7 +57,7 @@ export const E2E_STORAGE_ANSWER_BOUND_MS = 4000;
 /** The emulator's fixed local credentials (not secrets: they open only the loopback emulator). */
 export { EMULATOR_API_KEY as E2E_EMULATOR_API_KEY, EMULATOR_BASE_ID as E2E_EMULATOR_BASE_ID };
 /** The Worker signs its emails' links with the public local secret, as `startWorker` does. */
-export { LOCAL_LINK_SECRET as E2E_LINK_SECRET };
+export const E2E_LINK_SECRET = 'e2e-link-secret-for-the-loopback-test-servers-only';
 
 /**
  * @typedef {{ name: string, port: number, outDir: string, buildEnv: Record<string, string> }} E2ESite
@@ -111,7 +110,7 @@ export const outboxDirFor = (/** @type {string} */ name) => `${E2E_OUT_DIR}/outb
 
 export const relayEnvFor = (/** @type {E2ESite} */ site) => ({
   MAIL_OUTBOX_DIR: outboxDirFor(site.name),
-  LINK_SECRET: LOCAL_LINK_SECRET,
+  LINK_SECRET: E2E_LINK_SECRET,
   AIRTABLE_API_KEY: EMULATOR_API_KEY,
   AIRTABLE_BASE_ID: EMULATOR_BASE_ID,
   AIRTABLE_ENDPOINT_URL: site.name === 'relay' ? RELAY_EMULATOR_URL : EMULATOR_URL,

@@ -52,7 +52,10 @@ const emulator = (port, extra = '') => ({
 const previewSite = (name) => {
   const site = siteNamed(name);
   return {
-    command: `${vite} preview --outDir ${site.outDir} --port ${site.port} --strictPort`,
+    // The direct-mode sites' Worker only serves files: their request lines would bury the logs.
+    command:
+      `${vite} preview --outDir ${site.outDir} --port ${site.port} --strictPort` +
+      (name === 'relay' ? '' : ' --logLevel warn'),
     url: `http://127.0.0.1:${site.port}/`,
     env: {
       ...site.buildEnv,
