@@ -52,6 +52,8 @@ export function createPacer({
 }: PacerOptions = {}): Pacer {
   // Start times of the slots handed out, oldest first; booked ahead when callers queue up.
   const starts: number[] = [];
+  // When callers really went ahead (a late wake-up included), oldest first.
+  const departures: number[] = [];
   let closedUntil = startClosedForMs > 0 ? now() + startClosedForMs : 0;
 
   /** The earliest time a new slot may start, booking it. */
@@ -82,6 +84,17 @@ export function createPacer({
         if (closedUntil > deadline) return false;
         await sleep(closedUntil - now());
       }
+      // A busy isolate wakes a sleeper late, so a caller may leave after the next slot's time:
+      // count the requests that really left, and wait again while a window holds `perSecond`.
+      for (;;) {
+        const at = now();
+        while (departures.length > 0 && (departures[0] ?? 0) <= at - windowMs) departures.shift();
+        if (departures.length < perSecond) break;
+        const free = (departures[departures.length - perSecond] ?? at) + windowMs;
+        if (free > deadline) return false;
+        await sleep(free - at);
+      }
+      departures.push(now());
       return true;
     },
     penalise() {

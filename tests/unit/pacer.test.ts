@@ -47,6 +47,31 @@ describe('pacer', () => {
   });
 });
 
+describe('a busy isolate', () => {
+  it('counts when callers really left: one woken late does not let a window hold one too many', async () => {
+    let t = 0;
+    let late = 0;
+    const pacer = createPacer({
+      perSecond: 2,
+      windowMs: 1000,
+      now: () => t,
+      sleep: async (ms) => {
+        t += ms + late;
+      },
+    });
+    const left: number[] = [];
+    for (const lateness of [0, 0, 500, 0, 0]) {
+      late = lateness;
+      await pacer.acquire();
+      left.push(t);
+    }
+    // The third caller was due at 1000 but woke at 1500; the fifth, due at 2000, waits for 2500.
+    expect(left).toEqual([0, 0, 1500, 1500, 2500]);
+    for (let i = 0; i + 2 < left.length; i += 1)
+      expect((left[i + 2] ?? 0) - (left[i] ?? 0)).toBeGreaterThanOrEqual(1000);
+  });
+});
+
 describe('a fresh pacer in a new isolate', () => {
   it('can start shut for a window, since it does not know what the last isolate sent', async () => {
     const clock = virtualClock();
