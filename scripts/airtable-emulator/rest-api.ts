@@ -17,7 +17,8 @@ const REQUEST_LOG_LIMIT = 500;
  * (e.g. a test's own email address, so parallel tests never take each other's faults):
  * 'status' answers `status` with an Airtable-style error body, 'hang' never answers, 'drop'
  * destroys the socket, 'invalid-json' answers `status` (default 502) with an HTML body,
- * 'delay' waits `delayMs` then answers normally.
+ * 'delay' waits `delayMs` then applies the request and answers: past the client's bound, a write
+ * that lands late (the request log marks it applied, whether or not anyone heard the answer).
  */
 export interface Fault {
   kind?: 'status' | 'hang' | 'drop' | 'invalid-json' | 'delay';
@@ -171,6 +172,7 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
     res.on('finish', () => {
       entry.status = res.statusCode;
     });
+    return entry;
   };
 
   /** Applies an armed fault; true when it has answered (or deliberately never will). */
@@ -218,7 +220,7 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
     const [version, baseOrMeta, ...rest] = segments;
     const isMeta = baseOrMeta === 'meta';
     const table = isMeta ? rest[3] : rest[0];
-    log(method, url, table, res);
+    const entry = log(method, url, table, res);
 
     // Read the body first so a delayed write still lands after the client has given up.
     const body = method === 'GET' || method === 'DELETE' ? undefined : await readBody(req);
@@ -233,6 +235,8 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
     const result = isMeta
       ? handleMetadata(store, method, rest, body)
       : handleRecords(store, method, rest, url, body);
+    // Applied, even when the client gave up before the answer (a 'delay' fault that lands late).
+    entry.status = result.status;
     sendJson(res, result.status, result.body);
   };
 

@@ -32,6 +32,16 @@ interface SavedBase {
   tables?: unknown;
 }
 
+/** Field types Airtable merges an upsert on (its documentation names text, number, select and date). */
+const MERGEABLE_TYPES = new Set([
+  'singleLineText',
+  'multilineText',
+  'number',
+  'singleSelect',
+  'date',
+  'dateTime',
+]);
+
 const recordLimitError = () =>
   new ApiError(422, 'INVALID_RECORDS', `You must provide an array of up to ${MAX_RECORDS_PER_WRITE} records`);
 const notFound = () => new ApiError(404, 'NOT_FOUND', 'Could not find what you are looking for');
@@ -328,7 +338,68 @@ export class BaseStore {
     return many ? { records: created.map((record) => present(record)) } : present(created[0] as StoredRecord);
   }
 
-  /** PATCH (merge) or PUT (replace) one record by id, or up to ten ({ records }). */
+  /**
+   * PATCH/PUT with `performUpsert: { fieldsToMergeOn }` and records without ids: each record
+   * updates the one record whose merge fields hold the same values, or is created. As Airtable
+   * documents it: merge fields are text, number, select or date fields (not the email type), and
+   * a record matching more than one stored record is refused.
+   */
+  private upsertRecords(table: TableState, request: Record<string, unknown>, destructive: boolean) {
+    const upsert = isObject(request.performUpsert) ? request.performUpsert : {};
+    const mergeOn = Array.isArray(upsert.fieldsToMergeOn) ? upsert.fieldsToMergeOn : [];
+    const fields = mergeOn.map((name) => table.fields.find((field) => field.name === name));
+    if (
+      mergeOn.length === 0 ||
+      mergeOn.length > 3 ||
+      fields.some((field) => !field || !MERGEABLE_TYPES.has(field.type))
+    )
+      throw new ApiError(
+        422,
+        'INVALID_MERGE_FIELD',
+        'fieldsToMergeOn must name 1 to 3 text, number, select or date fields',
+      );
+    const inputs = Array.isArray(request.records) ? request.records : [];
+    if (inputs.length === 0 || inputs.length > MAX_RECORDS_PER_WRITE) throw recordLimitError();
+    const choices = this.choicesFor(table);
+    const planned = inputs.map((input) => {
+      const cells = isObject(input) && isObject(input.fields) ? input.fields : {};
+      const matches = table.records.filter((record) =>
+        mergeOn.every((name) => name in cells && record.fields[name] === cells[name]),
+      );
+      if (matches.length > 1)
+        throw new ApiError(422, 'INVALID_MERGE_FIELD', 'More than one record matches the merge fields');
+      const record = matches[0];
+      return {
+        record,
+        ...this.buildFields(
+          table,
+          cells,
+          request.typecast === true,
+          record && !destructive ? record.fields : {},
+          choices,
+        ),
+      };
+    });
+    const createdTime = new Date().toISOString();
+    const createdRecords: string[] = [];
+    const updatedRecords: string[] = [];
+    const records = planned.map(({ record, fields, commit }) => {
+      commit();
+      if (record) {
+        record.fields = fields;
+        updatedRecords.push(record.id);
+        return record;
+      }
+      const created: StoredRecord = { id: newId('rec'), createdTime, fields };
+      table.records.push(created);
+      createdRecords.push(created.id);
+      return created;
+    });
+    this.save();
+    return { records: records.map((record) => present(record)), createdRecords, updatedRecords };
+  }
+
+  /** PATCH (merge) or PUT (replace) one record by id, or up to ten ({ records }); or an upsert. */
   updateRecords(
     tableName: string,
     recordId: string | undefined,
@@ -337,6 +408,8 @@ export class BaseStore {
   ): StoredRecord | { records: StoredRecord[] } {
     const table = this.table(tableName);
     const request = isObject(body) ? body : {};
+    if (!recordId && request.performUpsert !== undefined)
+      return this.upsertRecords(table, request, destructive);
     const inputs: unknown[] = recordId
       ? [{ id: recordId, fields: request.fields }]
       : Array.isArray(request.records)

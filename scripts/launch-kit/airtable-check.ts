@@ -1,7 +1,8 @@
 /**
  * `npm run airtable:check`: reads a base's schema and prints one line per table and field
  * (present, missing, wrong type), then probes what the site's token can do in each table —
- * look up, create and update a clearly marked test record, then delete it if the token may.
+ * look up, create and update a clearly marked test record, then delete it if the token may —
+ * and lists any address stored in more than one record, for the owner to merge.
  * Exits non-zero on any problem.
  *
  *   AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… AIRTABLE_API_KEY=pat… npm run airtable:check
@@ -9,6 +10,7 @@
  */
 import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '#src/lib/airtable/schema.ts';
 import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
+import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { type AirtableClient, AirtableError, type RemoteTable } from '#src/server/airtable-client.ts';
 import { kitClient, readSchemaAccess } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
@@ -111,6 +113,54 @@ async function probe(client: AirtableClient, table: TableDefinition, report: Che
   report.lines.push(`  site token: ${steps.join(', ')}`);
 }
 
+/**
+ * The addresses stored more than once in a table (however spelled: normalised as the site does),
+ * for the owner to merge by hand: the site writes one record per address, but a record typed in
+ * by hand, or one written before the site merged its writes on the Email Key, can double one.
+ */
+export async function duplicateEmails(
+  client: AirtableClient,
+  table: TableDefinition,
+): Promise<Map<string, string[]>> {
+  const emailField = Object.values(table.fields).find((field) => field.type === 'email');
+  const byEmail = new Map<string, string[]>();
+  if (!emailField) return byEmail;
+  let offset: string | undefined;
+  do {
+    const page = await client.listPage(table.name, {
+      fields: [emailField.name],
+      ...(offset ? { offset } : {}),
+    });
+    for (const record of page.records) {
+      const email = record.fields[emailField.name];
+      if (typeof email !== 'string' || email.trim() === '') continue;
+      const key = normaliseEmail(email);
+      byEmail.set(key, [...(byEmail.get(key) ?? []), record.id]);
+    }
+    offset = page.offset;
+  } while (offset);
+  return new Map([...byEmail].filter(([, ids]) => ids.length > 1));
+}
+
+async function reportDuplicates(client: AirtableClient, table: TableDefinition, report: CheckReport) {
+  try {
+    const twice = await duplicateEmails(client, table);
+    if (twice.size === 0) {
+      report.lines.push('  stored twice: none');
+      return;
+    }
+    report.ok = false;
+    for (const [email, ids] of twice)
+      report.lines.push(
+        `  STORED TWICE: ${email} in ${ids.length} records (${ids.join(', ')}): merge them into one`,
+      );
+  } catch (error) {
+    if (!(error instanceof AirtableError)) throw error;
+    report.lines.push(`  stored twice: NOT CHECKED (${error.explain('data.records:read')})`);
+    report.ok = false;
+  }
+}
+
 /** Compares the base with the site's schema and probes the site's token in each table. */
 export async function checkBase(
   access: CheckAccess,
@@ -139,11 +189,13 @@ export async function checkBase(
     );
     if (!present) continue;
     if (access.siteToken) {
-      await probe(
-        kitClient({ endpointUrl: access.endpointUrl, baseId: access.baseId, token: access.siteToken }),
-        table,
-        report,
-      );
+      const client = kitClient({
+        endpointUrl: access.endpointUrl,
+        baseId: access.baseId,
+        token: access.siteToken,
+      });
+      await probe(client, table, report);
+      await reportDuplicates(client, table, report);
     }
   }
   if (!access.siteToken) {

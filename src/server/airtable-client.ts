@@ -103,6 +103,16 @@ export interface AirtableClient {
   findByEmails(table: string, emails: readonly string[], deadline?: number): Promise<StoredRecord[]>;
   /** Creates up to 10 records in one request. */
   create(table: string, records: readonly Cells[], deadline?: number): Promise<StoredRecord[]>;
+  /**
+   * Creates up to 10 records, or updates the one already holding the same `mergeOn` cell (Airtable's
+   * performUpsert): a write Airtable applies late, then sent again, makes one record, not two.
+   */
+  upsert(
+    table: string,
+    records: readonly Cells[],
+    mergeOn: string,
+    deadline?: number,
+  ): Promise<StoredRecord[]>;
   /** Updates up to 10 records by id in one request; cells it does not name are kept. */
   update(
     table: string,
@@ -294,6 +304,21 @@ export function createAirtableClient(access: AirtableAccess, options: AirtableCl
           'POST',
           tableUrl(table),
           { records: records.map((fields) => ({ fields })), typecast: true },
+          deadline,
+        );
+        return answer.records;
+      },
+      async upsert(table, records, mergeOn, deadline) {
+        if (records.length === 0) return [];
+        atMostTen(records.length, 'upsert');
+        const answer = await call<{ records: StoredRecord[] }>(
+          'PATCH',
+          tableUrl(table),
+          {
+            performUpsert: { fieldsToMergeOn: [mergeOn] },
+            records: records.map((fields) => ({ fields })),
+            typecast: true,
+          },
           deadline,
         );
         return answer.records;

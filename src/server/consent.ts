@@ -7,7 +7,8 @@
 import { WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
-import type { ConsentState } from '#src/lib/forms/shared.ts';
+import { type ConsentState, EMAIL_KEY_FIELD } from '#src/lib/forms/shared.ts';
+import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { type AirtableClient, emailsLookupFormula, type StoredRecord } from './airtable-client.ts';
 import type { ConsentRecords } from './mail/email-links.ts';
 import type { WriteOutcome } from './mail/outgoing.ts';
@@ -22,6 +23,7 @@ const CONSENT_TEXT = WAITLIST.fields.consentText.airtable;
 const CONFIRMED_AT = WAITLIST.fields.confirmedAt.airtable;
 const LAST_UPDATED = WAITLIST.fields.lastUpdated.airtable;
 const EMAIL = WAITLIST.fields.email.airtable;
+const EMAIL_KEY = EMAIL_KEY_FIELD.airtable;
 
 const isWaitlist = (table: string) => table === WAITLIST.table;
 
@@ -151,14 +153,19 @@ export function consentRecords(client: AirtableClient): ConsentRecords {
     },
     async createWithdrawn(email, at) {
       const stamp = at.toISOString();
-      await client.create(WAITLIST.table, [
-        {
-          [EMAIL]: email,
-          [CONSENT]: 'Withdrawn',
-          [WAITLIST.fields.createdAt.airtable]: stamp,
-          [LAST_UPDATED]: stamp,
-        },
-      ]);
+      await client.upsert(
+        WAITLIST.table,
+        [
+          {
+            [EMAIL]: email,
+            [EMAIL_KEY]: normaliseEmail(email),
+            [CONSENT]: 'Withdrawn',
+            [WAITLIST.fields.createdAt.airtable]: stamp,
+            [LAST_UPDATED]: stamp,
+          },
+        ],
+        EMAIL_KEY,
+      );
     },
     async applyValues(form, email, values, at) {
       const submission = submissionOf(form, email, values, at);
@@ -171,7 +178,7 @@ export function consentRecords(client: AirtableClient): ConsentRecords {
           }
         : {};
       if (!stored) {
-        await client.create(submission.table, [{ ...cellsForCreate(submission, at), ...confirm }]);
+        await client.upsert(submission.table, [{ ...cellsForCreate(submission, at), ...confirm }], EMAIL_KEY);
         return true;
       }
       const unchanged =

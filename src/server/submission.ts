@@ -5,6 +5,8 @@
  * writer).
  */
 import { clearsOtherText, type Cells, cellsFor, formOf, type Submission } from '#src/lib/forms/submission.ts';
+import { EMAIL_KEY_FIELD } from '#src/lib/forms/shared.ts';
+import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 
 export {
   type Cells,
@@ -47,10 +49,16 @@ export function mergeLaterSubmission(earlier: Submission, later: Submission): Su
   return Object.keys(defaults).length > 0 ? { ...merged, defaults } : merged;
 }
 
+/** The cells with the record's merge key (EMAIL_KEY_FIELD), which every server write carries. */
+const keyed = (submission: Submission, cells: Cells): Cells => ({
+  ...cells,
+  [EMAIL_KEY_FIELD.airtable]: normaliseEmail(submission.email),
+});
+
 /** Cells of the record a submission creates (cellsFor, for callers that know it is new). */
 export const cellsForCreate = (submission: Submission, at: Date): Cells =>
-  cellsFor(submission, { now: at, existing: false });
+  keyed(submission, cellsFor(submission, { now: at, existing: false }));
 
 /** Cells written over an existing record (cellsFor, for callers that know it is stored). */
 export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
-  cellsFor(submission, { now: at, existing: true });
+  keyed(submission, cellsFor(submission, { now: at, existing: true }));

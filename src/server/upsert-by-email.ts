@@ -1,6 +1,5 @@
 /**
- * The server's one upsert by email: what the synchronous store (one submission, while the
- * visitor waits) and the queue's writer (a batch) both call. Per call it
+ * The server's one upsert by email, which the queue's writer calls for each batch. Per call it
  *
  * - merges the items of one email into one, in the order given (later over earlier: `merge`);
  * - looks their emails up, up to 100 per request (one formula, trimmed and case-insensitive, so
@@ -9,15 +8,17 @@
  *   per request (Airtable's most), with the cells `cells` gives for each case.
  *
  * One email, one record: a lookup and a write cannot be made atomic, so callers never upsert
- * one email twice at once (the synchronous store serialises per email, the queue has one
- * consumer), and every try starts with a fresh lookup, so a create whose answer was lost
- * becomes an update on the next try, never a second record.
+ * one email twice at once (the queue has one consumer), every try starts with a fresh lookup,
+ * and a create is Airtable's upsert on the email's key (EMAIL_KEY_FIELD), so a create whose answer
+ * was lost, or that Airtable applied after the try gave up, becomes an update, never a second
+ * record.
  *
  * It never throws for Airtable's sake: each email gets its outcome, and a failed request fails
  * only the records it carried, so the caller decides what to retry.
  */
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
+import { EMAIL_KEY_FIELD } from '#src/lib/forms/shared.ts';
 import { AIRTABLE_MAX_RECORDS_PER_WRITE, type AirtableClient } from './airtable-client.ts';
 import {
   cellsForCreate,
@@ -115,9 +116,12 @@ export async function upsertByEmail<T>(
   // Creates, then updates, 10 per request, so one failing request only fails its own records.
   for (const part of chunks(creates, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
     try {
-      const records = await client.create(
+      // Merged on the email's key: a create Airtable applied after this writer gave up on it is
+      // found by the retry's upsert, not doubled by it (the lookup may predate that late write).
+      const records = await client.upsert(
         table,
         part.map(({ item }) => how.cells(item, at).create),
+        EMAIL_KEY_FIELD.airtable,
         deadline,
       );
       part.forEach(({ email, item }, i) =>

@@ -51,6 +51,8 @@ describe('the contracts', () => {
       'Created At',
       'Last Updated',
       'Status',
+      // The key the server's writes merge on (issue 40: one record per address).
+      'Email Key',
     ]);
     expect(Object.values(WAITLIST_FIELDS)).toEqual([
       'Email',
@@ -64,6 +66,7 @@ describe('the contracts', () => {
       'Confirmed At',
       'Created At',
       'Last Updated',
+      'Email Key',
     ]);
   });
 

@@ -27,7 +27,11 @@ function waitlist(
 interface Call {
   method: string;
   url: string;
-  body: { records?: { id?: string; fields: Record<string, unknown> }[]; filterByFormula?: string };
+  body: {
+    records?: { id?: string; fields: Record<string, unknown> }[];
+    filterByFormula?: string;
+    performUpsert?: { fieldsToMergeOn: string[] };
+  };
 }
 
 /** Airtable stand-in: a table of existing records, and an optional answer per call number. */
@@ -142,8 +146,9 @@ describe('queue writer', () => {
       queue: 'podling-submissions',
       messages: entries.map((e) => e.msg),
     });
-    const created = airtable.calls.find((call) => call.method === 'POST' && call.url.endsWith('/Waitlist'));
-    const updated = airtable.calls.find((call) => call.method === 'PATCH');
+    // A create is Airtable's upsert on the Email Key; an update names the record.
+    const created = airtable.calls.find((call) => call.method === 'PATCH' && call.body.performUpsert);
+    const updated = airtable.calls.find((call) => call.method === 'PATCH' && !call.body.performUpsert);
     expect(created?.body.records?.[0]?.fields.Interests).toEqual(['General Waitlist']);
     expect(updated?.body.records?.[0]?.fields).not.toHaveProperty('Interests');
     expect(entries.every((entry) => entry.state.acked)).toBe(true);
@@ -162,11 +167,15 @@ describe('queue writer', () => {
 
     expect(airtable.calls.map((call) => `${call.method} ${call.url.split('/').pop()}`)).toEqual([
       'POST listRecords',
-      'POST Waitlist',
-      'POST Waitlist',
-      'POST Waitlist',
+      'PATCH Waitlist',
+      'PATCH Waitlist',
+      'PATCH Waitlist',
       'PATCH Waitlist',
     ]);
+    expect(airtable.calls.slice(1, 4).map((call) => call.body.performUpsert)).toEqual(
+      Array(3).fill({ fieldsToMergeOn: ['Email Key'] }),
+    );
+    expect(airtable.calls[4]?.body.performUpsert).toBeUndefined();
     expect(airtable.calls[0]?.body.filterByFormula).toMatch(/^OR\(/);
     expect(airtable.calls.slice(1, 4).map((call) => call.body.records?.length)).toEqual([10, 10, 4]);
     const created = airtable.calls[1]?.body.records?.[0]?.fields;
@@ -241,7 +250,7 @@ describe('queue writer', () => {
     const inner = airtable.fetch;
     airtable.fetch = async (input, init) => {
       const body = String(init?.body ?? '');
-      if (init?.method === 'POST' && !String(input).endsWith('/listRecords') && body.includes('bad@x.co'))
+      if (init?.method === 'PATCH' && body.includes('performUpsert') && body.includes('bad@x.co'))
         return Response.json(
           { error: { type: 'UNKNOWN_FIELD_NAME', message: 'Unknown field name: "Notes"' } },
           { status: 422 },

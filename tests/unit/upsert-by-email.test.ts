@@ -16,7 +16,7 @@ function fakeClient(stored: { id: string; email: string }[] = [], fail: Record<n
     const error = fail[requests.length];
     if (error) throw error;
   };
-  const client: Pick<AirtableClient, 'findByEmails' | 'create' | 'update'> = {
+  const client: Pick<AirtableClient, 'findByEmails' | 'upsert' | 'update'> = {
     async findByEmails(_table, emails) {
       requests.push({ kind: 'find', emails });
       refuse();
@@ -24,7 +24,9 @@ function fakeClient(stored: { id: string; email: string }[] = [], fail: Record<n
         .filter((record) => emails.includes(record.email.trim().toLowerCase()))
         .map((record): StoredRecord => ({ id: record.id, fields: { Email: record.email } }));
     },
-    async create(_table, records) {
+    // A create is Airtable's upsert on the Email Key (one record per address, late writes too).
+    async upsert(_table, records, mergeOn) {
+      expect(mergeOn).toBe('Email Key');
       requests.push({ kind: 'create', records });
       refuse();
       return records.map((fields, i) => ({ id: `recNew${requests.length}x${i}`, fields }));
@@ -163,10 +165,12 @@ describe('the one upsert by email', () => {
       Interests: ['General Waitlist'],
       'Created At': '2026-11-24T06:00:00.000Z',
       'Last Updated': '2026-11-24T06:00:00.000Z',
+      'Email Key': 'new@x.co',
     });
     const fields = update?.kind === 'update' ? update.records[0]?.fields : undefined;
     expect(fields).toEqual({
       Email: 'old@x.co',
+      'Email Key': 'old@x.co',
       'Page Source': 'home',
       'Last Updated': '2026-11-24T06:00:00.000Z',
     });

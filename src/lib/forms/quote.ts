@@ -6,7 +6,7 @@
 import { EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
 import { PRODUCT_NAME } from '#src/config/product.ts';
 import { ROUTES } from '#src/config/routes.ts';
-import { FORM_HONEYPOT, NAME_MAX_LENGTH } from './shared.ts';
+import { EMAIL_KEY_FIELD, FORM_HONEYPOT, NAME_MAX_LENGTH } from './shared.ts';
 import { defineForm, type PostedValues, type RecordFields } from './contract.ts';
 
 // 'Other: ' and a sentence or two.
@@ -93,6 +93,7 @@ export const QUOTE_FORM = defineForm({
       source: 'fixed',
       value: 'New',
     },
+    emailKey: EMAIL_KEY_FIELD,
   },
   other: { field: 'useCases', optionId: 'other', textField: 'otherUseCase', prefix: 'Other:' },
 });

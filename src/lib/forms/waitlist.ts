@@ -10,7 +10,7 @@ import {
 } from '#src/config/constants.ts';
 import { ROUTES } from '#src/config/routes.ts';
 import { PRODUCT_NAME } from '#src/config/product.ts';
-import { CONSENT_STATES, FORM_HONEYPOT, NAME_MAX_LENGTH } from './shared.ts';
+import { CONSENT_STATES, EMAIL_KEY_FIELD, FORM_HONEYPOT, NAME_MAX_LENGTH } from './shared.ts';
 import { defineForm, type PostedValues, type RecordFields } from './contract.ts';
 
 export const WAITLIST_FORM = defineForm({
@@ -80,6 +80,7 @@ export const WAITLIST_FORM = defineForm({
     confirmedAt: { airtable: 'Confirmed At', type: 'dateTime', source: 'stored' },
     createdAt: { airtable: 'Created At', type: 'dateTime', source: 'created' },
     lastUpdated: { airtable: 'Last Updated', type: 'dateTime', source: 'updated' },
+    emailKey: EMAIL_KEY_FIELD,
   },
   // A sign-up that ticks nothing posts no interest: a new record gets the home form's default,
   // a stored one keeps its interests.

@@ -126,6 +126,33 @@ describe('Airtable REST behaviour', () => {
     });
   });
 
+  it('upserts on a text merge field (performUpsert): creates, then updates the same record; refuses the email type and two matches', async () => {
+    const upsert = (body: unknown) =>
+      fetch(`${emulator.url}/v0/${EMULATOR_BASE_ID}/Waitlist`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${EMULATOR_API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const record = (fields: Record<string, unknown>) => ({
+      performUpsert: { fieldsToMergeOn: ['Email Key'] },
+      records: [{ fields }],
+    });
+    const first = await upsert(record({ Email: 'a@x.co', 'Email Key': 'a@x.co', 'Page Source': 'home' }));
+    expect(await first.json()).toMatchObject({ createdRecords: [expect.any(String)], updatedRecords: [] });
+    const second = await upsert(record({ Email: 'a@x.co', 'Email Key': 'a@x.co', Consent: 'Pending' }));
+    expect(await second.json()).toMatchObject({ createdRecords: [], updatedRecords: [expect.any(String)] });
+    expect(emulator.records('Waitlist').map((stored) => stored.fields)).toEqual([
+      { Email: 'a@x.co', 'Email Key': 'a@x.co', 'Page Source': 'home', Consent: 'Pending' },
+    ]);
+    const onEmail = await upsert({
+      performUpsert: { fieldsToMergeOn: ['Email'] },
+      records: [{ fields: { Email: 'b@x.co' } }],
+    });
+    expect(onEmail.status).toBe(422);
+    emulator.seed('Waitlist', { Email: 'a@x.co', 'Email Key': 'a@x.co' });
+    expect((await upsert(record({ Email: 'a@x.co', 'Email Key': 'a@x.co' }))).status).toBe(422);
+  });
+
   it('rejects unknown fields and new select options unless typecast, which adds the option', async () => {
     const waitlist = table('Waitlist');
     expect(await failure(waitlist.create({ Nickname: 'x' }))).toMatchObject({

@@ -159,6 +159,25 @@ describe('npm run airtable:check', () => {
     expect(running.records(W.name)).toEqual([]);
   });
 
+  it('lists every address stored twice (however spelled), for the owner to merge, and fails', async () => {
+    const { check, emulator: running } = await base('site');
+    expect((await check()).lines.filter((line) => line === '  stored twice: none')).toHaveLength(2);
+    const first = running.seed(W.name, { [W.fields.email.name]: 'twice@example.com' });
+    const second = running.seed(W.name, { [W.fields.email.name]: ' Twice@Example.com' });
+    running.seed(W.name, { [W.fields.email.name]: 'once@example.com' });
+    const report = await check();
+    expect(report.ok).toBe(false);
+    expect(report.lines).toContain(
+      `  STORED TWICE: twice@example.com in 2 records (${first.id}, ${second.id}): merge them into one`,
+    );
+    expect(report.lines.join('\n')).not.toContain('once@example.com');
+  });
+
+  it('verifies the Email Key the writes merge on', async () => {
+    const { check } = await base('site');
+    expect((await check()).lines).toContain('  Email Key: present (singleLineText)');
+  });
+
   it('fails naming a wrongly typed field', async () => {
     const { check } = await base(
       siteSchemaWith(W.name, (fields) =>
