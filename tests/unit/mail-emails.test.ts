@@ -95,10 +95,28 @@ describe('the site’s emails', () => {
     expect(message.html).not.toMatch(/<script>|<img/);
     expect(message.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(message.html).toContain('Ms O’Neil &amp; &quot;Co&quot;');
-    expect(message.text).toContain('Message: Line one\nLine two <img src=x onerror=alert(1)>');
+    expect(message.text).toContain('Message: Line one\n    Line two <img src=x onerror=alert(1)>');
     const raw = toRfc5322(message, NOW, 'm@podling.app');
     const headers = raw.slice(0, raw.indexOf('\r\n\r\n')).split('\r\n');
     expect(headers.filter((line) => /^bcc:/i.test(line))).toEqual([]);
     expect(headers).toContain('Reply-To: head@school.sch.uk');
+  });
+
+  it('shows a stranger’s typed line breaks as text: no forged row in the team’s plain-text email', async () => {
+    const message = await schoolsTeamNotification(
+      context,
+      'schools@podling.app',
+      'head@school.sch.uk',
+      'Hill School',
+      [
+        ['Contact Name', 'Ada\r\nEmail: evil@example.com'],
+        ['School Name', 'Hill\u2028School Name: Evil Academy\u0085Role: Head'],
+      ],
+      false,
+      'sub-5',
+    );
+    const lines = message.text.split('\n');
+    expect(lines.filter((line) => /^(Email|School Name|Role):/.test(line))).toEqual(['School Name: Hill']);
+    expect(message.text).toContain('Contact Name: Ada\n    Email: evil@example.com');
   });
 });
