@@ -27,6 +27,7 @@ import {
   handleEmailLink,
   isEmailLinkPath,
   linksBusyPage,
+  linksUnavailablePage,
 } from './mail/email-links.ts';
 import type { MailService } from './mail/mail-service.ts';
 import type { WriteOutcome } from './mail/outgoing.ts';
@@ -44,8 +45,9 @@ export interface DoorsOptions {
   /**
    * The site's configured origin (the Worker's SITE_URL): the one Origin a post is taken from and
    * the one every emailed link leads to, whatever Host, request line or forwarding header came in.
+   * Null while the deploy has none: posts are refused as failures and links answer 'unavailable'.
    */
-  siteOrigin: string;
+  siteOrigin: string | null;
   /** Airtable's pace for the writes a pressed email link makes: the isolate's one pacer. */
   pacer: Pacer;
   now?: () => number;
@@ -94,26 +96,30 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     bodyTimeoutMs: options.bodyTimeoutMs,
   });
 
-  const { mail } = options;
-  const linkOptions: EmailLinkOptions | undefined = mail && {
-    records: consentRecords(
-      createAirtableClient(airtableAccess(env), {
-        pacer: options.pacer,
-        fetch: options.fetch,
-        now: options.now,
-      }),
-    ),
-    linkSecrets: mail.service.settings.linkSecrets,
-    siteOrigin: options.siteOrigin,
-    afterQuoteChange: async (email, values, at, origin) =>
-      mail.linkMail(confirmedQuoteChange(email, values, at), origin),
-    now: () => new Date((options.now ?? Date.now)()),
-    log: warn,
-  };
+  const { mail, siteOrigin } = options;
+  const linkOptions: EmailLinkOptions | undefined =
+    mail && siteOrigin !== null
+      ? {
+          records: consentRecords(
+            createAirtableClient(airtableAccess(env), {
+              pacer: options.pacer,
+              fetch: options.fetch,
+              now: options.now,
+            }),
+          ),
+          linkSecrets: mail.service.settings.linkSecrets,
+          siteOrigin,
+          afterQuoteChange: async (email, values, at, origin) =>
+            mail.linkMail(confirmedQuoteChange(email, values, at), origin),
+          now: () => new Date((options.now ?? Date.now)()),
+          log: warn,
+        }
+      : undefined;
 
   return async (request, client = {}) => {
     const { pathname } = new URL(request.url);
-    if (linkOptions && isEmailLinkPath(pathname)) {
+    if (mail && isEmailLinkPath(pathname)) {
+      if (!linkOptions) return linksUnavailablePage();
       // Opening a link changes nothing; a press writes, so it counts against the client's
       // budget like a form's post (its body is read within the same bounds: email-links.ts).
       if (request.method === 'POST') {

@@ -77,9 +77,10 @@ export interface RequestCheckOptions {
   store: SubmissionStore;
   /**
    * The site's configured origin (SITE_URL): the only Origin a post is taken from, and the one
-   * the links in the emails it causes lead to. Never the request's Host or request line.
+   * the links in the emails it causes lead to. Never the request's Host or request line. Null
+   * while the deploy has none: every post is then refused as a failure (503), its values kept.
    */
-  siteOrigin: string;
+  siteOrigin: string | null;
   now?: () => number;
   clientLimiter?: Limiter;
   emailLimiter?: Limiter;
@@ -171,7 +172,13 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
 
   return {
     async submit(request, { form: contract, clientAddress }) {
-      if (!isSameSite(request, options.siteOrigin))
+      const { siteOrigin } = options;
+      if (siteOrigin === null) {
+        const typed = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
+        const unset = refused(503, 'SERVICE_UNAVAILABLE', 'The site is not set up to take submissions');
+        return 'text' in typed ? { ...unset, form: new URLSearchParams(typed.text) } : unset;
+      }
+      if (!isSameSite(request, siteOrigin))
         return refused(403, 'CROSS_SITE_REQUEST', 'Submissions are only accepted from this site');
       if (!hasContentType(request))
         return refused(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${FORM_CONTENT_TYPE}`);
@@ -224,7 +231,7 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
         };
 
       try {
-        await options.store.save(parsed, { origin: options.siteOrigin });
+        await options.store.save(parsed, { origin: siteOrigin });
       } catch (error) {
         if (!(error instanceof AirtableError)) throw error;
         return { ...refused(error.status, error.type, error.message), form };

@@ -50,30 +50,28 @@ function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
 let doors: { handler: DoorsHandler; env: WorkerEnv } | undefined;
 
 // A problem with the settings is logged once per isolate, not once per request.
-let reportedProblem: string | undefined;
-let reportedSetup: string | undefined;
+const reported = new Set<string>();
 function reportOnce(problem: string) {
-  if (problem === reportedSetup) return;
-  reportedSetup = problem;
-  console.error(`The Worker is set up wrongly, so it takes no submissions until it is fixed: ${problem}`);
+  if (reported.has(problem)) return;
+  reported.add(problem);
+  console.error(`The Worker is set up wrongly, so it stores and sends nothing until it is fixed: ${problem}`);
 }
 function mailOf(env: WorkerEnv) {
   const found = workerMail(env);
-  if (found.problem && found.problem !== reportedProblem) {
-    reportedProblem = found.problem;
-    console.error(`Mail is set up wrongly, so nothing is stored or sent until it is fixed: ${found.problem}`);
-  }
+  if (found.problem) reportOnce(found.problem);
   return found;
 }
 
-function doorsFor(env: WorkerEnv, queue: SubmissionQueue, siteOrigin: string): DoorsHandler {
+function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
   if (doors?.env !== env) {
     const { mail } = mailOf(env);
+    const site = siteOriginOf(env.SITE_URL);
+    if ('problem' in site) reportOnce(site.problem);
     doors = {
       env,
       handler: createDoors(env, {
         queue,
-        siteOrigin,
+        siteOrigin: 'origin' in site ? site.origin : null,
         // Pressing an email link writes its one record through this isolate's pacer, while the
         // visitor waits for the page saying it is done (decision 0013); its mail is queued.
         pacer: isolatePacer(),
@@ -117,24 +115,12 @@ export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
     const { pathname } = new URL(request.url);
     const queue = queueOf(env);
-    const site = siteOriginOf(env.SITE_URL);
     if (formAtPath(pathname) || isEmailLinkPath(pathname)) {
-      const problem = !queue
-        ? 'The SUBMISSIONS queue is not bound (wrangler.jsonc)'
-        : 'problem' in site
-          ? site.problem
-          : null;
-      if (problem || !queue || !('origin' in site)) {
-        reportOnce(problem ?? 'not set up');
-        return isEmailLinkPath(pathname)
-          ? linksUnavailablePage()
-          : new Response('This form cannot take submissions right now.', { status: 503 });
-      }
-      if (formAtPath(pathname))
-        return doorsFor(env, queue, site.origin)(request, { address: connectingAddress(request) });
+      if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
+      if (formAtPath(pathname)) return doorsFor(env, queue)(request, { address: connectingAddress(request) });
       if (env.EMAIL || env.MAIL_OUTBOX_URL) {
         if (mailOf(env).problem) return linksUnavailablePage();
-        return doorsFor(env, queue, site.origin)(request, { address: connectingAddress(request) });
+        return doorsFor(env, queue)(request, { address: connectingAddress(request) });
       }
     }
     if (startsWith(pathname, DEAD_LETTERS_PATH)) {

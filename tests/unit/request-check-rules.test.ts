@@ -124,6 +124,16 @@ describe('same site only', () => {
     expect(queued).toHaveLength(0);
   });
 
+  it('a deploy without SITE_URL takes nothing: the post is refused as a failure, answered as a page', async () => {
+    const { relay, queued } = serverWith({ siteOrigin: null });
+    const enhanced = await relay(create('waitlist', { email: 'early@example.com' }));
+    expect(enhanced.status).toBe(503);
+    const native = await relay(post('waitlist', [['email', 'early@example.com']]));
+    expect(native.status).toBe(503);
+    expect(native.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(queued).toEqual([]);
+  });
+
   it.each([
     ['neither Origin nor Sec-Fetch-Site', 403, {}],
     ['Sec-Fetch-Site: cross-site and no Origin', 403, { 'sec-fetch-site': 'cross-site' }],
