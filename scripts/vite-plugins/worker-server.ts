@@ -31,7 +31,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { cloudflare } from '@cloudflare/vite-plugin';
-import { type Connect, loadEnv, type Plugin, type UserConfig, type ViteDevServer } from 'vite';
+import type { Http2SecureServer } from 'node:http2';
+import { type Connect, loadEnv, type Logger, type Plugin, type UserConfig, type ViteDevServer } from 'vite';
 import {
   createEmulator,
   EMULATOR_ADMIN_PREFIX,
@@ -166,6 +167,25 @@ function devTemplates(server: ViteDevServer): Connect.NextHandleFunction {
 }
 
 export function workerServer(settings: SiteSettingsHolder): Plugin[] {
+  /** On `vite` and `vite preview` alike: the client's address, the emulator's page, the log line. */
+  const mountStandIns = (
+    middlewares: Connect.Server,
+    httpServer: http.Server | Http2SecureServer,
+    logger: Logger,
+    stand: Emulator,
+  ) => {
+    middlewares.use(connectingAddress());
+    middlewares.use(EMULATOR_ADMIN_PREFIX, (req, res) => {
+      req.url = `${EMULATOR_ADMIN_PREFIX}${req.url ?? ''}`;
+      stand.handle(req, res);
+    });
+    httpServer.once('listening', () => {
+      const address = httpServer.address();
+      const port = address && typeof address === 'object' ? address.port : '';
+      logger.info(`  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`);
+    });
+    httpServer.once('close', () => void standIns?.close());
+  };
   let vars: Vars = {};
   let emulator: Emulator | undefined;
   let standIns: { url: string; close: () => Promise<void> } | undefined;
@@ -250,39 +270,13 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       return { server: { cors: false, strictPort: true }, preview: { cors: false, strictPort: true } };
     },
     configureServer(server) {
-      if (!emulator) return;
-      const stand = emulator;
-      server.middlewares.use(connectingAddress());
+      if (!emulator || !server.httpServer) return;
+      mountStandIns(server.middlewares, server.httpServer, server.config.logger, emulator);
       server.middlewares.use(devTemplates(server));
-      server.middlewares.use(EMULATOR_ADMIN_PREFIX, (req, res) => {
-        req.url = `${EMULATOR_ADMIN_PREFIX}${req.url ?? ''}`;
-        stand.handle(req, res);
-      });
-      server.httpServer?.once('listening', () => {
-        const address = server.httpServer?.address();
-        const port = address && typeof address === 'object' ? address.port : '';
-        server.config.logger.info(
-          `  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`,
-        );
-      });
-      server.httpServer?.once('close', () => void standIns?.close());
     },
     configurePreviewServer(server) {
       if (!emulator) return;
-      const stand = emulator;
-      server.middlewares.use(connectingAddress());
-      server.middlewares.use(EMULATOR_ADMIN_PREFIX, (req, res) => {
-        req.url = `${EMULATOR_ADMIN_PREFIX}${req.url ?? ''}`;
-        stand.handle(req, res);
-      });
-      server.httpServer.once('listening', () => {
-        const address = server.httpServer.address();
-        const port = address && typeof address === 'object' ? address.port : '';
-        server.config.logger.info(
-          `  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`,
-        );
-      });
-      server.httpServer.once('close', () => void standIns?.close());
+      mountStandIns(server.middlewares, server.httpServer, server.config.logger, emulator);
     },
   };
 
