@@ -10,8 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Mailer, MailFailure } from '#src/server/mail/mailer.ts';
-import { toRfc5322 } from '#src/server/mail/message.ts';
+import { type Mailer, MailFailure, toRfc5322 } from '#src/server/mail.ts';
 
 export const DEFAULT_MAIL_OUTBOX_DIR = '.data/outbox';
 

@@ -10,8 +10,7 @@
  * machine: it is read from the environment or flags, never written to a file or a build.
  */
 import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '#src/lib/airtable/schema.ts';
-import { AirtableError, type RemoteTable } from '#src/server/airtable-client.ts';
-import type { AirtableAccess } from '#src/server/settings.ts';
+import { AirtableError, type RemoteTable, type AirtableAccess } from '#src/server/airtable-client.ts';
 import { kitClient, readSchemaAccess } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 

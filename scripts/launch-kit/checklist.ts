@@ -5,7 +5,7 @@
  * warning (scripts/vite-plugins/launch-checklist.ts): the one module of the owner's commands
  * the build loads.
  */
-import { siteOriginOf } from '#src/server/settings.ts';
+import { siteOriginOf } from '#src/server/airtable-client.ts';
 import path from 'node:path';
 import { loadEnv } from 'vite';
 import { placeholderMarks } from '#src/config/placeholder.ts';
@@ -14,9 +14,9 @@ import { parseSiteSettings, SettingsError, type SiteSettings } from '#src/config
 import '#src/config/site.ts';
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { retentionTriggerLine, wranglerVarOf } from './privacy-trigger.ts';
-import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/dead-letters.ts';
-import { type MailEnv, parseMailbox } from '#src/server/mail/mail-settings.ts';
-import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/mail/signed-link.ts';
+import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/queues.ts';
+import { type MailEnv, parseMailbox } from '#src/server/mail.ts';
+import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/links.ts';
 import { isValidEmail } from '#src/lib/email.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;

@@ -11,7 +11,7 @@
  * the environment or the flag and never written anywhere.
  */
 import { parseArgs } from 'node:util';
-import { DEAD_LETTERS_PATH } from '#src/server/dead-letters.ts';
+import { DEAD_LETTERS_PATH } from '#src/server/queues.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 interface Listed {

@@ -3,9 +3,13 @@
  * environment. They are only ever held in memory: nothing here writes them anywhere.
  */
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/settings.ts';
-import { type AirtableClient, createAirtableClient } from '#src/server/airtable-client.ts';
-import { createPacer, type Pacer } from '#src/server/pacer.ts';
-import type { AirtableAccess } from '#src/server/settings.ts';
+import {
+  type AirtableClient,
+  createAirtableClient,
+  createPacer,
+  type Pacer,
+  type AirtableAccess,
+} from '#src/server/airtable-client.ts';
 
 export interface KitOptions {
   baseId?: string;

@@ -14,9 +14,8 @@
 import { parseArgs } from 'node:util';
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
-import { AirtableError } from '#src/server/airtable-client.ts';
-import { DEAD_LETTERS_PATH } from '#src/server/dead-letters.ts';
-import { airtableAccess } from '#src/server/settings.ts';
+import { AirtableError, airtableAccess, createPacer, RATE_WINDOW_MS } from '#src/server/airtable-client.ts';
+import { DEAD_LETTERS_PATH } from '#src/server/queues.ts';
 import {
   applyRetention,
   describeRetention,
@@ -24,7 +23,6 @@ import {
   exportEmail,
   PRIVACY_TABLES,
 } from '#src/server/privacy.ts';
-import { createPacer, RATE_WINDOW_MS } from '#src/server/pacer.ts';
 import { runAsCommand } from '#scripts/command.ts';
 import { kitClient } from './options.ts';
 

@@ -13,8 +13,13 @@
  */
 import { FORMS } from '#src/lib/forms/forms.ts';
 import type { ConsentState } from '#src/lib/forms/shared.ts';
-import { AirtableError, type AirtableClient, type StoredRecord } from '#src/server/airtable-client.ts';
-import { createPacer, RATE_WINDOW_MS } from '#src/server/pacer.ts';
+import {
+  AirtableError,
+  type AirtableClient,
+  type StoredRecord,
+  createPacer,
+  RATE_WINDOW_MS,
+} from '#src/server/airtable-client.ts';
 import { runAsCommand } from '#scripts/command.ts';
 import { csvRow } from './csv.ts';
 import { kitClient, readKitOptions } from './options.ts';

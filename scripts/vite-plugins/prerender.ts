@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Manifest, ManifestChunk, Plugin, ViteBuilder } from 'vite';
 import type { FormName } from '#src/lib/forms/forms.ts';
-import { formTemplatePath } from '#src/server/form-page.ts';
+import { formTemplatePath } from '#src/server/form-door.ts';
 import { BOOT_MODULES_ID, withBootLoader } from './boot-loader.ts';
 import { assembleFormTemplate } from './form-templates.ts';
 import { contentSecurityPolicy, headersFile, inlineScriptHashes } from './security-headers.ts';

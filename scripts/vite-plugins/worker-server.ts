@@ -40,9 +40,9 @@ import {
   type Emulator,
 } from '#scripts/airtable-emulator/emulator.ts';
 import { DEFAULT_MAIL_OUTBOX_DIR } from '#scripts/airtable-emulator/outbox.ts';
-import { FORM_TEMPLATES_PREFIX } from '#src/server/form-page.ts';
+import { FORM_TEMPLATES_PREFIX } from '#src/server/form-door.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
-import { clientAddress, trustedProxies } from '#src/server/client-limits.ts';
+import { clientAddress, trustedProxies } from '#src/server/request-check.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 import { devFormTemplate } from './form-templates.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';

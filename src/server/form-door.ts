@@ -16,8 +16,16 @@
 import { MESSAGES } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/escape-html.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
-import { formTemplatePath, type NativeOutcome, type NativeValues, renderFormAnswer } from './form-page.ts';
-import type { CheckResult } from './request-check.ts';
+import { type CheckResult } from './request-check.ts';
+import {
+  FORM_ANSWER_CHECKBOX_ATTRIBUTE,
+  FORM_ANSWER_KEPT,
+  FORM_ANSWER_REGIONS,
+  formAnswerRegionEnd,
+  formAnswerRegionStart,
+  formAnswerValueToken,
+  type FormAnswerOutcome,
+} from '#src/lib/form-answer.ts';
 
 export interface FormTemplates {
   /** The full answer page for `form`, or null when the host has no template for it. */
@@ -141,4 +149,124 @@ export function answerEnhancedPost(result: CheckResult): Response {
     status: result.outcome === 'refused' ? result.status : 200,
     headers,
   });
+}
+
+/**
+ * The pages the server answers a native form post with (before hydration, or without JavaScript).
+ * The build writes one template per form (scripts/vite-plugins/prerender.ts): the form's page in
+ * full, header and footer included, its CSS inline, no script, noindex. `renderFormAnswer` fills a
+ * copy for one post by plain string replacement of the markers in src/lib/form-answer.ts: it keeps
+ * the regions of the outcome, puts every posted value back (HTML-escaped) and ticks the posted
+ * checkboxes. All copy comes from the template, i.e. from the components and src/config/messages.ts.
+ */
+
+export type NativeOutcome = FormAnswerOutcome;
+/** Raw posted values by field name (a repeated field, such as checkboxes, as a list). */
+export type NativeValues = Readonly<Record<string, string | readonly string[]>>;
+
+/**
+ * Where the build writes the answer templates inside dist/. They are raw (every outcome's part at
+ * once, markers in place): the Worker reads them from its assets and answers any path that
+ * reaches it (isHiddenPath) with the not-found page.
+ */
+export const FORM_TEMPLATES_PREFIX = '/__forms/';
+
+/**
+ * True for a request path a host must never serve from the built files: one that reaches the
+ * answer templates once decoded and normalised ('/%5f%5fforms/waitlist.html',
+ * '/assets/..%2f__forms/quote.html', '//__FORMS/quote'), and any path a file server could read
+ * another way than it looks: an encoded slash, backslash or NUL, a '..' segment, or a '%' still
+ * there after decoding (encoded twice). No page or asset of the site has such a path.
+ */
+export function isHiddenPath(pathname: string): boolean {
+  if (/%(2f|5c|00)/i.test(pathname)) return true;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return true;
+  }
+  if (/[\\\0%]/.test(decoded)) return true;
+  const segments: string[] = [];
+  for (const segment of decoded.split('/')) {
+    if (segment === '..') return true;
+    if (segment !== '' && segment !== '.') segments.push(segment);
+  }
+  return `/${segments.join('/')}/`.toLowerCase().startsWith(FORM_TEMPLATES_PREFIX);
+}
+
+/** Where the build writes a form's answer template inside dist/ (a path on the site's origin). */
+export function formTemplatePath(form: FormName): string {
+  return `${FORM_TEMPLATES_PREFIX}${form}.html`;
+}
+
+/** Reverses React's attribute escaping (and any numeric reference), to compare a checkbox's value. */
+function unescapeAttribute(value: string): string {
+  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (_, entity: string) => {
+    const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+    const lower = entity.toLowerCase();
+    if (lower in named) return named[lower] ?? '';
+    const code = lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : parseInt(lower.slice(1), 10);
+    return String.fromCodePoint(code);
+  });
+}
+
+const valuesOf = (values: NativeValues, name: string): readonly string[] => {
+  const value = values[name];
+  if (value === undefined) return [];
+  return typeof value === 'string' ? [value] : value;
+};
+
+/** Keeps the region's content (without its markers) or cuts it out entirely. */
+function applyRegion(html: string, region: (typeof FORM_ANSWER_REGIONS)[number], keep: boolean): string {
+  const start = formAnswerRegionStart(region);
+  const end = formAnswerRegionEnd(region);
+  let result = '';
+  let from = 0;
+  for (;;) {
+    const open = html.indexOf(start, from);
+    if (open < 0) return result + html.slice(from);
+    const close = html.indexOf(end, open + start.length);
+    if (close < 0) throw new Error(`The form template's region '${region}' is not closed`);
+    result += html.slice(from, open) + (keep ? html.slice(open + start.length, close) : '');
+    from = close + end.length;
+  }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const [TOKEN_START = '', TOKEN_END = ''] = formAnswerValueToken('\0').split('\0').map(escapeRegExp);
+const TOKEN_PATTERN = new RegExp(`${TOKEN_START}([A-Za-z0-9_-]+)${TOKEN_END}`, 'g');
+const CHECKBOX_PATTERN = new RegExp(
+  `<input\\b[^>]*\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="([^"]*)"[^>]*>`,
+  'g',
+);
+const CHECKBOX_MARKER = new RegExp(`\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="[^"]*"`);
+const VALUE_ATTRIBUTE = /\svalue="([^"]*)"/;
+
+/**
+ * A form's answer page for one native post: 'confirmed' shows the spec's confirmation with a link
+ * back to the form's page; 'invalid-email' an error summary linking to the email field, the spec's
+ * message at the field and the form again with every value kept; 'failure' the spec's failure
+ * message in the summary and the form again with every value kept. Throws when the template lacks
+ * a marker, so a template that drifted from this renderer fails loudly, not silently.
+ */
+export function renderFormAnswer(
+  template: string,
+  form: FormName,
+  outcome: NativeOutcome,
+  values: NativeValues,
+): string {
+  if (!template.includes(formAnswerRegionStart(outcome))) {
+    throw new Error(`The ${form} form's answer template has no '${outcome}' region`);
+  }
+  const kept = new Set(FORM_ANSWER_KEPT[outcome]);
+  let html = template;
+  for (const region of FORM_ANSWER_REGIONS) html = applyRegion(html, region, kept.has(region));
+  // Checkboxes before text values: nothing a visitor posted is ever read as a marker.
+  html = html.replace(CHECKBOX_PATTERN, (tag: string, name: string) => {
+    const value = unescapeAttribute(VALUE_ATTRIBUTE.exec(tag)?.[1] ?? '');
+    const checked = valuesOf(values, unescapeAttribute(name)).includes(value);
+    return tag.replace(CHECKBOX_MARKER, checked ? ' checked=""' : '');
+  });
+  return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(values, name)[0] ?? ''));
 }

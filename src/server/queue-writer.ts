@@ -19,41 +19,42 @@
  *
  * With mail (the Worker's EMAIL binding: `WriterOptions.mail`), consent applies as on the
  * synchronous path (consent.ts: a new address stored Pending, a stored one held and its owner
- * asked by email), and each write's emails go on the mail queue (mail/mail-queue.ts), which this
+ * asked by email), and each write's emails go on the mail queue (mail.ts), which this
  * same handler consumes: a batch of mail jobs is sent, never written.
  */
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
-import { type AirtableClient, AirtableError, createAirtableClient } from './airtable-client.ts';
-import { AIRTABLE_RATE_LIMIT_PENALTY_MS, createPacer, RATE_WINDOW_MS, type Pacer } from './pacer.ts';
-import { airtableAccess, type AirtableEnv } from './settings.ts';
-import { DEAD_LETTER_QUEUE_SUFFIX, type DeadLetterStore, keepDeadLetter } from './dead-letters.ts';
-import { isFormTable, type Submission } from './submission.ts';
-import { SUBMISSION_UPSERT, type UpsertHow, upsertByEmail } from './upsert-by-email.ts';
-import { CONSENTED_UPSERT, writeOutcome } from './consent.ts';
-import { isMailJob } from './mail/mail-job.ts';
-import { type MailBatchReport, queueOutcomeMail, sendMailJobs, type WorkerMail } from './mail/mail-queue.ts';
-import { type QueuedSubmission, submissionMailKey } from './stores.ts';
-
-/** The parts of Cloudflare's MessageBatch the writer uses. */
-export interface QueueMessage {
-  readonly id: string;
-  readonly body: unknown;
-  readonly attempts: number;
-  ack(): void;
-  retry(options?: { delaySeconds?: number }): void;
-}
-export interface QueueBatch {
-  readonly queue: string;
-  readonly messages: readonly QueueMessage[];
-}
+import {
+  type AirtableClient,
+  AirtableError,
+  createAirtableClient,
+  createPacer,
+  RATE_WINDOW_MS,
+  type Pacer,
+  airtableAccess,
+  type AirtableEnv,
+} from './airtable-client.ts';
+import {
+  isFormTable,
+  type Submission,
+  SUBMISSION_UPSERT,
+  type UpsertHow,
+  upsertByEmail,
+  CONSENTED_UPSERT,
+  writeOutcome,
+} from './submission.ts';
+import { isMailJob, type MailBatchReport, queueOutcomeMail, sendMailJobs, type WorkerMail } from './mail.ts';
+import { type QueuedSubmission, submissionMailKey } from './request-check.ts';
+import {
+  DEAD_LETTER_QUEUE_SUFFIX,
+  type DeadLetterStore,
+  keepDeadLetter,
+  type QueueBatch,
+  type QueueMessage,
+  retryDelaySeconds,
+} from './queues.ts';
 
 /** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;
-/** Backoff for transient failures, in seconds: 2, 4, 8 … capped at 5 minutes. */
-export function retryDelaySeconds(attempts: number, rateLimited: boolean): number {
-  if (rateLimited) return Math.ceil(AIRTABLE_RATE_LIMIT_PENALTY_MS / 1000);
-  return Math.min(300, 2 ** Math.max(1, attempts));
-}
 
 export interface WriterOptions {
   fetch?: typeof fetch;

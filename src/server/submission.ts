@@ -5,9 +5,8 @@
  * writer).
  */
 import { clearsOtherText, type Cells, cellsFor, formOf, type Submission } from '#src/lib/forms/submission.ts';
-import { EMAIL_KEY_FIELD } from '#src/lib/forms/shared.ts';
+import { EMAIL_KEY_FIELD, type ConsentState } from '#src/lib/forms/shared.ts';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
-
 export {
   type Cells,
   type CellValue,
@@ -18,6 +17,18 @@ export {
   type Submission,
 } from '#src/lib/forms/submission.ts';
 export { isFormTable } from '#src/lib/forms/forms.ts';
+import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
+import {
+  AIRTABLE_MAX_RECORDS_PER_WRITE,
+  type AirtableClient,
+  emailsLookupFormula,
+  type StoredRecord,
+} from './airtable-client.ts';
+import { WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
+import { type FormContract } from '#src/lib/forms/contract.ts';
+import { FORMS } from '#src/lib/forms/forms.ts';
+import { type ConsentRecords, type LinkForm, type LinkValues } from './links.ts';
+import { type WriteOutcome } from './mail.ts';
 
 /**
  * The cells of a later submission over an earlier one (two submits in a row, merged by the queue's
@@ -62,3 +73,350 @@ export const cellsForCreate = (submission: Submission, at: Date): Cells =>
 /** Cells written over an existing record (cellsFor, for callers that know it is stored). */
 export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
   keyed(submission, cellsFor(submission, { now: at, existing: true }));
+
+/**
+ * The server's one upsert by email, which the queue's writer calls for each batch. Per call it
+ *
+ * - merges the items of one email into one, in the order given (later over earlier: `merge`);
+ * - looks their emails up, up to 100 per request (one formula, trimmed and case-insensitive, so
+ *   a record typed into Airtable by hand is found too);
+ * - creates the records of the emails not found and updates the ones found, up to 10 records
+ *   per request (Airtable's most), with the cells `cells` gives for each case.
+ *
+ * One email, one record: a lookup and a write cannot be made atomic, so callers never upsert
+ * one email twice at once (the queue has one consumer), every try starts with a fresh lookup,
+ * and a create is Airtable's upsert on the email's key (EMAIL_KEY_FIELD), so a create whose answer
+ * was lost, or that Airtable applied after the try gave up, becomes an update, never a second
+ * record.
+ *
+ * It never throws for Airtable's sake: each email gets its outcome, and a failed request fails
+ * only the records it carried, so the caller decides what to retry.
+ */
+
+/** Both tables name it alike. */
+const EMAIL_FIELD = AIRTABLE_SCHEMA.waitlist.fields.email.name;
+/** Most emails in one lookup formula. */
+export const EMAILS_PER_LOOKUP = 100;
+
+/** How the items of a call become records; `T` is whatever the caller carries (a submission…). */
+export interface UpsertHow<T> {
+  /** The email an item's record is matched on (normalised here). */
+  emailOf(item: T): string;
+  /** Two items of one email as one: the later over the earlier. */
+  merge(earlier: T, later: T): T;
+  /**
+   * The cells of a new record (`create`) and the cells written over a stored one (`update`);
+   * `update: null` holds the item instead: a stored record is left as it is (outcome 'held').
+   */
+  cells(item: T, at: Date): { create: Cells; update: Cells | null };
+}
+
+export type UpsertResult<T> =
+  | { item: T; email: string; outcome: 'created' | 'updated' | 'held'; id: string }
+  /** `error` is shared by every item of the failed request (usually an AirtableError). */
+  | { item: T; email: string; outcome: 'failed'; error: unknown };
+
+export interface UpsertOptions {
+  /** One deadline for every request of the call, in the client's clock; else the client's bound. */
+  deadline?: number;
+  /** The clock of the records' timestamps. */
+  now?: () => number;
+}
+
+/** Items merged per normalised email, in the order each email first came. */
+export function mergeByEmail<T>(
+  items: readonly T[],
+  how: Pick<UpsertHow<T>, 'emailOf' | 'merge'>,
+): { email: string; item: T }[] {
+  const byEmail = new Map<string, T>();
+  for (const item of items) {
+    const email = normaliseEmail(how.emailOf(item));
+    const earlier = byEmail.get(email);
+    byEmail.set(email, earlier === undefined ? item : how.merge(earlier, item));
+  }
+  return [...byEmail].map(([email, item]) => ({ email, item }));
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}
+
+/** Upserts `items` into `table` by email: one record per email, created or updated. */
+export async function upsertByEmail<T>(
+  client: AirtableClient,
+  table: string,
+  items: readonly T[],
+  how: UpsertHow<T>,
+  options: UpsertOptions = {},
+): Promise<UpsertResult<T>[]> {
+  const merged = mergeByEmail(items, how);
+  const { deadline } = options;
+
+  // The stored record of each email (the first, should someone have typed a second by hand).
+  const stored = new Map<string, string>();
+  for (const part of chunks(merged, EMAILS_PER_LOOKUP)) {
+    try {
+      const records = await client.findByEmails(
+        table,
+        part.map(({ email }) => email),
+        deadline,
+      );
+      for (const record of records) {
+        const email = record.fields[EMAIL_FIELD];
+        if (typeof email === 'string' && !stored.has(normaliseEmail(email)))
+          stored.set(normaliseEmail(email), record.id);
+      }
+    } catch (error) {
+      // Without the lookup nothing may be written: a create could double a stored record.
+      return merged.map(({ email, item }) => ({ item, email, outcome: 'failed', error }));
+    }
+  }
+
+  const at = new Date((options.now ?? Date.now)());
+  const results: UpsertResult<T>[] = [];
+  const creates = merged.filter(({ email }) => !stored.has(email));
+  const updates = merged.filter(({ email }) => stored.has(email));
+  // Creates, then updates, 10 per request, so one failing request only fails its own records.
+  for (const part of chunks(creates, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
+    try {
+      // Merged on the email's key: a create Airtable applied after this writer gave up on it is
+      // found by the retry's upsert, not doubled by it (the lookup may predate that late write).
+      const records = await client.upsert(
+        table,
+        part.map(({ item }) => how.cells(item, at).create),
+        EMAIL_KEY_FIELD.airtable,
+        deadline,
+      );
+      part.forEach(({ email, item }, i) =>
+        results.push({ item, email, outcome: 'created', id: records[i]?.id ?? '' }),
+      );
+    } catch (error) {
+      for (const { email, item } of part) results.push({ item, email, outcome: 'failed', error });
+    }
+  }
+  // Held: the record is stored and nothing is written over it (consent.ts decides what follows).
+  const writable = updates.filter(({ email, item }) => {
+    if (how.cells(item, at).update !== null) return true;
+    results.push({ item, email, outcome: 'held', id: stored.get(email) ?? '' });
+    return false;
+  });
+  for (const part of chunks(writable, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
+    try {
+      await client.update(
+        table,
+        part.map(({ email, item }) => ({
+          id: stored.get(email) ?? '',
+          fields: how.cells(item, at).update ?? {},
+        })),
+        deadline,
+      );
+      for (const { email, item } of part)
+        results.push({ item, email, outcome: 'updated', id: stored.get(email) ?? '' });
+    } catch (error) {
+      for (const { email, item } of part) results.push({ item, email, outcome: 'failed', error });
+    }
+  }
+  return results;
+}
+
+/**
+ * A validated form submission as an upsert item (submission.ts's rules): a later submission
+ * merged over an earlier one, the spec's defaults on a create only, Created At kept on update.
+ */
+export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
+  emailOf: (submission) => submission.email,
+  merge: mergeLaterSubmission,
+  cells: (submission, at) => ({
+    create: cellsForCreate(submission, at),
+    update: cellsForUpdate(submission, at),
+  }),
+};
+
+/**
+ * Consent on the server's one write path (relay and queued modes; docs/consent.md): a new address
+ * is stored Pending with the statement its visitor saw; an address already stored is never
+ * written over on a visitor's word: the submission is held and its owner gets one email whose
+ * signed link carries the new values. Pressing a link's button applies it here.
+ */
+
+const WAITLIST = FORMS.waitlist;
+const CONSENT = WAITLIST.fields.consent.airtable;
+const CONSENT_TEXT = WAITLIST.fields.consentText.airtable;
+const CONFIRMED_AT = WAITLIST.fields.confirmedAt.airtable;
+const LAST_UPDATED = WAITLIST.fields.lastUpdated.airtable;
+const EMAIL = WAITLIST.fields.email.airtable;
+const EMAIL_KEY = EMAIL_KEY_FIELD.airtable;
+
+const isWaitlist = (table: string) => table === WAITLIST.table;
+
+/** The consent cells of a sign-up's new record: Pending, with the words its visitor saw. */
+export function consentOnCreate(submission: Pick<Submission, 'table'>): Cells {
+  return isWaitlist(submission.table)
+    ? { [CONSENT]: 'Pending', [CONSENT_TEXT]: WAITLIST_CONSENT_STATEMENT }
+    : {};
+}
+
+/** The write path with consent: a new address is created (Pending), a stored one held. */
+export const CONSENTED_UPSERT: UpsertHow<Submission> = {
+  emailOf: SUBMISSION_UPSERT.emailOf,
+  merge: SUBMISSION_UPSERT.merge,
+  cells: (submission, at) => ({
+    create: { ...cellsForCreate(submission, at), ...consentOnCreate(submission) },
+    update: null,
+  }),
+};
+
+/** A submission's values as a held change carries them (its cells, by Airtable field name). */
+export function heldValues(submission: Submission): LinkValues {
+  return submission.cells;
+}
+
+/** The schools team's rows for a quote: every cell the contact sent, in the contract's order. */
+export function teamRows(submission: Submission): [string, string][] {
+  const form = formOf(submission);
+  return Object.values(form.fields)
+    .map((field) => field.airtable)
+    .filter((name) => name in submission.cells)
+    .map((name) => {
+      const value = submission.cells[name] ?? '';
+      return [name, typeof value === 'string' ? value : value.join(', ')];
+    });
+}
+
+/** What the mail needs to know about a write: see outgoing.ts. */
+export function writeOutcome(
+  submission: Submission,
+  outcome: 'created' | 'updated' | 'held',
+  key: string,
+): WriteOutcome | null {
+  if (outcome === 'updated') return null;
+  const quote = FORMS.quote.fields;
+  const school = submission.cells[quote.schoolName.airtable];
+  return {
+    form: formOf(submission).name,
+    email: submission.email,
+    outcome,
+    values: heldValues(submission),
+    key,
+    ...(isWaitlist(submission.table)
+      ? {}
+      : { teamRows: teamRows(submission), school: typeof school === 'string' ? school : '' }),
+  };
+}
+
+/**
+ * A quote change its contact confirmed (by the change email's button), as the mail sees it: the
+ * schools team is told, as of a new request, since its Status is back to 'New'.
+ */
+export function confirmedQuoteChange(email: string, values: LinkValues, at: Date): WriteOutcome {
+  const submission = submissionOf('quote', email, values, at);
+  const school = submission.cells[FORMS.quote.fields.schoolName.airtable];
+  return {
+    form: 'quote',
+    email,
+    outcome: 'confirmed-change',
+    values,
+    key: `confirmed-change:${at.toISOString()}`,
+    teamRows: teamRows(submission),
+    school: typeof school === 'string' ? school : '',
+  };
+}
+
+/** A held change's values as a submission again, to apply them by the form's rules. */
+function submissionOf(form: LinkForm, email: string, values: LinkValues, at: Date): Submission {
+  const contract: FormContract = FORMS[form];
+  const cells: Cells = Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [name, typeof value === 'string' ? value : [...value]]),
+  );
+  const fallback = contract.defaultOnCreate;
+  const field = fallback ? contract.fields[fallback.field] : undefined;
+  const defaults: Cells =
+    fallback && field && !(field.airtable in cells) ? { [field.airtable]: [...fallback.value] } : {};
+  return {
+    table: FORMS[form].table,
+    email,
+    cells,
+    ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
+    acceptedAt: at.toISOString(),
+  };
+}
+
+const sameCell = (stored: unknown, wanted: string | readonly string[]) =>
+  JSON.stringify(Array.isArray(stored) ? [...(stored as unknown[])].sort() : stored) ===
+  JSON.stringify(typeof wanted === 'string' ? wanted : [...wanted].sort());
+
+/** The consent records over the server's one Airtable client. */
+export function consentRecords(client: AirtableClient): ConsentRecords {
+  // Every field of the address's record (the upsert's lookup reads the email only).
+  const first = async (table: string, email: string): Promise<StoredRecord | undefined> =>
+    (await client.listPage(table, { filterByFormula: emailsLookupFormula([email]), maxRecords: 1 }))
+      .records[0];
+  return {
+    async find(form, email) {
+      const record = await first(FORMS[form].table, email);
+      if (!record) return null;
+      const consent = record.fields[CONSENT];
+      return typeof consent === 'string'
+        ? { id: record.id, consent: consent as ConsentState }
+        : { id: record.id };
+    },
+    async setConsent(id, consent, at) {
+      const stamp = at.toISOString();
+      await client.update(WAITLIST.table, [
+        {
+          id,
+          fields: {
+            [CONSENT]: consent,
+            [LAST_UPDATED]: stamp,
+            ...(consent === 'Confirmed' ? { [CONFIRMED_AT]: stamp } : {}),
+          },
+        },
+      ]);
+    },
+    async createWithdrawn(email, at) {
+      const stamp = at.toISOString();
+      await client.upsert(
+        WAITLIST.table,
+        [
+          {
+            [EMAIL]: email,
+            [EMAIL_KEY]: normaliseEmail(email),
+            [CONSENT]: 'Withdrawn',
+            [WAITLIST.fields.createdAt.airtable]: stamp,
+            [LAST_UPDATED]: stamp,
+          },
+        ],
+        EMAIL_KEY,
+      );
+    },
+    async applyValues(form, email, values, at) {
+      const submission = submissionOf(form, email, values, at);
+      const stored = await first(submission.table, email);
+      const confirm: Cells = isWaitlist(submission.table)
+        ? {
+            [CONSENT]: 'Confirmed',
+            [CONSENT_TEXT]: WAITLIST_CONSENT_STATEMENT,
+            [CONFIRMED_AT]: at.toISOString(),
+          }
+        : {};
+      if (!stored) {
+        await client.upsert(submission.table, [{ ...cellsForCreate(submission, at), ...confirm }], EMAIL_KEY);
+        return true;
+      }
+      const unchanged =
+        Object.entries(values).every(([name, value]) => sameCell(stored.fields[name], value)) &&
+        (!isWaitlist(submission.table) || stored.fields[CONSENT] === 'Confirmed');
+      if (unchanged) return false;
+      const confirmedAt = stored.fields[CONFIRMED_AT];
+      // A change to a confirmed sign-up keeps when it was first confirmed.
+      if (stored.fields[CONSENT] === 'Confirmed' && typeof confirmedAt === 'string')
+        confirm[CONFIRMED_AT] = confirmedAt;
+      await client.update(submission.table, [
+        { id: stored.id, fields: { ...cellsForUpdate(submission, at), ...confirm } },
+      ]);
+      return true;
+    },
+  };
+}

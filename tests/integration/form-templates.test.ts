@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '#src/config/messages.ts';
-import { renderFormAnswer } from '#src/server/form-page.ts';
+import { renderFormAnswer } from '#src/server/form-door.ts';
 import { devFormTemplate } from '#scripts/vite-plugins/form-templates.ts';
 import { freePort } from '#scripts/loadtest/worker-process.ts';
 

@@ -96,7 +96,7 @@ describe('import boundaries in src/', () => {
     ],
     [
       'src/lib/airtable/client.ts',
-      "import { createDoors } from '#src/server/doors.ts';",
+      "import { createDoors } from '#src/server/worker.ts';",
       /nothing in the browser imports it/,
     ],
     [

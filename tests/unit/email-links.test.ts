@@ -4,9 +4,11 @@ import {
   type ConsentState,
   handleEmailLink,
   isEmailLinkPath,
-} from '#src/server/mail/email-links.ts';
-import { EMAIL_LINK_PATHS, signedUrl, type MailContext } from '#src/server/mail/emails.ts';
-import type { LinkForm, LinkValues } from '#src/server/mail/signed-link.ts';
+  type LinkForm,
+  type LinkValues,
+  EMAIL_LINK_PATHS,
+} from '#src/server/links.ts';
+import { signedUrl, type MailContext } from '#src/server/emails.ts';
 
 const SECRET = 'q'.repeat(40);
 const SITE = 'https://podling.example';

@@ -5,14 +5,11 @@
  * nothing and is never refused for it.
  */
 import { describe, expect, it } from 'vitest';
-import { EMAIL_LINK_PATHS } from '#src/server/mail/emails.ts';
-import { SUBMISSIONS_PER_CLIENT_PER_MINUTE } from '#src/server/client-limits.ts';
-import { createDoors } from '#src/server/doors.ts';
-import { memoryMailLedger } from '#src/server/mail/mail-limits.ts';
-import { createMailService } from '#src/server/mail/mail-service.ts';
-import { parseMailSettings } from '#src/server/mail/mail-settings.ts';
-import { createPacer } from '#src/server/pacer.ts';
-import { REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
+import { EMAIL_LINK_PATHS } from '#src/server/links.ts';
+import { SUBMISSIONS_PER_CLIENT_PER_MINUTE, REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
+import { createDoors } from '#src/server/worker.ts';
+import { memoryMailLedger, createMailService, parseMailSettings } from '#src/server/mail.ts';
+import { createPacer } from '#src/server/airtable-client.ts';
 
 const SITE = 'https://podling.test';
 const UNSUBSCRIBE = `${SITE}${EMAIL_LINK_PATHS.unsubscribe}`;

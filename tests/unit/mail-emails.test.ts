@@ -2,13 +2,12 @@ import { EMAIL_COPY } from '#src/config/emails.ts';
 import {
   changeEmail,
   confirmationEmail,
-  EMAIL_LINK_PATHS,
   type MailContext,
   quoteAcknowledgement,
   schoolsTeamNotification,
-} from '#src/server/mail/emails.ts';
-import { toRfc5322 } from '#src/server/mail/message.ts';
-import { checkLink } from '#src/server/mail/signed-link.ts';
+} from '#src/server/emails.ts';
+import { toRfc5322 } from '#src/server/mail.ts';
+import { checkLink, EMAIL_LINK_PATHS } from '#src/server/links.ts';
 
 const SECRET = 's'.repeat(48);
 const NOW = new Date('2026-06-01T12:00:00Z');

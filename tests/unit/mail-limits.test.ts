@@ -4,7 +4,7 @@ import {
   type MailLedgerKv,
   mayEmail,
   memoryMailLedger,
-} from '#src/server/mail/mail-limits.ts';
+} from '#src/server/mail.ts';
 
 const MINUTE = 60 * 1000;
 const START = Date.UTC(2026, 4, 4, 9, 0, 0);

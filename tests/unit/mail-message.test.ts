@@ -1,15 +1,17 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { cloudflareMailer, MailFailure, type SendEmailBinding } from '#src/server/mail/mailer.ts';
 import {
+  cloudflareMailer,
+  MailFailure,
+  type SendEmailBinding,
   encodeHeaderWords,
   formatAddress,
   headerAddress,
   headerText,
   type MailMessage,
   toRfc5322,
-} from '#src/server/mail/message.ts';
+} from '#src/server/mail.ts';
 import { outboxMailer, parseOutboxMessage, readOutbox } from '#scripts/airtable-emulator/outbox.ts';
 
 const AT = new Date('2026-05-04T09:08:07Z');

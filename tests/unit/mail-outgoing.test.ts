@@ -1,6 +1,6 @@
 import { EMAIL_COPY } from '#src/config/emails.ts';
-import type { MailContext } from '#src/server/mail/emails.ts';
-import { emailsFor, type WriteOutcome } from '#src/server/mail/outgoing.ts';
+import type { MailContext } from '#src/server/emails.ts';
+import { emailsFor, type WriteOutcome } from '#src/server/mail.ts';
 
 const NOW = new Date('2026-09-01T10:00:00Z');
 const context: MailContext = {

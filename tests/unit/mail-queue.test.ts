@@ -1,15 +1,20 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY } from '#src/config/emails.ts';
-import type { MailJob } from '#src/server/mail/mail-job.ts';
-import { memoryMailLedger } from '#src/server/mail/mail-limits.ts';
-import { memorySentMarks, sendMailJobs } from '#src/server/mail/mail-queue.ts';
-import { createMailService } from '#src/server/mail/mail-service.ts';
-import { parseMailSettings } from '#src/server/mail/mail-settings.ts';
-import { cloudflareMailer, type Mailer, MailFailure } from '#src/server/mail/mailer.ts';
-import { createPacer } from '#src/server/pacer.ts';
+import {
+  type MailJob,
+  memoryMailLedger,
+  memorySentMarks,
+  sendMailJobs,
+  createMailService,
+  parseMailSettings,
+  cloudflareMailer,
+  type Mailer,
+  MailFailure,
+} from '#src/server/mail.ts';
+import { createPacer } from '#src/server/airtable-client.ts';
 import { createQueueWriter } from '#src/server/queue-writer.ts';
-import type { QueuedSubmission } from '#src/server/stores.ts';
+import type { QueuedSubmission } from '#src/server/request-check.ts';
 import { queueMessage as message } from './support/queue-message.ts';
 
 const ENV = {

@@ -1,8 +1,4 @@
-import {
-  DEFAULT_SCHOOLS_TEAM_EMAIL,
-  parseMailbox,
-  parseMailSettings,
-} from '#src/server/mail/mail-settings.ts';
+import { DEFAULT_SCHOOLS_TEAM_EMAIL, parseMailbox, parseMailSettings } from '#src/server/mail.ts';
 
 describe('mail settings', () => {
   it('reads a sender as an address or "Name <address>", and refuses anything else', () => {

@@ -7,16 +7,11 @@
 import { canonicalEmail } from '#src/lib/email.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
-import { createWindowLimiter } from '#src/server/client-limits.ts';
-import { createDoors, type DoorsOptions } from '#src/server/doors.ts';
-import type { QueuedSubmission } from '#src/server/stores.ts';
+import { createWindowLimiter, type QueuedSubmission } from '#src/server/request-check.ts';
+import { createDoors, type DoorsOptions } from '#src/server/worker.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/submission.ts';
-import { createPacer } from '#src/server/pacer.ts';
-import {
-  ADMIN_TOKEN_MIN_LENGTH,
-  type DeadLetterStore,
-  handleDeadLetterAdmin,
-} from '#src/server/dead-letters.ts';
+import { createPacer } from '#src/server/airtable-client.ts';
+import { ADMIN_TOKEN_MIN_LENGTH, type DeadLetterStore, handleDeadLetterAdmin } from '#src/server/queues.ts';
 
 const ORIGIN = 'https://podling.test';
 const NOW = Date.parse('2030-01-01T00:00:00.000Z');

@@ -1,7 +1,12 @@
 // @vitest-environment node
 import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable-client.ts';
-import type { Cells, Submission } from '#src/server/submission.ts';
-import { SUBMISSION_UPSERT, upsertByEmail, type UpsertHow } from '#src/server/upsert-by-email.ts';
+import {
+  type Cells,
+  type Submission,
+  SUBMISSION_UPSERT,
+  upsertByEmail,
+  type UpsertHow,
+} from '#src/server/submission.ts';
 
 /** What the upsert asked of the client. */
 type Request =

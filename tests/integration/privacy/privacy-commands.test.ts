@@ -10,10 +10,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
-import { createAirtableClient } from '#src/server/airtable-client.ts';
+import { createAirtableClient, createPacer } from '#src/server/airtable-client.ts';
 import { main as privacy } from '#scripts/launch-kit/privacy.ts';
 import { applyRetention, eraseEmail, monthsBefore, retentionCutoff } from '#src/server/privacy.ts';
-import { createPacer } from '#src/server/pacer.ts';
 import {
   type Emulator,
   runPrivacyCommand,

@@ -5,10 +5,9 @@
  * dead letters it expires or erases (POST /api/dead-letters/erase).
  */
 import { describe, expect, it } from 'vitest';
-import { type DeadLetterStore, handleDeadLetterAdmin, keepDeadLetter } from '#src/server/dead-letters.ts';
-import { expireDeadLetters, monthsBefore } from '#src/server/privacy.ts';
-import { createPacer } from '#src/server/pacer.ts';
-import { runRetentionJob } from '#src/server/retention-job.ts';
+import { type DeadLetterStore, handleDeadLetterAdmin, keepDeadLetter } from '#src/server/queues.ts';
+import { expireDeadLetters, monthsBefore, runRetentionJob } from '#src/server/privacy.ts';
+import { createPacer } from '#src/server/airtable-client.ts';
 import type { Submission } from '#src/server/submission.ts';
 import { useEmulator } from '#tests/integration/support/emulator.ts';
 

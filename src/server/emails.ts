@@ -7,15 +7,15 @@
  */
 import { EMAIL_COPY } from '#src/config/emails.ts';
 import { escapeHtml } from '#src/lib/escape-html.ts';
-import type { MailAddress, MailMessage } from './message.ts';
-import { type LinkForm, type LinkPurpose, type LinkValues, linkExpiry, signLink } from './signed-link.ts';
-
-/** Where each kind of signed link lands (the Worker runs first for /api/*). */
-export const EMAIL_LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
-  confirm: '/api/email/confirm',
-  change: '/api/email/change',
-  unsubscribe: '/api/email/unsubscribe',
-};
+import { type MailAddress, type MailMessage } from './mail.ts';
+import {
+  EMAIL_LINK_PATHS,
+  type LinkForm,
+  type LinkPurpose,
+  type LinkValues,
+  linkExpiry,
+  signLink,
+} from './links.ts';
 
 /** What every email needs from the server: the sender, the site's origin, the time, the signing secret. */
 export interface MailContext {

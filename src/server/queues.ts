@@ -1,4 +1,39 @@
 /**
+ * What the Worker's two queue consumers share (the submissions' writer, queue-writer.ts, and the
+ * mail's sender, mail.ts): the messages Cloudflare Queues hands them, the backoff of a retry, and
+ * the dead letters a message ends as when it cannot be delivered.
+ */
+import { AIRTABLE_RATE_LIMIT_PENALTY_MS } from './airtable-client.ts';
+import {
+  ADMIN_ATTEMPTS_PER_MINUTE,
+  clientLimitKey,
+  createWindowLimiter,
+  type Limiter,
+} from './request-check.ts';
+import type { Submission } from './submission.ts';
+import type { MailJob } from './mail.ts';
+import { normaliseEmail } from '#src/lib/airtable/fields.ts';
+
+/** The parts of Cloudflare's MessageBatch the writer uses. */
+export interface QueueMessage {
+  readonly id: string;
+  readonly body: unknown;
+  readonly attempts: number;
+  ack(): void;
+  retry(options?: { delaySeconds?: number }): void;
+}
+export interface QueueBatch {
+  readonly queue: string;
+  readonly messages: readonly QueueMessage[];
+}
+
+/** Backoff for transient failures, in seconds: 2, 4, 8 … capped at 5 minutes. */
+export function retryDelaySeconds(attempts: number, rateLimited: boolean): number {
+  if (rateLimited) return Math.ceil(AIRTABLE_RATE_LIMIT_PENALTY_MS / 1000);
+  return Math.min(300, 2 ** Math.max(1, attempts));
+}
+
+/**
  * Dead letters: submissions the queue's writer could not store (a field the base lacks, a
  * token without write access) or whose retries ran out, and emails the mail queue could not
  * send (a refused sender or recipient, retries run out: mail-queue.ts). They are kept in a KV namespace bound
@@ -6,15 +41,6 @@
  * (`npm run dead-letters`), which needs the ADMIN_TOKEN secret. They hold emails: the endpoint
  * answers nothing without the token, and a replayed letter is deleted.
  */
-import {
-  ADMIN_ATTEMPTS_PER_MINUTE,
-  clientLimitKey,
-  createWindowLimiter,
-  type Limiter,
-} from './client-limits.ts';
-import { normaliseEmail } from '#src/lib/airtable/fields.ts';
-import type { MailJob } from './mail/mail-job.ts';
-import type { Submission } from './submission.ts';
 
 /** wrangler.jsonc names the dead-letter queue after the submissions queue plus this suffix. */
 export const DEAD_LETTER_QUEUE_SUFFIX = '-dead';
@@ -102,7 +128,8 @@ export function adminTokenProblem(token: string | undefined): string | null {
 }
 
 // Per isolate where the Worker has no ADMIN_LIMITER binding: attempts per address (an IPv6 one per /64).
-const fallbackAdminLimiter = createWindowLimiter({ limit: ADMIN_ATTEMPTS_PER_MINUTE });
+// Made on first use: this module and the request check import each other.
+let fallbackAdminLimiter: Limiter | undefined;
 
 export interface DeadLetterAdminOptions {
   clientAddress: string;
@@ -143,7 +170,9 @@ export async function handleDeadLetterAdmin(
   }
   // Every attempt counts (the owner's command makes one or two): past the limit even the right
   // token waits, so a guesser cannot learn anything from the answers of its later tries.
-  const allowed = await (options.limiter ?? fallbackAdminLimiter).take(clientLimitKey(options.clientAddress));
+  const allowed = await (
+    options.limiter ?? (fallbackAdminLimiter ??= createWindowLimiter({ limit: ADMIN_ATTEMPTS_PER_MINUTE }))
+  ).take(clientLimitKey(options.clientAddress));
   if (!allowed.ok)
     return Response.json(
       { error: 'too many attempts' },

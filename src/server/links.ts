@@ -15,18 +15,16 @@
  */
 import { EMAIL_COPY } from '#src/config/emails.ts';
 import { escapeHtml } from '#src/lib/escape-html.ts';
-import type { ConsentState } from '#src/lib/forms/shared.ts';
-import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
-import { EMAIL_LINK_PATHS } from './emails.ts';
-import {
-  checkLink,
-  type LinkClaims,
-  type LinkForm,
-  type LinkPurpose,
-  type LinkValues,
-} from './signed-link.ts';
+import { type ConsentState } from '#src/lib/forms/shared.ts';
+import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './request-check.ts';
+export { type ConsentState } from '#src/lib/forms/shared.ts';
 
-export type { ConsentState } from '#src/lib/forms/shared.ts';
+/** Where each kind of signed link lands (the Worker runs first for /api/*). */
+export const EMAIL_LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
+  confirm: '/api/email/confirm',
+  change: '/api/email/change',
+  unsubscribe: '/api/email/unsubscribe',
+};
 
 /** The consent fields of a waitlist record, as the write path reads and writes them. */
 export interface ConsentRecord {
@@ -232,4 +230,190 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
     options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
     return render({ status: 503, title: copy.unavailableTitle, body: copy.unavailableBody });
   }
+}
+
+/**
+ * Signed links: what a link in one of the site's emails may do, for which address, until when,
+ * and (for a held change) with which values, sealed with an HMAC of the server's `LINK_SECRET`.
+ * Checking one needs no database: the link carries everything and the signature proves the
+ * server wrote it. Runs on Web Crypto, so the Worker, Netlify and Node share it.
+ *
+ * A token is `<payload>.<signature>`, both base64url: the payload is JSON, the signature is
+ * HMAC-SHA-256 over a fixed label and the payload, so a token cannot be replayed as another
+ * kind of signed value.
+ */
+
+/** What a link does once its button is pressed. */
+export type LinkPurpose = 'confirm' | 'change' | 'unsubscribe';
+
+/** Which form's record a link acts on. */
+export type LinkForm = 'waitlist' | 'quote';
+
+/** Values a held change carries: the submission's fields by post name. */
+export type LinkValues = Readonly<Record<string, string | readonly string[]>>;
+
+export interface LinkClaims {
+  readonly purpose: LinkPurpose;
+  readonly form: LinkForm;
+  /** The address the link was sent to (the record's email). */
+  readonly email: string;
+  /** Seconds since the epoch after which the link no longer works. */
+  readonly expiresAt: number;
+  /** A held change's values; absent for confirmations of a sign-up as stored and for unsubscribing. */
+  readonly values?: LinkValues;
+}
+
+/** How long a confirmation or change link works (the issue: 7 days). */
+export const LINK_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * How long an unsubscribe link works: withdrawal must keep working from an old email, so for
+ * years rather than days (a mail provider may also replay List-Unsubscribe long after sending).
+ */
+export const UNSUBSCRIBE_LINK_LIFETIME_SECONDS = 5 * 365 * 24 * 60 * 60;
+
+/** The shortest `LINK_SECRET` the server accepts (32 characters: 192+ bits from a random generator). */
+export const LINK_SECRET_MIN_LENGTH = 32;
+
+/** Why a token was refused; every case changes nothing. */
+export type LinkRefusal = 'malformed' | 'tampered' | 'expired' | 'wrong-purpose';
+
+export type LinkCheck =
+  | { readonly ok: true; readonly claims: LinkClaims }
+  | { readonly ok: false; readonly reason: LinkRefusal; readonly claims?: LinkClaims };
+
+const SIGNATURE_LABEL = 'podling-link-v1.';
+const PURPOSES: readonly LinkPurpose[] = ['confirm', 'change', 'unsubscribe'];
+const FORMS: readonly LinkForm[] = ['waitlist', 'quote'];
+
+/** What is wrong with a `LINK_SECRET`, or null when it can sign links. */
+export function linkSecretProblem(secret: string | undefined): string | null {
+  if (!secret) return 'LINK_SECRET is not set: the server cannot sign confirmation links.';
+  if (secret.length < LINK_SECRET_MIN_LENGTH) {
+    return `LINK_SECRET is ${secret.length} characters; it needs at least ${LINK_SECRET_MIN_LENGTH} (for example \`openssl rand -base64 48\`).`;
+  }
+  return null;
+}
+
+const encoder = new TextEncoder();
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+    const bytes = new Uint8Array(binary.length);
+    for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
+    return bytes;
+  } catch {
+    return null;
+  }
+}
+
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+/** The signed token for `claims`, under the current secret. */
+export async function signLink(claims: LinkClaims, secret: string): Promise<string> {
+  const problem = linkSecretProblem(secret);
+  if (problem) throw new Error(problem);
+  const wire = {
+    p: claims.purpose,
+    f: claims.form,
+    e: claims.email,
+    x: claims.expiresAt,
+    ...(claims.values ? { v: claims.values } : {}),
+  };
+  const payload = toBase64Url(encoder.encode(JSON.stringify(wire)));
+  const signature = await crypto.subtle.sign(
+    'HMAC',
+    await hmacKey(secret),
+    encoder.encode(SIGNATURE_LABEL + payload),
+  );
+  return `${payload}.${toBase64Url(new Uint8Array(signature))}`;
+}
+
+function isValues(value: unknown): value is LinkValues {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every(
+    (entry) =>
+      typeof entry === 'string' || (Array.isArray(entry) && entry.every((item) => typeof item === 'string')),
+  );
+}
+
+function claimsOf(json: unknown): LinkClaims | null {
+  if (typeof json !== 'object' || json === null) return null;
+  const { p, f, e, x, v } = json as Record<string, unknown>;
+  if (!PURPOSES.includes(p as LinkPurpose) || !FORMS.includes(f as LinkForm)) return null;
+  if (typeof e !== 'string' || e.length === 0 || typeof x !== 'number' || !Number.isFinite(x)) return null;
+  if (v !== undefined && !isValues(v)) return null;
+  return {
+    purpose: p as LinkPurpose,
+    form: f as LinkForm,
+    email: e,
+    expiresAt: x,
+    ...(v === undefined ? {} : { values: v }),
+  };
+}
+
+/**
+ * Checks a token: signed by one of `secrets` (the current one first, then any still honoured
+ * after a rotation), for `purpose`, and not expired at `now`. The signature is checked before
+ * anything in the payload is trusted; an expired link still names its claims, so its page can
+ * offer to sign up again.
+ */
+export async function checkLink(
+  token: string,
+  purpose: LinkPurpose,
+  secrets: readonly string[],
+  now: Date,
+): Promise<LinkCheck> {
+  const parts = token.split('.');
+  if (parts.length !== 2) return { ok: false, reason: 'malformed' };
+  const [payload = '', signatureText = ''] = parts;
+  const signature = fromBase64Url(signatureText);
+  const payloadBytes = fromBase64Url(payload);
+  if (!signature || !payloadBytes || signature.length !== 32) return { ok: false, reason: 'malformed' };
+  let signed = false;
+  for (const secret of secrets) {
+    if (linkSecretProblem(secret)) continue;
+    const key = await hmacKey(secret);
+    if (await crypto.subtle.verify('HMAC', key, signature, encoder.encode(SIGNATURE_LABEL + payload))) {
+      signed = true;
+      break;
+    }
+  }
+  if (!signed) return { ok: false, reason: 'tampered' };
+  let claims: LinkClaims | null;
+  try {
+    claims = claimsOf(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payloadBytes)));
+  } catch {
+    claims = null;
+  }
+  if (!claims) return { ok: false, reason: 'malformed' };
+  if (claims.purpose !== purpose) return { ok: false, reason: 'wrong-purpose' };
+  if (now.getTime() / 1000 > claims.expiresAt) return { ok: false, reason: 'expired', claims };
+  return { ok: true, claims };
+}
+
+/** When a link made at `now` for `purpose` stops working, in seconds since the epoch. */
+export function linkExpiry(purpose: LinkPurpose, now: Date): number {
+  const lifetime = purpose === 'unsubscribe' ? UNSUBSCRIBE_LINK_LIFETIME_SECONDS : LINK_LIFETIME_SECONDS;
+  return Math.floor(now.getTime() / 1000) + lifetime;
 }

@@ -1,0 +1,894 @@
+/**
+ * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013):
+ *
+ * 1. The queue writer stores a batch (consent.ts: new addresses Pending, stored ones held). For
+ *    each write it builds the emails, counts them against the recipients' limits (the KV ledger
+ *    MAIL_LEDGER) and puts one job per email on the mail queue (MAIL_JOBS); its submissions are
+ *    acknowledged whatever happens to the mail, so a mail failure never writes a record twice.
+ * 2. The mail queue's consumer sends each job through Cloudflare Email Service's `send_email`
+ *    binding (EMAIL). A send that may pass later is retried with backoff; one that cannot, or
+ *    whose retries ran out (the mail queue's dead-letter queue), is kept as a dead letter for the
+ *    owner to replay. A job whose email went out is marked sent (by its idempotency key, the
+ *    submission and the email's kind): a job delivered again is acknowledged, not sent again.
+ */
+import { type DeadLetterStore, keepDeadLetter, type QueueMessage, retryDelaySeconds } from './queues.ts';
+import { CALENDAR } from '#src/config/site.ts';
+import { inboxKey } from './request-check.ts';
+import {
+  type MailContext,
+  changeEmail,
+  confirmationEmail,
+  quoteAcknowledgement,
+  schoolsTeamNotification,
+} from './emails.ts';
+import { type LinkForm, type LinkValues, linkSecretProblem } from './links.ts';
+import { isValidEmail } from '#src/lib/email.ts';
+
+/** Which emails went out already, by idempotency key. */
+export interface SentMarks {
+  has(key: string): Promise<boolean>;
+  add(key: string): Promise<void>;
+}
+
+/** How long a sent mark is kept: far longer than a job's retries, and any replay of its dead letter. */
+const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
+const SENT_PREFIX = 'mail-sent:';
+
+/** The key's SHA-256, so no address is a KV key of its own. */
+async function digest(key: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Sent marks in Workers KV (the mail ledger's namespace), expiring after 30 days. */
+export function kvSentMarks(kv: MailLedgerKv): SentMarks {
+  return {
+    async has(key) {
+      return (await kv.get(SENT_PREFIX + (await digest(key)))) !== null;
+    },
+    async add(key) {
+      await kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS });
+    },
+  };
+}
+
+/** Sent marks in this isolate's memory (a Worker without the MAIL_LEDGER namespace). */
+export function memorySentMarks(): SentMarks {
+  const sent = new Set<string>();
+  return {
+    has: async (key) => sent.has(key),
+    add: async (key) => {
+      sent.add(key);
+    },
+  };
+}
+
+/** What one batch of the mail queue did, for logs and the load test. */
+export interface MailBatchReport {
+  sent: number;
+  /** Delivered again after their email went out: acknowledged, not sent again. */
+  alreadySent: number;
+  retried: number;
+  deadLettered: number;
+}
+
+export interface MailSenderOptions {
+  mailer: Mailer;
+  sent: SentMarks;
+  /** Where an email no retry can send goes (the dead letters); without it, the queue's DLQ. */
+  deadLetter?: (job: MailJob, reason: string) => Promise<void>;
+  log?: (message: string) => void;
+  /** Emails sent at once within a batch. */
+  concurrency?: number;
+}
+
+/** Sends one batch of mail jobs; every message is acked or retried before it returns. */
+export async function sendMailJobs(
+  messages: readonly { message: QueueMessage; job: MailJob }[],
+  options: MailSenderOptions,
+): Promise<MailBatchReport> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const report: MailBatchReport = { sent: 0, alreadySent: 0, retried: 0, deadLettered: 0 };
+  const sendOne = async ({ message, job }: { message: QueueMessage; job: MailJob }) => {
+    const key = job.message.idempotencyKey;
+    if (await options.sent.has(key)) {
+      report.alreadySent += 1;
+      message.ack();
+      return;
+    }
+    try {
+      await options.mailer.send(job.message);
+    } catch (error) {
+      const failure = error instanceof MailFailure ? error : undefined;
+      const reason = error instanceof Error ? error.message : String(error);
+      if (failure && !failure.retryable && options.deadLetter) {
+        await options.deadLetter(job, reason);
+        message.ack();
+        report.deadLettered += 1;
+        log(`Mailer: an email could not be sent (${reason}); kept as a dead letter`);
+        return;
+      }
+      message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
+      report.retried += 1;
+      log(`Mailer: an email failed (attempt ${message.attempts}: ${reason}); retrying`);
+      return;
+    }
+    report.sent += 1;
+    message.ack();
+    // The email went out: if the mark cannot be written, a redelivery may send it again, which
+    // beats retrying this one (that would send it again for sure).
+    await options.sent.add(key).catch((error: unknown) => {
+      log(`Mailer: an email went out but could not be marked sent (${String(error)})`);
+    });
+  };
+  const queue = [...messages];
+  const workers = Array.from({ length: Math.max(1, options.concurrency ?? 6) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await sendOne(next);
+  });
+  await Promise.all(workers);
+  return report;
+}
+
+/** The Worker's bindings and settings for mail (wrangler.jsonc; docs/deploy.md). */
+export interface WorkerMailEnv extends MailEnv {
+  /** Cloudflare Email Service's `send_email` binding: with it, consent and mail are on. */
+  EMAIL?: SendEmailBinding;
+  /** Local runs only (`vite`, `vite preview`, tests): the emails go to this outbox, not EMAIL. */
+  MAIL_OUTBOX_URL?: string;
+  /** The mail limits and sent marks (a KV namespace); per isolate when unbound. */
+  MAIL_LEDGER?: MailLedgerKv;
+  /** The mail queue's producer. */
+  MAIL_JOBS?: { send(body: MailJob, options?: { contentType?: 'json' }): Promise<void> };
+  DEAD_LETTERS?: DeadLetterStore;
+}
+
+/** The Worker's mail, put together from its bindings. */
+export interface WorkerMail {
+  readonly service: MailService;
+  readonly mailer: Mailer;
+  readonly sent: SentMarks;
+  /** Puts one job on the mail queue. */
+  enqueue(job: MailJob): Promise<void>;
+  /** Keeps an email no retry can send, or one that could not be queued, for the owner. */
+  deadLetter?: (job: MailJob, reason: string) => Promise<void>;
+}
+
+// Per isolate when MAIL_LEDGER is not bound: the queue's consumers run one batch at a time.
+let isolateLedger: MailLedger | undefined;
+let isolateSent: SentMarks | undefined;
+
+/**
+ * The Worker's mail from its environment: `mail` when EMAIL is bound and the settings hold;
+ * `problem` when EMAIL is bound but something it needs is missing or wrong (the Worker then
+ * stores nothing rather than store without consent: see worker.ts); neither when EMAIL is not
+ * bound (the spec's upsert, no mail).
+ */
+export function workerMail(
+  env: WorkerMailEnv,
+  now: () => number = Date.now,
+): { mail?: WorkerMail; problem?: string } {
+  const binding = env.EMAIL;
+  const outbox = env.MAIL_OUTBOX_URL;
+  if (!binding && !outbox) return {};
+  const jobs = env.MAIL_JOBS;
+  if (!jobs) return { problem: 'EMAIL is bound but the MAIL_JOBS queue is not (wrangler.jsonc)' };
+  let settings;
+  try {
+    settings = parseMailSettings(env);
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
+  const ledger = env.MAIL_LEDGER ? kvMailLedger(env.MAIL_LEDGER) : (isolateLedger ??= memoryMailLedger());
+  const sent = env.MAIL_LEDGER ? kvSentMarks(env.MAIL_LEDGER) : (isolateSent ??= memorySentMarks());
+  const mailer = outbox ? localOutboxMailer(outbox) : cloudflareMailer(binding as SendEmailBinding);
+  const store = env.DEAD_LETTERS;
+  return {
+    mail: {
+      service: createMailService({ settings, ledger, now }),
+      mailer,
+      sent,
+      enqueue: (job) => jobs.send(job, { contentType: 'json' }),
+      ...(store
+        ? {
+            deadLetter: (job: MailJob, reason: string) =>
+              keepDeadLetter(store, { mail: job, reason, failedAt: new Date(now()).toISOString() }),
+          }
+        : {}),
+    },
+  };
+}
+
+/**
+ * Queues the emails of one write (a queued submission's, or a pressed email link's), within the
+ * recipients' limits, one job per email. Never throws on a job that cannot be queued: it is kept
+ * as a dead letter (or logged lost), since the write is done and must not be retried for it.
+ */
+export async function queueOutcomeMail(
+  mail: Pick<WorkerMail, 'service' | 'enqueue' | 'deadLetter'>,
+  outcome: WriteOutcome,
+  origin: string,
+  options: { now?: () => number; log?: (line: string) => void } = {},
+): Promise<{ queued: number; limited: number }> {
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const { messages, limited } = await mail.service.reserveEmails(outcome, origin);
+  let queued = 0;
+  for (const message of messages) {
+    const job: MailJob = {
+      kind: 'mail',
+      message,
+      email: outcome.email,
+      form: outcome.form,
+      queuedAt: new Date(now()).toISOString(),
+    };
+    try {
+      await mail.enqueue(job);
+      queued += 1;
+    } catch (error) {
+      const reason = `could not be queued: ${error instanceof Error ? error.message : String(error)}`;
+      log(`Mailer: an email ${reason}; ${mail.deadLetter ? 'kept as a dead letter' : 'lost'}`);
+      await mail.deadLetter?.(job, reason).catch(() => undefined);
+    }
+  }
+  return { queued, limited };
+}
+
+/**
+ * The mail side of the write path, put together once per server: which emails a write causes
+ * (outgoing.ts), within the limits (mail-limits.ts), with links signed by the
+ * server's secret. The Worker's queue writer reserves the emails (`reserveEmails`) and hands them
+ * to its mail queue, which sends and retries them (mail-queue.ts): a failure to send never
+ * changes the visitor's answer.
+ */
+
+export interface MailService {
+  readonly settings: MailSettings;
+  /**
+   * The emails one write causes that the limits allow, counted against them now and sent later
+   * by the caller (the Worker's mail queue); `limited`: how many the limits held back.
+   */
+  reserveEmails(
+    outcome: WriteOutcome,
+    siteUrl: string,
+  ): Promise<{ messages: MailMessage[]; limited: number }>;
+}
+
+export function createMailService(options: {
+  settings: MailSettings;
+  ledger: MailLedger;
+  now?: () => number;
+}): MailService {
+  const now = options.now ?? Date.now;
+  const plan = (outcome: WriteOutcome, siteUrl: string, at: Date) => {
+    const context: MailContext = {
+      from: options.settings.from,
+      siteUrl,
+      now: at,
+      linkSecret: options.settings.linkSecrets[0] ?? '',
+    };
+    return emailsFor(
+      outcome,
+      context,
+      { schoolsTeamEmail: options.settings.schoolsTeamEmail, bookingUrl: CALENDAR.bookingUrl },
+      inboxKey,
+    );
+  };
+  return {
+    settings: options.settings,
+    async reserveEmails(outcome, siteUrl) {
+      const at = new Date(now());
+      const messages: MailMessage[] = [];
+      let limited = 0;
+      for (const { message, limitedInbox } of await plan(outcome, siteUrl, at)) {
+        if (limitedInbox !== undefined && !(await options.ledger.reserve(limitedInbox, at))) limited += 1;
+        else messages.push(message);
+      }
+      return { messages, limited };
+    },
+  };
+}
+
+/**
+ * Which emails a stored submission causes, and their delivery within the mail limits. The one
+ * place the consent rules meet the mail (docs/consent.md has them as a table):
+ *
+ * | form     | the write        | emails                                                        |
+ * |----------|------------------|---------------------------------------------------------------|
+ * | waitlist | created (Pending)| the confirmation                                              |
+ * | any      | held (address already stored, nothing written) | one change email to the address on record |
+ * | quote    | created          | the schools team's notification, the contact's acknowledgement |
+ *
+ * Emails to a visitor count against the inbox's limits (one per 10 minutes, 3 a day) and are
+ * dropped beyond them: the visitor's answer never depends on mail. The schools team's
+ * notifications are the site's own inbox and are never dropped.
+ */
+
+/** What the write path did with one submission, as the mail needs it. */
+export interface WriteOutcome {
+  readonly form: LinkForm;
+  /** The address on record (the one the email goes to). */
+  readonly email: string;
+  /**
+   * 'created': a new record; 'held': the address was stored already and nothing was written;
+   * 'confirmed-change': a held quote change its contact has just confirmed (only the team hears).
+   */
+  readonly outcome: 'created' | 'held' | 'confirmed-change';
+  /** The submission's values by post name (a held change carries them in its link). */
+  readonly values: LinkValues;
+  /** A quote's fields as the schools team reads them, label and value. */
+  readonly teamRows?: readonly (readonly [string, string])[];
+  /** A quote's school, for the team's subject line. */
+  readonly school?: string;
+  /** Unique per submission (the queue message's id): a retried send is the same email. */
+  readonly key: string;
+}
+
+export interface OutgoingSettings {
+  readonly schoolsTeamEmail: string;
+  readonly bookingUrl: string;
+}
+
+/** One email to send, and whether it counts against the recipient's limits. */
+export interface Outgoing {
+  readonly message: MailMessage;
+  /** The inbox whose limits it counts against; none for the schools team's own inbox. */
+  readonly limitedInbox?: string;
+}
+
+/** The emails one write causes. `inboxOf` gives an address's inbox (mail-limits counts per inbox). */
+export async function emailsFor(
+  outcome: WriteOutcome,
+  context: MailContext,
+  settings: OutgoingSettings,
+  inboxOf: (email: string) => string,
+): Promise<Outgoing[]> {
+  const toVisitor = (message: MailMessage): Outgoing => ({ message, limitedInbox: inboxOf(message.to) });
+  // The schools team's own inbox is on no list and never limited.
+  const toTeam = async (changed: boolean): Promise<Outgoing> => ({
+    message: await schoolsTeamNotification(
+      context,
+      settings.schoolsTeamEmail,
+      outcome.email,
+      outcome.school ?? '',
+      outcome.teamRows ?? [],
+      changed,
+      outcome.key,
+    ),
+  });
+  if (outcome.outcome === 'confirmed-change') return outcome.form === 'quote' ? [await toTeam(true)] : [];
+  if (outcome.outcome === 'held') {
+    return [toVisitor(await changeEmail(context, outcome.form, outcome.email, outcome.values, outcome.key))];
+  }
+  if (outcome.form === 'waitlist')
+    return [toVisitor(await confirmationEmail(context, outcome.email, outcome.key))];
+  return [
+    await toTeam(false),
+    toVisitor(await quoteAcknowledgement(context, outcome.email, settings.bookingUrl, outcome.key)),
+  ];
+}
+
+/**
+ * No mail bombing: one inbox gets at most one email from the site per 10 minutes and at most 3
+ * in any 24 hours, however many clients submit it and whichever form they use. Counted per inbox
+ * (`inboxKey`: `+tags`, Gmail's dots and googlemail.com are one inbox), since that is whose
+ * letterbox fills up.
+ *
+ * The rule is a pure function of the times already sent; a ledger keeps those times where the
+ * the Worker can: in KV (MAIL_LEDGER; the Vite plugin's local stand-in in local runs), read and
+ * written by the queue consumer, which runs one batch at a time (`max_concurrency: 1`), so its
+ * reads see its own writes; in memory where KV is not bound (tests).
+ */
+
+export const MAIL_LIMITS = {
+  /** The least time between two emails to one inbox. */
+  minGapMs: 10 * 60 * 1000,
+  /** At most this many emails to one inbox... */
+  perWindow: 3,
+  /** ...in any window this long. */
+  windowMs: 24 * 60 * 60 * 1000,
+} as const;
+
+/** Whether one more email may go to an inbox that was sent mail at `sentAt` (ms since epoch). */
+export function mayEmail(sentAt: readonly number[], now: number): boolean {
+  const recent = sentAt.filter((at) => now - at < MAIL_LIMITS.windowMs);
+  if (recent.length >= MAIL_LIMITS.perWindow) return false;
+  return recent.every((at) => now - at >= MAIL_LIMITS.minGapMs);
+}
+
+/** The send times still worth keeping at `now` (those inside the window). */
+export function stillCounted(sentAt: readonly number[], now: number): number[] {
+  return sentAt.filter((at) => now - at < MAIL_LIMITS.windowMs);
+}
+
+/** `sentAt` with one entry equal to `at` removed. */
+function withoutOne(sentAt: readonly number[], at: number): number[] {
+  const index = sentAt.indexOf(at);
+  return index < 0 ? [...sentAt] : [...sentAt.slice(0, index), ...sentAt.slice(index + 1)];
+}
+
+/** Where the send times per inbox are kept. */
+export interface MailLedger {
+  /** Records a send to `inbox` at `now` and answers true, or answers false and records nothing. */
+  reserve(inbox: string, now: Date): Promise<boolean>;
+  /** Gives back a reservation made at `now` whose email did not go out, so its retry may send. */
+  release(inbox: string, now: Date): Promise<void>;
+}
+
+/** A ledger in this process's memory. */
+export function memoryMailLedger(): MailLedger {
+  const sent = new Map<string, number[]>();
+  return {
+    async reserve(inbox, now) {
+      const at = now.getTime();
+      const kept = stillCounted(sent.get(inbox) ?? [], at);
+      if (!mayEmail(kept, at)) {
+        sent.set(inbox, kept);
+        return false;
+      }
+      sent.set(inbox, [...kept, at]);
+      return true;
+    },
+    async release(inbox, now) {
+      sent.set(inbox, withoutOne(sent.get(inbox) ?? [], now.getTime()));
+    },
+  };
+}
+
+/** The part of a Workers KV namespace the ledger uses. */
+export interface MailLedgerKv {
+  get(key: string): Promise<string | null>;
+  put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
+}
+
+const KV_PREFIX = 'mail-ledger:';
+
+/** A ledger in Workers KV: one key per inbox, expiring a day after its last send. */
+export function kvMailLedger(kv: MailLedgerKv): MailLedger {
+  const read = async (key: string): Promise<number[]> => {
+    try {
+      const parsed: unknown = JSON.parse((await kv.get(key)) ?? '[]');
+      return Array.isArray(parsed)
+        ? parsed.filter((value): value is number => typeof value === 'number')
+        : [];
+    } catch {
+      return [];
+    }
+  };
+  const write = (key: string, sent: readonly number[]) =>
+    kv.put(key, JSON.stringify(sent), { expirationTtl: Math.ceil(MAIL_LIMITS.windowMs / 1000) });
+  return {
+    async reserve(inbox, now) {
+      const key = KV_PREFIX + inbox;
+      const at = now.getTime();
+      const kept = stillCounted(await read(key), at);
+      if (!mayEmail(kept, at)) return false;
+      await write(key, [...kept, at]);
+      return true;
+    },
+    async release(inbox, now) {
+      const key = KV_PREFIX + inbox;
+      await write(key, withoutOne(await read(key), now.getTime()));
+    },
+  };
+}
+
+/**
+ * One email the Worker's queue writer decided to send, as a message on the mail queue
+ * (wrangler.jsonc `MAIL_JOBS`): built, signed and counted against the recipient's limits when its
+ * record was written, sent later by the mail queue's consumer (mail-queue.ts). One job per email,
+ * so a retried send never repeats the emails of its submission that already went out.
+ */
+
+export interface MailJob {
+  readonly kind: 'mail';
+  /** The message as it will be sent; its idempotency key is the submission's key and the email's kind. */
+  readonly message: MailMessage;
+  /** The submission's address (the contact's, for the schools team's notification): erasure finds it by this. */
+  readonly email: string;
+  readonly form: LinkForm;
+  /** When the write that caused it was done (ISO 8601). */
+  readonly queuedAt: string;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/** Whether a value is a whole mail message (a job's, or one posted to the local outbox). */
+export function isMailMessage(value: unknown): value is MailMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const message = value as Partial<MailMessage>;
+  return (
+    isText(message.to) &&
+    isText(message.subject) &&
+    isText(message.text) &&
+    isText(message.html) &&
+    isText(message.idempotencyKey) &&
+    typeof message.from === 'object' &&
+    message.from !== null &&
+    isText(message.from.email) &&
+    typeof message.headers === 'object' &&
+    message.headers !== null
+  );
+}
+
+/** Whether a queue message's body is a mail job (rather than a submission). */
+export function isMailJob(body: unknown): body is MailJob {
+  if (typeof body !== 'object' || body === null) return false;
+  const job = body as Partial<MailJob>;
+  return (
+    job.kind === 'mail' &&
+    isText(job.email) &&
+    (job.form === 'waitlist' || job.form === 'quote') &&
+    isText(job.queuedAt) &&
+    isMailMessage(job.message)
+  );
+}
+
+/**
+ * The Worker's mail settings from its environment (the launch check's lines for them are in
+ * scripts/launch-kit/checklist.ts). Mail leaves through the `send_email` binding (`EMAIL`) on a
+ * deploy, and through the local outbox (MAIL_OUTBOX_URL, set by `vite` and `vite preview`, whose
+ * stand-in writes `.eml` files to MAIL_OUTBOX_DIR) in local runs (mail-queue.ts).
+ */
+
+/** The environment variables the mail settings read (names are the owner's interface: keep them). */
+export interface MailEnv {
+  /** The sender, `Name <address>` or an address on a domain with SPF, DKIM and DMARC set up. */
+  MAIL_FROM?: string;
+  /** Who hears of each quote request. */
+  SCHOOLS_TEAM_EMAIL?: string;
+  /** Signs every link in the site's emails (32+ characters). */
+  LINK_SECRET?: string;
+  /** A previous LINK_SECRET still honoured after a rotation (links live 7 days). */
+  LINK_SECRET_PREVIOUS?: string;
+  /** Local runs only: where the Worker posts its emails (the emulator's outbox). */
+  MAIL_OUTBOX_URL?: string;
+}
+
+export interface MailSettings {
+  readonly from: { readonly email: string; readonly name?: string };
+  readonly schoolsTeamEmail: string;
+  /** Current first. */
+  readonly linkSecrets: readonly string[];
+}
+
+/** The sender used when MAIL_FROM is unset (local runs and tests only; launch-check fails it). */
+export const DEFAULT_MAIL_FROM = 'Podling <hello@podling.app>';
+/** Where quote notifications go when SCHOOLS_TEAM_EMAIL is unset (local runs and tests only). */
+export const DEFAULT_SCHOOLS_TEAM_EMAIL = 'schools@podling.app';
+
+/** `Name <address>` or a bare address, or null when it is neither. */
+export function parseMailbox(value: string): { email: string; name?: string } | null {
+  const trimmed = value.trim();
+  const named = /^(.*?)\s*<([^<>\s]+)>$/.exec(trimmed);
+  const email = named ? (named[2] ?? '') : trimmed;
+  const name = named?.[1]?.replace(/^"(.*)"$/, '$1').trim();
+  if (!isValidEmail(email) || /[\r\n]/.test(trimmed)) return null;
+  return name ? { email, name } : { email };
+}
+
+export class MailSettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MailSettingsError';
+  }
+}
+
+/**
+ * Reads the mail settings; throws MailSettingsError naming what is wrong. LINK_SECRET is required
+ * everywhere: no secret from the repository signs a link (`vite` and `vite preview` make the
+ * checkout its own, scripts/vite-plugins/worker-server.ts; a deploy sets its own).
+ */
+export function parseMailSettings(env: MailEnv): MailSettings {
+  const from = parseMailbox(env.MAIL_FROM ?? DEFAULT_MAIL_FROM);
+  if (!from)
+    throw new MailSettingsError(
+      `MAIL_FROM is not an address or "Name <address>": ${JSON.stringify(env.MAIL_FROM)}`,
+    );
+  const team = env.SCHOOLS_TEAM_EMAIL?.trim() || DEFAULT_SCHOOLS_TEAM_EMAIL;
+  if (!isValidEmail(team))
+    throw new MailSettingsError(`SCHOOLS_TEAM_EMAIL is not an address: ${JSON.stringify(team)}`);
+  const secret = env.LINK_SECRET;
+  const problem = linkSecretProblem(secret);
+  if (problem || !secret) throw new MailSettingsError(problem ?? 'LINK_SECRET is not set');
+  const previous =
+    env.LINK_SECRET_PREVIOUS && !linkSecretProblem(env.LINK_SECRET_PREVIOUS)
+      ? [env.LINK_SECRET_PREVIOUS]
+      : [];
+  return { from, schoolsTeamEmail: team, linkSecrets: [secret, ...previous] };
+}
+
+/**
+ * The one small mailer: every email the site sends goes through `Mailer.send`, whichever host
+ * carries it. This module holds the interface and the Worker's two transports: Cloudflare's
+ * `send_email` binding on a deploy, and the local outbox (the emulator writes `.eml` files) in
+ * local runs.
+ */
+
+export type MailerKind = 'cloudflare' | 'outbox';
+
+export interface SentMail {
+  /** The transport's id for the message (a file path for the outbox). */
+  readonly id: string;
+}
+
+export interface Mailer {
+  readonly kind: MailerKind;
+  /** Sends one message; rejects with a MailFailure. A retry with the same idempotency key is the same message. */
+  send(message: MailMessage): Promise<SentMail>;
+}
+
+/** A send that did not go out. `retryable`: worth trying again later (a network fault, a 429 or 5xx). */
+export class MailFailure extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'MailFailure';
+  }
+}
+
+/** The message cleaned for a transport, or a MailFailure no retry can fix (an unsafe address). */
+export function readyToSend(message: MailMessage) {
+  try {
+    return {
+      ...cleanedForSending(message),
+      from: message.from.name
+        ? { email: headerAddress(message.from.email), name: headerText(message.from.name) }
+        : headerAddress(message.from.email),
+    };
+  } catch (error) {
+    throw new MailFailure(error instanceof Error ? error.message : String(error), false);
+  }
+}
+
+/**
+ * The part of Cloudflare Email Service's `send_email` binding the site uses: its structured
+ * message (`EmailMessageBuilder`: the binding builds the MIME itself), as Cloudflare documents it
+ * (developers.cloudflare.com/email-service/api/send-emails/workers-api/). Custom headers must be
+ * on Cloudflare's allowlist: List-Unsubscribe (with an https URI) and List-Unsubscribe-Post are.
+ */
+export interface SendEmailBinding {
+  send(message: {
+    from: string | { email: string; name: string };
+    to: string;
+    replyTo?: string;
+    subject: string;
+    text: string;
+    html: string;
+    headers?: Record<string, string>;
+  }): Promise<{ messageId: string }>;
+}
+
+/**
+ * The binding's error codes no retry can fix for this message (a bad payload, a refused or
+ * suppressed recipient, an unverified sender): straight to the dead letters, where the owner
+ * sees them and replays them once the sending domain is fixed. Every other code (a rate or daily
+ * limit, an internal error, a delivery failure) and an error with no code are retried.
+ */
+const PERMANENT_SEND_ERRORS = new Set([
+  'E_VALIDATION_ERROR',
+  'E_FIELD_MISSING',
+  'E_TOO_MANY_RECIPIENTS',
+  'E_SENDER_NOT_VERIFIED',
+  'E_RECIPIENT_NOT_ALLOWED',
+  'E_RECIPIENT_SUPPRESSED',
+  'E_SENDER_DOMAIN_NOT_AVAILABLE',
+  'E_CONTENT_TOO_LARGE',
+  'E_HEADER_NOT_ALLOWED',
+  'E_HEADER_USE_API_FIELD',
+  'E_HEADER_VALUE_INVALID',
+  'E_HEADER_VALUE_TOO_LONG',
+  'E_HEADER_NAME_INVALID',
+  'E_HEADERS_TOO_LARGE',
+  'E_HEADERS_TOO_MANY',
+]);
+
+/** The `code` Cloudflare's binding puts on the errors it throws, if any. */
+function sendErrorCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The Worker's mailer: Cloudflare Email Service through the `send_email` binding. */
+export function cloudflareMailer(binding: SendEmailBinding): Mailer {
+  return {
+    kind: 'cloudflare',
+    async send(message) {
+      const ready = readyToSend(message);
+      try {
+        const { messageId } = await binding.send(ready);
+        return { id: messageId };
+      } catch (error) {
+        // The Worker's mail queue retries what may pass later and dead-letters the rest, so a
+        // message is never lost silently.
+        const code = sendErrorCode(error);
+        throw new MailFailure(
+          `send_email failed${code ? ` (${code})` : ''}: ${error instanceof Error ? error.message : String(error)}`,
+          !(code && PERMANENT_SEND_ERRORS.has(code)),
+        );
+      }
+    },
+  };
+}
+
+/**
+ * The Worker's mailer in local runs (`vite`, `vite preview`, tests): each message is posted to the
+ * local outbox (MAIL_OUTBOX_URL, the emulator's `/__emulator/outbox`), which writes it as one
+ * `.eml` file. Never set on a deploy (`npm run launch-check` fails it).
+ */
+export function localOutboxMailer(url: string, fetcher: typeof fetch = fetch): Mailer {
+  return {
+    kind: 'outbox',
+    async send(message) {
+      readyToSend(message);
+      let response: Response;
+      try {
+        response = await fetcher(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(message),
+        });
+      } catch (error) {
+        throw new MailFailure(`The local outbox did not answer: ${String(error)}`, true);
+      }
+      if (!response.ok)
+        throw new MailFailure(`The local outbox answered ${response.status}`, response.status >= 500);
+      const { id } = (await response.json()) as { id?: unknown };
+      return { id: typeof id === 'string' ? id : '' };
+    },
+  };
+}
+
+/**
+ * One email as the site sends it, and its RFC 5322 form (the local outbox's `.eml` files, and
+ * any transport that takes a raw message). Every value that reaches a header passes through
+ * here: CR and LF never do, so nothing a visitor types can add a header or a recipient.
+ */
+
+/** A sender or recipient: an address and, for the sender, a display name. */
+export interface MailAddress {
+  readonly email: string;
+  readonly name?: string;
+}
+
+export interface MailMessage {
+  readonly from: MailAddress;
+  /** One recipient: the site never sends one message to two people. */
+  readonly to: string;
+  /** Where a reply goes (the schools team's notification: the contact's address). */
+  readonly replyTo?: string;
+  readonly subject: string;
+  /** The plain-text part; every message has one. */
+  readonly text: string;
+  /** The HTML part; every value in it was escaped where it was built. */
+  readonly html: string;
+  /** Further headers (List-Unsubscribe and List-Unsubscribe-Post). */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * One key per message the site means to send (the submission and what the message is for):
+   * a retried send with the same key is the same message, and transports that support it
+   * (Resend's idempotency key, the outbox's file name) never send it twice.
+   */
+  readonly idempotencyKey: string;
+}
+
+/** Any control character, CR and LF included: none may reach a header. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
+/** A header value with every control character (CR and LF above all) turned into a space. */
+export function headerText(value: string): string {
+  return value.replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
+}
+
+/** An address that may appear in a header: no controls, spaces, angle brackets, commas or quotes. */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const HEADER_SAFE_ADDRESS = /^[^\s<>,;"()\\\u0000-\u001f\u007f]+@[^\s<>,;"()\\@\u0000-\u001f\u007f]+$/u;
+
+/** The address itself, or an error: an address that could smuggle a header or recipient is never sent to. */
+export function headerAddress(email: string): string {
+  if (!HEADER_SAFE_ADDRESS.test(email))
+    throw new Error(`Refusing to put an unsafe address in a mail header: ${JSON.stringify(email)}`);
+  return email;
+}
+
+const encoder = new TextEncoder();
+
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of encoder.encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * The message's addressing, subject, bodies and extra headers, each header value cleaned: what
+ * every structured transport (the `send_email` binding, Resend's client) is handed. The sender
+ * is left to the transport, which formats it its own way.
+ */
+export function cleanedForSending(message: MailMessage) {
+  return {
+    to: headerAddress(message.to),
+    ...(message.replyTo ? { replyTo: headerAddress(message.replyTo) } : {}),
+    subject: headerText(message.subject),
+    text: message.text,
+    html: message.html,
+    headers: Object.fromEntries(
+      Object.entries(message.headers).map(([name, value]) => [headerText(name), headerText(value)]),
+    ),
+  };
+}
+
+/** RFC 2047 encoded-words for a header phrase that is not plain ASCII; ASCII as it is. */
+export function encodeHeaderWords(value: string): string {
+  const text = headerText(value);
+  if (/^[\x20-\x7e]*$/.test(text)) return text;
+  // Encoded-words of at most 75 characters, each holding whole characters.
+  const words: string[] = [];
+  let chunk = '';
+  for (const char of text) {
+    if (base64(chunk + char).length > 45) {
+      words.push(`=?UTF-8?B?${base64(chunk)}?=`);
+      chunk = '';
+    }
+    chunk += char;
+  }
+  if (chunk) words.push(`=?UTF-8?B?${base64(chunk)}?=`);
+  return words.join('\r\n ');
+}
+
+/** `"Name" <address>` (the name quoted or encoded as needed), or the bare address. */
+export function formatAddress(address: MailAddress): string {
+  const email = headerAddress(address.email);
+  if (!address.name) return email;
+  const name = headerText(address.name);
+  const phrase = /^[\x20-\x7e]*$/.test(name)
+    ? `"${name.replace(/(["\\])/g, '\\$1')}"`
+    : encodeHeaderWords(name);
+  return `${phrase} <${email}>`;
+}
+
+/** A body part as base64 in 76-character lines (safe for any text, any line length). */
+function bodyPart(contentType: string, text: string): string {
+  const encoded = base64(text.replace(/\r?\n/g, '\r\n'));
+  const lines = encoded.match(/.{1,76}/g) ?? [];
+  return [
+    `Content-Type: ${contentType}; charset=utf-8`,
+    'Content-Transfer-Encoding: base64',
+    '',
+    ...lines,
+  ].join('\r\n');
+}
+
+/** RFC 5322's date form: `Tue, 24 Nov 2026 05:39:05 +0000`. */
+export function mailDate(at: Date): string {
+  return at.toUTCString().replace('GMT', '+0000');
+}
+
+/** The message as RFC 5322 text (CRLF line ends): multipart/alternative, plain text then HTML. */
+export function toRfc5322(message: MailMessage, at: Date, messageId: string): string {
+  const boundary = `=_podling_${messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`;
+  const headers: [string, string][] = [
+    ['From', formatAddress(message.from)],
+    ['To', headerAddress(message.to)],
+    ...(message.replyTo ? [['Reply-To', headerAddress(message.replyTo)] as [string, string]] : []),
+    ['Subject', encodeHeaderWords(message.subject)],
+    ['Date', mailDate(at)],
+    ['Message-ID', `<${headerText(messageId)}>`],
+    ['MIME-Version', '1.0'],
+    ...Object.entries(message.headers).map(
+      ([name, value]) => [headerText(name), headerText(value)] as [string, string],
+    ),
+    ['Content-Type', `multipart/alternative; boundary="${boundary}"`],
+  ];
+  return [
+    ...headers.map(([name, value]) => `${name}: ${value}`),
+    '',
+    `--${boundary}`,
+    bodyPart('text/plain', message.text),
+    `--${boundary}`,
+    bodyPart('text/html', message.html),
+    `--${boundary}--`,
+    '',
+  ].join('\r\n');
+}
