@@ -7,7 +7,7 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { App } from './app/app.tsx';
 import { renderHeadTags } from './app/document-head.ts';
-import { escapeHtml } from './lib/escape-html.ts';
+import { escapeHtml, formAnswerRegionEnd, formAnswerRegionStart } from './lib/form-answer.ts';
 import { Layout } from './app/layout.tsx';
 import { buildRoutes, NOT_FOUND_ROUTE, preloadRoute, type RouteDefinition } from './app/routes.tsx';
 import { WAITLIST_ANCHOR_ID } from './config/constants.ts';
@@ -16,7 +16,6 @@ import { PRODUCT_NAME } from './config/site.ts';
 import { QuoteAnswerPage } from './features/quote/quote-answer-page.tsx';
 import { WaitlistAnswerPage } from './features/waitlist/waitlist-answer-page.tsx';
 import { FORMS, type FormName } from './lib/forms/forms.ts';
-import { formAnswerRegionEnd, formAnswerRegionStart } from './lib/form-answer.ts';
 import { SCHOOLS_SECTION_IDS } from './pages/schools-page.tsx';
 import type { FormTemplatePage, PrerenderedPage } from '#scripts/vite-plugins/prerender.ts';
 

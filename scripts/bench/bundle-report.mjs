@@ -26,7 +26,7 @@ export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
  */
 export const JS_CEILING_KB = Object.freeze({ interactive: 105, content: JS_BEFORE_INTERACTION_BUDGET_KB });
 
-/** @typedef {typeof import('#src/config/routes.ts')} RouteTableModule */
+/** @typedef {typeof import('#src/config/site.ts')} RouteTableModule */
 /** @typedef {Pick<RouteTableModule, 'ROUTE_LIST' | 'NOT_FOUND'>} RouteTable */
 /** @typedef {keyof typeof JS_CEILING_KB} PageKind */
 
@@ -36,7 +36,7 @@ export const JS_CEILING_KB = Object.freeze({ interactive: 105, content: JS_BEFOR
  */
 export async function loadRouteTable() {
   const { runnerImport } = await import('vite');
-  const table = fileURLToPath(new URL('../../src/config/routes.ts', import.meta.url));
+  const table = fileURLToPath(new URL('../../src/config/site.ts', import.meta.url));
   return /** @type {RouteTableModule} */ ((await runnerImport(table)).module);
 }
 

@@ -8,9 +8,12 @@
  *   AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… AIRTABLE_API_KEY=pat… npm run airtable:check
  *   (or --base, --schema-token (schema.bases:read), --site-token, --endpoint)
  */
-import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '#src/lib/airtable/schema.ts';
-import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
-import { normaliseEmail } from '#src/lib/airtable/fields.ts';
+import {
+  AIRTABLE_TABLE_DEFINITIONS,
+  type TableDefinition,
+  emailLookupFormula,
+  normaliseEmail,
+} from '#src/lib/airtable/schema.ts';
 import { type AirtableClient, AirtableError, type RemoteTable } from '#src/server/airtable-client.ts';
 import { kitClient, readSchemaAccess } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';

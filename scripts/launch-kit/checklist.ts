@@ -8,7 +8,7 @@
 import { siteOriginOf } from '#src/server/airtable-client.ts';
 import path from 'node:path';
 import { loadEnv } from 'vite';
-import { placeholderMarks } from '#src/config/placeholder.ts';
+import { placeholderMarks } from '#src/config/site.ts';
 import { parseSiteSettings, SettingsError, type SiteSettings } from '#src/config/settings.ts';
 // Loaded for its placeholder() marks.
 import '#src/config/site.ts';

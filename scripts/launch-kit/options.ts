@@ -2,7 +2,7 @@
  * Base id, endpoint and tokens for the launch-kit commands: from flags, else from the
  * environment. They are only ever held in memory: nothing here writes them anywhere.
  */
-import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/settings.ts';
+import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';
 import {
   type AirtableClient,
   createAirtableClient,

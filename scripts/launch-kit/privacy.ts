@@ -13,7 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
-import { normaliseEmail } from '#src/lib/airtable/fields.ts';
+import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { AirtableError, airtableAccess, createPacer, RATE_WINDOW_MS } from '#src/server/airtable-client.ts';
 import { DEAD_LETTERS_PATH } from '#src/server/queues.ts';
 import {

@@ -17,8 +17,7 @@ import {
 } from '#scripts/airtable-emulator/emulator.ts';
 import type { CellValue, StoredRecord } from '#scripts/airtable-emulator/model.ts';
 import { BaseStore } from '#scripts/airtable-emulator/store.ts';
-import { AIRTABLE_TABLE_DEFINITIONS } from '#src/lib/airtable/schema.ts';
-import { QUOTE_FIELDS, WAITLIST_FIELDS } from '#src/lib/airtable/fields.ts';
+import { AIRTABLE_TABLE_DEFINITIONS, QUOTE_FIELDS, WAITLIST_FIELDS } from '#src/lib/airtable/schema.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 // Both tables name these two fields alike; the records are keyed by field name.

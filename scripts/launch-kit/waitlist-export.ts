@@ -12,7 +12,7 @@
  * --endpoint) and pages through every record with the server's one Airtable client.
  */
 import { FORMS } from '#src/lib/forms/forms.ts';
-import type { ConsentState } from '#src/lib/forms/shared.ts';
+import type { ConsentState } from '#src/lib/forms/contract.ts';
 import {
   AirtableError,
   type AirtableClient,

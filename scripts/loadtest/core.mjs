@@ -13,8 +13,8 @@ import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable
 
 /**
  * @typedef {import('#src/lib/airtable/upsert.ts').StorageOptions} StorageOptions
- * @typedef {import('#src/lib/forms/waitlist.ts').WaitlistPosted} WaitlistEntryInput
- * @typedef {import('#src/lib/forms/quote.ts').QuotePosted} QuoteRequestInput
+ * @typedef {import('#src/lib/forms/forms.ts').WaitlistPosted} WaitlistEntryInput
+ * @typedef {import('#src/lib/forms/forms.ts').QuotePosted} QuoteRequestInput
  * @typedef {import('#src/lib/airtable/upsert.ts').UpsertResult} UpsertResult
  * @typedef {{
  *   upsertWaitlistEntry: (input: WaitlistEntryInput, options?: StorageOptions) => Promise<UpsertResult>,

@@ -15,12 +15,11 @@
  * and checks that every new address got exactly one confirmation.
  */
 import { rm } from 'node:fs/promises';
-import { normaliseEmail } from '#src/lib/airtable/fields.ts';
+import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
-import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/quote.ts';
+import { QUOTE_FORM, type QuotePosted, WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/forms.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
-import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/waitlist.ts';
-import { EMAIL_COPY } from '#src/config/emails.ts';
+import { EMAIL_COPY } from '#src/config/messages.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
 import { percentile } from './core.mjs';
 import { startChaosProxy } from './chaos-proxy.ts';

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { runAsCommand } from '#scripts/command.ts';
 
-const OUTPUT = fileURLToPath(new URL('../../src/lib/email-look-alike-table.ts', import.meta.url));
+const OUTPUT = fileURLToPath(new URL('../../src/lib/email-look-alikes.ts', import.meta.url));
 /** What an address may hold beyond letters, marks and digits (src/lib/email.ts), plus letters and digits. */
 const ADDRESS_ASCII = /^[a-z0-9!#$%&'*+/=?^_`{|}~.-]+$/;
 const LETTER_MARK_DIGIT = /^[\p{L}\p{M}\p{N}]$/u;

@@ -1,9 +1,15 @@
-import { escapeHtml } from '#src/lib/escape-html.ts';
+import { escapeHtml } from '#src/lib/form-answer.ts';
 import type { RouteDefinition } from './routes.tsx';
-import { documentTitle } from '#src/config/routes.ts';
+import {
+  documentTitle,
+  COMPANY_NAME,
+  CONTACT_EMAIL,
+  LINKS,
+  PRODUCT_NAME,
+  SOCIAL_LINKS,
+} from '#src/config/site.ts';
 import { env } from '#src/config/env.ts';
 import { CONSENT_OPEN_SCRIPT } from '#src/features/consent/consent-store.ts';
-import { COMPANY_NAME, CONTACT_EMAIL, LINKS, PRODUCT_NAME, SOCIAL_LINKS } from '#src/config/site.ts';
 
 export const OG_IMAGE_PATH = '/og-image.png';
 export const OG_IMAGE_SIZE = { width: 1200, height: 630 } as const;

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { RouteDefinition } from './routes.tsx';
-import { documentTitle } from '#src/config/routes.ts';
+import { documentTitle } from '#src/config/site.ts';
 import { HASH_SCROLL_DELAY_MS } from '#src/config/constants.ts';
 import { useAnalyticsConsent } from '#src/features/consent/use-analytics-consent.ts';
 import { scrollToElementId } from '#src/lib/scroll.ts';

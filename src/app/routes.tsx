@@ -9,7 +9,7 @@ import {
   routesOn,
   type NamedRoute,
   type RouteEntry,
-} from '#src/config/routes.ts';
+} from '#src/config/site.ts';
 import { NotFoundPage } from '#src/pages/not-found-page.tsx';
 
 /**

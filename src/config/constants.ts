@@ -1,3 +1,15 @@
+/**
+ * Who the site is for and from. Its own module so the route table (which site.ts reads for the
+ * navigation) and the spec's messages can name the product without importing site.ts back.
+ * Node-side tools load this file too: no imports.
+ */
+
+/** The product's name (elided in the spec); every visible mention reads this constant. */
+export const PRODUCT_NAME = 'Podling';
+export const COMPANY_NAME = 'Podling Ltd';
+export const TAGLINE = 'Podcasts made by kids, with their own voice';
+export const CONTACT_EMAIL = 'hello@podling.app';
+
 /** Business constants and limits from spec section 9, named once. */
 
 export const HEADER_SCROLL_THRESHOLD_PX = 10;
@@ -50,3 +62,6 @@ export const DATA_RETENTION_MONTHS = 24;
 export const PENDING_RETENTION_DAYS = 30;
 export const ADULT_MIN_AGE = 18;
 export const PARENTAL_CONSENT_UNDER_AGE = 13;
+
+/** The real Airtable API; tests and local servers point elsewhere. */
+export const AIRTABLE_DEFAULT_ENDPOINT = 'https://api.airtable.com';

@@ -1,6 +1,6 @@
-import { PRODUCT_NAME } from './product.ts';
-
 /** User-visible messages from the spec (sections 4 and 8), quoted exactly. */
+import { PRODUCT_NAME, CONTACT_EMAIL } from './constants.ts';
+
 export const MESSAGES = {
   invalidEmail: 'Please enter a valid email address',
   genericFailureToast: 'Something went wrong. Please try again.',
@@ -24,4 +24,73 @@ export const STORAGE_ERRORS = {
   notAuthorized: 'Not authorized to access this Airtable base. Please check permissions.',
   quoteFailed: 'Failed to submit quote request. Please try again later.',
   waitlistFailed: 'Failed to add to waitlist. Please try again later.',
+} as const;
+
+/**
+ * What the waitlist's visitor agrees to, shown next to its button and stored word for word in the
+ * record's `Consent Text`: who writes, about what, how often at most, how to stop, and who may
+ * sign up. Change it here only; records keep the words each visitor saw.
+ */
+export const WAITLIST_CONSENT_STATEMENT = `By joining, you (a parent, carer, teacher or investor, aged 18 or over) agree that ${PRODUCT_NAME} may email you news about the app and its launch, at most twice a month. We first send one email to confirm it is you. Every email has a link to stop, and you can withdraw at any time.`;
+
+/** The words of every email the site sends, and of the pages its links open. */
+export const EMAIL_COPY = {
+  senderName: PRODUCT_NAME,
+  signOff: `The ${PRODUCT_NAME} team`,
+  footer: `You get this email because this address was entered on the ${PRODUCT_NAME} website. Questions: ${CONTACT_EMAIL}.`,
+  unsubscribeLine: 'Stop all emails from us:',
+  confirm: {
+    subject: `Confirm your place on the ${PRODUCT_NAME} waitlist`,
+    intro: `Someone (we hope you) asked to join the ${PRODUCT_NAME} waitlist with this address.`,
+    action: 'Confirm my place',
+    ignore:
+      'If it was not you, ignore this email: without your confirmation we will not write again, and the address is deleted within 30 days.',
+  },
+  change: {
+    subject: `Confirm the change to your ${PRODUCT_NAME} details`,
+    intro: `Someone (we hope you) sent new details for this address on the ${PRODUCT_NAME} website. Nothing has changed yet.`,
+    action: 'Review and confirm the change',
+    ignore: 'If it was not you, ignore this email and nothing changes.',
+  },
+  quoteAcknowledgement: {
+    subject: `We have your quote request – ${PRODUCT_NAME} for schools`,
+    intro: `Thank you for asking about ${PRODUCT_NAME} for your school. Our schools team will reply within two working days.`,
+    booking: 'If you would rather talk it through, book a call:',
+    ignore:
+      'If you did not ask for a quote, ignore this email; reply to it if you want us to delete the request.',
+  },
+  schoolsTeam: {
+    subject: (school: string) => `New quote request: ${school}`,
+    changedSubject: (school: string) => `Updated quote request (confirmed by the contact): ${school}`,
+    intro: 'A school asked for a quote on the website. Reply to this email to answer the contact.',
+  },
+  linkPages: {
+    confirmTitle: 'Confirm your place on the waitlist',
+    confirmBody: 'Press the button to confirm that you want our emails at this address.',
+    confirmButton: 'Confirm my place',
+    confirmedTitle: 'You are on the waitlist',
+    confirmedBody: 'Thank you. Your place is confirmed; we will email you news about the app and its launch.',
+    changeTitle: 'Confirm the change to your details',
+    changeBody: 'Press the button to apply these details to the record for this address:',
+    changeButton: 'Apply the change',
+    changedTitle: 'Your details are updated',
+    changedBody: 'Thank you. We have applied the change.',
+    unsubscribeTitle: 'Stop emails from us',
+    unsubscribeBody:
+      'Press the button and we will not email this address again. We keep the address only to make sure of that.',
+    unsubscribeButton: 'Stop emails',
+    unsubscribedTitle: 'You will not hear from us again',
+    unsubscribedBody:
+      'This address is withdrawn from every list of ours. If you change your mind, join the waitlist again.',
+    expiredTitle: 'This link has expired',
+    expiredBody:
+      'Links in our emails work for 7 days. Nothing has changed. You can sign up again and we will send a new link.',
+    expiredAction: 'Sign up again',
+    invalidTitle: 'This link does not work',
+    invalidBody:
+      'The link is incomplete or was changed after we sent it, so nothing has changed. Copy the whole link from the email, or sign up again.',
+    unavailableTitle: 'We could not do that just now',
+    unavailableBody: `Nothing has changed. Please try again in a few minutes, or write to ${CONTACT_EMAIL}.`,
+    homeLink: 'Back to the home page',
+  },
 } as const;

@@ -3,7 +3,7 @@
  * and one parser that the Vite plugins (at `vite dev` / `vite build`, where a bad value stops
  * the command) and the app (src/config/env.ts) both use, so they can never disagree.
  */
-import { STORAGE_ANSWER_BOUND_MS } from './constants.ts';
+import { AIRTABLE_DEFAULT_ENDPOINT, STORAGE_ANSWER_BOUND_MS } from './constants.ts';
 
 export type FeatureFlag = 'APP_STORE_BUTTON' | 'GOOGLE_PLAY_BUTTON' | 'SCHOOLS_PAGE' | 'TEMP_ISSUE_POPUP';
 
@@ -15,8 +15,6 @@ export const FLAG_DEFAULTS: Readonly<Record<FeatureFlag, boolean>> = {
   TEMP_ISSUE_POPUP: false,
 };
 
-/** The real Airtable API; tests and local servers point elsewhere. */
-export const AIRTABLE_DEFAULT_ENDPOINT = 'https://api.airtable.com';
 export const GA_DEFAULT_SCRIPT_URL = 'https://www.googletagmanager.com/gtag/js';
 export const SITE_DEFAULT_URL = 'https://www.podling.app';
 

@@ -1,16 +1,220 @@
 /**
+ * Everything about the product the owner may want to change, in one typed place: its pages (the
+ * route table: the router, the prerenderer and so the sitemap, the navigation lists, the
+ * JavaScript ceilings and the bench all walk it), its contact address, store listings, social
+ * pages, embeds and navigation.
+ *
+ * Adding a page touches three files: the page, `src/pages/<name>-page.tsx` exporting
+ * `<Name>Page` (the key in ROUTES in kebab and Pascal case: `pressKit` → press-kit-page.tsx,
+ * PressKitPage); its copy in src/content/; and an entry in ROUTES.
+ *
+ * Values wrapped in placeholder() are stand-ins: `npm run launch-check` lists them until replaced.
+ * Node-side tools load this module (Vite's config, the bench, the Playwright specs): no JSX and
+ * nothing that touches import.meta.env.
+ */
+import { MESSAGES } from './messages.ts';
+import { PRODUCT_NAME, CONTACT_EMAIL } from './constants.ts';
+import { type FeatureFlag } from './settings.ts';
+export { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME, TAGLINE } from './constants.ts';
+
+/**
+ * Marks a value as a stand-in the owner must replace before launch. The value is used as is;
+ * the mark is recorded so `npm run launch-check` (and the production build's warning) can list
+ * every stand-in from where it is defined, with no separate list to keep in step.
+ * To launch, replace the value and remove the `placeholder(…)` around it.
+ */
+
+/** One stand-in value and what the owner should put there. */
+export interface PlaceholderMark {
+  readonly value: string;
+  readonly note: string;
+}
+
+const marks: PlaceholderMark[] = [];
+
+/** Returns `value` unchanged, recording it as a placeholder with a note for the owner. */
+export function placeholder<T extends string>(value: T, note: string): T {
+  marks.push({ value, note });
+  return value;
+}
+
+/** Every value marked with placeholder() in the modules loaded so far. */
+export function placeholderMarks(): readonly PlaceholderMark[] {
+  return [...marks];
+}
+
+/**
+ * The home and schools pages' h1s. Their own module so the route table (loaded on every page)
+ * names them without pulling in the home and schools content.
+ */
+export const HOME_HEADLINE = 'Your child’s voice, their own podcast';
+export const SCHOOLS_HEADLINE = 'Give a Voice to Every Learner';
+
+/**
+ * The accessibility statement's title and description, apart from its text: the route table
+ * (in the first-load chunk) needs these, while the statement itself loads with its page.
+ */
+
+/** The route's document title and meta description. */
+export const ACCESSIBILITY_META = {
+  title: 'Accessibility statement',
+  description: `How accessible the ${PRODUCT_NAME} website is, how we test it against WCAG 2.2 AA, what we know does not work yet and how to report a problem.`,
+} as const;
+
+/**
+ * The site's pages, once. Everything that walks the routes reads this table: the router and the
+ * prerenderer (src/app/routes.tsx, src/entry-server.tsx, hence the sitemap), the navigation
+ * lists (src/config/site.ts), the JavaScript ceilings and the bench (scripts/bench/bundle-report.mjs,
+ * scripts/bench/bench.mjs) and every test that visits each page.
+ *
+ * Adding a page touches three files: the page, `src/pages/<name>-page.tsx` exporting
+ * `<Name>Page` (the key below in kebab and Pascal case: `pressKit` → press-kit-page.tsx,
+ * PressKitPage); its copy in src/content/; and an entry here.
+ *
+ * Node-side tools load this module (Vite's config through site.ts, the bench, the Playwright
+ * specs): no JSX and nothing that touches import.meta.env.
+ */
+
+/**
+ * - 'content': text and links only. Opened directly, it keeps its prerendered markup and loads no
+ *   code of its own (src/app/lazy-page.tsx), so it is held to the content pages' JavaScript ceiling.
+ * - 'interactive': hydrates with its own chunk (a form, widgets), held to the higher ceiling.
+ */
+export type PageKind = 'content' | 'interactive';
+
+/** The navigation lists a route can appear in (src/config/site.ts). */
+export type NavList = 'header' | 'mobile' | 'footerCompany' | 'footerLegal';
+
+type PageFields = {
+  readonly path: `/${string}`;
+  /** Document title, without the product suffix (documentTitle adds it). */
+  readonly title: string;
+  readonly description: string;
+  /** The page's one h1, as a visitor reads it. */
+  readonly heading: string;
+  /** The route exists only with this flag on: off, it is not routed, prerendered or linked. */
+  readonly onlyWith?: FeatureFlag;
+  /** Its label in each navigation list that links to it, in table order. */
+  readonly nav?: Readonly<Partial<Record<NavList, string>>>;
+};
+
+export type RouteEntry = PageFields & ({ readonly kind: 'content' } | { readonly kind: 'interactive' });
+
+export const ROUTES = {
+  home: {
+    path: '/',
+    title: `${PRODUCT_NAME}: podcasts made by kids`,
+    description: `${PRODUCT_NAME} is a safe, voice-led podcast app for children. Kids build confidence by creating their own podcasts, turning screen time into skill time.`,
+    heading: HOME_HEADLINE,
+    kind: 'interactive',
+    nav: { header: 'Home', mobile: 'Product', footerCompany: 'Home' },
+  },
+  schools: {
+    path: '/schools',
+    title: `${PRODUCT_NAME} for Schools`,
+    description: `Bring ${PRODUCT_NAME} to your classroom: voice-first podcasting that helps every learner plan, speak and share. Get a tailored quote or book a 30-minute call.`,
+    heading: SCHOOLS_HEADLINE,
+    kind: 'interactive',
+    onlyWith: 'SCHOOLS_PAGE',
+    nav: { header: 'Schools', mobile: 'Schools', footerCompany: 'Schools' },
+  },
+  about: {
+    path: '/about',
+    title: 'About Us',
+    description: `Why we built ${PRODUCT_NAME}: helping children grow through voice, and how it started.`,
+    heading: 'About Us',
+    kind: 'content',
+    nav: { header: 'About Us', mobile: 'About Us', footerCompany: 'About Us' },
+  },
+  guidelines: {
+    path: '/guidelines',
+    title: 'User Guidelines',
+    description: `How children, parents and moderators keep ${PRODUCT_NAME} kind and safe, and how a podcast gets published.`,
+    heading: 'User Guidelines',
+    kind: 'content',
+    nav: { footerLegal: 'User Guidelines' },
+  },
+  privacy: {
+    path: '/privacy',
+    title: 'Privacy Policy',
+    description: `What ${PRODUCT_NAME} collects about parents and children, why, how long we keep it and your rights under UK law.`,
+    heading: 'Privacy Policy',
+    kind: 'content',
+    nav: { footerLegal: 'Privacy' },
+  },
+  terms: {
+    path: '/terms',
+    title: 'Terms & Conditions',
+    description: `The terms for using ${PRODUCT_NAME}: accounts, parental consent, publishing and acceptable use.`,
+    heading: 'Terms & Conditions',
+    kind: 'content',
+    nav: { footerLegal: 'Terms & Conditions' },
+  },
+  accessibility: {
+    path: '/accessibility',
+    title: ACCESSIBILITY_META.title,
+    description: ACCESSIBILITY_META.description,
+    heading: ACCESSIBILITY_META.title,
+    kind: 'content',
+    nav: { footerLegal: 'Accessibility' },
+  },
+} as const satisfies Readonly<Record<string, RouteEntry>>;
+
+export type RouteName = keyof typeof ROUTES;
+
+/** A route with its name, as the lists below hold it. */
+export type NamedRoute = RouteEntry & { readonly name: RouteName };
+
+/** Every route in table order (the order of the sitemap and of each navigation list). */
+export const ROUTE_LIST: readonly NamedRoute[] = (Object.keys(ROUTES) as RouteName[]).map((name) => ({
+  ...ROUTES[name],
+  name,
+}));
+
+/** Each route's path by name, for links in the app's own code: `ROUTE_PATHS.privacy`. */
+export const ROUTE_PATHS = Object.fromEntries(ROUTE_LIST.map((route) => [route.name, route.path])) as {
+  readonly [Name in RouteName]: (typeof ROUTES)[Name]['path'];
+};
+
+/**
+ * The page every other path gets (404.html). Its code is in the shell, so it loads no more than
+ * a content page and is held to the same ceiling.
+ */
+export const NOT_FOUND = {
+  path: '*',
+  title: 'Page not found',
+  description: `This page does not exist on the ${PRODUCT_NAME} website.`,
+  heading: MESSAGES.notFoundTitle,
+  kind: 'content',
+} as const satisfies Omit<PageFields, 'path'> & { path: '*'; kind: PageKind };
+
+/** The routes a build with these flags serves (a route behind a flag that is off is left out). */
+export function routesOn(flagsOn: Readonly<Partial<Record<FeatureFlag, boolean>>>): NamedRoute[] {
+  return ROUTE_LIST.filter((route) => route.onlyWith === undefined || flagsOn[route.onlyWith] === true);
+}
+
+/** 'pressKit' → 'press-kit-page': the page's module in src/pages/ and the name of its chunk. */
+export function pageModuleName(name: string): string {
+  return `${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}-page`;
+}
+
+/** 'pressKit' → 'PressKitPage': the component the page's module exports. */
+export function pageComponentName(name: string): string {
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)}Page`;
+}
+
+/** Full document title for a route. */
+export function documentTitle(route: { readonly title: string }): string {
+  return route.title.includes(PRODUCT_NAME) ? route.title : `${route.title} | ${PRODUCT_NAME}`;
+}
+
+/**
  * Everything about the product the owner may want to change: its name, contact address,
  * store listings, social pages, embeds and navigation (whose routes come from the route table,
  * src/config/routes.ts). One place, typed.
  *
  * Values wrapped in placeholder() are stand-ins: `npm run launch-check` lists them until replaced.
  */
-import { placeholder } from './placeholder.ts';
-import { CONTACT_EMAIL, PRODUCT_NAME } from './product.ts';
-import { type NavList, ROUTE_LIST, ROUTE_PATHS } from './routes.ts';
-import type { FeatureFlag } from './settings.ts';
-
-export { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME, TAGLINE } from './product.ts';
 
 export const LINKS = {
   /** App Store, UK listing. */
@@ -55,8 +259,6 @@ export const SOCIAL_LINKS: readonly SocialLink[] = [
   { label: `${PRODUCT_NAME} on Facebook`, href: LINKS.facebook, icon: 'facebook' },
   { label: `${PRODUCT_NAME} on Instagram`, href: LINKS.instagram, icon: 'instagram' },
 ];
-
-export { ROUTE_PATHS } from './routes.ts';
 
 /** A navigation entry: an internal route, an in-page anchor, or an external page. */
 export type NavItem =

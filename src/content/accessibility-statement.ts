@@ -3,8 +3,7 @@
  * model statement): what works, what does not yet, how to report a problem and how soon we
  * answer, and how the site was tested. Update `ACCESSIBILITY_REVIEWED` whenever it is re-tested.
  */
-import { CONTACT_EMAIL, PRODUCT_NAME } from '#src/config/site.ts';
-import { ACCESSIBILITY_META } from './accessibility-meta.ts';
+import { CONTACT_EMAIL, PRODUCT_NAME, ACCESSIBILITY_META } from '#src/config/site.ts';
 import type { LegalDocument } from './types.ts';
 
 /** ISO date of the last test of the site against WCAG 2.2 AA. */

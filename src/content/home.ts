@@ -1,7 +1,6 @@
 /** Home page copy: hero, schools card, waitlist, testimonials and supporters headings. */
-import { PRODUCT_NAME, ROUTE_PATHS } from '#src/config/site.ts';
-import { type InterestId, WAITLIST_FORM } from '#src/lib/forms/waitlist.ts';
-import { HOME_HEADLINE } from './headlines.ts';
+import { PRODUCT_NAME, ROUTE_PATHS, HOME_HEADLINE } from '#src/config/site.ts';
+import { type InterestId, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
 
 /** One waitlist interest card: an option of the waitlist contract (id, label) and its description. */
 export type WaitlistInterestOption = {

@@ -1,7 +1,6 @@
 /** Schools page copy: hero, benefit cards, quote and call sections. */
 import { SCHEDULING_CALL_MINUTES } from '#src/config/constants.ts';
-import { PRODUCT_NAME } from '#src/config/site.ts';
-import { SCHOOLS_HEADLINE } from './headlines.ts';
+import { PRODUCT_NAME, SCHOOLS_HEADLINE } from '#src/config/site.ts';
 
 /** Which drawn icon a benefit card shows; the card component maps keys to SVGs. */
 export type SchoolBenefitIcon = 'pencil' | 'microphone' | 'languages' | 'accessibility';

@@ -51,3 +51,13 @@ export const formAnswerValueToken = (name: string) => `%%form-answer:value:${nam
  * `checked=""` when the checkbox's value was posted, and drops it otherwise.
  */
 export const FORM_ANSWER_CHECKBOX_ATTRIBUTE = 'data-form-answer-checkbox';
+
+/** Escapes text for an HTML attribute value or element body (the app's head, the server's pages). */
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}

@@ -11,10 +11,9 @@
  * the caller's pacer (pacer.ts), is bounded by a deadline, and fails with an AirtableError that
  * says whether it is worth another try.
  */
-import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
-import { AIRTABLE_SCHEMA, type FieldDefinition } from '#src/lib/airtable/schema.ts';
+import { emailLookupFormula, AIRTABLE_SCHEMA, type FieldDefinition } from '#src/lib/airtable/schema.ts';
 import { type Cells } from './submission.ts';
-import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/settings.ts';
+import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';
 
 /** Airtable's most records per create, update or delete request. */
 export const AIRTABLE_MAX_RECORDS_PER_WRITE = 10;

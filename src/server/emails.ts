@@ -5,8 +5,8 @@
  * stranger could otherwise send anyone words of their choosing from the site's address); only
  * the schools team's notification shows the fields, escaped, to the team.
  */
-import { EMAIL_COPY } from '#src/config/emails.ts';
-import { escapeHtml } from '#src/lib/escape-html.ts';
+import { EMAIL_COPY } from '#src/config/messages.ts';
+import { escapeHtml } from '#src/lib/form-answer.ts';
 import { type MailAddress, type MailMessage } from './mail.ts';
 import {
   EMAIL_LINK_PATHS,

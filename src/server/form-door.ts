@@ -14,10 +14,8 @@
  * without one answers a plain page with the same words and a link back.
  */
 import { MESSAGES } from '#src/config/messages.ts';
-import { escapeHtml } from '#src/lib/escape-html.ts';
-import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
-import { type CheckResult } from './request-check.ts';
 import {
+  escapeHtml,
   FORM_ANSWER_CHECKBOX_ATTRIBUTE,
   FORM_ANSWER_KEPT,
   FORM_ANSWER_REGIONS,
@@ -26,6 +24,8 @@ import {
   formAnswerValueToken,
   type FormAnswerOutcome,
 } from '#src/lib/form-answer.ts';
+import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
+import { type CheckResult } from './request-check.ts';
 
 export interface FormTemplates {
   /** The full answer page for `form`, or null when the host has no template for it. */

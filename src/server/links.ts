@@ -13,11 +13,11 @@
  * the server's one write path implements; the cells a change writes come from the forms' own
  * rules (`applyValues`), so this module knows consent, not fields.
  */
-import { EMAIL_COPY } from '#src/config/emails.ts';
-import { escapeHtml } from '#src/lib/escape-html.ts';
-import { type ConsentState } from '#src/lib/forms/shared.ts';
+import { EMAIL_COPY } from '#src/config/messages.ts';
+import { escapeHtml } from '#src/lib/form-answer.ts';
+import { type ConsentState } from '#src/lib/forms/contract.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './request-check.ts';
-export { type ConsentState } from '#src/lib/forms/shared.ts';
+export { type ConsentState } from '#src/lib/forms/contract.ts';
 
 /** Where each kind of signed link lands (the Worker runs first for /api/*). */
 export const EMAIL_LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {

@@ -15,9 +15,7 @@
  * the queue's writer). Logs and reports carry counts, never emails.
  */
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
-import { normaliseEmail } from '#src/lib/airtable/fields.ts';
-import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
-import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
+import { normaliseEmail, emailLookupFormula, AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
   type AirtableClient,

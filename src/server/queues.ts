@@ -12,7 +12,7 @@ import {
 } from './request-check.ts';
 import type { Submission } from './submission.ts';
 import type { MailJob } from './mail.ts';
-import { normaliseEmail } from '#src/lib/airtable/fields.ts';
+import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 
 /** The parts of Cloudflare's MessageBatch the writer uses. */
 export interface QueueMessage {

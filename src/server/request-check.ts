@@ -22,7 +22,7 @@
  * The answer to an accepted submission never depends on what is stored: the same status, shape
  * and receipt (a fresh id, the acceptance time) for a stored and an unknown email.
  */
-import { submissionKey } from '#src/lib/airtable/one-at-a-time.ts';
+import { submissionKey } from '#src/lib/airtable/schema.ts';
 import { type FormContract } from '#src/lib/forms/contract.ts';
 import { AirtableError } from './airtable-client.ts';
 import { isRefusal, parsePosted, type Refusal, type Submission } from './submission.ts';

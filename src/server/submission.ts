@@ -5,8 +5,8 @@
  * writer).
  */
 import { clearsOtherText, type Cells, cellsFor, formOf, type Submission } from '#src/lib/forms/submission.ts';
-import { EMAIL_KEY_FIELD, type ConsentState } from '#src/lib/forms/shared.ts';
-import { normaliseEmail } from '#src/lib/airtable/fields.ts';
+import { EMAIL_KEY_FIELD, type ConsentState, type FormContract } from '#src/lib/forms/contract.ts';
+import { normaliseEmail, AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 export {
   type Cells,
   type CellValue,
@@ -17,15 +17,13 @@ export {
   type Submission,
 } from '#src/lib/forms/submission.ts';
 export { isFormTable } from '#src/lib/forms/forms.ts';
-import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
   type AirtableClient,
   emailsLookupFormula,
   type StoredRecord,
 } from './airtable-client.ts';
-import { WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
-import { type FormContract } from '#src/lib/forms/contract.ts';
+import { WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
 import { type ConsentRecords, type LinkForm, type LinkValues } from './links.ts';
 import { type WriteOutcome } from './mail.ts';

@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { App } from '#src/app/app.tsx';
 import { buildRoutes, preloadRoute } from '#src/app/routes.tsx';
 import { HASH_SCROLL_DELAY_MS } from '#src/config/constants.ts';
-import { pageModuleName, ROUTE_LIST } from '#src/config/routes.ts';
+import { pageModuleName, ROUTE_LIST } from '#src/config/site.ts';
 import { MESSAGES } from '#src/config/messages.ts';
 import { CONSENT_TEXT } from '#src/content/consent.ts';
 import { RESERVED_BOTTOM_PROPERTY } from '#src/lib/use-reserved-bottom-space.ts';

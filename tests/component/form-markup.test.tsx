@@ -4,8 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { QuoteForm } from '#src/features/quote/quote-form.tsx';
 import { WaitlistForm } from '#src/features/waitlist/waitlist-form.tsx';
 import { postedFields } from '#src/lib/forms/contract.ts';
-import { QUOTE_FORM } from '#src/lib/forms/quote.ts';
-import { WAITLIST_FORM } from '#src/lib/forms/waitlist.ts';
+import { QUOTE_FORM, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
 
 vi.mock('#src/lib/airtable/preload.ts', () => ({ preloadStorage: () => undefined }));
 

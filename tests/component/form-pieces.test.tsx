@@ -1,4 +1,4 @@
-import { FORM_HONEYPOT } from '#src/lib/forms/shared.ts';
+import { FORM_HONEYPOT } from '#src/lib/forms/contract.ts';
 import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState, type FormEvent, type ReactElement } from 'react';

@@ -7,7 +7,7 @@ import { MESSAGES } from '#src/config/messages.ts';
 import { QuoteForm, type QuoteFormProps } from '#src/features/quote/quote-form.tsx';
 import { submitQuoteRequest } from '#src/features/quote/submit-quote.ts';
 import type { SubmitResult } from '#src/lib/forms/send-form.ts';
-import type { QuotePosted } from '#src/lib/forms/quote.ts';
+import type { QuotePosted } from '#src/lib/forms/forms.ts';
 
 vi.mock('#src/features/quote/submit-quote.ts', () => ({
   submitQuoteRequest: vi.fn(async () => ({ success: true })),

@@ -1,4 +1,4 @@
-import { EMAIL_COPY } from '#src/config/emails.ts';
+import { EMAIL_COPY } from '#src/config/messages.ts';
 import { CALENDAR } from '#src/config/site.ts';
 import { DEFAULT_SCHOOLS_TEAM_EMAIL } from '#src/server/mail.ts';
 import { RELAY_EMULATOR_URL as AIRTABLE, SITE_RELAY_URL } from './support/config.mjs';

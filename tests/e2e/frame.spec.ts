@@ -1,5 +1,5 @@
 import { SITE_FLAGS_URL } from './support/config.mjs';
-import { documentTitle } from '#src/config/routes.ts';
+import { documentTitle } from '#src/config/site.ts';
 import { expect, expectConsoleErrors, test } from './support/fixtures.ts';
 import { expectNoAxeViolations, pageViews } from './support/page.ts';
 import { SITE_ROUTES } from './support/routes.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { JS_CEILING_KB, measureRoutes } from '#scripts/bench/bundle-report.mjs';
 import { E2E_OUT_DIR } from './support/config.mjs';
 import { fileForPath } from '#scripts/vite-plugins/prerender.ts';
-import { documentTitle, NOT_FOUND, ROUTE_LIST } from '#src/config/routes.ts';
+import { documentTitle, NOT_FOUND, ROUTE_LIST } from '#src/config/site.ts';
 import { expect, test } from './support/fixtures.ts';
 import { SITE_PATHS, SITE_ROUTES } from './support/routes.ts';
 

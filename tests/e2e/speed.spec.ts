@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { pageModuleName } from '#src/config/routes.ts';
+import { pageModuleName } from '#src/config/site.ts';
 import { expect, test, untilHydrated } from './support/fixtures.ts';
 import { SITE_ROUTES } from './support/routes.ts';
 

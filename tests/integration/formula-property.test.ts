@@ -3,8 +3,12 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openAirtableBase } from '#src/lib/airtable/client.ts';
-import { WAITLIST_FIELDS, normaliseEmail } from '#src/lib/airtable/fields.ts';
-import { emailLookupFormula, toFormulaStringLiteral } from '#src/lib/airtable/formula.ts';
+import {
+  WAITLIST_FIELDS,
+  normaliseEmail,
+  emailLookupFormula,
+  toFormulaStringLiteral,
+} from '#src/lib/airtable/schema.ts';
 import { upsertWaitlistEntry } from '#src/lib/airtable/upsert.ts';
 import { compileFormula } from '#scripts/airtable-emulator/formula.ts';
 import { type Emulator, useEmulator } from './support/emulator.ts';

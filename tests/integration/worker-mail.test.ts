@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/emails.ts';
+import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
 import { enhancedPost } from './support/door.ts';
 import { AIRTABLE_LIMITS, TEAM_EMAIL, useWorker } from './support/worker.ts';

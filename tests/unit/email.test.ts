@@ -2,8 +2,7 @@ import { domainToASCII, domainToUnicode } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalEmail, isAcceptedEmail, isValidEmail, loadLookAlikeRule } from '#src/lib/email.ts';
-import { acceptedEmail, decodePunycode } from '#src/lib/email-look-alikes.ts';
-import { LOOK_ALIKES } from '#src/lib/email-look-alike-table.ts';
+import { acceptedEmail, decodePunycode, LOOK_ALIKES } from '#src/lib/email-look-alikes.ts';
 
 /** A domain of exactly `length` characters: 63-character labels, then a short last label. */
 function domainOfLength(length: number): string {

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { USE_CASE_OPTIONS, postedUseCases, type UseCaseId } from '#src/features/quote/use-cases.ts';
-import { QUOTE_FIELDS, WAITLIST_FIELDS, normaliseEmail } from '#src/lib/airtable/fields.ts';
-import { FORM_LIST, FORMS, formAtPath, formOfTable } from '#src/lib/forms/forms.ts';
-import { QUOTE_FORM, type QuotePosted, type QuoteRecord } from '#src/lib/forms/quote.ts';
+import { QUOTE_FIELDS, WAITLIST_FIELDS, normaliseEmail } from '#src/lib/airtable/schema.ts';
+import {
+  FORM_LIST,
+  FORMS,
+  formAtPath,
+  formOfTable,
+  QUOTE_FORM,
+  type QuotePosted,
+  type QuoteRecord,
+  WAITLIST_FORM,
+  type WaitlistPosted,
+  type WaitlistRecord,
+} from '#src/lib/forms/forms.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
 import {
   cellsFor,
@@ -12,7 +22,6 @@ import {
   type Refusal,
   type Submission,
 } from '#src/lib/forms/submission.ts';
-import { WAITLIST_FORM, type WaitlistPosted, type WaitlistRecord } from '#src/lib/forms/waitlist.ts';
 
 const NOW = new Date('2025-03-04T05:06:07.000Z');
 const LATER = new Date('2025-03-05T05:06:07.000Z');

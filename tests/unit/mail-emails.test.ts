@@ -1,4 +1,4 @@
-import { EMAIL_COPY } from '#src/config/emails.ts';
+import { EMAIL_COPY } from '#src/config/messages.ts';
 import {
   changeEmail,
   confirmationEmail,

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { EMAIL_COPY } from '#src/config/emails.ts';
+import { EMAIL_COPY } from '#src/config/messages.ts';
 import {
   type MailJob,
   memoryMailLedger,

@@ -1,11 +1,5 @@
-import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
-import {
-  AIRTABLE_DEFAULT_ENDPOINT,
-  FLAG_DEFAULTS,
-  parseSiteSettings,
-  SettingsError,
-  SITE_DEFAULT_URL,
-} from '#src/config/settings.ts';
+import { STORAGE_ANSWER_BOUND_MS, AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';
+import { FLAG_DEFAULTS, parseSiteSettings, SettingsError, SITE_DEFAULT_URL } from '#src/config/settings.ts';
 
 function problemsOf(raw: Record<string, string>): string[] {
   try {

@@ -16,7 +16,7 @@ import { MESSAGES } from '#src/config/messages.ts';
 import { submitQuoteRequest } from './submit-quote.ts';
 import { OTHER_USE_CASE_ID, type UseCaseId, USE_CASE_OPTIONS, postedUseCases } from './use-cases.ts';
 import type { SubmitResult } from '#src/lib/forms/send-form.ts';
-import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/quote.ts';
+import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/forms.ts';
 import { isAcceptedEmail } from '#src/lib/email.ts';
 import { toast } from '#src/lib/toast.ts';
 

@@ -1,5 +1,5 @@
 import { sendForm, type SubmitResult } from '#src/lib/forms/send-form.ts';
-import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/quote.ts';
+import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/forms.ts';
 import type { StorageOptions } from '#src/lib/airtable/upsert.ts';
 
 /** Stores the school's quote request; never throws: failures log and return success false. */

@@ -1,6 +1,6 @@
-import { QUOTE_FORM, type UseCaseId } from '#src/lib/forms/quote.ts';
+import { QUOTE_FORM, type UseCaseId } from '#src/lib/forms/forms.ts';
 
-export type { UseCaseId } from '#src/lib/forms/quote.ts';
+export type { UseCaseId } from '#src/lib/forms/forms.ts';
 
 /** One selectable card on the quote form: a contract option and its description. */
 export type UseCaseOption = {

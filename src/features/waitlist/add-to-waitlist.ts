@@ -1,5 +1,5 @@
 import { sendForm, type SubmitResult } from '#src/lib/forms/send-form.ts';
-import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/waitlist.ts';
+import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/forms.ts';
 import type { StorageOptions } from '#src/lib/airtable/upsert.ts';
 
 /**

@@ -6,8 +6,10 @@
  * Field `options` are in the shape Airtable's Metadata API takes when creating a field, so the
  * setup command can send them as they are.
  */
-import type { ContractField, FormContract } from '#src/lib/forms/contract.ts';
+import { type ContractField, type FormContract } from '#src/lib/forms/contract.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
+export { type TableName } from '#src/lib/forms/forms.ts';
+import { canonicalEmail } from '#src/lib/email.ts';
 
 /** Field types the site's base uses (Airtable's Metadata API names). */
 export type AirtableFieldType =
@@ -145,7 +147,6 @@ export const AIRTABLE_SCHEMA = {
 
 export type AirtableSchema = typeof AIRTABLE_SCHEMA;
 export type TableKey = keyof AirtableSchema;
-export type { TableName } from '#src/lib/forms/forms.ts';
 
 /** Field key → field name of one table, keeping the literal names in the type. */
 export type FieldNames<K extends TableKey> = {
@@ -175,4 +176,68 @@ export function choiceNames(field: FieldDefinition): string[] {
   return field.type === 'singleSelect' || field.type === 'multipleSelects'
     ? field.options.choices.map((choice) => choice.name)
     : [];
+}
+
+/** Field names of 'School Quotes', exactly as in Airtable (from the quote form's contract). */
+export const QUOTE_FIELDS = fieldNamesOf('quotes');
+
+/** Field names of 'Waitlist', exactly as in Airtable (from the waitlist form's contract). */
+export const WAITLIST_FIELDS = fieldNamesOf('waitlist');
+
+/**
+ * The stored form of an email: its canonical form (trimmed, NFC, lower case, ASCII domain; see
+ * canonicalEmail), or for a value that has none, trimmed and lower-cased. The lookup formula
+ * compares the same way.
+ */
+export function normaliseEmail(email: string): string {
+  return canonicalEmail(email) ?? email.trim().toLowerCase();
+}
+
+// Airtable formula string literals use backslash escapes. Escaping the backslash first keeps
+// the later escapes intact; line breaks are escaped so the literal stays on one line.
+const STRING_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  "'": "\\'",
+  '"': '\\"',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+/** Quotes any text as a single-quoted Airtable formula string literal that cannot end early. */
+export function toFormulaStringLiteral(value: string): string {
+  return `'${value.replace(/[\\'"\n\r\t]/g, (char) => STRING_ESCAPES[char] ?? char)}'`;
+}
+
+/**
+ * The one lookup formula: records whose Email, trimmed and lower-cased, equals the normalised
+ * email. Trimming the stored side also finds rows someone typed into Airtable by hand.
+ */
+export function emailLookupFormula(email: string, emailField = 'Email'): string {
+  return `LOWER(TRIM({${emailField}})) = ${toFormulaStringLiteral(normaliseEmail(email))}`;
+}
+
+/**
+ * Runs tasks for one key one after another; different keys never wait on each other. The storage
+ * layer (one browser tab) and the server's synchronous store (one instance) both queue upserts of
+ * one address this way: a lookup then a write cannot be made atomic, so two side by side would
+ * both find nothing and both create.
+ */
+export function keyedSerialiser() {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string, task: () => Promise<T>): Promise<T> => {
+    const previous = tails.get(key) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const tail = run.catch(() => undefined);
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return run;
+  };
+}
+
+/** The key records are serialised, merged and limited on: one table, one stored email. */
+export function submissionKey(table: string, normalisedEmail: string): string {
+  return `${table}\u0000${normalisedEmail}`;
 }

@@ -2,15 +2,17 @@ import type Airtable from 'airtable';
 import { env } from '#src/config/env.ts';
 import { STORAGE_ERRORS } from '#src/config/messages.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
-import type { FormName } from '#src/lib/forms/forms.ts';
-import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/quote.ts';
+import {
+  type FormName,
+  QUOTE_FORM,
+  type QuotePosted,
+  WAITLIST_FORM,
+  type WaitlistPosted,
+} from '#src/lib/forms/forms.ts';
 import { cellsFor, isRefusal, parsePosted, type Submission } from '#src/lib/forms/submission.ts';
-import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/waitlist.ts';
 import { type AirtableConfig, configFromEnv, openAirtableBase } from './client.ts';
 import { StorageError, StorageTimeoutError, isRateLimited, toStorageError } from './errors.ts';
-import { normaliseEmail } from './fields.ts';
-import { emailLookupFormula } from './formula.ts';
-import { keyedSerialiser, submissionKey } from './one-at-a-time.ts';
+import { normaliseEmail, emailLookupFormula, keyedSerialiser, submissionKey } from './schema.ts';
 
 /**
  * Backoff for 429 inside the answer bound. Airtable's limit is per second (5 requests per base),

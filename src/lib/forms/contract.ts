@@ -14,6 +14,7 @@
  * - 'stored': a column the forms' cells never write (one the owner keeps, or the consent fields,
  *   which only the server's consent rules write: src/server/consent.ts).
  */
+import { EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
 
 /** One option a form offers: a stable id (what the form posts), the label shown, the value stored. */
 export interface ChoiceOption {
@@ -159,3 +160,30 @@ export function postedFields(contract: FormContract): [string, ContractField & P
 /** The option ids of a multiple select field. */
 export const optionIds = (field: { readonly options: readonly ChoiceOption[] }): string[] =>
   field.options.map((option) => option.id);
+
+/** What both forms share. */
+
+/**
+ * The forms' bot trap: a field people never see, named so bots fill it and browsers do not
+ * autofill it. Filled, the page sends nothing and the server answers like a success, storing nothing.
+ */
+export const FORM_HONEYPOT = 'company_website';
+
+/**
+ * Both tables' normalised email (`normaliseEmail`), which the server writes on every write and
+ * merges on (Airtable's performUpsert takes text fields, not the email type): a write Airtable
+ * applies after the writer gave up on it, then tried again, makes one record, not two.
+ */
+export const EMAIL_KEY_FIELD = {
+  airtable: 'Email Key',
+  type: 'singleLineText',
+  maxLength: EMAIL_MAX_LENGTH,
+  source: 'stored',
+} as const;
+
+/** Long enough for any real name or school, short enough that a 1 MB paste is refused early. */
+export const NAME_MAX_LENGTH = 200;
+
+/** A waitlist record's consent, in the order it moves (the base field's options). */
+export const CONSENT_STATES = ['Pending', 'Confirmed', 'Withdrawn'] as const;
+export type ConsentState = (typeof CONSENT_STATES)[number];

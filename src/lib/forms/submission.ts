@@ -8,7 +8,7 @@
  * the owner's base: a select takes only the ids of the options its form offers (and one 'Other' text).
  */
 import { MESSAGES } from '#src/config/messages.ts';
-import { normaliseEmail } from '#src/lib/airtable/fields.ts';
+import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { acceptedEmail } from '#src/lib/email-look-alikes.ts';
 import { type ContractField, type FormContract, type OtherRule, postedFields } from './contract.ts';
 import { type FormName, formOfTable, type TableName } from './forms.ts';

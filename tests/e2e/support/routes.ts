@@ -3,7 +3,7 @@
  * walks the pages reads them here, so a new page is visited, checked and measured without
  * touching a spec.
  */
-import { routesOn } from '#src/config/routes.ts';
+import { routesOn } from '#src/config/site.ts';
 import { FLAG_DEFAULTS } from '#src/config/settings.ts';
 
 /** Every route of the default e2e build (built with the spec's flags: the schools page on). */
