@@ -17,7 +17,6 @@ export const DEFAULT_MAIL_OUTBOX_DIR = '.data/outbox';
 /** A mailer that writes each message to `directory` as `<time>-<key hash>.eml`. */
 export function outboxMailer(directory: string, now: () => Date = () => new Date()): Mailer {
   return {
-    kind: 'outbox',
     async send(message) {
       const key = createHash('sha256').update(message.idempotencyKey).digest('hex').slice(0, 16);
       try {

@@ -52,16 +52,17 @@ export function kvSentMarks(kv: MailLedgerKv): SentMarks {
   };
 }
 
-/** Sent marks in this isolate's memory (a Worker without the MAIL_LEDGER namespace). */
-export function memorySentMarks(): SentMarks {
-  const sent = new Set<string>();
+/** A KV namespace in this isolate's memory (a Worker without MAIL_LEDGER; tests). Never expires. */
+export function memoryKv(): MailLedgerKv {
+  const values = new Map<string, string>();
   return {
-    has: async (key) => sent.has(key),
-    add: async (key) => {
-      sent.add(key);
-    },
+    get: async (key) => values.get(key) ?? null,
+    put: async (key, value) => void values.set(key, value),
   };
 }
+
+/** Sent marks in this isolate's memory. */
+export const memorySentMarks = (): SentMarks => kvSentMarks(memoryKv());
 
 /** What one batch of the mail queue did, for logs and the load test. */
 export interface MailBatchReport {
@@ -400,36 +401,22 @@ export function stillCounted(sentAt: readonly number[], now: number): number[] {
   return sentAt.filter((at) => now - at < MAIL_LIMITS.windowMs);
 }
 
-/** `sentAt` with one entry equal to `at` removed. */
-function withoutOne(sentAt: readonly number[], at: number): number[] {
-  const index = sentAt.indexOf(at);
-  return index < 0 ? [...sentAt] : [...sentAt.slice(0, index), ...sentAt.slice(index + 1)];
-}
-
 /** Where the send times per inbox are kept. */
 export interface MailLedger {
   /** Records a send to `inbox` at `now` and answers true, or answers false and records nothing. */
   reserve(inbox: string, now: Date): Promise<boolean>;
-  /** Gives back a reservation made at `now` whose email did not go out, so its retry may send. */
-  release(inbox: string, now: Date): Promise<void>;
 }
 
-/** A ledger in this process's memory. */
+/** A ledger in this isolate's memory; its reservations are atomic (tests, and a Worker without MAIL_LEDGER). */
 export function memoryMailLedger(): MailLedger {
   const sent = new Map<string, number[]>();
   return {
     async reserve(inbox, now) {
       const at = now.getTime();
       const kept = stillCounted(sent.get(inbox) ?? [], at);
-      if (!mayEmail(kept, at)) {
-        sent.set(inbox, kept);
-        return false;
-      }
-      sent.set(inbox, [...kept, at]);
-      return true;
-    },
-    async release(inbox, now) {
-      sent.set(inbox, withoutOne(sent.get(inbox) ?? [], now.getTime()));
+      const allowed = mayEmail(kept, at);
+      sent.set(inbox, allowed ? [...kept, at] : kept);
+      return allowed;
     },
   };
 }
@@ -464,10 +451,6 @@ export function kvMailLedger(kv: MailLedgerKv): MailLedger {
       if (!mayEmail(kept, at)) return false;
       await write(key, [...kept, at]);
       return true;
-    },
-    async release(inbox, now) {
-      const key = KV_PREFIX + inbox;
-      await write(key, withoutOne(await read(key), now.getTime()));
     },
   };
 }
@@ -604,15 +587,12 @@ export function parseMailSettings(env: MailEnv): MailSettings {
  * local runs.
  */
 
-export type MailerKind = 'cloudflare' | 'outbox';
-
 export interface SentMail {
   /** The transport's id for the message (a file path for the outbox). */
   readonly id: string;
 }
 
 export interface Mailer {
-  readonly kind: MailerKind;
   /** Sends one message; rejects with a MailFailure. A retry with the same idempotency key is the same message. */
   send(message: MailMessage): Promise<SentMail>;
 }
@@ -693,7 +673,6 @@ function sendErrorCode(error: unknown): string | undefined {
 /** The Worker's mailer: Cloudflare Email Service through the `send_email` binding. */
 export function cloudflareMailer(binding: SendEmailBinding): Mailer {
   return {
-    kind: 'cloudflare',
     async send(message) {
       const ready = readyToSend(message);
       try {
@@ -719,7 +698,6 @@ export function cloudflareMailer(binding: SendEmailBinding): Mailer {
  */
 export function localOutboxMailer(url: string, fetcher: typeof fetch = fetch): Mailer {
   return {
-    kind: 'outbox',
     async send(message) {
       readyToSend(message);
       let response: Response;

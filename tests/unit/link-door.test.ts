@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_LINK_PATHS } from '#src/server/links.ts';
 import { SUBMISSIONS_PER_CLIENT_PER_MINUTE, REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
-import { createDoors } from '#src/server/worker.ts';
+import { createDoors } from '#src/server/form-door.ts';
 import { memoryMailLedger, createMailService, parseMailSettings } from '#src/server/mail.ts';
 import { createPacer } from '#src/server/airtable-client.ts';
 

@@ -168,7 +168,7 @@ describe("the Worker's mail queue consumer", () => {
       idempotencyKey: key,
     },
   });
-  const mailer = (send: Mailer['send']): Mailer => ({ kind: 'cloudflare', send });
+  const mailer = (send: Mailer['send']): Mailer => ({ send });
 
   it('sends each job once: a job delivered again after its email went out is acknowledged, not sent', async () => {
     const sent: string[] = [];

@@ -8,7 +8,7 @@ import { canonicalEmail } from '#src/lib/email.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
 import { createWindowLimiter, type QueuedSubmission } from '#src/server/request-check.ts';
-import { createDoors, type DoorsOptions } from '#src/server/worker.ts';
+import { createDoors, type DoorsOptions } from '#src/server/form-door.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/submission.ts';
 import { createPacer } from '#src/server/airtable-client.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, type DeadLetterStore, handleDeadLetterAdmin } from '#src/server/queues.ts';
