@@ -86,6 +86,9 @@ export const EMAIL_COPY = {
     expiredBody:
       'Links in our emails work for 7 days. Nothing has changed. You can sign up again and we will send a new link.',
     expiredAction: 'Sign up again',
+    supersededTitle: 'This link was replaced by a newer change',
+    supersededBody:
+      'Your details were changed after we sent this email, so this older link no longer applies and nothing has changed. If the details are not right, send the form again and we will email you a new link.',
     invalidTitle: 'This link does not work',
     invalidBody:
       'The link is incomplete or was changed after we sent it, so nothing has changed. Copy the whole link from the email, or sign up again.',

@@ -43,10 +43,18 @@ export interface ConsentRecords {
   /**
    * Applies a held change's values to the record for `email` (creating it if it is gone) by the
    * form's rules (a quote's Status back to 'New'; a waitlist record Confirmed, with the
-   * statement the visitor saw). Answers false when the record already holds exactly these
-   * values, so a second press changes nothing and sends nothing.
+   * statement the visitor saw). Answers 'unchanged' when the record already holds exactly these
+   * values, so a second press changes nothing and sends nothing, and 'superseded' when the record
+   * was written after the link was sent (`sentAt`): an older change link stops working once a
+   * newer change is applied, so two links pressed in turn cannot loop.
    */
-  applyValues(form: LinkForm, email: string, values: LinkValues, at: Date): Promise<boolean>;
+  applyValues(
+    form: LinkForm,
+    email: string,
+    values: LinkValues,
+    at: Date,
+    sentAt: Date,
+  ): Promise<'applied' | 'unchanged' | 'superseded'>;
 }
 
 export interface EmailLinkOptions {
@@ -179,8 +187,16 @@ async function act(
       return render({ status: 200, title: copy.confirmedTitle, body: copy.confirmedBody });
     }
     case 'change': {
-      const changed = await records.applyValues(claims.form, claims.email, claims.values ?? {}, at);
-      if (changed && claims.form === 'quote' && options.afterQuoteChange) {
+      const result = await records.applyValues(
+        claims.form,
+        claims.email,
+        claims.values ?? {},
+        at,
+        linkSentAt(claims),
+      );
+      if (result === 'superseded')
+        return render({ status: 410, title: copy.supersededTitle, body: copy.supersededBody });
+      if (result === 'applied' && claims.form === 'quote' && options.afterQuoteChange) {
         await options
           .afterQuoteChange(claims.email, claims.values ?? {}, at, origin)
           .catch((error: unknown) => {
@@ -412,8 +428,14 @@ export async function checkLink(
   return { ok: true, claims };
 }
 
+const lifetimeOf = (purpose: LinkPurpose) =>
+  purpose === 'unsubscribe' ? UNSUBSCRIBE_LINK_LIFETIME_SECONDS : LINK_LIFETIME_SECONDS;
+
 /** When a link made at `now` for `purpose` stops working, in seconds since the epoch. */
 export function linkExpiry(purpose: LinkPurpose, now: Date): number {
-  const lifetime = purpose === 'unsubscribe' ? UNSUBSCRIBE_LINK_LIFETIME_SECONDS : LINK_LIFETIME_SECONDS;
-  return Math.floor(now.getTime() / 1000) + lifetime;
+  return Math.floor(now.getTime() / 1000) + lifetimeOf(purpose);
 }
+
+/** When a link was made (to the second): its expiry less its purpose's lifetime. */
+export const linkSentAt = (claims: LinkClaims): Date =>
+  new Date((claims.expiresAt - lifetimeOf(claims.purpose)) * 1000);

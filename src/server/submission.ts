@@ -389,7 +389,7 @@ export function consentRecords(client: AirtableClient): ConsentRecords {
         EMAIL_KEY,
       );
     },
-    async applyValues(form, email, values, at) {
+    async applyValues(form, email, values, at, sentAt) {
       const submission = submissionOf(form, email, values, at);
       const stored = await first(submission.table, email);
       const confirm: Cells = isWaitlist(submission.table)
@@ -401,12 +401,15 @@ export function consentRecords(client: AirtableClient): ConsentRecords {
         : {};
       if (!stored) {
         await client.upsert(submission.table, [{ ...cellsForCreate(submission, at), ...confirm }], EMAIL_KEY);
-        return true;
+        return 'applied';
       }
       const unchanged =
         Object.entries(values).every(([name, value]) => sameCell(stored.fields[name], value)) &&
         (!isWaitlist(submission.table) || stored.fields[CONSENT] === 'Confirmed');
-      if (unchanged) return false;
+      if (unchanged) return 'unchanged';
+      // Written after this link was sent (to the second): a newer change, or a withdrawal.
+      const updated = Date.parse(String(stored.fields[LAST_UPDATED] ?? ''));
+      if (Math.floor(updated / 1000) > Math.floor(sentAt.getTime() / 1000)) return 'superseded';
       const confirmedAt = stored.fields[CONFIRMED_AT];
       // A change to a confirmed sign-up keeps when it was first confirmed.
       if (stored.fields[CONSENT] === 'Confirmed' && typeof confirmedAt === 'string')
@@ -414,7 +417,7 @@ export function consentRecords(client: AirtableClient): ConsentRecords {
       await client.update(submission.table, [
         { id: stored.id, fields: { ...cellsForUpdate(submission, at), ...confirm } },
       ]);
-      return true;
+      return 'applied';
     },
   };
 }

@@ -28,6 +28,7 @@ interface Row {
   consent?: ConsentState;
   confirmedAt?: Date;
   values?: LinkValues;
+  updatedAt?: Date;
 }
 
 /** An in-memory store that logs every write. */
@@ -49,13 +50,15 @@ function memoryRecords(rows: Row[]) {
       rows.push({ id: `rec${rows.length + 1}`, form: 'waitlist', email, consent: 'Withdrawn' });
       writes.push(`create:${email}:Withdrawn`);
     },
-    async applyValues(form, email, values) {
+    async applyValues(form, email, values, at, sentAt) {
       const row = rows.find((candidate) => candidate.form === form && candidate.email === email);
-      if (row && JSON.stringify(row.values) === JSON.stringify(values)) return false;
-      if (row) row.values = values;
-      else rows.push({ id: `rec${rows.length + 1}`, form, email, values });
+      if (row && JSON.stringify(row.values) === JSON.stringify(values)) return 'unchanged';
+      if (row?.updatedAt && Math.floor(row.updatedAt.getTime() / 1000) > Math.floor(sentAt.getTime() / 1000))
+        return 'superseded';
+      if (row) Object.assign(row, { values, updatedAt: at });
+      else rows.push({ id: `rec${rows.length + 1}`, form, email, values, updatedAt: at });
       writes.push(`apply:${form}:${email}`);
-      return true;
+      return 'applied';
     },
   };
   return { records, writes, rows };
@@ -216,6 +219,40 @@ describe('email links', () => {
     await handleEmailLink(press(url), options);
     await handleEmailLink(press(url), options);
     expect(store.writes).toEqual(['apply:quote:head@school.sch.uk']);
+    expect(told).toEqual(['head@school.sch.uk']);
+  });
+
+  it('two change links pressed in turn: the newer applies once, the older then changes nothing and tells no one', async () => {
+    const store = memoryRecords([
+      { id: 'rec1', form: 'quote', email: 'head@school.sch.uk', values: { school: 'Old' } },
+    ]);
+    const told: string[] = [];
+    let now = SENT;
+    const options = {
+      records: store.records,
+      linkSecrets: [SECRET],
+      siteOrigin: SITE,
+      now: () => now,
+      afterQuoteChange: async (email: string) => void told.push(email),
+    };
+    const older = await signedUrl(context, 'change', 'quote', 'head@school.sch.uk', { school: 'A' });
+    const newer = await signedUrl(
+      { ...context, now: new Date(SENT.getTime() + 60_000) },
+      'change',
+      'quote',
+      'head@school.sch.uk',
+      { school: 'B' },
+    );
+    now = new Date(SENT.getTime() + 120_000);
+    expect((await handleEmailLink(press(newer), options)).status).toBe(200);
+    for (let round = 0; round < 10; round += 1) {
+      now = new Date(now.getTime() + 5_000);
+      const answer = await handleEmailLink(press(round % 2 ? newer : older), options);
+      expect(answer.status).toBe(round % 2 ? 200 : 410);
+      if (answer.status === 410) expect(await answer.text()).toContain(EMAIL_COPY.linkPages.supersededTitle);
+    }
+    expect(store.writes).toEqual(['apply:quote:head@school.sch.uk']);
+    expect(store.rows[0]?.values).toEqual({ school: 'B' });
     expect(told).toEqual(['head@school.sch.uk']);
   });
 
