@@ -59,10 +59,21 @@ export const EMAIL_COPY = {
     ignore:
       'If you did not ask for a quote, ignore this email; reply to it if you want us to delete the request.',
   },
+  /** The schools team's notices, by what happened to the request. */
   schoolsTeam: {
-    subject: (school: string) => `New quote request: ${school}`,
-    changedSubject: (school: string) => `Updated quote request (confirmed by the contact): ${school}`,
-    intro: 'A school asked for a quote on the website. Reply to this email to answer the contact.',
+    new: {
+      subject: (school: string) => `New quote request: ${school}`,
+      intro: 'A school asked for a quote on the website. Reply to this email to answer the contact.',
+    },
+    held: {
+      subject: (school: string) => `Another quote request for a contact on record (not confirmed): ${school}`,
+      intro:
+        'Someone sent a quote request with a contact address we already have. The stored request is unchanged: we emailed the contact to confirm these details. Reply to this email to answer the contact.',
+    },
+    'confirmed-change': {
+      subject: (school: string) => `Updated quote request (confirmed by the contact): ${school}`,
+      intro: 'The contact confirmed these details by email; the request is back to New.',
+    },
   },
   linkPages: {
     confirmTitle: 'Confirm your place on the waitlist',

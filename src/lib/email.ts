@@ -44,6 +44,9 @@ export function isValidEmail(value: string): boolean {
 
   if (characterCount(local) > EMAIL_LOCAL_MAX_LENGTH) return false;
   if (!LOCAL_PART.test(local) || local.startsWith('.') || local.endsWith('.')) return false;
+  // An RFC 2047 encoded-word ('=?utf-8?b?…?='): mail programs may show it decoded, as a name
+  // of the sender's choosing, in the To and Reply-To of the site's emails.
+  if (local.includes('=?')) return false;
 
   if (characterCount(domain) > EMAIL_DOMAIN_MAX_LENGTH) return false;
   const labels = domain.split('.');

@@ -97,8 +97,16 @@ export interface AirtableClient {
 
   /** One page (up to 100) of a table's records; POSTed, so a long formula fits. */
   listPage(table: string, query: ListQuery, deadline?: number): Promise<RecordPage>;
-  /** Records whose normalised Email is one of `emails` (one request for up to 100 emails). */
-  findByEmails(table: string, emails: readonly string[], deadline?: number): Promise<StoredRecord[]>;
+  /**
+   * Records whose normalised Email is one of `emails` (one request for up to 100 emails), with
+   * their Email and the `fields` asked for.
+   */
+  findByEmails(
+    table: string,
+    emails: readonly string[],
+    deadline?: number,
+    fields?: readonly string[],
+  ): Promise<StoredRecord[]>;
   /** Creates up to 10 records in one request. */
   create(table: string, records: readonly Cells[], deadline?: number): Promise<StoredRecord[]>;
   /**
@@ -286,11 +294,11 @@ export function createAirtableClient(access: AirtableAccess, options: AirtableCl
       with: (next) => build({ ...policy, ...next }),
 
       listPage,
-      async findByEmails(table, emails, deadline) {
+      async findByEmails(table, emails, deadline, fields = []) {
         if (emails.length === 0) return [];
         const page = await listPage(
           table,
-          { filterByFormula: emailsLookupFormula(emails), fields: [EMAIL_FIELD] },
+          { filterByFormula: emailsLookupFormula(emails), fields: [EMAIL_FIELD, ...fields] },
           deadline,
         );
         return page.records;

@@ -17,6 +17,9 @@ import {
   signLink,
 } from './links.ts';
 
+/** What the schools team is told of: a new request, one held for a contact on record, a confirmed change. */
+export type TeamNotice = 'new' | 'held' | 'confirmed-change';
+
 /** What every email needs from the server: the sender, the site's origin, the time, the signing secret. */
 export interface MailContext {
   readonly from: MailAddress;
@@ -197,12 +200,16 @@ export async function schoolsTeamNotification(
   contactEmail: string,
   school: string,
   rows: readonly (readonly [string, string])[],
-  changed: boolean,
+  kind: TeamNotice,
   key: string,
 ): Promise<MailMessage> {
-  const copy = EMAIL_COPY.schoolsTeam;
-  const subject = changed ? copy.changedSubject(school) : copy.subject(school);
-  return compose(context, teamEmail, subject, { paragraphs: [copy.intro], rows }, `team:${key}`, {
-    replyTo: contactEmail,
-  });
+  const copy = EMAIL_COPY.schoolsTeam[kind];
+  return compose(
+    context,
+    teamEmail,
+    copy.subject(school),
+    { paragraphs: [copy.intro], rows },
+    `team:${kind}:${key}`,
+    { replyTo: contactEmail },
+  );
 }

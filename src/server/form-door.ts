@@ -13,6 +13,7 @@
  * The page comes from the build (the hosts pass a renderer over its answer templates); a host
  * without one answers a plain page with the same words and a link back.
  */
+import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
 import { MESSAGES } from '#src/config/messages.ts';
 import {
   escapeHtml,
@@ -346,6 +347,9 @@ export type DoorsHandler = (request: Request, client?: ClientInfo) => Promise<Re
 /** What a form's door answers: POST, and GET (or HEAD) with a redirect to the form's page. */
 export const FORM_DOOR_METHODS = 'GET, HEAD, POST';
 
+/** Longest one Airtable request of a pressed email link may take: half the visitor's bound. */
+export const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
+
 /** Builds the forms' doors for one base. */
 export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
   const warn = options.warn ?? ((message: string) => console.warn(message));
@@ -371,6 +375,10 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
               pacer: options.pacer,
               fetch: options.fetch,
               now: options.now,
+              // A press waits for Airtable; when it hangs, that visitor gets the 'try again'
+              // page within the spec's answer bound (a press makes two requests at most), and
+              // the next press goes as soon as Airtable answers: the pacer spaces starts only.
+              requestBoundMs: LINK_PRESS_REQUEST_BOUND_MS,
             }),
           ),
           linkSecrets: mail.service.settings.linkSecrets,

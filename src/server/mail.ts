@@ -16,6 +16,7 @@ import { CALENDAR } from '#src/config/site.ts';
 import { inboxKey } from './request-check.ts';
 import {
   type MailContext,
+  type TeamNotice,
   changeEmail,
   confirmationEmail,
   quoteAcknowledgement,
@@ -280,9 +281,13 @@ export function createMailService(options: {
       const at = new Date(now());
       const messages: MailMessage[] = [];
       let limited = 0;
-      for (const { message, limitedInbox } of await plan(outcome, siteUrl, at)) {
-        if (limitedInbox !== undefined && !(await options.ledger.reserve(limitedInbox, at))) limited += 1;
-        else messages.push(message);
+      for (const { message, limitedInbox, limitedContact } of await plan(outcome, siteUrl, at)) {
+        const allowed =
+          limitedContact !== undefined
+            ? await options.ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
+            : limitedInbox === undefined || (await options.ledger.reserve(limitedInbox, at));
+        if (allowed) messages.push(message);
+        else limited += 1;
       }
       return { messages, limited };
     },
@@ -320,6 +325,8 @@ export interface WriteOutcome {
   readonly teamRows?: readonly (readonly [string, string])[];
   /** A quote's school, for the team's subject line. */
   readonly school?: string;
+  /** The address withdrew (the waitlist's suppression list): only the schools team hears. */
+  readonly contactWithdrawn?: boolean;
   /** Unique per submission (the queue message's id): a retried send is the same email. */
   readonly key: string;
 }
@@ -329,11 +336,16 @@ export interface OutgoingSettings {
   readonly bookingUrl: string;
 }
 
-/** One email to send, and whether it counts against the recipient's limits. */
+/** One email to send, and the limits it counts against. */
 export interface Outgoing {
   readonly message: MailMessage;
-  /** The inbox whose limits it counts against; none for the schools team's own inbox. */
+  /** The recipient's inbox: at most MAIL_LIMITS of the site's emails reach it. */
   readonly limitedInbox?: string;
+  /**
+   * For the schools team's own inbox, the contact's: at most TEAM_MAIL_LIMITS emails about one
+   * contact (one quote: it is stored once per address), so nobody can flood the team with one.
+   */
+  readonly limitedContact?: string;
 }
 
 /** The emails one write causes. `inboxOf` gives an address's inbox (mail-limits counts per inbox). */
@@ -343,28 +355,33 @@ export async function emailsFor(
   settings: OutgoingSettings,
   inboxOf: (email: string) => string,
 ): Promise<Outgoing[]> {
-  const toVisitor = (message: MailMessage): Outgoing => ({ message, limitedInbox: inboxOf(message.to) });
-  // The schools team's own inbox is on no list and never limited.
-  const toTeam = async (changed: boolean): Promise<Outgoing> => ({
+  // Nothing a stranger can cause reaches an address that withdrew.
+  const toVisitor = async (message: Promise<MailMessage>): Promise<Outgoing[]> =>
+    outcome.contactWithdrawn ? [] : [{ message: await message, limitedInbox: inboxOf(outcome.email) }];
+  const toTeam = async (kind: TeamNotice): Promise<Outgoing> => ({
     message: await schoolsTeamNotification(
       context,
       settings.schoolsTeamEmail,
       outcome.email,
       outcome.school ?? '',
       outcome.teamRows ?? [],
-      changed,
+      kind,
       outcome.key,
     ),
+    limitedContact: inboxOf(outcome.email),
   });
-  if (outcome.outcome === 'confirmed-change') return outcome.form === 'quote' ? [await toTeam(true)] : [];
+  if (outcome.outcome === 'confirmed-change')
+    return outcome.form === 'quote' ? [await toTeam('confirmed-change')] : [];
   if (outcome.outcome === 'held') {
-    return [toVisitor(await changeEmail(context, outcome.form, outcome.email, outcome.values, outcome.key))];
+    const change = toVisitor(changeEmail(context, outcome.form, outcome.email, outcome.values, outcome.key));
+    // A quote for a contact on record: the team hears of it at once (the contact's own request
+    // is never lost behind a stranger's earlier one), and the contact is asked to confirm it.
+    return outcome.form === 'quote' ? [await toTeam('held'), ...(await change)] : change;
   }
-  if (outcome.form === 'waitlist')
-    return [toVisitor(await confirmationEmail(context, outcome.email, outcome.key))];
+  if (outcome.form === 'waitlist') return toVisitor(confirmationEmail(context, outcome.email, outcome.key));
   return [
-    await toTeam(false),
-    toVisitor(await quoteAcknowledgement(context, outcome.email, settings.bookingUrl, outcome.key)),
+    await toTeam('new'),
+    ...(await toVisitor(quoteAcknowledgement(context, outcome.email, settings.bookingUrl, outcome.key))),
   ];
 }
 
@@ -380,41 +397,58 @@ export async function emailsFor(
  * reads see its own writes; in memory where KV is not bound (tests).
  */
 
-export const MAIL_LIMITS = {
-  /** The least time between two emails to one inbox. */
-  minGapMs: 10 * 60 * 1000,
-  /** At most this many emails to one inbox... */
-  perWindow: 3,
+export interface MailLimits {
+  /** The least time between two emails. */
+  readonly minGapMs: number;
+  /** At most this many emails... */
+  readonly perWindow: number;
   /** ...in any window this long. */
-  windowMs: 24 * 60 * 60 * 1000,
-} as const;
+  readonly windowMs: number;
+}
 
-/** Whether one more email may go to an inbox that was sent mail at `sentAt` (ms since epoch). */
-export function mayEmail(sentAt: readonly number[], now: number): boolean {
-  const recent = sentAt.filter((at) => now - at < MAIL_LIMITS.windowMs);
-  if (recent.length >= MAIL_LIMITS.perWindow) return false;
-  return recent.every((at) => now - at >= MAIL_LIMITS.minGapMs);
+/** Emails to one visitor's inbox. */
+export const MAIL_LIMITS: MailLimits = {
+  minGapMs: 10 * 60 * 1000,
+  perWindow: 3,
+  windowMs: 24 * 60 * 60 * 1000,
+};
+
+/**
+ * The schools team's emails about one contact (one quote): its new request, a request held for
+ * it, a confirmed change. A real school sends one or two; a stranger's loop stops at five a day.
+ */
+export const TEAM_MAIL_LIMITS: MailLimits = { minGapMs: 0, perWindow: 5, windowMs: 24 * 60 * 60 * 1000 };
+
+/** Whether one more email may go where mail went at `sentAt` (ms since epoch). */
+export function mayEmail(sentAt: readonly number[], now: number, limits: MailLimits = MAIL_LIMITS): boolean {
+  const recent = stillCounted(sentAt, now, limits);
+  if (recent.length >= limits.perWindow) return false;
+  return recent.every((at) => now - at >= limits.minGapMs);
 }
 
 /** The send times still worth keeping at `now` (those inside the window). */
-export function stillCounted(sentAt: readonly number[], now: number): number[] {
-  return sentAt.filter((at) => now - at < MAIL_LIMITS.windowMs);
+export function stillCounted(
+  sentAt: readonly number[],
+  now: number,
+  limits: MailLimits = MAIL_LIMITS,
+): number[] {
+  return sentAt.filter((at) => now - at < limits.windowMs);
 }
 
 /** Where the send times per inbox are kept. */
 export interface MailLedger {
   /** Records a send to `inbox` at `now` and answers true, or answers false and records nothing. */
-  reserve(inbox: string, now: Date): Promise<boolean>;
+  reserve(inbox: string, now: Date, limits?: MailLimits): Promise<boolean>;
 }
 
 /** A ledger in this isolate's memory; its reservations are atomic (tests, and a Worker without MAIL_LEDGER). */
 export function memoryMailLedger(): MailLedger {
   const sent = new Map<string, number[]>();
   return {
-    async reserve(inbox, now) {
+    async reserve(inbox, now, limits = MAIL_LIMITS) {
       const at = now.getTime();
-      const kept = stillCounted(sent.get(inbox) ?? [], at);
-      const allowed = mayEmail(kept, at);
+      const kept = stillCounted(sent.get(inbox) ?? [], at, limits);
+      const allowed = mayEmail(kept, at, limits);
       sent.set(inbox, allowed ? [...kept, at] : kept);
       return allowed;
     },
@@ -441,15 +475,13 @@ export function kvMailLedger(kv: MailLedgerKv): MailLedger {
       return [];
     }
   };
-  const write = (key: string, sent: readonly number[]) =>
-    kv.put(key, JSON.stringify(sent), { expirationTtl: Math.ceil(MAIL_LIMITS.windowMs / 1000) });
   return {
-    async reserve(inbox, now) {
+    async reserve(inbox, now, limits = MAIL_LIMITS) {
       const key = KV_PREFIX + inbox;
       const at = now.getTime();
-      const kept = stillCounted(await read(key), at);
-      if (!mayEmail(kept, at)) return false;
-      await write(key, [...kept, at]);
+      const kept = stillCounted(await read(key), at, limits);
+      if (!mayEmail(kept, at, limits)) return false;
+      await kv.put(key, JSON.stringify([...kept, at]), { expirationTtl: Math.ceil(limits.windowMs / 1000) });
       return true;
     },
   };
@@ -766,7 +798,8 @@ const HEADER_SAFE_ADDRESS = /^[^\s<>,;"()\\\u0000-\u001f\u007f]+@[^\s<>,;"()\\@\
 
 /** The address itself, or an error: an address that could smuggle a header or recipient is never sent to. */
 export function headerAddress(email: string): string {
-  if (!HEADER_SAFE_ADDRESS.test(email))
+  // '=?' would start an RFC 2047 encoded-word, which a mail program may show decoded.
+  if (!HEADER_SAFE_ADDRESS.test(email) || email.includes('=?'))
     throw new Error(`Refusing to put an unsafe address in a mail header: ${JSON.stringify(email)}`);
   return email;
 }

@@ -22,7 +22,8 @@
  * asked by email), and each write's emails go on the mail queue (mail.ts), which this
  * same handler consumes: a batch of mail jobs is sent, never written.
  */
-import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
+import { AIRTABLE_SCHEMA, normaliseEmail } from '#src/lib/airtable/schema.ts';
+import { FORMS } from '#src/lib/forms/forms.ts';
 import {
   type AirtableClient,
   AirtableError,
@@ -40,6 +41,9 @@ import {
   type UpsertHow,
   upsertByEmail,
   CONSENTED_UPSERT,
+  EMAILS_PER_LOOKUP,
+  isWithdrawn,
+  type UpsertResult,
   writeOutcome,
 } from './submission.ts';
 import { isMailJob, type MailBatchReport, queueOutcomeMail, sendMailJobs, type WorkerMail } from './mail.ts';
@@ -121,10 +125,15 @@ export const QUEUED_UPSERT: UpsertHow<Queued> = {
 /** The same with consent (consent.ts): a new address is created Pending, a stored one held. */
 export const CONSENTED_QUEUED_UPSERT: UpsertHow<Queued> = {
   ...QUEUED_UPSERT,
-  cells: (queued, at) => CONSENTED_UPSERT.cells(queued.submission, at),
+  cells: (queued, at, stored) => CONSENTED_UPSERT.cells(queued.submission, at, stored),
+  lookupFields: CONSENTED_UPSERT.lookupFields,
 };
 
 /** The submission as queued again (a dead letter replayed): its origin kept for its emails. */
+const WAITLIST_TABLE = FORMS.waitlist.table;
+const CONSENT_FIELD = FORMS.waitlist.fields.consent.airtable;
+const EMAIL_FIELD = FORMS.waitlist.fields.email.airtable;
+
 const requeueable = (item: Queued): QueuedSubmission =>
   item.origin ? { ...item.submission, origin: item.origin } : item.submission;
 
@@ -200,10 +209,15 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
    * Queues the emails one write causes, within the recipients' limits. Never throws: the record is
    * stored and its messages acknowledged whatever happens here, so mail never writes it twice.
    */
-  async function queueMail(item: Queued, outcome: 'created' | 'updated' | 'held', report: BatchReport) {
+  async function queueMail(
+    item: Queued,
+    outcome: 'created' | 'updated' | 'held',
+    report: BatchReport,
+    about: Parameters<typeof writeOutcome>[3],
+  ) {
     const { mail } = options;
     if (!mail) return;
-    const written = writeOutcome(item.submission, outcome, submissionMailKey(item.submission));
+    const written = writeOutcome(item.submission, outcome, submissionMailKey(item.submission), about);
     if (!written) return;
     if (!item.origin) {
       log(`Mailer: a ${item.submission.table} submission came with no site origin; no email for it`);
@@ -220,10 +234,36 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
     }
   }
 
+  /**
+   * The quotes' contacts on the waitlist's suppression list (Consent 'Withdrawn'): they hear
+   * nothing a stranger's quote causes. One lookup per 100 written quotes; if it fails, every
+   * contact of the batch is treated as withdrawn (the team still hears of each quote).
+   */
+  async function withdrawnContacts(table: string, results: readonly UpsertResult<Queued>[]) {
+    const emails = results.filter((result) => result.outcome !== 'failed').map((result) => result.email);
+    if (table === WAITLIST_TABLE || emails.length === 0) return new Set<string>();
+    const withdrawn = new Set<string>();
+    for (let start = 0; start < emails.length; start += EMAILS_PER_LOOKUP) {
+      const part = emails.slice(start, start + EMAILS_PER_LOOKUP);
+      try {
+        const records = await client.findByEmails(WAITLIST_TABLE, part, undefined, [CONSENT_FIELD]);
+        for (const record of records)
+          if (isWithdrawn(record.fields)) withdrawn.add(normaliseEmail(String(record.fields[EMAIL_FIELD])));
+      } catch (error) {
+        log(
+          `Airtable writer: the suppression list could not be read (${String(error)}); no email to these contacts`,
+        );
+        for (const email of part) withdrawn.add(email);
+      }
+    }
+    return withdrawn;
+  }
+
   /** Upserts one table's items; acks what was stored, retries or dead-letters the rest per request. */
   async function write(table: string, items: readonly Queued[], report: BatchReport) {
     const how = options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
     const results = await upsertByEmail(client, table, items, how, { now });
+    const withdrawn = options.mail ? await withdrawnContacts(table, results) : new Set<string>();
     const failures = new Map<unknown, Queued[]>();
     for (const result of results) {
       if (result.outcome === 'failed') {
@@ -233,7 +273,10 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
       for (const message of result.item.messages) message.ack();
       report[result.outcome] += 1;
       if (result.outcome !== 'held') report.stored += 1;
-      await queueMail(result.item, result.outcome, report);
+      await queueMail(result.item, result.outcome, report, {
+        ...(result.stored ? { stored: result.stored } : {}),
+        contactWithdrawn: withdrawn.has(result.email),
+      });
     }
     // One failed request's records together: its error says whether to retry or find the culprit.
     for (const [error, failed] of failures) await retryOrDeadLetter(failed, error, report);

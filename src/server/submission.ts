@@ -103,14 +103,18 @@ export interface UpsertHow<T> {
   /** Two items of one email as one: the later over the earlier. */
   merge(earlier: T, later: T): T;
   /**
-   * The cells of a new record (`create`) and the cells written over a stored one (`update`);
-   * `update: null` holds the item instead: a stored record is left as it is (outcome 'held').
+   * The cells of a new record (`create`) and the cells written over a stored one (`update`, given
+   * the stored record's `lookupFields`); `update: null` holds the item instead: a stored record
+   * is left as it is (outcome 'held').
    */
-  cells(item: T, at: Date): { create: Cells; update: Cells | null };
+  cells(item: T, at: Date, stored?: Cells): { create: Cells; update: Cells | null };
+  /** The stored fields `cells` needs to decide an update, by table (the email's alone when none). */
+  lookupFields?: (table: string) => readonly string[];
 }
 
 export type UpsertResult<T> =
-  | { item: T; email: string; outcome: 'created' | 'updated' | 'held'; id: string }
+  /** `stored`: the stored record's lookup fields, as they were before this write. */
+  | { item: T; email: string; outcome: 'created' | 'updated' | 'held'; id: string; stored?: Cells }
   /** `error` is shared by every item of the failed request (usually an AirtableError). */
   | { item: T; email: string; outcome: 'failed'; error: unknown };
 
@@ -153,18 +157,19 @@ export async function upsertByEmail<T>(
   const { deadline } = options;
 
   // The stored record of each email (the first, should someone have typed a second by hand).
-  const stored = new Map<string, string>();
+  const stored = new Map<string, StoredRecord>();
   for (const part of chunks(merged, EMAILS_PER_LOOKUP)) {
     try {
       const records = await client.findByEmails(
         table,
         part.map(({ email }) => email),
         deadline,
+        how.lookupFields?.(table),
       );
       for (const record of records) {
         const email = record.fields[EMAIL_FIELD];
         if (typeof email === 'string' && !stored.has(normaliseEmail(email)))
-          stored.set(normaliseEmail(email), record.id);
+          stored.set(normaliseEmail(email), record);
       }
     } catch (error) {
       // Without the lookup nothing may be written: a create could double a stored record.
@@ -195,9 +200,11 @@ export async function upsertByEmail<T>(
     }
   }
   // Held: the record is stored and nothing is written over it (consent.ts decides what follows).
+  const storedOf = (email: string) => stored.get(email) ?? { id: '', fields: {} };
   const writable = updates.filter(({ email, item }) => {
-    if (how.cells(item, at).update !== null) return true;
-    results.push({ item, email, outcome: 'held', id: stored.get(email) ?? '' });
+    const record = storedOf(email);
+    if (how.cells(item, at, record.fields).update !== null) return true;
+    results.push({ item, email, outcome: 'held', id: record.id, stored: record.fields });
     return false;
   });
   for (const part of chunks(writable, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
@@ -205,13 +212,19 @@ export async function upsertByEmail<T>(
       await client.update(
         table,
         part.map(({ email, item }) => ({
-          id: stored.get(email) ?? '',
-          fields: how.cells(item, at).update ?? {},
+          id: storedOf(email).id,
+          fields: how.cells(item, at, storedOf(email).fields).update ?? {},
         })),
         deadline,
       );
       for (const { email, item } of part)
-        results.push({ item, email, outcome: 'updated', id: stored.get(email) ?? '' });
+        results.push({
+          item,
+          email,
+          outcome: 'updated',
+          id: storedOf(email).id,
+          stored: storedOf(email).fields,
+        });
     } catch (error) {
       for (const { email, item } of part) results.push({ item, email, outcome: 'failed', error });
     }
@@ -256,15 +269,27 @@ export function consentOnCreate(submission: Pick<Submission, 'table'>): Cells {
     : {};
 }
 
-/** The write path with consent: a new address is created (Pending), a stored one held. */
+/**
+ * The write path with consent: a new address is created (Pending); a stored one is held, except
+ * a sign-up nobody has confirmed yet (Pending), which takes the latest values and stays Pending.
+ * Its address has proved nothing either way, so a stranger's earlier sign-up never keeps the
+ * owner's own from being stored (and the confirmation email already sent confirms the latest).
+ */
 export const CONSENTED_UPSERT: UpsertHow<Submission> = {
   emailOf: SUBMISSION_UPSERT.emailOf,
   merge: SUBMISSION_UPSERT.merge,
-  cells: (submission, at) => ({
+  cells: (submission, at, stored) => ({
     create: { ...cellsForCreate(submission, at), ...consentOnCreate(submission) },
-    update: null,
+    update:
+      isWaitlist(submission.table) && stored?.[CONSENT] === 'Pending'
+        ? { ...cellsForUpdate(submission, at), [CONSENT_TEXT]: WAITLIST_CONSENT_STATEMENT }
+        : null,
   }),
+  lookupFields: (table) => (isWaitlist(table) ? [CONSENT] : []),
 };
+
+/** Whether a stored waitlist record (its lookup fields) is on the suppression list. */
+export const isWithdrawn = (stored: Cells | undefined) => stored?.[CONSENT] === 'Withdrawn';
 
 /** A submission's values as a held change carries them (its cells, by Airtable field name). */
 export function heldValues(submission: Submission): LinkValues {
@@ -283,13 +308,20 @@ export function teamRows(submission: Submission): [string, string][] {
     });
 }
 
-/** What the mail needs to know about a write: see outgoing.ts. */
+/**
+ * What the mail needs to know about a write (mail.ts's emailsFor), with consent: an update is a
+ * Pending sign-up taking its latest values (its confirmation, within the limits, as for a new
+ * one); a withdrawn address hears nothing a stranger can cause (`stored`: the sign-up's stored
+ * Consent; `contactWithdrawn`: a quote's contact is on the waitlist's suppression list).
+ */
 export function writeOutcome(
   submission: Submission,
-  outcome: 'created' | 'updated' | 'held',
+  written: 'created' | 'updated' | 'held',
   key: string,
+  { stored, contactWithdrawn = false }: { stored?: Cells; contactWithdrawn?: boolean } = {},
 ): WriteOutcome | null {
-  if (outcome === 'updated') return null;
+  if (isWaitlist(submission.table) && isWithdrawn(stored)) return null;
+  const outcome = written === 'updated' ? 'created' : written;
   const quote = FORMS.quote.fields;
   const school = submission.cells[quote.schoolName.airtable];
   return {
@@ -301,6 +333,7 @@ export function writeOutcome(
     ...(isWaitlist(submission.table)
       ? {}
       : { teamRows: teamRows(submission), school: typeof school === 'string' ? school : '' }),
+    ...(contactWithdrawn ? { contactWithdrawn } : {}),
   };
 }
 

@@ -146,7 +146,7 @@ test.describe('JavaScript on', () => {
     const team = await emailed(
       'relay',
       DEFAULT_SCHOOLS_TEAM_EMAIL,
-      EMAIL_COPY.schoolsTeam.subject(entry.school),
+      EMAIL_COPY.schoolsTeam.new.subject(entry.school),
     );
     expect(team.headers['reply-to']).toContain(email);
     for (const value of [entry.name, entry.school, entry.role, 'Support Learners', entry.other, email]) {

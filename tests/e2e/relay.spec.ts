@@ -171,7 +171,7 @@ test('a quote for a stored school changes nothing until its contact presses the 
   });
   expect(Date.parse(String(records[0]?.fields['Last Updated']))).toBeGreaterThanOrEqual(pressedAt);
   // Its Status is 'New' again: the schools team hears of it, replying to the contact.
-  const updated = EMAIL_COPY.schoolsTeam.changedSubject('Oakfield Primary School');
+  const updated = EMAIL_COPY.schoolsTeam['confirmed-change'].subject('Oakfield Primary School');
   await expect
     .poll(
       async () =>

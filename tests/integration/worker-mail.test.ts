@@ -174,11 +174,11 @@ describe('consent and mail on the Worker under workerd', () => {
     await expect.poll(() => record('School Quotes', email).length, WAIT).toBe(1);
     await expect
       .poll(
-        () => emailsTo(TEAM).filter((e) => e.subject === EMAIL_COPY.schoolsTeam.subject(school)).length,
+        () => emailsTo(TEAM).filter((e) => e.subject === EMAIL_COPY.schoolsTeam.new.subject(school)).length,
         WAIT,
       )
       .toBe(1);
-    const team = emailsTo(TEAM).find((e) => e.subject === EMAIL_COPY.schoolsTeam.subject(school));
+    const team = emailsTo(TEAM).find((e) => e.subject === EMAIL_COPY.schoolsTeam.new.subject(school));
     expect(await team!.text()).toContain(email);
     await expect.poll(() => emailsTo(email).length, WAIT).toBe(1);
     expect(emailsTo(email)[0]?.subject).toBe(EMAIL_COPY.quoteAcknowledgement.subject);
@@ -209,7 +209,7 @@ describe('consent and mail on the Worker under workerd', () => {
     expect(answer.status).toBe(200);
     const change = await linkIn(email, EMAIL_COPY.change.subject, '/api/email/change');
     expect(record('School Quotes', email)[0]?.fields.Status).toBe('Won');
-    const changed = EMAIL_COPY.schoolsTeam.changedSubject(school);
+    const changed = EMAIL_COPY.schoolsTeam['confirmed-change'].subject(school);
     expect(emailsTo(TEAM).filter((e) => e.subject === changed)).toEqual([]);
 
     expect((await press(change)).status).toBe(200);

@@ -47,6 +47,7 @@ function specRule(value: string): boolean {
   if (localChars.length === 0 || localChars.length > LIMITS.local) return false;
   if (local.startsWith('.') || local.endsWith('.')) return false;
   if (!localChars.every(isLocalChar)) return false;
+  if (local.includes('=?')) return false; // an RFC 2047 encoded-word's start
 
   if (codePoints(domain).length > LIMITS.domain) return false;
   const labels = domain.split('.');

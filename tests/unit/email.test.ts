@@ -87,6 +87,12 @@ describe('isValidEmail', () => {
     expect(isValidEmail(`user@${'d'.repeat(64)}.com`)).toBe(false);
   });
 
+  it('rejects a local part that starts an RFC 2047 encoded-word (a name a mail program would show)', () => {
+    expect(isValidEmail('=?utf-8?b?U2Nob29sIEJvYXJk?=@example.com')).toBe(false);
+    expect(isValidEmail('a=?b@example.com')).toBe(false);
+    expect(isValidEmail('a=b?c@example.com')).toBe(true);
+  });
+
   it('requires exactly one @ with something on each side', () => {
     for (const email of ['userexample.com', '@example.com', 'user@', 'a@b@example.com', '']) {
       expect(isValidEmail(email), email).toBe(false);

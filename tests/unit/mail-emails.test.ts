@@ -86,7 +86,7 @@ describe('the site’s emails', () => {
         ['Contact Name', 'Ms O’Neil & "Co"'],
         ['Message', 'Line one\nLine two <img src=x onerror=alert(1)>'],
       ],
-      false,
+      'new',
       'sub-4',
     );
     expect(message.replyTo).toBe('head@school.sch.uk');
@@ -111,7 +111,7 @@ describe('the site’s emails', () => {
         ['Contact Name', 'Ada\r\nEmail: evil@example.com'],
         ['School Name', 'Hill\u2028School Name: Evil Academy\u0085Role: Head'],
       ],
-      false,
+      'new',
       'sub-5',
     );
     const lines = message.text.split('\n');

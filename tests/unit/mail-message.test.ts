@@ -56,6 +56,7 @@ describe('mail headers', () => {
       'a b@c.d',
       'a@b.c;x@y.z',
       '"a"@b.c',
+      '=?utf-8?b?U2Nob29sIEJvYXJk?=@example.com',
     ]) {
       expect(() => headerAddress(bad), bad).toThrow(/unsafe address/);
     }

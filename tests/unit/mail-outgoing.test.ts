@@ -43,10 +43,41 @@ describe('the emails a write causes', () => {
     expect(emails[0]?.limitedInbox).toBe('parent@example.com');
   });
 
-  it('an address already stored (either form): one change email to the address on record, nothing else', async () => {
-    for (const form of ['waitlist', 'quote'] as const) {
-      const emails = await emailsFor(outcome({ form, outcome: 'held' }), context, settings, inboxOf);
-      expect(emails.map(({ message }) => message.subject)).toEqual([EMAIL_COPY.change.subject]);
+  it('a sign-up for an address already stored: one change email to the address on record, nothing else', async () => {
+    const emails = await emailsFor(outcome({ outcome: 'held' }), context, settings, inboxOf);
+    expect(emails.map(({ message }) => message.subject)).toEqual([EMAIL_COPY.change.subject]);
+  });
+
+  it('a quote for a contact on record: the team hears of it at once (counted per contact), and the contact is asked to confirm', async () => {
+    const emails = await emailsFor(quoteOutcome({ outcome: 'held' }), context, settings, inboxOf);
+    expect(
+      emails.map(({ message, limitedInbox, limitedContact }) => [
+        message.to,
+        message.subject,
+        limitedInbox,
+        limitedContact,
+      ]),
+    ).toEqual([
+      [
+        'schools@podling.app',
+        EMAIL_COPY.schoolsTeam.held.subject('St Anne’s'),
+        undefined,
+        'head@school.sch.uk',
+      ],
+      ['head@school.sch.uk', EMAIL_COPY.change.subject, 'head@school.sch.uk', undefined],
+    ]);
+  });
+
+  it('an address that withdrew hears nothing a stranger can cause; the team still hears of its quote', async () => {
+    expect(await emailsFor(outcome({ contactWithdrawn: true }), context, settings, inboxOf)).toEqual([]);
+    for (const written of ['created', 'held'] as const) {
+      const emails = await emailsFor(
+        quoteOutcome({ outcome: written, contactWithdrawn: true }),
+        context,
+        settings,
+        inboxOf,
+      );
+      expect(emails.map(({ message }) => message.to)).toEqual(['schools@podling.app']);
     }
   });
 
@@ -67,7 +98,7 @@ describe('the emails a write causes', () => {
         'schools@podling.app',
         undefined,
         'head@school.sch.uk',
-        EMAIL_COPY.schoolsTeam.changedSubject('St Anne’s'),
+        EMAIL_COPY.schoolsTeam['confirmed-change'].subject('St Anne’s'),
       ],
     ]);
     // A waitlist change its owner confirmed tells nobody.
