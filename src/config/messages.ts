@@ -92,7 +92,12 @@ export const EMAIL_COPY = {
     unsubscribeButton: 'Stop emails',
     unsubscribedTitle: 'You will not hear from us again',
     unsubscribedBody:
-      'This address is withdrawn from every list of ours. If you change your mind, join the waitlist again.',
+      'This address is withdrawn from every list of ours, and nothing anyone types on our website will make us email it. If you change your mind, you can join the waitlist again here, or from the link at the foot of any email we sent you.',
+    rejoinTerms: 'If you join again',
+    rejoinButton: 'Join the waitlist again',
+    rejoinedTitle: 'You are back on the waitlist',
+    rejoinedBody:
+      'Thank you. We will email you news about the app and its launch, at most twice a month. Every email has a link to stop.',
     expiredTitle: 'This link has expired',
     expiredBody:
       'Links in our emails work for 7 days. Nothing has changed. You can sign up again and we will send a new link.',

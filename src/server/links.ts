@@ -13,7 +13,7 @@
  * the server's one write path implements; the cells a change writes come from the forms' own
  * rules (`applyValues`), so this module knows consent, not fields.
  */
-import { EMAIL_COPY } from '#src/config/messages.ts';
+import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/form-answer.ts';
 import { type ConsentState } from '#src/lib/forms/contract.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './request-check.ts';
@@ -36,8 +36,11 @@ export interface ConsentRecord {
 /** What a link needs from the store. */
 export interface ConsentRecords {
   find(form: LinkForm, email: string): Promise<ConsentRecord | null>;
-  /** Sets a waitlist record's consent (and, for Confirmed, its Confirmed At). */
-  setConsent(id: string, consent: ConsentState, at: Date): Promise<void>;
+  /**
+   * Sets a waitlist record's consent (and, for Confirmed, its Confirmed At; with `statement`, the
+   * words agreed to, for a withdrawn address joining again).
+   */
+  setConsent(id: string, consent: ConsentState, at: Date, statement?: string): Promise<void>;
   /** Stores a suppression entry for an address with no waitlist record: Consent Withdrawn. */
   createWithdrawn(email: string, at: Date): Promise<void>;
   /**
@@ -85,8 +88,13 @@ interface Page {
   readonly status: number;
   readonly title: string;
   readonly body: string;
-  /** A button that posts the token back to the same address. */
-  readonly button?: { readonly label: string; readonly action: string; readonly token: string };
+  /** A button that posts the token back to the same address (with `rejoin`, to join again). */
+  readonly button?: {
+    readonly label: string;
+    readonly action: string;
+    readonly token: string;
+    readonly rejoin?: boolean;
+  };
   /** Rows shown above the button (a held change's values). */
   readonly rows?: readonly (readonly [string, string])[];
   readonly link?: { readonly label: string; readonly href: string };
@@ -97,7 +105,7 @@ function render(page: Page): Response {
     ? `<dl>${page.rows.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`
     : '';
   const button = page.button
-    ? `<form method="post" action="${escapeHtml(page.button.action)}"><input type="hidden" name="token" value="${escapeHtml(page.button.token)}"><button type="submit">${escapeHtml(page.button.label)}</button></form>`
+    ? `<form method="post" action="${escapeHtml(page.button.action)}"><input type="hidden" name="token" value="${escapeHtml(page.button.token)}">${page.button.rejoin ? '<input type="hidden" name="rejoin" value="1">' : ''}<button type="submit">${escapeHtml(page.button.label)}</button></form>`
     : '';
   const link = page.link
     ? `<p><a href="${escapeHtml(page.link.href)}">${escapeHtml(page.link.label)}</a></p>`
@@ -156,17 +164,21 @@ function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: string, t
   });
 }
 
-/** The link's token: from the pressed button's body (read within the doors' limits), or the address. */
-async function tokenFrom(request: Request, url: URL): Promise<string | { status: 408 | 413 }> {
-  const fromQuery = url.searchParams.get('token');
-  if (request.method !== 'POST') return fromQuery ?? '';
+/**
+ * The link's token: from the pressed button's body (read within the doors' limits), or the
+ * address; and whether the button was 'join again' (the unsubscribed page's).
+ */
+async function pressOf(
+  request: Request,
+  url: URL,
+): Promise<{ token: string; rejoin: boolean } | { status: 408 | 413 }> {
+  const fromQuery = url.searchParams.get('token') ?? '';
+  if (request.method !== 'POST') return { token: fromQuery, rejoin: false };
   const body = await readBody(request, REQUEST_MAX_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS);
   if ('problem' in body) return { status: body.problem === 'too-large' ? 413 : 408 };
   const type = request.headers.get('content-type') ?? '';
-  const fromBody = type.startsWith('application/x-www-form-urlencoded')
-    ? new URLSearchParams(body.text).get('token')
-    : null;
-  return fromBody || (fromQuery ?? '');
+  const fields = type.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(body.text) : null;
+  return { token: fields?.get('token') || fromQuery, rejoin: fields?.get('rejoin') === '1' };
 }
 
 /** Does the link's one thing; answers the page that says it is done. */
@@ -175,6 +187,7 @@ async function act(
   claims: LinkClaims,
   options: EmailLinkOptions,
   origin: string,
+  press: { token: string; rejoin: boolean; action: string },
 ): Promise<Response> {
   const at = options.now();
   const { records } = options;
@@ -208,9 +221,22 @@ async function act(
     case 'unsubscribe': {
       // The waitlist table is the suppression list for every email the site sends.
       const record = await records.find('waitlist', claims.email);
+      if (press.rejoin) {
+        // Only the mailbox's owner holds this token: the one way back once withdrawn, since the
+        // forms send a withdrawn address nothing (a stranger could otherwise make them write).
+        if (record?.consent === 'Withdrawn')
+          await records.setConsent(record.id, 'Confirmed', at, WAITLIST_CONSENT_STATEMENT);
+        return render({ status: 200, title: copy.rejoinedTitle, body: copy.rejoinedBody });
+      }
       if (!record) await records.createWithdrawn(claims.email, at);
       else if (record.consent !== 'Withdrawn') await records.setConsent(record.id, 'Withdrawn', at);
-      return render({ status: 200, title: copy.unsubscribedTitle, body: copy.unsubscribedBody });
+      return render({
+        status: 200,
+        title: copy.unsubscribedTitle,
+        body: copy.unsubscribedBody,
+        rows: [[copy.rejoinTerms, WAITLIST_CONSENT_STATEMENT]],
+        button: { label: copy.rejoinButton, action: press.action, token: press.token, rejoin: true },
+      });
     }
   }
 }
@@ -234,14 +260,15 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') {
     return new Response('Method not allowed', { status: 405, headers: { allow: 'GET, HEAD, POST' } });
   }
-  const token = await tokenFrom(request, url);
-  if (typeof token !== 'string') return refusedPage('invalid', token.status);
+  const press = await pressOf(request, url);
+  if ('status' in press) return refusedPage('invalid', press.status);
+  const { token } = press;
   const check = await checkLink(token, purpose, options.linkSecrets, options.now());
   if (!check.ok) return refusedPage(check.reason === 'expired' ? 'expired' : 'invalid');
   // The button posts back to the path alone: the token travels in the body, not in logs.
   if (request.method !== 'POST') return confirmPage(purpose, check.claims, url.pathname, token);
   try {
-    return await act(purpose, check.claims, options, options.siteOrigin);
+    return await act(purpose, check.claims, options, options.siteOrigin, { ...press, action: url.pathname });
   } catch (error) {
     options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
     return render({ status: 503, title: copy.unavailableTitle, body: copy.unavailableBody });

@@ -393,7 +393,7 @@ export function consentRecords(client: AirtableClient): ConsentRecords {
         ? { id: record.id, consent: consent as ConsentState }
         : { id: record.id };
     },
-    async setConsent(id, consent, at) {
+    async setConsent(id, consent, at, statement) {
       const stamp = at.toISOString();
       await client.update(WAITLIST.table, [
         {
@@ -402,6 +402,7 @@ export function consentRecords(client: AirtableClient): ConsentRecords {
             [CONSENT]: consent,
             [LAST_UPDATED]: stamp,
             ...(consent === 'Confirmed' ? { [CONFIRMED_AT]: stamp } : {}),
+            ...(statement ? { [CONSENT_TEXT]: statement } : {}),
           },
         },
       ]);

@@ -177,6 +177,30 @@ describe('email links', () => {
     expect(store.writes).toEqual(['rec1:Withdrawn']);
   });
 
+  it('after unsubscribing, the page offers to join again; only that button (the token’s holder) brings the address back', async () => {
+    const store = memoryRecords([
+      { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Confirmed' },
+    ]);
+    const url = await signedUrl(context, 'unsubscribe', 'waitlist', 'p@example.com');
+    const options = { records: store.records, linkSecrets: [SECRET], siteOrigin: SITE, now: () => SENT };
+    const done = await (await handleEmailLink(press(url), options)).text();
+    expect(store.rows[0]?.consent).toBe('Withdrawn');
+    expect(done).toContain(EMAIL_COPY.linkPages.rejoinButton);
+    expect(done).toContain('name="rejoin" value="1"');
+    const token = new URL(url).searchParams.get('token') ?? '';
+    const rejoin = await handleEmailLink(
+      request(`${SITE}${new URL(url).pathname}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, rejoin: '1' }).toString(),
+      }),
+      options,
+    );
+    expect(rejoin.status).toBe(200);
+    expect(await rejoin.text()).toContain(EMAIL_COPY.linkPages.rejoinedTitle);
+    expect(store.writes).toEqual(['rec1:Withdrawn', 'rec1:Confirmed']);
+  });
+
   it('unsubscribing from a quote email with no waitlist record leaves a Withdrawn suppression entry', async () => {
     const store = memoryRecords([{ id: 'rec1', form: 'quote', email: 'head@school.sch.uk' }]);
     const url = await signedUrl(context, 'unsubscribe', 'quote', 'head@school.sch.uk');
