@@ -12,7 +12,8 @@ import { trackStoreClick } from '#src/lib/analytics.ts';
 import { HOME_VIDEO_HEADING, HomePage, type HomePageProps } from '#src/pages/home-page.tsx';
 
 vi.mock('#src/lib/analytics.ts', () => ({ trackStoreClick: vi.fn(async () => undefined) }));
-vi.mock('#src/features/waitlist/add-to-waitlist.ts', () => ({
+vi.mock('#src/lib/forms/send-form.ts', async (original) => ({
+  ...(await original<object>()),
   addToWaitlist: vi.fn(async () => ({ success: true })),
 }));
 // The carousel has its own tests; here only its place in the page matters.

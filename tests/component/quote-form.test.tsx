@@ -5,11 +5,11 @@ import toast, { Toaster } from 'react-hot-toast';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '#src/config/messages.ts';
 import { QuoteForm, type QuoteFormProps } from '#src/features/quote/quote-form.tsx';
-import { submitQuoteRequest } from '#src/features/quote/submit-quote.ts';
-import type { SubmitResult } from '#src/lib/forms/send-form.ts';
+import { submitQuoteRequest, type SubmitResult } from '#src/lib/forms/send-form.ts';
 import type { QuotePosted } from '#src/lib/forms/forms.ts';
 
-vi.mock('#src/features/quote/submit-quote.ts', () => ({
+vi.mock('#src/lib/forms/send-form.ts', async (original) => ({
+  ...(await original<object>()),
   submitQuoteRequest: vi.fn(async () => ({ success: true })),
 }));
 

@@ -9,7 +9,8 @@ import { SCHOOLS } from '#src/content/schools.ts';
 import { SCHOOLS_TESTIMONIALS } from '#src/content/testimonials.ts';
 import { SchoolsPage, SCHOOLS_SECTION_IDS } from '#src/pages/schools-page.tsx';
 
-vi.mock('#src/features/quote/submit-quote.ts', () => ({
+vi.mock('#src/lib/forms/send-form.ts', async (original) => ({
+  ...(await original<object>()),
   submitQuoteRequest: vi.fn(async () => ({ success: true })),
 }));
 

@@ -7,10 +7,11 @@ import { SUBMITTING_STATUS_TEXT } from '#src/components/form/submit-button.tsx';
 import { WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/forms.ts';
 import { WAITLIST_CONSENT_STATEMENT, MESSAGES } from '#src/config/messages.ts';
 import { WAITLIST_INTEREST_OPTIONS } from '#src/content/home.ts';
-import { addToWaitlist } from '#src/features/waitlist/add-to-waitlist.ts';
+import { addToWaitlist } from '#src/lib/forms/send-form.ts';
 import { WAITLIST_FORM_TEXT, WaitlistForm, interestsToSend } from '#src/features/waitlist/waitlist-form.tsx';
 
-vi.mock('#src/features/waitlist/add-to-waitlist.ts', () => ({
+vi.mock('#src/lib/forms/send-form.ts', async (original) => ({
+  ...(await original<object>()),
   addToWaitlist: vi.fn(async () => ({ success: true })),
 }));
 

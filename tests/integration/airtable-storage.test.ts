@@ -3,8 +3,7 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_ERRORS } from '#src/config/messages.ts';
-import { addToWaitlist } from '#src/features/waitlist/add-to-waitlist.ts';
-import { submitQuoteRequest } from '#src/features/quote/submit-quote.ts';
+import { addToWaitlist, submitQuoteRequest } from '#src/lib/forms/send-form.ts';
 import { emailLookupFormula, WAITLIST_FIELDS, normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { type StorageOptions, upsertQuoteRequest, upsertWaitlistEntry } from '#src/lib/airtable/upsert.ts';
 import type { QuotePosted } from '#src/lib/forms/forms.ts';

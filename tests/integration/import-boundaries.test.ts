@@ -105,7 +105,7 @@ describe('import boundaries in src/', () => {
       /src\/config and src\/lib only/,
     ],
     [
-      'src/features/waitlist/add-to-waitlist.ts',
+      'src/lib/forms/send-form.ts',
       "const airtable = () => import('airtable');",
       /Only src\/lib\/airtable\/client\.ts may import airtable/,
     ],

@@ -1,7 +1,7 @@
 import { CheckIcon } from '#src/components/icons.tsx';
 import { useFirstFocusWithin } from '#src/components/form/use-first-focus-within.ts';
 import { preloadStorage } from '#src/lib/airtable/preload.ts';
-import type { SubmitResult } from '#src/lib/forms/send-form.ts';
+import { type SubmitResult, addToWaitlist } from '#src/lib/forms/send-form.ts';
 import { type InterestId, WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/forms.ts';
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { toast } from '#src/lib/toast.ts';
@@ -16,7 +16,6 @@ import { useEmailField } from '#src/components/form/use-email-field.ts';
 import { useSingleSubmit } from '#src/components/form/use-single-submit.ts';
 import { MESSAGES, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { WAITLIST_INTEREST_OPTIONS } from '#src/content/home.ts';
-import { addToWaitlist } from './add-to-waitlist.ts';
 import { ROUTE_PATHS } from '#src/config/site.ts';
 import { isAcceptedEmail } from '#src/lib/email.ts';
 import './waitlist-form.css';

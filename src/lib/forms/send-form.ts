@@ -13,7 +13,7 @@
 import { env } from '#src/config/env.ts';
 import type { StorageOptions } from '#src/lib/airtable/upsert.ts';
 import type { FormContract, PostedValues } from './contract.ts';
-import type { FormName } from './forms.ts';
+import { type FormName, QUOTE_FORM, type QuotePosted, WAITLIST_FORM, type WaitlistPosted } from './forms.ts';
 
 export type SubmitResult = { success: boolean };
 
@@ -67,3 +67,15 @@ export async function sendForm<C extends FormContract & { name: FormName }>(
     return { success: false };
   }
 }
+
+/**
+ * Adds or updates the visitor on the waitlist (spec 7.3: email and interests; an empty selection
+ * sends none, and the server or direct mode's storage applies the default on a new record only).
+ * Never throws: failures log and return success false.
+ */
+export const addToWaitlist = (posted: WaitlistPosted, options?: StorageOptions): Promise<SubmitResult> =>
+  sendForm(WAITLIST_FORM, posted, options);
+
+/** Stores the school's quote request; never throws: failures log and return success false. */
+export const submitQuoteRequest = (posted: QuotePosted, options?: StorageOptions): Promise<SubmitResult> =>
+  sendForm(QUOTE_FORM, posted, options);
