@@ -127,58 +127,45 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     store.reset();
     api.reset();
   };
-  const onError = (error: unknown) =>
-    log(`airtable-emulator: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const admin = isAdminPath(url.pathname);
+    const origin = req.headers.origin;
     res.setHeader('vary', 'Origin');
-    if (isAdminPath(url.pathname)) {
-      // The admin API answers its own origin only: a page on another origin gets no CORS grant
-      // (it cannot read the records), and cannot reset, seed or arm faults.
-      const problem = adminRequestProblem(req, options.allowedHosts);
-      if (problem) {
-        sendError(res, 403, 'FORBIDDEN', problem);
-        return;
-      }
-      if (req.headers.origin === ownOrigin(req))
-        res.setHeader('access-control-allow-origin', req.headers.origin);
-      if (req.method === 'OPTIONS') {
-        res.writeHead(204);
-        res.end();
-        return;
-      }
-    } else {
-      const origin = req.headers.origin;
-      if (
-        options.apiOrigins === 'own' &&
-        ((origin !== undefined && origin !== ownOrigin(req)) ||
-          req.headers['sec-fetch-site'] === 'cross-site')
-      ) {
-        sendError(res, 403, 'FORBIDDEN', "The emulator's API answers pages on its own origin only");
-        return;
-      }
+    // The admin API answers its own origin only: a page on another origin gets no CORS grant
+    // (it cannot read the records), and cannot reset, seed or arm faults.
+    const problem = admin
+      ? adminRequestProblem(req, options.allowedHosts)
+      : options.apiOrigins === 'own' &&
+          ((origin !== undefined && origin !== ownOrigin(req)) ||
+            req.headers['sec-fetch-site'] === 'cross-site')
+        ? "The emulator's API answers pages on its own origin only"
+        : null;
+    if (problem) {
+      sendError(res, 403, 'FORBIDDEN', problem);
+      return;
+    }
+    if (!admin) {
       // Like Airtable's API, any origin (unless apiOrigins is 'own'): the browser build of
       // airtable.js (direct mode) calls it from the site's origin and preflights every request.
       res.setHeader('access-control-allow-origin', origin ?? '*');
       res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
       res.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
       res.setHeader('access-control-max-age', '600');
-      if (req.method === 'OPTIONS') {
-        res.writeHead(204);
-        res.end();
-        return;
-      }
-      api.handle(req, res, url, onError);
+    } else if (origin === ownOrigin(req)) res.setHeader('access-control-allow-origin', origin);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204);
+      res.end();
       return;
     }
-    handleAdmin({ store, api, reset, outboxDir: options.outboxDir }, req, res, url).catch(
-      (error: unknown) => {
-        if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
-        onError(error);
-        sendError(res, 500);
-      },
-    );
+    const served = admin
+      ? handleAdmin({ store, api, reset, outboxDir: options.outboxDir }, req, res, url)
+      : api.serve(req, res, url);
+    served.catch((error: unknown) => {
+      if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
+      log(`airtable-emulator: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      sendError(res, 500);
+    });
   };
 
   return {

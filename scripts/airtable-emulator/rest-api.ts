@@ -5,7 +5,7 @@
  */
 import type http from 'node:http';
 import { handleMetadata, metadataScope, type ApiResult } from './metadata-api.ts';
-import { ApiError, apiError, readBody, sendError, sendJson } from './http.ts';
+import { apiError, readBody, sendError, sendJson } from './http.ts';
 import type { EmulatorToken, Scope } from './model.ts';
 import type { BaseStore, ListParams } from './store.ts';
 
@@ -241,14 +241,8 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
   };
 
   return {
-    /** Serves one API request; errors become Airtable-style answers, others are passed to onError. */
-    handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL, onError: (error: unknown) => void) {
-      serve(req, res, url).catch((error: unknown) => {
-        if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
-        onError(error);
-        sendError(res, 500);
-      });
-    },
+    /** Serves one API request; an ApiError it throws is the caller's to answer. */
+    serve,
     addFaults(...added: Fault[]) {
       faults.push(...added);
     },
