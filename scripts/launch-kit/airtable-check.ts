@@ -12,7 +12,7 @@ import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '#src/lib/airta
 import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { type AirtableClient, AirtableError, type RemoteTable } from '#src/server/airtable-client.ts';
-import { kitClient, readSchemaAccess } from './options.ts';
+import { kitClient, listAll, readSchemaAccess } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 /** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
@@ -125,20 +125,12 @@ export async function duplicateEmails(
   const emailField = Object.values(table.fields).find((field) => field.type === 'email');
   const byEmail = new Map<string, string[]>();
   if (!emailField) return byEmail;
-  let offset: string | undefined;
-  do {
-    const page = await client.listPage(table.name, {
-      fields: [emailField.name],
-      ...(offset ? { offset } : {}),
-    });
-    for (const record of page.records) {
-      const email = record.fields[emailField.name];
-      if (typeof email !== 'string' || email.trim() === '') continue;
-      const key = normaliseEmail(email);
-      byEmail.set(key, [...(byEmail.get(key) ?? []), record.id]);
-    }
-    offset = page.offset;
-  } while (offset);
+  for (const record of await listAll(client, table.name, { fields: [emailField.name] })) {
+    const email = record.fields[emailField.name];
+    if (typeof email !== 'string' || email.trim() === '') continue;
+    const key = normaliseEmail(email);
+    byEmail.set(key, [...(byEmail.get(key) ?? []), record.id]);
+  }
   return new Map([...byEmail].filter(([, ids]) => ids.length > 1));
 }
 

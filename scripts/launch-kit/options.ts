@@ -3,8 +3,14 @@
  * environment. They are only ever held in memory: nothing here writes them anywhere.
  */
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/settings.ts';
-import { type AirtableClient, createAirtableClient } from '#src/server/airtable-client.ts';
+import {
+  type AirtableClient,
+  createAirtableClient,
+  type ListQuery,
+  type StoredRecord,
+} from '#src/server/airtable-client.ts';
 import { createPacer, type Pacer } from '#src/server/pacer.ts';
+import { DEAD_LETTERS_PATH } from '#src/server/dead-letters.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
 
 export interface KitOptions {
@@ -94,4 +100,54 @@ export function kitClient(access: AirtableAccess, pacer: Pacer = processPacer): 
         );
     },
   });
+}
+
+/** Every record a list query finds, page by page (Airtable's pages of 100 and its offset). */
+export async function listAll(
+  client: AirtableClient,
+  table: string,
+  query: ListQuery,
+): Promise<StoredRecord[]> {
+  const records: StoredRecord[] = [];
+  let offset: string | undefined;
+  do {
+    const page = await client.listPage(table, { ...query, ...(offset ? { offset } : {}) });
+    records.push(...page.records);
+    offset = page.offset;
+  } while (offset);
+  return records;
+}
+
+/** The Worker's dead-letter admin endpoint: the site's origin and its ADMIN_TOKEN. */
+export interface DeadLetterSite {
+  url: string;
+  token: string;
+}
+
+/** A dead letter as the endpoint lists it. */
+export interface ListedLetter {
+  key: string;
+  table: string;
+  email: string;
+  reason: string;
+  failedAt: string;
+}
+
+/**
+ * Calls the Worker's dead-letter admin endpoint (`path` after DEAD_LETTERS_PATH; a POST when
+ * `body` is given); throws with a sentence on any refusal.
+ */
+export async function deadLetterAdmin<T>(site: DeadLetterSite, path = '', body?: unknown): Promise<T> {
+  const response = await fetch(`${site.url.replace(/\/+$/, '')}${DEAD_LETTERS_PATH}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${site.token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (response.status === 401) throw new Error('the site refused the token: check ADMIN_TOKEN');
+  if (response.status === 404)
+    throw new Error(
+      'no dead-letter endpoint there (the Worker needs ADMIN_TOKEN, a DEAD_LETTERS namespace and the queue)',
+    );
+  if (!response.ok) throw new Error(`the site answered ${response.status}`);
+  return (await response.json()) as T;
 }
