@@ -1,8 +1,8 @@
 /**
- * For `npm run launch-check`: is the privacy policy's retention applied on the Workers deploy?
- * It is when wrangler.jsonc has a Cron Trigger (`triggers.crons`), which runs the Worker's
- * scheduled handler (src/server/retention-job.ts). Without the trigger nothing runs on a
- * schedule, so the owner runs `npm run privacy:retention` by hand.
+ * For `npm run launch-check`: what wrangler.jsonc says, read without wrangler. Its Cron Trigger
+ * (`triggers.crons`) runs the Worker's scheduled handler (src/server/retention-job.ts), which
+ * applies the privacy policy's retention; without one, the owner runs `npm run privacy:retention`
+ * by hand.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -60,32 +60,4 @@ export function wranglerVarOf(root: string, name: string): string | undefined {
 export function isDaily(cron: string): boolean {
   const fields = cron.trim().split(/\s+/);
   return fields.length === 5 && fields.slice(2).every((field) => field === '*');
-}
-
-/** The launch checklist's line: [passed, text]. */
-export function retentionTriggerLine(root: string): [boolean, string] {
-  const configPath = path.join(root, 'wrangler.jsonc');
-  let crons: string[] | null;
-  try {
-    crons = cronTriggersOf(configPath);
-  } catch (error) {
-    return [false, `✗ retention: wrangler.jsonc could not be read (${(error as Error).message})`];
-  }
-  if (crons === null)
-    return [
-      true,
-      '! retention: no wrangler.jsonc, so nothing applies the retention (24 months; 30 days for unconfirmed sign-ups) on a schedule; run `npm run privacy:retention` at least weekly',
-    ];
-  if (crons.length === 0)
-    return [
-      false,
-      '✗ retention: wrangler.jsonc has no Cron Trigger (triggers.crons), so the Worker never applies the privacy policy’s 24-month retention; add one, e.g. "17 3 * * *"',
-    ];
-  const daily = crons.some(isDaily);
-  return [
-    true,
-    `${daily ? '✓' : '!'} retention: the Worker's Cron Trigger applies the 24-month retention (${crons.join(', ')}${
-      daily ? ', daily' : '; not daily: expired records wait until it fires'
-    }); on other hosts run \`npm run privacy:retention\` at least weekly (unconfirmed sign-ups go after 30 days)`,
-  ];
 }
