@@ -58,19 +58,11 @@ export function tokenize(source: string): Token[] {
   return tokens;
 }
 
-const PRECEDENCE: Readonly<Record<string, number>> = {
-  '=': 1,
-  '!=': 1,
-  '<': 1,
-  '>': 1,
-  '<=': 1,
-  '>=': 1,
-  '&': 2,
-  '+': 3,
-  '-': 3,
-  '*': 4,
-  '/': 4,
-};
+/** Binary operators by how tightly they bind, loosest first: comparisons, &, + and -, * and /. */
+const LEVELS = [['=', '!=', '<', '>', '<=', '>='], ['&'], ['+', '-'], ['*', '/']];
+const PRECEDENCE = new Map(
+  LEVELS.flatMap((operators, level) => operators.map((op) => [op, level + 1] as const)),
+);
 
 /** Parses a formula into a tree; 422 INVALID_FILTER_BY_FORMULA on a syntax error. */
 export function parseFormula(source: string): FormulaNode {
@@ -123,7 +115,7 @@ export function parseFormula(source: string): FormulaNode {
     for (;;) {
       const token = tokens[pos];
       if (token?.t !== 'op') return left;
-      const precedence = PRECEDENCE[token.v];
+      const precedence = PRECEDENCE.get(token.v);
       if (precedence === undefined || precedence <= minPrecedence) return left;
       pos += 1;
       left = { k: 'bin', op: token.v, l: left, r: expression(precedence) };
