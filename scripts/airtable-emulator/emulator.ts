@@ -15,8 +15,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adminRequestProblem, EMULATOR_ADMIN_PREFIX, handleAdmin, ownOrigin } from './admin.ts';
 import { ApiError, sendError } from './http.ts';
-import { ALL_SCOPES, type EmulatorToken, type StoredRecord } from './model.ts';
-import { createRestApi, type ApiConfig, type Fault, type LoggedRequest } from './rest-api.ts';
+import { ALL_SCOPES, type EmulatorToken } from './model.ts';
+import { createRestApi } from './rest-api.ts';
 import { BaseStore, type InitialSchema } from './store.ts';
 
 export { EMULATOR_ADMIN_PREFIX } from './admin.ts';
@@ -76,24 +76,6 @@ export interface ListenOptions extends EmulatorOptions {
   host?: string;
 }
 
-/** The emulator as a request handler, with the controls tests use. */
-export interface Emulator {
-  apiKey: string;
-  baseId: string;
-  /** True for the paths the emulator serves: `/v0/…` and `/__emulator…`. */
-  handles: (pathname: string) => boolean;
-  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void;
-  /** Empties records, restores the initial schema, and clears faults, log and config. */
-  reset: () => void;
-  records: (table: string) => StoredRecord[];
-  seed: (table: string, fields: Record<string, unknown>, createdTime?: string) => StoredRecord;
-  addFaults: (...faults: Fault[]) => void;
-  setConfig: (patch: Partial<ApiConfig>) => ApiConfig;
-  requests: () => LoggedRequest[];
-  /** Ends hung answers so the server holding them can close. */
-  close: () => Promise<void>;
-}
-
 /** The emulator listening on its own port. */
 export interface RunningEmulator extends Emulator {
   url: string;
@@ -105,7 +87,7 @@ function isAdminPath(pathname: string): boolean {
 }
 
 /** The emulator as a request handler, to mount on any Node HTTP server or middleware stack. */
-export function createEmulator(options: EmulatorOptions = {}): Emulator {
+export function createEmulator(options: EmulatorOptions = {}) {
   const apiKey = options.apiKey ?? EMULATOR_API_KEY;
   const baseId = options.baseId ?? EMULATOR_BASE_ID;
   const log = options.log ?? (() => undefined);
@@ -171,17 +153,24 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   return {
     apiKey,
     baseId,
-    handles: (pathname) => pathname.startsWith(API_PREFIX) || isAdminPath(pathname),
+    /** True for the paths the emulator serves: `/v0/…` and `/__emulator…`. */
+    handles: (pathname: string) => pathname.startsWith(API_PREFIX) || isAdminPath(pathname),
     handle,
+    /** Empties records, restores the initial schema, and clears faults, log and config. */
     reset,
-    records: (table) => store.records(table),
-    seed: (table, fields, createdTime) => store.seed(table, fields, createdTime),
-    addFaults: (...faults) => api.addFaults(...faults),
-    setConfig: (patch) => api.setConfig(patch),
-    requests: () => api.requests(),
+    records: (table: string) => store.records(table),
+    seed: (table: string, fields: Record<string, unknown>, createdTime?: string) =>
+      store.seed(table, fields, createdTime),
+    addFaults: api.addFaults,
+    setConfig: api.setConfig,
+    requests: api.requests,
+    /** Ends hung answers so the server holding them can close. */
     close: async () => api.endHung(),
   };
 }
+
+/** The emulator as a request handler, with the controls tests use. */
+export type Emulator = ReturnType<typeof createEmulator>;
 
 /** Starts the emulator on its own port. Resolves once it listens. */
 export async function startEmulator(options: ListenOptions = {}): Promise<RunningEmulator> {
