@@ -15,6 +15,7 @@
  * and checks that every new address got exactly one confirmation.
  */
 import { rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
 import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/quote.ts';
@@ -159,23 +160,6 @@ function describeFailure(error: unknown): string {
 /** The attacker's visitor number: an address no real visitor of a run has. */
 const ATTACKER = 9_999_999;
 
-interface Flood {
-  stop(): Promise<{ sent: number; accepted: number; durationMs: number }>;
-}
-
-function attackFigures(
-  flood: { sent: number; accepted: number; durationMs: number },
-  waitlist: readonly { fields: Record<string, unknown> }[],
-) {
-  const stored = waitlist.filter((record) => String(record.fields.Email).startsWith('attack.')).length;
-  return {
-    sent: flood.sent,
-    accepted: flood.accepted,
-    stored,
-    perMinuteStored: stored / Math.max(1 / 60, flood.durationMs / 60_000),
-  };
-}
-
 /** The enhanced form's post: the form's fields, urlencoded, to its door, asking for JSON. */
 async function postToDoor(
   url: string,
@@ -206,7 +190,7 @@ async function waitWhileProgressing(
   let lastProgress = performance.now();
   while (left > 0 && performance.now() < wait.deadline && performance.now() - lastProgress <= wait.stallMs) {
     wait.onWait?.(left);
-    await new Promise((resolve) => setTimeout(resolve, wait.pollMs));
+    await sleep(wait.pollMs);
     left = await countLeft();
     if (left < fewest) {
       fewest = left;
@@ -217,7 +201,7 @@ async function waitWhileProgressing(
 }
 
 /** One client keeping `inFlight` sign-ups going until stopped. */
-function floodFrom(url: string, inFlight: number): Flood {
+function floodFrom(url: string, inFlight: number) {
   let running = true;
   let sent = 0;
   let accepted = 0;
@@ -262,7 +246,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     dropRate: options.dropRate ?? 0,
   });
   const closers: (() => Promise<void>)[] = [() => proxy.close(), () => emulator.close()];
-  let attack: Flood | undefined;
+  let attack: ReturnType<typeof floodFrom> | undefined;
   // What the Worker's mail sent so far: [recipient, subject] pairs; and its queued count.
   let sentMail: (() => { to: string; subject: string }[]) | undefined;
   let mailQueued = 0;
@@ -329,7 +313,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     await Promise.all(
       plan.map(async (submission, visitor) => {
         const wait = submission.at - (performance.now() - started);
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (wait > 0) await sleep(wait);
         const sent = performance.now();
         const error = await submit(submission, visitor).then(() => undefined, describeFailure);
         answers.push({
@@ -419,6 +403,9 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     const counts = proxy.counts();
     const errors: Record<string, number> = {};
     for (const { error } of answers) if (error !== undefined) errors[error] = (errors[error] ?? 0) + 1;
+    const attackStored = emulator
+      .records('Waitlist')
+      .filter((record) => String(record.fields.Email).startsWith('attack.')).length;
     const writingSeconds = Math.max(1, (lastSubmission - started + (settledMs ?? 0)) / 1000);
     return {
       mode: options.mode,
@@ -427,8 +414,15 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       failed: answers.length - succeeded.length,
       p50Ms: percentile(times, 50),
       p95Ms: percentile(times, 95),
-      ...(attackReport ? { attack: attackFigures(attackReport, emulator.records('Waitlist')) } : {}),
       p99Ms: percentile(times, 99),
+      ...(attackReport && {
+        attack: {
+          sent: attackReport.sent,
+          accepted: attackReport.accepted,
+          stored: attackStored,
+          perMinuteStored: attackStored / Math.max(1 / 60, attackReport.durationMs / 60_000),
+        },
+      }),
       stored,
       expected,
       duplicates,
