@@ -12,7 +12,7 @@ import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '#src/lib/airta
 import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
 import { type AirtableClient, AirtableError, type RemoteTable } from '#src/server/airtable-client.ts';
-import { kitClient, listAll, readSchemaAccess } from './options.ts';
+import { kitClient, listAll, readSchemaAccess, type SchemaAccessOptions } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 /** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
@@ -24,12 +24,8 @@ export interface CheckReport {
   ok: boolean;
 }
 
-export interface CheckAccess {
-  endpointUrl: string;
-  baseId: string;
-  schemaToken: string;
-  siteToken?: string;
-}
+/** The base, a token that reads its schema, and the site's token to probe with. */
+export type CheckAccess = Pick<SchemaAccessOptions, 'endpointUrl' | 'baseId' | 'schemaToken' | 'siteToken'>;
 
 function compareSchema(
   expected: TableDefinition,
@@ -214,12 +210,7 @@ export async function main(
 ): Promise<number> {
   const options = readSchemaAccess(argv, env, USAGE, 'schema.bases:read');
   if (!options) return 2;
-  const report = await checkBase({
-    endpointUrl: options.endpointUrl,
-    baseId: options.baseId,
-    schemaToken: options.schemaToken,
-    ...(options.siteToken ? { siteToken: options.siteToken } : {}),
-  });
+  const report = await checkBase(options);
   for (const line of report.lines) console.log(line);
   return report.ok ? 0 : 1;
 }

@@ -2,6 +2,7 @@
  * Base id, endpoint and tokens for the launch-kit commands: from flags, else from the
  * environment. They are only ever held in memory: nothing here writes them anywhere.
  */
+import { parseArgs } from 'node:util';
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/settings.ts';
 import {
   type AirtableClient,
@@ -22,32 +23,25 @@ export interface KitOptions {
   siteToken?: string;
 }
 
-const FLAGS: Readonly<Record<string, keyof KitOptions>> = {
-  '--base': 'baseId',
-  '--endpoint': 'endpointUrl',
-  '--schema-token': 'schemaToken',
-  '--site-token': 'siteToken',
-};
-
 /** Reads flags over environment variables; throws on an unknown flag or a flag without value. */
 export function readKitOptions(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): KitOptions {
-  const options: KitOptions = { endpointUrl: env.AIRTABLE_ENDPOINT_URL || AIRTABLE_DEFAULT_ENDPOINT };
-  if (env.AIRTABLE_BASE_ID) options.baseId = env.AIRTABLE_BASE_ID;
-  if (env.AIRTABLE_SCHEMA_TOKEN) options.schemaToken = env.AIRTABLE_SCHEMA_TOKEN;
-  if (env.AIRTABLE_API_KEY) options.siteToken = env.AIRTABLE_API_KEY;
-  for (let i = 0; i < argv.length; i += 1) {
-    const flag = argv[i] as string;
-    const key = FLAGS[flag];
-    const value = argv[i + 1];
-    if (!key) throw new Error(`Unknown option ${flag}`);
-    if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value`);
-    options[key] = value;
-    i += 1;
-  }
-  return options;
+  const string = { type: 'string' } as const;
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { base: string, endpoint: string, 'schema-token': string, 'site-token': string },
+  });
+  const baseId = values.base ?? env.AIRTABLE_BASE_ID;
+  const schemaToken = values['schema-token'] ?? env.AIRTABLE_SCHEMA_TOKEN;
+  const siteToken = values['site-token'] ?? env.AIRTABLE_API_KEY;
+  return {
+    endpointUrl: values.endpoint ?? (env.AIRTABLE_ENDPOINT_URL || AIRTABLE_DEFAULT_ENDPOINT),
+    ...(baseId ? { baseId } : {}),
+    ...(schemaToken ? { schemaToken } : {}),
+    ...(siteToken ? { siteToken } : {}),
+  };
 }
 
 /** Options of a command that needs the base id and a schema token. */
