@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { readWranglerConfig } from '#scripts/launch-kit/privacy-trigger.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -105,10 +105,7 @@ function sentEmailLog() {
 
 /** wrangler.jsonc edited for one run, written beside the run's state (paths made absolute). */
 async function editedConfig(dir: string, edit: (config: WranglerConfig) => void): Promise<string> {
-  const source = path.join(ROOT, 'wrangler.jsonc');
-  const parsed = ts.parseConfigFileTextToJson(source, await readFile(source, 'utf8'));
-  if (parsed.error) throw new Error(`wrangler.jsonc: ${String(parsed.error.messageText)}`);
-  const config = parsed.config as WranglerConfig;
+  const config = readWranglerConfig(path.join(ROOT, 'wrangler.jsonc')) as WranglerConfig;
   delete config.$schema;
   config.main = path.join(ROOT, String(config.main));
   edit(config);
