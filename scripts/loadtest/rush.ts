@@ -447,75 +447,55 @@ export function confirmationVerdict(mail: MailFigures): string {
   return `no: ${mail.confirmationsMissing} without, ${mail.confirmationsDoubled} with more than one`;
 }
 
-const markdownTable = (header: readonly string[], rows: readonly (readonly unknown[])[]): string =>
-  [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+/** A Markdown table with one row per report: each column's header and what it shows of a report. */
+function markdownTable(
+  reports: readonly RushReport[],
+  columns: [string, (r: RushReport) => unknown][],
+): string {
+  const rows = [columns.map(([header]) => header), columns.map(() => '---')];
+  for (const report of reports) rows.push(columns.map(([, cell]) => String(cell(report))));
+  return rows.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
 
 const seconds = (ms: number | null) => (ms === null ? 'never' : `${(ms / 1000).toFixed(1)} s`);
+const ms = (value: number) => `${Math.round(value)} ms`;
 
 /** One Markdown table, one row per run. */
 export function formatRushTable(reports: readonly RushReport[]): string {
-  const header = [
-    'mode',
-    'submitted',
-    'answered success',
-    'answered error',
-    'p50 answer',
-    'p95 answer',
-    'p99 answer',
-    'stored',
-    'duplicates',
-    'lost',
-    'Airtable requests',
-    '429s',
-    'last record stored',
-    'emails queued',
-    'emails sent',
-    'one confirmation per new address',
-  ];
-  const rows = reports.map((r) => [
-    r.mode,
-    r.submitted,
-    r.succeeded,
-    r.failed,
-    `${Math.round(r.p50Ms)} ms`,
-    `${Math.round(r.p95Ms)} ms`,
-    `${Math.round(r.p99Ms)} ms`,
-    r.stored,
-    r.duplicates,
-    r.lost,
-    r.airtableRequests,
-    r.rateLimited,
-    r.mode === 'queued' ? `${seconds(r.settledMs)} after the last submission` : 'when answered',
-    r.mail?.queued ?? 'n/a',
-    r.mail?.sent ?? 'n/a',
-    r.mail ? confirmationVerdict(r.mail) : 'n/a (no server)',
+  return markdownTable(reports, [
+    ['mode', (r) => r.mode],
+    ['submitted', (r) => r.submitted],
+    ['answered success', (r) => r.succeeded],
+    ['answered error', (r) => r.failed],
+    ['p50 answer', (r) => ms(r.p50Ms)],
+    ['p95 answer', (r) => ms(r.p95Ms)],
+    ['p99 answer', (r) => ms(r.p99Ms)],
+    ['stored', (r) => r.stored],
+    ['duplicates', (r) => r.duplicates],
+    ['lost', (r) => r.lost],
+    ['Airtable requests', (r) => r.airtableRequests],
+    ['429s', (r) => r.rateLimited],
+    [
+      'last record stored',
+      (r) => (r.mode === 'queued' ? `${seconds(r.settledMs)} after the last submission` : 'when answered'),
+    ],
+    ['emails queued', (r) => r.mail?.queued ?? 'n/a'],
+    ['emails sent', (r) => r.mail?.sent ?? 'n/a'],
+    ['one confirmation per new address', (r) => (r.mail ? confirmationVerdict(r.mail) : 'n/a (no server)')],
   ]);
-  return markdownTable(header, rows);
 }
 
 /** The attack runs as one table: what the flooding client got, and what the real visitors did. */
 export function formatAttackTable(reports: readonly RushReport[]): string {
-  const header = [
-    'mode',
-    'attacker sent',
-    'attacker accepted',
-    'attacker stored',
-    'attacker stored / min',
-    'real visitors',
-    'real visitors stored',
-    'success rate',
-    'p95 answer',
-  ];
-  const rows = reports.map((r) => [
-    r.mode,
-    r.attack?.sent ?? 0,
-    r.attack?.accepted ?? 0,
-    r.attack?.stored ?? 0,
-    (r.attack?.perMinuteStored ?? 0).toFixed(1),
-    r.submitted,
-    r.stored,
-    `${((100 * r.succeeded) / Math.max(1, r.submitted)).toFixed(1)} %`,
-    `${Math.round(r.p95Ms)} ms`,
+  return markdownTable(reports, [
+    ['mode', (r) => r.mode],
+    ['attacker sent', (r) => r.attack?.sent ?? 0],
+    ['attacker accepted', (r) => r.attack?.accepted ?? 0],
+    ['attacker stored', (r) => r.attack?.stored ?? 0],
+    ['attacker stored / min', (r) => (r.attack?.perMinuteStored ?? 0).toFixed(1)],
+    ['real visitors', (r) => r.submitted],
+    ['real visitors stored', (r) => r.stored],
+    ['success rate', (r) => `${((100 * r.succeeded) / Math.max(1, r.submitted)).toFixed(1)} %`],
+    ['p95 answer', (r) => ms(r.p95Ms)],
   ]);
-  return markdownTable(header, rows);
 }
