@@ -70,19 +70,18 @@ export function parseFormula(source: string): FormulaNode {
   let pos = 0;
   const isPunct = (token: Token | undefined, value: string) => token?.t === 'punct' && token.v === value;
 
+  /** The arguments after a function's '(', through its ')'. */
   const callArguments = (): FormulaNode[] => {
     const args: FormulaNode[] = [];
-    if (isPunct(tokens[pos], ')')) {
-      pos += 1;
-      return args;
-    }
-    for (;;) {
+    while (!isPunct(tokens[pos], ')')) {
+      if (args.length > 0) {
+        if (!isPunct(tokens[pos], ',')) formulaError();
+        pos += 1;
+      }
       args.push(expression(0));
-      const separator = tokens[pos];
-      pos += 1;
-      if (isPunct(separator, ')')) return args;
-      if (!isPunct(separator, ',')) formulaError();
     }
+    pos += 1;
+    return args;
   };
 
   const primary = (): FormulaNode => {

@@ -11,7 +11,12 @@
 import { AIRTABLE_TABLE_DEFINITIONS, type TableDefinition } from '#src/lib/airtable/schema.ts';
 import { emailLookupFormula } from '#src/lib/airtable/formula.ts';
 import { normaliseEmail } from '#src/lib/airtable/fields.ts';
-import { type AirtableClient, AirtableError, type RemoteTable } from '#src/server/airtable-client.ts';
+import {
+  type AirtableClient,
+  AirtableError,
+  type RemoteTable,
+  type StoredRecord,
+} from '#src/server/airtable-client.ts';
 import { kitClient, listAll, readSchemaAccess, type SchemaAccessOptions } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
@@ -110,43 +115,35 @@ async function probe(client: AirtableClient, table: TableDefinition, report: Che
 }
 
 /**
- * The addresses stored more than once in a table (however spelled: normalised as the site does),
- * for the owner to merge by hand: the site writes one record per address, but a record typed in
- * by hand, or one written before the site merged its writes on the Email Key, can double one.
+ * Lists the addresses stored more than once in a table (however spelled: normalised as the site
+ * does), for the owner to merge by hand: the site writes one record per address, but a record
+ * typed in by hand, or one written before the site merged its writes on the Email Key, can double one.
  */
-export async function duplicateEmails(
-  client: AirtableClient,
-  table: TableDefinition,
-): Promise<Map<string, string[]>> {
-  const emailField = Object.values(table.fields).find((field) => field.type === 'email');
-  const byEmail = new Map<string, string[]>();
-  if (!emailField) return byEmail;
-  for (const record of await listAll(client, table.name, { fields: [emailField.name] })) {
-    const email = record.fields[emailField.name];
-    if (typeof email !== 'string' || email.trim() === '') continue;
-    const key = normaliseEmail(email);
-    byEmail.set(key, [...(byEmail.get(key) ?? []), record.id]);
-  }
-  return new Map([...byEmail].filter(([, ids]) => ids.length > 1));
-}
-
 async function reportDuplicates(client: AirtableClient, table: TableDefinition, report: CheckReport) {
+  const emailField = Object.values(table.fields).find((field) => field.type === 'email')?.name;
+  let records: StoredRecord[];
   try {
-    const twice = await duplicateEmails(client, table);
-    if (twice.size === 0) {
-      report.lines.push('  stored twice: none');
-      return;
-    }
-    report.ok = false;
-    for (const [email, ids] of twice)
-      report.lines.push(
-        `  STORED TWICE: ${email} in ${ids.length} records (${ids.join(', ')}): merge them into one`,
-      );
+    records = emailField ? await listAll(client, table.name, { fields: [emailField] }) : [];
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
     report.lines.push(`  stored twice: NOT CHECKED (${error.explain('data.records:read')})`);
     report.ok = false;
+    return;
   }
+  const byEmail = new Map<string, string[]>();
+  for (const record of records) {
+    const email = record.fields[emailField ?? ''];
+    if (typeof email !== 'string' || email.trim() === '') continue;
+    const key = normaliseEmail(email);
+    byEmail.set(key, [...(byEmail.get(key) ?? []), record.id]);
+  }
+  const twice = [...byEmail].filter(([, ids]) => ids.length > 1);
+  if (twice.length === 0) report.lines.push('  stored twice: none');
+  else report.ok = false;
+  for (const [email, ids] of twice)
+    report.lines.push(
+      `  STORED TWICE: ${email} in ${ids.length} records (${ids.join(', ')}): merge them into one`,
+    );
 }
 
 /** Compares the base with the site's schema and probes the site's token in each table. */
