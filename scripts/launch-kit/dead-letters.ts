@@ -23,8 +23,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const command = positionals[0] ?? 'list';
   const site = { url: values.url ?? env.SITE_URL ?? '', token: values.token ?? env.ADMIN_TOKEN ?? '' };
   if (!['list', 'replay'].includes(command) || !site.url || !site.token) {
-    console.error('Usage: npm run dead-letters -- list|replay --url <site origin> --token <ADMIN_TOKEN>');
-    console.error('(or SITE_URL and ADMIN_TOKEN in the environment)');
+    console.error(
+      'Usage: npm run dead-letters -- list|replay --url <site origin> --token <ADMIN_TOKEN>\n(or SITE_URL and ADMIN_TOKEN in the environment)',
+    );
     return 2;
   }
   try {

@@ -20,8 +20,6 @@ export interface ChaosOptions {
 export interface ChaosCounts {
   requests: number;
   byStatus: Record<string, number>;
-  injectedErrors: number;
-  droppedAnswers: number;
   /** Most API requests that started within any one second. */
   peakPerSecond: number;
 }
@@ -34,13 +32,7 @@ export interface ChaosProxy {
 
 export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy> {
   const random = options.random ?? Math.random;
-  const counts: ChaosCounts = {
-    requests: 0,
-    byStatus: {},
-    injectedErrors: 0,
-    droppedAnswers: 0,
-    peakPerSecond: 0,
-  };
+  const counts: ChaosCounts = { requests: 0, byStatus: {}, peakPerSecond: 0 };
   const recent: number[] = [];
   const count = (status: number | string) => {
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
@@ -58,7 +50,6 @@ export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy
     }
     const roll = isApi ? random() : 1;
     if (roll < (options.errorRate ?? 0)) {
-      counts.injectedErrors += 1;
       count(500);
       req.resume();
       res.writeHead(500, { 'content-type': 'application/json' });
@@ -73,7 +64,6 @@ export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy
       (answer) => {
         if (isApi) count(drop ? 'dropped' : (answer.statusCode ?? 0));
         if (drop) {
-          counts.droppedAnswers += 1;
           answer.resume();
           answer.on('end', () => req.socket.destroy());
           return;
