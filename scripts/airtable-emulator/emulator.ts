@@ -11,6 +11,7 @@
  * fields as state), store.ts (records and persistence), rest-api.ts (v0 API, auth, faults,
  * rate limit), metadata-api.ts (schema API), admin.ts (admin page and API), cli.ts.
  */
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adminRequestProblem, EMULATOR_ADMIN_PREFIX, handleAdmin, ownOrigin } from './admin.ts';
@@ -181,10 +182,8 @@ export async function startEmulator(options: ListenOptions = {}): Promise<Runnin
     if (emulator.handles(pathname)) emulator.handle(req, res);
     else sendError(res, 404);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
     ...emulator,

@@ -121,12 +121,10 @@ async function auditOnce(url, port, preset) {
 /** One usable run: a run that recorded no paint is repeated. @param {string} url @param {number} port @param {'mobile' | 'desktop'} preset */
 async function usableRun(url, port, preset) {
   let run = await auditOnce(url, port, preset);
-  for (
-    let attempt = 1;
-    attempt < MAX_ATTEMPTS && !(Number.isFinite(run.lcpMs) && run.performance > 0);
-    attempt += 1
-  )
+  for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt += 1) {
+    if (Number.isFinite(run.lcpMs) && run.performance > 0) break;
     run = await auditOnce(url, port, preset);
+  }
   return run;
 }
 

@@ -14,7 +14,6 @@ export interface ChaosOptions {
   errorRate?: number;
   /** Share of API requests applied upstream whose answer is then dropped (0–1). */
   dropRate?: number;
-  random?: () => number;
 }
 
 export interface ChaosCounts {
@@ -31,7 +30,6 @@ export interface ChaosProxy {
 }
 
 export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy> {
-  const random = options.random ?? Math.random;
   const counts: ChaosCounts = { requests: 0, byStatus: {}, peakPerSecond: 0 };
   const recent: number[] = [];
   const count = (status: number | string) => {
@@ -48,7 +46,7 @@ export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy
       while ((recent[0] ?? now) <= now - 1000) recent.shift();
       counts.peakPerSecond = Math.max(counts.peakPerSecond, recent.length);
     }
-    const roll = isApi ? random() : 1;
+    const roll = isApi ? Math.random() : 1;
     if (roll < (options.errorRate ?? 0)) {
       count(500);
       req.resume();

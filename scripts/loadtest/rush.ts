@@ -63,8 +63,6 @@ export interface RushOptions {
    * while the real visitors submit from addresses of their own (queued mode: the Worker).
    */
   attackInFlight?: number;
-  /** The built site for the Worker; a minimal stand-in when absent. */
-  assetsDir?: string;
   log?: (line: string) => void;
 }
 
@@ -254,8 +252,9 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     // Queued: each visitor from an address of its own (the site limits per address), as in production.
     let doorFor: ((visitor: number, path: string) => string) | undefined;
     if (options.mode === 'queued') {
-      const assetsDir = options.assetsDir ?? (await minimalSite());
-      if (!options.assetsDir) closers.push(() => rm(assetsDir, { recursive: true, force: true }));
+      // The doors render their own pages: the Worker needs no built site.
+      const assetsDir = await minimalSite();
+      closers.push(() => rm(assetsDir, { recursive: true, force: true }));
       const worker = await startWorker({
         assetsDir,
         vars: {
