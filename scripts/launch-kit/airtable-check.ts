@@ -43,19 +43,19 @@ function compareSchema(
     return false;
   }
   report.lines.push(`${expected.name}: present`);
-  let complete = true;
   for (const field of Object.values(expected.fields)) {
     const found = remote.fields.find((candidate) => candidate.name === field.name);
-    if (!found) report.lines.push(`  ${field.name}: MISSING (needs ${field.type})`);
-    else if (found.type !== field.type)
-      report.lines.push(`  ${field.name}: WRONG TYPE ${found.type}, needs ${field.type}`);
-    else {
+    if (found?.type === field.type) {
       report.lines.push(`  ${field.name}: present (${field.type})`);
       continue;
     }
-    complete = false;
+    report.ok = false;
+    report.lines.push(
+      found
+        ? `  ${field.name}: WRONG TYPE ${found.type}, needs ${field.type}`
+        : `  ${field.name}: MISSING (needs ${field.type})`,
+    );
   }
-  if (!complete) report.ok = false;
   return true;
 }
 
@@ -152,38 +152,29 @@ export async function checkBase(
   tables: readonly TableDefinition[] = AIRTABLE_TABLE_DEFINITIONS,
 ): Promise<CheckReport> {
   const report: CheckReport = { lines: [], ok: true };
+  const { endpointUrl, baseId, schemaToken, siteToken } = access;
   let remote: RemoteTable[];
   try {
-    remote = await kitClient({
-      endpointUrl: access.endpointUrl,
-      baseId: access.baseId,
-      token: access.schemaToken,
-    }).listTables();
+    remote = await kitClient({ endpointUrl, baseId, token: schemaToken }).listTables();
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
     return {
       ok: false,
-      lines: [`Cannot read the schema of base ${access.baseId}: ${error.explain('schema.bases:read')}.`],
+      lines: [`Cannot read the schema of base ${baseId}: ${error.explain('schema.bases:read')}.`],
     };
   }
+  const client = siteToken ? kitClient({ endpointUrl, baseId, token: siteToken }) : undefined;
   for (const table of tables) {
     const present = compareSchema(
       table,
       remote.find((candidate) => candidate.name === table.name),
       report,
     );
-    if (!present) continue;
-    if (access.siteToken) {
-      const client = kitClient({
-        endpointUrl: access.endpointUrl,
-        baseId: access.baseId,
-        token: access.siteToken,
-      });
-      await probe(client, table, report);
-      await reportDuplicates(client, table, report);
-    }
+    if (!present || !client) continue;
+    await probe(client, table, report);
+    await reportDuplicates(client, table, report);
   }
-  if (!access.siteToken) {
+  if (!siteToken) {
     report.lines.push(
       "Site token: NOT CHECKED (set AIRTABLE_API_KEY to the token the site's relay will use)",
     );
