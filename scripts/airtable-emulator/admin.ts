@@ -4,6 +4,7 @@
  * and read the request log.
  */
 import type http from 'node:http';
+import { escapeHtml } from '#src/lib/form-answer.ts';
 import { isMailMessage } from '#src/server/mail.ts';
 import { type OutboxMessage, outboxMailer, readOutbox } from './outbox.ts';
 import { isObject, readBody, sendJson } from './http.ts';
@@ -29,10 +30,6 @@ export const ADMIN_HELP = [
   'It answers on loopback hosts only, grants CORS to its own origin only, and takes changes only',
   'from its own origin or from tools that send no Origin (tests, curl).',
 ].join('\n');
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * The local outbox, newest first: who, what, and every link as a link, so a developer walks the

@@ -13,7 +13,7 @@ export function newId(prefix: 'app' | 'tbl' | 'fld' | 'viw' | 'sel' | 'rec'): st
 }
 
 /** Field types the emulator can create and store cells for. */
-export const CREATABLE_FIELD_TYPES = [
+const CREATABLE_FIELD_TYPES = [
   'singleLineText',
   'multilineText',
   'email',
@@ -192,9 +192,4 @@ export function describeTable(table: TableState): Omit<TableState, 'records'> {
     fields,
     views,
   });
-}
-
-/** The names of a field's select options; [] for other types. */
-export function choiceNames(field: FieldModel): string[] {
-  return (field.options?.choices ?? []).map((choice) => choice.name);
 }

@@ -11,12 +11,13 @@
  * fields as state), store.ts (records and persistence), rest-api.ts (v0 API, auth, faults,
  * rate limit), metadata-api.ts (schema API), admin.ts (admin page and API), cli.ts.
  */
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adminRequestProblem, EMULATOR_ADMIN_PREFIX, handleAdmin, ownOrigin } from './admin.ts';
 import { ApiError, sendError } from './http.ts';
-import { ALL_SCOPES, type EmulatorToken, type StoredRecord } from './model.ts';
-import { createRestApi, type ApiConfig, type Fault, type LoggedRequest } from './rest-api.ts';
+import { ALL_SCOPES, type EmulatorToken } from './model.ts';
+import { createRestApi } from './rest-api.ts';
 import { BaseStore, type InitialSchema } from './store.ts';
 
 export { EMULATOR_ADMIN_PREFIX } from './admin.ts';
@@ -76,24 +77,6 @@ export interface ListenOptions extends EmulatorOptions {
   host?: string;
 }
 
-/** The emulator as a request handler, with the controls tests use. */
-export interface Emulator {
-  apiKey: string;
-  baseId: string;
-  /** True for the paths the emulator serves: `/v0/…` and `/__emulator…`. */
-  handles: (pathname: string) => boolean;
-  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void;
-  /** Empties records, restores the initial schema, and clears faults, log and config. */
-  reset: () => void;
-  records: (table: string) => StoredRecord[];
-  seed: (table: string, fields: Record<string, unknown>, createdTime?: string) => StoredRecord;
-  addFaults: (...faults: Fault[]) => void;
-  setConfig: (patch: Partial<ApiConfig>) => ApiConfig;
-  requests: () => LoggedRequest[];
-  /** Ends hung answers so the server holding them can close. */
-  close: () => Promise<void>;
-}
-
 /** The emulator listening on its own port. */
 export interface RunningEmulator extends Emulator {
   url: string;
@@ -105,7 +88,7 @@ function isAdminPath(pathname: string): boolean {
 }
 
 /** The emulator as a request handler, to mount on any Node HTTP server or middleware stack. */
-export function createEmulator(options: EmulatorOptions = {}): Emulator {
+export function createEmulator(options: EmulatorOptions = {}) {
   const apiKey = options.apiKey ?? EMULATOR_API_KEY;
   const baseId = options.baseId ?? EMULATOR_BASE_ID;
   const log = options.log ?? (() => undefined);
@@ -127,74 +110,68 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     store.reset();
     api.reset();
   };
-  const onError = (error: unknown) =>
-    log(`airtable-emulator: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const admin = isAdminPath(url.pathname);
+    const origin = req.headers.origin;
     res.setHeader('vary', 'Origin');
-    if (isAdminPath(url.pathname)) {
-      // The admin API answers its own origin only: a page on another origin gets no CORS grant
-      // (it cannot read the records), and cannot reset, seed or arm faults.
-      const problem = adminRequestProblem(req, options.allowedHosts);
-      if (problem) {
-        sendError(res, 403, 'FORBIDDEN', problem);
-        return;
-      }
-      if (req.headers.origin === ownOrigin(req))
-        res.setHeader('access-control-allow-origin', req.headers.origin);
-      if (req.method === 'OPTIONS') {
-        res.writeHead(204);
-        res.end();
-        return;
-      }
-    } else {
-      const origin = req.headers.origin;
-      if (
-        options.apiOrigins === 'own' &&
-        ((origin !== undefined && origin !== ownOrigin(req)) ||
-          req.headers['sec-fetch-site'] === 'cross-site')
-      ) {
-        sendError(res, 403, 'FORBIDDEN', "The emulator's API answers pages on its own origin only");
-        return;
-      }
+    // The admin API answers its own origin only: a page on another origin gets no CORS grant
+    // (it cannot read the records), and cannot reset, seed or arm faults.
+    const problem = admin
+      ? adminRequestProblem(req, options.allowedHosts)
+      : options.apiOrigins === 'own' &&
+          ((origin !== undefined && origin !== ownOrigin(req)) ||
+            req.headers['sec-fetch-site'] === 'cross-site')
+        ? "The emulator's API answers pages on its own origin only"
+        : null;
+    if (problem) {
+      sendError(res, 403, 'FORBIDDEN', problem);
+      return;
+    }
+    if (!admin) {
       // Like Airtable's API, any origin (unless apiOrigins is 'own'): the browser build of
       // airtable.js (direct mode) calls it from the site's origin and preflights every request.
       res.setHeader('access-control-allow-origin', origin ?? '*');
       res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
       res.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
       res.setHeader('access-control-max-age', '600');
-      if (req.method === 'OPTIONS') {
-        res.writeHead(204);
-        res.end();
-        return;
-      }
-      api.handle(req, res, url, onError);
+    } else if (origin === ownOrigin(req)) res.setHeader('access-control-allow-origin', origin);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204);
+      res.end();
       return;
     }
-    handleAdmin({ store, api, reset, outboxDir: options.outboxDir }, req, res, url).catch(
-      (error: unknown) => {
-        if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
-        onError(error);
-        sendError(res, 500);
-      },
-    );
+    const served = admin
+      ? handleAdmin({ store, api, reset, outboxDir: options.outboxDir }, req, res, url)
+      : api.serve(req, res, url);
+    served.catch((error: unknown) => {
+      if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
+      log(`airtable-emulator: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      sendError(res, 500);
+    });
   };
 
   return {
     apiKey,
     baseId,
-    handles: (pathname) => pathname.startsWith(API_PREFIX) || isAdminPath(pathname),
+    /** True for the paths the emulator serves: `/v0/…` and `/__emulator…`. */
+    handles: (pathname: string) => pathname.startsWith(API_PREFIX) || isAdminPath(pathname),
     handle,
+    /** Empties records, restores the initial schema, and clears faults, log and config. */
     reset,
-    records: (table) => store.records(table),
-    seed: (table, fields, createdTime) => store.seed(table, fields, createdTime),
-    addFaults: (...faults) => api.addFaults(...faults),
-    setConfig: (patch) => api.setConfig(patch),
-    requests: () => api.requests(),
+    records: (table: string) => store.records(table),
+    seed: (table: string, fields: Record<string, unknown>, createdTime?: string) =>
+      store.seed(table, fields, createdTime),
+    addFaults: api.addFaults,
+    setConfig: api.setConfig,
+    requests: api.requests,
+    /** Ends hung answers so the server holding them can close. */
     close: async () => api.endHung(),
   };
 }
+
+/** The emulator as a request handler, with the controls tests use. */
+export type Emulator = ReturnType<typeof createEmulator>;
 
 /** Starts the emulator on its own port. Resolves once it listens. */
 export async function startEmulator(options: ListenOptions = {}): Promise<RunningEmulator> {
@@ -205,10 +182,8 @@ export async function startEmulator(options: ListenOptions = {}): Promise<Runnin
     if (emulator.handles(pathname)) emulator.handle(req, res);
     else sendError(res, 404);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
     ...emulator,

@@ -31,84 +31,38 @@ function formulaError(message = INVALID_FORMULA): never {
 
 const STRING_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
 
-/** Reads a quoted string starting at `start` (the quote); backslash escapes as Airtable does. */
-function readString(source: string, start: number): { value: string; end: number } {
-  const quote = source[start];
-  let value = '';
-  let i = start + 1;
-  for (;;) {
-    const c = source[i];
-    if (c === undefined) return formulaError();
-    if (c === '\\') {
-      const next = source[i + 1];
-      if (next === undefined) return formulaError();
-      value += STRING_ESCAPES[next] ?? next;
-      i += 2;
-    } else if (c === quote) {
-      return { value, end: i + 1 };
-    } else {
-      value += c;
-      i += 1;
-    }
-  }
-}
+/**
+ * One token at the current position (sticky): blanks, a quoted string (backslash escapes as
+ * Airtable reads them), a {field}, a number, a name, an operator or punctuation.
+ */
+const TOKEN =
+  /\s+|(?<str>'(?:\\[^]|[^'\\])*'|"(?:\\[^]|[^"\\])*")|\{(?<field>[^}]*)\}|(?<num>[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)|(?<ident>[A-Za-z_]\w*)|(?<op>!=|<=|>=|[=<>&+\-*/])|(?<punct>[(),])/y;
 
 /** Splits a formula into tokens; 422 INVALID_FILTER_BY_FORMULA on anything unreadable. */
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
-  let i = 0;
-  while (i < source.length) {
-    const c = source[i] as string;
-    const rest = source.slice(i);
-    if (/\s/.test(c)) {
-      i += 1;
-    } else if (c === "'" || c === '"') {
-      const { value, end } = readString(source, i);
-      tokens.push({ t: 'str', v: value });
-      i = end;
-    } else if (c === '{') {
-      const end = source.indexOf('}', i + 1);
-      if (end < 0) formulaError();
-      tokens.push({ t: 'field', v: source.slice(i + 1, end) });
-      i = end + 1;
-    } else if (/[0-9.]/.test(c)) {
-      const match = /^[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?/.exec(rest);
-      if (!match) return formulaError();
-      tokens.push({ t: 'num', v: Number(match[0]) });
-      i += match[0].length;
-    } else if (/[A-Za-z_]/.test(c)) {
-      const word = (/^[A-Za-z_][A-Za-z0-9_]*/.exec(rest) as RegExpExecArray)[0];
-      tokens.push({ t: 'ident', v: word });
-      i += word.length;
-    } else if (['!=', '<=', '>='].includes(rest.slice(0, 2))) {
-      tokens.push({ t: 'op', v: rest.slice(0, 2) });
-      i += 2;
-    } else if ('=<>&+-*/'.includes(c)) {
-      tokens.push({ t: 'op', v: c });
-      i += 1;
-    } else if ('(),'.includes(c)) {
-      tokens.push({ t: 'punct', v: c });
-      i += 1;
-    } else {
-      formulaError();
-    }
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < source.length) {
+    const { str, field, num, ident, op, punct } = TOKEN.exec(source)?.groups ?? formulaError();
+    if (str !== undefined)
+      tokens.push({
+        t: 'str',
+        v: str.slice(1, -1).replace(/\\([^])/g, (_, c: string) => STRING_ESCAPES[c] ?? c),
+      });
+    else if (field !== undefined) tokens.push({ t: 'field', v: field });
+    else if (num !== undefined) tokens.push({ t: 'num', v: Number(num) });
+    else if (ident !== undefined) tokens.push({ t: 'ident', v: ident });
+    else if (op !== undefined) tokens.push({ t: 'op', v: op });
+    else if (punct !== undefined) tokens.push({ t: 'punct', v: punct });
   }
   return tokens;
 }
 
-const PRECEDENCE: Readonly<Record<string, number>> = {
-  '=': 1,
-  '!=': 1,
-  '<': 1,
-  '>': 1,
-  '<=': 1,
-  '>=': 1,
-  '&': 2,
-  '+': 3,
-  '-': 3,
-  '*': 4,
-  '/': 4,
-};
+/** Binary operators by how tightly they bind, loosest first: comparisons, &, + and -, * and /. */
+const LEVELS = [['=', '!=', '<', '>', '<=', '>='], ['&'], ['+', '-'], ['*', '/']];
+const PRECEDENCE = new Map(
+  LEVELS.flatMap((operators, level) => operators.map((op) => [op, level + 1] as const)),
+);
 
 /** Parses a formula into a tree; 422 INVALID_FILTER_BY_FORMULA on a syntax error. */
 export function parseFormula(source: string): FormulaNode {
@@ -116,19 +70,18 @@ export function parseFormula(source: string): FormulaNode {
   let pos = 0;
   const isPunct = (token: Token | undefined, value: string) => token?.t === 'punct' && token.v === value;
 
+  /** The arguments after a function's '(', through its ')'. */
   const callArguments = (): FormulaNode[] => {
     const args: FormulaNode[] = [];
-    if (isPunct(tokens[pos], ')')) {
-      pos += 1;
-      return args;
-    }
-    for (;;) {
+    while (!isPunct(tokens[pos], ')')) {
+      if (args.length > 0) {
+        if (!isPunct(tokens[pos], ',')) formulaError();
+        pos += 1;
+      }
       args.push(expression(0));
-      const separator = tokens[pos];
-      pos += 1;
-      if (isPunct(separator, ')')) return args;
-      if (!isPunct(separator, ',')) formulaError();
     }
+    pos += 1;
+    return args;
   };
 
   const primary = (): FormulaNode => {
@@ -161,7 +114,7 @@ export function parseFormula(source: string): FormulaNode {
     for (;;) {
       const token = tokens[pos];
       if (token?.t !== 'op') return left;
-      const precedence = PRECEDENCE[token.v];
+      const precedence = PRECEDENCE.get(token.v);
       if (precedence === undefined || precedence <= minPrecedence) return left;
       pos += 1;
       left = { k: 'bin', op: token.v, l: left, r: expression(precedence) };
@@ -187,64 +140,6 @@ function asDate(value: FormulaValue): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-const UNIT_MS: Readonly<Record<string, number>> = {
-  milliseconds: 1,
-  seconds: 1_000,
-  minutes: 60_000,
-  hours: 3_600_000,
-  days: 86_400_000,
-  weeks: 604_800_000,
-};
-
-/** Airtable's unit names, singular or plural or abbreviated ('ms', 's', 'd', 'M', 'y'…). */
-function unitOf(value: FormulaValue): string {
-  const text = asText(value).trim();
-  const short: Record<string, string> = { ms: 'milliseconds', s: 'seconds', m: 'minutes', h: 'hours' };
-  const caseSensitive: Record<string, string> = {
-    d: 'days',
-    w: 'weeks',
-    M: 'months',
-    Q: 'quarters',
-    y: 'years',
-  };
-  const unit = short[text] ?? caseSensitive[text] ?? text.toLowerCase().replace(/s?$/, 's');
-  if (!(unit in UNIT_MS) && !['months', 'quarters', 'years'].includes(unit)) return formulaError();
-  return unit;
-}
-
-/** Calendar months: 31 January + 1 month is 28 (or 29) February, as Airtable's DATEADD gives. */
-function addMonths(date: Date, months: number): Date {
-  const result = new Date(date.getTime());
-  const day = result.getUTCDate();
-  result.setUTCDate(1);
-  result.setUTCMonth(result.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
-  result.setUTCDate(Math.min(day, lastDay));
-  return result;
-}
-
-function dateAdd(date: Date, count: number, unit: string): Date {
-  if (unit === 'months') return addMonths(date, count);
-  if (unit === 'quarters') return addMonths(date, count * 3);
-  if (unit === 'years') return addMonths(date, count * 12);
-  return new Date(date.getTime() + count * (UNIT_MS[unit] ?? 1));
-}
-
-/** Whole units from `b` to `a` (a − b), truncated toward zero, as DATETIME_DIFF answers. */
-function dateDiff(a: Date, b: Date, unit: string): number {
-  if (unit === 'months' || unit === 'quarters' || unit === 'years') {
-    let months = (a.getUTCFullYear() - b.getUTCFullYear()) * 12 + (a.getUTCMonth() - b.getUTCMonth());
-    // Not a whole month yet when the day (and time) of month has not come round again.
-    if (months > 0 && addMonths(b, months) > a) months -= 1;
-    if (months < 0 && addMonths(b, months) < a) months += 1;
-    const per = unit === 'months' ? 1 : unit === 'quarters' ? 3 : 12;
-    return Math.trunc(months / per);
-  }
-  return Math.trunc((a.getTime() - b.getTime()) / (UNIT_MS[unit] ?? 1));
-}
-
-const iso = (date: Date | null): FormulaValue => (date ? date.toISOString() : null);
-
 /** What a formula may read besides the cells: the record's own creation time. */
 export interface FormulaContext {
   createdTime?: string;
@@ -268,7 +163,7 @@ const FUNCTIONS: Readonly<Record<string, (args: FormulaValue[], context: Formula
   NOW: (_, context) => new Date((context.now ?? Date.now)()).toISOString(),
   TODAY: (_, context) => new Date((context.now ?? Date.now)()).toISOString().slice(0, 10),
   CREATED_TIME: (_, context) => context.createdTime ?? null,
-  DATETIME_PARSE: ([a = null]) => iso(asDate(a)),
+  DATETIME_PARSE: ([a = null]) => asDate(a)?.toISOString() ?? null,
   IS_BEFORE: ([a = null, b = null]) => {
     const [x, y] = [asDate(a), asDate(b)];
     return x && y ? x.getTime() < y.getTime() : null;
@@ -276,14 +171,6 @@ const FUNCTIONS: Readonly<Record<string, (args: FormulaValue[], context: Formula
   IS_AFTER: ([a = null, b = null]) => {
     const [x, y] = [asDate(a), asDate(b)];
     return x && y ? x.getTime() > y.getTime() : null;
-  },
-  DATEADD: ([date = null, count = null, unit = null]) => {
-    const start = asDate(date);
-    return start ? iso(dateAdd(start, asNumber(count), unitOf(unit))) : null;
-  },
-  DATETIME_DIFF: ([a = null, b = null, unit = 'seconds']) => {
-    const [x, y] = [asDate(a), asDate(b)];
-    return x && y ? dateDiff(x, y, unitOf(unit)) : null;
   },
   FIND: ([needle = null, haystack = null]) => asText(haystack).indexOf(asText(needle)) + 1,
   SEARCH: ([needle = null, haystack = null]) =>

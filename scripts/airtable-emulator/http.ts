@@ -33,7 +33,7 @@ const DEFAULT_ERRORS: Readonly<Record<number, readonly [string, string]>> = {
 };
 
 /** Airtable's error type and message for a status. */
-export function defaultErrorFor(status: number): readonly [string, string] {
+function defaultErrorFor(status: number): readonly [string, string] {
   return DEFAULT_ERRORS[status] ?? ['UNEXPECTED_ERROR', 'An unexpected error occurred'];
 }
 
@@ -62,38 +62,25 @@ export function sendError(res: http.ServerResponse, status: number, type?: strin
 }
 
 /** The parsed JSON body, or undefined when empty; 413 above 1 MB, 422 when not JSON. */
-export function readBody(req: http.IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('error', reject);
-    req.on('end', () => {
-      if (size > MAX_BODY_BYTES) {
-        reject(new ApiError(413, 'REQUEST_TOO_LARGE', 'Request body is too large'));
-        return;
-      }
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') {
-        resolve(undefined);
-        return;
-      }
-      try {
-        resolve(JSON.parse(text));
-      } catch {
-        reject(
-          new ApiError(
-            422,
-            'INVALID_REQUEST_UNKNOWN',
-            'Invalid request: the request body is not valid JSON.',
-          ),
-        );
-      }
-    });
-  });
+export async function readBody(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+  }
+  if (size > MAX_BODY_BYTES) throw new ApiError(413, 'REQUEST_TOO_LARGE', 'Request body is too large');
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(
+      422,
+      'INVALID_REQUEST_UNKNOWN',
+      'Invalid request: the request body is not valid JSON.',
+    );
+  }
 }
 
 /** True for a plain JSON object (not null, not an array). */

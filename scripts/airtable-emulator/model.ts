@@ -69,14 +69,13 @@ export interface FieldInput {
 }
 
 /** Personal access token scopes the emulator checks. */
-export type Scope = 'data.records:read' | 'data.records:write' | 'schema.bases:read' | 'schema.bases:write';
-
-export const ALL_SCOPES: readonly Scope[] = [
+export const ALL_SCOPES = [
   'data.records:read',
   'data.records:write',
   'schema.bases:read',
   'schema.bases:write',
-];
+] as const;
+export type Scope = (typeof ALL_SCOPES)[number];
 
 /** A token the emulator accepts, and what it may do. */
 export interface EmulatorToken {

@@ -82,12 +82,8 @@ export function parseOutboxMessage(file: string, raw: string): OutboxMessage {
 
 /** The outbox's messages, oldest first; an empty list when the directory does not exist yet. */
 export async function readOutbox(directory: string): Promise<OutboxMessage[]> {
-  let names: string[];
-  try {
-    names = (await readdir(directory)).filter((name) => name.endsWith('.eml')).sort();
-  } catch {
-    return [];
-  }
+  const files = await readdir(directory).catch(() => [] as string[]);
+  const names = files.filter((name) => name.endsWith('.eml')).sort();
   return Promise.all(
     names.map(async (name) => {
       const file = path.join(directory, name);

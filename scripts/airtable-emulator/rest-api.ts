@@ -4,8 +4,9 @@
  * penalty, latency, a request log, and faults a test can arm to see how the site copes.
  */
 import type http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { handleMetadata, metadataScope, type ApiResult } from './metadata-api.ts';
-import { ApiError, apiError, readBody, sendError, sendJson } from './http.ts';
+import { apiError, readBody, sendError, sendJson } from './http.ts';
 import type { EmulatorToken, Scope } from './model.ts';
 import type { BaseStore, ListParams } from './store.ts';
 
@@ -55,8 +56,6 @@ export interface RestApiOptions {
   tokens: readonly EmulatorToken[];
   config: ApiConfig;
 }
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A request's decoded URL and body, lower-cased: what a fault's `match` is looked for in. */
 function requestText(url: URL, body: unknown): string {
@@ -199,7 +198,7 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
       return true;
     }
     if (kind === 'delay') {
-      await wait(fault.delayMs ?? 1000);
+      await sleep(fault.delayMs ?? 1000);
       return false;
     }
     sendError(res, fault.status ?? 500, fault.type, fault.message);
@@ -226,7 +225,7 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
     const body = method === 'GET' || method === 'DELETE' ? undefined : await readBody(req);
     const fault = takeFault(method, table, requestText(url, body));
     if (fault && (await applyFault(fault, req, res))) return;
-    if (config.latencyMs > 0) await wait(config.latencyMs);
+    if (config.latencyMs > 0) await sleep(config.latencyMs);
 
     if (version !== 'v0' || !baseOrMeta) throw apiError(404);
     authorise(req, isMeta ? metadataScope(method) : recordsScope(method, rest[1]));
@@ -241,14 +240,8 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
   };
 
   return {
-    /** Serves one API request; errors become Airtable-style answers, others are passed to onError. */
-    handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL, onError: (error: unknown) => void) {
-      serve(req, res, url).catch((error: unknown) => {
-        if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
-        onError(error);
-        sendError(res, 500);
-      });
-    },
+    /** Serves one API request; an ApiError it throws is the caller's to answer. */
+    serve,
     addFaults(...added: Fault[]) {
       faults.push(...added);
     },

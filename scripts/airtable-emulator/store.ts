@@ -218,18 +218,14 @@ export class BaseStore {
     return new Map(table.fields.map((field) => [field, [...(field.options?.choices ?? [])]]));
   }
 
-  /**
-   * Validates a write's cells against the table's fields. Choices are checked on the request's
-   * copies (`choicesFor`) and only committed once the whole request is valid, so a refused write
-   * adds no options.
-   */
+  /** One record's cells, validated against the table's fields (select options: on `choices`). */
   private buildFields(
     table: TableState,
     input: unknown,
     typecast: boolean,
-    existing: Record<string, CellValue> = {},
-    choices: Map<FieldModel, ChoiceModel[]> = this.choicesFor(table),
-  ) {
+    existing: Record<string, CellValue>,
+    choices: Map<FieldModel, ChoiceModel[]>,
+  ): Record<string, CellValue> {
     if (!isObject(input)) {
       throw new ApiError(
         422,
@@ -245,10 +241,39 @@ export class BaseStore {
       if (cell === undefined) delete fields[name];
       else fields[name] = cell;
     }
-    const commit = () => {
-      for (const [field, list] of choices) if (field.options?.choices) field.options.choices = list;
-    };
-    return { fields, commit };
+    return fields;
+  }
+
+  /**
+   * One write of 1 to 10 records, all or nothing: every record's cells are validated first, on
+   * copies of the table's select options (`choicesFor`) that are committed only once the whole
+   * write is valid, so a refused write adds no options. Then a write to a stored record sets its
+   * cells (merged into `keep`, if given) and any other creates a record.
+   */
+  private write(
+    table: TableState,
+    writes: readonly { record?: StoredRecord; cells: unknown; keep?: Record<string, CellValue> }[],
+    typecast: boolean,
+    createdTime = new Date().toISOString(),
+  ): StoredRecord[] {
+    if (writes.length === 0 || writes.length > MAX_RECORDS_PER_WRITE) throw recordLimitError();
+    const choices = this.choicesFor(table);
+    const built = writes.map(({ cells, keep = {} }) =>
+      this.buildFields(table, cells, typecast, keep, choices),
+    );
+    for (const [field, list] of choices) if (field.options?.choices) field.options.choices = list;
+    const records = writes.map(({ record }, i) => {
+      const fields = built[i] ?? {};
+      if (record) {
+        record.fields = fields;
+        return record;
+      }
+      const created: StoredRecord = { id: newId('rec'), createdTime, fields };
+      table.records.push(created);
+      return created;
+    });
+    this.save();
+    return records;
   }
 
   /**
@@ -256,16 +281,11 @@ export class BaseStore {
    * creation time may be given (a record made long ago), else now.
    */
   seed(tableName: string, input: Record<string, unknown>, createdTime?: string): StoredRecord {
-    const table = this.table(tableName);
     const created = createdTime === undefined ? new Date() : new Date(createdTime);
     if (Number.isNaN(created.getTime()))
       throw new ApiError(422, 'INVALID_REQUEST_UNKNOWN', 'createdTime is not a date');
-    const { fields, commit } = this.buildFields(table, input, true);
-    commit();
-    const record: StoredRecord = { id: newId('rec'), createdTime: created.toISOString(), fields };
-    table.records.push(record);
-    this.save();
-    return structuredClone(record);
+    const [record] = this.write(this.table(tableName), [{ cells: input }], true, created.toISOString());
+    return structuredClone(record as StoredRecord);
   }
 
   /** One record by id (GET …/{table}/{recordId}); 404 when unknown. */
@@ -312,29 +332,14 @@ export class BaseStore {
 
   /** Creates one record ({ fields }) or up to ten ({ records }). */
   createRecords(tableName: string, body: unknown): StoredRecord | { records: StoredRecord[] } {
-    const table = this.table(tableName);
     const request = isObject(body) ? body : {};
     const many = Array.isArray(request.records);
     const inputs = many ? (request.records as unknown[]) : [{ fields: request.fields }];
-    if (inputs.length === 0 || inputs.length > MAX_RECORDS_PER_WRITE) throw recordLimitError();
-    const choices = this.choicesFor(table);
-    const built = inputs.map((input) =>
-      this.buildFields(
-        table,
-        isObject(input) ? (input.fields ?? {}) : {},
-        request.typecast === true,
-        {},
-        choices,
-      ),
+    const created = this.write(
+      this.table(tableName),
+      inputs.map((input) => ({ cells: isObject(input) ? (input.fields ?? {}) : {} })),
+      request.typecast === true,
     );
-    const createdTime = new Date().toISOString();
-    const created = built.map(({ fields, commit }) => {
-      commit();
-      const record: StoredRecord = { id: newId('rec'), createdTime, fields };
-      table.records.push(record);
-      return record;
-    });
-    this.save();
     return many ? { records: created.map((record) => present(record)) } : present(created[0] as StoredRecord);
   }
 
@@ -358,45 +363,24 @@ export class BaseStore {
         'INVALID_MERGE_FIELD',
         'fieldsToMergeOn must name 1 to 3 text, number, select or date fields',
       );
-    const inputs = Array.isArray(request.records) ? request.records : [];
-    if (inputs.length === 0 || inputs.length > MAX_RECORDS_PER_WRITE) throw recordLimitError();
-    const choices = this.choicesFor(table);
-    const planned = inputs.map((input) => {
+    const writes = (Array.isArray(request.records) ? request.records : []).map((input) => {
       const cells = isObject(input) && isObject(input.fields) ? input.fields : {};
       const matches = table.records.filter((record) =>
         mergeOn.every((name) => name in cells && record.fields[name] === cells[name]),
       );
       if (matches.length > 1)
         throw new ApiError(422, 'INVALID_MERGE_FIELD', 'More than one record matches the merge fields');
-      const record = matches[0];
-      return {
-        record,
-        ...this.buildFields(
-          table,
-          cells,
-          request.typecast === true,
-          record && !destructive ? record.fields : {},
-          choices,
-        ),
-      };
+      const [record] = matches;
+      return { cells, ...(record ? { record, keep: destructive ? {} : record.fields } : {}) };
     });
-    const createdTime = new Date().toISOString();
-    const createdRecords: string[] = [];
-    const updatedRecords: string[] = [];
-    const records = planned.map(({ record, fields, commit }) => {
-      commit();
-      if (record) {
-        record.fields = fields;
-        updatedRecords.push(record.id);
-        return record;
-      }
-      const created: StoredRecord = { id: newId('rec'), createdTime, fields };
-      table.records.push(created);
-      createdRecords.push(created.id);
-      return created;
-    });
-    this.save();
-    return { records: records.map((record) => present(record)), createdRecords, updatedRecords };
+    const records = this.write(table, writes, request.typecast === true);
+    const ids = (updated: boolean) =>
+      records.filter((_, i) => Boolean(writes[i]?.record) === updated).map((record) => record.id);
+    return {
+      records: records.map((record) => present(record)),
+      createdRecords: ids(false),
+      updatedRecords: ids(true),
+    };
   }
 
   /** PATCH (merge) or PUT (replace) one record by id, or up to ten ({ records }); or an upsert. */
@@ -415,29 +399,13 @@ export class BaseStore {
       : Array.isArray(request.records)
         ? request.records
         : [];
-    if (inputs.length === 0 || inputs.length > MAX_RECORDS_PER_WRITE) throw recordLimitError();
-    const choices = this.choicesFor(table);
-    const planned = inputs.map((input) => {
+    const writes = inputs.map((input) => {
       const { id, fields } = isObject(input) ? input : {};
       const record = table.records.find((candidate) => candidate.id === id);
       if (!record) throw notFound();
-      return {
-        record,
-        ...this.buildFields(
-          table,
-          fields ?? {},
-          request.typecast === true,
-          destructive ? {} : record.fields,
-          choices,
-        ),
-      };
+      return { record, cells: fields ?? {}, keep: destructive ? {} : record.fields };
     });
-    for (const { record, fields, commit } of planned) {
-      commit();
-      record.fields = fields;
-    }
-    this.save();
-    const records = planned.map(({ record }) => present(record));
+    const records = this.write(table, writes, request.typecast === true).map((record) => present(record));
     return recordId ? (records[0] as StoredRecord) : { records };
   }
 

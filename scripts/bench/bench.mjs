@@ -121,12 +121,10 @@ async function auditOnce(url, port, preset) {
 /** One usable run: a run that recorded no paint is repeated. @param {string} url @param {number} port @param {'mobile' | 'desktop'} preset */
 async function usableRun(url, port, preset) {
   let run = await auditOnce(url, port, preset);
-  for (
-    let attempt = 1;
-    attempt < MAX_ATTEMPTS && !(Number.isFinite(run.lcpMs) && run.performance > 0);
-    attempt += 1
-  )
+  for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt += 1) {
+    if (Number.isFinite(run.lcpMs) && run.performance > 0) break;
     run = await auditOnce(url, port, preset);
+  }
   return run;
 }
 
@@ -231,42 +229,28 @@ const formatTable = (table) => {
 const misses = [];
 for (const preset of PRESETS) {
   const base = medianRun(runsByKey.get(`${preset} ${FLOOR_ROUTE}`) ?? []);
-  const table = [
-    [
-      'route',
-      'FCP ms',
-      'FCP÷floor',
-      'LCP ms',
-      'LCP÷floor',
-      'TBT ms',
-      'CLS',
-      'JS KB gz',
-      'perf',
-      'a11y',
-      'bp',
-      'seo',
-      'total KB',
-    ],
+  /** @type {[string, (r: Run, target: (typeof targets)[number]) => string][]} */
+  const columns = [
+    ['route', (_, target) => target.route],
+    ['FCP ms', (r) => r.fcpMs.toFixed(0)],
+    ['FCP÷floor', (r) => (r.fcpMs / base.fcpMs).toFixed(2)],
+    ['LCP ms', (r) => r.lcpMs.toFixed(0)],
+    ['LCP÷floor', (r) => (r.lcpMs / base.lcpMs).toFixed(2)],
+    ['TBT ms', (r) => r.tbtMs.toFixed(0)],
+    ['CLS', (r) => r.cls.toFixed(3)],
+    ['JS KB gz', (_, target) => target.jsKb.toFixed(1)],
+    ['perf', (r) => String(r.performance)],
+    ['a11y', (r) => String(r.accessibility)],
+    ['bp', (r) => String(r.bestPractices)],
+    ['seo', (r) => String(r.seo)],
+    ['total KB', (r) => r.totalKb.toFixed(1)],
   ];
+  const table = [columns.map(([header]) => header)];
   for (const target of targets) {
     const r = medianRun(runsByKey.get(`${preset} ${target.route}`) ?? []);
     const fcpRatio = r.fcpMs / base.fcpMs;
     const lcpRatio = r.lcpMs / base.lcpMs;
-    table.push([
-      target.route,
-      r.fcpMs.toFixed(0),
-      fcpRatio.toFixed(2),
-      r.lcpMs.toFixed(0),
-      lcpRatio.toFixed(2),
-      r.tbtMs.toFixed(0),
-      r.cls.toFixed(3),
-      target.jsKb.toFixed(1),
-      String(r.performance),
-      String(r.accessibility),
-      String(r.bestPractices),
-      String(r.seo),
-      r.totalKb.toFixed(1),
-    ]);
+    table.push(columns.map(([, cell]) => cell(r, target)));
     if (preset !== 'mobile' || target.route === FLOOR_ROUTE) continue;
     const problems = [];
     for (const [name, score] of /** @type {const} */ ([

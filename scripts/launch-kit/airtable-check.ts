@@ -14,8 +14,13 @@ import {
   emailLookupFormula,
   normaliseEmail,
 } from '#src/lib/airtable/schema.ts';
-import { type AirtableClient, AirtableError, type RemoteTable } from '#src/server/airtable-client.ts';
-import { kitClient, readSchemaAccess } from './options.ts';
+import {
+  type AirtableClient,
+  AirtableError,
+  type RemoteTable,
+  type StoredRecord,
+} from '#src/server/airtable-client.ts';
+import { kitClient, listAll, readSchemaAccess, type SchemaAccessOptions } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 /** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
@@ -27,12 +32,8 @@ export interface CheckReport {
   ok: boolean;
 }
 
-export interface CheckAccess {
-  endpointUrl: string;
-  baseId: string;
-  schemaToken: string;
-  siteToken?: string;
-}
+/** The base, a token that reads its schema, and the site's token to probe with. */
+export type CheckAccess = Pick<SchemaAccessOptions, 'endpointUrl' | 'baseId' | 'schemaToken' | 'siteToken'>;
 
 function compareSchema(
   expected: TableDefinition,
@@ -45,19 +46,19 @@ function compareSchema(
     return false;
   }
   report.lines.push(`${expected.name}: present`);
-  let complete = true;
   for (const field of Object.values(expected.fields)) {
     const found = remote.fields.find((candidate) => candidate.name === field.name);
-    if (!found) report.lines.push(`  ${field.name}: MISSING (needs ${field.type})`);
-    else if (found.type !== field.type)
-      report.lines.push(`  ${field.name}: WRONG TYPE ${found.type}, needs ${field.type}`);
-    else {
+    if (found?.type === field.type) {
       report.lines.push(`  ${field.name}: present (${field.type})`);
       continue;
     }
-    complete = false;
+    report.ok = false;
+    report.lines.push(
+      found
+        ? `  ${field.name}: WRONG TYPE ${found.type}, needs ${field.type}`
+        : `  ${field.name}: MISSING (needs ${field.type})`,
+    );
   }
-  if (!complete) report.ok = false;
   return true;
 }
 
@@ -117,51 +118,35 @@ async function probe(client: AirtableClient, table: TableDefinition, report: Che
 }
 
 /**
- * The addresses stored more than once in a table (however spelled: normalised as the site does),
- * for the owner to merge by hand: the site writes one record per address, but a record typed in
- * by hand, or one written before the site merged its writes on the Email Key, can double one.
+ * Lists the addresses stored more than once in a table (however spelled: normalised as the site
+ * does), for the owner to merge by hand: the site writes one record per address, but a record
+ * typed in by hand, or one written before the site merged its writes on the Email Key, can double one.
  */
-export async function duplicateEmails(
-  client: AirtableClient,
-  table: TableDefinition,
-): Promise<Map<string, string[]>> {
-  const emailField = Object.values(table.fields).find((field) => field.type === 'email');
-  const byEmail = new Map<string, string[]>();
-  if (!emailField) return byEmail;
-  let offset: string | undefined;
-  do {
-    const page = await client.listPage(table.name, {
-      fields: [emailField.name],
-      ...(offset ? { offset } : {}),
-    });
-    for (const record of page.records) {
-      const email = record.fields[emailField.name];
-      if (typeof email !== 'string' || email.trim() === '') continue;
-      const key = normaliseEmail(email);
-      byEmail.set(key, [...(byEmail.get(key) ?? []), record.id]);
-    }
-    offset = page.offset;
-  } while (offset);
-  return new Map([...byEmail].filter(([, ids]) => ids.length > 1));
-}
-
 async function reportDuplicates(client: AirtableClient, table: TableDefinition, report: CheckReport) {
+  const emailField = Object.values(table.fields).find((field) => field.type === 'email')?.name;
+  let records: StoredRecord[];
   try {
-    const twice = await duplicateEmails(client, table);
-    if (twice.size === 0) {
-      report.lines.push('  stored twice: none');
-      return;
-    }
-    report.ok = false;
-    for (const [email, ids] of twice)
-      report.lines.push(
-        `  STORED TWICE: ${email} in ${ids.length} records (${ids.join(', ')}): merge them into one`,
-      );
+    records = emailField ? await listAll(client, table.name, { fields: [emailField] }) : [];
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
     report.lines.push(`  stored twice: NOT CHECKED (${error.explain('data.records:read')})`);
     report.ok = false;
+    return;
   }
+  const byEmail = new Map<string, string[]>();
+  for (const record of records) {
+    const email = record.fields[emailField ?? ''];
+    if (typeof email !== 'string' || email.trim() === '') continue;
+    const key = normaliseEmail(email);
+    byEmail.set(key, [...(byEmail.get(key) ?? []), record.id]);
+  }
+  const twice = [...byEmail].filter(([, ids]) => ids.length > 1);
+  if (twice.length === 0) report.lines.push('  stored twice: none');
+  else report.ok = false;
+  for (const [email, ids] of twice)
+    report.lines.push(
+      `  STORED TWICE: ${email} in ${ids.length} records (${ids.join(', ')}): merge them into one`,
+    );
 }
 
 /** Compares the base with the site's schema and probes the site's token in each table. */
@@ -170,38 +155,29 @@ export async function checkBase(
   tables: readonly TableDefinition[] = AIRTABLE_TABLE_DEFINITIONS,
 ): Promise<CheckReport> {
   const report: CheckReport = { lines: [], ok: true };
+  const { endpointUrl, baseId, schemaToken, siteToken } = access;
   let remote: RemoteTable[];
   try {
-    remote = await kitClient({
-      endpointUrl: access.endpointUrl,
-      baseId: access.baseId,
-      token: access.schemaToken,
-    }).listTables();
+    remote = await kitClient({ endpointUrl, baseId, token: schemaToken }).listTables();
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
     return {
       ok: false,
-      lines: [`Cannot read the schema of base ${access.baseId}: ${error.explain('schema.bases:read')}.`],
+      lines: [`Cannot read the schema of base ${baseId}: ${error.explain('schema.bases:read')}.`],
     };
   }
+  const client = siteToken ? kitClient({ endpointUrl, baseId, token: siteToken }) : undefined;
   for (const table of tables) {
     const present = compareSchema(
       table,
       remote.find((candidate) => candidate.name === table.name),
       report,
     );
-    if (!present) continue;
-    if (access.siteToken) {
-      const client = kitClient({
-        endpointUrl: access.endpointUrl,
-        baseId: access.baseId,
-        token: access.siteToken,
-      });
-      await probe(client, table, report);
-      await reportDuplicates(client, table, report);
-    }
+    if (!present || !client) continue;
+    await probe(client, table, report);
+    await reportDuplicates(client, table, report);
   }
-  if (!access.siteToken) {
+  if (!siteToken) {
     report.lines.push(
       "Site token: NOT CHECKED (set AIRTABLE_API_KEY to the token the site's relay will use)",
     );
@@ -225,12 +201,7 @@ export async function main(
 ): Promise<number> {
   const options = readSchemaAccess(argv, env, USAGE, 'schema.bases:read');
   if (!options) return 2;
-  const report = await checkBase({
-    endpointUrl: options.endpointUrl,
-    baseId: options.baseId,
-    schemaToken: options.schemaToken,
-    ...(options.siteToken ? { siteToken: options.siteToken } : {}),
-  });
+  const report = await checkBase(options);
   for (const line of report.lines) console.log(line);
   return report.ok ? 0 : 1;
 }

@@ -13,7 +13,7 @@ import { parseSiteSettings, SettingsError, type SiteSettings } from '#src/config
 // Loaded for its placeholder() marks.
 import '#src/config/site.ts';
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
-import { retentionTriggerLine, wranglerVarOf } from './privacy-trigger.ts';
+import { cronTriggersOf, isDaily, wranglerVarOf } from './privacy-trigger.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/queues.ts';
 import { type MailEnv, parseMailbox } from '#src/server/mail.ts';
 import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/links.ts';
@@ -26,162 +26,160 @@ export interface Checklist {
   lines: string[];
 }
 
-const PASS = '✓';
-const FAIL = '✗';
-const WARN = '!';
+/** One item of the checklist: whether it passes, and its line. */
+export type Item = [passed: boolean, line: string];
 
-function storageLines(settings: SiteSettings, env: BuildEnv): [boolean, string][] {
+export const pass = (text: string): Item => [true, `✓ ${text}`];
+export const fail = (text: string): Item => [false, `✗ ${text}`];
+/** Passes, but says what to watch. */
+export const warn = (text: string): Item => [true, `! ${text}`];
+
+function storageLines(settings: SiteSettings, env: BuildEnv): Item[] {
   if (settings.storageMode === 'direct') {
     // The spec's mode works, but every visitor can read the key: a warning, not a failure.
     return [
-      [
-        true,
-        `${WARN} storage: direct mode (VITE_AIRTABLE_API_KEY is set): the key is in the page and readable by every visitor; ` +
+      warn(
+        'storage: direct mode (VITE_AIRTABLE_API_KEY is set): the key is in the page and readable by every visitor; ' +
           'give it data.records scopes on this base only, or unset it to use the relay',
-      ],
+      ),
     ];
   }
   const missing = ['AIRTABLE_API_KEY', 'AIRTABLE_BASE_ID'].filter((name) => !env[name]);
-  const rush: [boolean, string] = [
-    true,
-    `${WARN} under a rush: the Worker queues and paces submissions; ` +
-      'watch for dead letters with `npm run dead-letters -- list` (ADMIN_TOKEN) — see docs/rush.md',
-  ];
   const site = siteOriginOf(env.SITE_URL);
   const siteOrigin = new URL(settings.siteUrl).origin;
-  const siteLine: [boolean, string] =
-    'problem' in site
-      ? [false, `${FAIL} ${site.problem}. Set it in wrangler.jsonc "vars" to ${siteOrigin}`]
-      : site.origin !== siteOrigin || !site.origin.startsWith('https:')
-        ? [
-            false,
-            `${FAIL} SITE_URL is ${site.origin}: set it to the site's own https address, ${siteOrigin} (VITE_SITE_URL)`,
-          ]
-        : [
-            true,
-            `${PASS} SITE_URL: ${site.origin} (every emailed link leads there; posts from elsewhere are refused)`,
-          ];
   return [
-    rush,
-    siteLine,
+    warn(
+      'under a rush: the Worker queues and paces submissions; ' +
+        'watch for dead letters with `npm run dead-letters -- list` (ADMIN_TOKEN) — see docs/rush.md',
+    ),
+    'problem' in site
+      ? fail(`${site.problem}. Set it in wrangler.jsonc "vars" to ${siteOrigin}`)
+      : site.origin !== siteOrigin || !site.origin.startsWith('https:')
+        ? fail(
+            `SITE_URL is ${site.origin}: set it to the site's own https address, ${siteOrigin} (VITE_SITE_URL)`,
+          )
+        : pass(`SITE_URL: ${site.origin} (every emailed link leads there; posts from elsewhere are refused)`),
     missing.length === 0
-      ? [
-          true,
-          `${PASS} storage: relay mode; AIRTABLE_API_KEY and AIRTABLE_BASE_ID are set (set them on the host too)`,
-        ]
-      : [
-          false,
-          `${FAIL} storage: relay mode needs ${missing.join(' and ')} in the host's environment (server-side only; set them here too to check)`,
-        ],
+      ? pass('storage: relay mode; AIRTABLE_API_KEY and AIRTABLE_BASE_ID are set (set them on the host too)')
+      : fail(
+          `storage: relay mode needs ${missing.join(' and ')} in the host's environment (server-side only; set them here too to check)`,
+        ),
   ];
 }
 
-/** The launch check's lines for mail: [passed, line]. */
-function mailChecklist(env: MailEnv): [boolean, string][] {
-  const lines: [boolean, string][] = [];
+/** The launch check's lines for mail. */
+function mailChecklist(env: MailEnv): Item[] {
   const secretProblem = linkSecretProblem(env.LINK_SECRET);
-  lines.push(
-    secretProblem
-      ? [
-          false,
-          `${FAIL} ${secretProblem} Set it on the host as a secret (at least ${LINK_SECRET_MIN_LENGTH} random characters).`,
-        ]
-      : [true, `${PASS} LINK_SECRET: ${env.LINK_SECRET?.length ?? 0} characters`],
-  );
   const from = env.MAIL_FROM ? parseMailbox(env.MAIL_FROM) : null;
-  lines.push(
-    from
-      ? [true, `${PASS} MAIL_FROM: ${from.email}`]
-      : [
-          false,
-          `${FAIL} MAIL_FROM is ${env.MAIL_FROM ? 'not an address' : 'not set'}: confirmation emails need a sender on your own domain`,
-        ],
-  );
   const team = env.SCHOOLS_TEAM_EMAIL?.trim();
-  lines.push(
-    team && isValidEmail(team)
-      ? [true, `${PASS} SCHOOLS_TEAM_EMAIL: ${team}`]
-      : [
-          false,
-          `${FAIL} SCHOOLS_TEAM_EMAIL is ${team ? 'not an address' : 'not set'}: nobody would hear of quote requests`,
-        ],
-  );
-  lines.push(
-    env.MAIL_OUTBOX_URL
-      ? [
-          false,
-          `${FAIL} MAIL_OUTBOX_URL is set: the Worker would write its emails to a local outbox, not send them. Remove it from the deploy`,
-        ]
-      : [true, `${PASS} mail: the Worker sends through its send_email binding (wrangler.jsonc)`],
-  );
   const domain = from?.email.split('@')[1] ?? 'your sending domain';
-  lines.push([
-    true,
-    `${WARN} DNS for ${domain}: publish SPF, DKIM and DMARC records for the provider (Cloudflare Email Service adds them when you onboard the domain), or mail lands in spam`,
-  ]);
-  lines.push([
-    true,
-    `${WARN} newsletter: send only to confirmed addresses; before each send export them with \`npm run waitlist:export > confirmed.csv\` and replace the tool's list with it (never Pending or Withdrawn ones) — see docs/deploy.md`,
-  ]);
-  return lines;
+  return [
+    secretProblem
+      ? fail(
+          `${secretProblem} Set it on the host as a secret (at least ${LINK_SECRET_MIN_LENGTH} random characters).`,
+        )
+      : pass(`LINK_SECRET: ${env.LINK_SECRET?.length ?? 0} characters`),
+    from
+      ? pass(`MAIL_FROM: ${from.email}`)
+      : fail(
+          `MAIL_FROM is ${env.MAIL_FROM ? 'not an address' : 'not set'}: confirmation emails need a sender on your own domain`,
+        ),
+    team && isValidEmail(team)
+      ? pass(`SCHOOLS_TEAM_EMAIL: ${team}`)
+      : fail(
+          `SCHOOLS_TEAM_EMAIL is ${team ? 'not an address' : 'not set'}: nobody would hear of quote requests`,
+        ),
+    env.MAIL_OUTBOX_URL
+      ? fail(
+          'MAIL_OUTBOX_URL is set: the Worker would write its emails to a local outbox, not send them. Remove it from the deploy',
+        )
+      : pass('mail: the Worker sends through its send_email binding (wrangler.jsonc)'),
+    warn(
+      `DNS for ${domain}: publish SPF, DKIM and DMARC records for the provider (Cloudflare Email Service adds them when you onboard the domain), or mail lands in spam`,
+    ),
+    warn(
+      "newsletter: send only to confirmed addresses; before each send export them with `npm run waitlist:export > confirmed.csv` and replace the tool's list with it (never Pending or Withdrawn ones) — see docs/deploy.md",
+    ),
+  ];
 }
+
 /** The dead-letter endpoint's token: the Worker refuses one under 32 characters, so say so first. */
-function adminTokenLine(env: BuildEnv): [boolean, string] {
+function adminTokenLine(env: BuildEnv): Item {
   const problem = adminTokenProblem(env.ADMIN_TOKEN);
-  if (problem) return [false, `${FAIL} ${problem}; the Worker keeps the dead-letter endpoint off with it`];
+  if (problem) return fail(`${problem}; the Worker keeps the dead-letter endpoint off with it`);
   return env.ADMIN_TOKEN?.trim()
-    ? [true, `${PASS} ADMIN_TOKEN: ${env.ADMIN_TOKEN.trim().length} characters`]
-    : [
-        true,
-        `${WARN} ADMIN_TOKEN not set here: the Worker's dead-letter endpoint stays off until it is a secret there (at least ${ADMIN_TOKEN_MIN_LENGTH} random characters)`,
-      ];
+    ? pass(`ADMIN_TOKEN: ${env.ADMIN_TOKEN.trim().length} characters`)
+    : warn(
+        `ADMIN_TOKEN not set here: the Worker's dead-letter endpoint stays off until it is a secret there (at least ${ADMIN_TOKEN_MIN_LENGTH} random characters)`,
+      );
+}
+
+/** Whether the privacy policy's retention is applied on the Workers deploy (by its Cron Trigger). */
+export function retentionTriggerLine(root: string): Item {
+  const configPath = path.join(root, 'wrangler.jsonc');
+  let crons: string[] | null;
+  try {
+    crons = cronTriggersOf(configPath);
+  } catch (error) {
+    return fail(`retention: wrangler.jsonc could not be read (${(error as Error).message})`);
+  }
+  if (crons === null)
+    return warn(
+      'retention: no wrangler.jsonc, so nothing applies the retention (24 months; 30 days for unconfirmed sign-ups) on a schedule; run `npm run privacy:retention` at least weekly',
+    );
+  if (crons.length === 0)
+    return fail(
+      'retention: wrangler.jsonc has no Cron Trigger (triggers.crons), so the Worker never applies the privacy policy’s 24-month retention; add one, e.g. "17 3 * * *"',
+    );
+  const daily = crons.some(isDaily);
+  return (daily ? pass : warn)(
+    `retention: the Worker's Cron Trigger applies the 24-month retention (${crons.join(', ')}${
+      daily ? ', daily' : '; not daily: expired records wait until it fires'
+    }); on other hosts run \`npm run privacy:retention\` at least weekly (unconfirmed sign-ups go after 30 days)`,
+  );
 }
 
 /** The launch checklist for a build environment: one line per item, ok when none fails. */
 export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checklist {
-  const items: [boolean, string][] = [];
-  for (const mark of placeholderMarks()) {
-    items.push([false, `${FAIL} placeholder in src/config/site.ts: ${mark.note} (now ${mark.value})`]);
-  }
+  const items: Item[] = placeholderMarks().map((mark) =>
+    fail(`placeholder in src/config/site.ts: ${mark.note} (now ${mark.value})`),
+  );
   let settings: SiteSettings | undefined;
   try {
     settings = parseSiteSettings(env);
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
-    items.push([false, `${FAIL} build settings: ${error.message}`]);
+    items.push(fail(`build settings: ${error.message}`));
   }
   items.push(
     env.VITE_SITE_URL
-      ? [true, `${PASS} VITE_SITE_URL: ${env.VITE_SITE_URL}`]
-      : [
-          false,
-          `${FAIL} VITE_SITE_URL is not set: canonical links, the sitemap and link previews would use a default address`,
-        ],
-  );
-  items.push(
+      ? pass(`VITE_SITE_URL: ${env.VITE_SITE_URL}`)
+      : fail(
+          'VITE_SITE_URL is not set: canonical links, the sitemap and link previews would use a default address',
+        ),
     env.VITE_GA_MEASUREMENT_ID
-      ? [true, `${PASS} analytics: VITE_GA_MEASUREMENT_ID ${env.VITE_GA_MEASUREMENT_ID}`]
-      : [false, `${FAIL} analytics: VITE_GA_MEASUREMENT_ID is not set, so no page views are recorded`],
+      ? pass(`analytics: VITE_GA_MEASUREMENT_ID ${env.VITE_GA_MEASUREMENT_ID}`)
+      : fail('analytics: VITE_GA_MEASUREMENT_ID is not set, so no page views are recorded'),
   );
   // SITE_URL is the Worker's: in the shell, or as wrangler.jsonc sets it.
   if (settings) items.push(...storageLines(settings, { SITE_URL: wranglerVarOf(root, 'SITE_URL'), ...env }));
   if (settings?.storageMode === 'relay') items.push(...mailChecklist(env));
   else if (settings) {
-    items.push([
-      true,
-      `${WARN} mail: direct mode has no server, so sign-ups are not confirmed by email and nobody is told of quotes (docs/consent.md)`,
-    ]);
+    items.push(
+      warn(
+        'mail: direct mode has no server, so sign-ups are not confirmed by email and nobody is told of quotes (docs/consent.md)',
+      ),
+    );
   }
-  items.push(adminTokenLine(env));
-  items.push(retentionTriggerLine(root));
   const reviewed = LEGAL_REVIEW.status === 'reviewed' && LEGAL_REVIEW.reviewedBy && LEGAL_REVIEW.reviewedOn;
   items.push(
+    adminTokenLine(env),
+    retentionTriggerLine(root),
     reviewed
-      ? [true, `${PASS} legal texts reviewed by ${LEGAL_REVIEW.reviewedBy} on ${LEGAL_REVIEW.reviewedOn}`]
-      : [
-          false,
-          `${FAIL} legal texts not reviewed: set LEGAL_REVIEW in src/content/legal/review.ts once a qualified person has reviewed them`,
-        ],
+      ? pass(`legal texts reviewed by ${LEGAL_REVIEW.reviewedBy} on ${LEGAL_REVIEW.reviewedOn}`)
+      : fail(
+          'legal texts not reviewed: set LEGAL_REVIEW in src/content/legal/review.ts once a qualified person has reviewed them',
+        ),
   );
   const ok = items.every(([passed]) => passed);
   const summary = ok

@@ -11,13 +11,8 @@
  * the environment or the flag and never written anywhere.
  */
 import { parseArgs } from 'node:util';
-import { DEAD_LETTERS_PATH } from '#src/server/queues.ts';
 import { runAsCommand } from '#scripts/command.ts';
-
-interface Listed {
-  count: number;
-  letters: { table: string; email: string; reason: string; failedAt: string }[];
-}
+import { deadLetterAdmin, type ListedLetter } from './options.ts';
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -26,48 +21,34 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     options: { url: { type: 'string' }, token: { type: 'string' } },
   });
   const command = positionals[0] ?? 'list';
-  const site = (values.url ?? env.SITE_URL ?? '').replace(/\/+$/, '');
-  const token = values.token ?? env.ADMIN_TOKEN ?? '';
-  if (!['list', 'replay'].includes(command) || !site || !token) {
-    console.error('Usage: npm run dead-letters -- list|replay --url <site origin> --token <ADMIN_TOKEN>');
-    console.error('(or SITE_URL and ADMIN_TOKEN in the environment)');
+  const site = { url: values.url ?? env.SITE_URL ?? '', token: values.token ?? env.ADMIN_TOKEN ?? '' };
+  if (!['list', 'replay'].includes(command) || !site.url || !site.token) {
+    console.error(
+      'Usage: npm run dead-letters -- list|replay --url <site origin> --token <ADMIN_TOKEN>\n(or SITE_URL and ADMIN_TOKEN in the environment)',
+    );
     return 2;
   }
-  const headers = { authorization: `Bearer ${token}` };
-  const response =
-    command === 'list'
-      ? await fetch(`${site}${DEAD_LETTERS_PATH}`, { headers })
-      : await fetch(`${site}${DEAD_LETTERS_PATH}/replay`, { method: 'POST', headers });
-  if (response.status === 401) {
-    console.error('The site refused the token: check ADMIN_TOKEN.');
+  try {
+    if (command === 'replay') {
+      const { replayed } = await deadLetterAdmin<{ replayed: number }>(site, '/replay', {});
+      console.log(`Replayed ${replayed} dead letter(s): they are back on the queue.`);
+      return 0;
+    }
+    const { count, letters } = await deadLetterAdmin<{ count: number; letters: ListedLetter[] }>(site);
+    if (count === 0) {
+      console.log('No dead letters: every accepted submission was stored.');
+      return 0;
+    }
+    console.log(`${count} dead letter(s):`);
+    for (const letter of letters)
+      console.log(`  ${letter.failedAt}  ${letter.table}  ${letter.email}  ${letter.reason}`);
+    console.log('Fix the cause (npm run airtable:check), then: npm run dead-letters -- replay');
+    // Non-zero, so a scheduled check can alert on it.
+    return 1;
+  } catch (error) {
+    console.error(`Failed: ${(error as Error).message}.`);
     return 1;
   }
-  if (response.status === 404) {
-    console.error(
-      'No dead-letter endpoint there: the Worker needs ADMIN_TOKEN, a DEAD_LETTERS namespace and the queue.',
-    );
-    return 1;
-  }
-  if (!response.ok) {
-    console.error(`The site answered ${response.status}.`);
-    return 1;
-  }
-  if (command === 'replay') {
-    const { replayed } = (await response.json()) as { replayed: number };
-    console.log(`Replayed ${replayed} dead letter(s): they are back on the queue.`);
-    return 0;
-  }
-  const { count, letters } = (await response.json()) as Listed;
-  if (count === 0) {
-    console.log('No dead letters: every accepted submission was stored.');
-    return 0;
-  }
-  console.log(`${count} dead letter(s):`);
-  for (const letter of letters)
-    console.log(`  ${letter.failedAt}  ${letter.table}  ${letter.email}  ${letter.reason}`);
-  console.log('Fix the cause (npm run airtable:check), then: npm run dead-letters -- replay');
-  // Non-zero, so a scheduled check can alert on it.
-  return 1;
 }
 
 runAsCommand(import.meta.url, main);

@@ -9,9 +9,6 @@ import path from 'node:path';
 import { buildEnv, launchChecklist } from './checklist.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
-export { buildEnv, launchChecklist } from './checklist.ts';
-export type { BuildEnv, Checklist } from './checklist.ts';
-
 /** The command: prints the checklist; exit code 1 while any item fails. */
 export function main(): number {
   const checklist = launchChecklist(buildEnv(path.resolve('.')));

@@ -2,14 +2,18 @@
  * Base id, endpoint and tokens for the launch-kit commands: from flags, else from the
  * environment. They are only ever held in memory: nothing here writes them anywhere.
  */
+import { parseArgs } from 'node:util';
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';
 import {
+  type AirtableAccess,
   type AirtableClient,
   createAirtableClient,
   createPacer,
+  type ListQuery,
   type Pacer,
-  type AirtableAccess,
+  type StoredRecord,
 } from '#src/server/airtable-client.ts';
+import { DEAD_LETTERS_PATH } from '#src/server/queues.ts';
 
 export interface KitOptions {
   baseId?: string;
@@ -20,32 +24,25 @@ export interface KitOptions {
   siteToken?: string;
 }
 
-const FLAGS: Readonly<Record<string, keyof KitOptions>> = {
-  '--base': 'baseId',
-  '--endpoint': 'endpointUrl',
-  '--schema-token': 'schemaToken',
-  '--site-token': 'siteToken',
-};
-
 /** Reads flags over environment variables; throws on an unknown flag or a flag without value. */
 export function readKitOptions(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): KitOptions {
-  const options: KitOptions = { endpointUrl: env.AIRTABLE_ENDPOINT_URL || AIRTABLE_DEFAULT_ENDPOINT };
-  if (env.AIRTABLE_BASE_ID) options.baseId = env.AIRTABLE_BASE_ID;
-  if (env.AIRTABLE_SCHEMA_TOKEN) options.schemaToken = env.AIRTABLE_SCHEMA_TOKEN;
-  if (env.AIRTABLE_API_KEY) options.siteToken = env.AIRTABLE_API_KEY;
-  for (let i = 0; i < argv.length; i += 1) {
-    const flag = argv[i] as string;
-    const key = FLAGS[flag];
-    const value = argv[i + 1];
-    if (!key) throw new Error(`Unknown option ${flag}`);
-    if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value`);
-    options[key] = value;
-    i += 1;
-  }
-  return options;
+  const string = { type: 'string' } as const;
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { base: string, endpoint: string, 'schema-token': string, 'site-token': string },
+  });
+  const baseId = values.base ?? env.AIRTABLE_BASE_ID;
+  const schemaToken = values['schema-token'] ?? env.AIRTABLE_SCHEMA_TOKEN;
+  const siteToken = values['site-token'] ?? env.AIRTABLE_API_KEY;
+  return {
+    endpointUrl: values.endpoint ?? (env.AIRTABLE_ENDPOINT_URL || AIRTABLE_DEFAULT_ENDPOINT),
+    ...(baseId ? { baseId } : {}),
+    ...(schemaToken ? { schemaToken } : {}),
+    ...(siteToken ? { siteToken } : {}),
+  };
 }
 
 /** Options of a command that needs the base id and a schema token. */
@@ -98,4 +95,54 @@ export function kitClient(access: AirtableAccess, pacer: Pacer = processPacer): 
         );
     },
   });
+}
+
+/** Every record a list query finds, page by page (Airtable's pages of 100 and its offset). */
+export async function listAll(
+  client: AirtableClient,
+  table: string,
+  query: ListQuery,
+): Promise<StoredRecord[]> {
+  const records: StoredRecord[] = [];
+  let offset: string | undefined;
+  do {
+    const page = await client.listPage(table, { ...query, ...(offset ? { offset } : {}) });
+    records.push(...page.records);
+    offset = page.offset;
+  } while (offset);
+  return records;
+}
+
+/** The Worker's dead-letter admin endpoint: the site's origin and its ADMIN_TOKEN. */
+export interface DeadLetterSite {
+  url: string;
+  token: string;
+}
+
+/** A dead letter as the endpoint lists it. */
+export interface ListedLetter {
+  key: string;
+  table: string;
+  email: string;
+  reason: string;
+  failedAt: string;
+}
+
+/**
+ * Calls the Worker's dead-letter admin endpoint (`path` after DEAD_LETTERS_PATH; a POST when
+ * `body` is given); throws with a sentence on any refusal.
+ */
+export async function deadLetterAdmin<T>(site: DeadLetterSite, path = '', body?: unknown): Promise<T> {
+  const response = await fetch(`${site.url.replace(/\/+$/, '')}${DEAD_LETTERS_PATH}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${site.token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (response.status === 401) throw new Error('the site refused the token: check ADMIN_TOKEN');
+  if (response.status === 404)
+    throw new Error(
+      'no dead-letter endpoint there (the Worker needs ADMIN_TOKEN, a DEAD_LETTERS namespace and the queue)',
+    );
+  if (!response.ok) throw new Error(`the site answered ${response.status}`);
+  return (await response.json()) as T;
 }

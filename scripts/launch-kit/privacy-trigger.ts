@@ -1,44 +1,34 @@
 /**
- * For `npm run launch-check`: is the privacy policy's retention applied on the Workers deploy?
- * It is when wrangler.jsonc has a Cron Trigger (`triggers.crons`), which runs the Worker's
- * scheduled handler (src/server/retention-job.ts). Without the trigger nothing runs on a
- * schedule, so the owner runs `npm run privacy:retention` by hand.
+ * For `npm run launch-check`: what wrangler.jsonc says, read without wrangler. Its Cron Trigger
+ * (`triggers.crons`) runs the Worker's scheduled handler (src/server/retention-job.ts), which
+ * applies the privacy policy's retention; without one, the owner runs `npm run privacy:retention`
+ * by hand.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
 /** The text of a JSONC file as JSON: comments and trailing commas removed, strings untouched. */
 export function stripJsonc(text: string): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    const next = text[i + 1];
-    if (c === '"') {
-      // A string, copied as it is (escapes included).
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === '/' && next === '/') {
-      while (i < text.length && text[i] !== '\n') i += 1;
-    } else if (c === '/' && next === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 2;
-    } else {
-      out += c;
-      i += 1;
-    }
-  }
-  return out.replace(/,(\s*[}\]])/g, '$1');
+  return text
+    .replace(/("(?:\\[^]|[^"\\])*")|\/\/[^\n]*|\/\*[^]*?(?:\*\/|$)/g, (_, string?: string) => string ?? '')
+    .replace(/,(\s*[}\]])/g, '$1');
 }
+
+/** A wrangler.jsonc as JSON; null when the file is missing. */
+export function readWranglerConfig(configPath: string): WranglerJson | null {
+  if (!fs.existsSync(configPath)) return null;
+  return JSON.parse(stripJsonc(fs.readFileSync(configPath, 'utf8'))) as WranglerJson;
+}
+
+type WranglerJson = Record<string, unknown> & {
+  triggers?: { crons?: unknown };
+  vars?: Record<string, unknown>;
+};
 
 /** The Cron Triggers of a wrangler.jsonc, [] when none; null when the file is missing. */
 export function cronTriggersOf(configPath: string): string[] | null {
-  if (!fs.existsSync(configPath)) return null;
-  const config = JSON.parse(stripJsonc(fs.readFileSync(configPath, 'utf8'))) as {
-    triggers?: { crons?: unknown };
-  };
+  const config = readWranglerConfig(configPath);
+  if (!config) return null;
   const crons = config.triggers?.crons;
   return Array.isArray(crons)
     ? crons.filter((cron): cron is string => typeof cron === 'string' && cron.trim() !== '')
@@ -47,12 +37,7 @@ export function cronTriggersOf(configPath: string): string[] | null {
 
 /** A plain variable from wrangler.jsonc's `vars`, if the file and the variable are there. */
 export function wranglerVarOf(root: string, name: string): string | undefined {
-  const configPath = path.join(root, 'wrangler.jsonc');
-  if (!fs.existsSync(configPath)) return undefined;
-  const config = JSON.parse(stripJsonc(fs.readFileSync(configPath, 'utf8'))) as {
-    vars?: Record<string, unknown>;
-  };
-  const value = config.vars?.[name];
+  const value = readWranglerConfig(path.join(root, 'wrangler.jsonc'))?.vars?.[name];
   return typeof value === 'string' ? value : undefined;
 }
 
@@ -60,32 +45,4 @@ export function wranglerVarOf(root: string, name: string): string | undefined {
 export function isDaily(cron: string): boolean {
   const fields = cron.trim().split(/\s+/);
   return fields.length === 5 && fields.slice(2).every((field) => field === '*');
-}
-
-/** The launch checklist's line: [passed, text]. */
-export function retentionTriggerLine(root: string): [boolean, string] {
-  const configPath = path.join(root, 'wrangler.jsonc');
-  let crons: string[] | null;
-  try {
-    crons = cronTriggersOf(configPath);
-  } catch (error) {
-    return [false, `✗ retention: wrangler.jsonc could not be read (${(error as Error).message})`];
-  }
-  if (crons === null)
-    return [
-      true,
-      '! retention: no wrangler.jsonc, so nothing applies the retention (24 months; 30 days for unconfirmed sign-ups) on a schedule; run `npm run privacy:retention` at least weekly',
-    ];
-  if (crons.length === 0)
-    return [
-      false,
-      '✗ retention: wrangler.jsonc has no Cron Trigger (triggers.crons), so the Worker never applies the privacy policy’s 24-month retention; add one, e.g. "17 3 * * *"',
-    ];
-  const daily = crons.some(isDaily);
-  return [
-    true,
-    `${daily ? '✓' : '!'} retention: the Worker's Cron Trigger applies the 24-month retention (${crons.join(', ')}${
-      daily ? ', daily' : '; not daily: expired records wait until it fires'
-    }); on other hosts run \`npm run privacy:retention\` at least weekly (unconfirmed sign-ups go after 30 days)`,
-  ];
 }

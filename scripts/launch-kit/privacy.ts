@@ -15,7 +15,6 @@ import { parseArgs } from 'node:util';
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { AirtableError, airtableAccess, createPacer, RATE_WINDOW_MS } from '#src/server/airtable-client.ts';
-import { DEAD_LETTERS_PATH } from '#src/server/queues.ts';
 import {
   applyRetention,
   describeRetention,
@@ -24,7 +23,7 @@ import {
   PRIVACY_TABLES,
 } from '#src/server/privacy.ts';
 import { runAsCommand } from '#scripts/command.ts';
-import { kitClient } from './options.ts';
+import { deadLetterAdmin, type DeadLetterSite, kitClient, type ListedLetter } from './options.ts';
 
 const USAGE = [
   'Usage: npm run privacy:retention -- [--dry-run]',
@@ -40,35 +39,6 @@ export interface PrivacyCommandDeps {
   /** Where output goes (tests collect it). */
   out?: (line: string) => void;
   err?: (line: string) => void;
-}
-
-interface DeadLetterSite {
-  url: string;
-  token: string;
-}
-
-interface ListedLetter {
-  key: string;
-  table: string;
-  email: string;
-  reason: string;
-  failedAt: string;
-}
-
-/** Calls the Worker's dead-letter admin endpoint; throws with a sentence on any refusal. */
-async function deadLetterAdmin<T>(site: DeadLetterSite, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${site.url.replace(/\/+$/, '')}${DEAD_LETTERS_PATH}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${site.token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (response.status === 401) throw new Error('the site refused ADMIN_TOKEN');
-  if (response.status === 404)
-    throw new Error(
-      'no dead-letter endpoint there (the Worker needs ADMIN_TOKEN, DEAD_LETTERS and the queue)',
-    );
-  if (!response.ok) throw new Error(`the site answered ${response.status}`);
-  return (await response.json()) as T;
 }
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
@@ -159,7 +129,7 @@ export async function main(
     if (command === 'export') {
       const records = await exportEmail({ client, now }, email);
       const deadLetters = site
-        ? (await deadLetterAdmin<{ letters: ListedLetter[] }>(site, '')).letters
+        ? (await deadLetterAdmin<{ letters: ListedLetter[] }>(site)).letters
             .filter((letter) => normaliseEmail(letter.email) === target)
             .map(({ table, email: address, reason, failedAt }) => ({
               table,

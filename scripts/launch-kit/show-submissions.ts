@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import {
   EMULATOR_ADMIN_PREFIX,
   EMULATOR_BASE_ID,
@@ -26,27 +27,22 @@ const LAST_UPDATED = QUOTE_FIELDS.lastUpdated;
 
 interface Options {
   data: string;
-  url?: string;
-  table?: string;
+  url?: string | undefined;
+  table?: string | undefined;
   json: boolean;
 }
 
-function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { data: path.resolve(EMULATOR_DEFAULT_DATA_FILE), json: false };
-  for (let i = 0; i < argv.length; i += 1) {
-    const flag = argv[i];
-    const value = () => {
-      const next = argv[++i];
-      if (next === undefined) throw new Error(`${flag} needs a value`);
-      return next;
-    };
-    if (flag === '--data') options.data = path.resolve(value());
-    else if (flag === '--url') options.url = value().replace(/\/+$/, '');
-    else if (flag === '--table') options.table = value();
-    else if (flag === '--json') options.json = true;
-    else throw new Error(`Unknown option ${flag}`);
-  }
-  return options;
+function readOptions(argv: readonly string[]): Options {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      data: { type: 'string', default: EMULATOR_DEFAULT_DATA_FILE },
+      url: { type: 'string' },
+      table: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  return { ...values, data: path.resolve(values.data), url: values.url?.replace(/\/+$/, '') };
 }
 
 async function readTables(options: Options): Promise<Record<string, StoredRecord[]> | undefined> {
@@ -64,7 +60,7 @@ const show = (value: CellValue | undefined) => (Array.isArray(value) ? value.joi
 
 /** Prints the stored submissions; exit code 0. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const options = parseArgs(argv);
+  const options = readOptions(argv);
   const tables = await readTables(options);
   if (!tables) {
     console.log(

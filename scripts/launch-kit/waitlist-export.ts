@@ -22,7 +22,7 @@ import {
 } from '#src/server/airtable-client.ts';
 import { runAsCommand } from '#scripts/command.ts';
 import { csvRow } from './csv.ts';
-import { kitClient, readKitOptions } from './options.ts';
+import { kitClient, listAll, readKitOptions } from './options.ts';
 
 const WAITLIST = FORMS.waitlist;
 const EMAIL = WAITLIST.fields.email.airtable;
@@ -69,21 +69,12 @@ export function confirmedSignUp(record: StoredRecord): ConfirmedSignUp | null {
 
 /** Every confirmed sign-up, page by page (Airtable's pages of 100), oldest confirmation first. */
 export async function confirmedSignUps(client: AirtableClient): Promise<ConfirmedSignUp[]> {
-  const found: ConfirmedSignUp[] = [];
-  let offset: string | undefined;
-  do {
-    const page = await client.listPage(WAITLIST.table, {
-      filterByFormula: `{${CONSENT}} = '${CONFIRMED}'`,
-      fields: [EMAIL, INTERESTS, CONSENT, CONFIRMED_AT],
-      offset,
-    });
-    // Checked again here: the formula is Airtable's reading, the rule is ours.
-    for (const record of page.records) {
-      const signUp = confirmedSignUp(record);
-      if (signUp) found.push(signUp);
-    }
-    offset = page.offset;
-  } while (offset);
+  const records = await listAll(client, WAITLIST.table, {
+    filterByFormula: `{${CONSENT}} = '${CONFIRMED}'`,
+    fields: [EMAIL, INTERESTS, CONSENT, CONFIRMED_AT],
+  });
+  // Checked again here: the formula is Airtable's reading, the rule is ours.
+  const found = records.map(confirmedSignUp).filter((signUp) => signUp !== null);
   return found.sort((a, b) => a.confirmedAt.localeCompare(b.confirmedAt) || a.email.localeCompare(b.email));
 }
 

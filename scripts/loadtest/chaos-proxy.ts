@@ -14,14 +14,11 @@ export interface ChaosOptions {
   errorRate?: number;
   /** Share of API requests applied upstream whose answer is then dropped (0–1). */
   dropRate?: number;
-  random?: () => number;
 }
 
 export interface ChaosCounts {
   requests: number;
   byStatus: Record<string, number>;
-  injectedErrors: number;
-  droppedAnswers: number;
   /** Most API requests that started within any one second. */
   peakPerSecond: number;
 }
@@ -33,14 +30,7 @@ export interface ChaosProxy {
 }
 
 export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy> {
-  const random = options.random ?? Math.random;
-  const counts: ChaosCounts = {
-    requests: 0,
-    byStatus: {},
-    injectedErrors: 0,
-    droppedAnswers: 0,
-    peakPerSecond: 0,
-  };
+  const counts: ChaosCounts = { requests: 0, byStatus: {}, peakPerSecond: 0 };
   const recent: number[] = [];
   const count = (status: number | string) => {
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
@@ -56,9 +46,8 @@ export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy
       while ((recent[0] ?? now) <= now - 1000) recent.shift();
       counts.peakPerSecond = Math.max(counts.peakPerSecond, recent.length);
     }
-    const roll = isApi ? random() : 1;
+    const roll = isApi ? Math.random() : 1;
     if (roll < (options.errorRate ?? 0)) {
-      counts.injectedErrors += 1;
       count(500);
       req.resume();
       res.writeHead(500, { 'content-type': 'application/json' });
@@ -73,7 +62,6 @@ export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy
       (answer) => {
         if (isApi) count(drop ? 'dropped' : (answer.statusCode ?? 0));
         if (drop) {
-          counts.droppedAnswers += 1;
           answer.resume();
           answer.on('end', () => req.socket.destroy());
           return;

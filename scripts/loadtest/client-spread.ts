@@ -27,11 +27,9 @@ export async function startClientSpread(target: string): Promise<ClientSpread> {
   const upstream = new URL(target);
   const agents = new Map<string, http.Agent>();
   const agentFor = (address: string) => {
-    let agent = agents.get(address);
-    if (!agent) {
-      agent = new http.Agent({ keepAlive: true, localAddress: address, maxSockets: 4 });
-      agents.set(address, agent);
-    }
+    const agent =
+      agents.get(address) ?? new http.Agent({ keepAlive: true, localAddress: address, maxSockets: 4 });
+    agents.set(address, agent);
     return agent;
   };
   const server = http.createServer((req, res) => {

@@ -15,13 +15,13 @@
  * and checks that every new address got exactly one confirmation.
  */
 import { rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
 import { QUOTE_FORM, type QuotePosted, WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/forms.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
-import { percentile } from './core.mjs';
 import { startChaosProxy } from './chaos-proxy.ts';
 import { startClientSpread } from './client-spread.ts';
 import { minimalSite, startWorker } from './worker-process.ts';
@@ -46,6 +46,8 @@ export interface RushOptions {
   dropRate?: number;
   /** Longest a visitor waits (production: 30 s). */
   answerBoundMs?: number;
+  /** Direct mode: the storage layer's retry delays (the integration test's shorter ones). */
+  retry?: StorageOptions['retry'];
   /** Longest to wait, after the last submission, for the queue to store everything. */
   settleTimeoutMs?: number;
   /**
@@ -60,8 +62,6 @@ export interface RushOptions {
    * while the real visitors submit from addresses of their own (queued mode: the Worker).
    */
   attackInFlight?: number;
-  /** The built site for the Worker; a minimal stand-in when absent. */
-  assetsDir?: string;
   log?: (line: string) => void;
 }
 
@@ -136,6 +136,13 @@ export function schedule(
   return all;
 }
 
+/** Nearest-rank percentile of an ascending list (p: 0–100). */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? 0;
+}
+
 /** The visitor's message and what lay under it (status, code or message of the cause). */
 function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
@@ -149,23 +156,6 @@ function describeFailure(error: unknown): string {
 
 /** The attacker's visitor number: an address no real visitor of a run has. */
 const ATTACKER = 9_999_999;
-
-interface Flood {
-  stop(): Promise<{ sent: number; accepted: number; durationMs: number }>;
-}
-
-function attackFigures(
-  flood: { sent: number; accepted: number; durationMs: number },
-  waitlist: readonly { fields: Record<string, unknown> }[],
-) {
-  const stored = waitlist.filter((record) => String(record.fields.Email).startsWith('attack.')).length;
-  return {
-    sent: flood.sent,
-    accepted: flood.accepted,
-    stored,
-    perMinuteStored: stored / Math.max(1 / 60, flood.durationMs / 60_000),
-  };
-}
 
 /** The enhanced form's post: the form's fields, urlencoded, to its door, asking for JSON. */
 async function postToDoor(
@@ -197,7 +187,7 @@ async function waitWhileProgressing(
   let lastProgress = performance.now();
   while (left > 0 && performance.now() < wait.deadline && performance.now() - lastProgress <= wait.stallMs) {
     wait.onWait?.(left);
-    await new Promise((resolve) => setTimeout(resolve, wait.pollMs));
+    await sleep(wait.pollMs);
     left = await countLeft();
     if (left < fewest) {
       fewest = left;
@@ -208,7 +198,7 @@ async function waitWhileProgressing(
 }
 
 /** One client keeping `inFlight` sign-ups going until stopped. */
-function floodFrom(url: string, inFlight: number): Flood {
+function floodFrom(url: string, inFlight: number) {
   let running = true;
   let sent = 0;
   let accepted = 0;
@@ -252,30 +242,25 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     errorRate: options.errorRate ?? 0,
     dropRate: options.dropRate ?? 0,
   });
-  const serverEnv = {
-    AIRTABLE_API_KEY: emulator.apiKey,
-    AIRTABLE_BASE_ID: emulator.baseId,
-    AIRTABLE_ENDPOINT_URL: proxy.url,
-  };
   const closers: (() => Promise<void>)[] = [() => proxy.close(), () => emulator.close()];
-  let attack: Flood | undefined;
+  let attack: ReturnType<typeof floodFrom> | undefined;
   // What the Worker's mail sent so far: [recipient, subject] pairs; and its queued count.
   let sentMail: (() => { to: string; subject: string }[]) | undefined;
   let mailQueued = 0;
   try {
-    // Each visitor from an address of its own (the site limits per address), as in production.
-    let configFor: ((visitor: number) => NonNullable<StorageOptions['config']>) | undefined;
+    // Queued: each visitor from an address of its own (the site limits per address), as in production.
     let doorFor: ((visitor: number, path: string) => string) | undefined;
-    let siteUrl: string | undefined;
-    if (options.mode === 'direct') {
-      const config = { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url };
-      configFor = () => config;
-    } else {
-      const assetsDir = options.assetsDir ?? (await minimalSite());
-      if (!options.assetsDir) closers.push(() => rm(assetsDir, { recursive: true, force: true }));
+    if (options.mode === 'queued') {
+      // The doors render their own pages: the Worker needs no built site.
+      const assetsDir = await minimalSite();
+      closers.push(() => rm(assetsDir, { recursive: true, force: true }));
       const worker = await startWorker({
         assetsDir,
-        vars: serverEnv,
+        vars: {
+          AIRTABLE_API_KEY: emulator.apiKey,
+          AIRTABLE_BASE_ID: emulator.baseId,
+          AIRTABLE_ENDPOINT_URL: proxy.url,
+        },
         onLog: (line) => {
           const queued = /(\d+) emails queued/.exec(line);
           if (queued) mailQueued += Number(queued[1]);
@@ -284,24 +269,20 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       });
       closers.unshift(worker.close);
       sentMail = () => worker.sentEmails().map(({ to, subject }) => ({ to, subject }));
-      siteUrl = worker.url;
-    }
-    if (siteUrl !== undefined) {
-      const spread = await startClientSpread(siteUrl);
+      const spread = await startClientSpread(worker.url);
       closers.unshift(spread.close);
       doorFor = (visitor, path) => spread.urlFor(visitor, path);
       if (options.attackInFlight) {
-        const attackUrl = spread.urlFor(ATTACKER, WAITLIST_FORM.path);
-        attack = floodFrom(attackUrl, options.attackInFlight);
+        attack = floodFrom(spread.urlFor(ATTACKER, WAITLIST_FORM.path), options.attackInFlight);
       }
     }
-    const answerBoundMs = options.answerBoundMs ?? 30_000;
-    const storageFor = (visitor: number): StorageOptions => ({
-      ...(configFor ? { config: configFor(visitor) } : {}),
-      answerBoundMs,
-    });
-    const waitlistPost: (email: string) => WaitlistPosted = (email) => ({ email, interests: ['use'] });
-    const quotePost: (email: string) => QuotePosted = (email) => ({
+    const storage: StorageOptions = {
+      config: { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url },
+      ...(options.retry ? { retry: options.retry } : {}),
+      answerBoundMs: options.answerBoundMs ?? 30_000,
+    };
+    const waitlistPost = (email: string): WaitlistPosted => ({ email, interests: ['use'] });
+    const quotePost = (email: string): QuotePosted => ({
       email,
       contactName: 'Rush Test',
       schoolName: 'Load School',
@@ -310,51 +291,35 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       otherUseCase: '',
     });
     /** Queued: the enhanced form's post, answered within the page's bound. */
-    const viaDoor = async (
-      visitor: number,
-      path: string,
-      posted: Readonly<Record<string, string | readonly string[]>>,
-    ) => {
-      if (!doorFor) throw new Error('No door in direct mode');
-      const response = await postToDoor(doorFor(visitor, path), posted);
+    const viaDoor = async (url: string, posted: Readonly<Record<string, string | readonly string[]>>) => {
+      const response = await postToDoor(url, posted);
       const answer = (await response.json().catch(() => null)) as { success?: unknown } | null;
       if (!response.ok || answer?.success !== true) throw new Error(`door answered ${response.status}`);
+    };
+    const submit = ({ kind, email }: Submission, visitor: number): Promise<unknown> => {
+      if (doorFor && kind === 'waitlist')
+        return viaDoor(doorFor(visitor, WAITLIST_FORM.path), waitlistPost(email));
+      if (doorFor) return viaDoor(doorFor(visitor, QUOTE_FORM.path), quotePost(email));
+      if (kind === 'waitlist') return upsertWaitlistEntry(waitlistPost(email), storage);
+      return upsertQuoteRequest(quotePost(email), storage);
     };
     const plan = schedule(options, Date.now().toString(36));
     log(`${options.mode}: ${plan.length} submissions over ${Math.round(options.overMs / 1000)} s…`);
 
-    const answers: { ok: boolean; ms: number; email: string; kind: Submission['kind']; error?: string }[] =
-      [];
+    const answers: { ms: number; email: string; kind: Submission['kind']; error?: string }[] = [];
     const started = performance.now();
     await Promise.all(
       plan.map(async (submission, visitor) => {
-        const storage = storageFor(visitor);
         const wait = submission.at - (performance.now() - started);
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (wait > 0) await sleep(wait);
         const sent = performance.now();
-        try {
-          if (doorFor) {
-            if (submission.kind === 'waitlist')
-              await viaDoor(visitor, WAITLIST_FORM.path, waitlistPost(submission.email));
-            else await viaDoor(visitor, QUOTE_FORM.path, quotePost(submission.email));
-          } else if (submission.kind === 'waitlist')
-            await upsertWaitlistEntry(waitlistPost(submission.email), storage);
-          else await upsertQuoteRequest(quotePost(submission.email), storage);
-          answers.push({
-            ok: true,
-            ms: performance.now() - sent,
-            email: submission.email,
-            kind: submission.kind,
-          });
-        } catch (error) {
-          answers.push({
-            ok: false,
-            ms: performance.now() - sent,
-            email: submission.email,
-            kind: submission.kind,
-            error: describeFailure(error),
-          });
-        }
+        const error = await submit(submission, visitor).then(() => undefined, describeFailure);
+        answers.push({
+          ms: performance.now() - sent,
+          email: submission.email,
+          kind: submission.kind,
+          ...(error === undefined ? {} : { error }),
+        });
       }),
     );
     const attackReport = await attack?.stop();
@@ -363,32 +328,25 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       `${options.mode}: answered in ${Math.round((lastSubmission - started) / 1000)} s; waiting for the store…`,
     );
 
-    const expectedByTable = {
-      Waitlist: new Set(
-        answers.filter((a) => a.ok && a.kind === 'waitlist').map((a) => normaliseEmail(a.email)),
-      ),
-      'School Quotes': new Set(
-        answers.filter((a) => a.ok && a.kind === 'quote').map((a) => normaliseEmail(a.email)),
-      ),
-    };
+    const succeeded = answers.filter((answer) => answer.error === undefined);
+    const expectedIn = (kind: Submission['kind']) =>
+      new Set(succeeded.filter((a) => a.kind === kind).map((a) => normaliseEmail(a.email)));
+    const expectedByTable = { Waitlist: expectedIn('waitlist'), 'School Quotes': expectedIn('quote') };
     const expected = expectedByTable.Waitlist.size + expectedByTable['School Quotes'].size;
-    const storedEmails = () => {
-      const byTable = Object.keys(expectedByTable).map((table) =>
-        emulator
+    /** Each table's stored emails (the attacker's left out). */
+    const storedEmails = () =>
+      Object.entries(expectedByTable).map(([table, emails]) => ({
+        emails,
+        stored: emulator
           .records(table)
           .map((record) => normaliseEmail(String(record.fields.Email ?? '')))
           .filter((email) => !email.startsWith('attack.')),
-      );
-      return byTable;
-    };
-    const missing = () => {
-      const [waitlist = [], quotes = []] = storedEmails();
-      const have = [new Set(waitlist), new Set(quotes)];
-      let count = 0;
-      for (const email of expectedByTable.Waitlist) if (!have[0]?.has(email)) count += 1;
-      for (const email of expectedByTable['School Quotes']) if (!have[1]?.has(email)) count += 1;
-      return count;
-    };
+      }));
+    const missing = () =>
+      storedEmails().reduce((sum, { emails, stored }) => {
+        const have = new Set(stored);
+        return sum + [...emails].filter((email) => !have.has(email)).length;
+      }, 0);
     const settleDeadline = lastSubmission + (options.settleTimeoutMs ?? 10 * 60_000);
     const stallMs = options.settleStallMs ?? 2 * options.penaltyMs + 60_000;
     let lastReport = Number.NEGATIVE_INFINITY;
@@ -436,27 +394,33 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       log(`${options.mode}: ${mail.sent} emails sent (${mail.queued} queued)`);
     }
 
-    const [waitlist = [], quotes = []] = storedEmails();
-    const duplicates = [waitlist, quotes].reduce(
-      (sum, emails) => sum + emails.length - new Set(emails).size,
-      0,
-    );
-    const stored = new Set(waitlist).size + new Set(quotes).size;
+    const byTable = storedEmails().map(({ stored }) => stored);
+    const duplicates = byTable.reduce((sum, emails) => sum + emails.length - new Set(emails).size, 0);
+    const stored = byTable.reduce((sum, emails) => sum + new Set(emails).size, 0);
     const times = answers.map((answer) => answer.ms).sort((a, b) => a - b);
     const counts = proxy.counts();
     const errors: Record<string, number> = {};
-    for (const answer of answers)
-      if (!answer.ok) errors[answer.error ?? '?'] = (errors[answer.error ?? '?'] ?? 0) + 1;
+    for (const { error } of answers) if (error !== undefined) errors[error] = (errors[error] ?? 0) + 1;
+    const attackStored = emulator
+      .records('Waitlist')
+      .filter((record) => String(record.fields.Email).startsWith('attack.')).length;
     const writingSeconds = Math.max(1, (lastSubmission - started + (settledMs ?? 0)) / 1000);
     return {
       mode: options.mode,
       submitted: plan.length,
-      succeeded: answers.filter((answer) => answer.ok).length,
-      failed: answers.filter((answer) => !answer.ok).length,
+      succeeded: succeeded.length,
+      failed: answers.length - succeeded.length,
       p50Ms: percentile(times, 50),
       p95Ms: percentile(times, 95),
-      ...(attackReport ? { attack: attackFigures(attackReport, emulator.records('Waitlist')) } : {}),
       p99Ms: percentile(times, 99),
+      ...(attackReport && {
+        attack: {
+          sent: attackReport.sent,
+          accepted: attackReport.accepted,
+          stored: attackStored,
+          perMinuteStored: attackStored / Math.max(1 / 60, attackReport.durationMs / 60_000),
+        },
+      }),
       stored,
       expected,
       duplicates,
@@ -481,72 +445,55 @@ export function confirmationVerdict(mail: MailFigures): string {
   return `no: ${mail.confirmationsMissing} without, ${mail.confirmationsDoubled} with more than one`;
 }
 
+/** A Markdown table with one row per report: each column's header and what it shows of a report. */
+function markdownTable(
+  reports: readonly RushReport[],
+  columns: [string, (r: RushReport) => unknown][],
+): string {
+  const rows = [columns.map(([header]) => header), columns.map(() => '---')];
+  for (const report of reports) rows.push(columns.map(([, cell]) => String(cell(report))));
+  return rows.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
 const seconds = (ms: number | null) => (ms === null ? 'never' : `${(ms / 1000).toFixed(1)} s`);
+const ms = (value: number) => `${Math.round(value)} ms`;
 
 /** One Markdown table, one row per run. */
 export function formatRushTable(reports: readonly RushReport[]): string {
-  const header = [
-    'mode',
-    'submitted',
-    'answered success',
-    'answered error',
-    'p50 answer',
-    'p95 answer',
-    'p99 answer',
-    'stored',
-    'duplicates',
-    'lost',
-    'Airtable requests',
-    '429s',
-    'last record stored',
-    'emails queued',
-    'emails sent',
-    'one confirmation per new address',
-  ];
-  const rows = reports.map((r) => [
-    r.mode,
-    r.submitted,
-    r.succeeded,
-    r.failed,
-    `${Math.round(r.p50Ms)} ms`,
-    `${Math.round(r.p95Ms)} ms`,
-    `${Math.round(r.p99Ms)} ms`,
-    r.stored,
-    r.duplicates,
-    r.lost,
-    r.airtableRequests,
-    r.rateLimited,
-    r.mode === 'queued' ? `${seconds(r.settledMs)} after the last submission` : 'when answered',
-    r.mail?.queued ?? 'n/a',
-    r.mail?.sent ?? 'n/a',
-    r.mail ? confirmationVerdict(r.mail) : 'n/a (no server)',
+  return markdownTable(reports, [
+    ['mode', (r) => r.mode],
+    ['submitted', (r) => r.submitted],
+    ['answered success', (r) => r.succeeded],
+    ['answered error', (r) => r.failed],
+    ['p50 answer', (r) => ms(r.p50Ms)],
+    ['p95 answer', (r) => ms(r.p95Ms)],
+    ['p99 answer', (r) => ms(r.p99Ms)],
+    ['stored', (r) => r.stored],
+    ['duplicates', (r) => r.duplicates],
+    ['lost', (r) => r.lost],
+    ['Airtable requests', (r) => r.airtableRequests],
+    ['429s', (r) => r.rateLimited],
+    [
+      'last record stored',
+      (r) => (r.mode === 'queued' ? `${seconds(r.settledMs)} after the last submission` : 'when answered'),
+    ],
+    ['emails queued', (r) => r.mail?.queued ?? 'n/a'],
+    ['emails sent', (r) => r.mail?.sent ?? 'n/a'],
+    ['one confirmation per new address', (r) => (r.mail ? confirmationVerdict(r.mail) : 'n/a (no server)')],
   ]);
-  return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 
 /** The attack runs as one table: what the flooding client got, and what the real visitors did. */
 export function formatAttackTable(reports: readonly RushReport[]): string {
-  const header = [
-    'mode',
-    'attacker sent',
-    'attacker accepted',
-    'attacker stored',
-    'attacker stored / min',
-    'real visitors',
-    'real visitors stored',
-    'success rate',
-    'p95 answer',
-  ];
-  const rows = reports.map((r) => [
-    r.mode,
-    r.attack?.sent ?? 0,
-    r.attack?.accepted ?? 0,
-    r.attack?.stored ?? 0,
-    (r.attack?.perMinuteStored ?? 0).toFixed(1),
-    r.submitted,
-    r.stored,
-    `${((100 * r.succeeded) / Math.max(1, r.submitted)).toFixed(1)} %`,
-    `${Math.round(r.p95Ms)} ms`,
+  return markdownTable(reports, [
+    ['mode', (r) => r.mode],
+    ['attacker sent', (r) => r.attack?.sent ?? 0],
+    ['attacker accepted', (r) => r.attack?.accepted ?? 0],
+    ['attacker stored', (r) => r.attack?.stored ?? 0],
+    ['attacker stored / min', (r) => (r.attack?.perMinuteStored ?? 0).toFixed(1)],
+    ['real visitors', (r) => r.submitted],
+    ['real visitors stored', (r) => r.stored],
+    ['success rate', (r) => `${((100 * r.succeeded) / Math.max(1, r.submitted)).toFixed(1)} %`],
+    ['p95 answer', (r) => ms(r.p95Ms)],
   ]);
-  return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }

@@ -13,10 +13,11 @@ import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { readWranglerConfig } from '#scripts/launch-kit/privacy-trigger.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -73,27 +74,22 @@ const SENT_MARKER = 'send_email binding called with MessageBuilder:';
 
 /** Collects the emails from `wrangler dev`'s log lines (a marker line, then From/To/Subject/Text). */
 function sentEmailLog() {
-  const sent: { from: string; to: string; subject: string; textFile: string }[] = [];
-  let current: { from: string; to: string; subject: string; textFile: string } | undefined;
+  const sent: Record<'From' | 'To' | 'Subject' | 'Text', string>[] = [];
+  let current: (typeof sent)[number] | undefined;
   return {
     take(line: string) {
       if (line.includes(SENT_MARKER)) {
-        current = { from: '', to: '', subject: '', textFile: '' };
+        current = { From: '', To: '', Subject: '', Text: '' };
         sent.push(current);
         return;
       }
-      if (!current) return;
-      const field = /^(From|To|Subject|Text|HTML): (.*)$/.exec(line.trim());
-      if (!field) return;
-      const [, name, value = ''] = field;
-      if (name === 'From') current.from = value;
-      else if (name === 'To') current.to = value;
-      else if (name === 'Subject') current.subject = value;
-      else if (name === 'Text') current.textFile = value;
-      else current = undefined;
+      const [, name, value = ''] = /^(From|To|Subject|Text|HTML): (.*)$/.exec(line.trim()) ?? [];
+      if (!current || !name) return;
+      if (name === 'HTML') current = undefined;
+      else current[name as keyof typeof current] = value;
     },
     emails(): SentEmail[] {
-      return sent.map(({ from, to, subject, textFile }) => {
+      return sent.map(({ From: from, To: to, Subject: subject, Text: textFile }) => {
         const text = () => (textFile ? readFile(textFile, 'utf8') : Promise.resolve(''));
         return {
           from,
@@ -109,10 +105,7 @@ function sentEmailLog() {
 
 /** wrangler.jsonc edited for one run, written beside the run's state (paths made absolute). */
 async function editedConfig(dir: string, edit: (config: WranglerConfig) => void): Promise<string> {
-  const source = path.join(ROOT, 'wrangler.jsonc');
-  const parsed = ts.parseConfigFileTextToJson(source, await readFile(source, 'utf8'));
-  if (parsed.error) throw new Error(`wrangler.jsonc: ${String(parsed.error.messageText)}`);
-  const config = parsed.config as WranglerConfig;
+  const config = readWranglerConfig(path.join(ROOT, 'wrangler.jsonc')) as WranglerConfig;
   delete config.$schema;
   config.main = path.join(ROOT, String(config.main));
   edit(config);
@@ -220,23 +213,15 @@ async function startWorkerOnce(options: WorkerOptions): Promise<RunningWorker> {
   });
   let output = '';
   const emails = sentEmailLog();
-  // One partial line per stream: a chunk of one never splits a line of the other.
-  const lineReader = () => {
-    let partial = '';
-    return (chunk: Buffer) => {
-      const text = chunk.toString();
-      output = (output + text).slice(-20_000);
-      partial += text;
-      const lines = partial.split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        emails.take(line);
-        options.onLog?.(line);
-      }
-    };
-  };
-  child.stdout?.on('data', lineReader());
-  child.stderr?.on('data', lineReader());
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
+    });
+    createInterface({ input: stream }).on('line', (line) => {
+      emails.take(line);
+      options.onLog?.(line);
+    });
+  }
   const url = `http://127.0.0.1:${port}`;
   const close = async () => {
     if (child.exitCode === null) {

@@ -4,8 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILD_ENV_PREFIXES } from '#scripts/launch-kit/checklist.ts';
-import { launchChecklist } from '#scripts/launch-kit/launch-check.ts';
+import { BUILD_ENV_PREFIXES, launchChecklist } from '#scripts/launch-kit/checklist.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const READY_ENV = {

@@ -4,13 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { launchChecklist } from '#scripts/launch-kit/launch-check.ts';
-import {
-  cronTriggersOf,
-  isDaily,
-  retentionTriggerLine,
-  stripJsonc,
-} from '#scripts/launch-kit/privacy-trigger.ts';
+import { launchChecklist, retentionTriggerLine } from '#scripts/launch-kit/checklist.ts';
+import { cronTriggersOf, isDaily, stripJsonc } from '#scripts/launch-kit/privacy-trigger.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 

@@ -62,29 +62,12 @@ describe('date functions (Airtable’s documented behaviour)', () => {
     expect(at('CREATED_TIME()', {}, '2020-01-02T03:04:05.000Z')).toBe('2020-01-02T03:04:05.000Z');
   });
 
-  it('DATEADD adds calendar months (31 March − 1 month is 28 February), days, years', () => {
-    expect(at("DATEADD('2026-03-31T00:00:00.000Z', -1, 'months')")).toBe('2026-02-28T00:00:00.000Z');
-    expect(at("DATEADD('2024-02-29T00:00:00.000Z', 12, 'months')")).toBe('2025-02-28T00:00:00.000Z');
-    expect(at("DATEADD('2026-01-01T00:00:00.000Z', -24, 'M')")).toBe('2024-01-01T00:00:00.000Z');
-    expect(at("DATEADD('2026-01-01T00:00:00.000Z', 2, 'days')")).toBe('2026-01-03T00:00:00.000Z');
-    expect(at("DATEADD('2026-01-01T00:00:00.000Z', 1, 'years')")).toBe('2027-01-01T00:00:00.000Z');
-    expect(() => at("DATEADD(NOW(), 1, 'fortnights')")).toThrow();
-  });
-
   it('IS_BEFORE and IS_AFTER compare two dates; a blank date gives a blank answer', () => {
     expect(at("IS_BEFORE('2024-01-01', '2024-01-02')")).toBe(true);
     expect(at("IS_AFTER('2024-01-01', '2024-01-02')")).toBe(false);
     expect(at('IS_BEFORE({Last Updated}, NOW())', { 'Last Updated': '2026-03-30T00:00:00.000Z' })).toBe(true);
     expect(at('IS_BEFORE({Last Updated}, NOW())')).toBeNull();
     expect(at("IS_BEFORE(BLANK(), '2024-01-02')")).toBeNull();
-  });
-
-  it('DATETIME_DIFF counts whole units from the second date to the first', () => {
-    expect(at("DATETIME_DIFF('2026-11-23', '2024-11-23', 'months')")).toBe(24);
-    expect(at("DATETIME_DIFF('2026-11-22', '2024-11-23', 'months')")).toBe(23);
-    expect(at("DATETIME_DIFF('2024-11-23', '2026-11-23', 'months')")).toBe(-24);
-    expect(at("DATETIME_DIFF('2026-01-03', '2026-01-01', 'days')")).toBe(2);
-    expect(at("DATETIME_DIFF('2026-01-01T00:00:10Z', '2026-01-01T00:00:00Z')")).toBe(10);
   });
 
   it('the retention formula picks Last Updated, else Created At, else the creation time', () => {
