@@ -269,22 +269,28 @@ export function createAirtableClient(access: AirtableAccess, options: AirtableCl
           `At most ${AIRTABLE_MAX_RECORDS_PER_WRITE} records per ${what}`,
         );
     };
+    /** Writes up to 10 records; typecast, so Airtable adds a select option it has not seen. */
+    const write = async (
+      what: string,
+      method: string,
+      table: string,
+      records: readonly object[],
+      deadline?: number,
+      performUpsert?: { fieldsToMergeOn: string[] },
+    ) => {
+      if (records.length === 0) return [];
+      atMostTen(records.length, what);
+      const body = { performUpsert, records, typecast: true };
+      return (await call<{ records: StoredRecord[] }>(method, tableUrl(table), body, deadline)).records;
+    };
 
-    const listPage: AirtableClient['listPage'] = (
-      table,
-      { filterByFormula, fields, maxRecords, offset },
-      deadline,
-    ) =>
+    const asNew = (records: readonly Cells[]) => records.map((fields) => ({ fields }));
+    // JSON leaves out the query's unset parts.
+    const listPage: AirtableClient['listPage'] = (table, query, deadline) =>
       call<RecordPage>(
         'POST',
         `${tableUrl(table)}/listRecords`,
-        {
-          pageSize: AIRTABLE_PAGE_SIZE,
-          ...(filterByFormula === undefined ? {} : { filterByFormula }),
-          ...(fields ? { fields } : {}),
-          ...(maxRecords === undefined ? {} : { maxRecords }),
-          ...(offset ? { offset } : {}),
-        },
+        { pageSize: AIRTABLE_PAGE_SIZE, ...query },
         deadline,
       );
 
@@ -303,43 +309,10 @@ export function createAirtableClient(access: AirtableAccess, options: AirtableCl
         );
         return page.records;
       },
-      async create(table, records, deadline) {
-        if (records.length === 0) return [];
-        atMostTen(records.length, 'create');
-        const answer = await call<{ records: StoredRecord[] }>(
-          'POST',
-          tableUrl(table),
-          { records: records.map((fields) => ({ fields })), typecast: true },
-          deadline,
-        );
-        return answer.records;
-      },
-      async upsert(table, records, mergeOn, deadline) {
-        if (records.length === 0) return [];
-        atMostTen(records.length, 'upsert');
-        const answer = await call<{ records: StoredRecord[] }>(
-          'PATCH',
-          tableUrl(table),
-          {
-            performUpsert: { fieldsToMergeOn: [mergeOn] },
-            records: records.map((fields) => ({ fields })),
-            typecast: true,
-          },
-          deadline,
-        );
-        return answer.records;
-      },
-      async update(table, records, deadline) {
-        if (records.length === 0) return [];
-        atMostTen(records.length, 'update');
-        const answer = await call<{ records: StoredRecord[] }>(
-          'PATCH',
-          tableUrl(table),
-          { records: records.map(({ id, fields }) => ({ id, fields })), typecast: true },
-          deadline,
-        );
-        return answer.records;
-      },
+      create: (table, records, deadline) => write('create', 'POST', table, asNew(records), deadline),
+      upsert: (table, records, mergeOn, deadline) =>
+        write('upsert', 'PATCH', table, asNew(records), deadline, { fieldsToMergeOn: [mergeOn] }),
+      update: (table, records, deadline) => write('update', 'PATCH', table, records, deadline),
       async deleteRecords(table, ids, deadline) {
         if (ids.length === 0) return [];
         atMostTen(ids.length, 'delete');
