@@ -1,8 +1,13 @@
 /**
- * A door's answers. The request check has decided; this turns its result into what the browser asked for.
+ * The forms' doors: one per form (its contract's `path`, /api/forms/waitlist and /api/forms/quote),
+ * as one web-standard handler mounted by the Worker (worker.ts). The enhanced form and the native
+ * post (before hydration, or without JavaScript) post the same urlencoded fields; the request check
+ * (request-check.ts) decides, and this turns its result into what the browser asked for. A door
+ * answers POST; a GET (or HEAD) is sent to the form's page (303); anything else is 405.
+ *
  * The enhanced form asks for JSON (answerEnhancedPost): `{ success: true }` or `{ success: false,
  * error, field? }` with the request check's status, from which the page shows the spec's states and toasts.
- * A native post (before hydration, or with no JavaScript at all) gets a full page:
+ * A native post gets a full page:
  *
  * - stored, queued or trapped: the spec's confirmation (200);
  * - an email the request check refused: the form again with the spec's message at the field and every
@@ -38,7 +43,6 @@ import type { MailService, WriteOutcome } from './mail.ts';
 import { confirmedQuoteChange, consentRecords } from './submission.ts';
 import {
   clientLimitKey,
-  createQueueStore,
   createRequestCheck,
   createWindowLimiter,
   SUBMISSIONS_PER_CLIENT_PER_MINUTE,
@@ -54,18 +58,13 @@ export interface FormTemplates {
 
 /**
  * The answer pages from the build's templates, read by `load` (a path on the site's origin, see
- * formTemplatePath) once per instance when `cache` is on: a deploy's templates never change.
+ * formTemplatePath) once per instance: a deploy's templates never change.
  */
-export function formTemplatesFrom(
-  load: (path: string, form: FormName) => Promise<string | null>,
-  { cache = true }: { cache?: boolean } = {},
-): FormTemplates {
+export function formTemplatesFrom(load: (path: string) => Promise<string | null>): FormTemplates {
   const loaded = new Map<FormName, Promise<string | null>>();
   const template = (form: FormName) => {
-    const known = cache ? loaded.get(form) : undefined;
-    if (known) return known;
-    const loading = load(formTemplatePath(form), form).catch(() => null);
-    if (cache) loaded.set(form, loading);
+    const loading = loaded.get(form) ?? load(formTemplatePath(form)).catch(() => null);
+    loaded.set(form, loading);
     return loading;
   };
   return {
@@ -122,19 +121,23 @@ function plainPage(form: FormName, outcome: NativeOutcome): string {
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1>${rest.map((line) => `<p>${line}</p>`).join('')}<p><a href="${FORMS[form].page}">Back</a></p></main></body></html>`;
 }
 
+/** The request check's result as a response: a refusal's status, and its Retry-After if any. */
+function respond(result: CheckResult, body: string, headers: Record<string, string>): Response {
+  const refused = result.outcome === 'refused' ? result : undefined;
+  const response = new Response(body, { status: refused?.status ?? 200, headers });
+  if (refused?.retryAfterSeconds) response.headers.set('retry-after', String(refused.retryAfterSeconds));
+  return response;
+}
+
 export async function answerNativePost(
   form: FormName,
   result: CheckResult,
   templates: FormTemplates | undefined,
 ): Promise<Response> {
   const outcome = outcomeOf(result);
-  const status = result.outcome === 'refused' ? result.status : 200;
-  const headers = new Headers(HTML_HEADERS);
-  if (result.outcome === 'refused' && result.retryAfterSeconds)
-    headers.set('retry-after', String(result.retryAfterSeconds));
   const page =
     (await templates?.render(form, outcome, postedValues(result.form))) ?? plainPage(form, outcome);
-  return new Response(page, { status, headers });
+  return respond(result, page, HTML_HEADERS);
 }
 
 /** True when the request asks for a JSON answer (the enhanced form's fetch). */
@@ -162,13 +165,7 @@ export function answerEnhancedPost(result: CheckResult): Response {
           ...(result.field ? { field: result.field } : {}),
         }
       : { success: true, ...result.receipt };
-  const headers = new Headers(JSON_HEADERS);
-  if (result.outcome === 'refused' && result.retryAfterSeconds)
-    headers.set('retry-after', String(result.retryAfterSeconds));
-  return new Response(JSON.stringify(body), {
-    status: result.outcome === 'refused' ? result.status : 200,
-    headers,
-  });
+  return respond(result, JSON.stringify(body), JSON_HEADERS);
 }
 
 /**
@@ -291,21 +288,6 @@ export function renderFormAnswer(
   return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(values, name)[0] ?? ''));
 }
 
-/**
- * The site's server: one door per form (its contract's `path`, /api/forms/waitlist and
- * /api/forms/quote), as one web-standard handler, `(request, client) => Promise<Response>`,
- * mounted by the Worker (worker.ts), the one server in every mode.
- *
- * Both ways a form is sent meet here with the same fields: the enhanced form (the page's script)
- * and the native post (before hydration, or without JavaScript) post the form's fields urlencoded.
- * The request check (request-check.ts) checks the request and reads the fields by the form's
- * contract; the store (stores.ts) queues it for the one paced writer. The answer is JSON when the request
- * asks for it (`Accept: application/json`, the enhanced form), else a full page (form-door.ts).
- *
- * The door answers POST; a GET (or HEAD) is sent to the form's page (303); anything else is 405.
- * The browser never speaks Airtable's protocol to this server: only direct mode does, to Airtable.
- */
-
 export interface DoorsOptions {
   /** Accepted submissions go here, for the one paced writer (queue-writer.ts). */
   queue: SubmissionQueue;
@@ -336,13 +318,10 @@ export interface DoorsOptions {
   fetch?: typeof fetch;
 }
 
-/** Who is asking, as the host knows it. */
-export interface ClientInfo {
-  /** The connecting address (CF-Connecting-IP; see client-limits.ts). */
-  address?: string;
-}
+/** `client.address`: the connecting address, as the host knows it (CF-Connecting-IP). */
+export type DoorsHandler = (request: Request, client?: { address?: string }) => Promise<Response>;
 
-export type DoorsHandler = (request: Request, client?: ClientInfo) => Promise<Response>;
+const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
 
 /** What a form's door answers: POST, and GET (or HEAD) with a redirect to the form's page. */
 export const FORM_DOOR_METHODS = 'GET, HEAD, POST';
@@ -358,7 +337,8 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     options.clientLimiter ??
     createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now: options.now });
   const requestCheck = createRequestCheck({
-    store: createQueueStore(options.queue, warn),
+    queue: options.queue,
+    warn,
     siteOrigin: options.siteOrigin,
     now: options.now,
     clientLimiter,
@@ -403,22 +383,14 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
       return handleEmailLink(request, linkOptions);
     }
     const form = formAtPath(pathname);
-    if (!form)
-      return new Response('Not found', {
-        status: 404,
-        headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
-      });
+    if (!form) return new Response('Not found', { status: 404, headers: TEXT_HEADERS });
     // A visitor who opens the door's address is sent to the form's page.
     if (request.method === 'GET' || request.method === 'HEAD')
       return new Response(null, { status: 303, headers: { location: form.page } });
     if (request.method !== 'POST')
       return new Response('Method not allowed', {
         status: 405,
-        headers: {
-          allow: FORM_DOOR_METHODS,
-          'content-type': 'text/plain; charset=utf-8',
-          'cache-control': 'no-store',
-        },
+        headers: { allow: FORM_DOOR_METHODS, ...TEXT_HEADERS },
       });
     const result = await requestCheck.submit(request, { form, clientAddress: client.address ?? 'unknown' });
     return wantsJson(request)
