@@ -12,7 +12,7 @@
  * says whether it is worth another try.
  */
 import { emailLookupFormula, AIRTABLE_SCHEMA, type FieldDefinition } from '#src/lib/airtable/schema.ts';
-import { type Cells } from './submission.ts';
+import { type Cells } from '#src/lib/forms/submission.ts';
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';
 
 /** Airtable's most records per create, update or delete request. */

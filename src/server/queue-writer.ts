@@ -23,7 +23,6 @@
  * same handler consumes: a batch of mail jobs is sent, never written.
  */
 import { AIRTABLE_SCHEMA, normaliseEmail } from '#src/lib/airtable/schema.ts';
-import { FORMS } from '#src/lib/forms/forms.ts';
 import {
   type AirtableClient,
   AirtableError,
@@ -34,9 +33,9 @@ import {
   airtableAccess,
   type AirtableEnv,
 } from './airtable-client.ts';
+import { type Submission } from '#src/lib/forms/submission.ts';
+import { FORMS, isFormTable } from '#src/lib/forms/forms.ts';
 import {
-  isFormTable,
-  type Submission,
   SUBMISSION_UPSERT,
   type UpsertHow,
   upsertByEmail,

@@ -10,7 +10,7 @@ import {
   createWindowLimiter,
   type Limiter,
 } from './request-check.ts';
-import type { Submission } from './submission.ts';
+import type { Submission } from '#src/lib/forms/submission.ts';
 import type { MailJob } from './mail.ts';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 

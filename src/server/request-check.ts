@@ -24,7 +24,7 @@
  */
 import { submissionKey } from '#src/lib/airtable/schema.ts';
 import { type FormContract } from '#src/lib/forms/contract.ts';
-import { isRefusal, parsePosted, type Refusal, type Submission } from './submission.ts';
+import { isRefusal, parsePosted, type Refusal, type Submission } from '#src/lib/forms/submission.ts';
 import ipaddr from 'ipaddr.js';
 
 /** Largest request body the request check reads; a form's submission is well under 4 KB. */
