@@ -57,13 +57,13 @@ export function monthsBefore(now: Date, months: number): Date {
 }
 
 /** The moment before which a record's last activity means it is kept no longer. */
-export function retentionCutoff(now: Date, months = DATA_RETENTION_MONTHS): Date {
-  return monthsBefore(now, months);
+export function retentionCutoff(now: Date): Date {
+  return monthsBefore(now, DATA_RETENTION_MONTHS);
 }
 
 /** The moment before which an unconfirmed sign-up's last activity means it is kept no longer. */
-export function pendingCutoff(now: Date, days = PENDING_RETENTION_DAYS): Date {
-  return new Date(now.getTime() - days * DAY_MS);
+export function pendingCutoff(now: Date): Date {
+  return new Date(now.getTime() - PENDING_RETENTION_DAYS * DAY_MS);
 }
 
 /** Both cutoffs of one run, read from one moment. */
@@ -181,10 +181,8 @@ async function deleteIds(
     try {
       deleted.push(...(await client.deleteRecords(table, part)));
     } catch (error) {
-      if (!isNotFound(error) || part.length === 1) {
-        if (isNotFound(error)) continue;
-        throw error;
-      }
+      if (!isNotFound(error)) throw error;
+      if (part.length === 1) continue;
       for (const id of part) {
         try {
           deleted.push(...(await client.deleteRecords(table, [id])));
@@ -223,36 +221,28 @@ async function listCandidates(
   cutoffs: RetentionCutoffs,
 ): Promise<{ records: StoredRecord[]; consentRule: boolean }> {
   const fields = [EMAIL, CREATED_AT, LAST_UPDATED];
-  if (table !== WAITLIST)
-    return {
-      records: await listAll(options, table, expiredFormula(cutoffs.months), fields),
-      consentRule: false,
-    };
+  const monthsOnly = async () => ({
+    records: await listAll(options, table, expiredFormula(cutoffs.months), fields),
+    consentRule: false,
+  });
+  if (table !== WAITLIST) return monthsOnly();
   try {
     const formula = expiredFormula(cutoffs.months, cutoffs.pending);
     return { records: await listAll(options, table, formula, [...fields, CONSENT]), consentRule: true };
   } catch (error) {
     if (!isUnknownField(error)) throw error;
-    return {
-      records: await listAll(options, table, expiredFormula(cutoffs.months), fields),
-      consentRule: false,
-    };
+    return monthsOnly();
   }
 }
 
-/** What findExpired found, and whether the base let it apply the Consent rule. */
-export interface ExpiredRecords {
-  expired: ExpiredRecord[];
-  /** False when the Waitlist table has no Consent field (the months alone applied). */
-  consentRule: boolean;
-}
-
-/** The records past retention, in both tables (checked again here by the rule, not only by the formula). */
-export async function findExpired(
+/**
+ * The records past retention, in both tables (checked again here by the rule, not only by the
+ * formula); `consentRule` false when the Waitlist table has no Consent field (the months alone applied).
+ */
+async function findExpired(
   options: PrivacyOptions,
-  cutoffs?: RetentionCutoffs,
-): Promise<ExpiredRecords> {
-  const before = cutoffs ?? retentionCutoffs(new Date((options.now ?? Date.now)()));
+  before: RetentionCutoffs,
+): Promise<{ expired: ExpiredRecord[]; consentRule: boolean }> {
   const expired: ExpiredRecord[] = [];
   let consentRule = true;
   for (const table of PRIVACY_TABLES) {
@@ -392,8 +382,8 @@ export async function expireDeadLetters(store: DeadLetterStore, cutoff: Date): P
 }
 
 /**
- * The Worker's Cron Trigger (wrangler.jsonc `triggers.crons`, daily): the privacy policy's
- * retention (privacy.ts) on the deployed base, and on the Worker's dead letters.
+ * The Worker's Cron Trigger (wrangler.jsonc `triggers.crons`, daily): retention on the deployed
+ * base, and on the Worker's dead letters.
  *
  * Its requests go through the isolate's one pacer, the one the queue's writer uses, so in
  * one isolate the two together stay under Airtable's 5 requests a second. Cloudflare may run the
@@ -415,7 +405,6 @@ export interface RetentionJobEnv extends AirtableEnv {
 
 export interface RetentionJobOptions {
   pacer?: Pacer;
-  fetch?: typeof fetch;
   /** The policy's clock (the cutoff); Airtable requests are bounded on the real one. */
   now?: () => number;
   log?: (line: string) => void;
@@ -432,10 +421,7 @@ export async function runRetentionJob(
     log('Retention: AIRTABLE_API_KEY or AIRTABLE_BASE_ID is not set; nothing done');
     return;
   }
-  const client = createAirtableClient(access, {
-    pacer: options.pacer ?? isolatePacer(),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const client = createAirtableClient(access, { pacer: options.pacer ?? isolatePacer() });
   try {
     const report = await applyRetention({
       client,

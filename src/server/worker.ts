@@ -152,7 +152,7 @@ export default {
       for (const message of batch.messages) message.retry({ delaySeconds: MAIL_PROBLEM_RETRY_SECONDS });
       return;
     }
-    await writeQueuedBatch(batch, env, mail ? { mail } : {});
+    await writeQueuedBatch(batch, env, mail);
   },
 
   /**
