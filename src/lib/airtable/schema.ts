@@ -11,10 +11,6 @@ import { FORMS } from '#src/lib/forms/forms.ts';
 export { type TableName } from '#src/lib/forms/forms.ts';
 import { canonicalEmail } from '#src/lib/email.ts';
 
-/** Field types the site's base uses (Airtable's Metadata API names). */
-export type AirtableFieldType =
-  'email' | 'singleLineText' | 'multilineText' | 'singleSelect' | 'multipleSelects' | 'dateTime';
-
 /** A select option as the Metadata API takes it (`{ name }`; Airtable picks a colour). */
 export interface SelectChoice {
   readonly name: string;
@@ -68,26 +64,16 @@ export interface TableDefinition {
   readonly fields: Readonly<Record<string, FieldDefinition>>;
 }
 
-type SchemaField<F> = F extends { readonly type: 'dateTime'; readonly airtable: infer N }
-  ? { readonly name: N; readonly type: 'dateTime'; readonly options: DateTimeOptions }
-  : F extends { readonly type: 'multipleSelects'; readonly airtable: infer N }
-    ? {
-        readonly name: N;
-        readonly type: 'multipleSelects';
-        readonly options: { readonly choices: readonly SelectChoice[] };
-        readonly maxLength: number;
-        readonly maxItems: number;
-      }
-    : F extends { readonly type: 'singleSelect'; readonly airtable: infer N }
-      ? {
-          readonly name: N;
-          readonly type: 'singleSelect';
-          readonly options: { readonly choices: readonly SelectChoice[] };
-          readonly maxLength: number;
-        }
-      : F extends { readonly type: infer T; readonly airtable: infer N }
-        ? { readonly name: N; readonly type: T; readonly maxLength: number }
-        : never;
+/** A contract field as its FieldDefinition, with its type and Airtable name kept literal. */
+type SchemaField<F> = F extends { readonly type: infer T; readonly airtable: infer N }
+  ? FieldDefinition extends infer D
+    ? D extends { readonly type: infer DT }
+      ? T extends DT
+        ? Omit<D, 'name' | 'type'> & { readonly name: N; readonly type: T }
+        : never
+      : never
+    : never
+  : never;
 
 /** A form's table as the base holds it. */
 export type SchemaTable<C extends FormContract> = {
