@@ -347,13 +347,9 @@ export function createAirtableClient(access: AirtableAccess, options: AirtableCl
 }
 
 /**
- * The server's Airtable settings, from its environment: the Worker's bindings, and the owner's
- * commands' process environment (which also take flags).
- * Everything that talks to Airtable on the server reads them here, so no module has to import
- * a store to learn where the base is.
+ * The server's environment variables for Airtable (names kept: deploys and tests set them): the
+ * Worker's bindings, and the owner's commands' process environment (which also take flags).
  */
-
-/** The server's environment variables for Airtable (names kept: deploys and tests set them). */
 export interface AirtableEnv {
   AIRTABLE_API_KEY?: string;
   AIRTABLE_BASE_ID?: string;

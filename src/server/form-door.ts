@@ -169,14 +169,11 @@ export function answerEnhancedPost(result: CheckResult): Response {
 }
 
 /**
- * The pages the server answers a native form post with (before hydration, or without JavaScript).
- * The build writes one template per form (scripts/vite-plugins/prerender.ts): the form's page in
- * full, header and footer included, its CSS inline, no script, noindex. `renderFormAnswer` fills a
- * copy for one post by plain string replacement of the markers in src/lib/form-answer.ts: it keeps
- * the regions of the outcome, puts every posted value back (HTML-escaped) and ticks the posted
- * checkboxes. All copy comes from the template, i.e. from the components and src/config/messages.ts.
+ * A native post's answer page: the build writes one template per form (scripts/vite-plugins/
+ * prerender.ts), the form's page in full with no script; `renderFormAnswer` fills a copy for one
+ * post by plain string replacement of the markers in src/lib/form-answer.ts. All copy comes from
+ * the template, i.e. from the components and src/config/messages.ts.
  */
-
 export type NativeOutcome = FormAnswerOutcome;
 /** Raw posted values by field name (a repeated field, such as checkboxes, as a list). */
 export type NativeValues = Readonly<Record<string, string | readonly string[]>>;

@@ -246,37 +246,34 @@ export interface MailService {
   ): Promise<{ messages: MailMessage[]; limited: number }>;
 }
 
-export function createMailService(options: {
+export function createMailService({
+  settings,
+  ledger,
+  now = Date.now,
+}: {
   settings: MailSettings;
   ledger: MailLedger;
   now?: () => number;
 }): MailService {
-  const now = options.now ?? Date.now;
-  const plan = (outcome: WriteOutcome, siteUrl: string, at: Date) => {
-    const context: MailContext = {
-      from: options.settings.from,
-      siteUrl,
-      now: at,
-      linkSecret: options.settings.linkSecrets[0] ?? '',
-    };
-    return emailsFor(
-      outcome,
-      context,
-      { schoolsTeamEmail: options.settings.schoolsTeamEmail, bookingUrl: CALENDAR.bookingUrl },
-      inboxKey,
-    );
-  };
+  const { from, schoolsTeamEmail, linkSecrets } = settings;
   return {
-    settings: options.settings,
+    settings,
     async reserveEmails(outcome, siteUrl) {
       const at = new Date(now());
+      const context: MailContext = { from, siteUrl, now: at, linkSecret: linkSecrets[0] ?? '' };
+      const planned = await emailsFor(
+        outcome,
+        context,
+        { schoolsTeamEmail, bookingUrl: CALENDAR.bookingUrl },
+        inboxKey,
+      );
       const messages: MailMessage[] = [];
       let limited = 0;
-      for (const { message, limitedInbox, limitedContact } of await plan(outcome, siteUrl, at)) {
+      for (const { message, limitedInbox, limitedContact } of planned) {
         const allowed =
           limitedContact !== undefined
-            ? await options.ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
-            : limitedInbox === undefined || (await options.ledger.reserve(limitedInbox, at));
+            ? await ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
+            : limitedInbox === undefined || (await ledger.reserve(limitedInbox, at));
         if (allowed) messages.push(message);
         else limited += 1;
       }
@@ -297,7 +294,7 @@ export function createMailService(options: {
  *
  * Emails to a visitor count against the inbox's limits (one per 10 minutes, 3 a day) and are
  * dropped beyond them: the visitor's answer never depends on mail. The schools team's
- * notifications are the site's own inbox and are never dropped.
+ * notifications count per contact (TEAM_MAIL_LIMITS).
  */
 
 /** What the write path did with one submission, as the mail needs it. */
@@ -322,11 +319,6 @@ export interface WriteOutcome {
   readonly key: string;
 }
 
-export interface OutgoingSettings {
-  readonly schoolsTeamEmail: string;
-  readonly bookingUrl: string;
-}
-
 /** One email to send, and the limits it counts against. */
 export interface Outgoing {
   readonly message: MailMessage;
@@ -343,7 +335,7 @@ export interface Outgoing {
 export async function emailsFor(
   outcome: WriteOutcome,
   context: MailContext,
-  settings: OutgoingSettings,
+  settings: { readonly schoolsTeamEmail: string; readonly bookingUrl: string },
   inboxOf: (email: string) => string,
 ): Promise<Outgoing[]> {
   // Nothing a stranger can cause reaches an address that withdrew.

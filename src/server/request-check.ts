@@ -417,12 +417,6 @@ export function clientAddress(
   return address;
 }
 
-/**
- * Where the request check's accepted submissions go: the queue, drained by the Worker's one paced
- * writer (queue-writer.ts). In every mode (`vite`, `vite preview`, `wrangler dev`, production) the
- * queue is Cloudflare Queues or the local stand-in of Cloudflare's Vite plugin: one write path.
- */
-
 /** One key per submission: its emails keep it, so a retried send is the same email. */
 export const submissionMailKey = (submission: Submission) =>
   `${submission.table}:${submission.email}:${submission.acceptedAt}`;
@@ -432,7 +426,11 @@ export interface QueuedSubmission extends Submission {
   readonly origin?: string;
 }
 
-/** The queue accepted submissions go to (a Cloudflare Queue's producer); it answers as soon as the queue has one. */
+/**
+ * Where accepted submissions go: the queue drained by the Worker's one paced writer. In every mode
+ * (`vite`, `vite preview`, `wrangler dev`, production) it is Cloudflare Queues or the local
+ * stand-in of Cloudflare's Vite plugin: one write path. The door answers as soon as it has one.
+ */
 export interface SubmissionQueue {
   send(submission: QueuedSubmission): Promise<void>;
 }

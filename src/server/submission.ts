@@ -52,25 +52,6 @@ export const cellsForCreate = (submission: Submission, at: Date): Cells =>
 export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
   keyed(submission, cellsFor(submission, { now: at, existing: true }));
 
-/**
- * The server's one upsert by email, which the queue's writer calls for each batch. Per call it
- *
- * - merges the items of one email into one, in the order given (later over earlier: `merge`);
- * - looks their emails up, up to 100 per request (one formula, trimmed and case-insensitive, so
- *   a record typed into Airtable by hand is found too);
- * - creates the records of the emails not found and updates the ones found, up to 10 records
- *   per request (Airtable's most), with the cells `cells` gives for each case.
- *
- * One email, one record: a lookup and a write cannot be made atomic, so callers never upsert
- * one email twice at once (the queue has one consumer), every try starts with a fresh lookup,
- * and a create is Airtable's upsert on the email's key (EMAIL_KEY_FIELD), so a create whose answer
- * was lost, or that Airtable applied after the try gave up, becomes an update, never a second
- * record.
- *
- * It never throws for Airtable's sake: each email gets its outcome, and a failed request fails
- * only the records it carried, so the caller decides what to retry.
- */
-
 /** Both tables name it alike. */
 const EMAIL_FIELD = AIRTABLE_SCHEMA.waitlist.fields.email.name;
 /** Most emails in one lookup formula. */
@@ -125,7 +106,18 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
-/** Upserts `items` into `table` by email: one record per email, created or updated. */
+/**
+ * The server's one upsert by email (the queue's writer's, per batch): the items of one email
+ * merged into one, their emails looked up 100 per request (trimmed and case-insensitive, so a
+ * record typed in by hand is found too), then records created or updated 10 per request.
+ *
+ * One email, one record: a lookup and a write cannot be made atomic, so callers never upsert
+ * one email twice at once (the queue has one consumer), every try starts with a fresh lookup,
+ * and a create is Airtable's upsert on the email's key (EMAIL_KEY_FIELD), so a create whose answer
+ * was lost, or that Airtable applied after the try gave up, becomes an update, never a second
+ * record. It never throws for Airtable's sake: each email gets its outcome, and a failed request
+ * fails only the records it carried, so the caller decides what to retry.
+ */
 export async function upsertByEmail<T>(
   client: AirtableClient,
   table: string,
