@@ -67,15 +67,6 @@ export function memoryKv(): MailLedgerKv {
 /** Sent marks in this isolate's memory. */
 export const memorySentMarks = (): SentMarks => kvSentMarks(memoryKv());
 
-/** What one batch of the mail queue did, for logs and the load test. */
-export interface MailBatchReport {
-  sent: number;
-  /** Delivered again after their email went out: acknowledged, not sent again. */
-  alreadySent: number;
-  retried: number;
-  deadLettered: number;
-}
-
 /** Emails sent at once within a batch. */
 const SEND_CONCURRENCY = 6;
 
@@ -89,9 +80,10 @@ export async function sendMailJobs(
     deadLetter?: (job: MailJob, reason: string) => Promise<void>;
     log?: (message: string) => void;
   },
-): Promise<MailBatchReport> {
+) {
   const log = options.log ?? ((line: string) => console.log(line));
-  const report: MailBatchReport = { sent: 0, alreadySent: 0, retried: 0, deadLettered: 0 };
+  // What the batch did, for the log; alreadySent: delivered again after their email went out.
+  const report = { sent: 0, alreadySent: 0, retried: 0, deadLettered: 0 };
   const sendOne = async ({ message, job }: { message: QueueMessage; job: MailJob }) => {
     const key = job.message.idempotencyKey;
     if (await options.sent.has(key)) {

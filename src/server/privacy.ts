@@ -263,21 +263,6 @@ async function findExpired(
   return { expired, consentRule };
 }
 
-export interface RetentionReport {
-  /** The months' cutoff (every record). */
-  cutoff: string;
-  /** The unconfirmed sign-ups' cutoff. */
-  pendingCutoff: string;
-  /** False when the Waitlist table has no Consent field, so only the months applied. */
-  consentRule: boolean;
-  dryRun: boolean;
-  /** Records deleted (or, on a dry run, that would be), per table. */
-  deleted: Record<string, number>;
-  /** Expired records left for the next run because the time budget ran out, per table. */
-  remaining: Record<string, number>;
-  expired: ExpiredRecord[];
-}
-
 export interface RetentionOptions extends PrivacyOptions {
   /** List only; delete nothing. */
   dryRun?: boolean;
@@ -285,8 +270,12 @@ export interface RetentionOptions extends PrivacyOptions {
   budgetMs?: number;
 }
 
-/** Applies retention: deletes every record past it (or, dry, only lists them). */
-export async function applyRetention(options: RetentionOptions): Promise<RetentionReport> {
+/**
+ * Applies retention: deletes every record past it (or, dry, only lists them). Reports the months'
+ * and the unconfirmed sign-ups' cutoffs, whether the Consent rule applied, the records deleted
+ * (or that would be) and those left for the next run (the time budget ran out), per table.
+ */
+export async function applyRetention(options: RetentionOptions) {
   const stopAt =
     options.budgetMs === undefined
       ? Number.POSITIVE_INFINITY
@@ -294,7 +283,7 @@ export async function applyRetention(options: RetentionOptions): Promise<Retenti
   const cutoffs = retentionCutoffs(new Date((options.now ?? Date.now)()));
   const { expired, consentRule } = await findExpired(options, cutoffs);
   const perTable = () => Object.fromEntries(PRIVACY_TABLES.map((table) => [table, 0]));
-  const report: RetentionReport = {
+  const report = {
     cutoff: cutoffs.months.toISOString(),
     pendingCutoff: cutoffs.pending.toISOString(),
     consentRule,
@@ -317,7 +306,7 @@ export async function applyRetention(options: RetentionOptions): Promise<Retenti
 }
 
 /** One line for a log: counts per table, never an email. */
-export function describeRetention(report: RetentionReport): string {
+export function describeRetention(report: Awaited<ReturnType<typeof applyRetention>>): string {
   const counts = PRIVACY_TABLES.map((table) => `${report.deleted[table] ?? 0} in ${table}`).join(', ');
   const left = PRIVACY_TABLES.reduce((sum, table) => sum + (report.remaining[table] ?? 0), 0);
   const pending = report.expired.filter((record) => record.pending).length;

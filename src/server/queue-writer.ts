@@ -63,20 +63,22 @@ export interface WriterOptions {
   mail?: Pick<WorkerMail, 'service' | 'enqueue' | 'deadLetter'>;
 }
 
-/** What one batch did, for logs and the load test. */
-export interface BatchReport {
-  stored: number;
-  created: number;
-  updated: number;
-  /** Addresses already stored: nothing written, their owners asked by email (consent.ts). */
-  held: number;
-  retried: number;
-  deadLettered: number;
-  requests: number;
-  /** Emails put on the mail queue, and emails the recipients' limits held back. */
-  emailsQueued: number;
-  emailsLimited: number;
-}
+/**
+ * What one batch did, for logs and the load test. `held`: addresses already stored, nothing
+ * written; `emailsQueued` and `emailsLimited`: emails put on the mail queue, and held back by limits.
+ */
+const emptyReport = () => ({
+  stored: 0,
+  created: 0,
+  updated: 0,
+  held: 0,
+  retried: 0,
+  deadLettered: 0,
+  requests: 0,
+  emailsQueued: 0,
+  emailsLimited: 0,
+});
+type BatchReport = ReturnType<typeof emptyReport>;
 
 export function isSubmission(body: unknown): body is Submission {
   if (typeof body !== 'object' || body === null) return false;
@@ -278,17 +280,7 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
     /** Writes one batch of queue messages; every message is acked or retried before it returns. */
     async writeBatch(batch: QueueBatch): Promise<BatchReport> {
       const sentBefore = client.requestsSent();
-      const report: BatchReport = {
-        stored: 0,
-        created: 0,
-        updated: 0,
-        held: 0,
-        retried: 0,
-        deadLettered: 0,
-        requests: 0,
-        emailsQueued: 0,
-        emailsLimited: 0,
-      };
+      const report = emptyReport();
       const queued: Queued[] = [];
       for (const message of batch.messages) {
         if (isSubmission(message.body)) {

@@ -32,13 +32,6 @@ export const REQUEST_MAX_BODY_BYTES = 16 * 1024;
 /** Longest a body may take to arrive: a phone on a slow network sends 4 KB in well under this. */
 export const REQUEST_BODY_TIMEOUT_MS = 8_000;
 
-export interface DoorRequest {
-  /** The form whose door was posted to. */
-  form: FormContract;
-  /** The connecting address, as the host knows it (see client-limits.ts). */
-  clientAddress: string;
-}
-
 /** A submission refused or failed. */
 export interface CheckRefusal extends Refusal {
   outcome: 'refused';
@@ -148,11 +141,7 @@ function randomReceiptId(): string {
   return `rec${Array.from(bytes, (byte) => (byte % 36).toString(36)).join('')}`;
 }
 
-export interface RequestCheck {
-  submit(request: Request, how: DoorRequest): Promise<CheckResult>;
-}
-
-export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
+export function createRequestCheck(options: RequestCheckOptions) {
   const now = options.now ?? Date.now;
   const clientLimiter =
     options.clientLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now });
@@ -166,7 +155,11 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
   };
 
   return {
-    async submit(request, { form: contract, clientAddress }) {
+    /** One post to `contract`'s door, from `clientAddress` (the connecting address as the host knows it). */
+    async submit(
+      request: Request,
+      { form: contract, clientAddress }: { form: FormContract; clientAddress: string },
+    ): Promise<CheckResult> {
       const { siteOrigin } = options;
       if (siteOrigin === null)
         return withTyped(
