@@ -104,11 +104,6 @@ export function postedValues(form: URLSearchParams | undefined): NativeValues {
   return values;
 }
 
-export function outcomeOf(result: CheckResult): NativeOutcome {
-  if (result.outcome !== 'refused') return 'confirmed';
-  return result.field === 'email' ? 'invalid-email' : 'failure';
-}
-
 /** The words of an answer, when the host has no built page to put them in. */
 function plainPage(form: FormName, outcome: NativeOutcome): string {
   const lines =
@@ -134,15 +129,11 @@ export async function answerNativePost(
   result: CheckResult,
   templates: FormTemplates | undefined,
 ): Promise<Response> {
-  const outcome = outcomeOf(result);
+  const outcome: NativeOutcome =
+    result.outcome !== 'refused' ? 'confirmed' : result.field === 'email' ? 'invalid-email' : 'failure';
   const page =
     (await templates?.render(form, outcome, postedValues(result.form))) ?? plainPage(form, outcome);
   return respond(result, page, HTML_HEADERS);
-}
-
-/** True when the request asks for a JSON answer (the enhanced form's fetch). */
-export function wantsJson(request: Request): boolean {
-  return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json');
 }
 
 const JSON_HEADERS = {
@@ -390,7 +381,8 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
         headers: { allow: FORM_DOOR_METHODS, ...TEXT_HEADERS },
       });
     const result = await requestCheck.submit(request, { form, clientAddress: client.address ?? 'unknown' });
-    return wantsJson(request)
+    // The enhanced form's fetch asks for JSON.
+    return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
       ? answerEnhancedPost(result)
       : answerNativePost(form.name, result, options.formTemplates);
   };

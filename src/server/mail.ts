@@ -653,12 +653,6 @@ const PERMANENT_SEND_ERRORS = new Set([
   'E_HEADERS_TOO_MANY',
 ]);
 
-/** The `code` Cloudflare's binding puts on the errors it throws, if any. */
-function sendErrorCode(error: unknown): string | undefined {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /** The Worker's mailer: Cloudflare Email Service through the `send_email` binding. */
 export function cloudflareMailer(binding: SendEmailBinding): Mailer {
   return {
@@ -670,7 +664,10 @@ export function cloudflareMailer(binding: SendEmailBinding): Mailer {
       } catch (error) {
         // The Worker's mail queue retries what may pass later and dead-letters the rest, so a
         // message is never lost silently.
-        const code = sendErrorCode(error);
+        // The `code` Cloudflare's binding puts on the errors it throws, if any.
+        const found =
+          typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+        const code = typeof found === 'string' ? found : undefined;
         throw new MailFailure(
           `send_email failed${code ? ` (${code})` : ''}: ${errorMessage(error)}`,
           !(code && PERMANENT_SEND_ERRORS.has(code)),

@@ -102,26 +102,23 @@ export interface Queued {
   origin?: string;
 }
 
-/** The upsert's view of queued submissions: merged as submissions are, their messages kept. */
-export const QUEUED_UPSERT: UpsertHow<Queued> = {
+/** The upsert's view of queued submissions: merged and written as `how` does submissions, their messages kept. */
+const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): UpsertHow<Queued> => ({
   emailOf: (queued) => queued.submission.email,
   merge: (earlier, later) => {
     const origin = later.origin ?? earlier.origin;
     return {
-      submission: SUBMISSION_UPSERT.merge(earlier.submission, later.submission),
+      submission: merge(earlier.submission, later.submission),
       messages: [...earlier.messages, ...later.messages],
       ...(origin ? { origin } : {}),
     };
   },
-  cells: (queued, at) => SUBMISSION_UPSERT.cells(queued.submission, at),
-};
-
-/** The same with consent (consent.ts): a new address is created Pending, a stored one held. */
-export const CONSENTED_QUEUED_UPSERT: UpsertHow<Queued> = {
-  ...QUEUED_UPSERT,
-  cells: (queued, at, stored) => CONSENTED_UPSERT.cells(queued.submission, at, stored),
-  lookupFields: CONSENTED_UPSERT.lookupFields,
-};
+  cells: (queued, at, stored) => cells(queued.submission, at, stored),
+  ...(lookupFields ? { lookupFields } : {}),
+});
+export const QUEUED_UPSERT = queuedUpsert(SUBMISSION_UPSERT);
+/** With consent: a new address is created Pending, a stored one held. */
+const CONSENTED_QUEUED_UPSERT = queuedUpsert(CONSENTED_UPSERT);
 
 const WAITLIST_TABLE = FORMS.waitlist.table;
 const CONSENT_FIELD = FORMS.waitlist.fields.consent.airtable;

@@ -95,11 +95,6 @@ export function isSameSite(request: Request, siteOrigin: string): boolean {
 /** The one body a door takes: what an HTML form posts. */
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
-function hasContentType(request: Request): boolean {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  return type === FORM_CONTENT_TYPE;
-}
-
 export type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
 
 /** Reads a body within `limit` bytes and `timeoutMs`: every door's read, the emails' links' too. */
@@ -168,7 +163,8 @@ export function createRequestCheck(options: RequestCheckOptions) {
         );
       if (!isSameSite(request, siteOrigin))
         return refused(403, 'CROSS_SITE_REQUEST', 'Submissions are only accepted from this site');
-      if (!hasContentType(request))
+      const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+      if (type !== FORM_CONTENT_TYPE)
         return refused(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${FORM_CONTENT_TYPE}`);
 
       const client = await clientLimiter.take(clientLimitKey(clientAddress));

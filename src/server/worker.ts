@@ -2,7 +2,7 @@
  * The site's one server: a Cloudflare Worker (wrangler.jsonc), run by `vite` and `vite preview`
  * in workerd through Cloudflare's Vite plugin, by `wrangler dev`, and by Cloudflare. It serves the
  * built site as static assets (clean URLs, 404.html with status 404, _headers) and runs the forms'
- * doors (doors.ts): a door accepts each valid submission into the SUBMISSIONS queue and answers at
+ * doors (form-door.ts): a door accepts each valid submission into the SUBMISSIONS queue and answers at
  * once, and this Worker's queue consumer is the only writer to Airtable.
  *
  * Mail (docs/consent.md, docs/decisions/0013): with the `send_email` binding EMAIL (or, in local

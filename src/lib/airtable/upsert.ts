@@ -60,19 +60,11 @@ function sleep(ms: number): Promise<void> {
 
 /** Settles with `work`, or rejects with StorageTimeoutError once `remainingMs` have passed. */
 function beforeDeadline<T>(work: Promise<T>, remainingMs: number, boundMs: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StorageTimeoutError(boundMs)), Math.max(0, remainingMs));
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new StorageTimeoutError(boundMs)), Math.max(0, remainingMs));
   });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
