@@ -27,12 +27,6 @@ import { isValidEmail } from '#src/lib/email.ts';
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Which emails went out already, by idempotency key. */
-export interface SentMarks {
-  has(key: string): Promise<boolean>;
-  add(key: string): Promise<void>;
-}
-
 /** How long a sent mark is kept: far longer than a job's retries, and any replay of its dead letter. */
 const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
 const SENT_PREFIX = 'mail-sent:';
@@ -43,13 +37,13 @@ async function digest(key: string): Promise<string> {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** Sent marks in Workers KV (the mail ledger's namespace), expiring after 30 days. */
-export function kvSentMarks(kv: MailLedgerKv): SentMarks {
+/** Which emails went out, by idempotency key: in Workers KV (the mail ledger's namespace), for 30 days. */
+export function kvSentMarks(kv: MailLedgerKv) {
   return {
-    async has(key) {
+    async has(key: string) {
       return (await kv.get(SENT_PREFIX + (await digest(key)))) !== null;
     },
-    async add(key) {
+    async add(key: string) {
       await kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS });
     },
   };
@@ -64,8 +58,10 @@ export function memoryKv(): MailLedgerKv {
   };
 }
 
+type SentMarks = ReturnType<typeof kvSentMarks>;
+
 /** Sent marks in this isolate's memory. */
-export const memorySentMarks = (): SentMarks => kvSentMarks(memoryKv());
+export const memorySentMarks = () => kvSentMarks(memoryKv());
 
 /** Emails sent at once within a batch. */
 const SEND_CONCURRENCY = 6;
@@ -480,11 +476,7 @@ export function isMailMessage(value: unknown): value is MailMessage {
   if (typeof value !== 'object' || value === null) return false;
   const message = value as Partial<MailMessage>;
   return (
-    isText(message.to) &&
-    isText(message.subject) &&
-    isText(message.text) &&
-    isText(message.html) &&
-    isText(message.idempotencyKey) &&
+    (['to', 'subject', 'text', 'html', 'idempotencyKey'] as const).every((key) => isText(message[key])) &&
     typeof message.from === 'object' &&
     message.from !== null &&
     isText(message.from.email) &&

@@ -66,17 +66,11 @@ export function pendingCutoff(now: Date): Date {
   return new Date(now.getTime() - PENDING_RETENTION_DAYS * DAY_MS);
 }
 
-/** Both cutoffs of one run, read from one moment. */
-export interface RetentionCutoffs {
-  /** DATA_RETENTION_MONTHS before now: every record. */
-  months: Date;
-  /** PENDING_RETENTION_DAYS before now: unconfirmed sign-ups. */
-  pending: Date;
-}
-
-export function retentionCutoffs(now: Date): RetentionCutoffs {
+/** Both cutoffs of one run, from one moment: `months` (every record), `pending` (unconfirmed sign-ups). */
+export function retentionCutoffs(now: Date) {
   return { months: retentionCutoff(now), pending: pendingCutoff(now) };
 }
+type RetentionCutoffs = ReturnType<typeof retentionCutoffs>;
 
 /** Whether `record` of `table` is an unconfirmed sign-up (the short rule applies to it). */
 export function isPendingSignUp(table: string, record: StoredRecord): boolean {
@@ -332,16 +326,10 @@ export async function exportEmail(
   return found;
 }
 
-export interface ErasedRecord {
-  table: string;
-  id: string;
-  createdTime?: string;
-}
-
 /** Deletes every record of `email` in both tables (Article 17); returns what it deleted. */
-export async function eraseEmail(options: PrivacyOptions, email: string): Promise<ErasedRecord[]> {
+export async function eraseEmail(options: PrivacyOptions, email: string) {
   const found = await exportEmail(options, email);
-  const erased: ErasedRecord[] = [];
+  const erased: { table: string; id: string; createdTime?: string }[] = [];
   for (const table of PRIVACY_TABLES) {
     const records = found[table] ?? [];
     const { deleted } = await deleteIds(

@@ -1,22 +1,19 @@
 /**
- * The one request check every submission passes, in the Worker (the one server in every mode),
- * however the form was sent (enhanced by the page's
- * script, or posted natively before hydration or without JavaScript: the same urlencoded fields
- * to the same door). It trusts nothing in the request:
+ * The one request check every submission passes, in the Worker, however the form was sent
+ * (enhanced by the page's script, or posted natively before hydration or without JavaScript: the
+ * same urlencoded fields to the same door). It trusts nothing in the request:
  *
  * 1. same site only: a write whose Origin is another site's, or that the browser marks
  *    `Sec-Fetch-Site: cross-site`, is refused (403), and so is a post with neither header
  *    (isSameSite); only `application/x-www-form-urlencoded` is taken (415);
  * 2. per client: at most SUBMISSIONS_PER_CLIENT_PER_MINUTE from one address, an IPv6 one per /64
- *    (429, Retry-After),
- *    counted before the body is read, so a flood never reaches the pacer all visitors share;
- * 3. bounded: a body larger than REQUEST_MAX_BODY_BYTES (413) or slower than REQUEST_BODY_TIMEOUT_MS
- *    (408) is cut off;
- * 4. the bot trap (the contract's honeypot) is checked here;
- * 5. the fields are read by the form's contract (parsePosted): only its fields, nothing blanked,
- *    one canonical email, only the options it offers;
- * 6. per email: at most SUBMISSIONS_PER_EMAIL_PER_MINUTE writes of one inbox ('+tags', Gmail's dots
- *    and googlemail.com counted as one: inboxKey);
+ *    (429, Retry-After), counted before the body is read, so a flood never reaches the pacer;
+ * 3. bounded: a body larger than REQUEST_MAX_BODY_BYTES (413) or slower than
+ *    REQUEST_BODY_TIMEOUT_MS (408) is cut off;
+ * 4. the bot trap (the contract's honeypot);
+ * 5. the fields read by the form's contract (parsePosted): only its fields, nothing blanked, one
+ *    canonical email, only the options it offers;
+ * 6. per email: at most SUBMISSIONS_PER_EMAIL_PER_MINUTE writes of one inbox (inboxKey);
  * 7. then queued for the one paced writer (queue-writer.ts).
  *
  * The answer to an accepted submission never depends on what is stored: the same status, shape

@@ -225,13 +225,6 @@ const EMAIL_KEY = EMAIL_KEY_FIELD.airtable;
 
 const isWaitlist = (table: string) => table === WAITLIST.table;
 
-/** The consent cells of a sign-up's new record: Pending, with the words its visitor saw. */
-export function consentOnCreate(submission: Pick<Submission, 'table'>): Cells {
-  return isWaitlist(submission.table)
-    ? { [CONSENT]: 'Pending', [CONSENT_TEXT]: WAITLIST_CONSENT_STATEMENT }
-    : {};
-}
-
 /**
  * The write path with consent: a new address is created (Pending); a stored one is held, except
  * a sign-up nobody has confirmed yet (Pending), which takes the latest values and stays Pending.
@@ -239,10 +232,16 @@ export function consentOnCreate(submission: Pick<Submission, 'table'>): Cells {
  * owner's own from being stored (and the confirmation email already sent confirms the latest).
  */
 export const CONSENTED_UPSERT: UpsertHow<Submission> = {
-  emailOf: SUBMISSION_UPSERT.emailOf,
-  merge: SUBMISSION_UPSERT.merge,
+  ...SUBMISSION_UPSERT,
   cells: (submission, at, stored) => ({
-    create: { ...cellsForCreate(submission, at), ...consentOnCreate(submission) },
+    // A sign-up's new record: Pending, with the words its visitor saw.
+    create: isWaitlist(submission.table)
+      ? {
+          ...cellsForCreate(submission, at),
+          [CONSENT]: 'Pending',
+          [CONSENT_TEXT]: WAITLIST_CONSENT_STATEMENT,
+        }
+      : cellsForCreate(submission, at),
     update:
       isWaitlist(submission.table) && stored?.[CONSENT] === 'Pending'
         ? { ...cellsForUpdate(submission, at), [CONSENT_TEXT]: WAITLIST_CONSENT_STATEMENT }

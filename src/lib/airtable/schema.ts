@@ -35,28 +35,18 @@ export interface DateTimeOptions {
   readonly timeFormat: { readonly name: string; readonly format?: string };
 }
 
-/** One field of the base. `maxLength` bounds a text cell, or each item of a multiple select. */
-export type FieldDefinition =
-  | {
-      readonly name: string;
-      readonly type: 'email' | 'singleLineText' | 'multilineText';
-      readonly maxLength: number;
-    }
-  | {
-      readonly name: string;
-      readonly type: 'singleSelect';
-      readonly options: { readonly choices: readonly SelectChoice[] };
-      readonly maxLength: number;
-    }
-  | {
-      readonly name: string;
-      readonly type: 'multipleSelects';
-      readonly options: { readonly choices: readonly SelectChoice[] };
-      readonly maxLength: number;
-      /** Most items one cell may hold. */
-      readonly maxItems: number;
-    }
-  | { readonly name: string; readonly type: 'dateTime'; readonly options: DateTimeOptions };
+type Choices = { readonly options: { readonly choices: readonly SelectChoice[] } };
+
+/**
+ * One field of the base. `maxLength` bounds a text cell, or each item of a multiple select;
+ * `maxItems`: the most items one cell may hold.
+ */
+export type FieldDefinition = { readonly name: string } & (
+  | { readonly type: 'email' | 'singleLineText' | 'multilineText'; readonly maxLength: number }
+  | ({ readonly type: 'singleSelect'; readonly maxLength: number } & Choices)
+  | ({ readonly type: 'multipleSelects'; readonly maxLength: number; readonly maxItems: number } & Choices)
+  | { readonly type: 'dateTime'; readonly options: DateTimeOptions }
+);
 
 /** One table of the base; fields keyed by the storage layer's own names for them. */
 export interface TableDefinition {

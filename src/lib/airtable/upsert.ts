@@ -166,17 +166,9 @@ export async function upsertForm(
 }
 
 /** Creates or updates (by email) the 'Waitlist' record for one sign-up; throws StorageError. */
-export function upsertWaitlistEntry(
-  posted: Partial<WaitlistPosted>,
-  options: StorageOptions = {},
-): Promise<UpsertResult> {
-  return upsertForm(WAITLIST_FORM, posted, options);
-}
+export const upsertWaitlistEntry = (posted: Partial<WaitlistPosted>, options?: StorageOptions) =>
+  upsertForm(WAITLIST_FORM, posted, options);
 
 /** Creates or updates (by email) the 'School Quotes' record for one request; throws StorageError. */
-export function upsertQuoteRequest(
-  posted: Partial<QuotePosted>,
-  options: StorageOptions = {},
-): Promise<UpsertResult> {
-  return upsertForm(QUOTE_FORM, posted, options);
-}
+export const upsertQuoteRequest = (posted: Partial<QuotePosted>, options?: StorageOptions) =>
+  upsertForm(QUOTE_FORM, posted, options);
