@@ -173,12 +173,9 @@ export function workerMail(env: WorkerMailEnv): { mail?: WorkerMail; problem?: s
       mailer,
       sent,
       enqueue: (job) => jobs.send(job, { contentType: 'json' }),
-      ...(store
-        ? {
-            deadLetter: (job: MailJob, reason: string) =>
-              keepDeadLetter(store, { mail: job, reason, failedAt: new Date().toISOString() }),
-          }
-        : {}),
+      deadLetter:
+        store &&
+        ((job, reason) => keepDeadLetter(store, { mail: job, reason, failedAt: new Date().toISOString() })),
     },
   };
 }

@@ -348,14 +348,12 @@ export async function writeQueuedBatch(
   const submissions = batch.messages.filter((message) => !isMailJob(message.body));
   if (submissions.length === 0) return;
   const writer = createQueueWriter(env, {
-    ...(mail ? { mail } : {}),
+    mail,
     log,
-    ...(store
-      ? {
-          deadLetter: (submission, reason) =>
-            keepDeadLetter(store, { submission, reason, failedAt: new Date().toISOString() }),
-        }
-      : {}),
+    deadLetter:
+      store &&
+      ((submission, reason) =>
+        keepDeadLetter(store, { submission, reason, failedAt: new Date().toISOString() })),
   });
   const report = await oneBatchAtATime(() =>
     writer.writeBatch({ queue: batch.queue, messages: submissions }),

@@ -77,14 +77,10 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
         // Pressing an email link writes its one record through this isolate's pacer, while the
         // visitor waits for the page saying it is done (decision 0013); its mail is queued.
         pacer: isolatePacer(),
-        ...(mail
-          ? {
-              mail: {
-                service: mail.service,
-                linkMail: async (outcome, origin) => void (await queueOutcomeMail(mail, outcome, origin)),
-              },
-            }
-          : {}),
+        mail: mail && {
+          service: mail.service,
+          linkMail: async (outcome, origin) => void (await queueOutcomeMail(mail, outcome, origin)),
+        },
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
         formTemplates: formTemplatesFrom((path) => assetText(env, path)),
