@@ -41,23 +41,14 @@ function isStatic(route: RouteDefinition): boolean {
 export async function prerenderAll(): Promise<PrerenderedPage[]> {
   const routes = buildRoutes(flags);
   await Promise.all(routes.map((route) => preloadRoute(routes, route.path)));
-  const pages: PrerenderedPage[] = routes.map((route) => ({
+  return [...routes, NOT_FOUND_ROUTE].map((route) => ({
     path: route.path,
     heading: route.heading,
     head: renderHeadTags(route, route.path),
-    html: renderPath(route.path),
+    html: renderPath(route === NOT_FOUND_ROUTE ? '/404' : route.path),
     modulePath: modulePathOf(route),
     isStatic: isStatic(route),
   }));
-  pages.push({
-    path: NOT_FOUND_ROUTE.path,
-    heading: NOT_FOUND_ROUTE.heading,
-    head: renderHeadTags(NOT_FOUND_ROUTE, NOT_FOUND_ROUTE.path),
-    html: renderPath('/404'),
-    modulePath: modulePathOf(NOT_FOUND_ROUTE),
-    isStatic: isStatic(NOT_FOUND_ROUTE),
-  });
-  return pages;
 }
 
 /**
@@ -80,11 +71,6 @@ const FORM_ANSWERS: Record<
   },
 };
 
-/** The route holding a form, if this build has it (the quote form needs the schools page). */
-function routeWithForm(routes: readonly RouteDefinition[], form: FormName): RouteDefinition | null {
-  return routes.find((route) => route.path === FORMS[form].page) ?? null;
-}
-
 /**
  * The answer template of each form whose page this build has (the quote form needs the schools
  * page): the whole frame (header, footer) around the form's answer page, with no route, no
@@ -94,7 +80,7 @@ export async function renderFormTemplates(): Promise<FormTemplatePage[]> {
   const routes = buildRoutes(flags);
   const templates: FormTemplatePage[] = [];
   for (const form of Object.keys(FORM_ANSWERS) as FormName[]) {
-    const route = routeWithForm(routes, form);
+    const route = routes.find(({ path }) => path === FORMS[form].page);
     const modulePath = route ? modulePathOf(route) : null;
     if (!modulePath) continue;
     templates.push({ form, ...renderFormTemplate(form), modulePath });

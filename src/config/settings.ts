@@ -125,9 +125,8 @@ export function parseSiteSettings(raw: RawSettings): SiteSettings {
     const value = raw[variable];
     if (typeof value === 'boolean') return value;
     const word = check(variable, (given) => given.toLowerCase() in FLAG_WORDS, "'true' or 'false'");
-    return word && word.toLowerCase() in FLAG_WORDS
-      ? (FLAG_WORDS[word.toLowerCase()] ?? false)
-      : FLAG_DEFAULTS[name];
+    // Unset or refused (then reported): the default.
+    return FLAG_WORDS[word.toLowerCase()] ?? FLAG_DEFAULTS[name];
   };
 
   const apiKey = check(

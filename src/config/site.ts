@@ -1,12 +1,6 @@
 /**
  * Everything about the product the owner may want to change, in one typed place: its pages (the
- * route table: the router, the prerenderer and so the sitemap, the navigation lists, the
- * JavaScript ceilings and the bench all walk it), its contact address, store listings, social
- * pages, embeds and navigation.
- *
- * Adding a page touches three files: the page, `src/pages/<name>-page.tsx` exporting
- * `<Name>Page` (the key in ROUTES in kebab and Pascal case: `pressKit` → press-kit-page.tsx,
- * PressKitPage); its copy in src/content/; and an entry in ROUTES.
+ * route table), its contact address, store listings, social pages, embeds and navigation.
  *
  * Values wrapped in placeholder() are stand-ins: `npm run launch-check` lists them until replaced.
  * Node-side tools load this module (Vite's config, the bench, the Playwright specs): no JSX and
@@ -17,13 +11,6 @@ import { PRODUCT_NAME, CONTACT_EMAIL } from './constants.ts';
 import { type FeatureFlag } from './settings.ts';
 export { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME, TAGLINE } from './constants.ts';
 
-/**
- * Marks a value as a stand-in the owner must replace before launch. The value is used as is;
- * the mark is recorded so `npm run launch-check` (and the production build's warning) can list
- * every stand-in from where it is defined, with no separate list to keep in step.
- * To launch, replace the value and remove the `placeholder(…)` around it.
- */
-
 /** One stand-in value and what the owner should put there. */
 export interface PlaceholderMark {
   readonly value: string;
@@ -32,7 +19,12 @@ export interface PlaceholderMark {
 
 const marks: PlaceholderMark[] = [];
 
-/** Returns `value` unchanged, recording it as a placeholder with a note for the owner. */
+/**
+ * Marks a value as a stand-in the owner must replace before launch: returns `value` unchanged,
+ * recording it with a note, so `npm run launch-check` (and the production build's warning) can
+ * list every stand-in from where it is defined, with no separate list to keep in step. To launch,
+ * replace the value and remove the `placeholder(…)` around it.
+ */
 export function placeholder<T extends string>(value: T, note: string): T {
   marks.push({ value, note });
   return value;
@@ -51,11 +43,9 @@ export const HOME_HEADLINE = 'Your child’s voice, their own podcast';
 export const SCHOOLS_HEADLINE = 'Give a Voice to Every Learner';
 
 /**
- * The accessibility statement's title and description, apart from its text: the route table
- * (in the first-load chunk) needs these, while the statement itself loads with its page.
+ * The accessibility statement's document title and meta description, apart from its text: the
+ * route table (in the first-load chunk) needs these, while the statement itself loads with its page.
  */
-
-/** The route's document title and meta description. */
 export const ACCESSIBILITY_META = {
   title: 'Accessibility statement',
   description: `How accessible the ${PRODUCT_NAME} website is, how we test it against WCAG 2.2 AA, what we know does not work yet and how to report a problem.`,
@@ -70,9 +60,6 @@ export const ACCESSIBILITY_META = {
  * Adding a page touches three files: the page, `src/pages/<name>-page.tsx` exporting
  * `<Name>Page` (the key below in kebab and Pascal case: `pressKit` → press-kit-page.tsx,
  * PressKitPage); its copy in src/content/; and an entry here.
- *
- * Node-side tools load this module (Vite's config through site.ts, the bench, the Playwright
- * specs): no JSX and nothing that touches import.meta.env.
  */
 
 /**
@@ -82,7 +69,7 @@ export const ACCESSIBILITY_META = {
  */
 export type PageKind = 'content' | 'interactive';
 
-/** The navigation lists a route can appear in (src/config/site.ts). */
+/** The navigation lists a route can appear in. */
 export type NavList = 'header' | 'mobile' | 'footerCompany' | 'footerLegal';
 
 type PageFields = {
@@ -208,14 +195,6 @@ export function documentTitle(route: { readonly title: string }): string {
   return route.title.includes(PRODUCT_NAME) ? route.title : `${route.title} | ${PRODUCT_NAME}`;
 }
 
-/**
- * Everything about the product the owner may want to change: its name, contact address,
- * store listings, social pages, embeds and navigation (whose routes come from the route table,
- * src/config/routes.ts). One place, typed.
- *
- * Values wrapped in placeholder() are stand-ins: `npm run launch-check` lists them until replaced.
- */
-
 export const LINKS = {
   /** App Store, UK listing. */
   appStore: placeholder(
@@ -275,10 +254,7 @@ type ExternalNavItem = { readonly kind: 'external'; readonly label: string; read
 /** An outside link in a navigation list, placed right after the route with this path. */
 type OutsideLink = readonly [after: string, item: ExternalNavItem];
 
-/**
- * One navigation list: the routes the table places in it (src/config/routes.ts), in table order,
- * with each outside link right after the route it follows.
- */
+/** One navigation list: its routes in table order, each outside link right after the route it follows. */
 function navList(list: NavList, outside: readonly OutsideLink[] = []): readonly NavItem[] {
   return ROUTE_LIST.flatMap((route) => {
     const label = route.nav?.[list];

@@ -52,12 +52,6 @@ export function configureAnalytics(next: AnalyticsConfig): void {
   enabled = false;
 }
 
-function warnMissingIdOnce(): void {
-  if (warnedMissingId) return;
-  warnedMissingId = true;
-  console.warn(`${WARN_PREFIX} No measurement id (VITE_GA_MEASUREMENT_ID): analytics is off.`);
-}
-
 /** Loads and initialises react-ga4 after consent; resolves null when analytics is off. */
 export function enableAnalytics(): Promise<ReactGAModule | null> {
   enabled = true;
@@ -65,7 +59,9 @@ export function enableAnalytics(): Promise<ReactGAModule | null> {
     delete (window as unknown as Record<string, unknown>)[`ga-disable-${config.measurementId}`];
   }
   if (!config.measurementId) {
-    warnMissingIdOnce();
+    if (!warnedMissingId)
+      console.warn(`${WARN_PREFIX} No measurement id (VITE_GA_MEASUREMENT_ID): analytics is off.`);
+    warnedMissingId = true;
     return Promise.resolve(null);
   }
   if (!loading) {

@@ -12,7 +12,7 @@
  * says whether it is worth another try.
  */
 import { emailLookupFormula, AIRTABLE_SCHEMA, type FieldDefinition } from '#src/lib/airtable/schema.ts';
-import { type Cells } from './submission.ts';
+import { type Cells } from '#src/lib/forms/submission.ts';
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';
 
 /** Airtable's most records per create, update or delete request. */
@@ -269,22 +269,28 @@ export function createAirtableClient(access: AirtableAccess, options: AirtableCl
           `At most ${AIRTABLE_MAX_RECORDS_PER_WRITE} records per ${what}`,
         );
     };
+    /** Writes up to 10 records; typecast, so Airtable adds a select option it has not seen. */
+    const write = async (
+      what: string,
+      method: string,
+      table: string,
+      records: readonly object[],
+      deadline?: number,
+      performUpsert?: { fieldsToMergeOn: string[] },
+    ) => {
+      if (records.length === 0) return [];
+      atMostTen(records.length, what);
+      const body = { performUpsert, records, typecast: true };
+      return (await call<{ records: StoredRecord[] }>(method, tableUrl(table), body, deadline)).records;
+    };
 
-    const listPage: AirtableClient['listPage'] = (
-      table,
-      { filterByFormula, fields, maxRecords, offset },
-      deadline,
-    ) =>
+    const asNew = (records: readonly Cells[]) => records.map((fields) => ({ fields }));
+    // JSON leaves out the query's unset parts.
+    const listPage: AirtableClient['listPage'] = (table, query, deadline) =>
       call<RecordPage>(
         'POST',
         `${tableUrl(table)}/listRecords`,
-        {
-          pageSize: AIRTABLE_PAGE_SIZE,
-          ...(filterByFormula === undefined ? {} : { filterByFormula }),
-          ...(fields ? { fields } : {}),
-          ...(maxRecords === undefined ? {} : { maxRecords }),
-          ...(offset ? { offset } : {}),
-        },
+        { pageSize: AIRTABLE_PAGE_SIZE, ...query },
         deadline,
       );
 
@@ -303,43 +309,10 @@ export function createAirtableClient(access: AirtableAccess, options: AirtableCl
         );
         return page.records;
       },
-      async create(table, records, deadline) {
-        if (records.length === 0) return [];
-        atMostTen(records.length, 'create');
-        const answer = await call<{ records: StoredRecord[] }>(
-          'POST',
-          tableUrl(table),
-          { records: records.map((fields) => ({ fields })), typecast: true },
-          deadline,
-        );
-        return answer.records;
-      },
-      async upsert(table, records, mergeOn, deadline) {
-        if (records.length === 0) return [];
-        atMostTen(records.length, 'upsert');
-        const answer = await call<{ records: StoredRecord[] }>(
-          'PATCH',
-          tableUrl(table),
-          {
-            performUpsert: { fieldsToMergeOn: [mergeOn] },
-            records: records.map((fields) => ({ fields })),
-            typecast: true,
-          },
-          deadline,
-        );
-        return answer.records;
-      },
-      async update(table, records, deadline) {
-        if (records.length === 0) return [];
-        atMostTen(records.length, 'update');
-        const answer = await call<{ records: StoredRecord[] }>(
-          'PATCH',
-          tableUrl(table),
-          { records: records.map(({ id, fields }) => ({ id, fields })), typecast: true },
-          deadline,
-        );
-        return answer.records;
-      },
+      create: (table, records, deadline) => write('create', 'POST', table, asNew(records), deadline),
+      upsert: (table, records, mergeOn, deadline) =>
+        write('upsert', 'PATCH', table, asNew(records), deadline, { fieldsToMergeOn: [mergeOn] }),
+      update: (table, records, deadline) => write('update', 'PATCH', table, records, deadline),
       async deleteRecords(table, ids, deadline) {
         if (ids.length === 0) return [];
         atMostTen(ids.length, 'delete');
@@ -374,13 +347,9 @@ export function createAirtableClient(access: AirtableAccess, options: AirtableCl
 }
 
 /**
- * The server's Airtable settings, from its environment: the Worker's bindings, and the owner's
- * commands' process environment (which also take flags).
- * Everything that talks to Airtable on the server reads them here, so no module has to import
- * a store to learn where the base is.
+ * The server's environment variables for Airtable (names kept: deploys and tests set them): the
+ * Worker's bindings, and the owner's commands' process environment (which also take flags).
  */
-
-/** The server's environment variables for Airtable (names kept: deploys and tests set them). */
 export interface AirtableEnv {
   AIRTABLE_API_KEY?: string;
   AIRTABLE_BASE_ID?: string;

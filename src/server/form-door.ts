@@ -1,8 +1,13 @@
 /**
- * A door's answers. The request check has decided; this turns its result into what the browser asked for.
+ * The forms' doors: one per form (its contract's `path`, /api/forms/waitlist and /api/forms/quote),
+ * as one web-standard handler mounted by the Worker (worker.ts). The enhanced form and the native
+ * post (before hydration, or without JavaScript) post the same urlencoded fields; the request check
+ * (request-check.ts) decides, and this turns its result into what the browser asked for. A door
+ * answers POST; a GET (or HEAD) is sent to the form's page (303); anything else is 405.
+ *
  * The enhanced form asks for JSON (answerEnhancedPost): `{ success: true }` or `{ success: false,
  * error, field? }` with the request check's status, from which the page shows the spec's states and toasts.
- * A native post (before hydration, or with no JavaScript at all) gets a full page:
+ * A native post gets a full page:
  *
  * - stored, queued or trapped: the spec's confirmation (200);
  * - an email the request check refused: the form again with the spec's message at the field and every
@@ -38,7 +43,6 @@ import type { MailService, WriteOutcome } from './mail.ts';
 import { confirmedQuoteChange, consentRecords } from './submission.ts';
 import {
   clientLimitKey,
-  createQueueStore,
   createRequestCheck,
   createWindowLimiter,
   SUBMISSIONS_PER_CLIENT_PER_MINUTE,
@@ -54,18 +58,13 @@ export interface FormTemplates {
 
 /**
  * The answer pages from the build's templates, read by `load` (a path on the site's origin, see
- * formTemplatePath) once per instance when `cache` is on: a deploy's templates never change.
+ * formTemplatePath) once per instance: a deploy's templates never change.
  */
-export function formTemplatesFrom(
-  load: (path: string, form: FormName) => Promise<string | null>,
-  { cache = true }: { cache?: boolean } = {},
-): FormTemplates {
+export function formTemplatesFrom(load: (path: string) => Promise<string | null>): FormTemplates {
   const loaded = new Map<FormName, Promise<string | null>>();
   const template = (form: FormName) => {
-    const known = cache ? loaded.get(form) : undefined;
-    if (known) return known;
-    const loading = load(formTemplatePath(form), form).catch(() => null);
-    if (cache) loaded.set(form, loading);
+    const loading = loaded.get(form) ?? load(formTemplatePath(form)).catch(() => null);
+    loaded.set(form, loading);
     return loading;
   };
   return {
@@ -105,11 +104,6 @@ export function postedValues(form: URLSearchParams | undefined): NativeValues {
   return values;
 }
 
-export function outcomeOf(result: CheckResult): NativeOutcome {
-  if (result.outcome !== 'refused') return 'confirmed';
-  return result.field === 'email' ? 'invalid-email' : 'failure';
-}
-
 /** The words of an answer, when the host has no built page to put them in. */
 function plainPage(form: FormName, outcome: NativeOutcome): string {
   const lines =
@@ -122,24 +116,24 @@ function plainPage(form: FormName, outcome: NativeOutcome): string {
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1>${rest.map((line) => `<p>${line}</p>`).join('')}<p><a href="${FORMS[form].page}">Back</a></p></main></body></html>`;
 }
 
+/** The request check's result as a response: a refusal's status, and its Retry-After if any. */
+function respond(result: CheckResult, body: string, headers: Record<string, string>): Response {
+  const refused = result.outcome === 'refused' ? result : undefined;
+  const response = new Response(body, { status: refused?.status ?? 200, headers });
+  if (refused?.retryAfterSeconds) response.headers.set('retry-after', String(refused.retryAfterSeconds));
+  return response;
+}
+
 export async function answerNativePost(
   form: FormName,
   result: CheckResult,
   templates: FormTemplates | undefined,
 ): Promise<Response> {
-  const outcome = outcomeOf(result);
-  const status = result.outcome === 'refused' ? result.status : 200;
-  const headers = new Headers(HTML_HEADERS);
-  if (result.outcome === 'refused' && result.retryAfterSeconds)
-    headers.set('retry-after', String(result.retryAfterSeconds));
+  const outcome: NativeOutcome =
+    result.outcome !== 'refused' ? 'confirmed' : result.field === 'email' ? 'invalid-email' : 'failure';
   const page =
     (await templates?.render(form, outcome, postedValues(result.form))) ?? plainPage(form, outcome);
-  return new Response(page, { status, headers });
-}
-
-/** True when the request asks for a JSON answer (the enhanced form's fetch). */
-export function wantsJson(request: Request): boolean {
-  return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json');
+  return respond(result, page, HTML_HEADERS);
 }
 
 const JSON_HEADERS = {
@@ -162,24 +156,15 @@ export function answerEnhancedPost(result: CheckResult): Response {
           ...(result.field ? { field: result.field } : {}),
         }
       : { success: true, ...result.receipt };
-  const headers = new Headers(JSON_HEADERS);
-  if (result.outcome === 'refused' && result.retryAfterSeconds)
-    headers.set('retry-after', String(result.retryAfterSeconds));
-  return new Response(JSON.stringify(body), {
-    status: result.outcome === 'refused' ? result.status : 200,
-    headers,
-  });
+  return respond(result, JSON.stringify(body), JSON_HEADERS);
 }
 
 /**
- * The pages the server answers a native form post with (before hydration, or without JavaScript).
- * The build writes one template per form (scripts/vite-plugins/prerender.ts): the form's page in
- * full, header and footer included, its CSS inline, no script, noindex. `renderFormAnswer` fills a
- * copy for one post by plain string replacement of the markers in src/lib/form-answer.ts: it keeps
- * the regions of the outcome, puts every posted value back (HTML-escaped) and ticks the posted
- * checkboxes. All copy comes from the template, i.e. from the components and src/config/messages.ts.
+ * A native post's answer page: the build writes one template per form (scripts/vite-plugins/
+ * prerender.ts), the form's page in full with no script; `renderFormAnswer` fills a copy for one
+ * post by plain string replacement of the markers in src/lib/form-answer.ts. All copy comes from
+ * the template, i.e. from the components and src/config/messages.ts.
  */
-
 export type NativeOutcome = FormAnswerOutcome;
 /** Raw posted values by field name (a repeated field, such as checkboxes, as a list). */
 export type NativeValues = Readonly<Record<string, string | readonly string[]>>;
@@ -291,21 +276,6 @@ export function renderFormAnswer(
   return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(values, name)[0] ?? ''));
 }
 
-/**
- * The site's server: one door per form (its contract's `path`, /api/forms/waitlist and
- * /api/forms/quote), as one web-standard handler, `(request, client) => Promise<Response>`,
- * mounted by the Worker (worker.ts), the one server in every mode.
- *
- * Both ways a form is sent meet here with the same fields: the enhanced form (the page's script)
- * and the native post (before hydration, or without JavaScript) post the form's fields urlencoded.
- * The request check (request-check.ts) checks the request and reads the fields by the form's
- * contract; the store (stores.ts) queues it for the one paced writer. The answer is JSON when the request
- * asks for it (`Accept: application/json`, the enhanced form), else a full page (form-door.ts).
- *
- * The door answers POST; a GET (or HEAD) is sent to the form's page (303); anything else is 405.
- * The browser never speaks Airtable's protocol to this server: only direct mode does, to Airtable.
- */
-
 export interface DoorsOptions {
   /** Accepted submissions go here, for the one paced writer (queue-writer.ts). */
   queue: SubmissionQueue;
@@ -336,13 +306,10 @@ export interface DoorsOptions {
   fetch?: typeof fetch;
 }
 
-/** Who is asking, as the host knows it. */
-export interface ClientInfo {
-  /** The connecting address (CF-Connecting-IP; see client-limits.ts). */
-  address?: string;
-}
+/** `client.address`: the connecting address, as the host knows it (CF-Connecting-IP). */
+export type DoorsHandler = (request: Request, client?: { address?: string }) => Promise<Response>;
 
-export type DoorsHandler = (request: Request, client?: ClientInfo) => Promise<Response>;
+const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
 
 /** What a form's door answers: POST, and GET (or HEAD) with a redirect to the form's page. */
 export const FORM_DOOR_METHODS = 'GET, HEAD, POST';
@@ -358,7 +325,8 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     options.clientLimiter ??
     createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now: options.now });
   const requestCheck = createRequestCheck({
-    store: createQueueStore(options.queue, warn),
+    queue: options.queue,
+    warn,
     siteOrigin: options.siteOrigin,
     now: options.now,
     clientLimiter,
@@ -403,25 +371,18 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
       return handleEmailLink(request, linkOptions);
     }
     const form = formAtPath(pathname);
-    if (!form)
-      return new Response('Not found', {
-        status: 404,
-        headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
-      });
+    if (!form) return new Response('Not found', { status: 404, headers: TEXT_HEADERS });
     // A visitor who opens the door's address is sent to the form's page.
     if (request.method === 'GET' || request.method === 'HEAD')
       return new Response(null, { status: 303, headers: { location: form.page } });
     if (request.method !== 'POST')
       return new Response('Method not allowed', {
         status: 405,
-        headers: {
-          allow: FORM_DOOR_METHODS,
-          'content-type': 'text/plain; charset=utf-8',
-          'cache-control': 'no-store',
-        },
+        headers: { allow: FORM_DOOR_METHODS, ...TEXT_HEADERS },
       });
     const result = await requestCheck.submit(request, { form, clientAddress: client.address ?? 'unknown' });
-    return wantsJson(request)
+    // The enhanced form's fetch asks for JSON.
+    return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
       ? answerEnhancedPost(result)
       : answerNativePost(form.name, result, options.formTemplates);
   };

@@ -25,11 +25,7 @@ import {
 import { type LinkForm, type LinkValues, linkSecretProblem } from './links.ts';
 import { isValidEmail } from '#src/lib/email.ts';
 
-/** Which emails went out already, by idempotency key. */
-export interface SentMarks {
-  has(key: string): Promise<boolean>;
-  add(key: string): Promise<void>;
-}
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** How long a sent mark is kept: far longer than a job's retries, and any replay of its dead letter. */
 const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
@@ -41,13 +37,13 @@ async function digest(key: string): Promise<string> {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** Sent marks in Workers KV (the mail ledger's namespace), expiring after 30 days. */
-export function kvSentMarks(kv: MailLedgerKv): SentMarks {
+/** Which emails went out, by idempotency key: in Workers KV (the mail ledger's namespace), for 30 days. */
+export function kvSentMarks(kv: MailLedgerKv) {
   return {
-    async has(key) {
+    async has(key: string) {
       return (await kv.get(SENT_PREFIX + (await digest(key)))) !== null;
     },
-    async add(key) {
+    async add(key: string) {
       await kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS });
     },
   };
@@ -62,35 +58,28 @@ export function memoryKv(): MailLedgerKv {
   };
 }
 
+type SentMarks = ReturnType<typeof kvSentMarks>;
+
 /** Sent marks in this isolate's memory. */
-export const memorySentMarks = (): SentMarks => kvSentMarks(memoryKv());
+export const memorySentMarks = () => kvSentMarks(memoryKv());
 
-/** What one batch of the mail queue did, for logs and the load test. */
-export interface MailBatchReport {
-  sent: number;
-  /** Delivered again after their email went out: acknowledged, not sent again. */
-  alreadySent: number;
-  retried: number;
-  deadLettered: number;
-}
-
-export interface MailSenderOptions {
-  mailer: Mailer;
-  sent: SentMarks;
-  /** Where an email no retry can send goes (the dead letters); without it, the queue's DLQ. */
-  deadLetter?: (job: MailJob, reason: string) => Promise<void>;
-  log?: (message: string) => void;
-  /** Emails sent at once within a batch. */
-  concurrency?: number;
-}
+/** Emails sent at once within a batch. */
+const SEND_CONCURRENCY = 6;
 
 /** Sends one batch of mail jobs; every message is acked or retried before it returns. */
 export async function sendMailJobs(
   messages: readonly { message: QueueMessage; job: MailJob }[],
-  options: MailSenderOptions,
-): Promise<MailBatchReport> {
+  options: {
+    mailer: Mailer;
+    sent: SentMarks;
+    /** Where an email no retry can send goes (the dead letters); without it, the queue's DLQ. */
+    deadLetter?: (job: MailJob, reason: string) => Promise<void>;
+    log?: (message: string) => void;
+  },
+) {
   const log = options.log ?? ((line: string) => console.log(line));
-  const report: MailBatchReport = { sent: 0, alreadySent: 0, retried: 0, deadLettered: 0 };
+  // What the batch did, for the log; alreadySent: delivered again after their email went out.
+  const report = { sent: 0, alreadySent: 0, retried: 0, deadLettered: 0 };
   const sendOne = async ({ message, job }: { message: QueueMessage; job: MailJob }) => {
     const key = job.message.idempotencyKey;
     if (await options.sent.has(key)) {
@@ -101,9 +90,8 @@ export async function sendMailJobs(
     try {
       await options.mailer.send(job.message);
     } catch (error) {
-      const failure = error instanceof MailFailure ? error : undefined;
-      const reason = error instanceof Error ? error.message : String(error);
-      if (failure && !failure.retryable && options.deadLetter) {
+      const reason = errorMessage(error);
+      if (error instanceof MailFailure && !error.retryable && options.deadLetter) {
         await options.deadLetter(job, reason);
         message.ack();
         report.deadLettered += 1;
@@ -124,7 +112,7 @@ export async function sendMailJobs(
     });
   };
   const queue = [...messages];
-  const workers = Array.from({ length: Math.max(1, options.concurrency ?? 6) }, async () => {
+  const workers = Array.from({ length: SEND_CONCURRENCY }, async () => {
     for (let next = queue.shift(); next; next = queue.shift()) await sendOne(next);
   });
   await Promise.all(workers);
@@ -135,8 +123,6 @@ export async function sendMailJobs(
 export interface WorkerMailEnv extends MailEnv {
   /** Cloudflare Email Service's `send_email` binding: with it, consent and mail are on. */
   EMAIL?: SendEmailBinding;
-  /** Local runs only (`vite`, `vite preview`, tests): the emails go to this outbox, not EMAIL. */
-  MAIL_OUTBOX_URL?: string;
   /** The mail limits and sent marks (a KV namespace); per isolate when unbound. */
   MAIL_LEDGER?: MailLedgerKv;
   /** The mail queue's producer. */
@@ -165,10 +151,7 @@ let isolateSent: SentMarks | undefined;
  * stores nothing rather than store without consent: see worker.ts); neither when EMAIL is not
  * bound (the spec's upsert, no mail).
  */
-export function workerMail(
-  env: WorkerMailEnv,
-  now: () => number = Date.now,
-): { mail?: WorkerMail; problem?: string } {
+export function workerMail(env: WorkerMailEnv): { mail?: WorkerMail; problem?: string } {
   const binding = env.EMAIL;
   const outbox = env.MAIL_OUTBOX_URL;
   if (!binding && !outbox) return {};
@@ -178,7 +161,7 @@ export function workerMail(
   try {
     settings = parseMailSettings(env);
   } catch (error) {
-    return { problem: error instanceof Error ? error.message : String(error) };
+    return { problem: errorMessage(error) };
   }
   const ledger = env.MAIL_LEDGER ? kvMailLedger(env.MAIL_LEDGER) : (isolateLedger ??= memoryMailLedger());
   const sent = env.MAIL_LEDGER ? kvSentMarks(env.MAIL_LEDGER) : (isolateSent ??= memorySentMarks());
@@ -186,16 +169,13 @@ export function workerMail(
   const store = env.DEAD_LETTERS;
   return {
     mail: {
-      service: createMailService({ settings, ledger, now }),
+      service: createMailService({ settings, ledger }),
       mailer,
       sent,
       enqueue: (job) => jobs.send(job, { contentType: 'json' }),
-      ...(store
-        ? {
-            deadLetter: (job: MailJob, reason: string) =>
-              keepDeadLetter(store, { mail: job, reason, failedAt: new Date(now()).toISOString() }),
-          }
-        : {}),
+      deadLetter:
+        store &&
+        ((job, reason) => keepDeadLetter(store, { mail: job, reason, failedAt: new Date().toISOString() })),
     },
   };
 }
@@ -227,7 +207,7 @@ export async function queueOutcomeMail(
       await mail.enqueue(job);
       queued += 1;
     } catch (error) {
-      const reason = `could not be queued: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = `could not be queued: ${errorMessage(error)}`;
       log(`Mailer: an email ${reason}; ${mail.deadLetter ? 'kept as a dead letter' : 'lost'}`);
       await mail.deadLetter?.(job, reason).catch(() => undefined);
     }
@@ -236,13 +216,9 @@ export async function queueOutcomeMail(
 }
 
 /**
- * The mail side of the write path, put together once per server: which emails a write causes
- * (outgoing.ts), within the limits (mail-limits.ts), with links signed by the
- * server's secret. The Worker's queue writer reserves the emails (`reserveEmails`) and hands them
- * to its mail queue, which sends and retries them (mail-queue.ts): a failure to send never
- * changes the visitor's answer.
+ * The mail side of the write path: which emails a write causes (emailsFor), within the limits,
+ * with links signed by the server's secret. A failure to send never changes the visitor's answer.
  */
-
 export interface MailService {
   readonly settings: MailSettings;
   /**
@@ -255,37 +231,34 @@ export interface MailService {
   ): Promise<{ messages: MailMessage[]; limited: number }>;
 }
 
-export function createMailService(options: {
+export function createMailService({
+  settings,
+  ledger,
+  now = Date.now,
+}: {
   settings: MailSettings;
   ledger: MailLedger;
   now?: () => number;
 }): MailService {
-  const now = options.now ?? Date.now;
-  const plan = (outcome: WriteOutcome, siteUrl: string, at: Date) => {
-    const context: MailContext = {
-      from: options.settings.from,
-      siteUrl,
-      now: at,
-      linkSecret: options.settings.linkSecrets[0] ?? '',
-    };
-    return emailsFor(
-      outcome,
-      context,
-      { schoolsTeamEmail: options.settings.schoolsTeamEmail, bookingUrl: CALENDAR.bookingUrl },
-      inboxKey,
-    );
-  };
+  const { from, schoolsTeamEmail, linkSecrets } = settings;
   return {
-    settings: options.settings,
+    settings,
     async reserveEmails(outcome, siteUrl) {
       const at = new Date(now());
+      const context: MailContext = { from, siteUrl, now: at, linkSecret: linkSecrets[0] ?? '' };
+      const planned = await emailsFor(
+        outcome,
+        context,
+        { schoolsTeamEmail, bookingUrl: CALENDAR.bookingUrl },
+        inboxKey,
+      );
       const messages: MailMessage[] = [];
       let limited = 0;
-      for (const { message, limitedInbox, limitedContact } of await plan(outcome, siteUrl, at)) {
+      for (const { message, limitedInbox, limitedContact } of planned) {
         const allowed =
           limitedContact !== undefined
-            ? await options.ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
-            : limitedInbox === undefined || (await options.ledger.reserve(limitedInbox, at));
+            ? await ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
+            : limitedInbox === undefined || (await ledger.reserve(limitedInbox, at));
         if (allowed) messages.push(message);
         else limited += 1;
       }
@@ -306,7 +279,7 @@ export function createMailService(options: {
  *
  * Emails to a visitor count against the inbox's limits (one per 10 minutes, 3 a day) and are
  * dropped beyond them: the visitor's answer never depends on mail. The schools team's
- * notifications are the site's own inbox and are never dropped.
+ * notifications count per contact (TEAM_MAIL_LIMITS).
  */
 
 /** What the write path did with one submission, as the mail needs it. */
@@ -331,11 +304,6 @@ export interface WriteOutcome {
   readonly key: string;
 }
 
-export interface OutgoingSettings {
-  readonly schoolsTeamEmail: string;
-  readonly bookingUrl: string;
-}
-
 /** One email to send, and the limits it counts against. */
 export interface Outgoing {
   readonly message: MailMessage;
@@ -352,7 +320,7 @@ export interface Outgoing {
 export async function emailsFor(
   outcome: WriteOutcome,
   context: MailContext,
-  settings: OutgoingSettings,
+  settings: { readonly schoolsTeamEmail: string; readonly bookingUrl: string },
   inboxOf: (email: string) => string,
 ): Promise<Outgoing[]> {
   // Nothing a stranger can cause reaches an address that withdrew.
@@ -397,12 +365,10 @@ export async function emailsFor(
  * reads see its own writes; in memory where KV is not bound (tests).
  */
 
+/** At least `minGapMs` between two emails, and at most `perWindow` in any `windowMs`. */
 export interface MailLimits {
-  /** The least time between two emails. */
   readonly minGapMs: number;
-  /** At most this many emails... */
   readonly perWindow: number;
-  /** ...in any window this long. */
   readonly windowMs: number;
 }
 
@@ -427,11 +393,7 @@ export function mayEmail(sentAt: readonly number[], now: number, limits: MailLim
 }
 
 /** The send times still worth keeping at `now` (those inside the window). */
-export function stillCounted(
-  sentAt: readonly number[],
-  now: number,
-  limits: MailLimits = MAIL_LIMITS,
-): number[] {
+function stillCounted(sentAt: readonly number[], now: number, limits: MailLimits = MAIL_LIMITS): number[] {
   return sentAt.filter((at) => now - at < limits.windowMs);
 }
 
@@ -490,10 +452,9 @@ export function kvMailLedger(kv: MailLedgerKv): MailLedger {
 /**
  * One email the Worker's queue writer decided to send, as a message on the mail queue
  * (wrangler.jsonc `MAIL_JOBS`): built, signed and counted against the recipient's limits when its
- * record was written, sent later by the mail queue's consumer (mail-queue.ts). One job per email,
+ * record was written, sent later by the mail queue's consumer (sendMailJobs). One job per email,
  * so a retried send never repeats the emails of its submission that already went out.
  */
-
 export interface MailJob {
   readonly kind: 'mail';
   /** The message as it will be sent; its idempotency key is the submission's key and the email's kind. */
@@ -512,11 +473,7 @@ export function isMailMessage(value: unknown): value is MailMessage {
   if (typeof value !== 'object' || value === null) return false;
   const message = value as Partial<MailMessage>;
   return (
-    isText(message.to) &&
-    isText(message.subject) &&
-    isText(message.text) &&
-    isText(message.html) &&
-    isText(message.idempotencyKey) &&
+    (['to', 'subject', 'text', 'html', 'idempotencyKey'] as const).every((key) => isText(message[key])) &&
     typeof message.from === 'object' &&
     message.from !== null &&
     isText(message.from.email) &&
@@ -539,13 +496,9 @@ export function isMailJob(body: unknown): body is MailJob {
 }
 
 /**
- * The Worker's mail settings from its environment (the launch check's lines for them are in
- * scripts/launch-kit/checklist.ts). Mail leaves through the `send_email` binding (`EMAIL`) on a
- * deploy, and through the local outbox (MAIL_OUTBOX_URL, set by `vite` and `vite preview`, whose
- * stand-in writes `.eml` files to MAIL_OUTBOX_DIR) in local runs (mail-queue.ts).
+ * The environment variables the mail settings read (names are the owner's interface: keep them;
+ * the launch check's lines for them are in scripts/launch-kit/checklist.ts).
  */
-
-/** The environment variables the mail settings read (names are the owner's interface: keep them). */
 export interface MailEnv {
   /** The sender, `Name <address>` or an address on a domain with SPF, DKIM and DMARC set up. */
   MAIL_FROM?: string;
@@ -555,12 +508,12 @@ export interface MailEnv {
   LINK_SECRET?: string;
   /** A previous LINK_SECRET still honoured after a rotation (links live 7 days). */
   LINK_SECRET_PREVIOUS?: string;
-  /** Local runs only: where the Worker posts its emails (the emulator's outbox). */
+  /** Local runs only (`vite`, `vite preview`, tests): the emails go to this outbox, not EMAIL. */
   MAIL_OUTBOX_URL?: string;
 }
 
 export interface MailSettings {
-  readonly from: { readonly email: string; readonly name?: string };
+  readonly from: MailAddress;
   readonly schoolsTeamEmail: string;
   /** Current first. */
   readonly linkSecrets: readonly string[];
@@ -572,7 +525,7 @@ export const DEFAULT_MAIL_FROM = 'Podling <hello@podling.app>';
 export const DEFAULT_SCHOOLS_TEAM_EMAIL = 'schools@podling.app';
 
 /** `Name <address>` or a bare address, or null when it is neither. */
-export function parseMailbox(value: string): { email: string; name?: string } | null {
+export function parseMailbox(value: string): MailAddress | null {
   const trimmed = value.trim();
   const named = /^(.*?)\s*<([^<>\s]+)>$/.exec(trimmed);
   const email = named ? (named[2] ?? '') : trimmed;
@@ -581,30 +534,20 @@ export function parseMailbox(value: string): { email: string; name?: string } | 
   return name ? { email, name } : { email };
 }
 
-export class MailSettingsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MailSettingsError';
-  }
-}
-
 /**
- * Reads the mail settings; throws MailSettingsError naming what is wrong. LINK_SECRET is required
+ * Reads the mail settings; throws an error naming what is wrong. LINK_SECRET is required
  * everywhere: no secret from the repository signs a link (`vite` and `vite preview` make the
  * checkout its own, scripts/vite-plugins/worker-server.ts; a deploy sets its own).
  */
 export function parseMailSettings(env: MailEnv): MailSettings {
   const from = parseMailbox(env.MAIL_FROM ?? DEFAULT_MAIL_FROM);
   if (!from)
-    throw new MailSettingsError(
-      `MAIL_FROM is not an address or "Name <address>": ${JSON.stringify(env.MAIL_FROM)}`,
-    );
+    throw new Error(`MAIL_FROM is not an address or "Name <address>": ${JSON.stringify(env.MAIL_FROM)}`);
   const team = env.SCHOOLS_TEAM_EMAIL?.trim() || DEFAULT_SCHOOLS_TEAM_EMAIL;
-  if (!isValidEmail(team))
-    throw new MailSettingsError(`SCHOOLS_TEAM_EMAIL is not an address: ${JSON.stringify(team)}`);
+  if (!isValidEmail(team)) throw new Error(`SCHOOLS_TEAM_EMAIL is not an address: ${JSON.stringify(team)}`);
   const secret = env.LINK_SECRET;
   const problem = linkSecretProblem(secret);
-  if (problem || !secret) throw new MailSettingsError(problem ?? 'LINK_SECRET is not set');
+  if (problem || !secret) throw new Error(problem ?? 'LINK_SECRET is not set');
   const previous =
     env.LINK_SECRET_PREVIOUS && !linkSecretProblem(env.LINK_SECRET_PREVIOUS)
       ? [env.LINK_SECRET_PREVIOUS]
@@ -614,19 +557,14 @@ export function parseMailSettings(env: MailEnv): MailSettings {
 
 /**
  * The one small mailer: every email the site sends goes through `Mailer.send`, whichever host
- * carries it. This module holds the interface and the Worker's two transports: Cloudflare's
- * `send_email` binding on a deploy, and the local outbox (the emulator writes `.eml` files) in
- * local runs.
+ * carries it: Cloudflare's `send_email` binding on a deploy, the local outbox in local runs.
  */
-
-export interface SentMail {
-  /** The transport's id for the message (a file path for the outbox). */
-  readonly id: string;
-}
-
 export interface Mailer {
-  /** Sends one message; rejects with a MailFailure. A retry with the same idempotency key is the same message. */
-  send(message: MailMessage): Promise<SentMail>;
+  /**
+   * Sends one message and resolves with the transport's id for it (a file path for the outbox);
+   * rejects with a MailFailure. A retry with the same idempotency key is the same message.
+   */
+  send(message: MailMessage): Promise<{ readonly id: string }>;
 }
 
 /** A send that did not go out. `retryable`: worth trying again later (a network fault, a 429 or 5xx). */
@@ -640,17 +578,25 @@ export class MailFailure extends Error {
   }
 }
 
-/** The message cleaned for a transport, or a MailFailure no retry can fix (an unsafe address). */
-export function readyToSend(message: MailMessage) {
+/**
+ * The message with every header value cleaned, as a structured transport (the `send_email`
+ * binding) takes it, or a MailFailure no retry can fix (an unsafe address).
+ */
+function readyToSend(message: MailMessage) {
   try {
     return {
-      ...cleanedForSending(message),
+      to: headerAddress(message.to),
+      ...(message.replyTo ? { replyTo: headerAddress(message.replyTo) } : {}),
+      subject: headerText(message.subject),
+      text: message.text,
+      html: message.html,
+      headers: Object.fromEntries(extraHeaders(message)),
       from: message.from.name
         ? { email: headerAddress(message.from.email), name: headerText(message.from.name) }
         : headerAddress(message.from.email),
     };
   } catch (error) {
-    throw new MailFailure(error instanceof Error ? error.message : String(error), false);
+    throw new MailFailure(errorMessage(error), false);
   }
 }
 
@@ -696,12 +642,6 @@ const PERMANENT_SEND_ERRORS = new Set([
   'E_HEADERS_TOO_MANY',
 ]);
 
-/** The `code` Cloudflare's binding puts on the errors it throws, if any. */
-function sendErrorCode(error: unknown): string | undefined {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /** The Worker's mailer: Cloudflare Email Service through the `send_email` binding. */
 export function cloudflareMailer(binding: SendEmailBinding): Mailer {
   return {
@@ -713,9 +653,12 @@ export function cloudflareMailer(binding: SendEmailBinding): Mailer {
       } catch (error) {
         // The Worker's mail queue retries what may pass later and dead-letters the rest, so a
         // message is never lost silently.
-        const code = sendErrorCode(error);
+        // The `code` Cloudflare's binding puts on the errors it throws, if any.
+        const found =
+          typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+        const code = typeof found === 'string' ? found : undefined;
         throw new MailFailure(
-          `send_email failed${code ? ` (${code})` : ''}: ${error instanceof Error ? error.message : String(error)}`,
+          `send_email failed${code ? ` (${code})` : ''}: ${errorMessage(error)}`,
           !(code && PERMANENT_SEND_ERRORS.has(code)),
         );
       }
@@ -728,13 +671,13 @@ export function cloudflareMailer(binding: SendEmailBinding): Mailer {
  * local outbox (MAIL_OUTBOX_URL, the emulator's `/__emulator/outbox`), which writes it as one
  * `.eml` file. Never set on a deploy (`npm run launch-check` fails it).
  */
-export function localOutboxMailer(url: string, fetcher: typeof fetch = fetch): Mailer {
+function localOutboxMailer(url: string): Mailer {
   return {
     async send(message) {
       readyToSend(message);
       let response: Response;
       try {
-        response = await fetcher(url, {
+        response = await fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(message),
@@ -751,9 +694,9 @@ export function localOutboxMailer(url: string, fetcher: typeof fetch = fetch): M
 }
 
 /**
- * One email as the site sends it, and its RFC 5322 form (the local outbox's `.eml` files, and
- * any transport that takes a raw message). Every value that reaches a header passes through
- * here: CR and LF never do, so nothing a visitor types can add a header or a recipient.
+ * One email as the site sends it, and its RFC 5322 form (the local outbox's `.eml` files). Every
+ * value that reaches a header passes through here: CR and LF never do, so nothing a visitor types
+ * can add a header or a recipient.
  */
 
 /** A sender or recipient: an address and, for the sender, a display name. */
@@ -812,23 +755,9 @@ function base64(text: string): string {
   return btoa(binary);
 }
 
-/**
- * The message's addressing, subject, bodies and extra headers, each header value cleaned: what
- * every structured transport (the `send_email` binding, Resend's client) is handed. The sender
- * is left to the transport, which formats it its own way.
- */
-export function cleanedForSending(message: MailMessage) {
-  return {
-    to: headerAddress(message.to),
-    ...(message.replyTo ? { replyTo: headerAddress(message.replyTo) } : {}),
-    subject: headerText(message.subject),
-    text: message.text,
-    html: message.html,
-    headers: Object.fromEntries(
-      Object.entries(message.headers).map(([name, value]) => [headerText(name), headerText(value)]),
-    ),
-  };
-}
+/** The message's further headers, names and values cleaned. */
+const extraHeaders = (message: MailMessage): [string, string][] =>
+  Object.entries(message.headers).map(([name, value]) => [headerText(name), headerText(value)]);
 
 /** RFC 2047 encoded-words for a header phrase that is not plain ASCII; ASCII as it is. */
 export function encodeHeaderWords(value: string): string {
@@ -871,11 +800,6 @@ function bodyPart(contentType: string, text: string): string {
   ].join('\r\n');
 }
 
-/** RFC 5322's date form: `Tue, 24 Nov 2026 05:39:05 +0000`. */
-export function mailDate(at: Date): string {
-  return at.toUTCString().replace('GMT', '+0000');
-}
-
 /** The message as RFC 5322 text (CRLF line ends): multipart/alternative, plain text then HTML. */
 export function toRfc5322(message: MailMessage, at: Date, messageId: string): string {
   const boundary = `=_podling_${messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`;
@@ -884,12 +808,11 @@ export function toRfc5322(message: MailMessage, at: Date, messageId: string): st
     ['To', headerAddress(message.to)],
     ...(message.replyTo ? [['Reply-To', headerAddress(message.replyTo)] as [string, string]] : []),
     ['Subject', encodeHeaderWords(message.subject)],
-    ['Date', mailDate(at)],
+    // RFC 5322's date form: `Tue, 24 Nov 2026 05:39:05 +0000`.
+    ['Date', at.toUTCString().replace('GMT', '+0000')],
     ['Message-ID', `<${headerText(messageId)}>`],
     ['MIME-Version', '1.0'],
-    ...Object.entries(message.headers).map(
-      ([name, value]) => [headerText(name), headerText(value)] as [string, string],
-    ),
+    ...extraHeaders(message),
     ['Content-Type', `multipart/alternative; boundary="${boundary}"`],
   ];
   return [

@@ -57,26 +57,20 @@ export function monthsBefore(now: Date, months: number): Date {
 }
 
 /** The moment before which a record's last activity means it is kept no longer. */
-export function retentionCutoff(now: Date, months = DATA_RETENTION_MONTHS): Date {
-  return monthsBefore(now, months);
+export function retentionCutoff(now: Date): Date {
+  return monthsBefore(now, DATA_RETENTION_MONTHS);
 }
 
 /** The moment before which an unconfirmed sign-up's last activity means it is kept no longer. */
-export function pendingCutoff(now: Date, days = PENDING_RETENTION_DAYS): Date {
-  return new Date(now.getTime() - days * DAY_MS);
+export function pendingCutoff(now: Date): Date {
+  return new Date(now.getTime() - PENDING_RETENTION_DAYS * DAY_MS);
 }
 
-/** Both cutoffs of one run, read from one moment. */
-export interface RetentionCutoffs {
-  /** DATA_RETENTION_MONTHS before now: every record. */
-  months: Date;
-  /** PENDING_RETENTION_DAYS before now: unconfirmed sign-ups. */
-  pending: Date;
-}
-
-export function retentionCutoffs(now: Date): RetentionCutoffs {
+/** Both cutoffs of one run, from one moment: `months` (every record), `pending` (unconfirmed sign-ups). */
+export function retentionCutoffs(now: Date) {
   return { months: retentionCutoff(now), pending: pendingCutoff(now) };
 }
+type RetentionCutoffs = ReturnType<typeof retentionCutoffs>;
 
 /** Whether `record` of `table` is an unconfirmed sign-up (the short rule applies to it). */
 export function isPendingSignUp(table: string, record: StoredRecord): boolean {
@@ -181,10 +175,8 @@ async function deleteIds(
     try {
       deleted.push(...(await client.deleteRecords(table, part)));
     } catch (error) {
-      if (!isNotFound(error) || part.length === 1) {
-        if (isNotFound(error)) continue;
-        throw error;
-      }
+      if (!isNotFound(error)) throw error;
+      if (part.length === 1) continue;
       for (const id of part) {
         try {
           deleted.push(...(await client.deleteRecords(table, [id])));
@@ -223,36 +215,28 @@ async function listCandidates(
   cutoffs: RetentionCutoffs,
 ): Promise<{ records: StoredRecord[]; consentRule: boolean }> {
   const fields = [EMAIL, CREATED_AT, LAST_UPDATED];
-  if (table !== WAITLIST)
-    return {
-      records: await listAll(options, table, expiredFormula(cutoffs.months), fields),
-      consentRule: false,
-    };
+  const monthsOnly = async () => ({
+    records: await listAll(options, table, expiredFormula(cutoffs.months), fields),
+    consentRule: false,
+  });
+  if (table !== WAITLIST) return monthsOnly();
   try {
     const formula = expiredFormula(cutoffs.months, cutoffs.pending);
     return { records: await listAll(options, table, formula, [...fields, CONSENT]), consentRule: true };
   } catch (error) {
     if (!isUnknownField(error)) throw error;
-    return {
-      records: await listAll(options, table, expiredFormula(cutoffs.months), fields),
-      consentRule: false,
-    };
+    return monthsOnly();
   }
 }
 
-/** What findExpired found, and whether the base let it apply the Consent rule. */
-export interface ExpiredRecords {
-  expired: ExpiredRecord[];
-  /** False when the Waitlist table has no Consent field (the months alone applied). */
-  consentRule: boolean;
-}
-
-/** The records past retention, in both tables (checked again here by the rule, not only by the formula). */
-export async function findExpired(
+/**
+ * The records past retention, in both tables (checked again here by the rule, not only by the
+ * formula); `consentRule` false when the Waitlist table has no Consent field (the months alone applied).
+ */
+async function findExpired(
   options: PrivacyOptions,
-  cutoffs?: RetentionCutoffs,
-): Promise<ExpiredRecords> {
-  const before = cutoffs ?? retentionCutoffs(new Date((options.now ?? Date.now)()));
+  before: RetentionCutoffs,
+): Promise<{ expired: ExpiredRecord[]; consentRule: boolean }> {
   const expired: ExpiredRecord[] = [];
   let consentRule = true;
   for (const table of PRIVACY_TABLES) {
@@ -273,21 +257,6 @@ export async function findExpired(
   return { expired, consentRule };
 }
 
-export interface RetentionReport {
-  /** The months' cutoff (every record). */
-  cutoff: string;
-  /** The unconfirmed sign-ups' cutoff. */
-  pendingCutoff: string;
-  /** False when the Waitlist table has no Consent field, so only the months applied. */
-  consentRule: boolean;
-  dryRun: boolean;
-  /** Records deleted (or, on a dry run, that would be), per table. */
-  deleted: Record<string, number>;
-  /** Expired records left for the next run because the time budget ran out, per table. */
-  remaining: Record<string, number>;
-  expired: ExpiredRecord[];
-}
-
 export interface RetentionOptions extends PrivacyOptions {
   /** List only; delete nothing. */
   dryRun?: boolean;
@@ -295,8 +264,12 @@ export interface RetentionOptions extends PrivacyOptions {
   budgetMs?: number;
 }
 
-/** Applies retention: deletes every record past it (or, dry, only lists them). */
-export async function applyRetention(options: RetentionOptions): Promise<RetentionReport> {
+/**
+ * Applies retention: deletes every record past it (or, dry, only lists them). Reports the months'
+ * and the unconfirmed sign-ups' cutoffs, whether the Consent rule applied, the records deleted
+ * (or that would be) and those left for the next run (the time budget ran out), per table.
+ */
+export async function applyRetention(options: RetentionOptions) {
   const stopAt =
     options.budgetMs === undefined
       ? Number.POSITIVE_INFINITY
@@ -304,7 +277,7 @@ export async function applyRetention(options: RetentionOptions): Promise<Retenti
   const cutoffs = retentionCutoffs(new Date((options.now ?? Date.now)()));
   const { expired, consentRule } = await findExpired(options, cutoffs);
   const perTable = () => Object.fromEntries(PRIVACY_TABLES.map((table) => [table, 0]));
-  const report: RetentionReport = {
+  const report = {
     cutoff: cutoffs.months.toISOString(),
     pendingCutoff: cutoffs.pending.toISOString(),
     consentRule,
@@ -327,7 +300,7 @@ export async function applyRetention(options: RetentionOptions): Promise<Retenti
 }
 
 /** One line for a log: counts per table, never an email. */
-export function describeRetention(report: RetentionReport): string {
+export function describeRetention(report: Awaited<ReturnType<typeof applyRetention>>): string {
   const counts = PRIVACY_TABLES.map((table) => `${report.deleted[table] ?? 0} in ${table}`).join(', ');
   const left = PRIVACY_TABLES.reduce((sum, table) => sum + (report.remaining[table] ?? 0), 0);
   const pending = report.expired.filter((record) => record.pending).length;
@@ -353,16 +326,10 @@ export async function exportEmail(
   return found;
 }
 
-export interface ErasedRecord {
-  table: string;
-  id: string;
-  createdTime?: string;
-}
-
 /** Deletes every record of `email` in both tables (Article 17); returns what it deleted. */
-export async function eraseEmail(options: PrivacyOptions, email: string): Promise<ErasedRecord[]> {
+export async function eraseEmail(options: PrivacyOptions, email: string) {
   const found = await exportEmail(options, email);
-  const erased: ErasedRecord[] = [];
+  const erased: { table: string; id: string; createdTime?: string }[] = [];
   for (const table of PRIVACY_TABLES) {
     const records = found[table] ?? [];
     const { deleted } = await deleteIds(
@@ -392,8 +359,8 @@ export async function expireDeadLetters(store: DeadLetterStore, cutoff: Date): P
 }
 
 /**
- * The Worker's Cron Trigger (wrangler.jsonc `triggers.crons`, daily): the privacy policy's
- * retention (privacy.ts) on the deployed base, and on the Worker's dead letters.
+ * The Worker's Cron Trigger (wrangler.jsonc `triggers.crons`, daily): retention on the deployed
+ * base, and on the Worker's dead letters.
  *
  * Its requests go through the isolate's one pacer, the one the queue's writer uses, so in
  * one isolate the two together stay under Airtable's 5 requests a second. Cloudflare may run the
@@ -415,7 +382,6 @@ export interface RetentionJobEnv extends AirtableEnv {
 
 export interface RetentionJobOptions {
   pacer?: Pacer;
-  fetch?: typeof fetch;
   /** The policy's clock (the cutoff); Airtable requests are bounded on the real one. */
   now?: () => number;
   log?: (line: string) => void;
@@ -432,10 +398,7 @@ export async function runRetentionJob(
     log('Retention: AIRTABLE_API_KEY or AIRTABLE_BASE_ID is not set; nothing done');
     return;
   }
-  const client = createAirtableClient(access, {
-    pacer: options.pacer ?? isolatePacer(),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const client = createAirtableClient(access, { pacer: options.pacer ?? isolatePacer() });
   try {
     const report = await applyRetention({
       client,

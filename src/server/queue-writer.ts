@@ -1,29 +1,21 @@
 /**
  * The one paced writer: the consumer of the SUBMISSIONS queue (max concurrency 1, wrangler.jsonc)
- * is the only thing that talks to Airtable in queued mode. Per batch it
+ * is the only thing that talks to Airtable. Per batch it merges the submissions of one email and
+ * table (the later one wins, as two submits in a row would: mergeLaterSubmission) and upserts them
+ * by email (upsertByEmail: up to 100 emails per lookup, 10 records per write, through the pacer).
  *
- * - merges submissions for the same email and table (the later one wins, as two submits in a
- *   row would: later cells over earlier ones, a quote's Other Use Case cleared if the later one
- *   has none, a default interest only where neither chose: mergeLaterSubmission);
- * - looks up to 100 emails per table with one formula;
- * - creates or updates up to 10 records per request, with the spec's field rules;
- * - never starts more than 5 requests per second, and stays off Airtable for 30 s after a 429
- *   (the pacer).
- *
- * The merging, lookups and writes are the server's one upsert by email (upsert-by-email.ts);
- * this module is the queue's policy around it. Acknowledged messages are stored; a transient
- * failure (429, 5xx, timeout, dropped connection) is retried with backoff; a permanent one (say,
- * a field the base does not have) is retried record by record to find the culprit, whose
- * message goes to the dead-letter queue. Every retry starts with a fresh lookup, so a create
+ * This module is the queue's policy around that upsert. Acknowledged messages are stored; a
+ * transient failure (429, 5xx, timeout, dropped connection) is retried with backoff; a permanent
+ * one (say, a field the base does not have) is retried record by record to find the culprit,
+ * whose message goes to the dead letters. Every retry starts with a fresh lookup, so a create
  * whose answer was lost becomes an update, never a second record.
  *
- * With mail (the Worker's EMAIL binding: `WriterOptions.mail`), consent applies as on the
- * synchronous path (consent.ts: a new address stored Pending, a stored one held and its owner
- * asked by email), and each write's emails go on the mail queue (mail.ts), which this
- * same handler consumes: a batch of mail jobs is sent, never written.
+ * With mail (the Worker's EMAIL binding: `WriterOptions.mail`), consent applies (a new address
+ * stored Pending, a stored one held and its owner asked by email), and each write's emails go on
+ * the mail queue (mail.ts), which this same handler consumes: a batch of mail jobs is sent, never
+ * written.
  */
 import { AIRTABLE_SCHEMA, normaliseEmail } from '#src/lib/airtable/schema.ts';
-import { FORMS } from '#src/lib/forms/forms.ts';
 import {
   type AirtableClient,
   AirtableError,
@@ -34,9 +26,9 @@ import {
   airtableAccess,
   type AirtableEnv,
 } from './airtable-client.ts';
+import { type Submission } from '#src/lib/forms/submission.ts';
+import { FORMS, isFormTable } from '#src/lib/forms/forms.ts';
 import {
-  isFormTable,
-  type Submission,
   SUBMISSION_UPSERT,
   type UpsertHow,
   upsertByEmail,
@@ -46,7 +38,7 @@ import {
   type UpsertResult,
   writeOutcome,
 } from './submission.ts';
-import { isMailJob, type MailBatchReport, queueOutcomeMail, sendMailJobs, type WorkerMail } from './mail.ts';
+import { isMailJob, queueOutcomeMail, sendMailJobs, type WorkerMail } from './mail.ts';
 import { type QueuedSubmission, submissionMailKey } from './request-check.ts';
 import {
   DEAD_LETTER_QUEUE_SUFFIX,
@@ -71,20 +63,22 @@ export interface WriterOptions {
   mail?: Pick<WorkerMail, 'service' | 'enqueue' | 'deadLetter'>;
 }
 
-/** What one batch did, for logs and the load test. */
-export interface BatchReport {
-  stored: number;
-  created: number;
-  updated: number;
-  /** Addresses already stored: nothing written, their owners asked by email (consent.ts). */
-  held: number;
-  retried: number;
-  deadLettered: number;
-  requests: number;
-  /** Emails put on the mail queue, and emails the recipients' limits held back. */
-  emailsQueued: number;
-  emailsLimited: number;
-}
+/**
+ * What one batch did, for logs and the load test. `held`: addresses already stored, nothing
+ * written; `emailsQueued` and `emailsLimited`: emails put on the mail queue, and held back by limits.
+ */
+const emptyReport = () => ({
+  stored: 0,
+  created: 0,
+  updated: 0,
+  held: 0,
+  retried: 0,
+  deadLettered: 0,
+  requests: 0,
+  emailsQueued: 0,
+  emailsLimited: 0,
+});
+type BatchReport = ReturnType<typeof emptyReport>;
 
 export function isSubmission(body: unknown): body is Submission {
   if (typeof body !== 'object' || body === null) return false;
@@ -108,32 +102,29 @@ export interface Queued {
   origin?: string;
 }
 
-/** The upsert's view of queued submissions: merged as submissions are, their messages kept. */
-export const QUEUED_UPSERT: UpsertHow<Queued> = {
+/** The upsert's view of queued submissions: merged and written as `how` does submissions, their messages kept. */
+const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): UpsertHow<Queued> => ({
   emailOf: (queued) => queued.submission.email,
   merge: (earlier, later) => {
     const origin = later.origin ?? earlier.origin;
     return {
-      submission: SUBMISSION_UPSERT.merge(earlier.submission, later.submission),
+      submission: merge(earlier.submission, later.submission),
       messages: [...earlier.messages, ...later.messages],
       ...(origin ? { origin } : {}),
     };
   },
-  cells: (queued, at) => SUBMISSION_UPSERT.cells(queued.submission, at),
-};
+  cells: (queued, at, stored) => cells(queued.submission, at, stored),
+  ...(lookupFields ? { lookupFields } : {}),
+});
+export const QUEUED_UPSERT = queuedUpsert(SUBMISSION_UPSERT);
+/** With consent: a new address is created Pending, a stored one held. */
+const CONSENTED_QUEUED_UPSERT = queuedUpsert(CONSENTED_UPSERT);
 
-/** The same with consent (consent.ts): a new address is created Pending, a stored one held. */
-export const CONSENTED_QUEUED_UPSERT: UpsertHow<Queued> = {
-  ...QUEUED_UPSERT,
-  cells: (queued, at, stored) => CONSENTED_UPSERT.cells(queued.submission, at, stored),
-  lookupFields: CONSENTED_UPSERT.lookupFields,
-};
-
-/** The submission as queued again (a dead letter replayed): its origin kept for its emails. */
 const WAITLIST_TABLE = FORMS.waitlist.table;
 const CONSENT_FIELD = FORMS.waitlist.fields.consent.airtable;
 const EMAIL_FIELD = FORMS.waitlist.fields.email.airtable;
 
+/** The submission as queued again (a dead letter replayed): its origin kept for its emails. */
 const requeueable = (item: Queued): QueuedSubmission =>
   item.origin ? { ...item.submission, origin: item.origin } : item.submission;
 
@@ -286,17 +277,7 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
     /** Writes one batch of queue messages; every message is acked or retried before it returns. */
     async writeBatch(batch: QueueBatch): Promise<BatchReport> {
       const sentBefore = client.requestsSent();
-      const report: BatchReport = {
-        stored: 0,
-        created: 0,
-        updated: 0,
-        held: 0,
-        retried: 0,
-        deadLettered: 0,
-        requests: 0,
-        emailsQueued: 0,
-        emailsLimited: 0,
-      };
+      const report = emptyReport();
       const queued: Queued[] = [];
       for (const message of batch.messages) {
         if (isSubmission(message.body)) {
@@ -326,38 +307,33 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
 export async function writeQueuedBatch(
   batch: QueueBatch,
   env: AirtableEnv & { DEAD_LETTERS?: DeadLetterStore },
-  options: WriterOptions & { mail?: WorkerMail } = {},
-): Promise<(BatchReport & { mail?: MailBatchReport }) | undefined> {
-  const log = options.log ?? ((message: string) => console.log(message));
-  const now = options.now ?? Date.now;
+  mail?: WorkerMail,
+): Promise<void> {
+  const log = (message: string) => console.log(message);
   const store = env.DEAD_LETTERS;
   if (batch.queue.endsWith(DEAD_LETTER_QUEUE_SUFFIX)) {
     // Messages whose retries ran out: keep them for the owner to list and replay.
     for (const message of batch.messages) {
-      const failedAt = new Date(now()).toISOString();
-      if (store && isSubmission(message.body)) {
-        await keepDeadLetter(store, { submission: message.body, reason: 'retries exhausted', failedAt });
+      const { body } = message;
+      const failedAt = new Date().toISOString();
+      const reason = 'retries exhausted';
+      if (store && isSubmission(body)) {
+        await keepDeadLetter(store, { submission: body, reason, failedAt });
         log('Airtable writer: a submission ran out of retries; kept as a dead letter');
-      } else if (store && isMailJob(message.body)) {
-        await keepDeadLetter(store, { mail: message.body, reason: 'retries exhausted', failedAt });
+      } else if (store && isMailJob(body)) {
+        await keepDeadLetter(store, { mail: body, reason, failedAt });
         log('Mailer: an email ran out of retries; kept as a dead letter');
       }
       message.ack();
     }
-    return undefined;
+    return;
   }
   const jobs = batch.messages.flatMap((message) =>
     isMailJob(message.body) ? [{ message, job: message.body }] : [],
   );
-  let mailReport: MailBatchReport | undefined;
   if (jobs.length > 0) {
-    if (options.mail) {
-      mailReport = await sendMailJobs(jobs, {
-        mailer: options.mail.mailer,
-        sent: options.mail.sent,
-        deadLetter: options.mail.deadLetter,
-        log,
-      });
+    if (mail) {
+      const mailReport = await sendMailJobs(jobs, { ...mail, log });
       log(
         `Mailer: ${jobs.length} emails, ${mailReport.sent} sent, ${mailReport.alreadySent} already sent, ` +
           `${mailReport.retried} retried, ${mailReport.deadLettered} dead-lettered`,
@@ -370,16 +346,14 @@ export async function writeQueuedBatch(
     }
   }
   const submissions = batch.messages.filter((message) => !isMailJob(message.body));
-  if (submissions.length === 0) return undefined;
+  if (submissions.length === 0) return;
   const writer = createQueueWriter(env, {
-    ...options,
+    mail,
     log,
     deadLetter:
-      options.deadLetter ??
-      (store
-        ? (submission, reason) =>
-            keepDeadLetter(store, { submission, reason, failedAt: new Date(now()).toISOString() })
-        : undefined),
+      store &&
+      ((submission, reason) =>
+        keepDeadLetter(store, { submission, reason, failedAt: new Date().toISOString() })),
   });
   const report = await oneBatchAtATime(() =>
     writer.writeBatch({ queue: batch.queue, messages: submissions }),
@@ -388,9 +362,6 @@ export async function writeQueuedBatch(
     `Airtable writer: ${submissions.length} messages, ${report.stored} records stored ` +
       `(${report.created} new, ${report.updated} updated, ${report.held} held), ${report.retried} retried, ` +
       `${report.deadLettered} dead-lettered, ${report.requests} requests` +
-      (options.mail
-        ? `; ${report.emailsQueued} emails queued, ${report.emailsLimited} held back by limits`
-        : ''),
+      (mail ? `; ${report.emailsQueued} emails queued, ${report.emailsLimited} held back by limits` : ''),
   );
-  return { ...report, ...(mailReport ? { mail: mailReport } : {}) };
 }

@@ -10,9 +10,10 @@ import {
   createWindowLimiter,
   type Limiter,
 } from './request-check.ts';
-import type { Submission } from './submission.ts';
+import type { Submission } from '#src/lib/forms/submission.ts';
 import type { MailJob } from './mail.ts';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
+import { FORMS } from '#src/lib/forms/forms.ts';
 
 /** The parts of Cloudflare's MessageBatch the writer uses. */
 export interface QueueMessage {
@@ -36,7 +37,7 @@ export function retryDelaySeconds(attempts: number, rateLimited: boolean): numbe
 /**
  * Dead letters: submissions the queue's writer could not store (a field the base lacks, a
  * token without write access) or whose retries ran out, and emails the mail queue could not
- * send (a refused sender or recipient, retries run out: mail-queue.ts). They are kept in a KV namespace bound
+ * send (a refused sender or recipient, retries run out). They are kept in a KV namespace bound
  * as DEAD_LETTERS, listed and replayed by the owner through the Worker's admin endpoint
  * (`npm run dead-letters`), which needs the ADMIN_TOKEN secret. They hold emails: the endpoint
  * answers nothing without the token, and a replayed letter is deleted.
@@ -54,14 +55,10 @@ export type DeadLetter =
   | { mail: MailJob; reason: string; failedAt: string };
 
 /** What the owner's listing shows of a letter: the table and address it is about. */
-function describeLetter(letter: DeadLetter): { kind: 'submission' | 'mail'; table: string; email: string } {
-  if ('mail' in letter)
-    return {
-      kind: 'mail',
-      table: letter.mail.form === 'quote' ? 'School Quotes' : 'Waitlist',
-      email: letter.mail.email,
-    };
-  return { kind: 'submission', table: letter.submission.table, email: letter.submission.email };
+function describeLetter(letter: DeadLetter) {
+  return 'mail' in letter
+    ? { kind: 'mail', table: FORMS[letter.mail.form].table, email: letter.mail.email }
+    : { kind: 'submission', table: letter.submission.table, email: letter.submission.email };
 }
 
 /** Every address a letter holds (a team notification's contact, too), as the site matches emails. */

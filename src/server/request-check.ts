@@ -1,31 +1,27 @@
 /**
- * The one request check every submission passes, in the Worker (the one server in every mode),
- * however the form was sent (enhanced by the page's
- * script, or posted natively before hydration or without JavaScript: the same urlencoded fields
- * to the same door). It trusts nothing in the request:
+ * The one request check every submission passes, in the Worker, however the form was sent
+ * (enhanced by the page's script, or posted natively before hydration or without JavaScript: the
+ * same urlencoded fields to the same door). It trusts nothing in the request:
  *
  * 1. same site only: a write whose Origin is another site's, or that the browser marks
  *    `Sec-Fetch-Site: cross-site`, is refused (403), and so is a post with neither header
  *    (isSameSite); only `application/x-www-form-urlencoded` is taken (415);
  * 2. per client: at most SUBMISSIONS_PER_CLIENT_PER_MINUTE from one address, an IPv6 one per /64
- *    (429, Retry-After),
- *    counted before the body is read, so a flood never reaches the pacer all visitors share;
- * 3. bounded: a body larger than REQUEST_MAX_BODY_BYTES (413) or slower than REQUEST_BODY_TIMEOUT_MS
- *    (408) is cut off;
- * 4. the bot trap (the contract's honeypot) is checked here;
- * 5. the fields are read by the form's contract (parsePosted): only its fields, nothing blanked,
- *    one canonical email, only the options it offers;
- * 6. per email: at most SUBMISSIONS_PER_EMAIL_PER_MINUTE writes of one inbox ('+tags', Gmail's dots
- *    and googlemail.com counted as one: inboxKey);
- * 7. then stored (stores.ts): queued on the Worker, upserted at once (paced) elsewhere.
+ *    (429, Retry-After), counted before the body is read, so a flood never reaches the pacer;
+ * 3. bounded: a body larger than REQUEST_MAX_BODY_BYTES (413) or slower than
+ *    REQUEST_BODY_TIMEOUT_MS (408) is cut off;
+ * 4. the bot trap (the contract's honeypot);
+ * 5. the fields read by the form's contract (parsePosted): only its fields, nothing blanked, one
+ *    canonical email, only the options it offers;
+ * 6. per email: at most SUBMISSIONS_PER_EMAIL_PER_MINUTE writes of one inbox (inboxKey);
+ * 7. then queued for the one paced writer (queue-writer.ts).
  *
  * The answer to an accepted submission never depends on what is stored: the same status, shape
  * and receipt (a fresh id, the acceptance time) for a stored and an unknown email.
  */
 import { submissionKey } from '#src/lib/airtable/schema.ts';
 import { type FormContract } from '#src/lib/forms/contract.ts';
-import { AirtableError } from './airtable-client.ts';
-import { isRefusal, parsePosted, type Refusal, type Submission } from './submission.ts';
+import { isRefusal, parsePosted, type Refusal, type Submission } from '#src/lib/forms/submission.ts';
 import ipaddr from 'ipaddr.js';
 
 /** Largest request body the request check reads; a form's submission is well under 4 KB. */
@@ -33,31 +29,19 @@ export const REQUEST_MAX_BODY_BYTES = 16 * 1024;
 /** Longest a body may take to arrive: a phone on a slow network sends 4 KB in well under this. */
 export const REQUEST_BODY_TIMEOUT_MS = 8_000;
 
-export interface DoorRequest {
-  /** The form whose door was posted to. */
-  form: FormContract;
-  /** The connecting address, as the host knows it (see client-limits.ts). */
-  clientAddress: string;
-}
-
 /** A submission refused or failed. */
 export interface CheckRefusal extends Refusal {
   outcome: 'refused';
   retryAfterSeconds?: number;
 }
 
-/** What came in, for the door's answer: the posted form, put back on a native answer page. */
-interface Sent {
-  form?: URLSearchParams;
-}
-
+/** With what came in (`form`), for the door's answer: the posted form, put back on a native answer page. */
 export type CheckResult = (
   | { outcome: 'accepted'; submission: Submission; receipt: Receipt }
   /** The bot trap was filled: answered like a success, nothing stored. */
   | { outcome: 'trapped'; receipt: Receipt }
   | CheckRefusal
-) &
-  Sent;
+) & { form?: URLSearchParams };
 
 /** What the visitor is told of an accepted submission: the same for every email. */
 export interface Receipt {
@@ -66,7 +50,10 @@ export interface Receipt {
 }
 
 export interface RequestCheckOptions {
-  store: SubmissionStore;
+  /** Accepted submissions go here, for the one paced writer (queue-writer.ts). */
+  queue: SubmissionQueue;
+  /** Where operational warnings go (never with an email in them). */
+  warn: (message: string) => void;
   /**
    * The site's configured origin (SITE_URL): the only Origin a post is taken from, and the one
    * the links in the emails it causes lead to. Never the request's Host or request line. Null
@@ -85,6 +72,8 @@ const refused = (
   message: string,
   extra: Partial<CheckRefusal> = {},
 ): CheckRefusal => ({ outcome: 'refused', status, type, message, ...extra });
+const tooMany = (message: string, retryAfterSeconds: number) =>
+  refused(429, 'TOO_MANY_REQUESTS', message, { retryAfterSeconds });
 
 /**
  * True unless the request comes, or may come, from another site. A form post carries nothing
@@ -103,14 +92,8 @@ export function isSameSite(request: Request, siteOrigin: string): boolean {
 /** The one body a door takes: what an HTML form posts. */
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
-function hasContentType(request: Request): boolean {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  return type === FORM_CONTENT_TYPE;
-}
-
 export type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
 
-/** Reads at most `limit` bytes of the body within `timeoutMs`. */
 /** Reads a body within `limit` bytes and `timeoutMs`: every door's read, the emails' links' too. */
 export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<BodyRead> {
   const declared = Number(request.headers.get('content-length') ?? '0');
@@ -150,45 +133,43 @@ function randomReceiptId(): string {
   return `rec${Array.from(bytes, (byte) => (byte % 36).toString(36)).join('')}`;
 }
 
-export interface RequestCheck {
-  submit(request: Request, how: DoorRequest): Promise<CheckResult>;
-}
-
-export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
+export function createRequestCheck(options: RequestCheckOptions) {
   const now = options.now ?? Date.now;
   const clientLimiter =
     options.clientLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now });
   const emailLimiter =
     options.emailLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_EMAIL_PER_MINUTE, now });
   const bodyTimeoutMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
+  /** A refusal with what the visitor typed, for a native post's answer (bounded like any body). */
+  const withTyped = async (request: Request, refusal: CheckRefusal): Promise<CheckResult> => {
+    const typed = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
+    return 'text' in typed ? { ...refusal, form: new URLSearchParams(typed.text) } : refusal;
+  };
 
   return {
-    async submit(request, { form: contract, clientAddress }) {
+    /** One post to `contract`'s door, from `clientAddress` (the connecting address as the host knows it). */
+    async submit(
+      request: Request,
+      { form: contract, clientAddress }: { form: FormContract; clientAddress: string },
+    ): Promise<CheckResult> {
       const { siteOrigin } = options;
-      if (siteOrigin === null) {
-        const typed = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
-        const unset = refused(503, 'SERVICE_UNAVAILABLE', 'The site is not set up to take submissions');
-        return 'text' in typed ? { ...unset, form: new URLSearchParams(typed.text) } : unset;
-      }
+      if (siteOrigin === null)
+        return withTyped(
+          request,
+          refused(503, 'SERVICE_UNAVAILABLE', 'The site is not set up to take submissions'),
+        );
       if (!isSameSite(request, siteOrigin))
         return refused(403, 'CROSS_SITE_REQUEST', 'Submissions are only accepted from this site');
-      if (!hasContentType(request))
+      const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+      if (type !== FORM_CONTENT_TYPE)
         return refused(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${FORM_CONTENT_TYPE}`);
 
       const client = await clientLimiter.take(clientLimitKey(clientAddress));
-      if (!client.ok) {
-        const limited = refused(
-          429,
-          'TOO_MANY_REQUESTS',
-          'Too many submissions from this address; try again shortly',
-          {
-            retryAfterSeconds: client.retryAfterSeconds,
-          },
+      if (!client.ok)
+        return withTyped(
+          request,
+          tooMany('Too many submissions from this address; try again shortly', client.retryAfterSeconds),
         );
-        // A person posting natively gets the form back with what they typed (bounded like any body).
-        const typed = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
-        return 'text' in typed ? { ...limited, form: new URLSearchParams(typed.text) } : limited;
-      }
 
       const body = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
       if ('problem' in body) {
@@ -211,22 +192,20 @@ export function createRequestCheck(options: RequestCheckOptions): RequestCheck {
       const email = await emailLimiter.take(submissionKey(parsed.table, inboxKey(parsed.email)));
       if (!email.ok)
         return {
-          ...refused(
-            429,
-            'TOO_MANY_REQUESTS',
+          ...tooMany(
             'This address was sent several times just now; try again shortly',
-            {
-              retryAfterSeconds: email.retryAfterSeconds,
-            },
+            email.retryAfterSeconds,
           ),
           form,
         };
 
       try {
-        await options.store.save(parsed, { origin: siteOrigin });
+        await options.queue.send({ ...parsed, origin: siteOrigin });
       } catch (error) {
-        if (!(error instanceof AirtableError)) throw error;
-        return { ...refused(error.status, error.type, error.message), form };
+        options.warn(
+          `Airtable relay: the queue refused a submission (${error instanceof Error ? error.message : 'unknown'})`,
+        );
+        return { ...refused(503, 'SERVICE_UNAVAILABLE', 'Could not accept the submission; try again'), form };
       }
       return { outcome: 'accepted', submission: parsed, receipt, form };
     },
@@ -277,20 +256,15 @@ export interface RateLimitBinding {
   limit(options: { key: string }): Promise<{ success: boolean }>;
 }
 
-export interface WindowLimiterOptions {
-  limit: number;
-  windowMs?: number;
-  now?: () => number;
-  maxKeys?: number;
-}
-
-/** A sliding window in memory: at most `limit` attempts per key in any `windowMs`. */
+/** A sliding window in memory: at most `limit` attempts per key in any LIMIT_WINDOW_MS. */
 export function createWindowLimiter({
   limit,
-  windowMs = LIMIT_WINDOW_MS,
   now = Date.now,
-  maxKeys = MAX_TRACKED_KEYS,
-}: WindowLimiterOptions): Limiter {
+}: {
+  limit: number;
+  now?: () => number;
+}): Limiter {
+  const windowMs = LIMIT_WINDOW_MS;
   const attempts = new Map<string, number[]>();
   const prune = (at: number) => {
     for (const [key, times] of attempts) {
@@ -298,7 +272,7 @@ export function createWindowLimiter({
     }
     // Still full: forget the keys seen longest ago (Map keeps insertion order).
     for (const key of attempts.keys()) {
-      if (attempts.size < maxKeys) break;
+      if (attempts.size < MAX_TRACKED_KEYS) break;
       attempts.delete(key);
     }
   };
@@ -313,7 +287,7 @@ export function createWindowLimiter({
       }
       recent.push(at);
       attempts.delete(key);
-      if (attempts.size >= maxKeys) prune(at);
+      if (attempts.size >= MAX_TRACKED_KEYS) prune(at);
       attempts.set(key, recent);
       return { ok: true };
     },
@@ -321,11 +295,11 @@ export function createWindowLimiter({
 }
 
 /** The Worker's binding as a Limiter; its period is the binding's (60 s in wrangler.jsonc). */
-export function bindingLimiter(binding: RateLimitBinding, periodSeconds = LIMIT_WINDOW_MS / 1000): Limiter {
+export function bindingLimiter(binding: RateLimitBinding): Limiter {
   return {
     async take(key) {
       const { success } = await binding.limit({ key });
-      return success ? { ok: true } : { ok: false, retryAfterSeconds: periodSeconds };
+      return success ? { ok: true } : { ok: false, retryAfterSeconds: LIMIT_WINDOW_MS / 1000 };
     },
   };
 }
@@ -429,53 +403,20 @@ export function clientAddress(
   return address;
 }
 
-/**
- * Where the request check's accepted submissions go: the queue, drained by the Worker's one paced
- * writer (queue-writer.ts). In every mode (`vite`, `vite preview`, `wrangler dev`, production) the
- * queue is Cloudflare Queues or the local stand-in of Cloudflare's Vite plugin: one write path.
- */
-
 /** One key per submission: its emails keep it, so a retried send is the same email. */
 export const submissionMailKey = (submission: Submission) =>
   `${submission.table}:${submission.email}:${submission.acceptedAt}`;
-
-/** Where one submission came from, as the store needs it. */
-export interface SaveContext {
-  /** The site's origin as the visitor reached it, for the links of the emails it causes. */
-  origin?: string;
-}
-
-/** Where accepted submissions go. */
-export interface SubmissionStore {
-  /** Resolves once queued; rejects with an AirtableError the visitor is told of. */
-  save(submission: Submission, context?: SaveContext): Promise<void>;
-}
 
 /** A submission as queued: with the site's origin the visitor reached, for its emails' links. */
 export interface QueuedSubmission extends Submission {
   readonly origin?: string;
 }
 
-/** The queue accepted submissions go to (a Cloudflare Queue's producer). */
+/**
+ * Where accepted submissions go: the queue drained by the Worker's one paced writer. In every mode
+ * (`vite`, `vite preview`, `wrangler dev`, production) it is Cloudflare Queues or the local
+ * stand-in of Cloudflare's Vite plugin: one write path. The door answers as soon as it has one.
+ */
 export interface SubmissionQueue {
   send(submission: QueuedSubmission): Promise<void>;
-}
-
-/** Queues each submission for the one paced writer; answers as soon as the queue has it. */
-export function createQueueStore(
-  queue: SubmissionQueue,
-  warn: (message: string) => void = (message) => console.warn(message),
-): SubmissionStore {
-  return {
-    async save(submission, context = {}) {
-      try {
-        await queue.send(context.origin ? { ...submission, origin: context.origin } : submission);
-      } catch (error) {
-        warn(
-          `Airtable relay: the queue refused a submission (${error instanceof Error ? error.message : 'unknown'})`,
-        );
-        throw new AirtableError(503, 'SERVICE_UNAVAILABLE', 'Could not accept the submission; try again');
-      }
-    },
-  };
 }

@@ -1,22 +1,11 @@
 /**
- * What the server accepts as one form submission and the cells it writes for it: the one parser
- * and cell builder of src/lib/forms/submission.ts (direct mode runs the same), read from each
- * form's contract. Here: the server's own part, merging two submissions of one email (the queue's
- * writer).
+ * The server's part of a submission's write, beyond the one parser and cell builder that direct
+ * mode shares (src/lib/forms/submission.ts): merging two submissions of one email, the upsert by
+ * email of the queue's writer, and the consent rules.
  */
 import { clearsOtherText, type Cells, cellsFor, formOf, type Submission } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD, type ConsentState, type FormContract } from '#src/lib/forms/contract.ts';
 import { normaliseEmail, AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
-export {
-  type Cells,
-  type CellValue,
-  cellsFor,
-  isRefusal,
-  parsePosted,
-  type Refusal,
-  type Submission,
-} from '#src/lib/forms/submission.ts';
-export { isFormTable } from '#src/lib/forms/forms.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
   type AirtableClient,
@@ -29,28 +18,19 @@ import { type ConsentRecords, type LinkForm, type LinkValues } from './links.ts'
 import { type WriteOutcome } from './mail.ts';
 
 /**
- * The cells of a later submission over an earlier one (two submits in a row, merged by the queue's
- * writer): later values over earlier ones, and a later select without its 'Other' item loses the
- * earlier 'Other' text with it.
+ * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as
+ * one: later cells over earlier ones (a later select without its 'Other' item loses the earlier
+ * 'Other' text with it), and create-only defaults kept only for the fields neither chose (a chosen
+ * selection is never undone by a later empty one, and a later choice replaces an earlier default).
  */
-export function mergeCells(submission: Pick<Submission, 'table'>, earlier: Cells, later: Cells): Cells {
-  const cells = { ...earlier, ...later };
-  const form = formOf(submission);
+export function mergeLaterSubmission(earlier: Submission, later: Submission): Submission {
+  const cells = { ...earlier.cells, ...later.cells };
+  const form = formOf(later);
   const rule = form.other;
-  if (rule && clearsOtherText(form, later)) {
+  if (rule && clearsOtherText(form, later.cells)) {
     const text = form.fields[rule.textField]?.airtable;
     if (text) delete cells[text];
   }
-  return cells;
-}
-
-/**
- * A later submission over an earlier one, as one: cells merged (mergeCells), and create-only
- * defaults kept only for the fields neither chose (a chosen selection is never undone by a
- * later empty one, and a later choice replaces an earlier default).
- */
-export function mergeLaterSubmission(earlier: Submission, later: Submission): Submission {
-  const cells = mergeCells(later, earlier.cells, later.cells);
   const defaults = Object.fromEntries(
     Object.entries({ ...earlier.defaults, ...later.defaults }).filter(([name]) => !(name in cells)),
   );
@@ -71,25 +51,6 @@ export const cellsForCreate = (submission: Submission, at: Date): Cells =>
 /** Cells written over an existing record (cellsFor, for callers that know it is stored). */
 export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
   keyed(submission, cellsFor(submission, { now: at, existing: true }));
-
-/**
- * The server's one upsert by email, which the queue's writer calls for each batch. Per call it
- *
- * - merges the items of one email into one, in the order given (later over earlier: `merge`);
- * - looks their emails up, up to 100 per request (one formula, trimmed and case-insensitive, so
- *   a record typed into Airtable by hand is found too);
- * - creates the records of the emails not found and updates the ones found, up to 10 records
- *   per request (Airtable's most), with the cells `cells` gives for each case.
- *
- * One email, one record: a lookup and a write cannot be made atomic, so callers never upsert
- * one email twice at once (the queue has one consumer), every try starts with a fresh lookup,
- * and a create is Airtable's upsert on the email's key (EMAIL_KEY_FIELD), so a create whose answer
- * was lost, or that Airtable applied after the try gave up, becomes an update, never a second
- * record.
- *
- * It never throws for Airtable's sake: each email gets its outcome, and a failed request fails
- * only the records it carried, so the caller decides what to retry.
- */
 
 /** Both tables name it alike. */
 const EMAIL_FIELD = AIRTABLE_SCHEMA.waitlist.fields.email.name;
@@ -145,7 +106,18 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
-/** Upserts `items` into `table` by email: one record per email, created or updated. */
+/**
+ * The server's one upsert by email (the queue's writer's, per batch): the items of one email
+ * merged into one, their emails looked up 100 per request (trimmed and case-insensitive, so a
+ * record typed in by hand is found too), then records created or updated 10 per request.
+ *
+ * One email, one record: a lookup and a write cannot be made atomic, so callers never upsert
+ * one email twice at once (the queue has one consumer), every try starts with a fresh lookup,
+ * and a create is Airtable's upsert on the email's key (EMAIL_KEY_FIELD), so a create whose answer
+ * was lost, or that Airtable applied after the try gave up, becomes an update, never a second
+ * record. It never throws for Airtable's sake: each email gets its outcome, and a failed request
+ * fails only the records it carried, so the caller decides what to retry.
+ */
 export async function upsertByEmail<T>(
   client: AirtableClient,
   table: string,
@@ -180,7 +152,6 @@ export async function upsertByEmail<T>(
   const at = new Date((options.now ?? Date.now)());
   const results: UpsertResult<T>[] = [];
   const creates = merged.filter(({ email }) => !stored.has(email));
-  const updates = merged.filter(({ email }) => stored.has(email));
   // Creates, then updates, 10 per request, so one failing request only fails its own records.
   for (const part of chunks(creates, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
     try {
@@ -199,32 +170,24 @@ export async function upsertByEmail<T>(
       for (const { email, item } of part) results.push({ item, email, outcome: 'failed', error });
     }
   }
-  // Held: the record is stored and nothing is written over it (consent.ts decides what follows).
-  const storedOf = (email: string) => stored.get(email) ?? { id: '', fields: {} };
-  const writable = updates.filter(({ email, item }) => {
-    const record = storedOf(email);
-    if (how.cells(item, at, record.fields).update !== null) return true;
+  // Held: the record is stored and nothing is written over it (the consent rules decide what follows).
+  const writable = merged.flatMap(({ email, item }) => {
+    const record = stored.get(email);
+    if (!record) return [];
+    const fields = how.cells(item, at, record.fields).update;
+    if (fields !== null) return [{ email, item, record, fields }];
     results.push({ item, email, outcome: 'held', id: record.id, stored: record.fields });
-    return false;
+    return [];
   });
   for (const part of chunks(writable, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
     try {
       await client.update(
         table,
-        part.map(({ email, item }) => ({
-          id: storedOf(email).id,
-          fields: how.cells(item, at, storedOf(email).fields).update ?? {},
-        })),
+        part.map(({ record, fields }) => ({ id: record.id, fields })),
         deadline,
       );
-      for (const { email, item } of part)
-        results.push({
-          item,
-          email,
-          outcome: 'updated',
-          id: storedOf(email).id,
-          stored: storedOf(email).fields,
-        });
+      for (const { email, item, record } of part)
+        results.push({ item, email, outcome: 'updated', id: record.id, stored: record.fields });
     } catch (error) {
       for (const { email, item } of part) results.push({ item, email, outcome: 'failed', error });
     }
@@ -262,13 +225,6 @@ const EMAIL_KEY = EMAIL_KEY_FIELD.airtable;
 
 const isWaitlist = (table: string) => table === WAITLIST.table;
 
-/** The consent cells of a sign-up's new record: Pending, with the words its visitor saw. */
-export function consentOnCreate(submission: Pick<Submission, 'table'>): Cells {
-  return isWaitlist(submission.table)
-    ? { [CONSENT]: 'Pending', [CONSENT_TEXT]: WAITLIST_CONSENT_STATEMENT }
-    : {};
-}
-
 /**
  * The write path with consent: a new address is created (Pending); a stored one is held, except
  * a sign-up nobody has confirmed yet (Pending), which takes the latest values and stays Pending.
@@ -276,10 +232,16 @@ export function consentOnCreate(submission: Pick<Submission, 'table'>): Cells {
  * owner's own from being stored (and the confirmation email already sent confirms the latest).
  */
 export const CONSENTED_UPSERT: UpsertHow<Submission> = {
-  emailOf: SUBMISSION_UPSERT.emailOf,
-  merge: SUBMISSION_UPSERT.merge,
+  ...SUBMISSION_UPSERT,
   cells: (submission, at, stored) => ({
-    create: { ...cellsForCreate(submission, at), ...consentOnCreate(submission) },
+    // A sign-up's new record: Pending, with the words its visitor saw.
+    create: isWaitlist(submission.table)
+      ? {
+          ...cellsForCreate(submission, at),
+          [CONSENT]: 'Pending',
+          [CONSENT_TEXT]: WAITLIST_CONSENT_STATEMENT,
+        }
+      : cellsForCreate(submission, at),
     update:
       isWaitlist(submission.table) && stored?.[CONSENT] === 'Pending'
         ? { ...cellsForUpdate(submission, at), [CONSENT_TEXT]: WAITLIST_CONSENT_STATEMENT }
@@ -291,11 +253,6 @@ export const CONSENTED_UPSERT: UpsertHow<Submission> = {
 /** Whether a stored waitlist record (its lookup fields) is on the suppression list. */
 export const isWithdrawn = (stored: Cells | undefined) => stored?.[CONSENT] === 'Withdrawn';
 
-/** A submission's values as a held change carries them (its cells, by Airtable field name). */
-export function heldValues(submission: Submission): LinkValues {
-  return submission.cells;
-}
-
 /** The schools team's rows for a quote: every cell the contact sent, in the contract's order. */
 export function teamRows(submission: Submission): [string, string][] {
   const form = formOf(submission);
@@ -306,6 +263,12 @@ export function teamRows(submission: Submission): [string, string][] {
       const value = submission.cells[name] ?? '';
       return [name, typeof value === 'string' ? value : value.join(', ')];
     });
+}
+
+/** What the schools team reads of a quote: its rows, and its school for the subject line. */
+function forTheTeam(submission: Submission) {
+  const school = submission.cells[FORMS.quote.fields.schoolName.airtable];
+  return { teamRows: teamRows(submission), school: typeof school === 'string' ? school : '' };
 }
 
 /**
@@ -321,18 +284,14 @@ export function writeOutcome(
   { stored, contactWithdrawn = false }: { stored?: Cells; contactWithdrawn?: boolean } = {},
 ): WriteOutcome | null {
   if (isWaitlist(submission.table) && isWithdrawn(stored)) return null;
-  const outcome = written === 'updated' ? 'created' : written;
-  const quote = FORMS.quote.fields;
-  const school = submission.cells[quote.schoolName.airtable];
   return {
     form: formOf(submission).name,
     email: submission.email,
-    outcome,
-    values: heldValues(submission),
+    outcome: written === 'updated' ? 'created' : written,
+    // A held change carries the submission's cells, by Airtable field name.
+    values: submission.cells,
     key,
-    ...(isWaitlist(submission.table)
-      ? {}
-      : { teamRows: teamRows(submission), school: typeof school === 'string' ? school : '' }),
+    ...(isWaitlist(submission.table) ? {} : forTheTeam(submission)),
     ...(contactWithdrawn ? { contactWithdrawn } : {}),
   };
 }
@@ -342,16 +301,13 @@ export function writeOutcome(
  * schools team is told, as of a new request, since its Status is back to 'New'.
  */
 export function confirmedQuoteChange(email: string, values: LinkValues, at: Date): WriteOutcome {
-  const submission = submissionOf('quote', email, values, at);
-  const school = submission.cells[FORMS.quote.fields.schoolName.airtable];
   return {
     form: 'quote',
     email,
     outcome: 'confirmed-change',
     values,
     key: `confirmed-change:${at.toISOString()}`,
-    teamRows: teamRows(submission),
-    school: typeof school === 'string' ? school : '',
+    ...forTheTeam(submissionOf('quote', email, values, at)),
   };
 }
 
@@ -361,17 +317,11 @@ function submissionOf(form: LinkForm, email: string, values: LinkValues, at: Dat
   const cells: Cells = Object.fromEntries(
     Object.entries(values).map(([name, value]) => [name, typeof value === 'string' ? value : [...value]]),
   );
+  const submission: Submission = { table: FORMS[form].table, email, cells, acceptedAt: at.toISOString() };
   const fallback = contract.defaultOnCreate;
-  const field = fallback ? contract.fields[fallback.field] : undefined;
-  const defaults: Cells =
-    fallback && field && !(field.airtable in cells) ? { [field.airtable]: [...fallback.value] } : {};
-  return {
-    table: FORMS[form].table,
-    email,
-    cells,
-    ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
-    acceptedAt: at.toISOString(),
-  };
+  const name = fallback && contract.fields[fallback.field]?.airtable;
+  if (fallback && name && !(name in cells)) submission.defaults = { [name]: [...fallback.value] };
+  return submission;
 }
 
 const sameCell = (stored: unknown, wanted: string | readonly string[]) =>

@@ -2,7 +2,7 @@
  * The site's one server: a Cloudflare Worker (wrangler.jsonc), run by `vite` and `vite preview`
  * in workerd through Cloudflare's Vite plugin, by `wrangler dev`, and by Cloudflare. It serves the
  * built site as static assets (clean URLs, 404.html with status 404, _headers) and runs the forms'
- * doors (doors.ts): a door accepts each valid submission into the SUBMISSIONS queue and answers at
+ * doors (form-door.ts): a door accepts each valid submission into the SUBMISSIONS queue and answers at
  * once, and this Worker's queue consumer is the only writer to Airtable.
  *
  * Mail (docs/consent.md, docs/decisions/0013): with the `send_email` binding EMAIL (or, in local
@@ -77,14 +77,10 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
         // Pressing an email link writes its one record through this isolate's pacer, while the
         // visitor waits for the page saying it is done (decision 0013); its mail is queued.
         pacer: isolatePacer(),
-        ...(mail
-          ? {
-              mail: {
-                service: mail.service,
-                linkMail: async (outcome, origin) => void (await queueOutcomeMail(mail, outcome, origin)),
-              },
-            }
-          : {}),
+        mail: mail && {
+          service: mail.service,
+          linkMail: async (outcome, origin) => void (await queueOutcomeMail(mail, outcome, origin)),
+        },
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
         formTemplates: formTemplatesFrom((path) => assetText(env, path)),
@@ -152,7 +148,7 @@ export default {
       for (const message of batch.messages) message.retry({ delaySeconds: MAIL_PROBLEM_RETRY_SECONDS });
       return;
     }
-    await writeQueuedBatch(batch, env, mail ? { mail } : {});
+    await writeQueuedBatch(batch, env, mail);
   },
 
   /**

@@ -1,7 +1,8 @@
 // @vitest-environment node
 import { AIRTABLE_REQUESTS_PER_SECOND, createPacer, RATE_WINDOW_MS } from '#src/server/airtable-client.ts';
 import { createQueueWriter, QUEUED_UPSERT } from '#src/server/queue-writer.ts';
-import { type Submission, mergeByEmail } from '#src/server/submission.ts';
+import { type Submission } from '#src/lib/forms/submission.ts';
+import { mergeByEmail } from '#src/server/submission.ts';
 import { queueMessage as message } from './support/queue-message.ts';
 
 const ENV = {

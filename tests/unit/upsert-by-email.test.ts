@@ -1,12 +1,7 @@
 // @vitest-environment node
 import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable-client.ts';
-import {
-  type Cells,
-  type Submission,
-  SUBMISSION_UPSERT,
-  upsertByEmail,
-  type UpsertHow,
-} from '#src/server/submission.ts';
+import { type Cells, type Submission } from '#src/lib/forms/submission.ts';
+import { SUBMISSION_UPSERT, upsertByEmail, type UpsertHow } from '#src/server/submission.ts';
 
 /** What the upsert asked of the client. */
 type Request =

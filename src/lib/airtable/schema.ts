@@ -11,10 +11,6 @@ import { FORMS } from '#src/lib/forms/forms.ts';
 export { type TableName } from '#src/lib/forms/forms.ts';
 import { canonicalEmail } from '#src/lib/email.ts';
 
-/** Field types the site's base uses (Airtable's Metadata API names). */
-export type AirtableFieldType =
-  'email' | 'singleLineText' | 'multilineText' | 'singleSelect' | 'multipleSelects' | 'dateTime';
-
 /** A select option as the Metadata API takes it (`{ name }`; Airtable picks a colour). */
 export interface SelectChoice {
   readonly name: string;
@@ -39,28 +35,18 @@ export interface DateTimeOptions {
   readonly timeFormat: { readonly name: string; readonly format?: string };
 }
 
-/** One field of the base. `maxLength` bounds a text cell, or each item of a multiple select. */
-export type FieldDefinition =
-  | {
-      readonly name: string;
-      readonly type: 'email' | 'singleLineText' | 'multilineText';
-      readonly maxLength: number;
-    }
-  | {
-      readonly name: string;
-      readonly type: 'singleSelect';
-      readonly options: { readonly choices: readonly SelectChoice[] };
-      readonly maxLength: number;
-    }
-  | {
-      readonly name: string;
-      readonly type: 'multipleSelects';
-      readonly options: { readonly choices: readonly SelectChoice[] };
-      readonly maxLength: number;
-      /** Most items one cell may hold. */
-      readonly maxItems: number;
-    }
-  | { readonly name: string; readonly type: 'dateTime'; readonly options: DateTimeOptions };
+type Choices = { readonly options: { readonly choices: readonly SelectChoice[] } };
+
+/**
+ * One field of the base. `maxLength` bounds a text cell, or each item of a multiple select;
+ * `maxItems`: the most items one cell may hold.
+ */
+export type FieldDefinition = { readonly name: string } & (
+  | { readonly type: 'email' | 'singleLineText' | 'multilineText'; readonly maxLength: number }
+  | ({ readonly type: 'singleSelect'; readonly maxLength: number } & Choices)
+  | ({ readonly type: 'multipleSelects'; readonly maxLength: number; readonly maxItems: number } & Choices)
+  | { readonly type: 'dateTime'; readonly options: DateTimeOptions }
+);
 
 /** One table of the base; fields keyed by the storage layer's own names for them. */
 export interface TableDefinition {
@@ -68,26 +54,16 @@ export interface TableDefinition {
   readonly fields: Readonly<Record<string, FieldDefinition>>;
 }
 
-type SchemaField<F> = F extends { readonly type: 'dateTime'; readonly airtable: infer N }
-  ? { readonly name: N; readonly type: 'dateTime'; readonly options: DateTimeOptions }
-  : F extends { readonly type: 'multipleSelects'; readonly airtable: infer N }
-    ? {
-        readonly name: N;
-        readonly type: 'multipleSelects';
-        readonly options: { readonly choices: readonly SelectChoice[] };
-        readonly maxLength: number;
-        readonly maxItems: number;
-      }
-    : F extends { readonly type: 'singleSelect'; readonly airtable: infer N }
-      ? {
-          readonly name: N;
-          readonly type: 'singleSelect';
-          readonly options: { readonly choices: readonly SelectChoice[] };
-          readonly maxLength: number;
-        }
-      : F extends { readonly type: infer T; readonly airtable: infer N }
-        ? { readonly name: N; readonly type: T; readonly maxLength: number }
-        : never;
+/** A contract field as its FieldDefinition, with its type and Airtable name kept literal. */
+type SchemaField<F> = F extends { readonly type: infer T; readonly airtable: infer N }
+  ? FieldDefinition extends infer D
+    ? D extends { readonly type: infer DT }
+      ? T extends DT
+        ? Omit<D, 'name' | 'type'> & { readonly name: N; readonly type: T }
+        : never
+      : never
+    : never
+  : never;
 
 /** A form's table as the base holds it. */
 export type SchemaTable<C extends FormContract> = {

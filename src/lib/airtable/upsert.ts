@@ -60,19 +60,11 @@ function sleep(ms: number): Promise<void> {
 
 /** Settles with `work`, or rejects with StorageTimeoutError once `remainingMs` have passed. */
 function beforeDeadline<T>(work: Promise<T>, remainingMs: number, boundMs: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StorageTimeoutError(boundMs)), Math.max(0, remainingMs));
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new StorageTimeoutError(boundMs)), Math.max(0, remainingMs));
   });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -174,17 +166,9 @@ export async function upsertForm(
 }
 
 /** Creates or updates (by email) the 'Waitlist' record for one sign-up; throws StorageError. */
-export function upsertWaitlistEntry(
-  posted: Partial<WaitlistPosted>,
-  options: StorageOptions = {},
-): Promise<UpsertResult> {
-  return upsertForm(WAITLIST_FORM, posted, options);
-}
+export const upsertWaitlistEntry = (posted: Partial<WaitlistPosted>, options?: StorageOptions) =>
+  upsertForm(WAITLIST_FORM, posted, options);
 
 /** Creates or updates (by email) the 'School Quotes' record for one request; throws StorageError. */
-export function upsertQuoteRequest(
-  posted: Partial<QuotePosted>,
-  options: StorageOptions = {},
-): Promise<UpsertResult> {
-  return upsertForm(QUOTE_FORM, posted, options);
-}
+export const upsertQuoteRequest = (posted: Partial<QuotePosted>, options?: StorageOptions) =>
+  upsertForm(QUOTE_FORM, posted, options);

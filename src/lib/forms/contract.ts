@@ -157,10 +157,6 @@ export function postedFields(contract: FormContract): [string, ContractField & P
   );
 }
 
-/** The option ids of a multiple select field. */
-export const optionIds = (field: { readonly options: readonly ChoiceOption[] }): string[] =>
-  field.options.map((option) => option.id);
-
 /** What both forms share. */
 
 /**

@@ -214,13 +214,13 @@ export type FormName = keyof typeof FORMS;
 /** Which table: 'Waitlist' | 'School Quotes'. */
 export type TableName = (typeof FORMS)[FormName]['table'];
 
-export const FORM_LIST: readonly (FormContract & { name: FormName; table: TableName })[] =
-  Object.values(FORMS);
+/** Any one of the forms. */
+type SiteForm = FormContract & { name: FormName; table: TableName };
+
+export const FORM_LIST: readonly SiteForm[] = Object.values(FORMS);
 
 /** The form whose records live in `table`, or undefined. */
-export function formOfTable(
-  table: string,
-): (FormContract & { name: FormName; table: TableName }) | undefined {
+export function formOfTable(table: string): SiteForm | undefined {
   return FORM_LIST.find((form) => form.table === table);
 }
 
@@ -229,9 +229,7 @@ export function isFormTable(table: string): table is TableName {
 }
 
 /** The form whose door is at `pathname` (a trailing slash allowed), or undefined. */
-export function formAtPath(
-  pathname: string,
-): (FormContract & { name: FormName; table: TableName }) | undefined {
+export function formAtPath(pathname: string): SiteForm | undefined {
   const trimmed = pathname.replace(/\/+$/, '');
   return FORM_LIST.find((form) => form.path === trimmed);
 }
