@@ -84,10 +84,8 @@ type TextKey = (typeof TEXT_KEYS)[number];
 const readTexts = (read: (postName: string) => string) =>
   Object.fromEntries(TEXT_KEYS.map((key) => [key, read(QUOTE_FIELD_NAMES[key])])) as Record<TextKey, string>;
 
-/** The use case a card's posted value (its option id) stands for. */
-function useCaseIdOf(value: string): UseCaseId | undefined {
-  return USE_CASE_OPTIONS.find((option) => option.id === value)?.id;
-}
+const isUseCaseId = (value: string): value is UseCaseId =>
+  USE_CASE_OPTIONS.some((option) => option.id === value);
 
 /**
  * The schools 'Get a Quote' form: idle → submitting → submitted (replaced by a thank-you, use-case
@@ -126,14 +124,7 @@ export function QuoteForm({
     (held: HeldFormValues) => {
       setTexts(readTexts(held.text));
       setEmail(held.text(QUOTE_FIELD_NAMES.email));
-      setSelected(
-        new Set(
-          held
-            .all(QUOTE_FIELD_NAMES.useCases)
-            .map(useCaseIdOf)
-            .filter((id) => id !== undefined),
-        ),
-      );
+      setSelected(new Set(held.all(QUOTE_FIELD_NAMES.useCases).filter(isUseCaseId)));
     },
     [setEmail],
   );
