@@ -3,27 +3,20 @@ import { CONTACT_EMAIL } from '#src/config/site.ts';
 import type { LegalDocument } from '#src/content/types.ts';
 import '#src/styles/content.css';
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
+/** '2 June 2025': a fixed locale and time zone, so the server and the browser agree. */
+const LEGAL_DATE = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 
-/** Formats an ISO date (YYYY-MM-DD) as '2 June 2025' identically on the server and in the browser. */
+/** Formats an ISO date (YYYY-MM-DD) as '2 June 2025'; anything else is shown as it is. */
 export function formatLegalDate(isoDate: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
-  const month = match ? MONTHS[Number(match[2]) - 1] : undefined;
-  if (!match || !month) return isoDate;
-  return `${Number(match[3])} ${month} ${match[1]}`;
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(isoDate) && !Number.isNaN(date.getTime())
+    ? LEGAL_DATE.format(date)
+    : isoDate;
 }
 
 /** A stable in-page anchor for a section heading, e.g. 'Who we are' → 'who-we-are'. */

@@ -41,23 +41,15 @@ export function Mascot({ label, className }: { label: string; className?: string
         strokeLinecap="round"
       />
 
-      {/* Waving arm (left) and resting arm (right) */}
-      <path
-        d="M104 178c-22-6-40-24-44-52"
-        fill="none"
-        stroke="#5b2ee0"
-        strokeWidth="12"
-        strokeLinecap="round"
-      />
-      <circle cx="58" cy="116" r="15" fill="#ffb703" stroke="#1b1530" strokeWidth="4" />
-      <path
-        d="M216 182c18 6 30 20 32 38"
-        fill="none"
-        stroke="#5b2ee0"
-        strokeWidth="12"
-        strokeLinecap="round"
-      />
-      <circle cx="249" cy="226" r="13" fill="#ffb703" stroke="#1b1530" strokeWidth="4" />
+      {/* Waving arm (left) and resting arm (right), then their hands */}
+      <g fill="none" stroke="#5b2ee0" strokeWidth="12" strokeLinecap="round">
+        <path d="M104 178c-22-6-40-24-44-52" />
+        <path d="M216 182c18 6 30 20 32 38" />
+      </g>
+      <g fill="#ffb703" stroke="#1b1530" strokeWidth="4">
+        <circle cx="58" cy="116" r="15" />
+        <circle cx="249" cy="226" r="13" />
+      </g>
 
       {/* Microphone head: grille capsule with a band */}
       <rect x="100" y="60" width="120" height="170" rx="60" fill="#5b2ee0" stroke="#1b1530" strokeWidth="6" />
@@ -100,8 +92,10 @@ export function Mascot({ label, className }: { label: string; className?: string
         strokeWidth="8"
         strokeLinecap="round"
       />
-      <rect x="84" y="124" width="22" height="40" rx="10" fill="#ffb703" stroke="#1b1530" strokeWidth="4" />
-      <rect x="214" y="124" width="22" height="40" rx="10" fill="#ffb703" stroke="#1b1530" strokeWidth="4" />
+      <g fill="#ffb703" stroke="#1b1530" strokeWidth="4">
+        <rect x="84" y="124" width="22" height="40" rx="10" />
+        <rect x="214" y="124" width="22" height="40" rx="10" />
+      </g>
     </svg>
   );
 }

@@ -22,7 +22,6 @@ export type StoreButtonsProps = {
    * (the iOS-issue popup does this to explain the problem first).
    */
   onAppStoreClick?: (event: MouseEvent<HTMLAnchorElement>) => void;
-  className?: string;
 };
 
 function AppStoreGlyph() {
@@ -88,11 +87,10 @@ export function StoreButtons({
   googlePlayButton = flags.GOOGLE_PLAY_BUTTON,
   location = 'hero_section',
   onAppStoreClick,
-  className,
 }: StoreButtonsProps) {
   if (!appStoreButton && !googlePlayButton) return null;
   return (
-    <ul className={['store-buttons', className].filter(Boolean).join(' ')}>
+    <ul className="store-buttons">
       {appStoreButton ? (
         <li>
           <StoreLink platform="iOS" href={LINKS.appStore} location={location} onClick={onAppStoreClick} />

@@ -15,20 +15,6 @@ export function videoEmbedUrl(videoId: string): string {
 /** The drawn poster (a local file: no request to the video platform), fetched lazily below the fold. */
 export const VIDEO_POSTER_SRC = '/images/video-poster.svg';
 
-function VideoPoster() {
-  return (
-    <img
-      className="video-facade__poster"
-      src={VIDEO_POSTER_SRC}
-      width="1280"
-      height="720"
-      alt=""
-      loading="lazy"
-      decoding="async"
-    />
-  );
-}
-
 /**
  * Click-to-load video: a local poster and a play button; the platform's player (and every
  * request to it) arrives only when the visitor asks for it, in a box of the same size.
@@ -63,7 +49,15 @@ export function VideoFacade({ videoId = VIDEO.id, title = VIDEO.title }: VideoFa
           aria-label={`Play video: ${title}`}
           onClick={() => setPlaying(true)}
         >
-          <VideoPoster />
+          <img
+            className="video-facade__poster"
+            src={VIDEO_POSTER_SRC}
+            width="1280"
+            height="720"
+            alt=""
+            loading="lazy"
+            decoding="async"
+          />
           <span className="video-facade__play" aria-hidden="true">
             <svg width="96" height="96" viewBox="0 0 96 96" focusable="false">
               <circle cx="48" cy="48" r="48" fill="#ffffff" />

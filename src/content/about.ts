@@ -1,28 +1,10 @@
 /** About page copy. */
 import { COMPANY_NAME, PRODUCT_NAME, ROUTE_PATHS } from '#src/config/site.ts';
 
-export type AboutSection = {
-  /** Anchor and heading id, unique on the page. */
-  readonly id: string;
-  readonly heading: string;
-  readonly paragraphs: readonly string[];
-};
-
-export type AboutContent = {
-  readonly title: string;
-  readonly intro: string;
-  readonly sections: readonly AboutSection[];
-  readonly cta: {
-    readonly heading: string;
-    readonly body: string;
-    readonly linkText: string;
-    readonly to: string;
-  };
-};
-
-export const ABOUT: AboutContent = {
+export const ABOUT = {
   title: 'About Us',
   intro: `${PRODUCT_NAME} helps children find their voice, one episode at a time. We build a safe, voice-led podcast studio for children on iOS and Android, made in the UK for families and schools.`,
+  // Each id is a section's anchor and heading id, unique on the page.
   sections: [
     {
       id: 'helping-children-grow',
@@ -49,4 +31,4 @@ export const ABOUT: AboutContent = {
     linkText: 'Get Started Now',
     to: ROUTE_PATHS.home,
   },
-};
+} as const;

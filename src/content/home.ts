@@ -2,13 +2,6 @@
 import { PRODUCT_NAME, ROUTE_PATHS, HOME_HEADLINE } from '#src/config/site.ts';
 import { type InterestId, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
 
-/** One waitlist interest card: an option of the waitlist contract (id, label) and its description. */
-export type WaitlistInterestOption = {
-  readonly id: InterestId;
-  readonly label: string;
-  readonly description: string;
-};
-
 /** Each card's description, by option id (an option added to the contract needs one: tsc says so). */
 const INTEREST_DESCRIPTIONS: Record<InterestId, string> = {
   use: 'Early access for my child',
@@ -16,36 +9,14 @@ const INTEREST_DESCRIPTIONS: Record<InterestId, string> = {
   partner: 'I represent a school, brand or platform',
 };
 
-/** The interest cards, in the order the contract offers them. */
-export const WAITLIST_INTEREST_OPTIONS: readonly WaitlistInterestOption[] =
-  WAITLIST_FORM.fields.interests.options.map((option) => ({
-    id: option.id,
-    label: option.label,
-    description: INTEREST_DESCRIPTIONS[option.id],
-  }));
+/** The interest cards (a contract option and its description), in the order the contract offers them. */
+export const WAITLIST_INTEREST_OPTIONS = WAITLIST_FORM.fields.interests.options.map((option) => ({
+  id: option.id,
+  label: option.label,
+  description: INTEREST_DESCRIPTIONS[option.id],
+}));
 
-export type HomeContent = {
-  readonly hero: {
-    readonly badge: string;
-    readonly headline: string;
-    readonly intro: readonly string[];
-    readonly mascotAlt: string;
-  };
-  readonly schoolsCard: {
-    readonly heading: string;
-    readonly body: string;
-    readonly buttonLabel: string;
-    readonly to: string;
-  };
-  readonly waitlist: {
-    readonly heading: string;
-    readonly intro: string;
-  };
-  readonly carouselHeading: string;
-  readonly supportedByHeading: string;
-};
-
-export const HOME: HomeContent = {
+export const HOME = {
   hero: {
     badge: 'Available Now',
     headline: HOME_HEADLINE,
@@ -68,4 +39,4 @@ export const HOME: HomeContent = {
   },
   carouselHeading: `They use ${PRODUCT_NAME}`,
   supportedByHeading: 'Supported by',
-};
+} as const;

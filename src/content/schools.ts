@@ -5,37 +5,7 @@ import { PRODUCT_NAME, SCHOOLS_HEADLINE } from '#src/config/site.ts';
 /** Which drawn icon a benefit card shows; the card component maps keys to SVGs. */
 export type SchoolBenefitIcon = 'pencil' | 'microphone' | 'languages' | 'accessibility';
 
-export type SchoolBenefit = {
-  readonly id: string;
-  readonly title: string;
-  readonly body: string;
-  readonly icon: SchoolBenefitIcon;
-};
-
-export type SchoolsContent = {
-  readonly hero: {
-    readonly title: string;
-    readonly subtitle: string;
-    readonly quoteButton: string;
-    readonly learnMoreButton: string;
-  };
-  readonly benefits: {
-    readonly heading: string;
-    readonly intro: string;
-    readonly cards: readonly SchoolBenefit[];
-  };
-  readonly carouselHeading: string;
-  readonly quote: {
-    readonly heading: string;
-    readonly intro: string;
-  };
-  readonly call: {
-    readonly heading: string;
-    readonly intro: string;
-  };
-};
-
-export const SCHOOLS: SchoolsContent = {
+export const SCHOOLS = {
   hero: {
     title: SCHOOLS_HEADLINE,
     subtitle: `${PRODUCT_NAME} helps pupils plan, speak and share their ideas as podcasts, building oracy, confidence and a clear route into writing. Safe by design, with every episode approved before anyone hears it.`,
@@ -82,4 +52,4 @@ export const SCHOOLS: SchoolsContent = {
     heading: 'Book a Call with Us',
     intro: `Prefer to talk it through? Pick a time for a ${SCHEDULING_CALL_MINUTES}-minute call with our schools team. We will show you the app, answer your safeguarding questions and discuss how it could work in your classrooms.`,
   },
-};
+} as const;

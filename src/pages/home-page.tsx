@@ -85,7 +85,6 @@ export function HomePage({
               </p>
             ))}
             <StoreButtons
-              className="home-hero__stores"
               appStoreButton={appStoreButton}
               googlePlayButton={googlePlayButton}
               location="hero_section"

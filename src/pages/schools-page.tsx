@@ -7,6 +7,7 @@ import { SchoolsHeroArt } from '#src/components/schools-hero-art.tsx';
 import { SCHOOLS_TESTIMONIALS } from '#src/content/testimonials.ts';
 import { QUOTE_FOCUS_TARGET_IDS, QuoteForm } from '#src/features/quote/quote-form.tsx';
 import { scrollToElementId } from '#src/lib/scroll.ts';
+import type { ReactNode } from 'react';
 import '#src/styles/schools.css';
 
 /** In-page anchors of the schools page (also used by its tests). */
@@ -19,14 +20,36 @@ export const SCHOOLS_SECTION_IDS = {
   call: 'book-a-call',
 } as const;
 
-const HEADING_IDS = {
-  hero: 'schools-hero-heading',
-  video: 'schools-video-heading',
-  benefits: 'benefits-heading',
-  testimonials: 'schools-testimonials-heading',
-  quote: 'get-a-quote-heading',
-  call: 'book-a-call-heading',
-} as const;
+type SectionName = keyof typeof SCHOOLS_SECTION_IDS;
+
+const headingId = (name: SectionName) => `${SCHOOLS_SECTION_IDS[name]}-heading`;
+
+/** One of the page's sections below the hero, named by its heading. */
+function SchoolsSection({ name, children }: { name: SectionName; children: ReactNode }) {
+  return (
+    <section
+      id={SCHOOLS_SECTION_IDS[name]}
+      className={`section schools-section schools-${name}`}
+      aria-labelledby={headingId(name)}
+    >
+      {children}
+    </section>
+  );
+}
+
+/** A section's centred heading and introduction; the benefits heading takes focus from 'Learn More'. */
+const sectionHeader = (name: SectionName, { heading, intro }: { heading: string; intro: string }) => (
+  <header className="schools-section__header">
+    <h2
+      id={headingId(name)}
+      tabIndex={name === 'benefits' ? -1 : undefined}
+      className="schools-section__title"
+    >
+      {heading}
+    </h2>
+    <p className="schools-section__intro">{intro}</p>
+  </header>
+);
 
 /**
  * Scrolls to a section, then moves focus to `focusId` (or the first of several that exists)
@@ -47,11 +70,11 @@ function scrollAndFocus(sectionId: string, focusIds: readonly string[]): void {
 export function SchoolsPage() {
   return (
     <div className="schools-page">
-      <section id={SCHOOLS_SECTION_IDS.hero} className="schools-hero" aria-labelledby={HEADING_IDS.hero}>
+      <section id={SCHOOLS_SECTION_IDS.hero} className="schools-hero" aria-labelledby={headingId('hero')}>
         <div className="schools-hero__inner">
           <div className="schools-hero__copy">
             <p className="schools-eyebrow">For primary schools</p>
-            <h1 id={HEADING_IDS.hero} className="schools-hero__title">
+            <h1 id={headingId('hero')} className="schools-hero__title">
               {SCHOOLS.hero.title}
             </h1>
             <p className="schools-hero__subtitle">{SCHOOLS.hero.subtitle}</p>
@@ -66,7 +89,7 @@ export function SchoolsPage() {
               <button
                 type="button"
                 className="button button--secondary"
-                onClick={() => scrollAndFocus(SCHOOLS_SECTION_IDS.benefits, [HEADING_IDS.benefits])}
+                onClick={() => scrollAndFocus(SCHOOLS_SECTION_IDS.benefits, [headingId('benefits')])}
               >
                 {SCHOOLS.hero.learnMoreButton}
               </button>
@@ -76,28 +99,15 @@ export function SchoolsPage() {
         </div>
       </section>
 
-      <section
-        id={SCHOOLS_SECTION_IDS.video}
-        className="schools-section schools-video"
-        aria-labelledby={HEADING_IDS.video}
-      >
-        <h2 id={HEADING_IDS.video} className="visually-hidden">
+      <SchoolsSection name="video">
+        <h2 id={headingId('video')} className="visually-hidden">
           See it in a classroom
         </h2>
         <VideoFacade />
-      </section>
+      </SchoolsSection>
 
-      <section
-        id={SCHOOLS_SECTION_IDS.benefits}
-        className="schools-section schools-benefits"
-        aria-labelledby={HEADING_IDS.benefits}
-      >
-        <header className="schools-section__header">
-          <h2 id={HEADING_IDS.benefits} tabIndex={-1} className="schools-section__title">
-            {SCHOOLS.benefits.heading}
-          </h2>
-          <p className="schools-section__intro">{SCHOOLS.benefits.intro}</p>
-        </header>
+      <SchoolsSection name="benefits">
+        {sectionHeader('benefits', SCHOOLS.benefits)}
         <ul className="schools-benefits__list">
           {SCHOOLS.benefits.cards.map((card) => (
             <li key={card.id} className="schools-benefit">
@@ -109,47 +119,29 @@ export function SchoolsPage() {
             </li>
           ))}
         </ul>
-      </section>
+      </SchoolsSection>
 
       <div id={SCHOOLS_SECTION_IDS.testimonials} className="schools-testimonials">
         <TestimonialCarousel
           heading={SCHOOLS.carouselHeading}
           testimonials={SCHOOLS_TESTIMONIALS}
-          headingId={HEADING_IDS.testimonials}
+          headingId={headingId('testimonials')}
         />
       </div>
 
-      <section
-        id={SCHOOLS_SECTION_IDS.quote}
-        className="schools-section schools-quote"
-        aria-labelledby={HEADING_IDS.quote}
-      >
+      <SchoolsSection name="quote">
         <div className="schools-quote__panel">
-          <header className="schools-section__header">
-            <h2 id={HEADING_IDS.quote} className="schools-section__title">
-              {SCHOOLS.quote.heading}
-            </h2>
-            <p className="schools-section__intro">{SCHOOLS.quote.intro}</p>
-          </header>
+          {sectionHeader('quote', SCHOOLS.quote)}
           <QuoteForm />
         </div>
-      </section>
+      </SchoolsSection>
 
-      <section
-        id={SCHOOLS_SECTION_IDS.call}
-        className="schools-section schools-call"
-        aria-labelledby={HEADING_IDS.call}
-      >
-        <header className="schools-section__header">
-          <h2 id={HEADING_IDS.call} className="schools-section__title">
-            {SCHOOLS.call.heading}
-          </h2>
-          <p className="schools-section__intro">{SCHOOLS.call.intro}</p>
-        </header>
+      <SchoolsSection name="call">
+        {sectionHeader('call', SCHOOLS.call)}
         <div className="schools-call__frame">
           <CalendarEmbed />
         </div>
-      </section>
+      </SchoolsSection>
     </div>
   );
 }

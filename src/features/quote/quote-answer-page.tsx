@@ -19,7 +19,10 @@ export const QUOTE_ANSWER_BACK_LABEL = 'Back to the schools page';
  */
 export function QuoteAnswerPage({ backHref }: { backHref: string }) {
   return (
-    <section className="schools-section schools-quote form-answer" aria-labelledby={QUOTE_ANSWER_HEADING_ID}>
+    <section
+      className="section schools-section schools-quote form-answer"
+      aria-labelledby={QUOTE_ANSWER_HEADING_ID}
+    >
       <div className="schools-quote__panel">
         <FormAnswerSummaries emailFieldId={QUOTE_FIELD_IDS.email} />
         <header className="schools-section__header">

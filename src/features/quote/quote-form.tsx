@@ -75,10 +75,16 @@ export type QuoteFormProps = {
   answer?: FormAnswerMarkers;
 };
 
-/** The use case a card's posted value (its option id) stands for. */
-function useCaseIdOf(value: string): UseCaseId | undefined {
-  return USE_CASE_OPTIONS.find((option) => option.id === value)?.id;
-}
+/** The free-text fields (all but the email, which has its own state and rule). */
+const TEXT_KEYS = ['name', 'school', 'role', 'otherUseCase'] as const;
+type TextKey = (typeof TEXT_KEYS)[number];
+
+/** Each free-text field's value, read by its post name. */
+const readTexts = (read: (postName: string) => string) =>
+  Object.fromEntries(TEXT_KEYS.map((key) => [key, read(QUOTE_FIELD_NAMES[key])])) as Record<TextKey, string>;
+
+const isUseCaseId = (value: string): value is UseCaseId =>
+  USE_CASE_OPTIONS.some((option) => option.id === value);
 
 /**
  * The schools 'Get a Quote' form: idle → submitting → submitted (replaced by a thank-you, use-case
@@ -92,17 +98,13 @@ export function QuoteForm({
   postsNatively = FORMS_POST_NATIVELY,
   answer,
 }: QuoteFormProps) {
-  const initial = (name: string) => answer?.value(name) ?? '';
   const [status, setStatus] = useState<QuoteFormStatus>('idle');
-  const [contactName, setContactName] = useState(() => initial(QUOTE_FIELD_NAMES.name));
-  const [schoolName, setSchoolName] = useState(() => initial(QUOTE_FIELD_NAMES.school));
-  const [role, setRole] = useState(() => initial(QUOTE_FIELD_NAMES.role));
+  const [texts, setTexts] = useState(() => readTexts((name) => answer?.value(name) ?? ''));
   const [selected, setSelected] = useState<ReadonlySet<UseCaseId>>(() => new Set());
-  const [otherText, setOtherText] = useState(() => initial(QUOTE_FIELD_NAMES.otherUseCase));
   const email = useEmailField({
     isValid: isAcceptedEmail,
     message: MESSAGES.invalidEmail,
-    initialValue: initial(QUOTE_FIELD_NAMES.email),
+    initialValue: answer?.value(QUOTE_FIELD_NAMES.email) ?? '',
   });
   const { run } = useSingleSubmit();
   const hydrated = useHydrated();
@@ -119,19 +121,9 @@ export function QuoteForm({
   const { setValue: setEmail } = email;
   const adopt = useCallback(
     (held: HeldFormValues) => {
-      setContactName(held.text(QUOTE_FIELD_NAMES.name));
+      setTexts(readTexts(held.text));
       setEmail(held.text(QUOTE_FIELD_NAMES.email));
-      setSchoolName(held.text(QUOTE_FIELD_NAMES.school));
-      setRole(held.text(QUOTE_FIELD_NAMES.role));
-      setSelected(
-        new Set(
-          held
-            .all(QUOTE_FIELD_NAMES.useCases)
-            .map(useCaseIdOf)
-            .filter((id) => id !== undefined),
-        ),
-      );
-      setOtherText(held.text(QUOTE_FIELD_NAMES.otherUseCase));
+      setSelected(new Set(held.all(QUOTE_FIELD_NAMES.useCases).filter(isUseCaseId)));
     },
     [setEmail],
   );
@@ -140,6 +132,8 @@ export function QuoteForm({
   useEffect(() => {
     if (submitted) thankYouRef.current?.focus();
   }, [submitted]);
+
+  const setText = (key: TextKey, value: string) => setTexts((current) => ({ ...current, [key]: value }));
 
   const toggleUseCase = (id: UseCaseId, checked: boolean) => {
     if (submitted) return;
@@ -173,12 +167,12 @@ export function QuoteForm({
       setStatus('submitting');
       // The same fields the native post sends, by the contract's post names.
       const posted: QuotePosted = {
-        contactName,
+        contactName: texts.name,
         email: email.value,
-        schoolName,
-        role,
+        schoolName: texts.school,
+        role: texts.role,
         useCases: postedUseCases(selected),
-        otherUseCase: otherSelected ? otherText : '',
+        otherUseCase: otherSelected ? texts.otherUseCase : '',
       };
       let result: SubmitResult;
       try {
@@ -247,6 +241,17 @@ export function QuoteForm({
       inputRef={emailRef}
     />
   );
+  const textField = (key: 'name' | 'school' | 'role', autoComplete: string) => (
+    <Field
+      id={QUOTE_FIELD_IDS[key]}
+      label={QUOTE_FORM_LABELS[key]}
+      name={QUOTE_FIELD_NAMES[key]}
+      autoComplete={autoComplete}
+      required
+      value={texts[key]}
+      onChange={(event) => setText(key, event.target.value)}
+    />
+  );
   return (
     <form
       ref={formRef}
@@ -257,34 +262,10 @@ export function QuoteForm({
       aria-busy={submitting || undefined}
     >
       <div className="quote-form__grid">
-        <Field
-          id={QUOTE_FIELD_IDS.name}
-          label={QUOTE_FORM_LABELS.name}
-          name={QUOTE_FIELD_NAMES.name}
-          autoComplete="name"
-          required
-          value={contactName}
-          onChange={(event) => setContactName(event.target.value)}
-        />
+        {textField('name', 'name')}
         {answer ? answer.emailField(emailField) : emailField(email.error)}
-        <Field
-          id={QUOTE_FIELD_IDS.school}
-          label={QUOTE_FORM_LABELS.school}
-          name={QUOTE_FIELD_NAMES.school}
-          autoComplete="organization"
-          required
-          value={schoolName}
-          onChange={(event) => setSchoolName(event.target.value)}
-        />
-        <Field
-          id={QUOTE_FIELD_IDS.role}
-          label={QUOTE_FORM_LABELS.role}
-          name={QUOTE_FIELD_NAMES.role}
-          autoComplete="organization-title"
-          required
-          value={role}
-          onChange={(event) => setRole(event.target.value)}
-        />
+        {textField('school', 'organization')}
+        {textField('role', 'organization-title')}
       </div>
 
       <fieldset className="quote-form__use-cases" aria-describedby="quote-use-cases-hint">
@@ -304,8 +285,8 @@ export function QuoteForm({
             label={QUOTE_FORM_LABELS.otherUseCase}
             name={QUOTE_FIELD_NAMES.otherUseCase}
             maxLength={FIELDS.otherUseCase.maxLength}
-            value={otherText}
-            onChange={(event) => setOtherText(event.target.value)}
+            value={texts.otherUseCase}
+            onChange={(event) => setText('otherUseCase', event.target.value)}
           />
         ) : null}
       </fieldset>

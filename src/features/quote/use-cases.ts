@@ -2,13 +2,6 @@ import { QUOTE_FORM, type UseCaseId } from '#src/lib/forms/forms.ts';
 
 export type { UseCaseId } from '#src/lib/forms/forms.ts';
 
-/** One selectable card on the quote form: a contract option and its description. */
-export type UseCaseOption = {
-  readonly id: UseCaseId;
-  readonly label: string;
-  readonly description: string;
-};
-
 /** Each card's description, by option id (an option added to the contract needs one: tsc says so). */
 const DESCRIPTIONS: Record<UseCaseId, string> = {
   'support-learners': 'Help pupils with SEND, EAL or writing barriers share what they know.',
@@ -20,14 +13,12 @@ const DESCRIPTIONS: Record<UseCaseId, string> = {
 /** The id of the card that reveals the free-text box (the contract's 'Other' rule). */
 export const OTHER_USE_CASE_ID: UseCaseId = QUOTE_FORM.other.optionId;
 
-/** The cards in the order the contract offers them. */
-export const USE_CASE_OPTIONS: readonly UseCaseOption[] = QUOTE_FORM.fields.useCases.options.map(
-  (option) => ({
-    id: option.id,
-    label: option.label,
-    description: DESCRIPTIONS[option.id],
-  }),
-);
+/** The selectable cards (a contract option and its description) in the order the contract offers them. */
+export const USE_CASE_OPTIONS = QUOTE_FORM.fields.useCases.options.map((option) => ({
+  id: option.id,
+  label: option.label,
+  description: DESCRIPTIONS[option.id],
+}));
 
 /** The ticked cards' ids in the shown order (not the order of clicks): what the form posts. */
 export function postedUseCases(selected: ReadonlySet<UseCaseId>): UseCaseId[] {
