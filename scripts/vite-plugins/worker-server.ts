@@ -42,9 +42,10 @@ import {
 import { DEFAULT_MAIL_OUTBOX_DIR } from '#scripts/airtable-emulator/outbox.ts';
 import { FORM_TEMPLATES_PREFIX } from '#src/server/form-door.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
+import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/link-page.ts';
 import { clientAddress, trustedProxies } from '#src/server/request-check.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
-import { devFormTemplate } from './form-templates.ts';
+import { devFormTemplate, devLinkPageTemplate } from './form-templates.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
 /** The Worker's settings a local run takes from the shell (docs/deploy.md lists them all). */
@@ -148,15 +149,20 @@ function connectingAddress(): Connect.NextHandleFunction {
   };
 }
 
-/** `vite` only: a form's answer template, rendered from the sources when the Worker asks for it. */
+/**
+ * `vite` only: a form's answer template, or the emails' links' page template, rendered from the
+ * sources when the Worker asks for it.
+ */
 function devTemplates(server: ViteDevServer): Connect.NextHandleFunction {
+  const linkPage = LINK_PAGE_TEMPLATE_PATH.replace(/\.html$/, '');
   return (req, res, next) => {
     const { pathname } = new URL(req.url ?? '/', 'http://local');
     const name = pathname.startsWith(FORM_TEMPLATES_PREFIX)
       ? pathname.slice(FORM_TEMPLATES_PREFIX.length).replace(/\.html$/, '')
       : '';
-    if (!Object.hasOwn(FORMS, name)) return next();
-    devFormTemplate(server, name as FormName).then(
+    const isLinkPage = pathname.replace(/\.html$/, '') === linkPage;
+    if (!isLinkPage && !Object.hasOwn(FORMS, name)) return next();
+    (isLinkPage ? devLinkPageTemplate(server) : devFormTemplate(server, name as FormName)).then(
       (html) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
         res.end(html);

@@ -33,6 +33,7 @@ import {
   linksBusyPage,
   linksUnavailablePage,
 } from './links.ts';
+import type { LinkPages } from './link-page.ts';
 import type { MailService, WriteOutcome } from './mail.ts';
 import { confirmedQuoteChange, consentRecords } from './submission.ts';
 import {
@@ -325,6 +326,8 @@ export interface DoorsOptions {
   bodyTimeoutMs?: number;
   /** The built answer pages of the forms' native posts. */
   formTemplates?: FormTemplates;
+  /** The emails' links' pages in the site's frame (the build's template, link-page.ts). */
+  linkPages?: LinkPages;
   /**
    * The Worker's mail: with it, consent applies to every write (consent.ts) and the emails' links
    * are answered here (EMAIL_LINK_PATHS); `linkMail` puts the mail a pressed link causes (the
@@ -379,18 +382,19 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
             mail.linkMail(confirmedQuoteChange(email, values, at), origin),
           now: () => new Date((options.now ?? Date.now)()),
           log: warn,
+          ...(options.linkPages ? { pages: options.linkPages } : {}),
         }
       : undefined;
 
   return async (request, client = {}) => {
     const { pathname } = new URL(request.url);
     if (mail && isEmailLinkPath(pathname)) {
-      if (!linkOptions) return linksUnavailablePage();
+      if (!linkOptions) return linksUnavailablePage(options.linkPages);
       // Opening a link changes nothing; a press writes, so it counts against the client's
       // budget like a form's post (its body is read within the same bounds: email-links.ts).
       if (request.method === 'POST') {
         const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
-        if (!taken.ok) return linksBusyPage(taken.retryAfterSeconds);
+        if (!taken.ok) return linksBusyPage(taken.retryAfterSeconds, options.linkPages);
       }
       return handleEmailLink(request, linkOptions);
     }

@@ -27,6 +27,7 @@ import {
 } from './queues.ts';
 import { runRetentionJob } from './privacy.ts';
 import { isEmailLinkPath, linksUnavailablePage } from './links.ts';
+import { type LinkPages, linkPagesFrom } from './link-page.ts';
 import { queueOutcomeMail, type WorkerMailEnv, workerMail } from './mail.ts';
 import { type AirtableEnv, siteOriginOf } from './airtable-client.ts';
 
@@ -88,10 +89,18 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
         formTemplates: formTemplatesFrom((path) => assetText(env, path)),
+        linkPages: linkPagesOf(env),
       }),
     };
   }
   return doors.handler;
+}
+
+// The emails' links' pages: their template is read from the assets once per isolate.
+let linkPages: { pages: LinkPages; env: WorkerEnv } | undefined;
+function linkPagesOf(env: WorkerEnv): LinkPages {
+  if (linkPages?.env !== env) linkPages = { env, pages: linkPagesFrom((path) => assetText(env, path)) };
+  return linkPages.pages;
 }
 
 /** A built file's text from the static assets (clean URLs: '/x.html' is served at '/x'). */
@@ -121,7 +130,7 @@ export default {
       if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
       if (formAtPath(pathname)) return doorsFor(env, queue)(request, { address: connectingAddress(request) });
       if (env.EMAIL || env.MAIL_OUTBOX_URL) {
-        if (mailOf(env).problem) return linksUnavailablePage();
+        if (mailOf(env).problem) return linksUnavailablePage(linkPagesOf(env));
         return doorsFor(env, queue)(request, { address: connectingAddress(request) });
       }
     }
