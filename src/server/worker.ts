@@ -42,6 +42,11 @@ export interface WorkerEnv extends AirtableEnv, DeadLetterAdminEnv, WorkerMailEn
   SUBMIT_LIMITER?: RateLimitBinding;
   EMAIL_LIMITER?: RateLimitBinding;
   ADMIN_LIMITER?: RateLimitBinding;
+  /**
+   * `vite` only (scripts/vite-plugins/worker-server.ts): where the page templates are rendered
+   * from the sources, since the dev server's assets are not the build's. Read on every use.
+   */
+  DEV_TEMPLATES_URL?: string;
 }
 
 function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
@@ -88,7 +93,9 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
           : {}),
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
-        formTemplates: formTemplatesFrom((path) => assetText(env, path)),
+        formTemplates: formTemplatesFrom((path) => templateText(env, path), {
+          cache: !env.DEV_TEMPLATES_URL,
+        }),
         linkPages: linkPagesOf(env),
       }),
     };
@@ -99,7 +106,11 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
 // The emails' links' pages: their template is read from the assets once per isolate.
 let linkPages: { pages: LinkPages; env: WorkerEnv } | undefined;
 function linkPagesOf(env: WorkerEnv): LinkPages {
-  if (linkPages?.env !== env) linkPages = { env, pages: linkPagesFrom((path) => assetText(env, path)) };
+  if (linkPages?.env !== env)
+    linkPages = {
+      env,
+      pages: linkPagesFrom((path) => templateText(env, path), { cache: !env.DEV_TEMPLATES_URL }),
+    };
   return linkPages.pages;
 }
 
@@ -108,6 +119,13 @@ async function assetText(env: WorkerEnv, path: string): Promise<string | null> {
   const response = await env.ASSETS.fetch(
     new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')),
   );
+  return response.ok ? response.text() : null;
+}
+
+/** A page template: from the build's assets, or on `vite` rendered from the sources. */
+async function templateText(env: WorkerEnv, path: string): Promise<string | null> {
+  if (!env.DEV_TEMPLATES_URL) return assetText(env, path);
+  const response = await fetch(new URL(path, env.DEV_TEMPLATES_URL));
   return response.ok ? response.text() : null;
 }
 
