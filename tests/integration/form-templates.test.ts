@@ -66,7 +66,7 @@ describe('devFormTemplate', () => {
       `<h1 id="email-link-heading" class="link-page__title">${EMAIL_COPY.linkPages.unsubscribedTitle}</h1>`,
     );
     expect(page).toContain(EMAIL_COPY.linkPages.rejoinAction);
-    expect(page).not.toContain(EMAIL_COPY.linkPages.expiredAction);
+    expect(page).not.toContain(EMAIL_COPY.linkPages.quoteBookingLink);
     expect(page).not.toMatch(/%%link-page:|data-link-page/);
   }, 60_000);
 });
