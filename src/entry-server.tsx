@@ -15,6 +15,11 @@ import { flags } from './config/flags.ts';
 import { PRODUCT_NAME } from './config/site.ts';
 import { QuoteAnswerPage } from './features/quote/quote-answer-page.tsx';
 import { WaitlistAnswerPage } from './features/waitlist/waitlist-answer-page.tsx';
+import { EmailLinkPage } from './features/email-links/email-link-page.tsx';
+import { linkPageSlot } from './lib/link-page.ts';
+import globalStyles from './styles/global.css?inline';
+import storeButtonStyles from './styles/home.css?inline';
+import linkPageStyles from './styles/link-page.css?inline';
 import { FORMS, type FormName } from './lib/forms/forms.ts';
 import { SCHOOLS_SECTION_IDS } from './pages/schools-page.tsx';
 import type { FormTemplatePage, PrerenderedPage } from '#scripts/vite-plugins/prerender.ts';
@@ -106,6 +111,34 @@ export function renderFormTemplate(form: FormName): { head: string; html: string
     <StrictMode>
       <StaticRouter location={FORMS[form].path}>
         <Layout>{answer.page(backHref)}</Layout>
+      </StaticRouter>
+    </StrictMode>,
+  );
+  return { head, html };
+}
+
+/**
+ * The template of the page an email's link opens (src/server/link-page.ts fills it per request):
+ * the site's frame around every part such a page can show, its styles inline (the global ones,
+ * the store buttons', its own), no script, noindex, and the title a slot. The same in the build
+ * (prerender.ts writes it) and on the dev server (form-templates.ts renders it on demand).
+ */
+export function renderLinkPageTemplate(): { head: string; html: string } {
+  const styles = [globalStyles, storeButtonStyles, linkPageStyles]
+    .join('\n')
+    .replace(/<\/style/gi, '<\\/style');
+  const head = [
+    `<title>${linkPageSlot('title')}</title>`,
+    '<meta name="robots" content="noindex" />',
+    `<style>${styles}</style>`,
+  ].join('\n    ');
+  // Where the links live (/api/email/…): no route there, so no navigation entry is marked current.
+  const html = renderToString(
+    <StrictMode>
+      <StaticRouter location="/api/email">
+        <Layout>
+          <EmailLinkPage />
+        </Layout>
       </StaticRouter>
     </StrictMode>,
   );

@@ -1,7 +1,8 @@
 /**
  * The forms' answer templates (src/server/form-page.ts fills them per native post): the built
  * site writes one per form into dist/ at formTemplatePath(form) (prerender.ts); the dev server,
- * which has no dist/, renders one on demand with `devFormTemplate`.
+ * which has no dist/, renders one on demand with `devFormTemplate`. The same for the page the
+ * emails' links open (src/server/link-page.ts): `devLinkPageTemplate`.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ export interface RenderedFormTemplate {
 
 interface FormTemplateModule {
   renderFormTemplate: (form: FormName) => RenderedFormTemplate;
+  renderLinkPageTemplate: () => RenderedFormTemplate;
 }
 
 /**
@@ -58,10 +60,27 @@ function devStylesheetLinks(server: ViteDevServer): string {
  */
 export async function devFormTemplate(server: ViteDevServer, form: FormName): Promise<string> {
   const entry = (await server.ssrLoadModule('/src/entry-server.tsx')) as FormTemplateModule;
-  const rendered = entry.renderFormTemplate(form);
-  const indexHtml = (await readFile(join(server.config.root, 'index.html'), 'utf8')).replace(
+  return assembleFormTemplate(
+    await devIndexHtml(server),
+    entry.renderFormTemplate(form),
+    devStylesheetLinks(server),
+  );
+}
+
+/** The site's index.html as the dev server has it, without its module script. */
+async function devIndexHtml(server: ViteDevServer): Promise<string> {
+  return (await readFile(join(server.config.root, 'index.html'), 'utf8')).replace(
     /\s*<script type="module" src="[^"]+"><\/script>/,
     '',
   );
-  return assembleFormTemplate(indexHtml, rendered, devStylesheetLinks(server));
+}
+
+/**
+ * The emails' links' page template on the dev server (`vite`): rendered through Vite's SSR loader
+ * as the build renders it, its styles inline (the entry inlines them), no script. Fill it with
+ * renderLinkPage from src/server/link-page.ts.
+ */
+export async function devLinkPageTemplate(server: ViteDevServer): Promise<string> {
+  const entry = (await server.ssrLoadModule('/src/entry-server.tsx')) as FormTemplateModule;
+  return assembleFormTemplate(await devIndexHtml(server), entry.renderLinkPageTemplate(), '');
 }

@@ -10,9 +10,10 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Manifest, ManifestChunk, Plugin, ViteBuilder } from 'vite';
 import type { FormName } from '#src/lib/forms/forms.ts';
+import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/link-page.ts';
 import { formTemplatePath } from '#src/server/form-door.ts';
 import { BOOT_MODULES_ID, withBootLoader } from './boot-loader.ts';
-import { assembleFormTemplate } from './form-templates.ts';
+import { assembleFormTemplate, type RenderedFormTemplate } from './form-templates.ts';
 import { contentSecurityPolicy, headersFile, inlineScriptHashes } from './security-headers.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
@@ -127,6 +128,7 @@ export interface FormTemplatePage {
 interface PrerenderModule {
   prerenderAll: () => Promise<PrerenderedPage[]>;
   renderFormTemplates: () => Promise<FormTemplatePage[]>;
+  renderLinkPageTemplate: () => RenderedFormTemplate;
 }
 
 async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder): Promise<void> {
@@ -184,12 +186,21 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, withSecurityMeta(assembleFormTemplate(builtIndexHtml, template, styles)));
     }
+    // The page the emails' links open (relay mode: only there does the server send email), its
+    // styles inline in its head; src/server/link-page.ts fills it per request.
+    const linkPages = settings.current.storageMode === 'relay' ? [server.renderLinkPageTemplate()] : [];
+    for (const template of linkPages) {
+      const file = join(outDir, LINK_PAGE_TEMPLATE_PATH);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, withSecurityMeta(assembleFormTemplate(builtIndexHtml, template, '')));
+    }
     const { siteUrl } = settings.current;
     await writeFile(join(outDir, '_headers'), headersFile(settings.current, scriptHashes));
     await writeFile(join(outDir, 'sitemap.xml'), renderSitemap(siteUrl, pages));
     await writeFile(join(outDir, 'robots.txt'), renderRobots(siteUrl));
     logger.info(
-      `Prerendered ${pages.length} pages and ${templates.length} form answer templates into ${outDir}, ` +
+      `Prerendered ${pages.length} pages, ${templates.length} form answer templates and ` +
+        `${linkPages.length} email link page template into ${outDir}, ` +
         'with _headers, sitemap.xml and robots.txt ' +
         `(storage: ${settings.current.storageMode} mode)`,
     );

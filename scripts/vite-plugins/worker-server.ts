@@ -42,9 +42,10 @@ import {
 import { DEFAULT_MAIL_OUTBOX_DIR } from '#scripts/airtable-emulator/outbox.ts';
 import { FORM_TEMPLATES_PREFIX } from '#src/server/form-door.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
+import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/link-page.ts';
 import { clientAddress, trustedProxies } from '#src/server/request-check.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
-import { devFormTemplate } from './form-templates.ts';
+import { devFormTemplate, devLinkPageTemplate } from './form-templates.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
 /** The Worker's settings a local run takes from the shell (docs/deploy.md lists them all). */
@@ -110,8 +111,10 @@ function localLinkSecret(root: string): string {
 }
 
 /** The stand-ins on their own loopback port: the Worker in workerd reaches them there. */
-async function listen(emulator: Emulator): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer((req, res) => emulator.handle(req, res));
+async function listen(
+  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   // The dev server may outlive a test that ends it abruptly: never keep the process alive.
   server.unref();
@@ -148,15 +151,20 @@ function connectingAddress(): Connect.NextHandleFunction {
   };
 }
 
-/** `vite` only: a form's answer template, rendered from the sources when the Worker asks for it. */
+/**
+ * `vite` only: a form's answer template, or the emails' links' page template, rendered from the
+ * sources when the Worker asks for it (on the stand-ins' loopback port, at DEV_TEMPLATES_URL).
+ */
 function devTemplates(server: ViteDevServer): Connect.NextHandleFunction {
+  const linkPage = LINK_PAGE_TEMPLATE_PATH.replace(/\.html$/, '');
   return (req, res, next) => {
     const { pathname } = new URL(req.url ?? '/', 'http://local');
     const name = pathname.startsWith(FORM_TEMPLATES_PREFIX)
       ? pathname.slice(FORM_TEMPLATES_PREFIX.length).replace(/\.html$/, '')
       : '';
-    if (!Object.hasOwn(FORMS, name)) return next();
-    devFormTemplate(server, name as FormName).then(
+    const isLinkPage = pathname.replace(/\.html$/, '') === linkPage;
+    if (!isLinkPage && !Object.hasOwn(FORMS, name)) return next();
+    (isLinkPage ? devLinkPageTemplate(server) : devFormTemplate(server, name as FormName)).then(
       (html) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
         res.end(html);
@@ -189,6 +197,7 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
   let vars: Vars = {};
   let emulator: Emulator | undefined;
   let standIns: { url: string; close: () => Promise<void> } | undefined;
+  let templates: Connect.NextHandleFunction | undefined;
   let describe = '';
   let developing = false;
   Object.assign(process.env, WRANGLER_LOCAL_ENV);
@@ -214,7 +223,13 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       // Its API answers requests without an Origin (the Worker's) and pages on its own origin:
       // no page on another origin reads submissions with its fixed local key.
       emulator = createEmulator({ dataFile: path.resolve(root, dataFile), outboxDir, apiOrigins: 'own' });
-      standIns = await listen(emulator);
+      const stand = emulator;
+      // `vite` only: the Worker's assets there are the sources' .html files, not the build's, so
+      // it reads its page templates here (DEV_TEMPLATES_URL), rendered from the sources.
+      standIns = await listen((req, res) => {
+        if (templates) templates(req, res, () => stand.handle(req, res));
+        else stand.handle(req, res);
+      });
       const ownAirtable = !given.AIRTABLE_API_KEY;
       vars = {
         ...(ownAirtable
@@ -230,6 +245,7 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
         SITE_URL: given.SITE_URL || localSiteUrl(config, isPreview === true),
         LINK_SECRET: given.LINK_SECRET || localLinkSecret(root),
         MAIL_OUTBOX_URL: `${standIns.url}${EMULATOR_ADMIN_PREFIX}/outbox`,
+        ...(developing ? { DEV_TEMPLATES_URL: standIns.url } : {}),
       };
       delete vars.MAIL_OUTBOX_DIR;
       delete vars.AIRTABLE_EMULATOR_DATA;
@@ -272,7 +288,7 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
     configureServer(server) {
       if (!emulator || !server.httpServer) return;
       mountStandIns(server.middlewares, server.httpServer, server.config.logger, emulator);
-      server.middlewares.use(devTemplates(server));
+      templates = devTemplates(server);
     },
     configurePreviewServer(server) {
       if (!emulator) return;

@@ -22,6 +22,7 @@ export type StoreButtonsProps = {
    * (the iOS-issue popup does this to explain the problem first).
    */
   onAppStoreClick?: (event: MouseEvent<HTMLAnchorElement>) => void;
+  className?: string;
 };
 
 function AppStoreGlyph() {
@@ -87,10 +88,11 @@ export function StoreButtons({
   googlePlayButton = flags.GOOGLE_PLAY_BUTTON,
   location = 'hero_section',
   onAppStoreClick,
+  className,
 }: StoreButtonsProps) {
   if (!appStoreButton && !googlePlayButton) return null;
   return (
-    <ul className="store-buttons">
+    <ul className={['store-buttons', className].filter(Boolean).join(' ')}>
       {appStoreButton ? (
         <li>
           <StoreLink platform="iOS" href={LINKS.appStore} location={location} onClick={onAppStoreClick} />

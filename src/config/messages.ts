@@ -1,5 +1,5 @@
 /** User-visible messages from the spec (sections 4 and 8), quoted exactly. */
-import { PRODUCT_NAME, CONTACT_EMAIL } from './constants.ts';
+import { PRODUCT_NAME, CONTACT_EMAIL, SCHEDULING_CALL_MINUTES, TAGLINE } from './constants.ts';
 
 export const MESSAGES = {
   invalidEmail: 'Please enter a valid email address',
@@ -26,16 +26,23 @@ export const STORAGE_ERRORS = {
   waitlistFailed: 'Failed to add to waitlist. Please try again later.',
 } as const;
 
+/** What the waitlist sends and how often at most: the consent statement's promise, repeated after confirming. */
+const WAITLIST_EMAILS = 'news about the app and its launch, at most twice a month';
+
 /**
  * What the waitlist's visitor agrees to, shown next to its button and stored word for word in the
  * record's `Consent Text`: who writes, about what, how often at most, how to stop, and who may
  * sign up. Change it here only; records keep the words each visitor saw.
  */
-export const WAITLIST_CONSENT_STATEMENT = `By joining, you (a parent, carer, teacher or investor, aged 18 or over) agree that ${PRODUCT_NAME} may email you news about the app and its launch, at most twice a month. We first send one email to confirm it is you. Every email has a link to stop, and you can withdraw at any time.`;
+export const WAITLIST_CONSENT_STATEMENT = `By joining, you (a parent, carer, teacher or investor, aged 18 or over) agree that ${PRODUCT_NAME} may email you ${WAITLIST_EMAILS}. We first send one email to confirm it is you. Every email has a link to stop, and you can withdraw at any time.`;
 
 /** The words of every email the site sends, and of the pages its links open. */
 export const EMAIL_COPY = {
   senderName: PRODUCT_NAME,
+  /** Under the product's name at the top of every email. */
+  tagline: TAGLINE,
+  /** Under an email's button: its address, for a mail client that shows no button. */
+  fallbackLink: 'If the button does not work, copy this address into your browser:',
   signOff: `The ${PRODUCT_NAME} team`,
   footer: `You get this email because this address was entered on the ${PRODUCT_NAME} website. Questions: ${CONTACT_EMAIL}.`,
   unsubscribeLine: 'Stop all emails from us:',
@@ -80,24 +87,27 @@ export const EMAIL_COPY = {
     confirmBody: 'Press the button to confirm that you want our emails at this address.',
     confirmButton: 'Confirm my place',
     confirmedTitle: 'You are on the waitlist',
-    confirmedBody: 'Thank you. Your place is confirmed; we will email you news about the app and its launch.',
+    confirmedBody: 'Thank you. Your place is confirmed.',
+    alreadyConfirmedTitle: 'Your place was already confirmed',
+    alreadyConfirmedBody: 'You pressed this button before, so nothing has changed: you are on the waitlist.',
     changeTitle: 'Confirm the change to your details',
     changeBody: 'Press the button to apply these details to the record for this address:',
     changeButton: 'Apply the change',
     changedTitle: 'Your details are updated',
     changedBody: 'Thank you. We have applied the change.',
+    alreadyChangedTitle: 'These details are already applied',
+    alreadyChangedBody: 'You pressed this button before, so nothing has changed.',
     unsubscribeTitle: 'Stop emails from us',
     unsubscribeBody:
       'Press the button and we will not email this address again. We keep the address only to make sure of that.',
     unsubscribeButton: 'Stop emails',
     unsubscribedTitle: 'You will not hear from us again',
     unsubscribedBody:
-      'This address is withdrawn from every list of ours, and nothing anyone types on our website will make us email it. If you change your mind, you can join the waitlist again here, or from the link at the foot of any email we sent you.',
-    rejoinTerms: 'If you join again',
-    rejoinButton: 'Join the waitlist again',
+      'This address is withdrawn from every list of ours: nothing more will be sent to it. We keep the address only to make sure of that.',
+    alreadyUnsubscribedTitle: 'This address was already unsubscribed',
+    alreadyUnsubscribedBody: 'You pressed this button before. Nothing more will be sent to this address.',
     rejoinedTitle: 'You are back on the waitlist',
-    rejoinedBody:
-      'Thank you. We will email you news about the app and its launch, at most twice a month. Every email has a link to stop.',
+    rejoinedBody: `Thank you. We will email you ${WAITLIST_EMAILS}. Every email has a link to stop.`,
     expiredTitle: 'This link has expired',
     expiredBody:
       'Links in our emails work for 7 days. Nothing has changed. You can sign up again and we will send a new link.',
@@ -111,5 +121,20 @@ export const EMAIL_COPY = {
     unavailableTitle: 'We could not do that just now',
     unavailableBody: `Nothing has changed. Please try again in a few minutes, or write to ${CONTACT_EMAIL}.`,
     homeLink: 'Back to the home page',
+    /** After confirming (or changing) a waitlist place: what comes, how often, and the app. */
+    nextHeading: 'What happens next',
+    waitlistEmails: `We will email you ${WAITLIST_EMAILS}. Every email has a link to stop.`,
+    waitlistChange:
+      'To change your interests, fill in the waitlist form again with this address: we will email you to confirm the change.',
+    appLine: `${PRODUCT_NAME} is available now. Your child can start recording today:`,
+    /** After a quote change: when the team replies, and the booking calendar. */
+    quoteReply: 'Our schools team will reply within two working days.',
+    quoteBooking: 'If you would rather talk it through, book a call:',
+    quoteBookingLink: `Book a ${SCHEDULING_CALL_MINUTES}-minute call`,
+    newTab: '(opens in a new tab)',
+    /** After unsubscribing: how to come back. */
+    /** Nothing typed on the site makes us email a withdrawn address: only this button, from its own email, brings it back. */
+    rejoin: 'Changed your mind? Join the waitlist again from here, with this address, by agreeing to this:',
+    rejoinAction: 'Join the waitlist again',
   },
 } as const;

@@ -1,5 +1,5 @@
 /**
- * The emails the site sends, built from their words (`src/content/emails.ts`) and the signed
+ * The emails the site sends, built from their words (EMAIL_COPY, src/config/messages.ts) and the signed
  * links they carry. Every value is escaped in the HTML part; header values pass through
  * `message.ts`, which keeps CR and LF out. Emails to a visitor echo none of what was typed (a
  * stranger could otherwise send anyone words of their choosing from the site's address); only
@@ -56,8 +56,9 @@ interface Body {
   readonly unsubscribeUrl?: string;
 }
 
+/** The plain-text part: the same words, links and order as the HTML part, under the product's name. */
 function textOf(body: Body): string {
-  const lines: string[] = [];
+  const lines: string[] = [EMAIL_COPY.senderName, EMAIL_COPY.tagline, '', ''];
   for (const paragraph of body.paragraphs) lines.push(paragraph, '');
   if (body.action) lines.push(`${body.action.label}:`, body.action.url, '');
   // A value's own line breaks (typed, or pasted as U+2028 and the like) continue it, indented: a
@@ -70,31 +71,90 @@ function textOf(body: Body): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The emails' colours: the site's (src/styles/global.css), light, and dark for the clients that
+ * honour `prefers-color-scheme` (Apple Mail, iOS Mail, Outlook on the web and on Mac). Clients
+ * that invert colours themselves (Gmail's apps, Outlook on Windows) get the light ones to invert:
+ * every text sits on a colour of its own (white on the brand purple in the button and the mark),
+ * so the inverted pairs keep their contrast.
+ */
+const COLOURS = {
+  page: '#f4f1fb',
+  card: '#ffffff',
+  text: '#1b1530',
+  muted: '#4a4560',
+  brand: '#5b2ee0',
+  onBrand: '#ffffff',
+  dark: {
+    page: '#120e1a',
+    card: '#1f1830',
+    text: '#f3f0fa',
+    muted: '#c9c2dc',
+    link: '#c7b6ff',
+  },
+} as const;
+
+const FONT = "-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif";
+
+/** The styles in the head, for clients that read them; everything else is inline. */
+const HEAD_STYLES = `:root{color-scheme:light dark;supported-color-schemes:light dark}
+body{margin:0;padding:0;-webkit-text-size-adjust:100%}
+@media (prefers-color-scheme:dark){
+.email-page{background:${COLOURS.dark.page}!important}
+.email-card{background:${COLOURS.dark.card}!important;color:${COLOURS.dark.text}!important}
+.email-muted{color:${COLOURS.dark.muted}!important}
+.email-link{color:${COLOURS.dark.link}!important}
+.email-wordmark{color:${COLOURS.dark.text}!important}
+}`;
+
+/**
+ * The product's name and mark at the top: text and a coloured box, so it reads with images off
+ * and needs nothing from another server.
+ */
+function wordmark(): string {
+  const mark = `<td aria-hidden="true" style="width:40px;height:40px;border-radius:12px;background:${COLOURS.brand};color:${COLOURS.onBrand};font-family:${FONT};font-size:22px;font-weight:bold;line-height:40px;text-align:center">${escapeHtml(EMAIL_COPY.senderName.charAt(0))}</td>`;
+  const name = `<td style="padding-left:12px;font-family:${FONT}"><div class="email-wordmark" style="font-size:24px;font-weight:bold;line-height:1.2;color:${COLOURS.brand}">${escapeHtml(EMAIL_COPY.senderName)}</div><div class="email-muted" style="font-size:14px;line-height:1.4;color:${COLOURS.muted}">${escapeHtml(EMAIL_COPY.tagline)}</div></td>`;
+  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr>${mark}${name}</tr></table>`;
+}
+
+/** A link styled as a button (a table cell, so Outlook on Windows paints its background too). */
+function button(label: string, url: string): string {
+  const href = escapeHtml(url);
+  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 16px"><tr><td style="border-radius:999px;background:${COLOURS.brand}"><a href="${href}" style="display:inline-block;padding:14px 28px;border-radius:999px;background:${COLOURS.brand};color:${COLOURS.onBrand};font-family:${FONT};font-size:17px;font-weight:bold;line-height:1.2;text-decoration:none">${escapeHtml(label)}</a></td></tr></table>`;
+}
+
 function htmlOf(subject: string, body: Body): string {
-  const parts = body.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`);
+  const linkStyle = `color:${COLOURS.brand};text-decoration:underline`;
+  const parts = body.paragraphs.map((paragraph) => `<p style="margin:0 0 16px">${escapeHtml(paragraph)}</p>`);
   if (body.action) {
     parts.push(
-      `<p><a href="${escapeHtml(body.action.url)}" style="display:inline-block;padding:12px 20px;background:#4b2bbf;color:#ffffff;border-radius:8px;text-decoration:none;font-weight:bold">${escapeHtml(body.action.label)}</a></p>`,
-      `<p style="font-size:14px">${escapeHtml(body.action.url)}</p>`,
+      button(body.action.label, body.action.url),
+      `<p class="email-muted" style="margin:0 0 4px;font-size:14px;color:${COLOURS.muted}">${escapeHtml(EMAIL_COPY.fallbackLink)}</p>`,
+      // A long signed address breaks anywhere rather than run past a phone's edge.
+      `<p style="margin:0 0 16px;font-size:14px;word-break:break-all;overflow-wrap:anywhere"><a class="email-link" href="${escapeHtml(body.action.url)}" style="${linkStyle};word-break:break-all">${escapeHtml(body.action.url)}</a></p>`,
     );
   }
   if (body.rows?.length) {
     const rows = body.rows
       .map(
         ([label, value]) =>
-          `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(value)}</td></tr>`,
+          `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="padding:4px 0;white-space:pre-wrap;overflow-wrap:anywhere">${escapeHtml(value)}</td></tr>`,
       )
       .join('');
-    parts.push(`<table role="presentation">${rows}</table>`);
+    parts.push(`<table role="presentation" style="margin:0 0 16px;font-size:15px">${rows}</table>`);
   }
-  parts.push(`<p>${escapeHtml(EMAIL_COPY.signOff)}</p>`);
+  parts.push(`<p style="margin:0">${escapeHtml(EMAIL_COPY.signOff)}</p>`);
   const footer = [escapeHtml(EMAIL_COPY.footer)];
   if (body.unsubscribeUrl) {
     footer.push(
-      `<a href="${escapeHtml(body.unsubscribeUrl)}">${escapeHtml(EMAIL_COPY.unsubscribeLine.replace(/:$/, ''))}</a>`,
+      `<a class="email-link" href="${escapeHtml(body.unsubscribeUrl)}" style="${linkStyle}">${escapeHtml(EMAIL_COPY.unsubscribeLine.replace(/:$/, ''))}</a>`,
     );
   }
-  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:Arial,sans-serif;font-size:16px;line-height:1.5;color:#1b1530">${parts.join('')}<hr><p style="font-size:14px;color:#4a4458">${footer.join(' ')}</p></body></html>`;
+  // The first paragraph as the inbox's preview line, hidden in the message itself.
+  const preview = body.paragraphs[0]
+    ? `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(body.paragraphs[0])}</div>`
+    : '';
+  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(subject)}</title><style>${HEAD_STYLES}</style></head><body class="email-page" style="margin:0;padding:0;background:${COLOURS.page}">${preview}<table role="presentation" class="email-page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLOURS.page}"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px"><tr><td style="padding:0 4px 16px">${wordmark()}</td></tr><tr><td class="email-card" style="padding:28px 24px;border-radius:16px;background:${COLOURS.card};color:${COLOURS.text};font-family:${FONT};font-size:16px;line-height:1.5">${parts.join('')}</td></tr><tr><td class="email-muted" style="padding:16px 4px;color:${COLOURS.muted};font-family:${FONT};font-size:13px;line-height:1.5">${footer.join(' ')}</td></tr></table></td></tr></table></body></html>`;
 }
 
 async function compose(

@@ -39,6 +39,7 @@ import {
   linksBusyPage,
   linksUnavailablePage,
 } from './links.ts';
+import type { LinkPages } from './link-page.ts';
 import type { MailService, WriteOutcome } from './mail.ts';
 import { confirmedQuoteChange, consentRecords } from './submission.ts';
 import {
@@ -60,11 +61,16 @@ export interface FormTemplates {
  * The answer pages from the build's templates, read by `load` (a path on the site's origin, see
  * formTemplatePath) once per instance: a deploy's templates never change.
  */
-export function formTemplatesFrom(load: (path: string) => Promise<string | null>): FormTemplates {
+export function formTemplatesFrom(
+  load: (path: string, form: FormName) => Promise<string | null>,
+  { cache = true }: { cache?: boolean } = {},
+): FormTemplates {
   const loaded = new Map<FormName, Promise<string | null>>();
   const template = (form: FormName) => {
-    const loading = loaded.get(form) ?? load(formTemplatePath(form)).catch(() => null);
-    loaded.set(form, loading);
+    const known = cache ? loaded.get(form) : undefined;
+    if (known) return known;
+    const loading = load(formTemplatePath(form), form).catch(() => null);
+    if (cache) loaded.set(form, loading);
     return loading;
   };
   return {
@@ -296,6 +302,8 @@ export interface DoorsOptions {
   bodyTimeoutMs?: number;
   /** The built answer pages of the forms' native posts. */
   formTemplates?: FormTemplates;
+  /** The emails' links' pages in the site's frame (the build's template, link-page.ts). */
+  linkPages?: LinkPages;
   /**
    * The Worker's mail: with it, consent applies to every write (consent.ts) and the emails' links
    * are answered here (EMAIL_LINK_PATHS); `linkMail` puts the mail a pressed link causes (the
@@ -355,18 +363,19 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
             mail.linkMail(confirmedQuoteChange(email, values, at), origin),
           now: () => new Date((options.now ?? Date.now)()),
           log: warn,
+          ...(options.linkPages ? { pages: options.linkPages } : {}),
         }
       : undefined;
 
   return async (request, client = {}) => {
     const { pathname } = new URL(request.url);
     if (mail && isEmailLinkPath(pathname)) {
-      if (!linkOptions) return linksUnavailablePage();
+      if (!linkOptions) return linksUnavailablePage(options.linkPages);
       // Opening a link changes nothing; a press writes, so it counts against the client's
       // budget like a form's post (its body is read within the same bounds: email-links.ts).
       if (request.method === 'POST') {
         const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
-        if (!taken.ok) return linksBusyPage(taken.retryAfterSeconds);
+        if (!taken.ok) return linksBusyPage(taken.retryAfterSeconds, options.linkPages);
       }
       return handleEmailLink(request, linkOptions);
     }

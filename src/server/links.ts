@@ -15,7 +15,9 @@
  */
 import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/form-answer.ts';
+import { CALENDAR } from '#src/config/site.ts';
 import { type ConsentState } from '#src/lib/forms/contract.ts';
+import { type LinkPageContent, type LinkPages, valuesList } from './link-page.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './request-check.ts';
 export { type ConsentState } from '#src/lib/forms/contract.ts';
 
@@ -73,6 +75,8 @@ export interface EmailLinkOptions {
    */
   readonly afterQuoteChange?: (email: string, values: LinkValues, at: Date, origin: string) => Promise<void>;
   readonly log?: (message: string) => void;
+  /** The pages in the site's frame (the build's template); without it, a minimal page. */
+  readonly pages?: LinkPages;
 }
 
 const PURPOSE_BY_PATH = new Map<string, LinkPurpose>(
@@ -84,37 +88,57 @@ export const isEmailLinkPath = (pathname: string) => PURPOSE_BY_PATH.has(pathnam
 
 const copy = EMAIL_COPY.linkPages;
 
-interface Page {
+/** A link's answer: its status and what its page shows (the template's parts included). */
+interface Page extends LinkPageContent {
   readonly status: number;
-  readonly title: string;
-  readonly body: string;
-  /** A button that posts the token back to the same address (with `rejoin`, to join again). */
-  readonly button?: {
-    readonly label: string;
-    readonly action: string;
-    readonly token: string;
-    readonly rejoin?: boolean;
-  };
-  /** Rows shown above the button (a held change's values). */
-  readonly rows?: readonly (readonly [string, string])[];
-  readonly link?: { readonly label: string; readonly href: string };
 }
 
-function render(page: Page): Response {
-  const rows = page.rows?.length
-    ? `<dl>${page.rows.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`
-    : '';
+/** What a page says in words alone, when there is no template: each part's next step as a line or link. */
+function plainParts(page: Page): string {
+  const lines: string[] = [];
+  const link = (label: string, href: string) =>
+    `<p><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></p>`;
+  for (const part of page.parts ?? []) {
+    if (part === 'next-waitlist') lines.push(`<p>${escapeHtml(copy.waitlistEmails)}</p>`);
+    if (part === 'next-quote')
+      lines.push(
+        `<p>${escapeHtml(`${copy.quoteReply} ${copy.quoteBooking}`)}</p>`,
+        link(copy.quoteBookingLink, CALENDAR.bookingUrl),
+      );
+    if (part === 'rejoin' && page.rejoin)
+      lines.push(
+        `<p>${escapeHtml(copy.rejoin)}</p><p>${escapeHtml(WAITLIST_CONSENT_STATEMENT)}</p>`,
+        `<form method="post" action="${escapeHtml(page.rejoin.action)}"><input type="hidden" name="token" value="${escapeHtml(page.rejoin.token)}"><input type="hidden" name="rejoin" value="1"><button type="submit">${escapeHtml(copy.rejoinAction)}</button></form>`,
+      );
+    if (part === 'sign-up') lines.push(link(copy.expiredAction, SIGN_UP_HREF));
+  }
+  return lines.join('');
+}
+
+/** Today's minimal page: the words, the button and the next steps, with no frame. */
+function plainPage(page: Page): string {
   const button = page.button
-    ? `<form method="post" action="${escapeHtml(page.button.action)}"><input type="hidden" name="token" value="${escapeHtml(page.button.token)}">${page.button.rejoin ? '<input type="hidden" name="rejoin" value="1">' : ''}<button type="submit">${escapeHtml(page.button.label)}</button></form>`
-    : '';
-  const link = page.link
-    ? `<p><a href="${escapeHtml(page.link.href)}">${escapeHtml(page.link.label)}</a></p>`
+    ? `<form method="post" action="${escapeHtml(page.button.action)}"><input type="hidden" name="token" value="${escapeHtml(page.button.token)}"><button type="submit">${escapeHtml(page.button.label)}</button></form>`
     : '';
   const home = `<p><a href="/">${escapeHtml(copy.homeLink)}</a></p>`;
-  const html = `<!doctype html>
+  return `<!doctype html>
 <html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(page.title)} – ${escapeHtml(EMAIL_COPY.senderName)}</title>
 <style>body{font-family:system-ui,Arial,sans-serif;font-size:1.0625rem;line-height:1.6;color:#1b1530;background:#fffdf8;margin:0;padding:2rem 1rem}main{max-width:36rem;margin:0 auto}h1{font-size:1.75rem;line-height:1.2}button{font:inherit;font-weight:700;min-height:48px;padding:.75rem 1.5rem;border:0;border-radius:999px;background:#4b2bbf;color:#fff;cursor:pointer}button:focus-visible,a:focus-visible{outline:3px solid #1b1530;outline-offset:3px}a{color:#4b2bbf}dt{font-weight:700}dd{margin:0 0 .5rem;white-space:pre-wrap}</style></head>
-<body><main><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.body)}</p>${rows}${button}${link}${home}</main></body></html>`;
+<body><main><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.body)}</p>${valuesList(page.rows ?? [])}${button}${plainParts(page)}${home}</main></body></html>`;
+}
+
+/**
+ * The page's policy: no script at all; the site's own styles (inline in the built template, linked
+ * on the dev server), images (the logo is inline SVG, the icon a data: URL) and fonts; the button
+ * posts only to the site; never framed.
+ */
+export const LINK_PAGE_POLICY =
+  "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; " +
+  "manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** A link's page in the site's frame (the build's template), or the minimal page without one. */
+async function render(page: Page, pages: LinkPages | undefined): Promise<Response> {
+  const html = (await pages?.render(page)) ?? plainPage(page);
   return new Response(html, {
     status: page.status,
     headers: {
@@ -123,18 +147,18 @@ function render(page: Page): Response {
       // The token is in the address: never sent on to another site.
       'referrer-policy': 'no-referrer',
       'x-robots-tag': 'noindex',
-      'content-security-policy':
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': LINK_PAGE_POLICY,
     },
   });
 }
 
-const SIGN_UP_AGAIN = { label: copy.expiredAction, href: '/#waitlist' };
+const SIGN_UP_HREF = '/#waitlist';
 
-function refusedPage(reason: 'expired' | 'invalid', status = reason === 'expired' ? 410 : 400): Response {
+function refusedPage(reason: 'expired' | 'invalid', status = reason === 'expired' ? 410 : 400): Page {
   return reason === 'expired'
-    ? render({ status, title: copy.expiredTitle, body: copy.expiredBody, link: SIGN_UP_AGAIN })
-    : render({ status, title: copy.invalidTitle, body: copy.invalidBody, link: SIGN_UP_AGAIN });
+    ? { status, title: copy.expiredTitle, body: copy.expiredBody, parts: ['sign-up'] }
+    : { status, title: copy.invalidTitle, body: copy.invalidBody, parts: ['sign-up'] };
 }
 
 /** A held change's values as rows for its page (multiple choices joined). */
@@ -153,15 +177,53 @@ const ASK: Readonly<Record<LinkPurpose, { title: string; body: string; button: s
 };
 
 /** The page a GET shows: what pressing will do (a held change's values too), and the button. */
-function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: string, token: string): Response {
+function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: string, token: string): Page {
   const ask = ASK[purpose];
-  return render({
+  return {
     status: 200,
     title: ask.title,
     body: ask.body,
     ...(purpose === 'change' ? { rows: valueRows(claims.values ?? {}) } : {}),
     button: { label: ask.button, action, token },
-  });
+  };
+}
+
+/** What a pressed link did, or found already done. */
+type Done =
+  | 'confirmed'
+  | 'already-confirmed'
+  | 'changed'
+  | 'already-changed'
+  | 'unsubscribed'
+  | 'already-unsubscribed'
+  | 'rejoined';
+
+const DONE: Readonly<Record<Done, { title: string; body: string }>> = {
+  confirmed: { title: copy.confirmedTitle, body: copy.confirmedBody },
+  'already-confirmed': { title: copy.alreadyConfirmedTitle, body: copy.alreadyConfirmedBody },
+  changed: { title: copy.changedTitle, body: copy.changedBody },
+  'already-changed': { title: copy.alreadyChangedTitle, body: copy.alreadyChangedBody },
+  unsubscribed: { title: copy.unsubscribedTitle, body: copy.unsubscribedBody },
+  'already-unsubscribed': { title: copy.alreadyUnsubscribedTitle, body: copy.alreadyUnsubscribedBody },
+  rejoined: { title: copy.rejoinedTitle, body: copy.rejoinedBody },
+};
+
+/**
+ * The page after a press: what happened in plain words, then the next step. A waitlist place:
+ * what we send and how often, and the app's store buttons; a quote: the booking calendar; after
+ * unsubscribing: how to join again.
+ */
+function donePage(done: Done, form: LinkForm, press: Press): Page {
+  const unsubscribing = done === 'unsubscribed' || done === 'already-unsubscribed';
+  if (unsubscribing) return { status: 200, ...DONE[done], parts: ['rejoin'], rejoin: press };
+  return { status: 200, ...DONE[done], parts: [form === 'quote' ? 'next-quote' : 'next-waitlist'] };
+}
+
+/** A pressed button: the token, where it posted, and whether it was 'join again'. */
+interface Press {
+  readonly token: string;
+  readonly action: string;
+  readonly rejoin: boolean;
 }
 
 /**
@@ -187,8 +249,8 @@ async function act(
   claims: LinkClaims,
   options: EmailLinkOptions,
   origin: string,
-  press: { token: string; rejoin: boolean; action: string },
-): Promise<Response> {
+  press: Press,
+): Promise<Page> {
   const at = options.now();
   const { records } = options;
   switch (purpose) {
@@ -196,8 +258,9 @@ async function act(
       const record = await records.find('waitlist', claims.email);
       // Gone (deleted after 30 days unconfirmed) or withdrawn since: this link no longer applies.
       if (!record || record.consent === 'Withdrawn') return refusedPage('expired');
+      const already = record.consent === 'Confirmed';
       if (record.consent !== 'Confirmed') await records.setConsent(record.id, 'Confirmed', at);
-      return render({ status: 200, title: copy.confirmedTitle, body: copy.confirmedBody });
+      return donePage(already ? 'already-confirmed' : 'confirmed', claims.form, press);
     }
     case 'change': {
       const result = await records.applyValues(
@@ -208,7 +271,7 @@ async function act(
         linkSentAt(claims),
       );
       if (result === 'superseded')
-        return render({ status: 410, title: copy.supersededTitle, body: copy.supersededBody });
+        return { status: 410, title: copy.supersededTitle, body: copy.supersededBody, parts: ['sign-up'] };
       if (result === 'applied' && claims.form === 'quote' && options.afterQuoteChange) {
         await options
           .afterQuoteChange(claims.email, claims.values ?? {}, at, origin)
@@ -216,38 +279,35 @@ async function act(
             options.log?.(`The schools team was not told of a confirmed quote change: ${String(error)}`);
           });
       }
-      return render({ status: 200, title: copy.changedTitle, body: copy.changedBody });
+      return donePage(result === 'applied' ? 'changed' : 'already-changed', claims.form, press);
     }
     case 'unsubscribe': {
       // The waitlist table is the suppression list for every email the site sends.
       const record = await records.find('waitlist', claims.email);
+      const already = record?.consent === 'Withdrawn';
       if (press.rejoin) {
         // Only the mailbox's owner holds this token: the one way back once withdrawn, since the
         // forms send a withdrawn address nothing (a stranger could otherwise make them write).
-        if (record?.consent === 'Withdrawn')
+        if (record && already)
           await records.setConsent(record.id, 'Confirmed', at, WAITLIST_CONSENT_STATEMENT);
-        return render({ status: 200, title: copy.rejoinedTitle, body: copy.rejoinedBody });
+        return donePage('rejoined', 'waitlist', press);
       }
       if (!record) await records.createWithdrawn(claims.email, at);
-      else if (record.consent !== 'Withdrawn') await records.setConsent(record.id, 'Withdrawn', at);
-      return render({
-        status: 200,
-        title: copy.unsubscribedTitle,
-        body: copy.unsubscribedBody,
-        rows: [[copy.rejoinTerms, WAITLIST_CONSENT_STATEMENT]],
-        button: { label: copy.rejoinButton, action: press.action, token: press.token, rejoin: true },
-      });
+      else if (!already) await records.setConsent(record.id, 'Withdrawn', at);
+      return donePage(already ? 'already-unsubscribed' : 'unsubscribed', claims.form, press);
     }
   }
 }
 
+const UNAVAILABLE = { title: copy.unavailableTitle, body: copy.unavailableBody };
+
 /** The page a link gets while the server cannot check or apply links (its mail settings are wrong). */
-export const linksUnavailablePage = (): Response =>
-  render({ status: 503, title: copy.unavailableTitle, body: copy.unavailableBody });
+export const linksUnavailablePage = (pages?: LinkPages): Promise<Response> =>
+  render({ status: 503, ...UNAVAILABLE }, pages);
 
 /** The page a client gets past the doors' per-client limit: nothing changed, try again shortly. */
-export function linksBusyPage(retryAfterSeconds: number): Response {
-  const response = render({ status: 429, title: copy.unavailableTitle, body: copy.unavailableBody });
+export async function linksBusyPage(retryAfterSeconds: number, pages?: LinkPages): Promise<Response> {
+  const response = await render({ status: 429, ...UNAVAILABLE }, pages);
   response.headers.set('retry-after', String(retryAfterSeconds));
   return response;
 }
@@ -260,19 +320,26 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') {
     return new Response('Method not allowed', { status: 405, headers: { allow: 'GET, HEAD, POST' } });
   }
-  const press = await pressOf(request, url);
-  if ('status' in press) return refusedPage('invalid', press.status);
-  const { token } = press;
+  const { pages } = options;
+  const pressed = await pressOf(request, url);
+  if ('status' in pressed) return render(refusedPage('invalid', pressed.status), pages);
+  const { token } = pressed;
   const check = await checkLink(token, purpose, options.linkSecrets, options.now());
-  if (!check.ok) return refusedPage(check.reason === 'expired' ? 'expired' : 'invalid');
+  if (!check.ok) return render(refusedPage(check.reason === 'expired' ? 'expired' : 'invalid'), pages);
   // The button posts back to the path alone: the token travels in the body, not in logs.
-  if (request.method !== 'POST') return confirmPage(purpose, check.claims, url.pathname, token);
+  if (request.method !== 'POST')
+    return render(confirmPage(purpose, check.claims, url.pathname, token), pages);
+  let done: Page;
   try {
-    return await act(purpose, check.claims, options, options.siteOrigin, { ...press, action: url.pathname });
+    done = await act(purpose, check.claims, options, options.siteOrigin, {
+      ...pressed,
+      action: url.pathname,
+    });
   } catch (error) {
     options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
-    return render({ status: 503, title: copy.unavailableTitle, body: copy.unavailableBody });
+    done = { status: 503, ...UNAVAILABLE };
   }
+  return render(done, pages);
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 } from './queues.ts';
 import { runRetentionJob } from './privacy.ts';
 import { isEmailLinkPath, linksUnavailablePage } from './links.ts';
+import { type LinkPages, linkPagesFrom } from './link-page.ts';
 import { queueOutcomeMail, type WorkerMailEnv, workerMail } from './mail.ts';
 import { type AirtableEnv, siteOriginOf } from './airtable-client.ts';
 
@@ -41,6 +42,11 @@ export interface WorkerEnv extends AirtableEnv, DeadLetterAdminEnv, WorkerMailEn
   SUBMIT_LIMITER?: RateLimitBinding;
   EMAIL_LIMITER?: RateLimitBinding;
   ADMIN_LIMITER?: RateLimitBinding;
+  /**
+   * `vite` only (scripts/vite-plugins/worker-server.ts): where the page templates are rendered
+   * from the sources, since the dev server's assets are not the build's. Read on every use.
+   */
+  DEV_TEMPLATES_URL?: string;
 }
 
 function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
@@ -83,11 +89,25 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
         },
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
-        formTemplates: formTemplatesFrom((path) => assetText(env, path)),
+        formTemplates: formTemplatesFrom((path) => templateText(env, path), {
+          cache: !env.DEV_TEMPLATES_URL,
+        }),
+        linkPages: linkPagesOf(env),
       }),
     };
   }
   return doors.handler;
+}
+
+// The emails' links' pages: their template is read from the assets once per isolate.
+let linkPages: { pages: LinkPages; env: WorkerEnv } | undefined;
+function linkPagesOf(env: WorkerEnv): LinkPages {
+  if (linkPages?.env !== env)
+    linkPages = {
+      env,
+      pages: linkPagesFrom((path) => templateText(env, path), { cache: !env.DEV_TEMPLATES_URL }),
+    };
+  return linkPages.pages;
 }
 
 /** A built file's text from the static assets (clean URLs: '/x.html' is served at '/x'). */
@@ -95,6 +115,13 @@ async function assetText(env: WorkerEnv, path: string): Promise<string | null> {
   const response = await env.ASSETS.fetch(
     new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')),
   );
+  return response.ok ? response.text() : null;
+}
+
+/** A page template: from the build's assets, or on `vite` rendered from the sources. */
+async function templateText(env: WorkerEnv, path: string): Promise<string | null> {
+  if (!env.DEV_TEMPLATES_URL) return assetText(env, path);
+  const response = await fetch(new URL(path, env.DEV_TEMPLATES_URL));
   return response.ok ? response.text() : null;
 }
 
@@ -117,7 +144,7 @@ export default {
       if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
       if (formAtPath(pathname)) return doorsFor(env, queue)(request, { address: connectingAddress(request) });
       if (env.EMAIL || env.MAIL_OUTBOX_URL) {
-        if (mailOf(env).problem) return linksUnavailablePage();
+        if (mailOf(env).problem) return linksUnavailablePage(linkPagesOf(env));
         return doorsFor(env, queue)(request, { address: connectingAddress(request) });
       }
     }

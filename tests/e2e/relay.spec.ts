@@ -308,8 +308,10 @@ test('a stranger at the console can neither read, widen, overwrite, delete nor f
   }
 
   // Nothing of it reached Airtable: no request naming the victim's record, no delete or replace,
-  // no record changed or forged. (Other tests' creates run alongside on the same base: a create is
-  // Airtable's upsert, a PATCH of the table, so the records below show what a PATCH changed.)
+  // no record changed or forged. Other tests run alongside on the same base and write there: they
+  // create, and pressing an emailed link updates its own record by a batch PATCH (consent.spec,
+  // email-link-pages.spec), whose path names no record; a PATCH of the victim's record would move
+  // its Last Updated, which the comparison with the stored record below catches.
   const reached = (await emulatorRequestsSince(request, since, AIRTABLE)).filter(
     (entry) => entry.path.includes(stored.id) || ['DELETE', 'PUT'].includes(entry.method),
   );

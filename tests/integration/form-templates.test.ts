@@ -10,7 +10,9 @@ import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '#src/config/messages.ts';
 import { renderFormAnswer } from '#src/server/form-door.ts';
-import { devFormTemplate } from '#scripts/vite-plugins/form-templates.ts';
+import { EMAIL_COPY } from '#src/config/messages.ts';
+import { renderLinkPage } from '#src/server/link-page.ts';
+import { devFormTemplate, devLinkPageTemplate } from '#scripts/vite-plugins/form-templates.ts';
 import { freePort } from '#scripts/loadtest/worker-process.ts';
 
 describe('devFormTemplate', () => {
@@ -48,4 +50,23 @@ describe('devFormTemplate', () => {
     },
     60_000,
   );
+
+  it('the emails’ links’ page: a whole page, its styles inline and no script, filled like a built one', async () => {
+    const template = await devLinkPageTemplate(server!);
+    expect(template).toMatch(/^<!doctype html>/i);
+    expect(template).not.toMatch(/<script\b/i);
+    expect(template).not.toContain('<link rel="stylesheet"');
+    expect(template).toMatch(/<style>[^<]*\.site-header\b/);
+    const page = renderLinkPage(template, {
+      title: EMAIL_COPY.linkPages.unsubscribedTitle,
+      body: EMAIL_COPY.linkPages.unsubscribedBody,
+      parts: ['rejoin'],
+    });
+    expect(page).toContain(
+      `<h1 id="email-link-heading" class="link-page__title">${EMAIL_COPY.linkPages.unsubscribedTitle}</h1>`,
+    );
+    expect(page).toContain(EMAIL_COPY.linkPages.rejoinAction);
+    expect(page).not.toContain(EMAIL_COPY.linkPages.quoteBookingLink);
+    expect(page).not.toMatch(/%%link-page:|data-link-page/);
+  }, 60_000);
 });

@@ -98,7 +98,7 @@ describe('strangers and hangs on the Worker under workerd', () => {
     const unsubscribe = await linkIn(email, EMAIL_COPY.confirm.subject, '/api/email/unsubscribe');
     const withdrawn = await press(unsubscribe);
     expect(withdrawn.status).toBe(200);
-    expect(await withdrawn.text()).toContain(EMAIL_COPY.linkPages.rejoinButton);
+    expect(await withdrawn.text()).toContain(EMAIL_COPY.linkPages.rejoinAction);
     expect(records('Waitlist', email)[0]?.fields.Consent).toBe('Withdrawn');
 
     // A stranger's sign-up and quote for it: answered as any other, stored or held, and silent.

@@ -185,7 +185,7 @@ describe('email links', () => {
     const options = { records: store.records, linkSecrets: [SECRET], siteOrigin: SITE, now: () => SENT };
     const done = await (await handleEmailLink(press(url), options)).text();
     expect(store.rows[0]?.consent).toBe('Withdrawn');
-    expect(done).toContain(EMAIL_COPY.linkPages.rejoinButton);
+    expect(done).toContain(EMAIL_COPY.linkPages.rejoinAction);
     expect(done).toContain('name="rejoin" value="1"');
     const token = new URL(url).searchParams.get('token') ?? '';
     const rejoin = await handleEmailLink(

@@ -50,6 +50,37 @@ describe('the site’s emails', () => {
     expect(message.html).toContain(`href="https://www.podling.app${EMAIL_LINK_PATHS.confirm}?token=`);
   });
 
+  it('looks like the product in any client: the name and mark as text at the top, a fallback link that wraps, dark mode, and a plain-text part with the same words', async () => {
+    const message = await confirmationEmail(context, 'parent@example.co.uk', 'sub-1');
+    // The name and mark need no image from another server: readable with images off.
+    expect(message.html).not.toMatch(/<img\b/i);
+    expect(message.html).not.toMatch(/url\(/i);
+    const top = message.html.slice(0, message.html.indexOf('class="email-card"'));
+    expect(top).toContain(`>${EMAIL_COPY.senderName}</div>`);
+    expect(top).toContain(EMAIL_COPY.tagline);
+    // Both colour schemes declared, with dark colours for the clients that honour the query.
+    expect(message.html).toContain('<meta name="color-scheme" content="light dark">');
+    expect(message.html).toContain('@media (prefers-color-scheme:dark)');
+    // The signed address under the button breaks anywhere instead of running past a phone's edge.
+    const url = message.text.match(/https:\/\/\S+\/api\/email\/confirm\?\S+/)?.[0] ?? '';
+    const fallback = new RegExp(
+      `<p style="[^"]*word-break:break-all;overflow-wrap:anywhere[^"]*"><a [^>]*>${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</a></p>`,
+    );
+    expect(message.html).toMatch(fallback);
+    expect(message.html).toContain(EMAIL_COPY.fallbackLink);
+    // The plain-text part: the name first, then every paragraph, the button's address, the sign-off and the way to stop.
+    expect(message.text.startsWith(`${EMAIL_COPY.senderName}\n${EMAIL_COPY.tagline}\n`)).toBe(true);
+    for (const words of [
+      EMAIL_COPY.confirm.intro,
+      EMAIL_COPY.confirm.ignore,
+      `${EMAIL_COPY.confirm.action}:\n${url}`,
+      EMAIL_COPY.signOff,
+      EMAIL_COPY.footer,
+      EMAIL_COPY.unsubscribeLine,
+    ])
+      expect(message.text).toContain(words);
+  });
+
   it('a held change carries the new values inside its signed link, and echoes none of them', async () => {
     const values = { name: 'Mallory <a href="https://evil.example">click</a>', school: 'Any' };
     const message = await changeEmail(context, 'quote', 'head@school.sch.uk', values, 'sub-2');

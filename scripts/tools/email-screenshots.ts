@@ -1,0 +1,300 @@
+/**
+ * Screenshots of the email journey, from the real thing: starts the site (`vite preview` of the
+ * build in dist/, or `vite` with --dev) on a free loopback port with its own Airtable emulator
+ * data, outbox and link secret in a temporary folder; signs up through the real forms in Chromium;
+ * reads the emails from the outbox (.eml) and shoots their HTML part; opens their links and
+ * presses their buttons, shooting each page. At 390 and 1280 CSS px wide, into docs/screenshots/.
+ *
+ *   npm run build && npm run screenshots:email        # the build, as deployed
+ *   npm run screenshots:email -- --dev                # the sources, through `vite`
+ *   npm run screenshots:email -- --out /tmp/shots     # somewhere else
+ *
+ * docs/consent.md shows them. Nothing here is a test: tests/e2e/email-link-pages.spec.ts checks the pages.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { readOutbox, type OutboxMessage } from '#scripts/airtable-emulator/outbox.ts';
+import { CHROMIUM_FLAGS, testBrowserPath } from '#scripts/chromium.mjs';
+import { EMAIL_COPY } from '#src/config/messages.ts';
+import { signLink } from '#src/server/links.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const WIDTHS = [390, 1280] as const;
+const WAIT_MS = 30_000;
+
+const { values: options } = parseArgs({
+  options: {
+    dev: { type: 'boolean', default: false },
+    out: { type: 'string', default: 'docs/screenshots' },
+  },
+});
+const outDir = path.resolve(ROOT, options.out);
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  const end = Date.now() + WAIT_MS;
+  for (;;) {
+    const found = await probe().catch(() => undefined);
+    if (found !== undefined) return found;
+    if (Date.now() > end) throw new Error(`Gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Starts `vite` or `vite preview` on `port`, with its state in `dir`; resolves once it answers. */
+async function startSite(port: number, dir: string, linkSecret: string): Promise<ChildProcess> {
+  if (!options.dev && !existsSync(path.join(ROOT, 'dist', 'client', '__forms', 'email-link.html')))
+    throw new Error('No relay-mode build in dist/: run `npm run build` first (or pass --dev).');
+  const args = [
+    path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+    ...(options.dev ? [] : ['preview']),
+    '--port',
+    String(port),
+    '--strictPort',
+    '--logLevel',
+    'warn',
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    // Its own process group, so the whole server (workerd included) ends with it.
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      MAIL_OUTBOX_DIR: path.join(dir, 'outbox'),
+      AIRTABLE_EMULATOR_DATA: path.join(dir, 'airtable.json'),
+      WORKER_STATE_DIR: path.join(dir, 'state'),
+      LINK_SECRET: linkSecret,
+    },
+  });
+  await until('the site to answer', async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/`);
+    return response.ok ? true : undefined;
+  });
+  return child;
+}
+
+function stop(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGINT');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** The email `subject` to `to`, once the Worker has written it to the outbox. */
+const emailed = (dir: string, to: string, subject: string): Promise<OutboxMessage> =>
+  until(`"${subject}" to ${to}`, async () =>
+    (await readOutbox(path.join(dir, 'outbox'))).find(
+      (message) => message.headers.to === to && message.headers.subject === subject,
+    ),
+  );
+
+const linkIn = (message: OutboxMessage, kind: 'confirm' | 'change' | 'unsubscribe'): string => {
+  const link = message.links.find((candidate) => candidate.includes(`/api/email/${kind}?`));
+  if (!link) throw new Error(`No ${kind} link in "${message.headers.subject}"`);
+  return link;
+};
+
+/** Seeds a record through the emulator's admin API, on the site's origin. */
+async function seed(site: string, table: string, fields: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${site}/__emulator/records/${encodeURIComponent(table)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ fields }),
+  });
+  if (!response.ok) throw new Error(`Seeding ${table}: ${response.status} ${await response.text()}`);
+}
+
+const written: string[] = [];
+
+/**
+ * The page `load` opens, full length, at each width: loaded once (a pressed button acts once),
+ * then narrowed or widened.
+ */
+async function shoot(
+  browser: Browser,
+  name: string,
+  load: (page: Page) => Promise<void>,
+  {
+    colorScheme = 'light',
+    widths = WIDTHS,
+  }: { colorScheme?: 'light' | 'dark'; widths?: readonly number[] } = {},
+): Promise<void> {
+  const context = await browser.newContext({
+    viewport: { width: widths[0] ?? 390, height: 900 },
+    deviceScaleFactor: 1,
+    colorScheme,
+  });
+  const page = await context.newPage();
+  await load(page);
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 900 });
+    const file = path.join(outDir, `${name}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    written.push(path.relative(ROOT, file));
+  }
+  await context.close();
+}
+
+/** An email's HTML part as a mail client shows it (no network: it needs none). */
+async function shootEmail(
+  browser: Browser,
+  name: string,
+  message: OutboxMessage,
+  look?: Parameters<typeof shoot>[3],
+): Promise<void> {
+  await shoot(
+    browser,
+    `email-${name}`,
+    async (page) => {
+      await page.route('**/*', (route) => route.abort());
+      await page.setContent(message.html, { waitUntil: 'load' });
+    },
+    look,
+  );
+}
+
+/** A link's page: opened, and with `press`, its button pressed. */
+async function shootLink(browser: Browser, name: string, link: string, press?: string): Promise<void> {
+  await shoot(browser, `page-${name}`, async (page) => {
+    await page.goto(link);
+    if (press) {
+      await page.getByRole('button', { name: press }).click();
+      await page.waitForLoadState('load');
+    }
+  });
+}
+
+const copy = EMAIL_COPY.linkPages;
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'email-screenshots-'));
+  const linkSecret = randomBytes(32).toString('hex');
+  const port = await freePort();
+  const site = `http://127.0.0.1:${port}`;
+  await mkdir(outDir, { recursive: true });
+  const server = await startSite(port, dir, linkSecret);
+  const browser = await chromium.launch({ executablePath: testBrowserPath(), args: [...CHROMIUM_FLAGS] });
+  try {
+    const parent = 'parent@example.co.uk';
+    const returning = 'returning.parent@example.co.uk';
+    const teacher = 'head@riverside.sch.uk';
+    const returningTeacher = 'deputy@hillside.sch.uk';
+    const at = '2026-01-05T09:00:00.000Z';
+    await seed(site, 'Waitlist', {
+      Email: returning,
+      Interests: ['Use Podling'],
+      Consent: 'Confirmed',
+      'Confirmed At': at,
+      'Created At': at,
+      'Last Updated': at,
+    });
+    await seed(site, 'School Quotes', {
+      Email: returningTeacher,
+      'Contact Name': 'Sam Okafor',
+      'School Name': 'Hillside Primary',
+      Role: 'Deputy Head',
+      'Use Cases': ['Support Learners'],
+      Status: 'New',
+      'Created At': at,
+      'Last Updated': at,
+    });
+
+    // Sign up through the real forms, as a parent and a teacher would.
+    // A new page for each: a joined form stays joined.
+    let page = await browser.newPage();
+    const fresh = async () => {
+      await page.close();
+      page = await browser.newPage();
+    };
+    const joinWaitlist = async (email: string, interest: string) => {
+      await fresh();
+      await page.goto(`${site}/#waitlist`);
+      await page.getByRole('checkbox', { name: interest }).check();
+      await page.getByRole('textbox', { name: 'Email address', exact: true }).fill(email);
+      await page.getByRole('button', { name: 'Join the waitlist' }).click();
+      await page.getByText('Thanks for your interest in').first().waitFor();
+    };
+    const askForQuote = async (email: string, name: string, school: string) => {
+      await fresh();
+      await page.goto(`${site}/schools`);
+      await page.getByRole('textbox', { name: 'Your Name', exact: true }).fill(name);
+      await page.getByRole('textbox', { name: 'Email Address', exact: true }).fill(email);
+      await page.getByRole('textbox', { name: 'School/Institution Name', exact: true }).fill(school);
+      await page.getByRole('textbox', { name: 'Role', exact: true }).fill('Head of English');
+      await page.getByRole('checkbox', { name: 'Practice Speaking' }).check();
+      await page.getByRole('button', { name: 'Request a Quote' }).click();
+      await page.getByRole('heading', { name: 'Thank You!' }).waitFor();
+    };
+    await joinWaitlist(parent, 'Use Podling');
+    await joinWaitlist(returning, 'Partner with Podling');
+    await askForQuote(teacher, 'Aoife Byrne', 'Riverside Primary');
+    await askForQuote(returningTeacher, 'Sam Okafor', 'Hillside Primary School');
+    await page.close();
+
+    const confirmation = await emailed(dir, parent, EMAIL_COPY.confirm.subject);
+    const change = await emailed(dir, returning, EMAIL_COPY.change.subject);
+    const acknowledgement = await emailed(dir, teacher, EMAIL_COPY.quoteAcknowledgement.subject);
+    const quoteChange = await emailed(dir, returningTeacher, EMAIL_COPY.change.subject);
+    await shootEmail(browser, 'confirm', confirmation);
+    await shootEmail(browser, 'change', change);
+    await shootEmail(browser, 'quote-acknowledgement', acknowledgement);
+    // Dark mode, as Apple Mail and iOS Mail show it on a phone set to dark.
+    await shootEmail(browser, 'confirm-dark', confirmation, { colorScheme: 'dark', widths: [390] });
+
+    const confirm = linkIn(confirmation, 'confirm');
+    await shootLink(browser, 'confirm', confirm);
+    await shootLink(browser, 'confirmed', confirm, copy.confirmButton);
+    // The place is confirmed now: every further press says so.
+    await shootLink(browser, 'already-confirmed', confirm, copy.confirmButton);
+    await shootLink(browser, 'change', linkIn(change, 'change'));
+    await shootLink(browser, 'changed', linkIn(change, 'change'), copy.changeButton);
+    await shootLink(browser, 'quote-changed', linkIn(quoteChange, 'change'), copy.changeButton);
+    const unsubscribe = linkIn(acknowledgement, 'unsubscribe');
+    await shootLink(browser, 'unsubscribe', unsubscribe);
+    await shootLink(browser, 'unsubscribed', unsubscribe, copy.unsubscribeButton);
+    // A link from an email sent 8 days ago, signed with this run's secret.
+    const expiredToken = await signLink(
+      {
+        purpose: 'confirm',
+        form: 'waitlist',
+        email: parent,
+        expiresAt: Math.floor(Date.now() / 1000) - 24 * 3600,
+      },
+      linkSecret,
+    );
+    await shootLink(browser, 'expired', `${site}/api/email/confirm?token=${expiredToken}`);
+    await shootLink(
+      browser,
+      'tampered',
+      confirm.replace(/token=./, (match) => (match.endsWith('A') ? 'token=B' : 'token=A')),
+    );
+  } finally {
+    await browser.close();
+    stop(server);
+    await rm(dir, { recursive: true, force: true });
+  }
+  console.log(`Wrote ${written.length} screenshots:\n  ${written.join('\n  ')}`);
+}
+
+await main();

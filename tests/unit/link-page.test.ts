@@ -1,0 +1,130 @@
+import { EMAIL_COPY } from '#src/config/messages.ts';
+import { PRODUCT_NAME } from '#src/config/site.ts';
+import {
+  LINK_PAGE_REGIONS,
+  LINK_PAGE_SLOTS,
+  LINK_PAGE_TEMPLATE_PATH,
+  linkPageRegionEnd,
+  linkPageRegionStart,
+  linkPageSlot,
+} from '#src/lib/link-page.ts';
+import { isHiddenPath } from '#src/server/form-door.ts';
+import { linkPagesFrom, renderLinkPage } from '#src/server/link-page.ts';
+import { handleEmailLink, type ConsentRecords } from '#src/server/links.ts';
+import { signedUrl, type MailContext } from '#src/server/emails.ts';
+
+/** A template as the build renders one: every region and slot, in a frame. */
+const TEMPLATE = `<!doctype html><html><head><title>${linkPageSlot('title')}</title></head><body><header>frame</header><main><h1>${linkPageSlot('heading')}</h1><p>${linkPageSlot('body')}</p>${linkPageSlot('rows')}${LINK_PAGE_REGIONS.map(
+  (region) =>
+    `${linkPageRegionStart(region)}<div id="${region}">${region === 'ask' ? `<form action="${linkPageSlot('action')}"><input value="${linkPageSlot('token')}"><button>${linkPageSlot('button')}</button></form>` : ''}</div>${linkPageRegionEnd(region)}`,
+).join('')}</main><footer>frame</footer></body></html>`;
+
+const SECRET = 'k'.repeat(40);
+const NOW = new Date('2026-03-01T10:00:00Z');
+const context: MailContext = {
+  from: { email: 'hello@podling.app' },
+  siteUrl: 'https://www.podling.app',
+  now: NOW,
+  linkSecret: SECRET,
+};
+
+describe('the email links’ page template', () => {
+  it('is kept where no request reaches it', () => {
+    expect(isHiddenPath(LINK_PAGE_TEMPLATE_PATH)).toBe(true);
+  });
+
+  it('keeps the parts of one page, puts its words in escaped, and leaves no marker', () => {
+    const html = renderLinkPage(TEMPLATE, {
+      title: 'Confirm <now>',
+      body: 'Press & go',
+      rows: [['interests', '<b>Use</b> %%link-page:token%%']],
+      button: { label: 'Press "me"', action: '/api/email/change', token: 'abc.def' },
+    });
+    expect(html).toContain(`<title>Confirm &lt;now&gt; | ${PRODUCT_NAME}</title>`);
+    expect(html).toContain('<h1>Confirm &lt;now&gt;</h1>');
+    expect(html).toContain('<p>Press &amp; go</p>');
+    // A value that looks like a slot stays text: one pass, never searched again.
+    expect(html).toContain('<dd>&lt;b&gt;Use&lt;/b&gt; %%link-page:token%%</dd>');
+    expect(html).toContain(
+      '<form action="/api/email/change"><input value="abc.def"><button>Press &quot;me&quot;</button>',
+    );
+    expect(html).toContain('<div id="ask">');
+    for (const region of LINK_PAGE_REGIONS.filter((name) => name !== 'ask'))
+      expect(html).not.toContain(`id="${region}"`);
+    expect(html).not.toContain('data-link-page');
+    expect(html.match(/%%link-page:/g)).toHaveLength(1);
+  });
+
+  it('keeps the next steps it is given and no button without one', () => {
+    const html = renderLinkPage(TEMPLATE, { title: 'Done', body: 'Done.', parts: ['next-waitlist'] });
+    expect(html).toContain('<div id="next-waitlist">');
+    expect(html).not.toContain('<div id="ask">');
+    expect(html).not.toContain('<div id="next-quote">');
+  });
+
+  it('refuses a template that drifted from the renderer, and then the page is the minimal one', async () => {
+    const drifted = TEMPLATE.replace(linkPageSlot('body'), '');
+    expect(() => renderLinkPage(drifted, { title: 'T', body: 'B' })).toThrow(/'body' slot/);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const pages = linkPagesFrom(async () => drifted);
+    expect(await pages.render({ title: 'T', body: 'B' })).toBeNull();
+  });
+
+  it('reads the template once per instance, from the path the build writes it to', async () => {
+    const load = vi.fn(async (path: string) => (path === LINK_PAGE_TEMPLATE_PATH ? TEMPLATE : null));
+    const pages = linkPagesFrom(load);
+    await pages.render({ title: 'A', body: 'a' });
+    await pages.render({ title: 'B', body: 'b' });
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(LINK_PAGE_SLOTS.every((slot) => TEMPLATE.includes(linkPageSlot(slot)))).toBe(true);
+  });
+
+  it('a link answers in the frame: after confirming, the next steps; a tampered link 400 with the way to a new one', async () => {
+    const records: ConsentRecords = {
+      find: async () => ({ id: 'rec1', consent: 'Pending' }),
+      setConsent: async () => {},
+      createWithdrawn: async () => {},
+      applyValues: async () => 'applied' as const,
+    };
+    const options = {
+      records,
+      linkSecrets: [SECRET],
+      siteOrigin: 'https://www.podling.app',
+      now: () => NOW,
+      pages: linkPagesFrom(async () => TEMPLATE),
+    };
+    const url = new URL(await signedUrl(context, 'confirm', 'waitlist', 'p@example.com'));
+    const opened = await handleEmailLink(new Request(url), options);
+    expect(opened.status).toBe(200);
+    const asked = await opened.text();
+    expect(asked).toContain('<header>frame</header>');
+    expect(asked).toContain(`<h1>${EMAIL_COPY.linkPages.confirmTitle}</h1>`);
+    expect(asked).toContain('<form action="/api/email/confirm">');
+    expect(opened.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(opened.headers.get('content-security-policy')).not.toMatch(/script-src/);
+
+    const pressed = await handleEmailLink(
+      new Request(`https://www.podling.app${url.pathname}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: url.searchParams.get('token') ?? '' }).toString(),
+      }),
+      options,
+    );
+    const done = await pressed.text();
+    expect(done).toContain(`<h1>${EMAIL_COPY.linkPages.confirmedTitle}</h1>`);
+    expect(done).toContain('<div id="next-waitlist">');
+    expect(done).not.toContain('<div id="ask">');
+
+    const tampered = await handleEmailLink(
+      new Request(
+        url.toString().replace(/token=./, (match) => (match.endsWith('A') ? 'token=B' : 'token=A')),
+      ),
+      options,
+    );
+    expect(tampered.status).toBe(400);
+    const refused = await tampered.text();
+    expect(refused).toContain(`<h1>${EMAIL_COPY.linkPages.invalidTitle}</h1>`);
+    expect(refused).toContain('<div id="sign-up">');
+  });
+});
