@@ -7,7 +7,12 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { App } from './app/app.tsx';
 import { renderHeadTags } from './app/document-head.ts';
-import { escapeHtml, formAnswerRegionEnd, formAnswerRegionStart } from './lib/form-answer.ts';
+import {
+  escapeHtml,
+  formAnswerRegionEnd,
+  formAnswerRegionStart,
+  linkPageSlot,
+} from './lib/page-templates.ts';
 import { Layout } from './app/layout.tsx';
 import { buildRoutes, NOT_FOUND_ROUTE, preloadRoute, type RouteDefinition } from './app/routes.tsx';
 import { WAITLIST_ANCHOR_ID } from './config/constants.ts';
@@ -16,7 +21,6 @@ import { PRODUCT_NAME } from './config/site.ts';
 import { QuoteAnswerPage } from './features/quote/quote-answer-page.tsx';
 import { WaitlistAnswerPage } from './features/waitlist/waitlist-answer-page.tsx';
 import { EmailLinkPage } from './features/email-links/email-link-page.tsx';
-import { linkPageSlot } from './lib/link-page.ts';
 import globalStyles from './styles/global.css?inline';
 import storeButtonStyles from './styles/home.css?inline';
 import linkPageStyles from './styles/link-page.css?inline';
@@ -118,7 +122,7 @@ export function renderFormTemplate(form: FormName): { head: string; html: string
 }
 
 /**
- * The template of the page an email's link opens (src/server/link-page.ts fills it per request):
+ * The template of the page an email's link opens (src/server/links.ts fills it per request):
  * the site's frame around every part such a page can show, its styles inline (the global ones,
  * the store buttons', its own), no script, noindex, and the title a slot. The same in the build
  * (prerender.ts writes it) and on the dev server (form-templates.ts renders it on demand).

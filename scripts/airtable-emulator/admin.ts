@@ -4,7 +4,7 @@
  * and read the request log.
  */
 import type http from 'node:http';
-import { escapeHtml } from '#src/lib/form-answer.ts';
+import { escapeHtml } from '#src/lib/page-templates.ts';
 import { isMailMessage } from '#src/server/mail.ts';
 import { type OutboxMessage, outboxMailer, readOutbox } from './outbox.ts';
 import { isObject, readBody, sendJson } from './http.ts';

@@ -1,8 +1,8 @@
 /**
- * The forms' answer templates (src/server/form-page.ts fills them per native post): the built
+ * The forms' answer templates (src/server/form-door.ts fills them per native post): the built
  * site writes one per form into dist/ at formTemplatePath(form) (prerender.ts); the dev server,
  * which has no dist/, renders one on demand with `devFormTemplate`. The same for the page the
- * emails' links open (src/server/link-page.ts): `devLinkPageTemplate`.
+ * emails' links open (src/server/links.ts): `devLinkPageTemplate`.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -56,7 +56,7 @@ function devStylesheetLinks(server: ViteDevServer): string {
 /**
  * The answer template of `form` on the dev server (`vite`, listening): rendered through Vite's SSR loader
  * from src/entry-server.tsx, with the dev server's stylesheets linked (no dist/ to inline from)
- * and no script. Fill it with renderFormAnswer from src/server/form-page.ts.
+ * and no script. Fill it with renderFormAnswer from src/server/form-door.ts.
  */
 export async function devFormTemplate(server: ViteDevServer, form: FormName): Promise<string> {
   const entry = (await server.ssrLoadModule('/src/entry-server.tsx')) as FormTemplateModule;
@@ -78,7 +78,7 @@ async function devIndexHtml(server: ViteDevServer): Promise<string> {
 /**
  * The emails' links' page template on the dev server (`vite`): rendered through Vite's SSR loader
  * as the build renders it, its styles inline (the entry inlines them), no script. Fill it with
- * renderLinkPage from src/server/link-page.ts.
+ * renderLinkPage from src/server/links.ts.
  */
 export async function devLinkPageTemplate(server: ViteDevServer): Promise<string> {
   const entry = (await server.ssrLoadModule('/src/entry-server.tsx')) as FormTemplateModule;

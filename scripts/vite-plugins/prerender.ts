@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Manifest, ManifestChunk, Plugin, ViteBuilder } from 'vite';
 import type { FormName } from '#src/lib/forms/forms.ts';
-import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/link-page.ts';
+import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/page-templates.ts';
 import { formTemplatePath } from '#src/server/form-door.ts';
 import { BOOT_MODULES_ID, withBootLoader } from './boot-loader.ts';
 import { assembleFormTemplate, type RenderedFormTemplate } from './form-templates.ts';
@@ -178,7 +178,7 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
       await writeFile(file, withSecurityMeta(html));
     }
     // The answer page of each form's native post (relay mode: only there does a server answer
-    // one), no route and not in the sitemap; src/server/form-page.ts fills it per post.
+    // one), no route and not in the sitemap; src/server/form-door.ts fills it per post.
     const templates = settings.current.storageMode === 'relay' ? await server.renderFormTemplates() : [];
     for (const template of templates) {
       const styles = await inlineStyles(outDir, pageStylesheets(manifest, template.modulePath));
@@ -187,7 +187,7 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
       await writeFile(file, withSecurityMeta(assembleFormTemplate(builtIndexHtml, template, styles)));
     }
     // The page the emails' links open (relay mode: only there does the server send email), its
-    // styles inline in its head; src/server/link-page.ts fills it per request.
+    // styles inline in its head; src/server/links.ts fills it per request.
     const linkPages = settings.current.storageMode === 'relay' ? [server.renderLinkPageTemplate()] : [];
     for (const template of linkPages) {
       const file = join(outDir, LINK_PAGE_TEMPLATE_PATH);

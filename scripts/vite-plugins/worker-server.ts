@@ -42,7 +42,7 @@ import {
 import { DEFAULT_MAIL_OUTBOX_DIR } from '#scripts/airtable-emulator/outbox.ts';
 import { FORM_TEMPLATES_PREFIX } from '#src/server/form-door.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
-import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/link-page.ts';
+import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/page-templates.ts';
 import { clientAddress, trustedProxies } from '#src/server/request-check.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 import { devFormTemplate, devLinkPageTemplate } from './form-templates.ts';

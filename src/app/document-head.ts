@@ -1,4 +1,4 @@
-import { escapeHtml } from '#src/lib/form-answer.ts';
+import { escapeHtml } from '#src/lib/page-templates.ts';
 import type { RouteDefinition } from './routes.tsx';
 import {
   documentTitle,

@@ -6,7 +6,7 @@
  * the schools team's notification shows the fields, escaped, to the team.
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { escapeHtml } from '#src/lib/form-answer.ts';
+import { escapeHtml } from '#src/lib/page-templates.ts';
 import { type MailAddress, type MailMessage } from './mail.ts';
 import {
   EMAIL_LINK_PATHS,

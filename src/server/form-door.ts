@@ -29,7 +29,7 @@ import {
   formAnswerRegionStart,
   formAnswerValueToken,
   type FormAnswerOutcome,
-} from '#src/lib/form-answer.ts';
+} from '#src/lib/page-templates.ts';
 import { formAtPath, FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { createAirtableClient, type AirtableEnv, type Pacer, airtableAccess } from './airtable-client.ts';
 import {
@@ -38,8 +38,8 @@ import {
   handleEmailLink,
   linksBusyPage,
   linksUnavailablePage,
+  type LinkPages,
 } from './links.ts';
-import type { LinkPages } from './link-page.ts';
 import type { MailService, WriteOutcome } from './mail.ts';
 import { confirmedQuoteChange, consentRecords } from './submission.ts';
 import {
@@ -168,7 +168,7 @@ export function answerEnhancedPost(result: CheckResult): Response {
 /**
  * A native post's answer page: the build writes one template per form (scripts/vite-plugins/
  * prerender.ts), the form's page in full with no script; `renderFormAnswer` fills a copy for one
- * post by plain string replacement of the markers in src/lib/form-answer.ts. All copy comes from
+ * post by plain string replacement of the markers in src/lib/page-templates.ts. All copy comes from
  * the template, i.e. from the components and src/config/messages.ts.
  */
 export type NativeOutcome = FormAnswerOutcome;
@@ -302,7 +302,7 @@ export interface DoorsOptions {
   bodyTimeoutMs?: number;
   /** The built answer pages of the forms' native posts. */
   formTemplates?: FormTemplates;
-  /** The emails' links' pages in the site's frame (the build's template, link-page.ts). */
+  /** The emails' links' pages in the site's frame (the build's template, links.ts). */
   linkPages?: LinkPages;
   /**
    * The Worker's mail: with it, consent applies to every write (consent.ts) and the emails' links

@@ -26,8 +26,7 @@ import {
   type QueueBatch,
 } from './queues.ts';
 import { runRetentionJob } from './privacy.ts';
-import { isEmailLinkPath, linksUnavailablePage } from './links.ts';
-import { type LinkPages, linkPagesFrom } from './link-page.ts';
+import { isEmailLinkPath, linksUnavailablePage, type LinkPages, linkPagesFrom } from './links.ts';
 import { queueOutcomeMail, type WorkerMailEnv, workerMail } from './mail.ts';
 import { type AirtableEnv, siteOriginOf } from './airtable-client.ts';
 

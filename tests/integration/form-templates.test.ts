@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '#src/config/messages.ts';
+import { MESSAGES, EMAIL_COPY } from '#src/config/messages.ts';
 import { renderFormAnswer } from '#src/server/form-door.ts';
-import { EMAIL_COPY } from '#src/config/messages.ts';
-import { renderLinkPage } from '#src/server/link-page.ts';
+import { renderLinkPage } from '#src/server/links.ts';
 import { devFormTemplate, devLinkPageTemplate } from '#scripts/vite-plugins/form-templates.ts';
 import { freePort } from '#scripts/loadtest/worker-process.ts';
 

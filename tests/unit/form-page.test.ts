@@ -4,7 +4,7 @@ import { ERROR_SUMMARY_TITLE } from '#src/components/form/form-answer.tsx';
 import { MESSAGES } from '#src/config/messages.ts';
 import { renderFormTemplate } from '#src/entry-server.tsx';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
-import { escapeHtml } from '#src/lib/form-answer.ts';
+import { escapeHtml } from '#src/lib/page-templates.ts';
 import {
   formTemplatePath,
   renderFormAnswer,

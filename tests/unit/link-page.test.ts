@@ -7,10 +7,9 @@ import {
   linkPageRegionEnd,
   linkPageRegionStart,
   linkPageSlot,
-} from '#src/lib/link-page.ts';
+} from '#src/lib/page-templates.ts';
 import { isHiddenPath } from '#src/server/form-door.ts';
-import { linkPagesFrom, renderLinkPage } from '#src/server/link-page.ts';
-import { handleEmailLink, type ConsentRecords } from '#src/server/links.ts';
+import { linkPagesFrom, renderLinkPage, handleEmailLink, type ConsentRecords } from '#src/server/links.ts';
 import { signedUrl, type MailContext } from '#src/server/emails.ts';
 
 /** A template as the build renders one: every region and slot, in a frame. */

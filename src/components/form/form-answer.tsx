@@ -6,7 +6,7 @@ import {
   FORM_ANSWER_REGION_ATTRIBUTE,
   formAnswerValueToken,
   type FormAnswerRegion,
-} from '#src/lib/form-answer.ts';
+} from '#src/lib/page-templates.ts';
 import '#src/styles/forms.css';
 
 /*

@@ -4,7 +4,7 @@ import { WAITLIST_ANCHOR_ID } from '#src/config/constants.ts';
 import { flags } from '#src/config/flags.ts';
 import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { CALENDAR, EXTERNAL_LINK_PROPS, ROUTE_PATHS } from '#src/config/site.ts';
-import { LINK_PAGE_REGION_ATTRIBUTE, linkPageSlot, type LinkPageRegion } from '#src/lib/link-page.ts';
+import { LINK_PAGE_REGION_ATTRIBUTE, linkPageSlot, type LinkPageRegion } from '#src/lib/page-templates.ts';
 
 const copy = EMAIL_COPY.linkPages;
 
