@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { MESSAGES } from '#src/config/messages.ts';
 import { EXTERNAL_LINK_PROPS, LINKS } from '#src/config/site.ts';
 import { trackStoreClick } from '#src/lib/analytics.ts';
@@ -11,86 +11,40 @@ export const IOS_POPUP_TEXT = {
 } as const;
 
 export type IosIssuePopupProps = {
-  open: boolean;
   onClose: () => void;
   /** Where 'Download the app' continues to; the App Store (UK listing) by default. */
   appStoreUrl?: string;
 };
 
-const FOCUSABLE = 'a[href], button:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-/** Keeps Tab and Shift+Tab cycling inside the dialog, pulling focus back if it escaped. */
-function trapTab(event: KeyboardEvent, container: HTMLElement | null): void {
-  if (!container) return;
-  const focusable = Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE));
-  const first = focusable[0];
-  const last = focusable[focusable.length - 1];
-  if (!first || !last) return;
-  const active = document.activeElement;
-  const inside = active instanceof Node && container.contains(active);
-  if (event.shiftKey && (!inside || active === first || active === container)) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && (!inside || active === last)) {
-    event.preventDefault();
-    first.focus();
-  }
-}
-
 /**
- * The temporary notice about the iOS sign-up issue: a modal dialog (role dialog, aria-modal)
- * that takes focus when it opens, keeps Tab inside, closes on Escape, the X, 'Dismiss' or
- * 'Download the app', and gives focus back to whatever opened it. Rendered only while open,
- * so the prerendered page never contains it.
+ * The temporary notice about the iOS sign-up issue: a native modal <dialog>, so the browser
+ * moves focus into it, keeps Tab inside, makes the page behind inert, closes it on Escape and
+ * gives focus back to whatever opened it. The X and 'Dismiss' close it as a dialog form's
+ * buttons; 'Download the app' and a click on the backdrop close it too. Rendered only while
+ * open, so the prerendered page never contains it.
  */
-export function IosIssuePopup({ open, onClose, appStoreUrl = LINKS.appStore }: IosIssuePopupProps) {
-  const dialog = useRef<HTMLDivElement>(null);
-  const closeButton = useRef<HTMLButtonElement>(null);
-  const close = useEffectEvent(() => onClose());
-
-  useEffect(() => {
-    if (!open) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    closeButton.current?.focus();
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        close();
-      } else if (event.key === 'Tab') {
-        trapTab(event, dialog.current);
-      }
-    };
-    document.addEventListener('keydown', onKeyDown);
-    const { overflow } = document.body.style;
-    document.body.style.overflow = 'hidden';
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      document.body.style.overflow = overflow;
-      opener?.focus();
-    };
-  }, [open]);
-
-  if (!open) return null;
+export function IosIssuePopup({ onClose, appStoreUrl = LINKS.appStore }: IosIssuePopupProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => dialog.current?.showModal(), []);
+  const close = () => dialog.current?.close();
 
   return (
-    <div className="ios-popup">
-      <div className="ios-popup__backdrop" aria-hidden="true" onClick={onClose} />
-      <div
-        ref={dialog}
-        className="ios-popup__dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="ios-popup-title"
-        aria-describedby="ios-popup-text"
-        tabIndex={-1}
-      >
-        <button
-          ref={closeButton}
-          type="button"
-          className="ios-popup__close"
-          aria-label={IOS_POPUP_TEXT.close}
-          onClick={onClose}
-        >
+    // A click beside the box (on the dialog, which spans the viewport) closes it too; Escape is
+    // the keyboard's way.
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
+    <dialog
+      ref={dialog}
+      className="ios-popup"
+      aria-modal="true"
+      aria-labelledby="ios-popup-title"
+      aria-describedby="ios-popup-text"
+      onClose={onClose}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) close();
+      }}
+    >
+      <form method="dialog" className="ios-popup__dialog">
+        <button type="submit" className="ios-popup__close" aria-label={IOS_POPUP_TEXT.close}>
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
             <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
           </svg>
@@ -102,7 +56,7 @@ export function IosIssuePopup({ open, onClose, appStoreUrl = LINKS.appStore }: I
           {MESSAGES.iosPopupText}
         </p>
         <div className="ios-popup__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
+          <button type="submit" className="button button--secondary">
             {MESSAGES.iosPopupDismiss}
           </button>
           <a
@@ -111,14 +65,14 @@ export function IosIssuePopup({ open, onClose, appStoreUrl = LINKS.appStore }: I
             {...EXTERNAL_LINK_PROPS}
             onClick={() => {
               void trackStoreClick('iOS', 'popup');
-              onClose();
+              close();
             }}
           >
             {MESSAGES.iosPopupDownload}
             <span className="visually-hidden"> {IOS_POPUP_TEXT.newTab}</span>
           </a>
         </div>
-      </div>
-    </div>
+      </form>
+    </dialog>
   );
 }

@@ -65,7 +65,7 @@ export function HomePage({
     <div className="home">
       {tempIssuePopup && popupOpen ? (
         <Suspense fallback={null}>
-          <IosIssuePopup open onClose={() => setPopupOpen(false)} />
+          <IosIssuePopup onClose={() => setPopupOpen(false)} />
         </Suspense>
       ) : null}
 

@@ -1,7 +1,7 @@
 import { FORM_HONEYPOT } from '#src/lib/forms/contract.ts';
 import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState, type FormEvent, type ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
@@ -14,7 +14,6 @@ import {
 } from '#src/components/form/submit-button.tsx';
 import { ToggleCard } from '#src/components/form/toggle-card.tsx';
 import { useEmailField } from '#src/components/form/use-email-field.ts';
-import { useSingleSubmit } from '#src/components/form/use-single-submit.ts';
 import { MESSAGES } from '#src/config/messages.ts';
 import { CONTACT_EMAIL, LINKS } from '#src/config/site.ts';
 import { isValidEmail } from '#src/lib/email.ts';
@@ -316,55 +315,5 @@ describe('HoneypotField', () => {
       target: { value: 'https://spam.example' },
     });
     expect(isHoneypotFilled(form, FORM_HONEYPOT)).toBe(true);
-  });
-});
-
-describe('useSingleSubmit', () => {
-  it('runs one task at a time and allows another once it settles', async () => {
-    const { result } = renderHook(() => useSingleSubmit());
-    let finish!: () => void;
-    const task = vi.fn(
-      () =>
-        new Promise<string>((resolve) => {
-          finish = () => resolve('done');
-        }),
-    );
-    const first = result.current.run(task);
-    const second = result.current.run(task);
-    expect(task).toHaveBeenCalledTimes(1);
-    await expect(second).resolves.toBeUndefined();
-    finish();
-    await expect(first).resolves.toBe('done');
-    const third = result.current.run(task);
-    finish();
-    await third;
-    expect(task).toHaveBeenCalledTimes(2);
-  });
-
-  it('releases the guard when the task throws', async () => {
-    const { result } = renderHook(() => useSingleSubmit());
-    await expect(result.current.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    await expect(result.current.run(() => Promise.resolve('again'))).resolves.toBe('again');
-  });
-
-  it('stops a double-clicked submit button from submitting twice', async () => {
-    const sent = vi.fn(() => new Promise<void>(() => undefined));
-    function Harness() {
-      const { run } = useSingleSubmit();
-      return (
-        <form
-          onSubmit={(event: FormEvent) => {
-            event.preventDefault();
-            void run(sent);
-          }}
-        >
-          <button type="submit">Send</button>
-        </form>
-      );
-    }
-    const user = userEvent.setup();
-    render(<Harness />);
-    await user.dblClick(screen.getByRole('button', { name: 'Send' }));
-    expect(sent).toHaveBeenCalledTimes(1);
   });
 });

@@ -23,6 +23,24 @@ if (typeof window !== 'undefined') {
   if (!window.matchMedia) {
     window.matchMedia = (query: string) => fakeMediaQueryList(query, false);
   }
+  // jsdom has <dialog> but neither its methods nor dialog forms: they only open and close it
+  // here. What the browser adds (focus moved in and back, Tab kept inside, Escape, the inert
+  // page) is tested in a browser (tests/e2e/home.spec.ts).
+  if (!HTMLDialogElement.prototype.showModal) {
+    HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+      this.open = true;
+    };
+    HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+      this.open = false;
+      this.dispatchEvent(new Event('close'));
+    };
+    document.addEventListener('submit', (event) => {
+      const form = event.target as HTMLFormElement;
+      if (form.getAttribute('method') !== 'dialog') return;
+      event.preventDefault();
+      form.closest('dialog')?.close();
+    });
+  }
 }
 
 // Any console.error during a test fails it unless the test spies on console.error itself.

@@ -1,17 +1,17 @@
 import { useFirstFocusWithin } from '#src/components/form/use-first-focus-within.ts';
 import { preloadStorage } from '#src/lib/airtable/preload.ts';
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { EMAIL_INPUT, Field } from '#src/components/form/field.tsx';
 import type { FormAnswerMarkers } from '#src/components/form/form-answer.tsx';
 import { FORMS_POST_NATIVELY, nativeFormAttributes } from '#src/components/form/native-post.ts';
 import { useAdoptedFormValues, type HeldFormValues } from '#src/components/form/use-adopted-form-values.ts';
 import { useHydrated } from '#src/lib/use-hydrated.ts';
 import { SuccessIcon } from '#src/components/icons.tsx';
-import { HoneypotField, isHoneypotFilled } from '#src/components/form/honeypot-field.tsx';
+import { HoneypotField } from '#src/components/form/honeypot-field.tsx';
 import { SubmitButton } from '#src/components/form/submit-button.tsx';
 import { ToggleCard } from '#src/components/form/toggle-card.tsx';
 import { useEmailField } from '#src/components/form/use-email-field.ts';
-import { useSingleSubmit } from '#src/components/form/use-single-submit.ts';
+import { useFormSubmit } from '#src/components/form/use-form-submit.ts';
 import { MESSAGES } from '#src/config/messages.ts';
 import { submitQuoteRequest, type SubmitResult } from '#src/lib/forms/send-form.ts';
 import { OTHER_USE_CASE_ID, type UseCaseId, USE_CASE_OPTIONS, postedUseCases } from './use-cases.ts';
@@ -58,8 +58,6 @@ export const QUOTE_FORM_LABELS = {
   chosenUseCases: 'Your chosen use cases',
 } as const;
 
-export type QuoteFormStatus = 'idle' | 'submitting' | 'submitted';
-
 export type QuoteFormProps = {
   /** Sends the request; tests pass a stand-in. Must resolve (not throw) with the outcome. */
   submit?: (posted: QuotePosted) => Promise<SubmitResult>;
@@ -98,7 +96,6 @@ export function QuoteForm({
   postsNatively = FORMS_POST_NATIVELY,
   answer,
 }: QuoteFormProps) {
-  const [status, setStatus] = useState<QuoteFormStatus>('idle');
   const [texts, setTexts] = useState(() => readTexts((name) => answer?.value(name) ?? ''));
   const [selected, setSelected] = useState<ReadonlySet<UseCaseId>>(() => new Set());
   const email = useEmailField({
@@ -106,16 +103,36 @@ export function QuoteForm({
     message: MESSAGES.invalidEmail,
     initialValue: answer?.value(QUOTE_FIELD_NAMES.email) ?? '',
   });
-  const { run } = useSingleSubmit();
   const hydrated = useHydrated();
 
   const formRef = useRef<HTMLFormElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const thankYouRef = useRef<HTMLHeadingElement>(null);
   useFirstFocusWithin(formRef, preloadStorage);
-  const submitted = status === 'submitted';
   const otherSelected = selected.has(OTHER_USE_CASE_ID);
   const native = postsNatively || answer !== undefined;
+  const { status, handleSubmit } = useFormSubmit({
+    honeypot: QUOTE_FORM.honeypot,
+    validate: () => {
+      const valid = email.validate();
+      if (!valid) emailRef.current?.focus();
+      return valid;
+    },
+    // The same fields the native post sends, by the contract's post names.
+    send: () =>
+      submit({
+        contactName: texts.name,
+        email: email.value,
+        schoolName: texts.school,
+        role: texts.role,
+        useCases: postedUseCases(selected),
+        otherUseCase: otherSelected ? texts.otherUseCase : '',
+      }),
+    onDone: () => toast.success(MESSAGES.quoteSuccessToast),
+    // The default never throws; a replacement might, and the visitor still needs an answer.
+    failureLog: 'Quote request failed:',
+  });
+  const submitted = status === 'done';
 
   // What the browser already holds (autofill, a quick visitor) is the form's state from hydration on.
   const { setValue: setEmail } = email;
@@ -142,54 +159,6 @@ export function QuoteForm({
       if (checked) next.add(id);
       else next.delete(id);
       return next;
-    });
-  };
-
-  const succeed = () => {
-    setStatus('submitted');
-    toast.success(MESSAGES.quoteSuccessToast);
-  };
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (status !== 'idle') return;
-    if (!email.validate()) {
-      emailRef.current?.focus();
-      return;
-    }
-    const form = event.currentTarget;
-    void run(async () => {
-      // A bot filled the trap: send nothing, but let it believe it worked.
-      if (isHoneypotFilled(form, QUOTE_FORM.honeypot)) {
-        succeed();
-        return;
-      }
-      setStatus('submitting');
-      // The same fields the native post sends, by the contract's post names.
-      const posted: QuotePosted = {
-        contactName: texts.name,
-        email: email.value,
-        schoolName: texts.school,
-        role: texts.role,
-        useCases: postedUseCases(selected),
-        otherUseCase: otherSelected ? texts.otherUseCase : '',
-      };
-      let result: SubmitResult;
-      try {
-        result = await submit(posted);
-      } catch (error) {
-        // The default never throws; a replacement might, and the visitor still needs an answer.
-        console.error('Quote request failed:', error);
-        result = { success: false };
-      }
-      if (result.success) {
-        succeed();
-        return;
-      }
-      setStatus('idle');
-      toast.error(MESSAGES.genericFailureToast);
-      // The button was disabled while sending, which drops focus; give it back to keyboard users.
-      formRef.current?.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus();
     });
   };
 

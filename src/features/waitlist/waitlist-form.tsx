@@ -3,24 +3,21 @@ import { useFirstFocusWithin } from '#src/components/form/use-first-focus-within
 import { preloadStorage } from '#src/lib/airtable/preload.ts';
 import { type SubmitResult, addToWaitlist } from '#src/lib/forms/send-form.ts';
 import { type InterestId, WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/forms.ts';
-import { useCallback, useRef, useState, type FormEvent } from 'react';
-import { toast } from '#src/lib/toast.ts';
+import { useCallback, useRef, useState } from 'react';
 import { EMAIL_INPUT, Field } from '#src/components/form/field.tsx';
 import type { FormAnswerMarkers } from '#src/components/form/form-answer.tsx';
 import { FORMS_POST_NATIVELY, nativeFormAttributes } from '#src/components/form/native-post.ts';
 import { useAdoptedFormValues, type HeldFormValues } from '#src/components/form/use-adopted-form-values.ts';
-import { HoneypotField, isHoneypotFilled } from '#src/components/form/honeypot-field.tsx';
+import { HoneypotField } from '#src/components/form/honeypot-field.tsx';
 import { SubmitButton } from '#src/components/form/submit-button.tsx';
 import { ToggleCard } from '#src/components/form/toggle-card.tsx';
 import { useEmailField } from '#src/components/form/use-email-field.ts';
-import { useSingleSubmit } from '#src/components/form/use-single-submit.ts';
+import { useFormSubmit } from '#src/components/form/use-form-submit.ts';
 import { MESSAGES, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { WAITLIST_INTEREST_OPTIONS } from '#src/content/home.ts';
 import { ROUTE_PATHS } from '#src/config/site.ts';
 import { isAcceptedEmail } from '#src/lib/email.ts';
 import './waitlist-form.css';
-
-export type WaitlistFormStatus = 'idle' | 'submitting' | 'joined';
 
 export type WaitlistFormProps = {
   /** Sends the sign-up; component tests pass a fake. */
@@ -81,8 +78,6 @@ export function WaitlistForm({
     initialValue: answer?.value(FIELDS.email.post) ?? '',
   });
   const [interests, setInterests] = useState<InterestId[]>([]);
-  const [status, setStatus] = useState<WaitlistFormStatus>('idle');
-  const singleSubmit = useSingleSubmit();
   const emailInput = useRef<HTMLInputElement>(null);
   const result = useRef<HTMLDivElement>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -99,10 +94,6 @@ export function WaitlistForm({
   );
   useAdoptedFormValues(form, adopt);
 
-  const joined = status === 'joined';
-  const native = postsNatively || answer !== undefined;
-  const submitting = status === 'submitting';
-
   const toggleInterest = (value: InterestId, checked: boolean) => {
     setInterests((current) =>
       checked
@@ -111,42 +102,21 @@ export function WaitlistForm({
     );
   };
 
-  const join = () => {
-    setStatus('joined');
+  const { status, handleSubmit } = useFormSubmit({
+    honeypot: WAITLIST_FORM.honeypot,
+    validate: () => {
+      const valid = email.validate();
+      if (!valid) emailInput.current?.focus();
+      return valid;
+    },
+    send: () => submit({ email: email.value.trim(), interests: interestsToSend(interests) }),
     // The submit button that had focus is gone: hand focus to the confirmation.
-    requestAnimationFrame(() => result.current?.focus());
-  };
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (joined) return;
-    const form = event.currentTarget;
-    void singleSubmit.run(async () => {
-      if (!email.validate()) {
-        emailInput.current?.focus();
-        return;
-      }
-      // A bot filled the trap: send nothing, but look like success so it learns nothing.
-      if (isHoneypotFilled(form, WAITLIST_FORM.honeypot)) {
-        join();
-        return;
-      }
-      setStatus('submitting');
-      let success = false;
-      try {
-        const posted: WaitlistPosted = { email: email.value.trim(), interests: interestsToSend(interests) };
-        ({ success } = await submit(posted));
-      } catch (error) {
-        console.error('Waitlist sign-up failed:', error);
-      }
-      if (success) {
-        join();
-      } else {
-        setStatus('idle');
-        toast.error(MESSAGES.genericFailureToast);
-      }
-    });
-  };
+    onDone: () => requestAnimationFrame(() => result.current?.focus()),
+    failureLog: 'Waitlist sign-up failed:',
+  });
+  const joined = status === 'done';
+  const native = postsNatively || answer !== undefined;
+  const submitting = status === 'submitting';
 
   const emailField = (error: string | null) => (
     <Field

@@ -1,0 +1,63 @@
+import { type FormEvent, useRef, useState } from 'react';
+import { MESSAGES } from '#src/config/messages.ts';
+import { toast } from '#src/lib/toast.ts';
+import type { SubmitResult } from '#src/lib/forms/send-form.ts';
+import { isHoneypotFilled } from './honeypot-field.tsx';
+
+export type FormSubmitStatus = 'idle' | 'submitting' | 'done';
+
+export type FormSubmitOptions = {
+  /** The form's honeypot field: filled, nothing is sent, but it looks like success. */
+  honeypot: string;
+  /** Checks the fields (showing and focusing what is wrong); false stops the submit. */
+  validate: () => boolean;
+  /** Sends the fields the native post would; a replacement in tests may throw. */
+  send: () => Promise<SubmitResult>;
+  onDone: () => void;
+  /** For the console, when sending throws. */
+  failureLog: string;
+};
+
+/**
+ * The enhanced submit of a form: idle → submitting → done, or back to idle with an error toast,
+ * every value kept and focus back on the submit button. A double click or Enter pressed twice
+ * sends once: a ref flips synchronously, before React re-renders the button as disabled.
+ */
+export function useFormSubmit({ honeypot, validate, send, onDone, failureLog }: FormSubmitOptions) {
+  const [status, setStatus] = useState<FormSubmitStatus>('idle');
+  const inFlight = useRef(false);
+
+  const done = () => {
+    setStatus('done');
+    onDone();
+  };
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (status !== 'idle' || inFlight.current || !validate()) return;
+    const form = event.currentTarget;
+    if (isHoneypotFilled(form, honeypot)) {
+      done();
+      return;
+    }
+    inFlight.current = true;
+    setStatus('submitting');
+    let result: SubmitResult = { success: false };
+    try {
+      result = await send();
+    } catch (error) {
+      console.error(failureLog, error);
+    }
+    inFlight.current = false;
+    if (result.success) {
+      done();
+      return;
+    }
+    setStatus('idle');
+    toast.error(MESSAGES.genericFailureToast);
+    // The button was disabled while sending, which drops focus; give it back to keyboard users.
+    form.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus();
+  };
+
+  return { status, handleSubmit: (event: FormEvent<HTMLFormElement>) => void handleSubmit(event) };
+}
