@@ -14,7 +14,7 @@ import { gzipSync } from 'node:zlib';
 /** The target for JavaScript (gzip) a route loads before interaction (issue 6); bench reports against it. */
 export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
 /**
- * What `npm test` enforces per route, by the page's kind in the route table (src/config/routes.ts).
+ * What `npm test` enforces per route, by the page's kind in the route table (src/config/site.ts).
  * A content page keeps its prerendered markup and loads only the shell (src/app/lazy-page.tsx), as
  * the not-found page does: it is held to the target itself. The shell carries the route table,
  * so each new page adds its title, description and nav labels to every page: the target leaves

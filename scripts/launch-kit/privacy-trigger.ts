@@ -1,6 +1,6 @@
 /**
  * For `npm run launch-check`: what wrangler.jsonc says, read without wrangler. Its Cron Trigger
- * (`triggers.crons`) runs the Worker's scheduled handler (src/server/retention-job.ts), which
+ * (`triggers.crons`) runs the Worker's scheduled handler (src/server/privacy.ts), which
  * applies the privacy policy's retention; without one, the owner runs `npm run privacy:retention`
  * by hand.
  */

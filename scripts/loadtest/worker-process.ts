@@ -6,8 +6,8 @@
  * Mail: wrangler.jsonc binds Cloudflare Email Service's `send_email` as EMAIL, which `wrangler dev`
  * (miniflare) simulates with no account: it sends nothing, logs each email (From, To, Subject)
  * and keeps its text and HTML parts in local files. `sentEmails()` reads them back from the log,
- * so a test sees what the Worker sent through the real binding. A local run gets the public
- * development LINK_SECRET, as the Node hosts do (mail-settings.ts).
+ * so a test sees what the Worker sent through the real binding. Each run signs its links with a
+ * random LINK_SECRET of its own (no secret from the repository signs anything).
  */
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Writes src/lib/email-look-alike-table.ts, the email check's table of characters that pass for ASCII,
+ * Writes the end of src/lib/email-look-alikes.ts, the email check's table of characters that pass for ASCII,
  * from Unicode's own data (UTS 39, https://www.unicode.org/Public/security/latest/):
  *
  *   node --import tsx scripts/tools/email-look-alikes.ts confusables.txt IdentifierStatus.txt
@@ -18,6 +18,8 @@ import { format, resolveConfig } from 'prettier';
 import { runAsCommand } from '#scripts/command.ts';
 
 const OUTPUT = fileURLToPath(new URL('../../src/lib/email-look-alikes.ts', import.meta.url));
+/** Where the generated table starts in OUTPUT (its doc comment, as moduleText writes it). */
+const TABLE_START = '/**\n * Characters that pass for ASCII in an address';
 /** What an address may hold beyond letters, marks and digits (src/lib/email.ts), plus letters and digits. */
 const ADDRESS_ASCII = /^[a-z0-9!#$%&'*+/=?^_`{|}~.-]+$/;
 const LETTER_MARK_DIGIT = /^[\p{L}\p{M}\p{N}]$/u;
@@ -67,7 +69,7 @@ export function moduleText(table: Map<string, string>, version: string): string 
     .join('\n');
   return `/**
  * Characters that pass for ASCII in an address, by the ASCII they pass for: UTS 39's confusables
- * (${version}) that src/lib/email-look-alikes.ts reads, written by scripts/tools/email-look-alikes.ts
+ * (${version}) that the rule above reads, written by scripts/tools/email-look-alikes.ts
  * (do not edit by hand; see that file for what is kept). Unicode data, © Unicode, Inc.,
  * https://www.unicode.org/terms_of_use.html.
  */
@@ -86,10 +88,17 @@ export async function main(argv: string[]): Promise<number> {
   const confusables = readFileSync(confusablesPath, 'utf8');
   const version = /^# Version: (.+)$/m.exec(confusables)?.[1]?.trim() ?? 'unknown version';
   const table = lookAlikeTable(confusables, readFileSync(statusPath, 'utf8'));
+  // The table is the end of the module: everything before it (the rule) is kept as it is.
+  const current = readFileSync(OUTPUT, 'utf8');
+  const start = current.indexOf(TABLE_START);
+  if (start < 0) throw new Error(`${OUTPUT} has no look-alike table to replace`);
   const options = (await resolveConfig(OUTPUT)) ?? {};
   writeFileSync(
     OUTPUT,
-    await format(moduleText(table, `Unicode ${version}`), { ...options, filepath: OUTPUT }),
+    await format(current.slice(0, start) + moduleText(table, `Unicode ${version}`), {
+      ...options,
+      filepath: OUTPUT,
+    }),
   );
   console.log(
     `Wrote ${OUTPUT}: ${[...table.values()].reduce((sum, chars) => sum + [...chars].length, 0)} characters`,

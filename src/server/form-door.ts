@@ -305,7 +305,7 @@ export interface DoorsOptions {
   /** The emails' links' pages in the site's frame (the build's template, links.ts). */
   linkPages?: LinkPages;
   /**
-   * The Worker's mail: with it, consent applies to every write (consent.ts) and the emails' links
+   * The Worker's mail: with it, consent applies to every write (submission.ts) and the emails' links
    * are answered here (EMAIL_LINK_PATHS); `linkMail` puts the mail a pressed link causes (the
    * schools team told of a confirmed quote change) on the mail queue.
    */
@@ -372,7 +372,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     if (mail && isEmailLinkPath(pathname)) {
       if (!linkOptions) return linksUnavailablePage(options.linkPages);
       // Opening a link changes nothing; a press writes, so it counts against the client's
-      // budget like a form's post (its body is read within the same bounds: email-links.ts).
+      // budget like a form's post (its body is read within the same bounds: links.ts).
       if (request.method === 'POST') {
         const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
         if (!taken.ok) return linksBusyPage(taken.retryAfterSeconds, options.linkPages);

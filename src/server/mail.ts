@@ -1,7 +1,7 @@
 /**
  * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013):
  *
- * 1. The queue writer stores a batch (consent.ts: new addresses Pending, stored ones held). For
+ * 1. The queue writer stores a batch (submission.ts: new addresses Pending, stored ones held). For
  *    each write it builds the emails, counts them against the recipients' limits (the KV ledger
  *    MAIL_LEDGER) and puts one job per email on the mail queue (MAIL_JOBS); its submissions are
  *    acknowledged whatever happens to the mail, so a mail failure never writes a record twice.

@@ -179,7 +179,7 @@ export default {
 
   /**
    * The Cron Trigger (wrangler.jsonc `triggers.crons`, daily): the privacy policy's retention
-   * (src/server/retention-job.ts), through the same pacer as the queue's writer; logs counts,
+   * (src/server/privacy.ts), through the same pacer as the queue's writer; logs counts,
    * never emails. Under `wrangler dev --test-scheduled`, GET /__scheduled fires it
    * (run_worker_first lists the path).
    */

@@ -19,7 +19,7 @@ function renderAt(path: string, page: ReactElement) {
   return render(<MemoryRouter initialEntries={[path]}>{page}</MemoryRouter>);
 }
 
-/** Every content page of the route table (src/config/routes.ts), as the app renders it. */
+/** Every content page of the route table (src/config/site.ts), as the app renders it. */
 const CONTENT_ROUTES = buildRoutes({ SCHOOLS_PAGE: true }).filter((route) => route.kind === 'content');
 
 beforeAll(async () => {

@@ -11,13 +11,13 @@ import '#src/styles/forms.css';
 
 /*
  * The pieces of a form's answer template: the page the server sends back after a native post
- * (src/server/form-page.ts fills it). Rendered once at build time, never hydrated.
+ * (src/server/form-door.ts fills it). Rendered once at build time, never hydrated.
  */
 
 /** The heading of an error summary (GOV.UK Design System). */
 export const ERROR_SUMMARY_TITLE = 'There is a problem';
 
-/** A part of the template that only some outcomes keep (src/lib/form-answer.ts). */
+/** A part of the template that only some outcomes keep (src/lib/page-templates.ts). */
 export function AnswerRegion({ region, children }: { region: FormAnswerRegion; children: ReactNode }) {
   const marker = { [FORM_ANSWER_REGION_ATTRIBUTE]: region };
   const end = { [FORM_ANSWER_REGION_ATTRIBUTE]: `/${region}` };

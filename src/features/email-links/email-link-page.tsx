@@ -10,7 +10,7 @@ const copy = EMAIL_COPY.linkPages;
 
 export const EMAIL_LINK_HEADING_ID = 'email-link-heading';
 
-/** A part of the template that only some pages keep (src/lib/link-page.ts). */
+/** A part of the template that only some pages keep (src/lib/page-templates.ts). */
 function Region({ region, children }: { region: LinkPageRegion; children: ReactNode }) {
   const start = { [LINK_PAGE_REGION_ATTRIBUTE]: region };
   const end = { [LINK_PAGE_REGION_ATTRIBUTE]: `/${region}` };
@@ -27,7 +27,7 @@ const SIGN_UP_HREF = `${ROUTE_PATHS.home}#${WAITLIST_ANCHOR_ID}`;
 
 /**
  * The page an email's link opens, as a template: every part any link's page can show, between
- * region markers, and slots for the words of one answer (src/server/link-page.ts keeps and fills
+ * region markers, and slots for the words of one answer (src/server/links.ts keeps and fills
  * them). Rendered once at build time inside the site's Layout, never hydrated: it carries no
  * script, so its one button is a plain form.
  */

@@ -13,7 +13,7 @@ export const QUOTE_ANSWER_HEADING_ID = 'quote-answer-heading';
 export const QUOTE_ANSWER_BACK_LABEL = 'Back to the schools page';
 
 /**
- * The page the server answers a native quote request with (its template: src/server/form-page.ts).
+ * The page the server answers a native quote request with (its template: src/server/form-door.ts).
  * The spec's thank-you, or an error summary and the form again with everything kept; the form
  * posts natively again, as the page carries no script.
  */

@@ -13,7 +13,7 @@ export const WAITLIST_ANSWER_HEADING_ID = 'waitlist-answer-heading';
 export const WAITLIST_ANSWER_BACK_LABEL = 'Back to the home page';
 
 /**
- * The page the server answers a native waitlist post with (its template: src/server/form-page.ts).
+ * The page the server answers a native waitlist post with (its template: src/server/form-door.ts).
  * The spec's confirmation, or an error summary and the form again with everything kept; the form
  * posts natively again, as the page carries no script.
  */

@@ -32,7 +32,7 @@ export type WaitlistFormProps = {
    */
   postsNatively?: boolean;
   /**
-   * Renders the form for its answer template (src/server/form-page.ts): markers for the posted
+   * Renders the form for its answer template (src/server/form-door.ts): markers for the posted
    * values and both states of the email field. Only the answer page passes it; never hydrated.
    */
   answer?: FormAnswerMarkers;

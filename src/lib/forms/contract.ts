@@ -12,7 +12,7 @@
  * - 'created' / 'updated': the server's clock, on creation only / on every write;
  * - 'other': the text of the form's 'Other' option (see OtherRule);
  * - 'stored': a column the forms' cells never write (one the owner keeps, or the consent fields,
- *   which only the server's consent rules write: src/server/consent.ts).
+ *   which only the server's consent rules write: src/server/submission.ts).
  */
 import { EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
 
@@ -62,7 +62,7 @@ export type SingleSelectField = {
   readonly airtable: string;
   readonly type: 'singleSelect';
   readonly maxLength: number;
-  /** The base field's options; a form writes only `value` (a 'stored' one: none, see consent.ts). */
+  /** The base field's options; a form writes only `value` (a 'stored' one: none, see submission.ts). */
   readonly choices: readonly string[];
 } & (FixedSource | WrittenElsewhere);
 

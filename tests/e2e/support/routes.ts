@@ -1,5 +1,5 @@
 /**
- * The routes the e2e sites serve, from the route table (src/config/routes.ts): every spec that
+ * The routes the e2e sites serve, from the route table (src/config/site.ts): every spec that
  * walks the pages reads them here, so a new page is visited, checked and measured without
  * touching a spec.
  */
