@@ -134,7 +134,8 @@ export const EMAIL_COPY = {
     newTab: '(opens in a new tab)',
     /** After unsubscribing: how to come back. */
     /** Nothing typed on the site makes us email a withdrawn address: only this button, from its own email, brings it back. */
-    rejoin: 'Changed your mind? Join the waitlist again from here, with this address, by agreeing to this:',
+    rejoin:
+      'Changed your mind? Join the waitlist again from here: this link came to your inbox, so no further confirmation is needed. You agree to this:',
     rejoinAction: 'Join the waitlist again',
   },
 } as const;
