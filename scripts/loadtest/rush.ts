@@ -14,7 +14,6 @@
  * the `send_email` binding `wrangler dev` simulates. The report counts the emails queued and sent,
  * and checks that every new address got exactly one confirmation.
  */
-import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
@@ -24,7 +23,7 @@ import { EMAIL_COPY } from '#src/config/messages.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
 import { startChaosProxy } from './chaos-proxy.ts';
 import { startClientSpread } from './client-spread.ts';
-import { minimalSite, startWorker } from './worker-process.ts';
+import { startWorker } from './worker-process.ts';
 
 export type RushMode = 'direct' | 'queued';
 export const RUSH_MODES: readonly RushMode[] = ['direct', 'queued'];
@@ -252,10 +251,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     let doorFor: ((visitor: number, path: string) => string) | undefined;
     if (options.mode === 'queued') {
       // The doors render their own pages: the Worker needs no built site.
-      const assetsDir = await minimalSite();
-      closers.push(() => rm(assetsDir, { recursive: true, force: true }));
       const worker = await startWorker({
-        assetsDir,
         vars: {
           AIRTABLE_API_KEY: emulator.apiKey,
           AIRTABLE_BASE_ID: emulator.baseId,
