@@ -10,8 +10,6 @@ import path from 'node:path';
 import { loadEnv } from 'vite';
 import { placeholderMarks } from '#src/config/site.ts';
 import { parseSiteSettings, SettingsError, type SiteSettings } from '#src/config/settings.ts';
-// Loaded for its placeholder() marks.
-import '#src/config/site.ts';
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { cronTriggersOf, isDaily, wranglerVarOf } from './privacy-trigger.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/queues.ts';

@@ -64,34 +64,6 @@ export interface RushOptions {
   log?: (line: string) => void;
 }
 
-export interface RushReport {
-  mode: RushMode;
-  submitted: number;
-  succeeded: number;
-  failed: number;
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-  /** The attacker's creates: sent, answered 200, and stored (attack runs only). */
-  attack?: { sent: number; accepted: number; stored: number; perMinuteStored: number };
-  /** Distinct emails stored, per the two tables together. */
-  stored: number;
-  expected: number;
-  duplicates: number;
-  lost: number;
-  airtableRequests: number;
-  rateLimited: number;
-  peakRequestsPerSecond: number;
-  /** From the last submission until the last record was stored (null: not all were). */
-  settledMs: number | null;
-  /** Records written per Airtable request, and requests per second while writing. */
-  recordsPerRequest: number;
-  requestsPerSecond: number;
-  errors: Record<string, number>;
-  /** Queued mode: the emails, and one confirmation per new address. */
-  mail?: MailFigures;
-}
-
 export interface MailFigures {
   /** Put on the Worker's mail queue. */
   queued: number;
@@ -229,7 +201,10 @@ function floodFrom(url: string, inFlight: number) {
   };
 }
 
-export async function runRush(options: RushOptions): Promise<RushReport> {
+/** One run's figures (`lost`: expected addresses not stored; `settledMs`: from the last submission until the last record was stored, null when not all were). */
+export type RushReport = Awaited<ReturnType<typeof runRush>>;
+
+export async function runRush(options: RushOptions) {
   const log = options.log ?? (() => undefined);
   const emulator = await startEmulator({
     port: 0,
@@ -409,6 +384,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       p50Ms: percentile(times, 50),
       p95Ms: percentile(times, 95),
       p99Ms: percentile(times, 99),
+      // The attacker's creates: sent, answered 200, and stored (attack runs only).
       ...(attackReport && {
         attack: {
           sent: attackReport.sent,
@@ -417,6 +393,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
           perMinuteStored: attackStored / Math.max(1 / 60, attackReport.durationMs / 60_000),
         },
       }),
+      /** Distinct emails stored, per the two tables together. */
       stored,
       expected,
       duplicates,
@@ -425,9 +402,11 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       rateLimited: counts.byStatus['429'] ?? 0,
       peakRequestsPerSecond: counts.peakPerSecond,
       settledMs,
+      /** Records written per Airtable request, and requests per second while writing. */
       recordsPerRequest: counts.requests > 0 ? stored / counts.requests : 0,
       requestsPerSecond: counts.requests / writingSeconds,
       errors,
+      // Queued mode: the emails, and one confirmation per new address.
       ...(mail ? { mail } : {}),
     };
   } finally {
