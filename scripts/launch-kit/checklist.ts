@@ -19,11 +19,6 @@ import { isValidEmail } from '#src/lib/email.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
 
-export interface Checklist {
-  ok: boolean;
-  lines: string[];
-}
-
 /** One item of the checklist: whether it passes, and its line. */
 export type Item = [passed: boolean, line: string];
 
@@ -138,7 +133,7 @@ export function retentionTriggerLine(root: string): Item {
 }
 
 /** The launch checklist for a build environment: one line per item, ok when none fails. */
-export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checklist {
+export function launchChecklist(env: BuildEnv, root = path.resolve('.')) {
   const items: Item[] = placeholderMarks().map((mark) =>
     fail(`placeholder in src/config/site.ts: ${mark.note} (now ${mark.value})`),
   );
