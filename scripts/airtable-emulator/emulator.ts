@@ -77,12 +77,6 @@ export interface ListenOptions extends EmulatorOptions {
   host?: string;
 }
 
-/** The emulator listening on its own port. */
-export interface RunningEmulator extends Emulator {
-  url: string;
-  port: number;
-}
-
 function isAdminPath(pathname: string): boolean {
   return pathname === EMULATOR_ADMIN_PREFIX || pathname.startsWith(`${EMULATOR_ADMIN_PREFIX}/`);
 }
@@ -173,8 +167,11 @@ export function createEmulator(options: EmulatorOptions = {}) {
 /** The emulator as a request handler, with the controls tests use. */
 export type Emulator = ReturnType<typeof createEmulator>;
 
+/** The emulator listening on its own port. */
+export type RunningEmulator = Awaited<ReturnType<typeof startEmulator>>;
+
 /** Starts the emulator on its own port. Resolves once it listens. */
-export async function startEmulator(options: ListenOptions = {}): Promise<RunningEmulator> {
+export async function startEmulator(options: ListenOptions = {}) {
   const host = options.host ?? EMULATOR_HOST;
   const emulator = createEmulator({ ...options, allowedHosts: [host, ...(options.allowedHosts ?? [])] });
   const server = http.createServer((req, res) => {

@@ -11,19 +11,13 @@ import { ApiError, apiError } from './http.ts';
 import type { Scope } from './model.ts';
 import type { BaseStore } from './store.ts';
 
-/** What a route answers: a status and a JSON body. */
-export interface ApiResult {
-  status: number;
-  body: unknown;
-}
-
 /** The scope a Metadata API request needs: reading or changing the base's schema. */
 export function metadataScope(method: string): Scope {
   return method === 'GET' ? 'schema.bases:read' : 'schema.bases:write';
 }
 
 /**
- * Serves one Metadata API request. `segments` are the path's parts after /v0/meta, decoded:
+ * Serves one Metadata API request: its answer's JSON body (status 200). `segments` are the path's parts after /v0/meta, decoded:
  * ['bases', baseId, 'tables', …].
  */
 export function handleMetadata(
@@ -31,17 +25,17 @@ export function handleMetadata(
   method: string,
   segments: readonly string[],
   body: unknown,
-): ApiResult {
+): unknown {
   const [bases, baseId, tables, tableIdOrName, fields, ...rest] = segments;
   if (bases !== 'bases' || tables !== 'tables' || rest.length > 0) throw apiError(404);
   // Airtable does not say whether a base exists to a token that cannot see it.
   if (baseId !== store.baseId) throw apiError(403);
   if (!tableIdOrName) {
-    if (method === 'GET') return { status: 200, body: { tables: store.describeTables() } };
-    if (method === 'POST') return { status: 200, body: store.createTable(body) };
+    if (method === 'GET') return { tables: store.describeTables() };
+    if (method === 'POST') return store.createTable(body);
   } else if (fields === 'fields' && method === 'POST') {
     try {
-      return { status: 200, body: store.createField(tableIdOrName, body) };
+      return store.createField(tableIdOrName, body);
     } catch (error) {
       if (error instanceof ApiError && error.type === 'TABLE_NOT_FOUND') throw apiError(403);
       throw error;

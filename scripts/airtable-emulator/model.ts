@@ -35,13 +35,6 @@ export interface FieldModel {
   options?: FieldOptions;
 }
 
-/** A view as the Metadata API returns it (the emulator has one grid view per table). */
-export interface ViewModel {
-  id: string;
-  name: string;
-  type: 'grid';
-}
-
 /** A table: its Metadata API model plus its records. */
 export interface TableState {
   id: string;
@@ -49,7 +42,8 @@ export interface TableState {
   description?: string;
   primaryFieldId: string;
   fields: FieldModel[];
-  views: ViewModel[];
+  /** The emulator has one grid view per table. */
+  views: { id: string; name: string; type: 'grid' }[];
   records: StoredRecord[];
 }
 

@@ -38,16 +38,6 @@ export function outboxMailer(directory: string, now: () => Date = () => new Date
   };
 }
 
-/** One message in the outbox, as the emulator's page and the tests read it. */
-export interface OutboxMessage {
-  readonly file: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly text: string;
-  readonly html: string;
-  /** Every http(s) link in the plain-text part, in order. */
-  readonly links: readonly string[];
-}
-
 function decodeWords(value: string): string {
   return value.replace(/=\?UTF-8\?B\?([^?]*)\?=\s*/gi, (_match, encoded: string) =>
     Buffer.from(encoded, 'base64').toString('utf8'),
@@ -62,8 +52,8 @@ function partText(raw: string, contentType: string): string {
   return Buffer.from(body.slice(0, end < 0 ? undefined : end).replace(/\s+/g, ''), 'base64').toString('utf8');
 }
 
-/** Reads one `.eml` file the outbox wrote. */
-export function parseOutboxMessage(file: string, raw: string): OutboxMessage {
+/** Reads one `.eml` file the outbox wrote: its headers, parts, and every http(s) link in its text, in order. */
+export function parseOutboxMessage(file: string, raw: string) {
   const headerBlock = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
   const headers: Record<string, string> = {};
   for (const line of headerBlock.split('\r\n')) {
@@ -80,8 +70,11 @@ export function parseOutboxMessage(file: string, raw: string): OutboxMessage {
   };
 }
 
+/** One message in the outbox, as the emulator's page and the tests read it. */
+export type OutboxMessage = ReturnType<typeof parseOutboxMessage>;
+
 /** The outbox's messages, oldest first; an empty list when the directory does not exist yet. */
-export async function readOutbox(directory: string): Promise<OutboxMessage[]> {
+export async function readOutbox(directory: string) {
   const files = await readdir(directory).catch(() => [] as string[]);
   const names = files.filter((name) => name.endsWith('.eml')).sort();
   return Promise.all(

@@ -5,7 +5,7 @@
  */
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { handleMetadata, metadataScope, type ApiResult } from './metadata-api.ts';
+import { handleMetadata, metadataScope } from './metadata-api.ts';
 import { apiError, readBody, sendError, sendJson } from './http.ts';
 import type { EmulatorToken, Scope } from './model.ts';
 import type { BaseStore, ListParams } from './store.ts';
@@ -96,29 +96,25 @@ export function recordsScope(method: string, recordId: string | undefined): Scop
     : 'data.records:write';
 }
 
-/** Serves one records request; `segments` are the path's parts after /v0/{baseId}. */
+/** Serves one records request: its answer's JSON body (status 200); `segments` are the path's parts after /v0/{baseId}. */
 function handleRecords(
   store: BaseStore,
   method: string,
   [table, recordId, extra]: readonly (string | undefined)[],
   url: URL,
   body: unknown,
-): ApiResult {
+): unknown {
   if (!table || extra) throw apiError(404);
-  const ok = (result: unknown): ApiResult => ({ status: 200, body: result });
-  if (method === 'GET' && !recordId) return ok(store.listRecords(table, queryToParams(url.searchParams)));
-  if (method === 'POST' && recordId === 'listRecords') {
-    return ok(
-      store.listRecords(table, { ...queryToParams(url.searchParams), ...(body as object | undefined) }),
-    );
-  }
-  if (method === 'GET' && recordId) return ok(store.getRecord(table, recordId));
-  if (method === 'POST' && !recordId) return ok(store.createRecords(table, body));
+  if (method === 'GET' && !recordId) return store.listRecords(table, queryToParams(url.searchParams));
+  if (method === 'POST' && recordId === 'listRecords')
+    return store.listRecords(table, { ...queryToParams(url.searchParams), ...(body as object | undefined) });
+  if (method === 'GET' && recordId) return store.getRecord(table, recordId);
+  if (method === 'POST' && !recordId) return store.createRecords(table, body);
   if (method === 'PATCH' || method === 'PUT')
-    return ok(store.updateRecords(table, recordId, body, method === 'PUT'));
+    return store.updateRecords(table, recordId, body, method === 'PUT');
   if (method === 'DELETE') {
     const deleted = store.deleteRecords(table, recordId ? [recordId] : url.searchParams.getAll('records[]'));
-    return ok(recordId ? deleted[0] : { records: deleted });
+    return recordId ? deleted[0] : { records: deleted };
   }
   throw apiError(404);
 }
@@ -231,12 +227,12 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
     authorise(req, isMeta ? metadataScope(method) : recordsScope(method, rest[1]));
     if (!isMeta && baseOrMeta !== store.baseId) throw apiError(403);
     if (rateLimited()) throw apiError(429);
-    const result = isMeta
+    const answer = isMeta
       ? handleMetadata(store, method, rest, body)
       : handleRecords(store, method, rest, url, body);
     // Applied, even when the client gave up before the answer (a 'delay' fault that lands late).
-    entry.status = result.status;
-    sendJson(res, result.status, result.body);
+    entry.status = 200;
+    sendJson(res, 200, answer);
   };
 
   return {

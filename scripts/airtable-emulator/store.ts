@@ -7,7 +7,7 @@ import path from 'node:path';
 import { buildField, buildTable, buildTables, describeTable, newId, siteBaseSchema } from './base-schema.ts';
 import { normaliseCell } from './cells.ts';
 import { compileFormula } from './formula.ts';
-import { ApiError, isObject } from './http.ts';
+import { ApiError, apiError, isObject } from './http.ts';
 import type { CellValue, ChoiceModel, FieldModel, StoredRecord, TableInput, TableState } from './model.ts';
 
 const MAX_RECORDS_PER_WRITE = 10;
@@ -27,11 +27,6 @@ export interface StoreOptions {
 /** List parameters after query decoding (see rest-api.ts). */
 export type ListParams = Record<string, unknown>;
 
-interface SavedBase {
-  version?: number;
-  tables?: unknown;
-}
-
 /** Field types Airtable merges an upsert on (its documentation names text, number, select and date). */
 const MERGEABLE_TYPES = new Set([
   'singleLineText',
@@ -44,7 +39,6 @@ const MERGEABLE_TYPES = new Set([
 
 const recordLimitError = () =>
   new ApiError(422, 'INVALID_RECORDS', `You must provide an array of up to ${MAX_RECORDS_PER_WRITE} records`);
-const notFound = () => new ApiError(404, 'NOT_FOUND', 'Could not find what you are looking for');
 
 function present(record: StoredRecord, only?: readonly string[]): StoredRecord {
   return {
@@ -103,7 +97,10 @@ export class BaseStore {
   private load(): void {
     this.tables = this.freshTables();
     if (!this.dataFile || !fs.existsSync(this.dataFile)) return;
-    const saved = JSON.parse(fs.readFileSync(this.dataFile, 'utf8')) as SavedBase;
+    const saved = JSON.parse(fs.readFileSync(this.dataFile, 'utf8')) as {
+      version?: number;
+      tables?: unknown;
+    };
     if (saved.version === DATA_FILE_VERSION && Array.isArray(saved.tables)) {
       const loaded = saved.tables as TableState[];
       // A base started from the site's schema gains what the site has added since it was saved,
@@ -291,7 +288,7 @@ export class BaseStore {
   /** One record by id (GET …/{table}/{recordId}); 404 when unknown. */
   getRecord(tableName: string, recordId: string): StoredRecord {
     const record = this.table(tableName).records.find((candidate) => candidate.id === recordId);
-    if (!record) throw notFound();
+    if (!record) throw apiError(404);
     return present(record);
   }
 
@@ -402,7 +399,7 @@ export class BaseStore {
     const writes = inputs.map((input) => {
       const { id, fields } = isObject(input) ? input : {};
       const record = table.records.find((candidate) => candidate.id === id);
-      if (!record) throw notFound();
+      if (!record) throw apiError(404);
       return { record, cells: fields ?? {}, keep: destructive ? {} : record.fields };
     });
     const records = this.write(table, writes, request.typecast === true).map((record) => present(record));
@@ -418,7 +415,7 @@ export class BaseStore {
         'INVALID_RECORDS',
         `Delete between 1 and ${MAX_RECORDS_PER_WRITE} records per request`,
       );
-    if (ids.some((id) => !table.records.some((record) => record.id === id))) throw notFound();
+    if (ids.some((id) => !table.records.some((record) => record.id === id))) throw apiError(404);
     table.records = table.records.filter((record) => !ids.includes(record.id));
     this.save();
     return ids.map((id) => ({ id, deleted: true }));

@@ -147,7 +147,8 @@ function medianRun(runs) {
 }
 
 /**
- * `vite preview` of a folder, served like the host (scripts/vite-plugins/static-host.ts).
+ * `vite preview` of a folder: the Worker in workerd serving it, as production does
+ * (scripts/vite-plugins/worker-server.ts).
  * @param {string} outDir @param {number} port
  */
 async function serve(outDir, port) {
@@ -156,9 +157,8 @@ async function serve(outDir, port) {
 }
 
 /**
- * Asks once for every file of the site as a browser would (brotli, then gzip): the local host
- * compresses each file at its first request (scripts/vite-plugins/static-host.ts), which would
- * otherwise take CPU from the browser during the first audited load of each page.
+ * Asks once for every file of the site as a browser would (brotli, then gzip), so the first
+ * audited load of each page never pays the local server's first-request costs.
  * @param {string} url @param {string} dir
  */
 async function warmCompression(url, dir) {

@@ -10,8 +10,6 @@ import path from 'node:path';
 import { loadEnv } from 'vite';
 import { placeholderMarks } from '#src/config/site.ts';
 import { parseSiteSettings, SettingsError, type SiteSettings } from '#src/config/settings.ts';
-// Loaded for its placeholder() marks.
-import '#src/config/site.ts';
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { cronTriggersOf, isDaily, wranglerVarOf } from './privacy-trigger.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/queues.ts';
@@ -20,11 +18,6 @@ import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/links.ts'
 import { isValidEmail } from '#src/lib/email.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
-
-export interface Checklist {
-  ok: boolean;
-  lines: string[];
-}
 
 /** One item of the checklist: whether it passes, and its line. */
 export type Item = [passed: boolean, line: string];
@@ -140,7 +133,7 @@ export function retentionTriggerLine(root: string): Item {
 }
 
 /** The launch checklist for a build environment: one line per item, ok when none fails. */
-export function launchChecklist(env: BuildEnv, root = path.resolve('.')): Checklist {
+export function launchChecklist(env: BuildEnv, root = path.resolve('.')) {
   const items: Item[] = placeholderMarks().map((mark) =>
     fail(`placeholder in src/config/site.ts: ${mark.note} (now ${mark.value})`),
   );

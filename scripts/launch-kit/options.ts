@@ -15,20 +15,12 @@ import {
 } from '#src/server/airtable-client.ts';
 import { DEAD_LETTERS_PATH } from '#src/server/queues.ts';
 
-export interface KitOptions {
-  baseId?: string;
-  endpointUrl: string;
-  /** Token with schema.bases:read (check) or schema.bases:write (setup). */
-  schemaToken?: string;
-  /** The token the site's relay uses (AIRTABLE_API_KEY). */
-  siteToken?: string;
-}
-
-/** Reads flags over environment variables; throws on an unknown flag or a flag without value. */
-export function readKitOptions(
-  argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-): KitOptions {
+/**
+ * Reads flags over environment variables; throws on an unknown flag or a flag without value.
+ * `schemaToken` has schema.bases:read (check) or schema.bases:write (setup); `siteToken` is the
+ * one the site's relay uses (AIRTABLE_API_KEY).
+ */
+export function readKitOptions(argv: readonly string[], env: Readonly<Record<string, string | undefined>>) {
   const string = { type: 'string' } as const;
   const { values } = parseArgs({
     args: [...argv],
@@ -46,7 +38,7 @@ export function readKitOptions(
 }
 
 /** Options of a command that needs the base id and a schema token. */
-export type SchemaAccessOptions = KitOptions & { baseId: string; schemaToken: string };
+export type SchemaAccessOptions = ReturnType<typeof readKitOptions> & { baseId: string; schemaToken: string };
 
 /**
  * Reads the options of a command that needs the base id and a schema token with `scope`; on a
@@ -58,7 +50,7 @@ export function readSchemaAccess(
   usage: string,
   scope: string,
 ): SchemaAccessOptions | null {
-  let options: KitOptions;
+  let options;
   try {
     options = readKitOptions(argv, env);
   } catch (error) {
@@ -113,12 +105,6 @@ export async function listAll(
   return records;
 }
 
-/** The Worker's dead-letter admin endpoint: the site's origin and its ADMIN_TOKEN. */
-export interface DeadLetterSite {
-  url: string;
-  token: string;
-}
-
 /** A dead letter as the endpoint lists it. */
 export interface ListedLetter {
   key: string;
@@ -129,10 +115,14 @@ export interface ListedLetter {
 }
 
 /**
- * Calls the Worker's dead-letter admin endpoint (`path` after DEAD_LETTERS_PATH; a POST when
- * `body` is given); throws with a sentence on any refusal.
+ * Calls the Worker's dead-letter admin endpoint at the site's origin with its ADMIN_TOKEN (`path`
+ * after DEAD_LETTERS_PATH; a POST when `body` is given); throws with a sentence on any refusal.
  */
-export async function deadLetterAdmin<T>(site: DeadLetterSite, path = '', body?: unknown): Promise<T> {
+export async function deadLetterAdmin<T>(
+  site: { url: string; token: string },
+  path = '',
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${site.url.replace(/\/+$/, '')}${DEAD_LETTERS_PATH}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${site.token}`, 'content-type': 'application/json' },

@@ -23,7 +23,7 @@ import {
   PRIVACY_TABLES,
 } from '#src/server/privacy.ts';
 import { runAsCommand } from '#scripts/command.ts';
-import { deadLetterAdmin, type DeadLetterSite, kitClient, type ListedLetter } from './options.ts';
+import { deadLetterAdmin, kitClient, type ListedLetter } from './options.ts';
 
 const USAGE = [
   'Usage: npm run privacy:retention -- [--dry-run]',
@@ -93,8 +93,7 @@ export async function main(
   }
   const siteUrl = values.url ?? env.SITE_URL ?? '';
   const adminToken = values['admin-token'] ?? env.ADMIN_TOKEN ?? '';
-  const site: DeadLetterSite | undefined =
-    siteUrl && adminToken ? { url: siteUrl, token: adminToken } : undefined;
+  const site = siteUrl && adminToken ? { url: siteUrl, token: adminToken } : undefined;
 
   // One pacer for the command: at most 5 requests in any 1.2 s, and the 30 s penalty after a 429.
   // It starts shut for one window: the command run just before (or the site) may have used it.

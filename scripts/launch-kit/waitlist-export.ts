@@ -47,16 +47,10 @@ export interface ExportDeps {
   err?: (line: string) => void;
 }
 
-export interface ConfirmedSignUp {
-  email: string;
-  interests: string[];
-  confirmedAt: string;
-}
-
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /** A record as the export prints it, or null when it is not a confirmed sign-up. */
-export function confirmedSignUp(record: StoredRecord): ConfirmedSignUp | null {
+export function confirmedSignUp(record: StoredRecord) {
   const email = text(record.fields[EMAIL]);
   if (record.fields[CONSENT] !== CONFIRMED || !email) return null;
   const interests = record.fields[INTERESTS];
@@ -68,7 +62,7 @@ export function confirmedSignUp(record: StoredRecord): ConfirmedSignUp | null {
 }
 
 /** Every confirmed sign-up, page by page (Airtable's pages of 100), oldest confirmation first. */
-export async function confirmedSignUps(client: AirtableClient): Promise<ConfirmedSignUp[]> {
+export async function confirmedSignUps(client: AirtableClient) {
   const records = await listAll(client, WAITLIST.table, {
     filterByFormula: `{${CONSENT}} = '${CONFIRMED}'`,
     fields: [EMAIL, INTERESTS, CONSENT, CONFIRMED_AT],
@@ -79,7 +73,7 @@ export async function confirmedSignUps(client: AirtableClient): Promise<Confirme
 }
 
 /** The CSV for `signUps`, header first. */
-export function exportCsv(signUps: readonly ConfirmedSignUp[]): string {
+export function exportCsv(signUps: readonly NonNullable<ReturnType<typeof confirmedSignUp>>[]): string {
   return [
     csvRow(EXPORT_COLUMNS),
     ...signUps.map((signUp) => csvRow([signUp.email, signUp.interests.join('; '), signUp.confirmedAt])),

@@ -4,6 +4,7 @@
  * chosen share of answers into 500s (the request is not applied) or dropped connections (the
  * request IS applied, then the socket is cut: the answer is lost, the worst case for duplicates).
  */
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -23,13 +24,7 @@ export interface ChaosCounts {
   peakPerSecond: number;
 }
 
-export interface ChaosProxy {
-  url: string;
-  counts: () => ChaosCounts;
-  close: () => Promise<void>;
-}
-
-export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy> {
+export async function startChaosProxy(options: ChaosOptions) {
   const counts: ChaosCounts = { requests: 0, byStatus: {}, peakPerSecond: 0 };
   const recent: number[] = [];
   const count = (status: number | string) => {
@@ -73,7 +68,7 @@ export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await once(server.listen(0, '127.0.0.1'), 'listening');
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -5,6 +5,7 @@
  * the target from that visitor's own address, so the site's per-client limit sees what it would
  * in production: one address per person (all of 127.0.0.0/8 is this machine's on Linux).
  */
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -16,14 +17,7 @@ export function visitorAddress(n: number): string {
   return `127.${c}.${b}.${a}`;
 }
 
-export interface ClientSpread {
-  url: string;
-  /** The base URL visitor `n` uses for `path` on the target. */
-  urlFor(n: number, path: string): string;
-  close(): Promise<void>;
-}
-
-export async function startClientSpread(target: string): Promise<ClientSpread> {
+export async function startClientSpread(target: string) {
   const upstream = new URL(target);
   const agents = new Map<string, http.Agent>();
   const agentFor = (address: string) => {
@@ -59,12 +53,13 @@ export async function startClientSpread(target: string): Promise<ClientSpread> {
     });
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await once(server.listen(0, '127.0.0.1'), 'listening');
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
-    urlFor: (n, path) => `${url}/c/${n}${path}`,
+    /** The base URL visitor `n` uses for `path` on the target. */
+    urlFor: (n: number, path: string) => `${url}/c/${n}${path}`,
     close: async () => {
       for (const agent of agents.values()) agent.destroy();
       server.closeAllConnections();

@@ -14,7 +14,6 @@
  * the `send_email` binding `wrangler dev` simulates. The report counts the emails queued and sent,
  * and checks that every new address got exactly one confirmation.
  */
-import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
@@ -24,7 +23,7 @@ import { EMAIL_COPY } from '#src/config/messages.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
 import { startChaosProxy } from './chaos-proxy.ts';
 import { startClientSpread } from './client-spread.ts';
-import { minimalSite, startWorker } from './worker-process.ts';
+import { startWorker } from './worker-process.ts';
 
 export type RushMode = 'direct' | 'queued';
 export const RUSH_MODES: readonly RushMode[] = ['direct', 'queued'];
@@ -63,34 +62,6 @@ export interface RushOptions {
    */
   attackInFlight?: number;
   log?: (line: string) => void;
-}
-
-export interface RushReport {
-  mode: RushMode;
-  submitted: number;
-  succeeded: number;
-  failed: number;
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-  /** The attacker's creates: sent, answered 200, and stored (attack runs only). */
-  attack?: { sent: number; accepted: number; stored: number; perMinuteStored: number };
-  /** Distinct emails stored, per the two tables together. */
-  stored: number;
-  expected: number;
-  duplicates: number;
-  lost: number;
-  airtableRequests: number;
-  rateLimited: number;
-  peakRequestsPerSecond: number;
-  /** From the last submission until the last record was stored (null: not all were). */
-  settledMs: number | null;
-  /** Records written per Airtable request, and requests per second while writing. */
-  recordsPerRequest: number;
-  requestsPerSecond: number;
-  errors: Record<string, number>;
-  /** Queued mode: the emails, and one confirmation per new address. */
-  mail?: MailFigures;
 }
 
 export interface MailFigures {
@@ -230,7 +201,10 @@ function floodFrom(url: string, inFlight: number) {
   };
 }
 
-export async function runRush(options: RushOptions): Promise<RushReport> {
+/** One run's figures (`lost`: expected addresses not stored; `settledMs`: from the last submission until the last record was stored, null when not all were). */
+export type RushReport = Awaited<ReturnType<typeof runRush>>;
+
+export async function runRush(options: RushOptions) {
   const log = options.log ?? (() => undefined);
   const emulator = await startEmulator({
     port: 0,
@@ -252,10 +226,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
     let doorFor: ((visitor: number, path: string) => string) | undefined;
     if (options.mode === 'queued') {
       // The doors render their own pages: the Worker needs no built site.
-      const assetsDir = await minimalSite();
-      closers.push(() => rm(assetsDir, { recursive: true, force: true }));
       const worker = await startWorker({
-        assetsDir,
         vars: {
           AIRTABLE_API_KEY: emulator.apiKey,
           AIRTABLE_BASE_ID: emulator.baseId,
@@ -413,6 +384,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       p50Ms: percentile(times, 50),
       p95Ms: percentile(times, 95),
       p99Ms: percentile(times, 99),
+      // The attacker's creates: sent, answered 200, and stored (attack runs only).
       ...(attackReport && {
         attack: {
           sent: attackReport.sent,
@@ -421,6 +393,7 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
           perMinuteStored: attackStored / Math.max(1 / 60, attackReport.durationMs / 60_000),
         },
       }),
+      /** Distinct emails stored, per the two tables together. */
       stored,
       expected,
       duplicates,
@@ -429,9 +402,11 @@ export async function runRush(options: RushOptions): Promise<RushReport> {
       rateLimited: counts.byStatus['429'] ?? 0,
       peakRequestsPerSecond: counts.peakPerSecond,
       settledMs,
+      /** Records written per Airtable request, and requests per second while writing. */
       recordsPerRequest: counts.requests > 0 ? stored / counts.requests : 0,
       requestsPerSecond: counts.requests / writingSeconds,
       errors,
+      // Queued mode: the emails, and one confirmation per new address.
       ...(mail ? { mail } : {}),
     };
   } finally {

@@ -11,11 +11,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { readWranglerConfig } from '#scripts/launch-kit/privacy-trigger.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
@@ -24,8 +26,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
 
 export interface WorkerOptions {
-  /** The built site (dist/) the Worker serves. */
-  assetsDir: string;
+  /** The built site (dist/) the Worker serves; without it, a two-page stand-in (its doors render their own pages). */
+  assetsDir?: string;
   vars: Record<string, string>;
   /** Called with each line the Worker logs (the queue writer's batch reports, say). */
   onLog?: (line: string) => void;
@@ -35,40 +37,11 @@ export interface WorkerOptions {
   editConfig?: (config: WranglerConfig) => void;
 }
 
-/**
- * A two-page site for a Worker whose test needs no built one (its doors render their own pages):
- * a temporary folder the caller removes.
- */
-export async function minimalSite(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'podling-minimal-site-'));
-  await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Podling</title><h1>Podling</h1>');
-  await writeFile(path.join(dir, '404.html'), '<!doctype html><title>Not found</title><h1>Not found</h1>');
-  return dir;
-}
-
 /** wrangler.jsonc as JSON, for `editConfig`. */
 export type WranglerConfig = Record<string, unknown> & {
   queues?: { consumers?: Record<string, unknown>[] };
   send_email?: Record<string, unknown>[];
 };
-
-/** One email the Worker handed to its `send_email` binding, as `wrangler dev` logged it. */
-export interface SentEmail {
-  from: string;
-  to: string;
-  subject: string;
-  /** The plain-text part (read from the file the binding kept). */
-  text: () => Promise<string>;
-  /** Every http(s) link in the plain-text part. */
-  links: () => Promise<string[]>;
-}
-
-export interface RunningWorker {
-  url: string;
-  close: () => Promise<void>;
-  /** Every email sent so far, oldest first. */
-  sentEmails: () => SentEmail[];
-}
 
 const SENT_MARKER = 'send_email binding called with MessageBuilder:';
 
@@ -88,16 +61,14 @@ function sentEmailLog() {
       if (name === 'HTML') current = undefined;
       else current[name as keyof typeof current] = value;
     },
-    emails(): SentEmail[] {
+    /** Each email the Worker handed to its `send_email` binding, oldest first. */
+    emails() {
       return sent.map(({ From: from, To: to, Subject: subject, Text: textFile }) => {
+        /** The plain-text part (read from the file the binding kept). */
         const text = () => (textFile ? readFile(textFile, 'utf8') : Promise.resolve(''));
-        return {
-          from,
-          to,
-          subject,
-          text,
-          links: async () => (await text()).match(/https?:\/\/[^\s<>"]+/g) ?? [],
-        };
+        /** Every http(s) link in the plain-text part. */
+        const links = async () => (await text()).match(/https?:\/\/[^\s<>"]+/g) ?? [];
+        return { from, to, subject, text, links };
       });
     },
   };
@@ -116,10 +87,11 @@ async function editedConfig(dir: string, edit: (config: WranglerConfig) => void)
 
 /** A loopback port free at this moment (a server started on it may still lose it to another). */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
   const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
+  server.close();
+  await once(server, 'close');
   return port;
 }
 
@@ -132,7 +104,7 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
       await fetch(url, { signal: AbortSignal.timeout(2_000) });
       return;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await sleep(250);
     }
   }
   throw new Error(`wrangler dev did not answer at ${url} within 90 s:\n${output()}`);
@@ -173,9 +145,24 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   }
 }
 
-async function startWorkerOnce(options: WorkerOptions): Promise<RunningWorker> {
+export type RunningWorker = Awaited<ReturnType<typeof startWorkerOnce>>;
+
+async function startWorkerOnce(options: WorkerOptions) {
   const port = await freePort();
   const state = await mkdtemp(path.join(tmpdir(), 'podling-wrangler-'));
+  let assetsDir = options.assetsDir;
+  if (!assetsDir) {
+    assetsDir = path.join(state, 'site');
+    await mkdir(assetsDir);
+    await writeFile(
+      path.join(assetsDir, 'index.html'),
+      '<!doctype html><title>Podling</title><h1>Podling</h1>',
+    );
+    await writeFile(
+      path.join(assetsDir, '404.html'),
+      '<!doctype html><title>Not found</title><h1>Not found</h1>',
+    );
+  }
   const config = options.editConfig
     ? await editedConfig(state, options.editConfig)
     : path.join(ROOT, 'wrangler.jsonc');
@@ -199,7 +186,7 @@ async function startWorkerOnce(options: WorkerOptions): Promise<RunningWorker> {
     '--inspector-port',
     String(await freePort()),
     '--assets',
-    options.assetsDir,
+    assetsDir,
     '--persist-to',
     path.join(state, 'persist'),
     '--show-interactive-dev-session=false',
@@ -239,5 +226,6 @@ async function startWorkerOnce(options: WorkerOptions): Promise<RunningWorker> {
     await close();
     throw error;
   }
+  /** sentEmails: every email sent so far, oldest first. */
   return { url, close, sentEmails: () => emails.emails() };
 }

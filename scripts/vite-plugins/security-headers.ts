@@ -4,13 +4,9 @@
  * exactly what the site talks to. The build writes them to dist/_headers (Cloudflare's
  * format) and into each page as a <meta> fallback for hosts that cannot send headers.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SiteSettings } from '#src/config/settings.ts';
 import { CALENDAR, VIDEO } from '#src/config/site.ts';
-
-/** Hashed build output: never changes under its name, so it is cached for a year. */
-export const IMMUTABLE_PREFIX = '/assets/';
-export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** Hosts gtag.js sends measurements to (Google's documented CSP list for GA4). */
 const GA_COLLECT_HOSTS = [
@@ -19,38 +15,20 @@ const GA_COLLECT_HOSTS = [
   'https://*.googletagmanager.com',
 ];
 
-/** Embeds: the privacy-enhanced video player and the booking calendar. */
-export const FRAME_HOSTS = [VIDEO.embedOrigin, CALENDAR.embedOrigin];
-
-/** Powerful features the site never uses, switched off for it and anything it embeds. */
-export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
-
-/** A CSP source for an inline script's exact text. */
-export function scriptHash(text: string): string {
-  return `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-}
-
-/** The inline scripts (not JSON data blocks) of an HTML document, as CSP hashes. */
+/** The inline scripts (not JSON data blocks) of an HTML document, as CSP sources of their exact text. */
 export function inlineScriptHashes(html: string): string[] {
-  const hashes: string[] = [];
-  for (const match of html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)) {
-    const attributes = match[1] ?? '';
-    if (/type="application\/(ld\+)?json"/.test(attributes)) continue;
-    hashes.push(scriptHash(match[2] ?? ''));
-  }
-  return [...new Set(hashes)];
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)]
+    .filter(([, attributes = '']) => !/type="application\/(ld\+)?json"/.test(attributes))
+    .map(([, , text = '']) => `'sha256-${hash('sha256', text, 'base64')}'`);
 }
 
-export interface PolicyOptions {
-  /** A <meta> policy cannot carry frame-ancestors. */
-  forMeta?: boolean;
-  /** Hashes of the inline scripts the pages carry (see inlineScriptHashes). */
-  scriptHashes?: readonly string[];
-}
-
+/**
+ * `forMeta`: a <meta> policy cannot carry frame-ancestors. `scriptHashes`: the inline scripts the
+ * pages carry (see inlineScriptHashes).
+ */
 export function contentSecurityPolicy(
   settings: SiteSettings,
-  { forMeta = false, scriptHashes = [] }: PolicyOptions = {},
+  { forMeta = false, scriptHashes = [] as readonly string[] } = {},
 ): string {
   // Relay mode: the page only ever talks to its own origin for storage.
   const storage = settings.storageMode === 'direct' ? [new URL(settings.airtableEndpointUrl).origin] : [];
@@ -64,7 +42,8 @@ export function contentSecurityPolicy(
     ['img-src', "'self'", 'data:', ...analytics],
     ['font-src', "'self'"],
     ['connect-src', "'self'", ...storage, ...analytics],
-    ['frame-src', ...FRAME_HOSTS],
+    // Embeds: the privacy-enhanced video player and the booking calendar.
+    ['frame-src', VIDEO.embedOrigin, CALENDAR.embedOrigin],
     ['media-src', "'self'"],
     ['object-src', "'none'"],
     ['base-uri', "'self'"],
@@ -96,9 +75,11 @@ export function headersFile(settings: SiteSettings, scriptHashes: readonly strin
     '  Referrer-Policy: strict-origin-when-cross-origin',
     '  X-Content-Type-Options: nosniff',
     '  X-Frame-Options: DENY',
-    `  Permissions-Policy: ${PERMISSIONS_POLICY}`,
-    `${IMMUTABLE_PREFIX}*`,
-    `  Cache-Control: ${IMMUTABLE_CACHE_CONTROL}`,
+    // Powerful features the site never uses, switched off for it and anything it embeds.
+    '  Permissions-Policy: camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+    // Hashed build output: never changes under its name, so it is cached for a year.
+    '/assets/*',
+    '  Cache-Control: public, max-age=31536000, immutable',
     '',
   ].join('\n');
 }

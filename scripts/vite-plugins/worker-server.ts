@@ -25,6 +25,7 @@
  * `dist/client`, any host serves: the Worker is left out of it (`assetsOnly`).
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -115,7 +116,7 @@ async function listen(
   handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await once(server.listen(0, '127.0.0.1'), 'listening');
   // The dev server may outlive a test that ends it abruptly: never keep the process alive.
   server.unref();
   const { port } = server.address() as AddressInfo;
@@ -212,14 +213,17 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       // build through one file, which the last `vite build` wrote, so it is pointed at this one.
       if (isPreview) pointAtBuild(root, path.resolve(root, config.build?.outDir ?? 'dist'));
       if (settings.current.storageMode === 'direct') return;
-      const names = [...WORKER_SETTINGS, 'MAIL_OUTBOX_DIR', 'AIRTABLE_EMULATOR_DATA'];
       const shell = loadEnv(mode, root, '');
       const fromShell: Vars = {};
-      for (const name of names) if (shell[name]) fromShell[name] = shell[name];
-      const devVars = readVarsFile(path.join(root, '.dev.vars'));
-      const given = { ...devVars, ...fromShell };
-      const outboxDir = path.resolve(root, given.MAIL_OUTBOX_DIR || DEFAULT_MAIL_OUTBOX_DIR);
-      const dataFile = given.AIRTABLE_EMULATOR_DATA || EMULATOR_DEFAULT_DATA_FILE;
+      for (const name of WORKER_SETTINGS) if (shell[name]) fromShell[name] = shell[name];
+      const given = { ...readVarsFile(path.join(root, '.dev.vars')), ...fromShell };
+      // The stand-ins' own settings (not the Worker's), from the shell or .dev.vars.
+      const outboxDir = path.resolve(
+        root,
+        shell.MAIL_OUTBOX_DIR || given.MAIL_OUTBOX_DIR || DEFAULT_MAIL_OUTBOX_DIR,
+      );
+      const dataFile =
+        shell.AIRTABLE_EMULATOR_DATA || given.AIRTABLE_EMULATOR_DATA || EMULATOR_DEFAULT_DATA_FILE;
       // Its API answers requests without an Origin (the Worker's) and pages on its own origin:
       // no page on another origin reads submissions with its fixed local key.
       emulator = createEmulator({ dataFile: path.resolve(root, dataFile), outboxDir, apiOrigins: 'own' });
@@ -247,11 +251,10 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
         MAIL_OUTBOX_URL: `${standIns.url}${EMULATOR_ADMIN_PREFIX}/outbox`,
         ...(developing ? { DEV_TEMPLATES_URL: standIns.url } : {}),
       };
-      delete vars.MAIL_OUTBOX_DIR;
-      delete vars.AIRTABLE_EMULATOR_DATA;
-      describe = ownAirtable
-        ? `Forms store in the local Airtable emulator (${dataFile}); emails land in ${path.relative(root, outboxDir) || '.'}`
-        : `Forms store in base ${vars.AIRTABLE_BASE_ID ?? '(AIRTABLE_BASE_ID unset)'} at ${vars.AIRTABLE_ENDPOINT_URL || 'Airtable'}; emails land in ${path.relative(root, outboxDir) || '.'}`;
+      const store = ownAirtable
+        ? `the local Airtable emulator (${dataFile})`
+        : `base ${vars.AIRTABLE_BASE_ID ?? '(AIRTABLE_BASE_ID unset)'} at ${vars.AIRTABLE_ENDPOINT_URL || 'Airtable'}`;
+      describe = `Forms store in ${store}; emails land in ${path.relative(root, outboxDir) || '.'}`;
       if (isPreview) {
         // Cloudflare's plugin reads the built Worker's variables from the .dev.vars beside its
         // built config: the shell's settings go there, over those copied at build time.

@@ -11,9 +11,6 @@
  * `--test-scheduled`. It therefore runs on the real clock while this file may run on a moved one
  * (`npm run test:clock`): the records it seeds are decades away from either cutoff.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORMS } from '#src/lib/forms/forms.ts';
 import { enhancedPost } from './support/door.ts';
@@ -24,42 +21,20 @@ import { startWorker } from '#scripts/loadtest/worker-process.ts';
 const ADMIN_TOKEN = 'test-admin-token-for-retention-and-erasure';
 const YEAR_MS = 365 * 86_400_000;
 
-interface ScheduledWorker {
-  url: string;
-  logs: string[];
-  close: () => Promise<void>;
-}
-
-/** `wrangler dev --test-scheduled` with wrangler.jsonc, a one-page site and the given variables. */
-async function startScheduledWorker(vars: Record<string, string>): Promise<ScheduledWorker> {
-  const state = await mkdtemp(path.join(tmpdir(), 'podling-retention-'));
-  await writeFile(path.join(state, 'index.html'), '<!doctype html><title>site</title>');
-  await writeFile(path.join(state, '404.html'), '<!doctype html><title>not found</title>');
+/** `wrangler dev --test-scheduled` with wrangler.jsonc, a two-page site and the given variables. */
+async function startScheduledWorker(vars: Record<string, string>) {
   const logs: string[] = [];
-  try {
-    const worker = await startWorker({
-      assetsDir: state,
-      vars,
-      extraArgs: ['--test-scheduled'],
-      onLog: (line) => logs.push(line),
-    });
-    return {
-      url: worker.url,
-      logs,
-      close: async () => {
-        await worker.close();
-        await rm(state, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    await rm(state, { recursive: true, force: true });
-    throw error;
-  }
+  const worker = await startWorker({
+    vars,
+    extraArgs: ['--test-scheduled'],
+    onLog: (line) => logs.push(line),
+  });
+  return { ...worker, logs };
 }
 
 describe('retention and erasure on the Worker under workerd', () => {
   let emulator: RunningEmulator;
-  let worker: ScheduledWorker;
+  let worker: Awaited<ReturnType<typeof startScheduledWorker>>;
 
   beforeAll(async () => {
     // Airtable's limit and penalty on; a Waitlist without 'Page Source', so a home sign-up

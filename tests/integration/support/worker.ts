@@ -1,16 +1,10 @@
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll } from 'vitest';
 import {
   AIRTABLE_RATE_LIMIT_PER_SECOND,
   startEmulator,
   type RunningEmulator,
 } from '#scripts/airtable-emulator/emulator.ts';
-import {
-  minimalSite,
-  startWorker,
-  type RunningWorker,
-  type WranglerConfig,
-} from '#scripts/loadtest/worker-process.ts';
+import { startWorker, type RunningWorker, type WranglerConfig } from '#scripts/loadtest/worker-process.ts';
 
 export type WorkerSetup = {
   /** The emulator behind the Worker (startEmulator's defaults; AIRTABLE_LIMITS for Airtable's). */
@@ -40,15 +34,12 @@ export type WorkerUnderTest = { emulator: RunningEmulator; worker: RunningWorker
  * in its own process, so files with Workers run side by side (vite.config.ts, `integration`).
  */
 export function useWorker(setup: WorkerSetup = {}): () => WorkerUnderTest {
-  const running: { emulator?: RunningEmulator; worker?: RunningWorker; ownSite?: string; logs: string[] } = {
-    logs: [],
-  };
+  const running: { emulator?: RunningEmulator; worker?: RunningWorker; logs: string[] } = { logs: [] };
   beforeAll(async () => {
-    const assetsDir = setup.assetsDir?.() ?? (running.ownSite = await minimalSite());
     const emulator = await startEmulator({ port: 0, ...setup.emulator });
     running.emulator = emulator;
     running.worker = await startWorker({
-      assetsDir,
+      assetsDir: setup.assetsDir?.(),
       vars: {
         AIRTABLE_API_KEY: emulator.apiKey,
         AIRTABLE_BASE_ID: emulator.baseId,
@@ -62,7 +53,6 @@ export function useWorker(setup: WorkerSetup = {}): () => WorkerUnderTest {
   afterAll(async () => {
     await running.worker?.close();
     await running.emulator?.close();
-    if (running.ownSite) await rm(running.ownSite, { recursive: true, force: true });
   });
   return () => {
     if (!running.emulator || !running.worker) throw new Error('The Worker is only available inside tests');
