@@ -4,6 +4,7 @@ import {
   type MailLedgerKv,
   mayEmail,
   memoryMailLedger,
+  TEAM_MAIL_LIMITS,
 } from '#src/server/mail.ts';
 
 const MINUTE = 60 * 1000;
@@ -79,4 +80,24 @@ describe('mail limits: one email per 10 minutes, 3 a day, per inbox', () => {
     await kvMailLedger(kv).reserve('parent@example.com', at(0));
     expect([...kv.ttl.values()]).toEqual([24 * 60 * 60]);
   });
+});
+
+describe("the schools team's emails about one contact: 5 a day, with no gap", () => {
+  for (const [name, make] of [
+    ['in memory', () => memoryMailLedger()],
+    ['in KV', () => kvMailLedger(fakeKv())],
+  ] as const) {
+    it(`${name}: five in a row pass, the sixth that day does not; the contact's own inbox limits are apart`, async () => {
+      const ledger = make();
+      const team = 'team:head@school.sch.uk';
+      const passed = [];
+      for (let minute = 0; minute < 6; minute += 1)
+        passed.push(await ledger.reserve(team, at(minute), TEAM_MAIL_LIMITS));
+      expect(passed).toEqual([true, true, true, true, true, false]);
+      expect(await ledger.reserve(team, at(24 * 60), TEAM_MAIL_LIMITS)).toBe(true);
+      // The contact's own inbox counts separately, with its own rule.
+      expect(await ledger.reserve('head@school.sch.uk', at(1))).toBe(true);
+      expect(await ledger.reserve('head@school.sch.uk', at(2))).toBe(false);
+    });
+  }
 });
