@@ -98,7 +98,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText(copy.alreadyConfirmedBody)).toBeVisible();
     });
 
-    test('unsubscribe: the opened link, then nothing more will be sent and how to join again', async ({
+    test('unsubscribe: the opened link, then nothing more will be sent, and its own button joins again', async ({
       page,
       request,
       consoleErrors,
@@ -113,9 +113,15 @@ for (const javaScriptEnabled of [true, false]) {
       await expectSitePage(page, copy.unsubscribedTitle, axe);
       await expect(page.getByText(copy.unsubscribedBody)).toBeVisible();
       await expect(page.getByText(copy.rejoin)).toBeVisible();
-      await expect(page.getByRole('link', { name: copy.rejoinAction })).toHaveAttribute('href', '/#waitlist');
       expect((await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE))[0]?.fields.Consent).toBe(
         'Withdrawn',
+      );
+      // The way back: this page's own button (the forms send a withdrawn address nothing).
+      await page.getByRole('button', { name: copy.rejoinAction }).click();
+      await expectSitePage(page, copy.rejoinedTitle, axe);
+      await expect(page.getByText(copy.rejoinedBody)).toBeVisible();
+      expect((await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE))[0]?.fields.Consent).toBe(
+        'Confirmed',
       );
     });
 
