@@ -10,49 +10,17 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
-import { enhancedPost } from './support/door.ts';
-import { AIRTABLE_LIMITS, TEAM_EMAIL, useWorker } from './support/worker.ts';
+import { AIRTABLE_LIMITS, MAIL_WAIT, TEAM_EMAIL, useWorker, workerMailView } from './support/worker.ts';
 import { startClientSpread } from '#scripts/loadtest/client-spread.ts';
 
 const TEAM = TEAM_EMAIL;
-const WAIT = { timeout: 30_000, interval: 250 };
+const WAIT = MAIL_WAIT;
 
 const unique = (name: string) => `${name}.${Date.now().toString(36)}@example.com`;
 
-// Each request from a client of its own (as Cloudflare names it): the file's posts and presses
-// together would pass one client's per-minute budget, which tests/unit/link-door.test.ts covers.
-let clients = 0;
-const clientHeader = () => ({ 'cf-connecting-ip': `192.0.2.${(clients += 1) % 250}` });
-const post = (url: string, values: Parameters<typeof enhancedPost>[1]) =>
-  enhancedPost(url, values, clientHeader());
-
 describe('consent and mail on the Worker under workerd', () => {
   const running = useWorker({ emulator: AIRTABLE_LIMITS, vars: { SCHOOLS_TEAM_EMAIL: TEAM } });
-  const record = (table: string, email: string) =>
-    running()
-      .emulator.records(table)
-      .filter((r) => r.fields.Email === email);
-  const emailsTo = (to: string) =>
-    running()
-      .worker.sentEmails()
-      .filter((email) => email.to === to);
-  /** The email's link to `path` (confirm, change, unsubscribe), once that email has been sent. */
-  async function linkIn(to: string, subject: string, linkPath: string): Promise<string> {
-    await expect.poll(() => emailsTo(to).filter((e) => e.subject === subject).length, WAIT).toBe(1);
-    const email = emailsTo(to).find((e) => e.subject === subject);
-    const link = (await email!.links()).find((href) => new URL(href).pathname === linkPath);
-    if (!link) throw new Error(`No ${linkPath} link in the email to ${to}`);
-    return link;
-  }
-  /** The link page's button: a plain form posting the token back to the link's path. */
-  const press = (link: string) => {
-    const url = new URL(link);
-    return fetch(`${url.origin}${url.pathname}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...clientHeader() },
-      body: new URLSearchParams({ token: url.searchParams.get('token') ?? '' }).toString(),
-    });
-  };
+  const { clientHeader, post, records: record, emailsTo, linkIn, press } = workerMailView(running, '192.0.2');
 
   it('links only to the site: a forged Host is refused, and a post naming another host in its request line still gets the site’s links', async () => {
     const { worker } = running();

@@ -7,48 +7,18 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY, MESSAGES } from '#src/config/messages.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
-import { enhancedPost } from './support/door.ts';
-import { AIRTABLE_LIMITS, TEAM_EMAIL, useWorker } from './support/worker.ts';
+import { AIRTABLE_LIMITS, MAIL_WAIT, TEAM_EMAIL, useWorker, workerMailView } from './support/worker.ts';
 
-const WAIT = { timeout: 30_000, interval: 250 };
+const WAIT = MAIL_WAIT;
 const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-// Each request from a client of its own (as Cloudflare names it), so no test meets the
-// per-client limit that tests/unit/link-door.test.ts covers.
-let clients = 0;
-const clientHeader = () => ({ 'cf-connecting-ip': `198.51.100.${(clients += 1) % 250}` });
-const post = (url: string, values: Parameters<typeof enhancedPost>[1]) =>
-  enhancedPost(url, values, clientHeader());
 
 describe('strangers and hangs on the Worker under workerd', () => {
   const running = useWorker({ emulator: AIRTABLE_LIMITS, vars: { SCHOOLS_TEAM_EMAIL: TEAM_EMAIL } });
-  const records = (table: string, email: string) =>
-    running()
-      .emulator.records(table)
-      .filter((r) => r.fields.Email === email);
-  const emailsTo = (to: string) =>
-    running()
-      .worker.sentEmails()
-      .filter((email) => email.to === to);
+  const { post, records, emailsTo, linkIn, press } = workerMailView(running, '198.51.100');
   const teamEmailsAbout = async (contact: string) => {
     const found = [];
     for (const email of emailsTo(TEAM_EMAIL)) if ((await email.text()).includes(contact)) found.push(email);
     return found;
-  };
-  async function linkIn(to: string, subject: string, linkPath: string): Promise<string> {
-    await expect.poll(() => emailsTo(to).filter((e) => e.subject === subject).length, WAIT).toBe(1);
-    const email = emailsTo(to).find((e) => e.subject === subject);
-    const link = (await email!.links()).find((href) => new URL(href).pathname === linkPath);
-    if (!link) throw new Error(`No ${linkPath} link in the email to ${to}`);
-    return link;
-  }
-  const press = (link: string, extra: Record<string, string> = {}) => {
-    const url = new URL(link);
-    return fetch(`${url.origin}${url.pathname}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...clientHeader() },
-      body: new URLSearchParams({ token: url.searchParams.get('token') ?? '', ...extra }).toString(),
-    });
   };
   const quote = (email: string, school: string, contactName: string) =>
     post(`${running().worker.url}${FORMS.quote.path}`, {
