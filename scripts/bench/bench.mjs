@@ -11,7 +11,9 @@
  * Not part of `npm test`: slow and noisy.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
@@ -20,6 +22,8 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '#scripts/chromium.mjs';
 import { JS_BEFORE_INTERACTION_BUDGET_KB, loadRouteTable, measureRoutes } from './bundle-report.mjs';
 
 const OUT = 'node_modules/.bench/site';
+/** Where the build puts the site's files (the Worker's build is beside it, in podling_site/). */
+const SITE_FILES = join(OUT, 'client');
 const FLOOR = 'node_modules/.bench/floor';
 const PORT = 4700;
 const FLOOR_PORT = 4701;
@@ -157,8 +161,63 @@ async function serve(outDir, port) {
 }
 
 /**
+ * The floor's folder as plain static files: `vite preview` with no config, so no Worker (the
+ * floor has no build of one).
+ * @param {string} dir @param {number} port
+ */
+async function serveStatic(dir, port) {
+  const server = await preview({
+    configFile: false,
+    logLevel: 'warn',
+    build: { outDir: dir },
+    preview: { port, strictPort: true },
+  });
+  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+/** What Cloudflare's edge compresses (text, scripts, JSON, SVG). */
+const COMPRESSIBLE = /^(text\/|application\/(javascript|json|manifest\+json|xml)|image\/svg\+xml)/;
+
+/**
+ * Cloudflare's edge in front of the local Worker: on a deploy the edge compresses each text
+ * response (brotli or gzip, as the browser asks), which the Worker's local assets server does
+ * not do; without it the audits would time uncompressed transfers no visitor gets. Compressed
+ * bodies are kept per path and encoding, as the edge caches them.
+ * @param {string} origin @param {number} port
+ */
+async function edgeInFront(origin, port) {
+  /** @type {Map<string, { status: number, headers: Record<string, string>, body: Buffer }>} */
+  const kept = new Map();
+  const server = http.createServer(async (request, response) => {
+    const accepts = String(request.headers['accept-encoding'] ?? '');
+    const encoding = accepts.includes('br') ? 'br' : accepts.includes('gzip') ? 'gzip' : '';
+    const key = `${encoding} ${request.url}`;
+    let answer = kept.get(key);
+    if (!answer) {
+      const upstream = await fetch(`${origin}${request.url}`, { redirect: 'manual' });
+      const headers = Object.fromEntries(upstream.headers);
+      let body = Buffer.from(await upstream.arrayBuffer());
+      delete headers['content-encoding'];
+      if (encoding && body.length > 0 && COMPRESSIBLE.test(headers['content-type'] ?? '')) {
+        body =
+          encoding === 'br'
+            ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+            : gzipSync(body);
+        headers['content-encoding'] = encoding;
+      }
+      headers['content-length'] = String(body.length);
+      answer = { status: upstream.status, headers, body };
+      if (upstream.ok) kept.set(key, answer);
+    }
+    response.writeHead(answer.status, answer.headers).end(answer.body);
+  });
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/**
  * Asks once for every file of the site as a browser would (brotli, then gzip), so the first
- * audited load of each page never pays the local server's first-request costs.
+ * audited load of each page never pays the compression or the local server's first-request costs.
  * @param {string} url @param {string} dir
  */
 async function warmCompression(url, dir) {
@@ -174,11 +233,14 @@ async function warmCompression(url, dir) {
 
 process.env.VITE_SITE_URL = `http://127.0.0.1:${PORT}`;
 await (await createBuilder({ logLevel: 'warn', build: { outDir: OUT, emptyOutDir: true } })).buildApp();
-await writeFloorPage(OUT);
-const site = await serve(OUT, PORT);
-const floor = await serve(FLOOR, FLOOR_PORT);
-const bundle = await measureRoutes(OUT, await loadRouteTable());
-await warmCompression(site.url, OUT);
+await writeFloorPage(SITE_FILES);
+// The edge on the site's address, the Worker behind it.
+const worker = await serve(OUT, PORT + 10);
+const site = await edgeInFront(worker.url, PORT);
+const floorFiles = await serveStatic(FLOOR, FLOOR_PORT + 10);
+const floor = await edgeInFront(floorFiles.url, FLOOR_PORT);
+const bundle = await measureRoutes(SITE_FILES, await loadRouteTable());
+await warmCompression(site.url, SITE_FILES);
 const chrome = await chromeLauncher.launch({
   chromePath: CHROMIUM_PATH,
   chromeFlags: [...CHROMIUM_FLAGS],
@@ -217,7 +279,9 @@ try {
 } finally {
   await chrome.kill();
   await site.close();
+  await worker.close();
   await floor.close();
+  await floorFiles.close();
 }
 
 /** @param {string[][]} table */
