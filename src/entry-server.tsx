@@ -9,8 +9,9 @@ import { App } from './app/app.tsx';
 import { renderHeadTags } from './app/document-head.ts';
 import {
   escapeHtml,
-  formAnswerRegionEnd,
-  formAnswerRegionStart,
+  FORM_ANSWER_REGION_ATTRIBUTE,
+  regionEnd,
+  regionStart,
   linkPageSlot,
 } from './lib/page-templates.ts';
 import { Layout } from './app/layout.tsx';
@@ -108,7 +109,7 @@ export function renderFormTemplate(form: FormName): { head: string; html: string
   const backHref = `${FORMS[form].page}#${answer.anchorId}`;
   const title = escapeHtml(`${answer.title} | ${PRODUCT_NAME}`);
   const head = [
-    `<title>${formAnswerRegionStart('error')}Error: ${formAnswerRegionEnd('error')}${title}</title>`,
+    `<title>${regionStart(FORM_ANSWER_REGION_ATTRIBUTE, 'error')}Error: ${regionEnd(FORM_ANSWER_REGION_ATTRIBUTE, 'error')}${title}</title>`,
     '<meta name="robots" content="noindex" />',
   ].join('\n    ');
   const html = renderToString(

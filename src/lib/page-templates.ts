@@ -44,12 +44,37 @@ export const FORM_ANSWER_KEPT: Readonly<Record<FormAnswerOutcome, readonly FormA
 /** The attribute of the empty elements that open and close a region in the rendered template. */
 export const FORM_ANSWER_REGION_ATTRIBUTE = 'data-form-answer';
 
-/** The empty element that opens a region (as React renders it). */
-export const formAnswerRegionStart = (region: FormAnswerRegion) =>
-  `<template ${FORM_ANSWER_REGION_ATTRIBUTE}="${region}"></template>`;
-/** The empty element that closes a region (as React renders it). */
-export const formAnswerRegionEnd = (region: FormAnswerRegion) =>
-  `<template ${FORM_ANSWER_REGION_ATTRIBUTE}="/${region}"></template>`;
+/** The empty element that opens a region of a template marked with `attribute` (as React renders it). */
+export const regionStart = (attribute: string, region: string) =>
+  `<template ${attribute}="${region}"></template>`;
+/** The empty element that closes it. */
+export const regionEnd = (attribute: string, region: string) => regionStart(attribute, `/${region}`);
+
+/**
+ * Keeps each of a region's copies in `html` (without its markers) or cuts them out with their
+ * content; `found` says how many there were. Throws on one left open.
+ */
+export function applyRegion(
+  html: string,
+  attribute: string,
+  region: string,
+  keep: boolean,
+): { html: string; found: number } {
+  const start = regionStart(attribute, region);
+  const end = regionEnd(attribute, region);
+  let result = '';
+  let from = 0;
+  let found = 0;
+  for (;;) {
+    const open = html.indexOf(start, from);
+    if (open < 0) return { html: result + html.slice(from), found };
+    const close = html.indexOf(end, open + start.length);
+    if (close < 0) throw new Error(`The template's region '${region}' is not closed`);
+    result += html.slice(from, open) + (keep ? html.slice(open + start.length, close) : '');
+    from = close + end.length;
+    found += 1;
+  }
+}
 
 /** Stands in a text input's value attribute for the posted value of the field `name`. */
 export const formAnswerValueToken = (name: string) => `%%form-answer:value:${name}%%`;
@@ -102,13 +127,6 @@ export const LINK_PAGE_TEMPLATE_PATH = '/__forms/email-link.html';
 
 /** The attribute of the empty elements that open and close a region in the rendered template. */
 export const LINK_PAGE_REGION_ATTRIBUTE = 'data-link-page';
-
-/** The empty element that opens a region (as React renders it). */
-export const linkPageRegionStart = (region: LinkPageRegion) =>
-  `<template ${LINK_PAGE_REGION_ATTRIBUTE}="${region}"></template>`;
-/** The empty element that closes a region (as React renders it). */
-export const linkPageRegionEnd = (region: LinkPageRegion) =>
-  `<template ${LINK_PAGE_REGION_ATTRIBUTE}="/${region}"></template>`;
 
 /** Stands in the template for the slot `name`'s text. */
 export const linkPageSlot = (name: LinkPageSlot) => `%%link-page:${name}%%`;

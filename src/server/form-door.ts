@@ -25,8 +25,9 @@ import {
   FORM_ANSWER_CHECKBOX_ATTRIBUTE,
   FORM_ANSWER_KEPT,
   FORM_ANSWER_REGIONS,
-  formAnswerRegionEnd,
-  formAnswerRegionStart,
+  applyRegion,
+  FORM_ANSWER_REGION_ATTRIBUTE,
+  regionStart,
   formAnswerValueToken,
   type FormAnswerOutcome,
 } from '#src/lib/page-templates.ts';
@@ -228,22 +229,6 @@ const valuesOf = (values: NativeValues, name: string): readonly string[] => {
   return typeof value === 'string' ? [value] : value;
 };
 
-/** Keeps the region's content (without its markers) or cuts it out entirely. */
-function applyRegion(html: string, region: (typeof FORM_ANSWER_REGIONS)[number], keep: boolean): string {
-  const start = formAnswerRegionStart(region);
-  const end = formAnswerRegionEnd(region);
-  let result = '';
-  let from = 0;
-  for (;;) {
-    const open = html.indexOf(start, from);
-    if (open < 0) return result + html.slice(from);
-    const close = html.indexOf(end, open + start.length);
-    if (close < 0) throw new Error(`The form template's region '${region}' is not closed`);
-    result += html.slice(from, open) + (keep ? html.slice(open + start.length, close) : '');
-    from = close + end.length;
-  }
-}
-
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const [TOKEN_START = '', TOKEN_END = ''] = formAnswerValueToken('\0').split('\0').map(escapeRegExp);
 const TOKEN_PATTERN = new RegExp(`${TOKEN_START}([A-Za-z0-9_-]+)${TOKEN_END}`, 'g');
@@ -267,12 +252,13 @@ export function renderFormAnswer(
   outcome: NativeOutcome,
   values: NativeValues,
 ): string {
-  if (!template.includes(formAnswerRegionStart(outcome))) {
+  if (!template.includes(regionStart(FORM_ANSWER_REGION_ATTRIBUTE, outcome))) {
     throw new Error(`The ${form} form's answer template has no '${outcome}' region`);
   }
   const kept = new Set(FORM_ANSWER_KEPT[outcome]);
   let html = template;
-  for (const region of FORM_ANSWER_REGIONS) html = applyRegion(html, region, kept.has(region));
+  for (const region of FORM_ANSWER_REGIONS)
+    html = applyRegion(html, FORM_ANSWER_REGION_ATTRIBUTE, region, kept.has(region)).html;
   // Checkboxes before text values: nothing a visitor posted is ever read as a marker.
   html = html.replace(CHECKBOX_PATTERN, (tag: string, name: string) => {
     const value = unescapeAttribute(VALUE_ATTRIBUTE.exec(tag)?.[1] ?? '');

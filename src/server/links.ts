@@ -19,8 +19,8 @@ import {
   LINK_PAGE_REGIONS,
   LINK_PAGE_SLOTS,
   LINK_PAGE_TEMPLATE_PATH,
-  linkPageRegionEnd,
-  linkPageRegionStart,
+  applyRegion,
+  LINK_PAGE_REGION_ATTRIBUTE,
   linkPageSlot,
   type LinkPageRegion,
   type LinkPageSlot,
@@ -604,17 +604,12 @@ export function linkPagesFrom(
   };
 }
 
-/** Keeps the region's content (without its markers) or cuts it out with its content. */
-function applyRegion(html: string, region: LinkPageRegion, keep: boolean): string {
-  const start = linkPageRegionStart(region);
-  const end = linkPageRegionEnd(region);
-  const open = html.indexOf(start);
-  if (open < 0) throw new Error(`The link page template has no '${region}' region`);
-  const close = html.indexOf(end, open + start.length);
-  if (close < 0) throw new Error(`The link page template's region '${region}' is not closed`);
-  const rest = html.slice(close + end.length);
-  if (rest.includes(start)) throw new Error(`The link page template has two '${region}' regions`);
-  return html.slice(0, open) + (keep ? html.slice(open + start.length, close) : '') + rest;
+/** Keeps the template's one copy of the region (without its markers) or cuts it out with its content. */
+function keepOrCut(html: string, region: LinkPageRegion, keep: boolean): string {
+  const applied = applyRegion(html, LINK_PAGE_REGION_ATTRIBUTE, region, keep);
+  if (applied.found !== 1)
+    throw new Error(`The link page template has ${applied.found} '${region}' regions, not one`);
+  return applied.html;
 }
 
 /** A held change's values as a description list, escaped. */
@@ -642,7 +637,7 @@ export function renderLinkPage(template: string, page: LinkPageContent): string 
   const kept = new Set<LinkPageRegion>(page.parts ?? []);
   if (page.button) kept.add('ask');
   let html = template;
-  for (const region of LINK_PAGE_REGIONS) html = applyRegion(html, region, kept.has(region));
+  for (const region of LINK_PAGE_REGIONS) html = keepOrCut(html, region, kept.has(region));
   const values: Record<LinkPageSlot, string> = {
     title: escapeHtml(`${page.title} | ${PRODUCT_NAME}`),
     heading: escapeHtml(page.title),

@@ -4,8 +4,9 @@ import {
   LINK_PAGE_REGIONS,
   LINK_PAGE_SLOTS,
   LINK_PAGE_TEMPLATE_PATH,
-  linkPageRegionEnd,
-  linkPageRegionStart,
+  LINK_PAGE_REGION_ATTRIBUTE,
+  regionEnd,
+  regionStart,
   linkPageSlot,
 } from '#src/lib/page-templates.ts';
 import { isHiddenPath } from '#src/server/form-door.ts';
@@ -15,7 +16,7 @@ import { signedUrl, type MailContext } from '#src/server/emails.ts';
 /** A template as the build renders one: every region and slot, in a frame. */
 const TEMPLATE = `<!doctype html><html><head><title>${linkPageSlot('title')}</title></head><body><header>frame</header><main><h1>${linkPageSlot('heading')}</h1><p>${linkPageSlot('body')}</p>${linkPageSlot('rows')}${LINK_PAGE_REGIONS.map(
   (region) =>
-    `${linkPageRegionStart(region)}<div id="${region}">${region === 'ask' ? `<form action="${linkPageSlot('action')}"><input value="${linkPageSlot('token')}"><button>${linkPageSlot('button')}</button></form>` : ''}</div>${linkPageRegionEnd(region)}`,
+    `${regionStart(LINK_PAGE_REGION_ATTRIBUTE, region)}<div id="${region}">${region === 'ask' ? `<form action="${linkPageSlot('action')}"><input value="${linkPageSlot('token')}"><button>${linkPageSlot('button')}</button></form>` : ''}</div>${regionEnd(LINK_PAGE_REGION_ATTRIBUTE, region)}`,
 ).join('')}</main><footer>frame</footer></body></html>`;
 
 const SECRET = 'k'.repeat(40);

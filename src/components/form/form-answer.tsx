@@ -17,18 +17,34 @@ import '#src/styles/forms.css';
 /** The heading of an error summary (GOV.UK Design System). */
 export const ERROR_SUMMARY_TITLE = 'There is a problem';
 
-/** A part of the template that only some outcomes keep (src/lib/page-templates.ts). */
-export function AnswerRegion({ region, children }: { region: FormAnswerRegion; children: ReactNode }) {
-  const marker = { [FORM_ANSWER_REGION_ATTRIBUTE]: region };
-  const end = { [FORM_ANSWER_REGION_ATTRIBUTE]: `/${region}` };
+/**
+ * A part of a page template that the Worker keeps or cuts per answer, between the empty
+ * elements `regionStart`/`regionEnd` of src/lib/page-templates.ts name.
+ */
+export function TemplateRegion({
+  attribute,
+  region,
+  children,
+}: {
+  attribute: string;
+  region: string;
+  children: ReactNode;
+}) {
   return (
     <>
-      <template {...marker} />
+      <template {...{ [attribute]: region }} />
       {children}
-      <template {...end} />
+      <template {...{ [attribute]: `/${region}` }} />
     </>
   );
 }
+
+/** A part of a form's answer template that only some outcomes keep. */
+export const AnswerRegion = ({ region, children }: { region: FormAnswerRegion; children: ReactNode }) => (
+  <TemplateRegion attribute={FORM_ANSWER_REGION_ATTRIBUTE} region={region}>
+    {children}
+  </TemplateRegion>
+);
 
 /**
  * What a form renders differently for its answer template. Only the answer pages pass it (they

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { TemplateRegion } from '#src/components/form/form-answer.tsx';
 import { StoreButtons } from '#src/components/store-buttons.tsx';
 import { WAITLIST_ANCHOR_ID } from '#src/config/constants.ts';
 import { flags } from '#src/config/flags.ts';
@@ -10,18 +11,12 @@ const copy = EMAIL_COPY.linkPages;
 
 export const EMAIL_LINK_HEADING_ID = 'email-link-heading';
 
-/** A part of the template that only some pages keep (src/lib/page-templates.ts). */
-function Region({ region, children }: { region: LinkPageRegion; children: ReactNode }) {
-  const start = { [LINK_PAGE_REGION_ATTRIBUTE]: region };
-  const end = { [LINK_PAGE_REGION_ATTRIBUTE]: `/${region}` };
-  return (
-    <>
-      <template {...start} />
-      {children}
-      <template {...end} />
-    </>
-  );
-}
+/** A part of the template that only some pages keep. */
+const Region = ({ region, children }: { region: LinkPageRegion; children: ReactNode }) => (
+  <TemplateRegion attribute={LINK_PAGE_REGION_ATTRIBUTE} region={region}>
+    {children}
+  </TemplateRegion>
+);
 
 const SIGN_UP_HREF = `${ROUTE_PATHS.home}#${WAITLIST_ANCHOR_ID}`;
 
