@@ -19,7 +19,12 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { createBuilder, preview } from 'vite';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '#scripts/chromium.mjs';
-import { JS_BEFORE_INTERACTION_BUDGET_KB, loadRouteTable, measureRoutes } from './bundle-report.mjs';
+import {
+  formatColumns,
+  JS_BEFORE_INTERACTION_BUDGET_KB,
+  loadRouteTable,
+  measureRoutes,
+} from './bundle-report.mjs';
 
 const OUT = 'node_modules/.bench/site';
 /** Where the build puts the site's files (the Worker's build is beside it, in podling_site/). */
@@ -125,51 +130,35 @@ async function auditOnce(url, port, preset) {
 /** One usable run: a run that recorded no paint is repeated. @param {string} url @param {number} port @param {'mobile' | 'desktop'} preset */
 async function usableRun(url, port, preset) {
   let run = await auditOnce(url, port, preset);
-  for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt += 1) {
-    if (Number.isFinite(run.lcpMs) && run.performance > 0) break;
+  for (
+    let attempt = 1;
+    attempt < MAX_ATTEMPTS && !(Number.isFinite(run.lcpMs) && run.performance > 0);
+    attempt += 1
+  )
     run = await auditOnce(url, port, preset);
-  }
   return run;
 }
 
-/** Median of each figure over the runs. @param {Run[]} runs @returns {Run} */
+/** Median of each figure over the runs, and every audit that failed in any. @param {Run[]} runs @returns {Run} */
 function medianRun(runs) {
-  /** @param {(run: Run) => number} pick */
-  const mid = (pick) => median(runs.map(pick));
-  return {
-    performance: mid((r) => r.performance),
-    accessibility: mid((r) => r.accessibility),
-    bestPractices: mid((r) => r.bestPractices),
-    seo: mid((r) => r.seo),
-    fcpMs: mid((r) => r.fcpMs),
-    lcpMs: mid((r) => r.lcpMs),
-    tbtMs: mid((r) => r.tbtMs),
-    cls: mid((r) => r.cls),
-    totalKb: mid((r) => r.totalKb),
+  const figures = Object.keys(runs[0] ?? {}).filter((key) => key !== 'failing');
+  return /** @type {Run} */ ({
+    ...Object.fromEntries(figures.map((key) => [key, median(runs.map((r) => /** @type {any} */ (r)[key]))])),
     failing: [...new Set(runs.flatMap((r) => r.failing))],
-  };
+  });
 }
 
 /**
  * `vite preview` of a folder: the Worker in workerd serving it, as production does
- * (scripts/vite-plugins/worker-server.ts).
- * @param {string} outDir @param {number} port
+ * (scripts/vite-plugins/worker-server.ts); with `plain`, no config and so no Worker, plain static
+ * files (the floor has no build of a Worker).
+ * @param {string} outDir @param {number} port @param {boolean} [plain]
  */
-async function serve(outDir, port) {
-  const server = await preview({ logLevel: 'warn', build: { outDir }, preview: { port, strictPort: true } });
-  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
-}
-
-/**
- * The floor's folder as plain static files: `vite preview` with no config, so no Worker (the
- * floor has no build of one).
- * @param {string} dir @param {number} port
- */
-async function serveStatic(dir, port) {
+async function serve(outDir, port, plain = false) {
   const server = await preview({
-    configFile: false,
+    ...(plain ? { configFile: false } : {}),
     logLevel: 'warn',
-    build: { outDir: dir },
+    build: { outDir },
     preview: { port, strictPort: true },
   });
   return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
@@ -237,7 +226,7 @@ await writeFloorPage(SITE_FILES);
 // The edge on the site's address, the Worker behind it.
 const worker = await serve(OUT, PORT + 10);
 const site = await edgeInFront(worker.url, PORT);
-const floorFiles = await serveStatic(FLOOR, FLOOR_PORT + 10);
+const floorFiles = await serve(FLOOR, FLOOR_PORT + 10, true);
 const floor = await edgeInFront(floorFiles.url, FLOOR_PORT);
 const bundle = await measureRoutes(SITE_FILES, await loadRouteTable());
 await warmCompression(site.url, SITE_FILES);
@@ -283,12 +272,6 @@ try {
   await floor.close();
   await floorFiles.close();
 }
-
-/** @param {string[][]} table */
-const formatTable = (table) => {
-  const widths = (table[0] ?? []).map((_, i) => Math.max(...table.map((row) => (row[i] ?? '').length)));
-  return table.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')).join('\n');
-};
 
 const misses = [];
 for (const preset of PRESETS) {
@@ -336,7 +319,7 @@ for (const preset of PRESETS) {
       );
   }
   console.log(`\n${preset} (Lighthouse ${preset} preset, simulated throttling), median of ${RUNS} run(s):`);
-  console.log(formatTable(table));
+  console.log(formatColumns(table));
 }
 
 console.log(

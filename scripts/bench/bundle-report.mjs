@@ -136,7 +136,12 @@ export function formatReport(reports) {
       String(r.jsFiles.length),
     ]);
   }
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
+  return formatColumns(rows);
+}
+
+/** Rows of cells as aligned columns (the first row the headers). @param {string[][]} rows */
+export function formatColumns(rows) {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')).join('\n');
 }
 

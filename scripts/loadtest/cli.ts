@@ -18,60 +18,59 @@ import {
   formatRushTable,
   RUSH_MODES,
   runRush,
-  type RushMode,
   type RushReport,
 } from './rush.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
-/** `--attack` alone: the gate issue's attack, one client with 20 requests in flight. */
-const ATTACK_DEFAULTS = { inFlight: 20, signups: 60, quotes: 0, repeats: 0, over: 60 };
+/** The numeric options and their defaults (`over` and `settle` in seconds, `penalty` in ms). */
+const DEFAULTS = {
+  signups: 10_000,
+  quotes: 1_000,
+  repeats: 500,
+  over: 60,
+  penalty: 30_000,
+  errors: 0,
+  drops: 0,
+  settle: 600,
+  'attack-in-flight': 20,
+};
+/** `--attack`'s own defaults: the gate issue's attack, 60 real visitors beside the flood. */
+const ATTACK_DEFAULTS = { signups: 60, quotes: 0, repeats: 0, settle: 120 };
 
 export async function main(argv: string[]): Promise<number> {
+  const names = Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[];
   const { values } = parseArgs({
     args: argv,
     options: {
-      mode: { type: 'string', default: 'queued' },
-      signups: { type: 'string', default: '10000' },
-      quotes: { type: 'string', default: '1000' },
-      repeats: { type: 'string', default: '500' },
-      over: { type: 'string', default: '60' },
-      penalty: { type: 'string', default: '30000' },
-      errors: { type: 'string', default: '0' },
-      drops: { type: 'string', default: '0' },
-      settle: { type: 'string', default: '600' },
+      mode: { type: 'string' },
       attack: { type: 'boolean', default: false },
-      'attack-in-flight': { type: 'string', default: String(ATTACK_DEFAULTS.inFlight) },
+      ...Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])),
     },
   });
-  if (values.attack) {
-    // Direct mode has no door to flood: the attack is on the Worker's.
-    if (argv.some((arg) => arg === '--mode' || arg.startsWith('--mode=')) && values.mode !== 'queued') {
-      console.error('--attack floods the Worker: --mode queued, or no --mode');
-      return 2;
-    }
-    return attack(values, Number(values['attack-in-flight']));
+  const given = values as Partial<Record<keyof typeof DEFAULTS, string>>;
+  const numbers = { ...DEFAULTS, ...(values.attack ? ATTACK_DEFAULTS : {}) };
+  for (const name of names) if (given[name] !== undefined) numbers[name] = Number(given[name]);
+  const bad = names.filter((name) => !Number.isFinite(numbers[name]) || numbers[name] < 0);
+  if (bad.length > 0) {
+    console.error(`Not a number ≥ 0: ${bad.map((name) => `--${name}`).join(', ')}`);
+    return 2;
   }
-  const modes: RushMode[] =
-    values.mode === 'all' ? [...RUSH_MODES] : RUSH_MODES.filter((mode) => mode === values.mode);
+  const mode = values.mode ?? 'queued';
+  // Direct mode has no door to flood: the attack is on the Worker's.
+  if (values.attack && mode !== 'queued') {
+    console.error('--attack floods the Worker: --mode queued, or no --mode');
+    return 2;
+  }
+  const modes = mode === 'all' ? RUSH_MODES : RUSH_MODES.filter((known) => known === mode);
   if (modes.length === 0) {
     console.error(`--mode must be one of ${RUSH_MODES.join(', ')} or all`);
     return 2;
   }
-  const numbers = Object.fromEntries(
-    Object.entries(values)
-      .filter(([name]) => name !== 'mode' && name !== 'attack' && name !== 'attack-in-flight')
-      .map(([name, value]) => [name, Number(value)]),
-  ) as Record<'signups' | 'quotes' | 'repeats' | 'over' | 'penalty' | 'errors' | 'drops' | 'settle', number>;
-  const bad = Object.entries(numbers).filter(([, value]) => !Number.isFinite(value) || value < 0);
-  if (bad.length > 0) {
-    console.error(`Not a number ≥ 0: ${bad.map(([name]) => `--${name}`).join(', ')}`);
-    return 2;
-  }
   const reports: RushReport[] = [];
-  for (const mode of modes) {
+  for (const each of modes) {
     reports.push(
       await runRush({
-        mode,
+        mode: each,
         signups: numbers.signups,
         quotes: numbers.quotes,
         repeats: numbers.repeats,
@@ -80,14 +79,23 @@ export async function main(argv: string[]): Promise<number> {
         errorRate: numbers.errors,
         dropRate: numbers.drops,
         settleTimeoutMs: numbers.settle * 1000,
+        ...(values.attack ? { attackInFlight: numbers['attack-in-flight'] } : {}),
         log: (line) => console.log(line),
       }),
     );
   }
+  const airtable = `Airtable limit 5 requests/s, penalty ${numbers.penalty / 1000} s`;
+  if (values.attack) {
+    console.log(
+      `\nAttack: one client with ${numbers['attack-in-flight']} creates in flight for ${numbers.over} s while ` +
+        `${numbers.signups} real visitors sign up from addresses of their own; ${airtable}.\n`,
+    );
+    console.log(formatAttackTable(reports));
+    return reports.every((r) => r.lost === 0 && r.succeeded === r.submitted) ? 0 : 1;
+  }
   console.log(
     `\nRush: ${numbers.signups} sign-ups + ${numbers.quotes} quotes + ${numbers.repeats} repeats over ${numbers.over} s; ` +
-      `Airtable limit 5 requests/s, penalty ${numbers.penalty / 1000} s; ` +
-      `${numbers.errors * 100}% of answers 500, ${numbers.drops * 100}% dropped.\n`,
+      `${airtable}; ${numbers.errors * 100}% of answers 500, ${numbers.drops * 100}% dropped.\n`,
   );
   console.log(formatRushTable(reports));
   for (const report of reports) {
@@ -105,29 +113,6 @@ export async function main(argv: string[]): Promise<number> {
   const healthy = (r: RushReport) =>
     r.lost === 0 && r.duplicates === 0 && (!r.mail || confirmationVerdict(r.mail) === 'yes');
   return reports.every(healthy) ? 0 : 1;
-}
-
-/** The attack run: the Worker (queued mode), flooded by one client. */
-async function attack(values: { signups?: string; over?: string }, inFlight: number): Promise<number> {
-  const signups = values.signups === '10000' ? ATTACK_DEFAULTS.signups : Number(values.signups);
-  const over = values.over === '60' ? ATTACK_DEFAULTS.over : Number(values.over);
-  const report = await runRush({
-    mode: 'queued',
-    signups,
-    quotes: ATTACK_DEFAULTS.quotes,
-    repeats: ATTACK_DEFAULTS.repeats,
-    overMs: over * 1000,
-    penaltyMs: 30_000,
-    attackInFlight: inFlight,
-    settleTimeoutMs: 120_000,
-    log: (line) => console.log(line),
-  });
-  console.log(
-    `\nAttack: one client with ${inFlight} creates in flight for ${over} s while ${signups} real visitors ` +
-      `sign up from addresses of their own; Airtable limit 5 requests/s, penalty 30 s.\n`,
-  );
-  console.log(formatAttackTable([report]));
-  return report.lost === 0 && report.succeeded === report.submitted ? 0 : 1;
 }
 
 runAsCommand(import.meta.url, main);

@@ -11,17 +11,17 @@
  *
  * docs/consent.md shows them. Nothing here is a test: tests/e2e/email-link-pages.spec.ts checks the pages.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { createServer, preview } from 'vite';
 import { readOutbox, type OutboxMessage } from '#scripts/airtable-emulator/outbox.ts';
 import { CHROMIUM_FLAGS, testBrowserPath } from '#scripts/chromium.mjs';
+import { freePort } from '#scripts/loadtest/worker-process.ts';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { signLink } from '#src/server/links.ts';
 
@@ -37,18 +37,6 @@ const { values: options } = parseArgs({
 });
 const outDir = path.resolve(ROOT, options.out);
 
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
   const end = Date.now() + WAIT_MS;
   for (;;) {
@@ -59,46 +47,22 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>): Prom
   }
 }
 
-/** Starts `vite` or `vite preview` on `port`, with its state in `dir`; resolves once it answers. */
-async function startSite(port: number, dir: string, linkSecret: string): Promise<ChildProcess> {
+/** Starts `vite` or `vite preview` in this process on `port`, with its state in `dir`. */
+async function startSite(port: number, dir: string, linkSecret: string): Promise<() => Promise<void>> {
   if (!options.dev && !existsSync(path.join(ROOT, 'dist', 'client', '__forms', 'email-link.html')))
     throw new Error('No relay-mode build in dist/: run `npm run build` first (or pass --dev).');
-  const args = [
-    path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
-    ...(options.dev ? [] : ['preview']),
-    '--port',
-    String(port),
-    '--strictPort',
-    '--logLevel',
-    'warn',
-  ];
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    // Its own process group, so the whole server (workerd included) ends with it.
-    detached: true,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...process.env,
-      MAIL_OUTBOX_DIR: path.join(dir, 'outbox'),
-      AIRTABLE_EMULATOR_DATA: path.join(dir, 'airtable.json'),
-      WORKER_STATE_DIR: path.join(dir, 'state'),
-      LINK_SECRET: linkSecret,
-    },
+  // The Worker's and the stand-ins' settings, as worker-server.ts reads them from the shell.
+  Object.assign(process.env, {
+    MAIL_OUTBOX_DIR: path.join(dir, 'outbox'),
+    AIRTABLE_EMULATOR_DATA: path.join(dir, 'airtable.json'),
+    WORKER_STATE_DIR: path.join(dir, 'state'),
+    LINK_SECRET: linkSecret,
   });
-  await until('the site to answer', async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/`);
-    return response.ok ? true : undefined;
-  });
-  return child;
-}
-
-function stop(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, 'SIGINT');
-  } catch {
-    // Already gone.
-  }
+  const listen = { port, strictPort: true };
+  const server = options.dev
+    ? await (await createServer({ root: ROOT, logLevel: 'warn', server: listen })).listen()
+    : await preview({ root: ROOT, logLevel: 'warn', preview: listen });
+  return () => server.close();
 }
 
 /** The email `subject` to `to`, once the Worker has written it to the outbox. */
@@ -193,7 +157,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const site = `http://127.0.0.1:${port}`;
   await mkdir(outDir, { recursive: true });
-  const server = await startSite(port, dir, linkSecret);
+  const stopSite = await startSite(port, dir, linkSecret);
   const browser = await chromium.launch({ executablePath: testBrowserPath(), args: [...CHROMIUM_FLAGS] });
   try {
     const parent = 'parent@example.co.uk';
@@ -291,7 +255,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await browser.close();
-    stop(server);
+    await stopSite();
     await rm(dir, { recursive: true, force: true });
   }
   console.log(`Wrote ${written.length} screenshots:\n  ${written.join('\n  ')}`);
