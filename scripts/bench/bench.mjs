@@ -299,15 +299,15 @@ for (const preset of PRESETS) {
     const lcpRatio = r.lcpMs / base.lcpMs;
     table.push(columns.map(([, cell]) => cell(r, target)));
     if (preset !== 'mobile' || target.route === FLOOR_ROUTE) continue;
-    const problems = [];
-    for (const [name, score] of /** @type {const} */ ([
-      ['performance', r.performance],
-      ['accessibility', r.accessibility],
-      ['best practices', r.bestPractices],
-      ['SEO', r.seo],
-    ])) {
-      if (score < TARGETS.score) problems.push(`${name} ${score}`);
-    }
+    const scores = {
+      performance: r.performance,
+      accessibility: r.accessibility,
+      'best practices': r.bestPractices,
+      SEO: r.seo,
+    };
+    const problems = Object.entries(scores)
+      .filter(([, score]) => score < TARGETS.score)
+      .map(([name, score]) => `${name} ${score}`);
     if (fcpRatio > TARGETS.fcpRatio) problems.push(`FCP ${fcpRatio.toFixed(2)}× floor`);
     if (lcpRatio > TARGETS.lcpRatio) problems.push(`LCP ${lcpRatio.toFixed(2)}× floor`);
     if (r.cls > TARGETS.cls) problems.push(`CLS ${r.cls.toFixed(3)}`);

@@ -4,9 +4,8 @@
  * chosen share of answers into 500s (the request is not applied) or dropped connections (the
  * request IS applied, then the socket is cut: the answer is lost, the worst case for duplicates).
  */
-import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { forward, onLoopback } from './client-spread.ts';
 
 export interface ChaosOptions {
   /** Where requests go (the emulator's origin). */
@@ -32,51 +31,35 @@ export async function startChaosProxy(options: ChaosOptions) {
   };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-  const server = http.createServer((req, res) => {
-    const isApi = (req.url ?? '').startsWith('/v0/');
-    if (isApi) {
-      counts.requests += 1;
-      const now = Date.now();
-      recent.push(now);
-      while ((recent[0] ?? now) <= now - 1000) recent.shift();
-      counts.peakPerSecond = Math.max(counts.peakPerSecond, recent.length);
-    }
-    const roll = isApi ? Math.random() : 1;
-    if (roll < (options.errorRate ?? 0)) {
-      count(500);
-      req.resume();
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { type: 'SERVER_ERROR', message: 'Injected by the load test' } }));
-      return;
-    }
-    const drop = roll < (options.errorRate ?? 0) + (options.dropRate ?? 0);
-    const target = new URL(req.url ?? '/', options.upstream);
-    const forward = http.request(
-      target,
-      { method: req.method, headers: { ...req.headers, host: target.host }, agent },
-      (answer) => {
+  const server = await onLoopback(
+    (req, res) => {
+      const isApi = (req.url ?? '').startsWith('/v0/');
+      if (isApi) {
+        counts.requests += 1;
+        const now = Date.now();
+        recent.push(now);
+        while ((recent[0] ?? now) <= now - 1000) recent.shift();
+        counts.peakPerSecond = Math.max(counts.peakPerSecond, recent.length);
+      }
+      const roll = isApi ? Math.random() : 1;
+      if (roll < (options.errorRate ?? 0)) {
+        count(500);
+        req.resume();
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { type: 'SERVER_ERROR', message: 'Injected by the load test' } }));
+        return;
+      }
+      const drop = roll < (options.errorRate ?? 0) + (options.dropRate ?? 0);
+      forward(req, res, new URL(req.url ?? '/', options.upstream), agent, (answer) => {
         if (isApi) count(drop ? 'dropped' : (answer.statusCode ?? 0));
         if (drop) {
           answer.resume();
           answer.on('end', () => req.socket.destroy());
-          return;
         }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await once(server.listen(0, '127.0.0.1'), 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    counts: () => structuredClone(counts),
-    close: async () => {
-      server.closeAllConnections();
-      agent.destroy();
-      await new Promise((resolve) => server.close(resolve));
+        return drop;
+      });
     },
-  };
+    () => [agent],
+  );
+  return { ...server, counts: () => structuredClone(counts) };
 }

@@ -4,6 +4,7 @@
  * pointed at `${url}/c/<visitor>/…`; the forwarder strips the prefix and opens its connection to
  * the target from that visitor's own address, so the site's per-client limit sees what it would
  * in production: one address per person (all of 127.0.0.0/8 is this machine's on Linux).
+ * Also the loopback server and the forwarding that chaos-proxy.ts shares.
  */
 import { once } from 'node:events';
 import http from 'node:http';
@@ -17,8 +18,43 @@ export function visitorAddress(n: number): string {
   return `127.${c}.${b}.${a}`;
 }
 
+/** A server on a free loopback port; closing it ends its connections and destroys `agents`. */
+export async function onLoopback(handle: http.RequestListener, agents: () => Iterable<http.Agent>) {
+  const server = http.createServer(handle);
+  await once(server.listen(0, '127.0.0.1'), 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      for (const agent of agents()) agent.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Sends `req` on to `target` through `agent`; the answer goes back as it came unless `answered` takes it. */
+export function forward(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  target: URL,
+  agent: http.Agent,
+  answered?: (answer: http.IncomingMessage) => boolean,
+): void {
+  const headers = { ...req.headers, host: target.host };
+  const request = http.request(target, { method: req.method, headers, agent }, (answer) => {
+    if (answered?.(answer)) return;
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  request.on('error', () => {
+    if (!res.headersSent) res.writeHead(502);
+    res.end();
+  });
+  req.pipe(request);
+}
+
 export async function startClientSpread(target: string) {
-  const upstream = new URL(target);
   const agents = new Map<string, http.Agent>();
   const agentFor = (address: string) => {
     const agent =
@@ -26,44 +62,17 @@ export async function startClientSpread(target: string) {
     agents.set(address, agent);
     return agent;
   };
-  const server = http.createServer((req, res) => {
-    const match = /^\/c\/(\d+)(\/.*)$/.exec(req.url ?? '');
-    if (!match) {
-      res.writeHead(404).end();
-      return;
-    }
-    const address = visitorAddress(Number(match[1]));
-    const forward = http.request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: match[2],
-        headers: { ...req.headers, host: upstream.host },
-        agent: agentFor(address),
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(forward);
-  });
-  await once(server.listen(0, '127.0.0.1'), 'listening');
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    url,
-    /** The base URL visitor `n` uses for `path` on the target. */
-    urlFor: (n: number, path: string) => `${url}/c/${n}${path}`,
-    close: async () => {
-      for (const agent of agents.values()) agent.destroy();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+  const server = await onLoopback(
+    (req, res) => {
+      const match = /^\/c\/(\d+)(\/.*)$/.exec(req.url ?? '');
+      if (!match) res.writeHead(404).end();
+      else forward(req, res, new URL(match[2] ?? '/', target), agentFor(visitorAddress(Number(match[1]))));
     },
+    () => agents.values(),
+  );
+  return {
+    ...server,
+    /** The base URL visitor `n` uses for `path` on the target. */
+    urlFor: (n: number, path: string) => `${server.url}/c/${n}${path}`,
   };
 }

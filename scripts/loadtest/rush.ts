@@ -168,36 +168,24 @@ async function waitWhileProgressing(
   return left;
 }
 
-/** One client keeping `inFlight` sign-ups going until stopped. */
+/** One client keeping `inFlight` sign-ups going until stopped (a dropped connection: sent, not accepted). */
 function floodFrom(url: string, inFlight: number) {
   let running = true;
-  let sent = 0;
-  let accepted = 0;
+  const counts = { sent: 0, accepted: 0 };
   const started = performance.now();
   const token = Date.now().toString(36);
-  const worker = async () => {
+  const workers = Array.from({ length: inFlight }, async () => {
     while (running) {
-      const n = sent;
-      sent += 1;
-      try {
-        const response = await postToDoor(url, {
-          email: `attack.${n}.${token}@example.com`,
-          interests: ['use'],
-        });
-        if (response.ok) accepted += 1;
-        await response.arrayBuffer();
-      } catch {
-        // A dropped connection counts as sent, not accepted.
-      }
+      const email = `attack.${(counts.sent += 1)}.${token}@example.com`;
+      const response = await postToDoor(url, { email, interests: ['use'] }).catch(() => null);
+      if (response?.ok) counts.accepted += 1;
+      await response?.arrayBuffer();
     }
-  };
-  const workers = Array.from({ length: inFlight }, worker);
-  return {
-    async stop() {
-      running = false;
-      await Promise.all(workers);
-      return { sent, accepted, durationMs: performance.now() - started };
-    },
+  });
+  return async () => {
+    running = false;
+    await Promise.all(workers);
+    return { ...counts, durationMs: performance.now() - started };
   };
 }
 
@@ -217,7 +205,7 @@ export async function runRush(options: RushOptions) {
     dropRate: options.dropRate ?? 0,
   });
   const closers: (() => Promise<void>)[] = [() => proxy.close(), () => emulator.close()];
-  let attack: ReturnType<typeof floodFrom> | undefined;
+  let stopAttack: ReturnType<typeof floodFrom> | undefined;
   // What the Worker's mail sent so far: [recipient, subject] pairs; and its queued count.
   let sentMail: (() => { to: string; subject: string }[]) | undefined;
   let mailQueued = 0;
@@ -243,9 +231,8 @@ export async function runRush(options: RushOptions) {
       const spread = await startClientSpread(worker.url);
       closers.unshift(spread.close);
       doorFor = (visitor, path) => spread.urlFor(visitor, path);
-      if (options.attackInFlight) {
-        attack = floodFrom(spread.urlFor(ATTACKER, WAITLIST_FORM.path), options.attackInFlight);
-      }
+      if (options.attackInFlight)
+        stopAttack = floodFrom(spread.urlFor(ATTACKER, WAITLIST_FORM.path), options.attackInFlight);
     }
     const storage: StorageOptions = {
       config: { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url },
@@ -293,7 +280,7 @@ export async function runRush(options: RushOptions) {
         });
       }),
     );
-    const attackReport = await attack?.stop();
+    const attackReport = await stopAttack?.();
     const lastSubmission = performance.now();
     log(
       `${options.mode}: answered in ${Math.round((lastSubmission - started) / 1000)} s; waiting for the store…`,

@@ -154,22 +154,20 @@ async function startWorkerOnce(options: WorkerOptions) {
   if (!assetsDir) {
     assetsDir = path.join(state, 'site');
     await mkdir(assetsDir);
-    await writeFile(
-      path.join(assetsDir, 'index.html'),
-      '<!doctype html><title>Podling</title><h1>Podling</h1>',
-    );
-    await writeFile(
-      path.join(assetsDir, '404.html'),
-      '<!doctype html><title>Not found</title><h1>Not found</h1>',
-    );
+    for (const [file, title] of [
+      ['index.html', 'Podling'],
+      ['404.html', 'Not found'],
+    ] as const)
+      await writeFile(path.join(assetsDir, file), `<!doctype html><title>${title}</title><h1>${title}</h1>`);
   }
   const config = options.editConfig
     ? await editedConfig(state, options.editConfig)
     : path.join(ROOT, 'wrangler.jsonc');
+  const url = `http://127.0.0.1:${port}`;
   // A secret of this run's own: nothing in the repository signs a link.
   const vars = {
     LINK_SECRET: randomBytes(32).toString('hex'),
-    SITE_URL: `http://127.0.0.1:${port}`,
+    SITE_URL: url,
     ...options.vars,
   };
   const args = [
@@ -209,7 +207,6 @@ async function startWorkerOnce(options: WorkerOptions) {
       options.onLog?.(line);
     });
   }
-  const url = `http://127.0.0.1:${port}`;
   const close = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -32,8 +32,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { cloudflare } from '@cloudflare/vite-plugin';
-import type { Http2SecureServer } from 'node:http2';
-import { type Connect, loadEnv, type Logger, type Plugin, type UserConfig, type ViteDevServer } from 'vite';
+import {
+  type Connect,
+  loadEnv,
+  type Plugin,
+  type PreviewServer,
+  type UserConfig,
+  type ViteDevServer,
+} from 'vite';
 import {
   createEmulator,
   EMULATOR_ADMIN_PREFIX,
@@ -67,9 +73,12 @@ export const LOCAL_LINK_SECRET_FILE = '.data/link-secret';
 
 type Vars = Record<string, string>;
 
+/** The one file through which Cloudflare's plugin finds the build `vite preview` serves. */
+const deployRedirect = (root: string) => path.join(root, '.wrangler', 'deploy', 'config.json');
+
 /** The built Worker's config, as Cloudflare's plugin finds it for `vite preview`. */
 function builtWorkerDir(root: string): string | null {
-  const redirect = path.join(root, '.wrangler', 'deploy', 'config.json');
+  const redirect = deployRedirect(root);
   if (!existsSync(redirect)) return null;
   const { configPath } = JSON.parse(readFileSync(redirect, 'utf8')) as { configPath: string };
   return path.dirname(path.resolve(path.dirname(redirect), configPath));
@@ -81,7 +90,7 @@ function pointAtBuild(root: string, outDir: string): void {
     .map((dir) => path.join(outDir, dir, 'wrangler.json'))
     .find((file) => existsSync(file));
   if (!built) return;
-  const redirect = path.join(root, '.wrangler', 'deploy', 'config.json');
+  const redirect = deployRedirect(root);
   mkdirSync(path.dirname(redirect), { recursive: true });
   writeFileSync(
     redirect,
@@ -177,12 +186,9 @@ function devTemplates(server: ViteDevServer): Connect.NextHandleFunction {
 
 export function workerServer(settings: SiteSettingsHolder): Plugin[] {
   /** On `vite` and `vite preview` alike: the client's address, the emulator's page, the log line. */
-  const mountStandIns = (
-    middlewares: Connect.Server,
-    httpServer: http.Server | Http2SecureServer,
-    logger: Logger,
-    stand: Emulator,
-  ) => {
+  const mountStandIns = ({ middlewares, httpServer, config }: ViteDevServer | PreviewServer) => {
+    const stand = emulator;
+    if (!stand || !httpServer) return;
     middlewares.use(connectingAddress());
     middlewares.use(EMULATOR_ADMIN_PREFIX, (req, res) => {
       req.url = `${EMULATOR_ADMIN_PREFIX}${req.url ?? ''}`;
@@ -191,7 +197,7 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
     httpServer.once('listening', () => {
       const address = httpServer.address();
       const port = address && typeof address === 'object' ? address.port : '';
-      logger.info(`  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`);
+      config.logger.info(`  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`);
     });
     httpServer.once('close', () => void standIns?.close());
   };
@@ -289,14 +295,10 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       return { server: { cors: false, strictPort: true }, preview: { cors: false, strictPort: true } };
     },
     configureServer(server) {
-      if (!emulator || !server.httpServer) return;
-      mountStandIns(server.middlewares, server.httpServer, server.config.logger, emulator);
+      mountStandIns(server);
       templates = devTemplates(server);
     },
-    configurePreviewServer(server) {
-      if (!emulator) return;
-      mountStandIns(server.middlewares, server.httpServer, server.config.logger, emulator);
-    },
+    configurePreviewServer: mountStandIns,
   };
 
   // Not in Vitest's own Vite server (mode 'test'): its tests start the servers they need.
