@@ -18,12 +18,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
 import { QUOTE_FORM, type QuotePosted, WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/forms.ts';
-import { toFormBody } from '#src/lib/forms/send-form.ts';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
 import { startChaosProxy } from './chaos-proxy.ts';
 import { startClientSpread } from './client-spread.ts';
 import { startWorker } from './worker-process.ts';
+import { enhancedPost } from '#tests/integration/support/door.ts';
 
 export type RushMode = 'direct' | 'queued';
 export const RUSH_MODES: readonly RushMode[] = ['direct', 'queued'];
@@ -128,22 +128,6 @@ function describeFailure(error: unknown): string {
 /** The attacker's visitor number: an address no real visitor of a run has. */
 const ATTACKER = 9_999_999;
 
-/** The enhanced form's post: the form's fields, urlencoded, to its door, asking for JSON. */
-async function postToDoor(
-  url: string,
-  posted: Readonly<Record<string, string | readonly string[]>>,
-): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      accept: 'application/json',
-      'content-type': 'application/x-www-form-urlencoded',
-      'sec-fetch-site': 'same-origin',
-    },
-    body: toFormBody(posted),
-  });
-}
-
 /**
  * Polls `countLeft` until it is 0, the deadline passes, or it has not fallen for `stallMs` (what is
  * left then has stopped coming, not slowed down: a busy machine only stretches the wait).
@@ -177,7 +161,7 @@ function floodFrom(url: string, inFlight: number) {
   const workers = Array.from({ length: inFlight }, async () => {
     while (running) {
       const email = `attack.${(counts.sent += 1)}.${token}@example.com`;
-      const response = await postToDoor(url, { email, interests: ['use'] }).catch(() => null);
+      const response = await enhancedPost(url, { email, interests: ['use'] }).catch(() => null);
       if (response?.ok) counts.accepted += 1;
       await response?.arrayBuffer();
     }
@@ -250,7 +234,7 @@ export async function runRush(options: RushOptions) {
     });
     /** Queued: the enhanced form's post, answered within the page's bound. */
     const viaDoor = async (url: string, posted: Readonly<Record<string, string | readonly string[]>>) => {
-      const response = await postToDoor(url, posted);
+      const response = await enhancedPost(url, posted);
       const answer = (await response.json().catch(() => null)) as { success?: unknown } | null;
       if (!response.ok || answer?.success !== true) throw new Error(`door answered ${response.status}`);
     };
