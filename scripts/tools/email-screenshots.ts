@@ -186,21 +186,17 @@ async function main(): Promise<void> {
 
     // Sign up through the real forms, as a parent and a teacher would.
     // A new page for each: a joined form stays joined.
-    let page = await browser.newPage();
-    const fresh = async () => {
-      await page.close();
-      page = await browser.newPage();
-    };
     const joinWaitlist = async (email: string, interest: string) => {
-      await fresh();
+      const page = await browser.newPage();
       await page.goto(`${site}/#waitlist`);
       await page.getByRole('checkbox', { name: interest }).check();
       await page.getByRole('textbox', { name: 'Email address', exact: true }).fill(email);
       await page.getByRole('button', { name: 'Join the waitlist' }).click();
       await page.getByText('Thanks for your interest in').first().waitFor();
+      await page.close();
     };
     const askForQuote = async (email: string, name: string, school: string) => {
-      await fresh();
+      const page = await browser.newPage();
       await page.goto(`${site}/schools`);
       await page.getByRole('textbox', { name: 'Your Name', exact: true }).fill(name);
       await page.getByRole('textbox', { name: 'Email Address', exact: true }).fill(email);
@@ -209,12 +205,12 @@ async function main(): Promise<void> {
       await page.getByRole('checkbox', { name: 'Practice Speaking' }).check();
       await page.getByRole('button', { name: 'Request a Quote' }).click();
       await page.getByRole('heading', { name: 'Thank You!' }).waitFor();
+      await page.close();
     };
     await joinWaitlist(parent, 'Use Podling');
     await joinWaitlist(returning, 'Partner with Podling');
     await askForQuote(teacher, 'Aoife Byrne', 'Riverside Primary');
     await askForQuote(returningTeacher, 'Sam Okafor', 'Hillside Primary School');
-    await page.close();
 
     const confirmation = await emailed(dir, parent, EMAIL_COPY.confirm.subject);
     const change = await emailed(dir, returning, EMAIL_COPY.change.subject);
