@@ -121,33 +121,19 @@ async function shoot(
 }
 
 /** An email's HTML part as a mail client shows it (no network: it needs none). */
-async function shootEmail(
-  browser: Browser,
-  name: string,
-  message: OutboxMessage,
-  look?: Parameters<typeof shoot>[3],
-): Promise<void> {
-  await shoot(
-    browser,
-    `email-${name}`,
-    async (page) => {
-      await page.route('**/*', (route) => route.abort());
-      await page.setContent(message.html, { waitUntil: 'load' });
-    },
-    look,
-  );
-}
+const showEmail = (message: OutboxMessage) => async (page: Page) => {
+  await page.route('**/*', (route) => route.abort());
+  await page.setContent(message.html, { waitUntil: 'load' });
+};
 
 /** A link's page: opened, and with `press`, its button pressed. */
-async function shootLink(browser: Browser, name: string, link: string, press?: string): Promise<void> {
-  await shoot(browser, `page-${name}`, async (page) => {
-    await page.goto(link);
-    if (press) {
-      await page.getByRole('button', { name: press }).click();
-      await page.waitForLoadState('load');
-    }
-  });
-}
+const openLink = (link: string, press?: string) => async (page: Page) => {
+  await page.goto(link);
+  if (press) {
+    await page.getByRole('button', { name: press }).click();
+    await page.waitForLoadState('load');
+  }
+};
 
 const copy = EMAIL_COPY.linkPages;
 
@@ -216,23 +202,26 @@ async function main(): Promise<void> {
     const change = await emailed(dir, returning, EMAIL_COPY.change.subject);
     const acknowledgement = await emailed(dir, teacher, EMAIL_COPY.quoteAcknowledgement.subject);
     const quoteChange = await emailed(dir, returningTeacher, EMAIL_COPY.change.subject);
-    await shootEmail(browser, 'confirm', confirmation);
-    await shootEmail(browser, 'change', change);
-    await shootEmail(browser, 'quote-acknowledgement', acknowledgement);
+    await shoot(browser, 'email-confirm', showEmail(confirmation));
+    await shoot(browser, 'email-change', showEmail(change));
+    await shoot(browser, 'email-quote-acknowledgement', showEmail(acknowledgement));
     // Dark mode, as Apple Mail and iOS Mail show it on a phone set to dark.
-    await shootEmail(browser, 'confirm-dark', confirmation, { colorScheme: 'dark', widths: [390] });
+    await shoot(browser, 'email-confirm-dark', showEmail(confirmation), {
+      colorScheme: 'dark',
+      widths: [390],
+    });
 
     const confirm = linkIn(confirmation, 'confirm');
-    await shootLink(browser, 'confirm', confirm);
-    await shootLink(browser, 'confirmed', confirm, copy.confirmButton);
+    await shoot(browser, 'page-confirm', openLink(confirm));
+    await shoot(browser, 'page-confirmed', openLink(confirm, copy.confirmButton));
     // The place is confirmed now: every further press says so.
-    await shootLink(browser, 'already-confirmed', confirm, copy.confirmButton);
-    await shootLink(browser, 'change', linkIn(change, 'change'));
-    await shootLink(browser, 'changed', linkIn(change, 'change'), copy.changeButton);
-    await shootLink(browser, 'quote-changed', linkIn(quoteChange, 'change'), copy.changeButton);
+    await shoot(browser, 'page-already-confirmed', openLink(confirm, copy.confirmButton));
+    await shoot(browser, 'page-change', openLink(linkIn(change, 'change')));
+    await shoot(browser, 'page-changed', openLink(linkIn(change, 'change'), copy.changeButton));
+    await shoot(browser, 'page-quote-changed', openLink(linkIn(quoteChange, 'change'), copy.changeButton));
     const unsubscribe = linkIn(acknowledgement, 'unsubscribe');
-    await shootLink(browser, 'unsubscribe', unsubscribe);
-    await shootLink(browser, 'unsubscribed', unsubscribe, copy.unsubscribeButton);
+    await shoot(browser, 'page-unsubscribe', openLink(unsubscribe));
+    await shoot(browser, 'page-unsubscribed', openLink(unsubscribe, copy.unsubscribeButton));
     // A link from an email sent 8 days ago, signed with this run's secret.
     const expiredToken = await signLink(
       {
@@ -243,12 +232,9 @@ async function main(): Promise<void> {
       },
       linkSecret,
     );
-    await shootLink(browser, 'expired', `${site}/api/email/confirm?token=${expiredToken}`);
-    await shootLink(
-      browser,
-      'tampered',
-      confirm.replace(/token=./, (match) => (match.endsWith('A') ? 'token=B' : 'token=A')),
-    );
+    await shoot(browser, 'page-expired', openLink(`${site}/api/email/confirm?token=${expiredToken}`));
+    const tampered = confirm.replace(/token=./, (match) => (match.endsWith('A') ? 'token=B' : 'token=A'));
+    await shoot(browser, 'page-tampered', openLink(tampered));
   } finally {
     await browser.close();
     await stopSite();
