@@ -4,7 +4,7 @@
  * fetches after first paint to hydrate (the page's boot list), everything those import statically
  * (followed through the chunks), and any stylesheets, gzipped.
  * Used by the ceiling check in `npm test` (tests/e2e/prerender.spec.ts) and by `npm run bench`;
- * `node scripts/bench/bundle-report.mjs [dist]` prints it and fails when a route is over its ceiling.
+ * `node scripts/bench/bundle-report.mjs [dist/client]` (the build's site files) prints it and fails when a route is over its ceiling.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -122,23 +122,6 @@ export async function measureRoutes(distDir, table) {
   return reports;
 }
 
-/** @param {RouteReport[]} reports */
-export function formatReport(reports) {
-  const rows = [['route', 'kind', 'JS KB gz', 'ceiling', 'CSS KB gz', 'HTML KB gz', 'JS files']];
-  for (const r of reports) {
-    rows.push([
-      r.route,
-      r.kind,
-      r.jsGzipKb.toFixed(1),
-      String(r.ceilingKb),
-      r.cssGzipKb.toFixed(1),
-      r.htmlGzipKb.toFixed(1),
-      String(r.jsFiles.length),
-    ]);
-  }
-  return formatColumns(rows);
-}
-
 /** Rows of cells as aligned columns (the first row the headers). @param {string[][]} rows */
 export function formatColumns(rows) {
   const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
@@ -146,8 +129,21 @@ export function formatColumns(rows) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const reports = await measureRoutes(process.argv[2] ?? 'dist', await loadRouteTable());
-  console.log(formatReport(reports));
+  const reports = await measureRoutes(process.argv[2] ?? 'dist/client', await loadRouteTable());
+  console.log(
+    formatColumns([
+      ['route', 'kind', 'JS KB gz', 'ceiling', 'CSS KB gz', 'HTML KB gz', 'JS files'],
+      ...reports.map((r) => [
+        r.route,
+        r.kind,
+        r.jsGzipKb.toFixed(1),
+        String(r.ceilingKb),
+        r.cssGzipKb.toFixed(1),
+        r.htmlGzipKb.toFixed(1),
+        String(r.jsFiles.length),
+      ]),
+    ]),
+  );
   const overTarget = reports.filter((r) => r.jsGzipKb > JS_BEFORE_INTERACTION_BUDGET_KB);
   if (overTarget.length > 0) {
     console.log(
