@@ -39,7 +39,7 @@ import {
   handleEmailLink,
   linksBusyPage,
   linksUnavailablePage,
-  type LinkPages,
+  type PageTemplates,
 } from './links.ts';
 import type { MailService, WriteOutcome } from './mail.ts';
 import { confirmedQuoteChange, consentRecords } from './submission.ts';
@@ -52,42 +52,6 @@ import {
   type Limiter,
   type SubmissionQueue,
 } from './request-check.ts';
-
-export interface FormTemplates {
-  /** The full answer page for `form`, or null when the host has no template for it. */
-  render(form: FormName, outcome: NativeOutcome, values: NativeValues): Promise<string | null>;
-}
-
-/**
- * The answer pages from the build's templates, read by `load` (a path on the site's origin, see
- * formTemplatePath) once per instance: a deploy's templates never change.
- */
-export function formTemplatesFrom(
-  load: (path: string, form: FormName) => Promise<string | null>,
-  { cache = true }: { cache?: boolean } = {},
-): FormTemplates {
-  const loaded = new Map<FormName, Promise<string | null>>();
-  const template = (form: FormName) => {
-    const known = cache ? loaded.get(form) : undefined;
-    if (known) return known;
-    const loading = load(formTemplatePath(form), form).catch(() => null);
-    if (cache) loaded.set(form, loading);
-    return loading;
-  };
-  return {
-    async render(form, outcome, values) {
-      const html = await template(form);
-      if (html === null) return null;
-      try {
-        return renderFormAnswer(html, form, outcome, values);
-      } catch (error) {
-        // A template that drifted from the renderer: the visitor still gets the words.
-        console.warn(`Form answer template: ${error instanceof Error ? error.message : String(error)}`);
-        return null;
-      }
-    },
-  };
-}
 
 /** An answer page carries no script: its policy says so, and it is never framed or cached. */
 const HTML_HEADERS = {
@@ -134,12 +98,12 @@ function respond(result: CheckResult, body: string, headers: Record<string, stri
 export async function answerNativePost(
   form: FormName,
   result: CheckResult,
-  templates: FormTemplates | undefined,
+  templates: PageTemplates | undefined,
 ): Promise<Response> {
   const outcome: NativeOutcome =
     result.outcome !== 'refused' ? 'confirmed' : result.field === 'email' ? 'invalid-email' : 'failure';
-  const page =
-    (await templates?.render(form, outcome, postedValues(result.form))) ?? plainPage(form, outcome);
+  const fill = (template: string) => renderFormAnswer(template, form, outcome, postedValues(result.form));
+  const page = (await templates?.(formTemplatePath(form), fill)) ?? plainPage(form, outcome);
   return respond(result, page, HTML_HEADERS);
 }
 
@@ -286,10 +250,8 @@ export interface DoorsOptions {
   clientLimiter?: Limiter;
   emailLimiter?: Limiter;
   bodyTimeoutMs?: number;
-  /** The built answer pages of the forms' native posts. */
-  formTemplates?: FormTemplates;
-  /** The emails' links' pages in the site's frame (the build's template, links.ts). */
-  linkPages?: LinkPages;
+  /** The build's templates: the forms' native posts' answers and the emails' links' pages. */
+  templates?: PageTemplates;
   /**
    * The Worker's mail: with it, consent applies to every write (submission.ts) and the emails' links
    * are answered here (EMAIL_LINK_PATHS); `linkMail` puts the mail a pressed link causes (the
@@ -349,19 +311,19 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
             mail.linkMail(confirmedQuoteChange(email, values, at), origin),
           now: () => new Date((options.now ?? Date.now)()),
           log: warn,
-          ...(options.linkPages ? { pages: options.linkPages } : {}),
+          ...(options.templates ? { pages: options.templates } : {}),
         }
       : undefined;
 
   return async (request, client = {}) => {
     const { pathname } = new URL(request.url);
     if (mail && isEmailLinkPath(pathname)) {
-      if (!linkOptions) return linksUnavailablePage(options.linkPages);
+      if (!linkOptions) return linksUnavailablePage(options.templates);
       // Opening a link changes nothing; a press writes, so it counts against the client's
       // budget like a form's post (its body is read within the same bounds: links.ts).
       if (request.method === 'POST') {
         const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
-        if (!taken.ok) return linksBusyPage(taken.retryAfterSeconds, options.linkPages);
+        if (!taken.ok) return linksBusyPage(taken.retryAfterSeconds, options.templates);
       }
       return handleEmailLink(request, linkOptions);
     }
@@ -379,6 +341,6 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     // The enhanced form's fetch asks for JSON.
     return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
       ? answerEnhancedPost(result)
-      : answerNativePost(form.name, result, options.formTemplates);
+      : answerNativePost(form.name, result, options.templates);
   };
 }

@@ -85,8 +85,8 @@ export interface EmailLinkOptions {
    */
   readonly afterQuoteChange?: (email: string, values: LinkValues, at: Date, origin: string) => Promise<void>;
   readonly log?: (message: string) => void;
-  /** The pages in the site's frame (the build's template); without it, a minimal page. */
-  readonly pages?: LinkPages;
+  /** The build's templates, for the pages in the site's frame; without them, a minimal page. */
+  readonly pages?: PageTemplates;
 }
 
 const PURPOSE_BY_PATH = new Map<string, LinkPurpose>(
@@ -147,8 +147,9 @@ export const LINK_PAGE_POLICY =
   "manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** A link's page in the site's frame (the build's template), or the minimal page without one. */
-async function render(page: Page, pages: LinkPages | undefined): Promise<Response> {
-  const html = (await pages?.render(page)) ?? plainPage(page);
+async function render(page: Page, pages: PageTemplates | undefined): Promise<Response> {
+  const html =
+    (await pages?.(LINK_PAGE_TEMPLATE_PATH, (template) => renderLinkPage(template, page))) ?? plainPage(page);
   return new Response(html, {
     status: page.status,
     headers: {
@@ -312,11 +313,11 @@ async function act(
 const UNAVAILABLE = { title: copy.unavailableTitle, body: copy.unavailableBody };
 
 /** The page a link gets while the server cannot check or apply links (its mail settings are wrong). */
-export const linksUnavailablePage = (pages?: LinkPages): Promise<Response> =>
+export const linksUnavailablePage = (pages?: PageTemplates): Promise<Response> =>
   render({ status: 503, ...UNAVAILABLE }, pages);
 
 /** The page a client gets past the doors' per-client limit: nothing changed, try again shortly. */
-export async function linksBusyPage(retryAfterSeconds: number, pages?: LinkPages): Promise<Response> {
+export async function linksBusyPage(retryAfterSeconds: number, pages?: PageTemplates): Promise<Response> {
   const response = await render({ status: 429, ...UNAVAILABLE }, pages);
   response.headers.set('retry-after', String(retryAfterSeconds));
   return response;
@@ -569,40 +570,35 @@ export interface LinkPageContent {
   readonly parts?: readonly Exclude<LinkPageRegion, 'ask'>[];
 }
 
-export interface LinkPages {
-  /** The full page, or null when there is no template (the caller answers a plain page). */
-  render(page: LinkPageContent): Promise<string | null>;
-}
-
 /**
- * The link pages from the build's template, read by `load` (a path on the site's origin) once per
- * instance when `cache` is on: a deploy's template never changes.
+ * The build's page templates (the forms' answers, form-door.ts, and the links' page), read by
+ * `load` (a path on the site's origin) once per instance when `cache` is on: a deploy's templates
+ * never change. Each call fills the template at `path`, or answers null when there is none, or
+ * one that drifted from its renderer (`fill` throws): the caller answers a plain page.
  */
-export function linkPagesFrom(
+export function pageTemplates(
   load: (path: string) => Promise<string | null>,
   { cache = true }: { cache?: boolean } = {},
-): LinkPages {
-  let loaded: Promise<string | null> | undefined;
-  const template = () => {
-    if (cache && loaded) return loaded;
-    const loading = load(LINK_PAGE_TEMPLATE_PATH).catch(() => null);
-    if (cache) loaded = loading;
-    return loading;
-  };
-  return {
-    async render(page) {
-      const html = await template();
-      if (html === null) return null;
-      try {
-        return renderLinkPage(html, page);
-      } catch (error) {
-        // A template that drifted from this renderer: the visitor still gets the words.
-        console.warn(`Link page template: ${error instanceof Error ? error.message : String(error)}`);
-        return null;
-      }
-    },
+) {
+  const loaded = new Map<string, Promise<string | null>>();
+  return async (path: string, fill: (template: string) => string): Promise<string | null> => {
+    let template = loaded.get(path);
+    if (!template) {
+      template = load(path).catch(() => null);
+      if (cache) loaded.set(path, template);
+    }
+    const html = await template;
+    if (html === null) return null;
+    try {
+      return fill(html);
+    } catch (error) {
+      // A template that drifted from its renderer: the visitor still gets the words.
+      console.warn(`Page template ${path}: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    }
   };
 }
+export type PageTemplates = ReturnType<typeof pageTemplates>;
 
 /** Keeps the template's one copy of the region (without its markers) or cuts it out with its content. */
 function keepOrCut(html: string, region: LinkPageRegion, keep: boolean): string {

@@ -16,7 +16,7 @@ import {
   type QueuedSubmission,
   type SubmissionQueue,
 } from './request-check.ts';
-import { createDoors, type DoorsHandler, formTemplatesFrom, isHiddenPath } from './form-door.ts';
+import { createDoors, type DoorsHandler, isHiddenPath } from './form-door.ts';
 import { writeQueuedBatch, isolatePacer } from './queue-writer.ts';
 import {
   DEAD_LETTER_QUEUE_SUFFIX,
@@ -26,7 +26,7 @@ import {
   type QueueBatch,
 } from './queues.ts';
 import { runRetentionJob } from './privacy.ts';
-import { isEmailLinkPath, linksUnavailablePage, type LinkPages, linkPagesFrom } from './links.ts';
+import { isEmailLinkPath, linksUnavailablePage, type PageTemplates, pageTemplates } from './links.ts';
 import { queueOutcomeMail, type WorkerMailEnv, workerMail } from './mail.ts';
 import { type AirtableEnv, siteOriginOf } from './airtable-client.ts';
 
@@ -88,25 +88,22 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
         },
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
-        formTemplates: formTemplatesFrom((path) => templateText(env, path), {
-          cache: !env.DEV_TEMPLATES_URL,
-        }),
-        linkPages: linkPagesOf(env),
+        templates: templatesOf(env),
       }),
     };
   }
   return doors.handler;
 }
 
-// The emails' links' pages: their template is read from the assets once per isolate.
-let linkPages: { pages: LinkPages; env: WorkerEnv } | undefined;
-function linkPagesOf(env: WorkerEnv): LinkPages {
-  if (linkPages?.env !== env)
-    linkPages = {
+// The page templates are read from the assets once per isolate (on `vite`, on every use).
+let templates: { pages: PageTemplates; env: WorkerEnv } | undefined;
+function templatesOf(env: WorkerEnv): PageTemplates {
+  if (templates?.env !== env)
+    templates = {
       env,
-      pages: linkPagesFrom((path) => templateText(env, path), { cache: !env.DEV_TEMPLATES_URL }),
+      pages: pageTemplates((path) => templateText(env, path), { cache: !env.DEV_TEMPLATES_URL }),
     };
-  return linkPages.pages;
+  return templates.pages;
 }
 
 /** A built file's text from the static assets (clean URLs: '/x.html' is served at '/x'). */
@@ -143,7 +140,7 @@ export default {
       if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
       if (formAtPath(pathname)) return doorsFor(env, queue)(request, { address: connectingAddress(request) });
       if (env.EMAIL || env.MAIL_OUTBOX_URL) {
-        if (mailOf(env).problem) return linksUnavailablePage(linkPagesOf(env));
+        if (mailOf(env).problem) return linksUnavailablePage(templatesOf(env));
         return doorsFor(env, queue)(request, { address: connectingAddress(request) });
       }
     }
