@@ -22,6 +22,8 @@ import {
   applyRegion,
   LINK_PAGE_REGION_ATTRIBUTE,
   linkPageSlot,
+  regionEnd,
+  regionStart,
   type LinkPageRegion,
   type LinkPageSlot,
 } from '#src/lib/page-templates.ts';
@@ -38,16 +40,13 @@ export const EMAIL_LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   unsubscribe: '/api/email/unsubscribe',
 };
 
-/** The consent fields of a waitlist record, as the write path reads and writes them. */
-export interface ConsentRecord {
-  readonly id: string;
-  /** Absent on a quote record, and on waitlist records stored before consent was recorded. */
-  readonly consent?: ConsentState;
-}
-
 /** What a link needs from the store. */
 export interface ConsentRecords {
-  find(form: LinkForm, email: string): Promise<ConsentRecord | null>;
+  /**
+   * A record's id and consent, as the write path reads it (no consent on a quote record, nor on
+   * waitlist records stored before consent was recorded).
+   */
+  find(form: LinkForm, email: string): Promise<{ id: string; consent?: ConsentState } | null>;
   /**
    * Sets a waitlist record's consent (and, for Confirmed, its Confirmed At; with `statement`, the
    * words agreed to, for a withdrawn address joining again).
@@ -97,45 +96,45 @@ const PURPOSE_BY_PATH = new Map<string, LinkPurpose>(
 export const isEmailLinkPath = (pathname: string) => PURPOSE_BY_PATH.has(pathname);
 
 const copy = EMAIL_COPY.linkPages;
+const SIGN_UP_HREF = '/#waitlist';
 
 /** A link's answer: its status and what its page shows (the template's parts included). */
 interface Page extends LinkPageContent {
   readonly status: number;
 }
 
-/** What a page says in words alone, when there is no template: each part's next step as a line or link. */
-function plainParts(page: Page): string {
-  const lines: string[] = [];
-  const link = (label: string, href: string) =>
-    `<p><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></p>`;
-  for (const part of page.parts ?? []) {
-    if (part === 'next-waitlist') lines.push(`<p>${escapeHtml(copy.waitlistEmails)}</p>`);
-    if (part === 'next-quote')
-      lines.push(
-        `<p>${escapeHtml(`${copy.quoteReply} ${copy.quoteBooking}`)}</p>`,
-        link(copy.quoteBookingLink, CALENDAR.bookingUrl),
-      );
-    if (part === 'rejoin' && page.rejoin)
-      lines.push(
-        `<p>${escapeHtml(copy.rejoin)}</p><p>${escapeHtml(WAITLIST_CONSENT_STATEMENT)}</p>`,
-        `<form method="post" action="${escapeHtml(page.rejoin.action)}"><input type="hidden" name="token" value="${escapeHtml(page.rejoin.token)}"><input type="hidden" name="rejoin" value="1"><button type="submit">${escapeHtml(copy.rejoinAction)}</button></form>`,
-      );
-    if (part === 'sign-up') lines.push(link(copy.expiredAction, SIGN_UP_HREF));
-  }
-  return lines.join('');
-}
+const slot = linkPageSlot;
+const region = (name: LinkPageRegion, html: string) =>
+  regionStart(LINK_PAGE_REGION_ATTRIBUTE, name) + html + regionEnd(LINK_PAGE_REGION_ATTRIBUTE, name);
+const tokenForm = (extra: string, label: string) =>
+  `<form method="post" action="${slot('action')}"><input type="hidden" name="token" value="${slot('token')}">${extra}<button type="submit">${label}</button></form>`;
+const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
+const link = (label: string, href: string) => `<p><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></p>`;
 
-/** Today's minimal page: the words, the button and the next steps, with no frame. */
-function plainPage(page: Page): string {
-  const button = page.button
-    ? `<form method="post" action="${escapeHtml(page.button.action)}"><input type="hidden" name="token" value="${escapeHtml(page.button.token)}"><button type="submit">${escapeHtml(page.button.label)}</button></form>`
-    : '';
-  const home = `<p><a href="/">${escapeHtml(copy.homeLink)}</a></p>`;
-  return `<!doctype html>
-<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(page.title)} – ${escapeHtml(EMAIL_COPY.senderName)}</title>
-<style>body{font-family:system-ui,Arial,sans-serif;font-size:1.0625rem;line-height:1.6;color:#1b1530;background:#fffdf8;margin:0;padding:2rem 1rem}main{max-width:36rem;margin:0 auto}h1{font-size:1.75rem;line-height:1.2}button{font:inherit;font-weight:700;min-height:48px;padding:.75rem 1.5rem;border:0;border-radius:999px;background:#4b2bbf;color:#fff;cursor:pointer}button:focus-visible,a:focus-visible{outline:3px solid #1b1530;outline-offset:3px}a{color:#4b2bbf}dt{font-weight:700}dd{margin:0 0 .5rem;white-space:pre-wrap}</style></head>
-<body><main><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.body)}</p>${valuesList(page.rows ?? [])}${button}${plainParts(page)}${home}</main></body></html>`;
-}
+/**
+ * The minimal page, when there is no template (a Worker run without a build): the same regions and
+ * slots as the build's template (so one renderer fills both) with no frame, only a little style.
+ */
+const PLAIN_TEMPLATE = [
+  `<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${slot('title')}</title>
+<style>body{font-family:system-ui,Arial,sans-serif;font-size:1.0625rem;line-height:1.6;color:#1b1530;background:#fffdf8;margin:0;padding:2rem 1rem}main{max-width:36rem;margin:0 auto}h1{font-size:1.75rem;line-height:1.2}button{font:inherit;font-weight:700;min-height:48px;padding:.75rem 1.5rem;border:0;border-radius:999px;background:#4b2bbf;color:#fff;cursor:pointer}button:focus-visible,a:focus-visible{outline:3px solid #1b1530;outline-offset:3px}a{color:#4b2bbf}dt{font-weight:700}dd{margin:0 0 .5rem;white-space:pre-wrap}</style></head>`,
+  `<body><main><h1>${slot('heading')}</h1><p>${slot('body')}</p>${slot('rows')}`,
+  region('ask', tokenForm('', slot('button'))),
+  region('next-waitlist', paragraph(copy.waitlistEmails)),
+  region(
+    'next-quote',
+    paragraph(`${copy.quoteReply} ${copy.quoteBooking}`) + link(copy.quoteBookingLink, CALENDAR.bookingUrl),
+  ),
+  region(
+    'rejoin',
+    paragraph(copy.rejoin) +
+      paragraph(WAITLIST_CONSENT_STATEMENT) +
+      tokenForm('<input type="hidden" name="rejoin" value="1">', escapeHtml(copy.rejoinAction)),
+  ),
+  region('sign-up', link(copy.expiredAction, SIGN_UP_HREF)),
+  `${link(copy.homeLink, '/')}</main></body></html>`,
+].join('\n');
 
 /**
  * The page's policy: no script at all; the site's own styles (inline in the built template, linked
@@ -149,7 +148,8 @@ export const LINK_PAGE_POLICY =
 /** A link's page in the site's frame (the build's template), or the minimal page without one. */
 async function render(page: Page, pages: PageTemplates | undefined): Promise<Response> {
   const html =
-    (await pages?.(LINK_PAGE_TEMPLATE_PATH, (template) => renderLinkPage(template, page))) ?? plainPage(page);
+    (await pages?.(LINK_PAGE_TEMPLATE_PATH, (template) => renderLinkPage(template, page))) ??
+    renderLinkPage(PLAIN_TEMPLATE, page);
   return new Response(html, {
     status: page.status,
     headers: {
@@ -163,8 +163,6 @@ async function render(page: Page, pages: PageTemplates | undefined): Promise<Res
     },
   });
 }
-
-const SIGN_UP_HREF = '/#waitlist';
 
 function refusedPage(reason: 'expired' | 'invalid', status = reason === 'expired' ? 410 : 400): Page {
   return reason === 'expired'
@@ -200,16 +198,7 @@ function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: string, t
 }
 
 /** What a pressed link did, or found already done. */
-type Done =
-  | 'confirmed'
-  | 'already-confirmed'
-  | 'changed'
-  | 'already-changed'
-  | 'unsubscribed'
-  | 'already-unsubscribed'
-  | 'rejoined';
-
-const DONE: Readonly<Record<Done, { title: string; body: string }>> = {
+const DONE = {
   confirmed: { title: copy.confirmedTitle, body: copy.confirmedBody },
   'already-confirmed': { title: copy.alreadyConfirmedTitle, body: copy.alreadyConfirmedBody },
   changed: { title: copy.changedTitle, body: copy.changedBody },
@@ -218,6 +207,7 @@ const DONE: Readonly<Record<Done, { title: string; body: string }>> = {
   'already-unsubscribed': { title: copy.alreadyUnsubscribedTitle, body: copy.alreadyUnsubscribedBody },
   rejoined: { title: copy.rejoinedTitle, body: copy.rejoinedBody },
 };
+type Done = keyof typeof DONE;
 
 /**
  * The page after a press: what happened in plain words, then the next step. A waitlist place:
