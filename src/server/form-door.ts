@@ -39,6 +39,7 @@ import {
   handleEmailLink,
   linksBusyPage,
   linksUnavailablePage,
+  markerPattern,
   type PageTemplates,
 } from './links.ts';
 import type { MailService, WriteOutcome } from './mail.ts';
@@ -46,11 +47,8 @@ import { confirmedQuoteChange, consentRecords } from './submission.ts';
 import {
   clientLimitKey,
   createRequestCheck,
-  createWindowLimiter,
-  SUBMISSIONS_PER_CLIENT_PER_MINUTE,
   type CheckResult,
-  type Limiter,
-  type SubmissionQueue,
+  type RequestCheckOptions,
 } from './request-check.ts';
 
 /** An answer page carries no script: its policy says so, and it is never framed or cached. */
@@ -193,9 +191,7 @@ const valuesOf = (values: NativeValues, name: string): readonly string[] => {
   return typeof value === 'string' ? [value] : value;
 };
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const [TOKEN_START = '', TOKEN_END = ''] = formAnswerValueToken('\0').split('\0').map(escapeRegExp);
-const TOKEN_PATTERN = new RegExp(`${TOKEN_START}([A-Za-z0-9_-]+)${TOKEN_END}`, 'g');
+const TOKEN_PATTERN = markerPattern(formAnswerValueToken, '[A-Za-z0-9_-]+');
 const CHECKBOX_PATTERN = new RegExp(
   `<input\\b[^>]*\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="([^"]*)"[^>]*>`,
   'g',
@@ -232,24 +228,10 @@ export function renderFormAnswer(
   return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(values, name)[0] ?? ''));
 }
 
-export interface DoorsOptions {
-  /** Accepted submissions go here, for the one paced writer (queue-writer.ts). */
-  queue: SubmissionQueue;
-  /**
-   * The site's configured origin (the Worker's SITE_URL): the one Origin a post is taken from and
-   * the one every emailed link leads to, whatever Host, request line or forwarding header came in.
-   * Null while the deploy has none: posts are refused as failures and links answer 'unavailable'.
-   */
-  siteOrigin: string | null;
+/** The request check's options (its `siteOrigin` is also where links lead; null: they answer 'unavailable'). */
+export interface DoorsOptions extends RequestCheckOptions {
   /** Airtable's pace for the writes a pressed email link makes: the isolate's one pacer. */
   pacer: Pacer;
-  now?: () => number;
-  /** Where operational warnings go (never with a token or an email in them). */
-  warn?: (message: string) => void;
-  /** Per-client and per-email limits (the Worker passes its Rate Limiting bindings). */
-  clientLimiter?: Limiter;
-  emailLimiter?: Limiter;
-  bodyTimeoutMs?: number;
   /** The build's templates: the forms' native posts' answers and the emails' links' pages. */
   templates?: PageTemplates;
   /**
@@ -276,19 +258,9 @@ export const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
 /** Builds the forms' doors for one base. */
 export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
   const warn = options.warn ?? ((message: string) => console.warn(message));
+  const requestCheck = createRequestCheck({ ...options, warn });
   // One per-client budget for every door that writes: the forms' and the emails' links'.
-  const clientLimiter =
-    options.clientLimiter ??
-    createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now: options.now });
-  const requestCheck = createRequestCheck({
-    queue: options.queue,
-    warn,
-    siteOrigin: options.siteOrigin,
-    now: options.now,
-    clientLimiter,
-    emailLimiter: options.emailLimiter,
-    bodyTimeoutMs: options.bodyTimeoutMs,
-  });
+  const { clientLimiter } = requestCheck;
 
   const { mail, siteOrigin } = options;
   const linkOptions: EmailLinkOptions | undefined =

@@ -606,10 +606,13 @@ export function valuesList(rows: readonly (readonly [string, string])[]): string
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const [SLOT_START = '', SLOT_END = ''] = linkPageSlot('\0' as LinkPageSlot)
-  .split('\0')
-  .map(escapeRegExp);
-const SLOT_PATTERN = new RegExp(`${SLOT_START}(${LINK_PAGE_SLOTS.join('|')})${SLOT_END}`, 'g');
+
+/** Finds every `marker(name)` in a template whose name matches `names` (a RegExp source), capturing it. */
+export function markerPattern(marker: (name: string) => string, names: string): RegExp {
+  const [start = '', end = ''] = marker('\0').split('\0').map(escapeRegExp);
+  return new RegExp(`${start}(${names})${end}`, 'g');
+}
+const SLOT_PATTERN = markerPattern((name) => linkPageSlot(name as LinkPageSlot), LINK_PAGE_SLOTS.join('|'));
 
 /**
  * One link's page from the template: the parts it keeps, its words escaped in the slots. Throws
