@@ -24,6 +24,7 @@ import {
 } from './emails.ts';
 import { type LinkForm, type LinkValues, linkSecretProblem } from './links.ts';
 import { isValidEmail } from '#src/lib/email.ts';
+import { keyedSerialiser } from '#src/lib/airtable/schema.ts';
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -389,7 +390,7 @@ const KV_PREFIX = 'mail-ledger:';
 
 /**
  * A ledger in Workers KV: one key per inbox, expiring a day after its last send. Its reservations
- * run one at a time, so within an isolate they are atomic.
+ * for one inbox run one at a time, so within an isolate they are atomic.
  */
 export function kvMailLedger(kv: MailLedgerKv) {
   const read = async (key: string): Promise<number[]> => {
@@ -402,13 +403,13 @@ export function kvMailLedger(kv: MailLedgerKv) {
       return [];
     }
   };
-  let last: Promise<unknown> = Promise.resolve();
+  const oneAtATime = keyedSerialiser();
   return {
     /** Records a send to `inbox` at `now` and answers true, or answers false and records nothing. */
     reserve(inbox: string, now: Date, limits: MailLimits = MAIL_LIMITS): Promise<boolean> {
       const key = KV_PREFIX + inbox;
       const at = now.getTime();
-      const reserved = last.then(async () => {
+      return oneAtATime(key, async () => {
         const kept = stillCounted(await read(key), at, limits);
         if (!mayEmail(kept, at, limits)) return false;
         await kv.put(key, JSON.stringify([...kept, at]), {
@@ -416,8 +417,6 @@ export function kvMailLedger(kv: MailLedgerKv) {
         });
         return true;
       });
-      last = reserved.catch(() => undefined);
-      return reserved;
     },
   };
 }
