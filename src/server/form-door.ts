@@ -289,7 +289,8 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
 
   return async (request, client = {}) => {
     const { pathname } = new URL(request.url);
-    if (mail && isEmailLinkPath(pathname)) {
+    if (isEmailLinkPath(pathname)) {
+      // Without mail (its settings are wrong: worker.ts) or a site origin, no link can be checked.
       if (!linkOptions) return linksUnavailablePage(options.templates);
       // Opening a link changes nothing; a press writes, so it counts against the client's
       // budget like a form's post (its body is read within the same bounds: links.ts).

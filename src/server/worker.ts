@@ -26,7 +26,7 @@ import {
   type QueueBatch,
 } from './queues.ts';
 import { runRetentionJob } from './privacy.ts';
-import { isEmailLinkPath, linksUnavailablePage, type PageTemplates, pageTemplates } from './links.ts';
+import { isEmailLinkPath, pageTemplates } from './links.ts';
 import { queueOutcomeMail, type WorkerMailEnv, workerMail } from './mail.ts';
 import { type AirtableEnv, siteOriginOf } from './airtable-client.ts';
 
@@ -88,22 +88,12 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
         },
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
-        templates: templatesOf(env),
+        // Read from the assets once per isolate (on `vite`, on every use).
+        templates: pageTemplates((path) => templateText(env, path), { cache: !env.DEV_TEMPLATES_URL }),
       }),
     };
   }
   return doors.handler;
-}
-
-// The page templates are read from the assets once per isolate (on `vite`, on every use).
-let templates: { pages: PageTemplates; env: WorkerEnv } | undefined;
-function templatesOf(env: WorkerEnv): PageTemplates {
-  if (templates?.env !== env)
-    templates = {
-      env,
-      pages: pageTemplates((path) => templateText(env, path), { cache: !env.DEV_TEMPLATES_URL }),
-    };
-  return templates.pages;
 }
 
 /** A built file's text from the static assets (clean URLs: '/x.html' is served at '/x'). */
@@ -138,11 +128,10 @@ export default {
     const queue = queueOf(env);
     if (formAtPath(pathname) || isEmailLinkPath(pathname)) {
       if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
-      if (formAtPath(pathname)) return doorsFor(env, queue)(request, { address: connectingAddress(request) });
-      if (env.EMAIL || env.MAIL_OUTBOX_URL) {
-        if (mailOf(env).problem) return linksUnavailablePage(templatesOf(env));
+      // The emails' links exist only where mail is set up (with its settings wrong, they answer
+      // 'unavailable'); without it, the not-found page below.
+      if (formAtPath(pathname) || env.EMAIL || env.MAIL_OUTBOX_URL)
         return doorsFor(env, queue)(request, { address: connectingAddress(request) });
-      }
     }
     if (startsWith(pathname, DEAD_LETTERS_PATH)) {
       if (!queue) return new Response('Not found', { status: 404 });
