@@ -164,10 +164,12 @@ async function render(page: Page, pages: PageTemplates | undefined): Promise<Res
   });
 }
 
-function refusedPage(reason: 'expired' | 'invalid', status = reason === 'expired' ? 410 : 400): Page {
-  return reason === 'expired'
-    ? { status, title: copy.expiredTitle, body: copy.expiredBody, parts: ['sign-up'] }
-    : { status, title: copy.invalidTitle, body: copy.invalidBody, parts: ['sign-up'] };
+/** A link that does nothing (changes nothing), and the way to a new one. */
+function refusedPage(
+  reason: 'expired' | 'invalid' | 'superseded',
+  status = reason === 'invalid' ? 400 : 410,
+): Page {
+  return { status, title: copy[`${reason}Title`], body: copy[`${reason}Body`], parts: ['sign-up'] };
 }
 
 /** A held change's values as rows for its page (multiple choices joined). */
@@ -178,36 +180,24 @@ function valueRows(values: LinkValues): [string, string][] {
   ]);
 }
 
-/** What each link's page says before its button is pressed. */
-const ASK: Readonly<Record<LinkPurpose, { title: string; body: string; button: string }>> = {
-  confirm: { title: copy.confirmTitle, body: copy.confirmBody, button: copy.confirmButton },
-  change: { title: copy.changeTitle, body: copy.changeBody, button: copy.changeButton },
-  unsubscribe: { title: copy.unsubscribeTitle, body: copy.unsubscribeBody, button: copy.unsubscribeButton },
-};
-
 /** The page a GET shows: what pressing will do (a held change's values too), and the button. */
 function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: string, token: string): Page {
-  const ask = ASK[purpose];
   return {
     status: 200,
-    title: ask.title,
-    body: ask.body,
+    title: copy[`${purpose}Title`],
+    body: copy[`${purpose}Body`],
     ...(purpose === 'change' ? { rows: valueRows(claims.values ?? {}) } : {}),
-    button: { label: ask.button, action, token },
+    button: { label: copy[`${purpose}Button`], action, token },
   };
 }
 
-/** What a pressed link did, or found already done. */
-const DONE = {
-  confirmed: { title: copy.confirmedTitle, body: copy.confirmedBody },
-  'already-confirmed': { title: copy.alreadyConfirmedTitle, body: copy.alreadyConfirmedBody },
-  changed: { title: copy.changedTitle, body: copy.changedBody },
-  'already-changed': { title: copy.alreadyChangedTitle, body: copy.alreadyChangedBody },
-  unsubscribed: { title: copy.unsubscribedTitle, body: copy.unsubscribedBody },
-  'already-unsubscribed': { title: copy.alreadyUnsubscribedTitle, body: copy.alreadyUnsubscribedBody },
-  rejoined: { title: copy.rejoinedTitle, body: copy.rejoinedBody },
-};
-type Done = keyof typeof DONE;
+/** What a pressed link did, or found already done (its words are copy's `${done}Title` and `${done}Body`). */
+type Done =
+  | 'confirmed'
+  | 'changed'
+  | 'unsubscribed'
+  | `already${'Confirmed' | 'Changed' | 'Unsubscribed'}`
+  | 'rejoined';
 
 /**
  * The page after a press: what happened in plain words, then the next step. A waitlist place:
@@ -215,9 +205,10 @@ type Done = keyof typeof DONE;
  * unsubscribing: how to join again.
  */
 function donePage(done: Done, form: LinkForm, press: Press): Page {
-  const unsubscribing = done === 'unsubscribed' || done === 'already-unsubscribed';
-  if (unsubscribing) return { status: 200, ...DONE[done], parts: ['rejoin'], rejoin: press };
-  return { status: 200, ...DONE[done], parts: [form === 'quote' ? 'next-quote' : 'next-waitlist'] };
+  const words = { status: 200, title: copy[`${done}Title`], body: copy[`${done}Body`] };
+  if (done === 'unsubscribed' || done === 'alreadyUnsubscribed')
+    return { ...words, parts: ['rejoin'], rejoin: press };
+  return { ...words, parts: [form === 'quote' ? 'next-quote' : 'next-waitlist'] };
 }
 
 /** A pressed button: the token, where it posted, and whether it was 'join again'. */
@@ -261,7 +252,7 @@ async function act(
       if (!record || record.consent === 'Withdrawn') return refusedPage('expired');
       const already = record.consent === 'Confirmed';
       if (record.consent !== 'Confirmed') await records.setConsent(record.id, 'Confirmed', at);
-      return donePage(already ? 'already-confirmed' : 'confirmed', claims.form, press);
+      return donePage(already ? 'alreadyConfirmed' : 'confirmed', claims.form, press);
     }
     case 'change': {
       const result = await records.applyValues(
@@ -271,8 +262,7 @@ async function act(
         at,
         linkSentAt(claims),
       );
-      if (result === 'superseded')
-        return { status: 410, title: copy.supersededTitle, body: copy.supersededBody, parts: ['sign-up'] };
+      if (result === 'superseded') return refusedPage('superseded');
       if (result === 'applied' && claims.form === 'quote' && options.afterQuoteChange) {
         await options
           .afterQuoteChange(claims.email, claims.values ?? {}, at, origin)
@@ -280,7 +270,7 @@ async function act(
             options.log?.(`The schools team was not told of a confirmed quote change: ${String(error)}`);
           });
       }
-      return donePage(result === 'applied' ? 'changed' : 'already-changed', claims.form, press);
+      return donePage(result === 'applied' ? 'changed' : 'alreadyChanged', claims.form, press);
     }
     case 'unsubscribe': {
       // The waitlist table is the suppression list for every email the site sends.
@@ -295,7 +285,7 @@ async function act(
       }
       if (!record) await records.createWithdrawn(claims.email, at);
       else if (!already) await records.setConsent(record.id, 'Withdrawn', at);
-      return donePage(already ? 'already-unsubscribed' : 'unsubscribed', claims.form, press);
+      return donePage(already ? 'alreadyUnsubscribed' : 'unsubscribed', claims.form, press);
     }
   }
 }
