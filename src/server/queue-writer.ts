@@ -33,6 +33,7 @@ import {
   type UpsertHow,
   upsertByEmail,
   CONSENTED_UPSERT,
+  chunks,
   EMAILS_PER_LOOKUP,
   isWithdrawn,
   type UpsertResult,
@@ -229,8 +230,7 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
     const emails = results.filter((result) => result.outcome !== 'failed').map((result) => result.email);
     if (table === WAITLIST_TABLE || emails.length === 0) return new Set<string>();
     const withdrawn = new Set<string>();
-    for (let start = 0; start < emails.length; start += EMAILS_PER_LOOKUP) {
-      const part = emails.slice(start, start + EMAILS_PER_LOOKUP);
+    for (const part of chunks(emails, EMAILS_PER_LOOKUP)) {
       try {
         const records = await client.findByEmails(WAITLIST_TABLE, part, undefined, [CONSENT_FIELD]);
         for (const record of records)

@@ -3,8 +3,15 @@
  * mode shares (src/lib/forms/submission.ts): merging two submissions of one email, the upsert by
  * email of the queue's writer, and the consent rules.
  */
-import { clearsOtherText, type Cells, cellsFor, formOf, type Submission } from '#src/lib/forms/submission.ts';
-import { EMAIL_KEY_FIELD, type ConsentState, type FormContract } from '#src/lib/forms/contract.ts';
+import {
+  clearsOtherText,
+  type Cells,
+  cellsFor,
+  formOf,
+  type Submission,
+  withDefaults,
+} from '#src/lib/forms/submission.ts';
+import { EMAIL_KEY_FIELD, type ConsentState } from '#src/lib/forms/contract.ts';
 import { normaliseEmail, AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
@@ -100,7 +107,8 @@ export function mergeByEmail<T>(
   return [...byEmail].map(([email, item]) => ({ email, item }));
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
+/** `items` in parts of at most `size`. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
   return result;
@@ -313,15 +321,10 @@ export function confirmedQuoteChange(email: string, values: LinkValues, at: Date
 
 /** A held change's values as a submission again, to apply them by the form's rules. */
 function submissionOf(form: LinkForm, email: string, values: LinkValues, at: Date): Submission {
-  const contract: FormContract = FORMS[form];
   const cells: Cells = Object.fromEntries(
     Object.entries(values).map(([name, value]) => [name, typeof value === 'string' ? value : [...value]]),
   );
-  const submission: Submission = { table: FORMS[form].table, email, cells, acceptedAt: at.toISOString() };
-  const fallback = contract.defaultOnCreate;
-  const name = fallback && contract.fields[fallback.field]?.airtable;
-  if (fallback && name && !(name in cells)) submission.defaults = { [name]: [...fallback.value] };
-  return submission;
+  return withDefaults(FORMS[form], { table: FORMS[form].table, email, cells, acceptedAt: at.toISOString() });
 }
 
 const sameCell = (stored: unknown, wanted: string | readonly string[]) =>

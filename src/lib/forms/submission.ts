@@ -154,13 +154,15 @@ export function parsePosted(
   const emailField = Object.values(form.fields).find((field) => field.type === 'email');
   const email = emailField ? cells[emailField.airtable] : undefined;
   if (typeof email !== 'string') return invalidEmail();
-  const submission: Submission = { table: table as TableName, email, cells, acceptedAt: now.toISOString() };
+  return withDefaults(form, { table: table as TableName, email, cells, acceptedAt: now.toISOString() });
+}
+
+/** The submission with its form's default on creation, for a selection it left empty. */
+export function withDefaults(form: FormContract, submission: Submission): Submission {
   const fallback = form.defaultOnCreate;
-  if (fallback) {
-    const name = fieldOf(form, fallback.field).airtable;
-    if (!(name in cells)) submission.defaults = { [name]: [...fallback.value] };
-  }
-  return submission;
+  const name = fallback && fieldOf(form, fallback.field).airtable;
+  if (!fallback || !name || name in submission.cells) return submission;
+  return { ...submission, defaults: { [name]: [...fallback.value] } };
 }
 
 /** The contract of a submission's table. */
