@@ -278,9 +278,9 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
             }),
           ),
           linkSecrets: mail.service.settings.linkSecrets,
-          siteOrigin,
-          afterQuoteChange: async (email, values, at, origin) =>
-            mail.linkMail(confirmedQuoteChange(email, values, at), origin),
+          // The emails a pressed link causes lead to the site's configured origin.
+          afterQuoteChange: async (email, values, at) =>
+            mail.linkMail(confirmedQuoteChange(email, values, at), siteOrigin),
           now: () => new Date((options.now ?? Date.now)()),
           log: warn,
           ...(options.templates ? { pages: options.templates } : {}),

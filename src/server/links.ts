@@ -75,14 +75,12 @@ export interface EmailLinkOptions {
   readonly records: ConsentRecords;
   /** The current `LINK_SECRET` first, then any still honoured after a rotation. */
   readonly linkSecrets: readonly string[];
-  /** The site's configured origin (SITE_URL): where the emails a pressed link causes lead. */
-  readonly siteOrigin: string;
   readonly now: () => Date;
   /**
-   * After a quote change is applied: the schools team hears of it (`origin`: the site's
-   * configured one). Failures are logged, not shown: the change itself is done.
+   * After a quote change is applied: the schools team hears of it. Failures are logged, not
+   * shown: the change itself is done.
    */
-  readonly afterQuoteChange?: (email: string, values: LinkValues, at: Date, origin: string) => Promise<void>;
+  readonly afterQuoteChange?: (email: string, values: LinkValues, at: Date) => Promise<void>;
   readonly log?: (message: string) => void;
   /** The build's templates, for the pages in the site's frame; without them, a minimal page. */
   readonly pages?: PageTemplates;
@@ -236,16 +234,10 @@ async function pressOf(
 }
 
 /** Does the link's one thing; answers the page that says it is done. */
-async function act(
-  purpose: LinkPurpose,
-  claims: LinkClaims,
-  options: EmailLinkOptions,
-  origin: string,
-  press: Press,
-): Promise<Page> {
+async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press): Promise<Page> {
   const at = options.now();
   const { records } = options;
-  switch (purpose) {
+  switch (claims.purpose) {
     case 'confirm': {
       const record = await records.find('waitlist', claims.email);
       // Gone (deleted after 30 days unconfirmed) or withdrawn since: this link no longer applies.
@@ -264,11 +256,9 @@ async function act(
       );
       if (result === 'superseded') return refusedPage('superseded');
       if (result === 'applied' && claims.form === 'quote' && options.afterQuoteChange) {
-        await options
-          .afterQuoteChange(claims.email, claims.values ?? {}, at, origin)
-          .catch((error: unknown) => {
-            options.log?.(`The schools team was not told of a confirmed quote change: ${String(error)}`);
-          });
+        await options.afterQuoteChange(claims.email, claims.values ?? {}, at).catch((error: unknown) => {
+          options.log?.(`The schools team was not told of a confirmed quote change: ${String(error)}`);
+        });
       }
       return donePage(result === 'applied' ? 'changed' : 'alreadyChanged', claims.form, press);
     }
@@ -322,10 +312,7 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
     return render(confirmPage(purpose, check.claims, url.pathname, token), pages);
   let done: Page;
   try {
-    done = await act(purpose, check.claims, options, options.siteOrigin, {
-      ...pressed,
-      action: url.pathname,
-    });
+    done = await act(check.claims, options, { ...pressed, action: url.pathname });
   } catch (error) {
     options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
     done = { status: 503, ...UNAVAILABLE };

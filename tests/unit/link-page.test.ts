@@ -90,7 +90,6 @@ describe('the email links’ page template', () => {
     const options = {
       records,
       linkSecrets: [SECRET],
-      siteOrigin: 'https://www.podling.app',
       now: () => NOW,
       // Only the path the build writes the template to has it: the page below is in the frame.
       pages: pageTemplates(async (path) => (path === LINK_PAGE_TEMPLATE_PATH ? TEMPLATE : null)),
