@@ -174,16 +174,8 @@ export function formTemplatePath(form: FormName): string {
   return `${FORM_TEMPLATES_PREFIX}${form}.html`;
 }
 
-/** Reverses React's attribute escaping (and any numeric reference), to compare a checkbox's value. */
-function unescapeAttribute(value: string): string {
-  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (_, entity: string) => {
-    const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-    const lower = entity.toLowerCase();
-    if (lower in named) return named[lower] ?? '';
-    const code = lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : parseInt(lower.slice(1), 10);
-    return String.fromCodePoint(code);
-  });
-}
+/** An attribute's value as escapeHtml writes it (React writes `'` as &#x27;), to compare escaped. */
+const asEscaped = (attribute: string) => attribute.replaceAll('&#x27;', '&#39;');
 
 const valuesOf = (values: NativeValues, name: string): readonly string[] => {
   const value = values[name];
@@ -221,8 +213,9 @@ export function renderFormAnswer(
     html = applyRegion(html, FORM_ANSWER_REGION_ATTRIBUTE, region, kept.has(region)).html;
   // Checkboxes before text values: nothing a visitor posted is ever read as a marker.
   html = html.replace(CHECKBOX_PATTERN, (tag: string, name: string) => {
-    const value = unescapeAttribute(VALUE_ATTRIBUTE.exec(tag)?.[1] ?? '');
-    const checked = valuesOf(values, unescapeAttribute(name)).includes(value);
+    const value = asEscaped(VALUE_ATTRIBUTE.exec(tag)?.[1] ?? '');
+    const field = Object.keys(values).find((key) => escapeHtml(key) === asEscaped(name)) ?? '';
+    const checked = valuesOf(values, field).map(escapeHtml).includes(value);
     return tag.replace(CHECKBOX_MARKER, checked ? ' checked=""' : '');
   });
   return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(values, name)[0] ?? ''));
