@@ -96,18 +96,14 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
   return doors.handler;
 }
 
-/** A built file's text from the static assets (clean URLs: '/x.html' is served at '/x'). */
-async function assetText(env: WorkerEnv, path: string): Promise<string | null> {
-  const response = await env.ASSETS.fetch(
-    new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')),
-  );
-  return response.ok ? response.text() : null;
-}
-
-/** A page template: from the build's assets, or on `vite` rendered from the sources. */
+/**
+ * A page template: from the build's static assets (clean URLs: '/x.html' is served at '/x'), or
+ * on `vite` rendered from the sources.
+ */
 async function templateText(env: WorkerEnv, path: string): Promise<string | null> {
-  if (!env.DEV_TEMPLATES_URL) return assetText(env, path);
-  const response = await fetch(new URL(path, env.DEV_TEMPLATES_URL));
+  const response = env.DEV_TEMPLATES_URL
+    ? await fetch(new URL(path, env.DEV_TEMPLATES_URL))
+    : await env.ASSETS.fetch(new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')));
   return response.ok ? response.text() : null;
 }
 
