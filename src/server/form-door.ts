@@ -37,7 +37,6 @@ import {
   isEmailLinkPath,
   type EmailLinkOptions,
   handleEmailLink,
-  linksBusyPage,
   linksUnavailablePage,
   markerPattern,
   type PageTemplates,
@@ -289,7 +288,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
       // budget like a form's post (its body is read within the same bounds: links.ts).
       if (request.method === 'POST') {
         const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
-        if (!taken.ok) return linksBusyPage(taken.retryAfterSeconds, options.templates);
+        if (!taken.ok) return linksUnavailablePage(options.templates, taken.retryAfterSeconds);
       }
       return handleEmailLink(request, linkOptions);
     }

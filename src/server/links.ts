@@ -282,14 +282,14 @@ async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press):
 
 const UNAVAILABLE = { title: copy.unavailableTitle, body: copy.unavailableBody };
 
-/** The page a link gets while the server cannot check or apply links (its mail settings are wrong). */
-export const linksUnavailablePage = (pages?: PageTemplates): Promise<Response> =>
-  render({ status: 503, ...UNAVAILABLE }, pages);
-
-/** The page a client gets past the doors' per-client limit: nothing changed, try again shortly. */
-export async function linksBusyPage(retryAfterSeconds: number, pages?: PageTemplates): Promise<Response> {
-  const response = await render({ status: 429, ...UNAVAILABLE }, pages);
-  response.headers.set('retry-after', String(retryAfterSeconds));
+/**
+ * The page a link gets while the server cannot check or apply links (its mail settings are
+ * wrong), or, with `retryAfterSeconds`, past the doors' per-client limit: nothing changed, try
+ * again shortly.
+ */
+export async function linksUnavailablePage(pages?: PageTemplates, retryAfterSeconds?: number) {
+  const response = await render({ status: retryAfterSeconds ? 429 : 503, ...UNAVAILABLE }, pages);
+  if (retryAfterSeconds) response.headers.set('retry-after', String(retryAfterSeconds));
   return response;
 }
 
