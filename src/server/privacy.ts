@@ -56,19 +56,15 @@ export function monthsBefore(now: Date, months: number): Date {
   return result;
 }
 
-/** The moment before which a record's last activity means it is kept no longer. */
-export function retentionCutoff(now: Date): Date {
-  return monthsBefore(now, DATA_RETENTION_MONTHS);
-}
-
-/** The moment before which an unconfirmed sign-up's last activity means it is kept no longer. */
-export function pendingCutoff(now: Date): Date {
-  return new Date(now.getTime() - PENDING_RETENTION_DAYS * DAY_MS);
-}
-
-/** Both cutoffs of one run, from one moment: `months` (every record), `pending` (unconfirmed sign-ups). */
+/**
+ * The moments before which a record's last activity means it is kept no longer, both from one
+ * moment: `months` (every record), `pending` (unconfirmed sign-ups).
+ */
 export function retentionCutoffs(now: Date) {
-  return { months: retentionCutoff(now), pending: pendingCutoff(now) };
+  return {
+    months: monthsBefore(now, DATA_RETENTION_MONTHS),
+    pending: new Date(now.getTime() - PENDING_RETENTION_DAYS * DAY_MS),
+  };
 }
 type RetentionCutoffs = ReturnType<typeof retentionCutoffs>;
 
