@@ -86,13 +86,6 @@ export type UpsertResult<T> =
   /** `error` is shared by every item of the failed request (usually an AirtableError). */
   | { item: T; email: string; outcome: 'failed'; error: unknown };
 
-export interface UpsertOptions {
-  /** One deadline for every request of the call, in the client's clock; else the client's bound. */
-  deadline?: number;
-  /** The clock of the records' timestamps. */
-  now?: () => number;
-}
-
 /** Items merged per normalised email, in the order each email first came. */
 export function mergeByEmail<T>(
   items: readonly T[],
@@ -131,10 +124,10 @@ export async function upsertByEmail<T>(
   table: string,
   items: readonly T[],
   how: UpsertHow<T>,
-  options: UpsertOptions = {},
+  /** `now`: the clock of the records' timestamps (each request is bounded by the client). */
+  { now = Date.now }: { now?: () => number } = {},
 ): Promise<UpsertResult<T>[]> {
   const merged = mergeByEmail(items, how);
-  const { deadline } = options;
 
   // The stored record of each email (the first, should someone have typed a second by hand).
   const stored = new Map<string, StoredRecord>();
@@ -143,7 +136,7 @@ export async function upsertByEmail<T>(
       const records = await client.findByEmails(
         table,
         part.map(({ email }) => email),
-        deadline,
+        undefined,
         how.lookupFields?.(table),
       );
       for (const record of records) {
@@ -157,7 +150,7 @@ export async function upsertByEmail<T>(
     }
   }
 
-  const at = new Date((options.now ?? Date.now)());
+  const at = new Date(now());
   const results: UpsertResult<T>[] = [];
   const creates = merged.filter(({ email }) => !stored.has(email));
   // Creates, then updates, 10 per request, so one failing request only fails its own records.
@@ -169,7 +162,6 @@ export async function upsertByEmail<T>(
         table,
         part.map(({ item }) => how.cells(item, at).create),
         EMAIL_KEY_FIELD.airtable,
-        deadline,
       );
       part.forEach(({ email, item }, i) =>
         results.push({ item, email, outcome: 'created', id: records[i]?.id ?? '' }),
@@ -192,7 +184,6 @@ export async function upsertByEmail<T>(
       await client.update(
         table,
         part.map(({ record, fields }) => ({ id: record.id, fields })),
-        deadline,
       );
       for (const { email, item, record } of part)
         results.push({ item, email, outcome: 'updated', id: record.id, stored: record.fields });
