@@ -520,8 +520,6 @@ export const linkSentAt = (claims: LinkClaims): Date =>
  * words in, HTML-escaped, in one pass, so nothing a link carries is ever read as a marker.
  */
 
-export { LINK_PAGE_TEMPLATE_PATH };
-
 /** What one page shows: its words, and the template's parts it keeps. */
 export interface LinkPageContent {
   /** The page's heading, and its document title (with the product's name). */
