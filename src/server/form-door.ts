@@ -32,6 +32,7 @@ import {
   type FormAnswerOutcome,
 } from '#src/lib/page-templates.ts';
 import { formAtPath, FORMS, type FormName } from '#src/lib/forms/forms.ts';
+import { reader } from '#src/lib/forms/submission.ts';
 import { createAirtableClient, type AirtableEnv, type Pacer, airtableAccess } from './airtable-client.ts';
 import {
   isEmailLinkPath,
@@ -176,12 +177,6 @@ export function formTemplatePath(form: FormName): string {
 /** An attribute's value as escapeHtml writes it (React writes `'` as &#x27;), to compare escaped. */
 const asEscaped = (attribute: string) => attribute.replaceAll('&#x27;', '&#39;');
 
-const valuesOf = (values: NativeValues, name: string): readonly string[] => {
-  const value = values[name];
-  if (value === undefined) return [];
-  return typeof value === 'string' ? [value] : value;
-};
-
 const TOKEN_PATTERN = markerPattern(formAnswerValueToken, '[A-Za-z0-9_-]+');
 const CHECKBOX_PATTERN = new RegExp(
   `<input\\b[^>]*\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="([^"]*)"[^>]*>`,
@@ -207,6 +202,7 @@ export function renderFormAnswer(
     throw new Error(`The ${form} form's answer template has no '${outcome}' region`);
   }
   const kept = new Set(FORM_ANSWER_KEPT[outcome]);
+  const valuesOf = reader(values);
   let html = template;
   for (const region of FORM_ANSWER_REGIONS)
     html = applyRegion(html, FORM_ANSWER_REGION_ATTRIBUTE, region, kept.has(region)).html;
@@ -214,10 +210,10 @@ export function renderFormAnswer(
   html = html.replace(CHECKBOX_PATTERN, (tag: string, name: string) => {
     const value = asEscaped(VALUE_ATTRIBUTE.exec(tag)?.[1] ?? '');
     const field = Object.keys(values).find((key) => escapeHtml(key) === asEscaped(name)) ?? '';
-    const checked = valuesOf(values, field).map(escapeHtml).includes(value);
+    const checked = valuesOf(field).map(escapeHtml).includes(value);
     return tag.replace(CHECKBOX_MARKER, checked ? ' checked=""' : '');
   });
-  return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(values, name)[0] ?? ''));
+  return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(name)[0] ?? ''));
 }
 
 /** The request check's options (its `siteOrigin` is also where links lead; null: they answer 'unavailable'). */

@@ -56,7 +56,8 @@ const refuse = (message: string, type = 'INVALID_VALUE_FOR_COLUMN'): Refusal => 
 });
 const invalidEmail = (): Refusal => ({ ...refuse(MESSAGES.invalidEmail), field: 'email' });
 
-function reader(posted: Posted): (name: string) => string[] {
+/** Reads a post's values by name, each as a list (a repeated field, such as checkboxes, has several). */
+export function reader(posted: Posted): (name: string) => string[] {
   if (posted instanceof URLSearchParams) return (name) => posted.getAll(name);
   return (name) => {
     const value = posted[name];
