@@ -59,18 +59,11 @@ export interface RecordPage {
   offset?: string;
 }
 
-/** A field as the Metadata API lists it. */
-export interface RemoteField {
-  id: string;
-  name: string;
-  type: string;
-}
-
-/** A table as the Metadata API lists it. */
+/** A table and its fields as the Metadata API lists them. */
 export interface RemoteTable {
   id: string;
   name: string;
-  fields: RemoteField[];
+  fields: { id: string; name: string; type: string }[];
 }
 
 export interface ListQuery {
@@ -310,7 +303,7 @@ function clientMethods(
     },
     /** Metadata API (schema.bases:write). */
     createField(tableId: string, field: FieldDefinition, deadline?: number) {
-      return call<RemoteField>(
+      return call<RemoteTable['fields'][number]>(
         'POST',
         `${tablesUrl}/${encodeURIComponent(tableId)}/fields`,
         fieldForCreate(field),

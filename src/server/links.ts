@@ -371,8 +371,6 @@ export type LinkCheck =
   | { readonly ok: false; readonly reason: LinkRefusal; readonly claims?: LinkClaims };
 
 const SIGNATURE_LABEL = 'podling-link-v1.';
-const PURPOSES: readonly LinkPurpose[] = ['confirm', 'change', 'unsubscribe'];
-const FORMS: readonly LinkForm[] = ['waitlist', 'quote'];
 
 /** What is wrong with a `LINK_SECRET`, or null when it can sign links. */
 export function linkSecretProblem(secret: string | undefined): string | null {
@@ -448,7 +446,9 @@ function isValues(value: unknown): value is LinkValues {
 function claimsOf(json: unknown): LinkClaims | null {
   if (typeof json !== 'object' || json === null) return null;
   const { p, f, e, x, v } = json as Record<string, unknown>;
-  if (!PURPOSES.includes(p as LinkPurpose) || !FORMS.includes(f as LinkForm)) return null;
+  // A purpose is one of EMAIL_LINK_PATHS' keys.
+  if (typeof p !== 'string' || !Object.hasOwn(EMAIL_LINK_PATHS, p) || (f !== 'waitlist' && f !== 'quote'))
+    return null;
   if (typeof e !== 'string' || e.length === 0 || typeof x !== 'number' || !Number.isFinite(x)) return null;
   if (v !== undefined && !isValues(v)) return null;
   return {
