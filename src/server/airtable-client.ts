@@ -59,18 +59,11 @@ export interface RecordPage {
   offset?: string;
 }
 
-/** A field as the Metadata API lists it. */
-export interface RemoteField {
-  id: string;
-  name: string;
-  type: string;
-}
-
-/** A table as the Metadata API lists it. */
+/** A table and its fields as the Metadata API lists them. */
 export interface RemoteTable {
   id: string;
   name: string;
-  fields: RemoteField[];
+  fields: { id: string; name: string; type: string }[];
 }
 
 export interface ListQuery {
@@ -78,62 +71,6 @@ export interface ListQuery {
   fields?: readonly string[];
   maxRecords?: number;
   offset?: string;
-}
-
-/**
- * Each method takes an optional deadline in the client's own clock (`now`); without one a
- * request may take `requestBoundMs`, plus however long the pacer is shut after a 429.
- */
-export interface AirtableClient {
-  /**
-   * The deadline `withinMs` from now in this client's clock, for callers that bound work by a
-   * duration and run on another clock (the privacy jobs' policy clock).
-   */
-  deadlineAfter(withinMs: number): number;
-  /** Requests sent so far by this client and the ones made from it with `with`. */
-  requestsSent(): number;
-  /** The same client (pacer, fetch, clock, count) with another retry policy or bound. */
-  with(policy: RetryPolicy): AirtableClient;
-
-  /** One page (up to 100) of a table's records; POSTed, so a long formula fits. */
-  listPage(table: string, query: ListQuery, deadline?: number): Promise<RecordPage>;
-  /**
-   * Records whose normalised Email is one of `emails` (one request for up to 100 emails), with
-   * their Email and the `fields` asked for.
-   */
-  findByEmails(
-    table: string,
-    emails: readonly string[],
-    deadline?: number,
-    fields?: readonly string[],
-  ): Promise<StoredRecord[]>;
-  /** Creates up to 10 records in one request. */
-  create(table: string, records: readonly Cells[], deadline?: number): Promise<StoredRecord[]>;
-  /**
-   * Creates up to 10 records, or updates the one already holding the same `mergeOn` cell (Airtable's
-   * performUpsert): a write Airtable applies late, then sent again, makes one record, not two.
-   */
-  upsert(
-    table: string,
-    records: readonly Cells[],
-    mergeOn: string,
-    deadline?: number,
-  ): Promise<StoredRecord[]>;
-  /** Updates up to 10 records by id in one request; cells it does not name are kept. */
-  update(
-    table: string,
-    records: readonly { id: string; fields: Cells }[],
-    deadline?: number,
-  ): Promise<StoredRecord[]>;
-  /** Deletes up to 10 records by id in one request; returns the ids deleted. */
-  deleteRecords(table: string, ids: readonly string[], deadline?: number): Promise<string[]>;
-
-  /** Metadata API (schema.bases:read): the base's tables and their fields. */
-  listTables(deadline?: number): Promise<RemoteTable[]>;
-  /** Metadata API (schema.bases:write). */
-  createTable(name: string, fields: readonly FieldDefinition[], deadline?: number): Promise<RemoteTable>;
-  /** Metadata API (schema.bases:write). */
-  createField(tableId: string, field: FieldDefinition, deadline?: number): Promise<RemoteField>;
 }
 
 /** How a client retries a transient failure (429, 5xx, timeout, dropped connection). */
@@ -193,7 +130,8 @@ async function errorFrom(response: Response): Promise<AirtableError> {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createAirtableClient(access: AirtableAccess, options: AirtableClientOptions): AirtableClient {
+/** What every client made from one `createAirtableClient` shares: its pacer, fetch, clock and count. */
+function connection(access: AirtableAccess, options: AirtableClientOptions) {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const now = options.now ?? Date.now;
   const { pacer } = options;
@@ -244,107 +182,154 @@ export function createAirtableClient(access: AirtableAccess, options: AirtableCl
     }
   };
 
-  const build = (policy: RetryPolicy): AirtableClient => {
-    const attempts = Math.max(1, policy.attempts ?? 1);
-    const boundMs = policy.requestBoundMs ?? AIRTABLE_REQUEST_TIMEOUT_MS;
-    const sleep = policy.sleep ?? defaultSleep;
+  return { now, pacer, counter, tableUrl, tablesUrl, once };
+}
 
-    /** A request, tried again after a transient failure: after a 429 the pacer makes the wait. */
-    const call = async <T>(method: string, url: string, body: unknown, deadline?: number): Promise<T> => {
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          return await once<T>(method, url, body, deadline ?? now() + boundMs + pacer.closedFor());
-        } catch (error) {
-          if (!(error instanceof AirtableError) || !error.transient || attempt >= attempts) throw error;
-          policy.onRetry?.(error, pacer);
-          if (error.status !== 429) await sleep(1_000 * 2 ** (attempt - 1));
-        }
+function clientMethods(
+  { now, pacer, counter, tableUrl, tablesUrl, once }: ReturnType<typeof connection>,
+  policy: RetryPolicy,
+) {
+  const attempts = Math.max(1, policy.attempts ?? 1);
+  const boundMs = policy.requestBoundMs ?? AIRTABLE_REQUEST_TIMEOUT_MS;
+  const sleep = policy.sleep ?? defaultSleep;
+
+  /** A request, tried again after a transient failure: after a 429 the pacer makes the wait. */
+  const call = async <T>(method: string, url: string, body: unknown, deadline?: number): Promise<T> => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await once<T>(method, url, body, deadline ?? now() + boundMs + pacer.closedFor());
+      } catch (error) {
+        if (!(error instanceof AirtableError) || !error.transient || attempt >= attempts) throw error;
+        policy.onRetry?.(error, pacer);
+        if (error.status !== 429) await sleep(1_000 * 2 ** (attempt - 1));
       }
-    };
-    const atMostTen = (count: number, what: string) => {
-      if (count > AIRTABLE_MAX_RECORDS_PER_WRITE)
-        throw new AirtableError(
-          422,
-          'INVALID_RECORDS',
-          `At most ${AIRTABLE_MAX_RECORDS_PER_WRITE} records per ${what}`,
-        );
-    };
-    /** Writes up to 10 records; typecast, so Airtable adds a select option it has not seen. */
-    const write = async (
-      what: string,
-      method: string,
-      table: string,
-      records: readonly object[],
-      deadline?: number,
-      performUpsert?: { fieldsToMergeOn: string[] },
-    ) => {
-      if (records.length === 0) return [];
-      atMostTen(records.length, what);
-      const body = { performUpsert, records, typecast: true };
-      return (await call<{ records: StoredRecord[] }>(method, tableUrl(table), body, deadline)).records;
-    };
-
-    const asNew = (records: readonly Cells[]) => records.map((fields) => ({ fields }));
-    // JSON leaves out the query's unset parts.
-    const listPage: AirtableClient['listPage'] = (table, query, deadline) =>
-      call<RecordPage>(
-        'POST',
-        `${tableUrl(table)}/listRecords`,
-        { pageSize: AIRTABLE_PAGE_SIZE, ...query },
-        deadline,
+    }
+  };
+  const atMostTen = (count: number, what: string) => {
+    if (count > AIRTABLE_MAX_RECORDS_PER_WRITE)
+      throw new AirtableError(
+        422,
+        'INVALID_RECORDS',
+        `At most ${AIRTABLE_MAX_RECORDS_PER_WRITE} records per ${what}`,
       );
-
-    return {
-      deadlineAfter: (withinMs) => now() + withinMs,
-      requestsSent: () => counter.sent,
-      with: (next) => build({ ...policy, ...next }),
-
-      listPage,
-      async findByEmails(table, emails, deadline, fields = []) {
-        if (emails.length === 0) return [];
-        const page = await listPage(
-          table,
-          { filterByFormula: emailsLookupFormula(emails), fields: [EMAIL_FIELD, ...fields] },
-          deadline,
-        );
-        return page.records;
-      },
-      create: (table, records, deadline) => write('create', 'POST', table, asNew(records), deadline),
-      upsert: (table, records, mergeOn, deadline) =>
-        write('upsert', 'PATCH', table, asNew(records), deadline, { fieldsToMergeOn: [mergeOn] }),
-      update: (table, records, deadline) => write('update', 'PATCH', table, records, deadline),
-      async deleteRecords(table, ids, deadline) {
-        if (ids.length === 0) return [];
-        atMostTen(ids.length, 'delete');
-        const query = ids.map((id) => `records[]=${encodeURIComponent(id)}`).join('&');
-        const answer = await call<{ records: { id: string; deleted: boolean }[] }>(
-          'DELETE',
-          `${tableUrl(table)}?${query}`,
-          undefined,
-          deadline,
-        );
-        return answer.records.filter((record) => record.deleted).map((record) => record.id);
-      },
-
-      async listTables(deadline) {
-        return (await call<{ tables: RemoteTable[] }>('GET', tablesUrl, undefined, deadline)).tables;
-      },
-      createTable(name, fields, deadline) {
-        return call<RemoteTable>('POST', tablesUrl, { name, fields: fields.map(fieldForCreate) }, deadline);
-      },
-      createField(tableId, field, deadline) {
-        return call<RemoteField>(
-          'POST',
-          `${tablesUrl}/${encodeURIComponent(tableId)}/fields`,
-          fieldForCreate(field),
-          deadline,
-        );
-      },
-    };
+  };
+  /** Writes up to 10 records; typecast, so Airtable adds a select option it has not seen. */
+  const write = async (
+    what: string,
+    method: string,
+    table: string,
+    records: readonly object[],
+    deadline?: number,
+    performUpsert?: { fieldsToMergeOn: string[] },
+  ) => {
+    if (records.length === 0) return [];
+    atMostTen(records.length, what);
+    const body = { performUpsert, records, typecast: true };
+    return (await call<{ records: StoredRecord[] }>(method, tableUrl(table), body, deadline)).records;
   };
 
+  const asNew = (records: readonly Cells[]) => records.map((fields) => ({ fields }));
+  /** One page (up to 100) of a table's records; POSTed, so a long formula fits. */
+  // JSON leaves out the query's unset parts.
+  const listPage = (table: string, query: ListQuery, deadline?: number) =>
+    call<RecordPage>(
+      'POST',
+      `${tableUrl(table)}/listRecords`,
+      { pageSize: AIRTABLE_PAGE_SIZE, ...query },
+      deadline,
+    );
+
+  return {
+    /**
+     * The deadline `withinMs` from now in this client's clock, for callers that bound work by a
+     * duration and run on another clock (the privacy jobs' policy clock).
+     */
+    deadlineAfter: (withinMs: number) => now() + withinMs,
+    /** Requests sent so far by this client and the ones made from it with `with`. */
+    requestsSent: () => counter.sent,
+
+    listPage,
+    /**
+     * Records whose normalised Email is one of `emails` (one request for up to 100 emails), with
+     * their Email and the `fields` asked for.
+     */
+    async findByEmails(
+      table: string,
+      emails: readonly string[],
+      deadline?: number,
+      fields: readonly string[] = [],
+    ) {
+      if (emails.length === 0) return [];
+      const page = await listPage(
+        table,
+        { filterByFormula: emailsLookupFormula(emails), fields: [EMAIL_FIELD, ...fields] },
+        deadline,
+      );
+      return page.records;
+    },
+    /** Creates up to 10 records in one request. */
+    create: (table: string, records: readonly Cells[], deadline?: number) =>
+      write('create', 'POST', table, asNew(records), deadline),
+    /**
+     * Creates up to 10 records, or updates the one already holding the same `mergeOn` cell (Airtable's
+     * performUpsert): a write Airtable applies late, then sent again, makes one record, not two.
+     */
+    upsert: (table: string, records: readonly Cells[], mergeOn: string, deadline?: number) =>
+      write('upsert', 'PATCH', table, asNew(records), deadline, { fieldsToMergeOn: [mergeOn] }),
+    /** Updates up to 10 records by id in one request; cells it does not name are kept. */
+    update: (table: string, records: readonly { id: string; fields: Cells }[], deadline?: number) =>
+      write('update', 'PATCH', table, records, deadline),
+    /** Deletes up to 10 records by id in one request; returns the ids deleted. */
+    async deleteRecords(table: string, ids: readonly string[], deadline?: number) {
+      if (ids.length === 0) return [];
+      atMostTen(ids.length, 'delete');
+      const query = ids.map((id) => `records[]=${encodeURIComponent(id)}`).join('&');
+      const answer = await call<{ records: { id: string; deleted: boolean }[] }>(
+        'DELETE',
+        `${tableUrl(table)}?${query}`,
+        undefined,
+        deadline,
+      );
+      return answer.records.filter((record) => record.deleted).map((record) => record.id);
+    },
+
+    /** Metadata API (schema.bases:read): the base's tables and their fields. */
+    async listTables(deadline?: number) {
+      return (await call<{ tables: RemoteTable[] }>('GET', tablesUrl, undefined, deadline)).tables;
+    },
+    /** Metadata API (schema.bases:write). */
+    createTable(name: string, fields: readonly FieldDefinition[], deadline?: number) {
+      return call<RemoteTable>('POST', tablesUrl, { name, fields: fields.map(fieldForCreate) }, deadline);
+    },
+    /** Metadata API (schema.bases:write). */
+    createField(tableId: string, field: FieldDefinition, deadline?: number) {
+      return call<RemoteTable['fields'][number]>(
+        'POST',
+        `${tablesUrl}/${encodeURIComponent(tableId)}/fields`,
+        fieldForCreate(field),
+        deadline,
+      );
+    },
+  };
+}
+
+export function createAirtableClient(access: AirtableAccess, options: AirtableClientOptions): AirtableClient {
+  const connected = connection(access, options);
+  const build = (policy: RetryPolicy): AirtableClient => ({
+    ...clientMethods(connected, policy),
+    with: (next: RetryPolicy) => build({ ...policy, ...next }),
+  });
   return build(options);
 }
+
+/**
+ * Each method takes an optional deadline in the client's own clock (`now`); without one a
+ * request may take `requestBoundMs`, plus however long the pacer is shut after a 429.
+ */
+export type AirtableClient = ReturnType<typeof clientMethods> & {
+  /** The same client (pacer, fetch, clock, count) with another retry policy or bound. */
+  with(policy: RetryPolicy): AirtableClient;
+};
 
 /**
  * The server's environment variables for Airtable (names kept: deploys and tests set them): the

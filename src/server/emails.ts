@@ -182,28 +182,28 @@ async function compose(
   };
 }
 
-/** Every email to a visitor carries a one-click unsubscribe for its address. */
-const unsubscribeFor = (context: MailContext, form: LinkForm, email: string) =>
-  signedUrl(context, 'unsubscribe', form, email);
+/**
+ * An email to a visitor: the copy's intro and what to do if it was not them, one action, and a
+ * one-click unsubscribe for its address (every email to a visitor carries one).
+ */
+async function visitorEmail(
+  context: MailContext,
+  copy: { readonly subject: string; readonly intro: string; readonly ignore: string },
+  form: LinkForm,
+  email: string,
+  action: { label: string; url: string },
+  idempotencyKey: string,
+): Promise<MailMessage> {
+  const unsubscribeUrl = await signedUrl(context, 'unsubscribe', form, email);
+  const body = { paragraphs: [copy.intro, copy.ignore], action, unsubscribeUrl };
+  return compose(context, email, copy.subject, body, idempotencyKey);
+}
 
 /** The one confirmation email a new waitlist address gets. */
-export async function confirmationEmail(
-  context: MailContext,
-  email: string,
-  key: string,
-): Promise<MailMessage> {
+export async function confirmationEmail(context: MailContext, email: string, key: string) {
   const copy = EMAIL_COPY.confirm;
-  return compose(
-    context,
-    email,
-    copy.subject,
-    {
-      paragraphs: [copy.intro, copy.ignore],
-      action: { label: copy.action, url: await signedUrl(context, 'confirm', 'waitlist', email) },
-      unsubscribeUrl: await unsubscribeFor(context, 'waitlist', email),
-    },
-    `confirm:${key}`,
-  );
+  const url = await signedUrl(context, 'confirm', 'waitlist', email);
+  return visitorEmail(context, copy, 'waitlist', email, { label: copy.action, url }, `confirm:${key}`);
 }
 
 /** The email to the address on record when someone submits new values for it: nothing changes until its owner presses. */
@@ -213,40 +213,17 @@ export async function changeEmail(
   email: string,
   values: LinkValues,
   key: string,
-): Promise<MailMessage> {
+) {
   const copy = EMAIL_COPY.change;
-  return compose(
-    context,
-    email,
-    copy.subject,
-    {
-      paragraphs: [copy.intro, copy.ignore],
-      action: { label: copy.action, url: await signedUrl(context, 'change', form, email, values) },
-      unsubscribeUrl: await unsubscribeFor(context, form, email),
-    },
-    `change:${key}`,
-  );
+  const url = await signedUrl(context, 'change', form, email, values);
+  return visitorEmail(context, copy, form, email, { label: copy.action, url }, `change:${key}`);
 }
 
 /** The contact's acknowledgement of a new quote request: none of what they typed, and the booking page. */
-export async function quoteAcknowledgement(
-  context: MailContext,
-  email: string,
-  bookingUrl: string,
-  key: string,
-): Promise<MailMessage> {
+export function quoteAcknowledgement(context: MailContext, email: string, bookingUrl: string, key: string) {
   const copy = EMAIL_COPY.quoteAcknowledgement;
-  return compose(
-    context,
-    email,
-    copy.subject,
-    {
-      paragraphs: [copy.intro, copy.ignore],
-      action: { label: copy.booking.replace(/:$/, ''), url: bookingUrl },
-      unsubscribeUrl: await unsubscribeFor(context, 'quote', email),
-    },
-    `acknowledge:${key}`,
-  );
+  const action = { label: copy.booking.replace(/:$/, ''), url: bookingUrl };
+  return visitorEmail(context, copy, 'quote', email, action, `acknowledge:${key}`);
 }
 
 /**

@@ -32,62 +32,24 @@ import {
   type FormAnswerOutcome,
 } from '#src/lib/page-templates.ts';
 import { formAtPath, FORMS, type FormName } from '#src/lib/forms/forms.ts';
+import { reader } from '#src/lib/forms/submission.ts';
 import { createAirtableClient, type AirtableEnv, type Pacer, airtableAccess } from './airtable-client.ts';
 import {
   isEmailLinkPath,
   type EmailLinkOptions,
   handleEmailLink,
-  linksBusyPage,
   linksUnavailablePage,
-  type LinkPages,
+  markerPattern,
+  type PageTemplates,
 } from './links.ts';
 import type { MailService, WriteOutcome } from './mail.ts';
 import { confirmedQuoteChange, consentRecords } from './submission.ts';
 import {
   clientLimitKey,
   createRequestCheck,
-  createWindowLimiter,
-  SUBMISSIONS_PER_CLIENT_PER_MINUTE,
   type CheckResult,
-  type Limiter,
-  type SubmissionQueue,
+  type RequestCheckOptions,
 } from './request-check.ts';
-
-export interface FormTemplates {
-  /** The full answer page for `form`, or null when the host has no template for it. */
-  render(form: FormName, outcome: NativeOutcome, values: NativeValues): Promise<string | null>;
-}
-
-/**
- * The answer pages from the build's templates, read by `load` (a path on the site's origin, see
- * formTemplatePath) once per instance: a deploy's templates never change.
- */
-export function formTemplatesFrom(
-  load: (path: string, form: FormName) => Promise<string | null>,
-  { cache = true }: { cache?: boolean } = {},
-): FormTemplates {
-  const loaded = new Map<FormName, Promise<string | null>>();
-  const template = (form: FormName) => {
-    const known = cache ? loaded.get(form) : undefined;
-    if (known) return known;
-    const loading = load(formTemplatePath(form), form).catch(() => null);
-    if (cache) loaded.set(form, loading);
-    return loading;
-  };
-  return {
-    async render(form, outcome, values) {
-      const html = await template(form);
-      if (html === null) return null;
-      try {
-        return renderFormAnswer(html, form, outcome, values);
-      } catch (error) {
-        // A template that drifted from the renderer: the visitor still gets the words.
-        console.warn(`Form answer template: ${error instanceof Error ? error.message : String(error)}`);
-        return null;
-      }
-    },
-  };
-}
 
 /** An answer page carries no script: its policy says so, and it is never framed or cached. */
 const HTML_HEADERS = {
@@ -134,12 +96,12 @@ function respond(result: CheckResult, body: string, headers: Record<string, stri
 export async function answerNativePost(
   form: FormName,
   result: CheckResult,
-  templates: FormTemplates | undefined,
+  templates: PageTemplates | undefined,
 ): Promise<Response> {
   const outcome: NativeOutcome =
     result.outcome !== 'refused' ? 'confirmed' : result.field === 'email' ? 'invalid-email' : 'failure';
-  const page =
-    (await templates?.render(form, outcome, postedValues(result.form))) ?? plainPage(form, outcome);
+  const fill = (template: string) => renderFormAnswer(template, form, outcome, postedValues(result.form));
+  const page = (await templates?.(formTemplatePath(form), fill)) ?? plainPage(form, outcome);
   return respond(result, page, HTML_HEADERS);
 }
 
@@ -212,26 +174,10 @@ export function formTemplatePath(form: FormName): string {
   return `${FORM_TEMPLATES_PREFIX}${form}.html`;
 }
 
-/** Reverses React's attribute escaping (and any numeric reference), to compare a checkbox's value. */
-function unescapeAttribute(value: string): string {
-  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (_, entity: string) => {
-    const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-    const lower = entity.toLowerCase();
-    if (lower in named) return named[lower] ?? '';
-    const code = lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : parseInt(lower.slice(1), 10);
-    return String.fromCodePoint(code);
-  });
-}
+/** An attribute's value as escapeHtml writes it (React writes `'` as &#x27;), to compare escaped. */
+const asEscaped = (attribute: string) => attribute.replaceAll('&#x27;', '&#39;');
 
-const valuesOf = (values: NativeValues, name: string): readonly string[] => {
-  const value = values[name];
-  if (value === undefined) return [];
-  return typeof value === 'string' ? [value] : value;
-};
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const [TOKEN_START = '', TOKEN_END = ''] = formAnswerValueToken('\0').split('\0').map(escapeRegExp);
-const TOKEN_PATTERN = new RegExp(`${TOKEN_START}([A-Za-z0-9_-]+)${TOKEN_END}`, 'g');
+const TOKEN_PATTERN = markerPattern(formAnswerValueToken, '[A-Za-z0-9_-]+');
 const CHECKBOX_PATTERN = new RegExp(
   `<input\\b[^>]*\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="([^"]*)"[^>]*>`,
   'g',
@@ -256,40 +202,26 @@ export function renderFormAnswer(
     throw new Error(`The ${form} form's answer template has no '${outcome}' region`);
   }
   const kept = new Set(FORM_ANSWER_KEPT[outcome]);
+  const valuesOf = reader(values);
   let html = template;
   for (const region of FORM_ANSWER_REGIONS)
     html = applyRegion(html, FORM_ANSWER_REGION_ATTRIBUTE, region, kept.has(region)).html;
   // Checkboxes before text values: nothing a visitor posted is ever read as a marker.
   html = html.replace(CHECKBOX_PATTERN, (tag: string, name: string) => {
-    const value = unescapeAttribute(VALUE_ATTRIBUTE.exec(tag)?.[1] ?? '');
-    const checked = valuesOf(values, unescapeAttribute(name)).includes(value);
+    const value = asEscaped(VALUE_ATTRIBUTE.exec(tag)?.[1] ?? '');
+    const field = Object.keys(values).find((key) => escapeHtml(key) === asEscaped(name)) ?? '';
+    const checked = valuesOf(field).map(escapeHtml).includes(value);
     return tag.replace(CHECKBOX_MARKER, checked ? ' checked=""' : '');
   });
-  return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(values, name)[0] ?? ''));
+  return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(name)[0] ?? ''));
 }
 
-export interface DoorsOptions {
-  /** Accepted submissions go here, for the one paced writer (queue-writer.ts). */
-  queue: SubmissionQueue;
-  /**
-   * The site's configured origin (the Worker's SITE_URL): the one Origin a post is taken from and
-   * the one every emailed link leads to, whatever Host, request line or forwarding header came in.
-   * Null while the deploy has none: posts are refused as failures and links answer 'unavailable'.
-   */
-  siteOrigin: string | null;
+/** The request check's options (its `siteOrigin` is also where links lead; null: they answer 'unavailable'). */
+export interface DoorsOptions extends RequestCheckOptions {
   /** Airtable's pace for the writes a pressed email link makes: the isolate's one pacer. */
   pacer: Pacer;
-  now?: () => number;
-  /** Where operational warnings go (never with a token or an email in them). */
-  warn?: (message: string) => void;
-  /** Per-client and per-email limits (the Worker passes its Rate Limiting bindings). */
-  clientLimiter?: Limiter;
-  emailLimiter?: Limiter;
-  bodyTimeoutMs?: number;
-  /** The built answer pages of the forms' native posts. */
-  formTemplates?: FormTemplates;
-  /** The emails' links' pages in the site's frame (the build's template, links.ts). */
-  linkPages?: LinkPages;
+  /** The build's templates: the forms' native posts' answers and the emails' links' pages. */
+  templates?: PageTemplates;
   /**
    * The Worker's mail: with it, consent applies to every write (submission.ts) and the emails' links
    * are answered here (EMAIL_LINK_PATHS); `linkMail` puts the mail a pressed link causes (the
@@ -314,19 +246,9 @@ export const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
 /** Builds the forms' doors for one base. */
 export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
   const warn = options.warn ?? ((message: string) => console.warn(message));
+  const requestCheck = createRequestCheck({ ...options, warn });
   // One per-client budget for every door that writes: the forms' and the emails' links'.
-  const clientLimiter =
-    options.clientLimiter ??
-    createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now: options.now });
-  const requestCheck = createRequestCheck({
-    queue: options.queue,
-    warn,
-    siteOrigin: options.siteOrigin,
-    now: options.now,
-    clientLimiter,
-    emailLimiter: options.emailLimiter,
-    bodyTimeoutMs: options.bodyTimeoutMs,
-  });
+  const { clientLimiter } = requestCheck;
 
   const { mail, siteOrigin } = options;
   const linkOptions: EmailLinkOptions | undefined =
@@ -344,24 +266,25 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
             }),
           ),
           linkSecrets: mail.service.settings.linkSecrets,
-          siteOrigin,
-          afterQuoteChange: async (email, values, at, origin) =>
-            mail.linkMail(confirmedQuoteChange(email, values, at), origin),
+          // The emails a pressed link causes lead to the site's configured origin.
+          afterQuoteChange: async (email, values, at) =>
+            mail.linkMail(confirmedQuoteChange(email, values, at), siteOrigin),
           now: () => new Date((options.now ?? Date.now)()),
           log: warn,
-          ...(options.linkPages ? { pages: options.linkPages } : {}),
+          ...(options.templates ? { pages: options.templates } : {}),
         }
       : undefined;
 
   return async (request, client = {}) => {
     const { pathname } = new URL(request.url);
-    if (mail && isEmailLinkPath(pathname)) {
-      if (!linkOptions) return linksUnavailablePage(options.linkPages);
+    if (isEmailLinkPath(pathname)) {
+      // Without mail (its settings are wrong: worker.ts) or a site origin, no link can be checked.
+      if (!linkOptions) return linksUnavailablePage(options.templates);
       // Opening a link changes nothing; a press writes, so it counts against the client's
       // budget like a form's post (its body is read within the same bounds: links.ts).
       if (request.method === 'POST') {
         const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
-        if (!taken.ok) return linksBusyPage(taken.retryAfterSeconds, options.linkPages);
+        if (!taken.ok) return linksUnavailablePage(options.templates, taken.retryAfterSeconds);
       }
       return handleEmailLink(request, linkOptions);
     }
@@ -379,6 +302,6 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     // The enhanced form's fetch asks for JSON.
     return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
       ? answerEnhancedPost(result)
-      : answerNativePost(form.name, result, options.formTemplates);
+      : answerNativePost(form.name, result, options.templates);
   };
 }

@@ -22,6 +22,8 @@ import {
   applyRegion,
   LINK_PAGE_REGION_ATTRIBUTE,
   linkPageSlot,
+  regionEnd,
+  regionStart,
   type LinkPageRegion,
   type LinkPageSlot,
 } from '#src/lib/page-templates.ts';
@@ -38,16 +40,13 @@ export const EMAIL_LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   unsubscribe: '/api/email/unsubscribe',
 };
 
-/** The consent fields of a waitlist record, as the write path reads and writes them. */
-export interface ConsentRecord {
-  readonly id: string;
-  /** Absent on a quote record, and on waitlist records stored before consent was recorded. */
-  readonly consent?: ConsentState;
-}
-
 /** What a link needs from the store. */
 export interface ConsentRecords {
-  find(form: LinkForm, email: string): Promise<ConsentRecord | null>;
+  /**
+   * A record's id and consent, as the write path reads it (no consent on a quote record, nor on
+   * waitlist records stored before consent was recorded).
+   */
+  find(form: LinkForm, email: string): Promise<{ id: string; consent?: ConsentState } | null>;
   /**
    * Sets a waitlist record's consent (and, for Confirmed, its Confirmed At; with `statement`, the
    * words agreed to, for a withdrawn address joining again).
@@ -76,17 +75,15 @@ export interface EmailLinkOptions {
   readonly records: ConsentRecords;
   /** The current `LINK_SECRET` first, then any still honoured after a rotation. */
   readonly linkSecrets: readonly string[];
-  /** The site's configured origin (SITE_URL): where the emails a pressed link causes lead. */
-  readonly siteOrigin: string;
   readonly now: () => Date;
   /**
-   * After a quote change is applied: the schools team hears of it (`origin`: the site's
-   * configured one). Failures are logged, not shown: the change itself is done.
+   * After a quote change is applied: the schools team hears of it. Failures are logged, not
+   * shown: the change itself is done.
    */
-  readonly afterQuoteChange?: (email: string, values: LinkValues, at: Date, origin: string) => Promise<void>;
+  readonly afterQuoteChange?: (email: string, values: LinkValues, at: Date) => Promise<void>;
   readonly log?: (message: string) => void;
-  /** The pages in the site's frame (the build's template); without it, a minimal page. */
-  readonly pages?: LinkPages;
+  /** The build's templates, for the pages in the site's frame; without them, a minimal page. */
+  readonly pages?: PageTemplates;
 }
 
 const PURPOSE_BY_PATH = new Map<string, LinkPurpose>(
@@ -97,45 +94,45 @@ const PURPOSE_BY_PATH = new Map<string, LinkPurpose>(
 export const isEmailLinkPath = (pathname: string) => PURPOSE_BY_PATH.has(pathname);
 
 const copy = EMAIL_COPY.linkPages;
+const SIGN_UP_HREF = '/#waitlist';
 
 /** A link's answer: its status and what its page shows (the template's parts included). */
 interface Page extends LinkPageContent {
   readonly status: number;
 }
 
-/** What a page says in words alone, when there is no template: each part's next step as a line or link. */
-function plainParts(page: Page): string {
-  const lines: string[] = [];
-  const link = (label: string, href: string) =>
-    `<p><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></p>`;
-  for (const part of page.parts ?? []) {
-    if (part === 'next-waitlist') lines.push(`<p>${escapeHtml(copy.waitlistEmails)}</p>`);
-    if (part === 'next-quote')
-      lines.push(
-        `<p>${escapeHtml(`${copy.quoteReply} ${copy.quoteBooking}`)}</p>`,
-        link(copy.quoteBookingLink, CALENDAR.bookingUrl),
-      );
-    if (part === 'rejoin' && page.rejoin)
-      lines.push(
-        `<p>${escapeHtml(copy.rejoin)}</p><p>${escapeHtml(WAITLIST_CONSENT_STATEMENT)}</p>`,
-        `<form method="post" action="${escapeHtml(page.rejoin.action)}"><input type="hidden" name="token" value="${escapeHtml(page.rejoin.token)}"><input type="hidden" name="rejoin" value="1"><button type="submit">${escapeHtml(copy.rejoinAction)}</button></form>`,
-      );
-    if (part === 'sign-up') lines.push(link(copy.expiredAction, SIGN_UP_HREF));
-  }
-  return lines.join('');
-}
+const slot = linkPageSlot;
+const region = (name: LinkPageRegion, html: string) =>
+  regionStart(LINK_PAGE_REGION_ATTRIBUTE, name) + html + regionEnd(LINK_PAGE_REGION_ATTRIBUTE, name);
+const tokenForm = (extra: string, label: string) =>
+  `<form method="post" action="${slot('action')}"><input type="hidden" name="token" value="${slot('token')}">${extra}<button type="submit">${label}</button></form>`;
+const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
+const link = (label: string, href: string) => `<p><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></p>`;
 
-/** Today's minimal page: the words, the button and the next steps, with no frame. */
-function plainPage(page: Page): string {
-  const button = page.button
-    ? `<form method="post" action="${escapeHtml(page.button.action)}"><input type="hidden" name="token" value="${escapeHtml(page.button.token)}"><button type="submit">${escapeHtml(page.button.label)}</button></form>`
-    : '';
-  const home = `<p><a href="/">${escapeHtml(copy.homeLink)}</a></p>`;
-  return `<!doctype html>
-<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(page.title)} – ${escapeHtml(EMAIL_COPY.senderName)}</title>
-<style>body{font-family:system-ui,Arial,sans-serif;font-size:1.0625rem;line-height:1.6;color:#1b1530;background:#fffdf8;margin:0;padding:2rem 1rem}main{max-width:36rem;margin:0 auto}h1{font-size:1.75rem;line-height:1.2}button{font:inherit;font-weight:700;min-height:48px;padding:.75rem 1.5rem;border:0;border-radius:999px;background:#4b2bbf;color:#fff;cursor:pointer}button:focus-visible,a:focus-visible{outline:3px solid #1b1530;outline-offset:3px}a{color:#4b2bbf}dt{font-weight:700}dd{margin:0 0 .5rem;white-space:pre-wrap}</style></head>
-<body><main><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.body)}</p>${valuesList(page.rows ?? [])}${button}${plainParts(page)}${home}</main></body></html>`;
-}
+/**
+ * The minimal page, when there is no template (a Worker run without a build): the same regions and
+ * slots as the build's template (so one renderer fills both) with no frame, only a little style.
+ */
+const PLAIN_TEMPLATE = [
+  `<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${slot('title')}</title>
+<style>body{font-family:system-ui,Arial,sans-serif;font-size:1.0625rem;line-height:1.6;color:#1b1530;background:#fffdf8;margin:0;padding:2rem 1rem}main{max-width:36rem;margin:0 auto}h1{font-size:1.75rem;line-height:1.2}button{font:inherit;font-weight:700;min-height:48px;padding:.75rem 1.5rem;border:0;border-radius:999px;background:#4b2bbf;color:#fff;cursor:pointer}button:focus-visible,a:focus-visible{outline:3px solid #1b1530;outline-offset:3px}a{color:#4b2bbf}dt{font-weight:700}dd{margin:0 0 .5rem;white-space:pre-wrap}</style></head>`,
+  `<body><main><h1>${slot('heading')}</h1><p>${slot('body')}</p>${slot('rows')}`,
+  region('ask', tokenForm('', slot('button'))),
+  region('next-waitlist', paragraph(copy.waitlistEmails)),
+  region(
+    'next-quote',
+    paragraph(`${copy.quoteReply} ${copy.quoteBooking}`) + link(copy.quoteBookingLink, CALENDAR.bookingUrl),
+  ),
+  region(
+    'rejoin',
+    paragraph(copy.rejoin) +
+      paragraph(WAITLIST_CONSENT_STATEMENT) +
+      tokenForm('<input type="hidden" name="rejoin" value="1">', escapeHtml(copy.rejoinAction)),
+  ),
+  region('sign-up', link(copy.expiredAction, SIGN_UP_HREF)),
+  `${link(copy.homeLink, '/')}</main></body></html>`,
+].join('\n');
 
 /**
  * The page's policy: no script at all; the site's own styles (inline in the built template, linked
@@ -147,8 +144,10 @@ export const LINK_PAGE_POLICY =
   "manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** A link's page in the site's frame (the build's template), or the minimal page without one. */
-async function render(page: Page, pages: LinkPages | undefined): Promise<Response> {
-  const html = (await pages?.render(page)) ?? plainPage(page);
+async function render(page: Page, pages: PageTemplates | undefined): Promise<Response> {
+  const html =
+    (await pages?.(LINK_PAGE_TEMPLATE_PATH, (template) => renderLinkPage(template, page))) ??
+    renderLinkPage(PLAIN_TEMPLATE, page);
   return new Response(html, {
     status: page.status,
     headers: {
@@ -163,12 +162,12 @@ async function render(page: Page, pages: LinkPages | undefined): Promise<Respons
   });
 }
 
-const SIGN_UP_HREF = '/#waitlist';
-
-function refusedPage(reason: 'expired' | 'invalid', status = reason === 'expired' ? 410 : 400): Page {
-  return reason === 'expired'
-    ? { status, title: copy.expiredTitle, body: copy.expiredBody, parts: ['sign-up'] }
-    : { status, title: copy.invalidTitle, body: copy.invalidBody, parts: ['sign-up'] };
+/** A link that does nothing (changes nothing), and the way to a new one. */
+function refusedPage(
+  reason: 'expired' | 'invalid' | 'superseded',
+  status = reason === 'invalid' ? 400 : 410,
+): Page {
+  return { status, title: copy[`${reason}Title`], body: copy[`${reason}Body`], parts: ['sign-up'] };
 }
 
 /** A held change's values as rows for its page (multiple choices joined). */
@@ -179,44 +178,24 @@ function valueRows(values: LinkValues): [string, string][] {
   ]);
 }
 
-/** What each link's page says before its button is pressed. */
-const ASK: Readonly<Record<LinkPurpose, { title: string; body: string; button: string }>> = {
-  confirm: { title: copy.confirmTitle, body: copy.confirmBody, button: copy.confirmButton },
-  change: { title: copy.changeTitle, body: copy.changeBody, button: copy.changeButton },
-  unsubscribe: { title: copy.unsubscribeTitle, body: copy.unsubscribeBody, button: copy.unsubscribeButton },
-};
-
 /** The page a GET shows: what pressing will do (a held change's values too), and the button. */
 function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: string, token: string): Page {
-  const ask = ASK[purpose];
   return {
     status: 200,
-    title: ask.title,
-    body: ask.body,
+    title: copy[`${purpose}Title`],
+    body: copy[`${purpose}Body`],
     ...(purpose === 'change' ? { rows: valueRows(claims.values ?? {}) } : {}),
-    button: { label: ask.button, action, token },
+    button: { label: copy[`${purpose}Button`], action, token },
   };
 }
 
-/** What a pressed link did, or found already done. */
+/** What a pressed link did, or found already done (its words are copy's `${done}Title` and `${done}Body`). */
 type Done =
   | 'confirmed'
-  | 'already-confirmed'
   | 'changed'
-  | 'already-changed'
   | 'unsubscribed'
-  | 'already-unsubscribed'
+  | `already${'Confirmed' | 'Changed' | 'Unsubscribed'}`
   | 'rejoined';
-
-const DONE: Readonly<Record<Done, { title: string; body: string }>> = {
-  confirmed: { title: copy.confirmedTitle, body: copy.confirmedBody },
-  'already-confirmed': { title: copy.alreadyConfirmedTitle, body: copy.alreadyConfirmedBody },
-  changed: { title: copy.changedTitle, body: copy.changedBody },
-  'already-changed': { title: copy.alreadyChangedTitle, body: copy.alreadyChangedBody },
-  unsubscribed: { title: copy.unsubscribedTitle, body: copy.unsubscribedBody },
-  'already-unsubscribed': { title: copy.alreadyUnsubscribedTitle, body: copy.alreadyUnsubscribedBody },
-  rejoined: { title: copy.rejoinedTitle, body: copy.rejoinedBody },
-};
 
 /**
  * The page after a press: what happened in plain words, then the next step. A waitlist place:
@@ -224,9 +203,10 @@ const DONE: Readonly<Record<Done, { title: string; body: string }>> = {
  * unsubscribing: how to join again.
  */
 function donePage(done: Done, form: LinkForm, press: Press): Page {
-  const unsubscribing = done === 'unsubscribed' || done === 'already-unsubscribed';
-  if (unsubscribing) return { status: 200, ...DONE[done], parts: ['rejoin'], rejoin: press };
-  return { status: 200, ...DONE[done], parts: [form === 'quote' ? 'next-quote' : 'next-waitlist'] };
+  const words = { status: 200, title: copy[`${done}Title`], body: copy[`${done}Body`] };
+  if (done === 'unsubscribed' || done === 'alreadyUnsubscribed')
+    return { ...words, parts: ['rejoin'], rejoin: press };
+  return { ...words, parts: [form === 'quote' ? 'next-quote' : 'next-waitlist'] };
 }
 
 /** A pressed button: the token, where it posted, and whether it was 'join again'. */
@@ -254,23 +234,17 @@ async function pressOf(
 }
 
 /** Does the link's one thing; answers the page that says it is done. */
-async function act(
-  purpose: LinkPurpose,
-  claims: LinkClaims,
-  options: EmailLinkOptions,
-  origin: string,
-  press: Press,
-): Promise<Page> {
+async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press): Promise<Page> {
   const at = options.now();
   const { records } = options;
-  switch (purpose) {
+  switch (claims.purpose) {
     case 'confirm': {
       const record = await records.find('waitlist', claims.email);
       // Gone (deleted after 30 days unconfirmed) or withdrawn since: this link no longer applies.
       if (!record || record.consent === 'Withdrawn') return refusedPage('expired');
       const already = record.consent === 'Confirmed';
       if (record.consent !== 'Confirmed') await records.setConsent(record.id, 'Confirmed', at);
-      return donePage(already ? 'already-confirmed' : 'confirmed', claims.form, press);
+      return donePage(already ? 'alreadyConfirmed' : 'confirmed', claims.form, press);
     }
     case 'change': {
       const result = await records.applyValues(
@@ -280,16 +254,13 @@ async function act(
         at,
         linkSentAt(claims),
       );
-      if (result === 'superseded')
-        return { status: 410, title: copy.supersededTitle, body: copy.supersededBody, parts: ['sign-up'] };
+      if (result === 'superseded') return refusedPage('superseded');
       if (result === 'applied' && claims.form === 'quote' && options.afterQuoteChange) {
-        await options
-          .afterQuoteChange(claims.email, claims.values ?? {}, at, origin)
-          .catch((error: unknown) => {
-            options.log?.(`The schools team was not told of a confirmed quote change: ${String(error)}`);
-          });
+        await options.afterQuoteChange(claims.email, claims.values ?? {}, at).catch((error: unknown) => {
+          options.log?.(`The schools team was not told of a confirmed quote change: ${String(error)}`);
+        });
       }
-      return donePage(result === 'applied' ? 'changed' : 'already-changed', claims.form, press);
+      return donePage(result === 'applied' ? 'changed' : 'alreadyChanged', claims.form, press);
     }
     case 'unsubscribe': {
       // The waitlist table is the suppression list for every email the site sends.
@@ -304,21 +275,21 @@ async function act(
       }
       if (!record) await records.createWithdrawn(claims.email, at);
       else if (!already) await records.setConsent(record.id, 'Withdrawn', at);
-      return donePage(already ? 'already-unsubscribed' : 'unsubscribed', claims.form, press);
+      return donePage(already ? 'alreadyUnsubscribed' : 'unsubscribed', claims.form, press);
     }
   }
 }
 
 const UNAVAILABLE = { title: copy.unavailableTitle, body: copy.unavailableBody };
 
-/** The page a link gets while the server cannot check or apply links (its mail settings are wrong). */
-export const linksUnavailablePage = (pages?: LinkPages): Promise<Response> =>
-  render({ status: 503, ...UNAVAILABLE }, pages);
-
-/** The page a client gets past the doors' per-client limit: nothing changed, try again shortly. */
-export async function linksBusyPage(retryAfterSeconds: number, pages?: LinkPages): Promise<Response> {
-  const response = await render({ status: 429, ...UNAVAILABLE }, pages);
-  response.headers.set('retry-after', String(retryAfterSeconds));
+/**
+ * The page a link gets while the server cannot check or apply links (its mail settings are
+ * wrong), or, with `retryAfterSeconds`, past the doors' per-client limit: nothing changed, try
+ * again shortly.
+ */
+export async function linksUnavailablePage(pages?: PageTemplates, retryAfterSeconds?: number) {
+  const response = await render({ status: retryAfterSeconds ? 429 : 503, ...UNAVAILABLE }, pages);
+  if (retryAfterSeconds) response.headers.set('retry-after', String(retryAfterSeconds));
   return response;
 }
 
@@ -341,10 +312,7 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
     return render(confirmPage(purpose, check.claims, url.pathname, token), pages);
   let done: Page;
   try {
-    done = await act(purpose, check.claims, options, options.siteOrigin, {
-      ...pressed,
-      action: url.pathname,
-    });
+    done = await act(check.claims, options, { ...pressed, action: url.pathname });
   } catch (error) {
     options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
     done = { status: 503, ...UNAVAILABLE };
@@ -403,8 +371,6 @@ export type LinkCheck =
   | { readonly ok: false; readonly reason: LinkRefusal; readonly claims?: LinkClaims };
 
 const SIGNATURE_LABEL = 'podling-link-v1.';
-const PURPOSES: readonly LinkPurpose[] = ['confirm', 'change', 'unsubscribe'];
-const FORMS: readonly LinkForm[] = ['waitlist', 'quote'];
 
 /** What is wrong with a `LINK_SECRET`, or null when it can sign links. */
 export function linkSecretProblem(secret: string | undefined): string | null {
@@ -480,7 +446,9 @@ function isValues(value: unknown): value is LinkValues {
 function claimsOf(json: unknown): LinkClaims | null {
   if (typeof json !== 'object' || json === null) return null;
   const { p, f, e, x, v } = json as Record<string, unknown>;
-  if (!PURPOSES.includes(p as LinkPurpose) || !FORMS.includes(f as LinkForm)) return null;
+  // A purpose is one of EMAIL_LINK_PATHS' keys.
+  if (typeof p !== 'string' || !Object.hasOwn(EMAIL_LINK_PATHS, p) || (f !== 'waitlist' && f !== 'quote'))
+    return null;
   if (typeof e !== 'string' || e.length === 0 || typeof x !== 'number' || !Number.isFinite(x)) return null;
   if (v !== undefined && !isValues(v)) return null;
   return {
@@ -552,8 +520,6 @@ export const linkSentAt = (claims: LinkClaims): Date =>
  * words in, HTML-escaped, in one pass, so nothing a link carries is ever read as a marker.
  */
 
-export { LINK_PAGE_TEMPLATE_PATH };
-
 /** What one page shows: its words, and the template's parts it keeps. */
 export interface LinkPageContent {
   /** The page's heading, and its document title (with the product's name). */
@@ -569,40 +535,35 @@ export interface LinkPageContent {
   readonly parts?: readonly Exclude<LinkPageRegion, 'ask'>[];
 }
 
-export interface LinkPages {
-  /** The full page, or null when there is no template (the caller answers a plain page). */
-  render(page: LinkPageContent): Promise<string | null>;
-}
-
 /**
- * The link pages from the build's template, read by `load` (a path on the site's origin) once per
- * instance when `cache` is on: a deploy's template never changes.
+ * The build's page templates (the forms' answers, form-door.ts, and the links' page), read by
+ * `load` (a path on the site's origin) once per instance when `cache` is on: a deploy's templates
+ * never change. Each call fills the template at `path`, or answers null when there is none, or
+ * one that drifted from its renderer (`fill` throws): the caller answers a plain page.
  */
-export function linkPagesFrom(
+export function pageTemplates(
   load: (path: string) => Promise<string | null>,
   { cache = true }: { cache?: boolean } = {},
-): LinkPages {
-  let loaded: Promise<string | null> | undefined;
-  const template = () => {
-    if (cache && loaded) return loaded;
-    const loading = load(LINK_PAGE_TEMPLATE_PATH).catch(() => null);
-    if (cache) loaded = loading;
-    return loading;
-  };
-  return {
-    async render(page) {
-      const html = await template();
-      if (html === null) return null;
-      try {
-        return renderLinkPage(html, page);
-      } catch (error) {
-        // A template that drifted from this renderer: the visitor still gets the words.
-        console.warn(`Link page template: ${error instanceof Error ? error.message : String(error)}`);
-        return null;
-      }
-    },
+) {
+  const loaded = new Map<string, Promise<string | null>>();
+  return async (path: string, fill: (template: string) => string): Promise<string | null> => {
+    let template = loaded.get(path);
+    if (!template) {
+      template = load(path).catch(() => null);
+      if (cache) loaded.set(path, template);
+    }
+    const html = await template;
+    if (html === null) return null;
+    try {
+      return fill(html);
+    } catch (error) {
+      // A template that drifted from its renderer: the visitor still gets the words.
+      console.warn(`Page template ${path}: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    }
   };
 }
+export type PageTemplates = ReturnType<typeof pageTemplates>;
 
 /** Keeps the template's one copy of the region (without its markers) or cuts it out with its content. */
 function keepOrCut(html: string, region: LinkPageRegion, keep: boolean): string {
@@ -620,10 +581,13 @@ export function valuesList(rows: readonly (readonly [string, string])[]): string
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const [SLOT_START = '', SLOT_END = ''] = linkPageSlot('\0' as LinkPageSlot)
-  .split('\0')
-  .map(escapeRegExp);
-const SLOT_PATTERN = new RegExp(`${SLOT_START}(${LINK_PAGE_SLOTS.join('|')})${SLOT_END}`, 'g');
+
+/** Finds every `marker(name)` in a template whose name matches `names` (a RegExp source), capturing it. */
+export function markerPattern(marker: (name: string) => string, names: string): RegExp {
+  const [start = '', end = ''] = marker('\0').split('\0').map(escapeRegExp);
+  return new RegExp(`${start}(${names})${end}`, 'g');
+}
+const SLOT_PATTERN = markerPattern((name) => linkPageSlot(name as LinkPageSlot), LINK_PAGE_SLOTS.join('|'));
 
 /**
  * One link's page from the template: the parts it keeps, its words escaped in the slots. Throws

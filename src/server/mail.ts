@@ -24,6 +24,7 @@ import {
 } from './emails.ts';
 import { type LinkForm, type LinkValues, linkSecretProblem } from './links.ts';
 import { isValidEmail } from '#src/lib/email.ts';
+import { keyedSerialiser } from '#src/lib/airtable/schema.ts';
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -130,17 +131,6 @@ export interface WorkerMailEnv extends MailEnv {
   DEAD_LETTERS?: DeadLetterStore;
 }
 
-/** The Worker's mail, put together from its bindings. */
-export interface WorkerMail {
-  readonly service: MailService;
-  readonly mailer: Mailer;
-  readonly sent: SentMarks;
-  /** Puts one job on the mail queue. */
-  enqueue(job: MailJob): Promise<void>;
-  /** Keeps an email no retry can send, or one that could not be queued, for the owner. */
-  deadLetter?: (job: MailJob, reason: string) => Promise<void>;
-}
-
 // Per isolate when MAIL_LEDGER is not bound: the queue's consumers run one batch at a time.
 let isolateLedger: MailLedger | undefined;
 let isolateSent: SentMarks | undefined;
@@ -151,7 +141,7 @@ let isolateSent: SentMarks | undefined;
  * stores nothing rather than store without consent: see worker.ts); neither when EMAIL is not
  * bound (the spec's upsert, no mail).
  */
-export function workerMail(env: WorkerMailEnv): { mail?: WorkerMail; problem?: string } {
+export function workerMail(env: WorkerMailEnv) {
   const binding = env.EMAIL;
   const outbox = env.MAIL_OUTBOX_URL;
   if (!binding && !outbox) return {};
@@ -167,18 +157,23 @@ export function workerMail(env: WorkerMailEnv): { mail?: WorkerMail; problem?: s
   const sent = env.MAIL_LEDGER ? kvSentMarks(env.MAIL_LEDGER) : (isolateSent ??= memorySentMarks());
   const mailer = outbox ? localOutboxMailer(outbox) : cloudflareMailer(binding as SendEmailBinding);
   const store = env.DEAD_LETTERS;
-  return {
-    mail: {
-      service: createMailService({ settings, ledger }),
-      mailer,
-      sent,
-      enqueue: (job) => jobs.send(job, { contentType: 'json' }),
-      deadLetter:
-        store &&
-        ((job, reason) => keepDeadLetter(store, { mail: job, reason, failedAt: new Date().toISOString() })),
-    },
+  const mail = {
+    service: createMailService({ settings, ledger }),
+    mailer,
+    sent,
+    /** Puts one job on the mail queue. */
+    enqueue: (job: MailJob) => jobs.send(job, { contentType: 'json' }),
+    /** Keeps an email no retry can send, or one that could not be queued, for the owner. */
+    deadLetter:
+      store &&
+      ((job: MailJob, reason: string) =>
+        keepDeadLetter(store, { mail: job, reason, failedAt: new Date().toISOString() })),
   };
+  return { mail };
 }
+
+/** The Worker's mail, put together from its bindings. */
+export type WorkerMail = NonNullable<ReturnType<typeof workerMail>['mail']>;
 
 /**
  * Queues the emails of one write (a queued submission's, or a pressed email link's), within the
@@ -219,18 +214,6 @@ export async function queueOutcomeMail(
  * The mail side of the write path: which emails a write causes (emailsFor), within the limits,
  * with links signed by the server's secret. A failure to send never changes the visitor's answer.
  */
-export interface MailService {
-  readonly settings: MailSettings;
-  /**
-   * The emails one write causes that the limits allow, counted against them now and sent later
-   * by the caller (the Worker's mail queue); `limited`: how many the limits held back.
-   */
-  reserveEmails(
-    outcome: WriteOutcome,
-    siteUrl: string,
-  ): Promise<{ messages: MailMessage[]; limited: number }>;
-}
-
 export function createMailService({
   settings,
   ledger,
@@ -239,11 +222,15 @@ export function createMailService({
   settings: MailSettings;
   ledger: MailLedger;
   now?: () => number;
-}): MailService {
+}) {
   const { from, schoolsTeamEmail, linkSecrets } = settings;
   return {
     settings,
-    async reserveEmails(outcome, siteUrl) {
+    /**
+     * The emails one write causes that the limits allow, counted against them now and sent later
+     * by the caller (the Worker's mail queue); `limited`: how many the limits held back.
+     */
+    async reserveEmails(outcome: WriteOutcome, siteUrl: string) {
       const at = new Date(now());
       const context: MailContext = { from, siteUrl, now: at, linkSecret: linkSecrets[0] ?? '' };
       const planned = await emailsFor(
@@ -266,6 +253,7 @@ export function createMailService({
     },
   };
 }
+export type MailService = ReturnType<typeof createMailService>;
 
 /**
  * Which emails a stored submission causes, and their delivery within the mail limits. The one
@@ -365,19 +353,14 @@ export async function emailsFor(
  * reads see its own writes; in memory where KV is not bound (tests).
  */
 
-/** At least `minGapMs` between two emails, and at most `perWindow` in any `windowMs`. */
-export interface MailLimits {
-  readonly minGapMs: number;
-  readonly perWindow: number;
-  readonly windowMs: number;
-}
-
-/** Emails to one visitor's inbox. */
-export const MAIL_LIMITS: MailLimits = {
+/** Emails to one visitor's inbox: at least `minGapMs` between two, at most `perWindow` in any `windowMs`. */
+export const MAIL_LIMITS = {
   minGapMs: 10 * 60 * 1000,
   perWindow: 3,
   windowMs: 24 * 60 * 60 * 1000,
 };
+
+type MailLimits = typeof MAIL_LIMITS;
 
 /**
  * The schools team's emails about one contact (one quote): its new request, a request held for
@@ -397,26 +380,6 @@ function stillCounted(sentAt: readonly number[], now: number, limits: MailLimits
   return sentAt.filter((at) => now - at < limits.windowMs);
 }
 
-/** Where the send times per inbox are kept. */
-export interface MailLedger {
-  /** Records a send to `inbox` at `now` and answers true, or answers false and records nothing. */
-  reserve(inbox: string, now: Date, limits?: MailLimits): Promise<boolean>;
-}
-
-/** A ledger in this isolate's memory; its reservations are atomic (tests, and a Worker without MAIL_LEDGER). */
-export function memoryMailLedger(): MailLedger {
-  const sent = new Map<string, number[]>();
-  return {
-    async reserve(inbox, now, limits = MAIL_LIMITS) {
-      const at = now.getTime();
-      const kept = stillCounted(sent.get(inbox) ?? [], at, limits);
-      const allowed = mayEmail(kept, at, limits);
-      sent.set(inbox, allowed ? [...kept, at] : kept);
-      return allowed;
-    },
-  };
-}
-
 /** The part of a Workers KV namespace the ledger uses. */
 export interface MailLedgerKv {
   get(key: string): Promise<string | null>;
@@ -425,8 +388,11 @@ export interface MailLedgerKv {
 
 const KV_PREFIX = 'mail-ledger:';
 
-/** A ledger in Workers KV: one key per inbox, expiring a day after its last send. */
-export function kvMailLedger(kv: MailLedgerKv): MailLedger {
+/**
+ * A ledger in Workers KV: one key per inbox, expiring a day after its last send. Its reservations
+ * for one inbox run one at a time, so within an isolate they are atomic.
+ */
+export function kvMailLedger(kv: MailLedgerKv) {
   const read = async (key: string): Promise<number[]> => {
     try {
       const parsed: unknown = JSON.parse((await kv.get(key)) ?? '[]');
@@ -437,17 +403,29 @@ export function kvMailLedger(kv: MailLedgerKv): MailLedger {
       return [];
     }
   };
+  const oneAtATime = keyedSerialiser();
   return {
-    async reserve(inbox, now, limits = MAIL_LIMITS) {
+    /** Records a send to `inbox` at `now` and answers true, or answers false and records nothing. */
+    reserve(inbox: string, now: Date, limits: MailLimits = MAIL_LIMITS): Promise<boolean> {
       const key = KV_PREFIX + inbox;
       const at = now.getTime();
-      const kept = stillCounted(await read(key), at, limits);
-      if (!mayEmail(kept, at, limits)) return false;
-      await kv.put(key, JSON.stringify([...kept, at]), { expirationTtl: Math.ceil(limits.windowMs / 1000) });
-      return true;
+      return oneAtATime(key, async () => {
+        const kept = stillCounted(await read(key), at, limits);
+        if (!mayEmail(kept, at, limits)) return false;
+        await kv.put(key, JSON.stringify([...kept, at]), {
+          expirationTtl: Math.ceil(limits.windowMs / 1000),
+        });
+        return true;
+      });
     },
   };
 }
+
+/** Where the send times per inbox are kept. */
+export type MailLedger = ReturnType<typeof kvMailLedger>;
+
+/** A ledger in this isolate's memory (tests, and a Worker without MAIL_LEDGER). */
+export const memoryMailLedger = () => kvMailLedger(memoryKv());
 
 /**
  * One email the Worker's queue writer decided to send, as a message on the mail queue
@@ -512,13 +490,6 @@ export interface MailEnv {
   MAIL_OUTBOX_URL?: string;
 }
 
-export interface MailSettings {
-  readonly from: MailAddress;
-  readonly schoolsTeamEmail: string;
-  /** Current first. */
-  readonly linkSecrets: readonly string[];
-}
-
 /** The sender used when MAIL_FROM is unset (local runs and tests only; launch-check fails it). */
 export const DEFAULT_MAIL_FROM = 'Podling <hello@podling.app>';
 /** Where quote notifications go when SCHOOLS_TEAM_EMAIL is unset (local runs and tests only). */
@@ -539,7 +510,7 @@ export function parseMailbox(value: string): MailAddress | null {
  * everywhere: no secret from the repository signs a link (`vite` and `vite preview` make the
  * checkout its own, scripts/vite-plugins/worker-server.ts; a deploy sets its own).
  */
-export function parseMailSettings(env: MailEnv): MailSettings {
+export function parseMailSettings(env: MailEnv) {
   const from = parseMailbox(env.MAIL_FROM ?? DEFAULT_MAIL_FROM);
   if (!from)
     throw new Error(`MAIL_FROM is not an address or "Name <address>": ${JSON.stringify(env.MAIL_FROM)}`);
@@ -552,8 +523,10 @@ export function parseMailSettings(env: MailEnv): MailSettings {
     env.LINK_SECRET_PREVIOUS && !linkSecretProblem(env.LINK_SECRET_PREVIOUS)
       ? [env.LINK_SECRET_PREVIOUS]
       : [];
+  // The current secret first.
   return { from, schoolsTeamEmail: team, linkSecrets: [secret, ...previous] };
 }
+export type MailSettings = ReturnType<typeof parseMailSettings>;
 
 /**
  * The one small mailer: every email the site sends goes through `Mailer.send`, whichever host

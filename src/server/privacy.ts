@@ -56,19 +56,15 @@ export function monthsBefore(now: Date, months: number): Date {
   return result;
 }
 
-/** The moment before which a record's last activity means it is kept no longer. */
-export function retentionCutoff(now: Date): Date {
-  return monthsBefore(now, DATA_RETENTION_MONTHS);
-}
-
-/** The moment before which an unconfirmed sign-up's last activity means it is kept no longer. */
-export function pendingCutoff(now: Date): Date {
-  return new Date(now.getTime() - PENDING_RETENTION_DAYS * DAY_MS);
-}
-
-/** Both cutoffs of one run, from one moment: `months` (every record), `pending` (unconfirmed sign-ups). */
+/**
+ * The moments before which a record's last activity means it is kept no longer, both from one
+ * moment: `months` (every record), `pending` (unconfirmed sign-ups).
+ */
 export function retentionCutoffs(now: Date) {
-  return { months: retentionCutoff(now), pending: pendingCutoff(now) };
+  return {
+    months: monthsBefore(now, DATA_RETENTION_MONTHS),
+    pending: new Date(now.getTime() - PENDING_RETENTION_DAYS * DAY_MS),
+  };
 }
 type RetentionCutoffs = ReturnType<typeof retentionCutoffs>;
 
@@ -189,15 +185,6 @@ async function deleteIds(
   return { deleted, remaining: 0 };
 }
 
-export interface ExpiredRecord {
-  table: string;
-  id: string;
-  email: string;
-  lastActivity: string;
-  /** An unconfirmed sign-up, past the shorter rule. */
-  pending: boolean;
-}
-
 /** Airtable's answer to a formula or field list naming a field the table lacks. */
 const isUnknownField = (error: unknown) =>
   error instanceof AirtableError &&
@@ -205,52 +192,39 @@ const isUnknownField = (error: unknown) =>
   (error.type === 'INVALID_FILTER_BY_FORMULA' || error.type === 'UNKNOWN_FIELD_NAME');
 
 /**
- * The records of `table` the formula picks: with the Consent rule on the Waitlist table, unless
- * the base predates the Consent field (set up before consent; `npm run airtable:check` says so),
- * where no sign-up can be Pending and the months alone apply.
+ * The records past retention in both tables: those the formula picks, checked again by the rule.
+ * The Consent rule applies on the Waitlist table unless the base predates the Consent field (set
+ * up before consent; `npm run airtable:check` says so), where no sign-up can be Pending and the
+ * months alone apply (`consentRule` false).
  */
-async function listCandidates(
-  options: PrivacyOptions,
-  table: string,
-  cutoffs: RetentionCutoffs,
-): Promise<{ records: StoredRecord[]; consentRule: boolean }> {
+async function findExpired(options: PrivacyOptions, cutoffs: RetentionCutoffs) {
   const fields = [EMAIL, CREATED_AT, LAST_UPDATED];
-  const monthsOnly = async () => ({
-    records: await listAll(options, table, expiredFormula(cutoffs.months), fields),
-    consentRule: false,
-  });
-  if (table !== WAITLIST) return monthsOnly();
-  try {
-    const formula = expiredFormula(cutoffs.months, cutoffs.pending);
-    return { records: await listAll(options, table, formula, [...fields, CONSENT]), consentRule: true };
-  } catch (error) {
-    if (!isUnknownField(error)) throw error;
-    return monthsOnly();
-  }
-}
-
-/**
- * The records past retention, in both tables (checked again here by the rule, not only by the
- * formula); `consentRule` false when the Waitlist table has no Consent field (the months alone applied).
- */
-async function findExpired(
-  options: PrivacyOptions,
-  before: RetentionCutoffs,
-): Promise<{ expired: ExpiredRecord[]; consentRule: boolean }> {
-  const expired: ExpiredRecord[] = [];
+  const monthsOnly = (table: string) => listAll(options, table, expiredFormula(cutoffs.months), fields);
+  // `pending`: an unconfirmed sign-up, past the shorter rule only.
+  const expired: { table: string; id: string; email: string; lastActivity: string; pending: boolean }[] = [];
   let consentRule = true;
   for (const table of PRIVACY_TABLES) {
-    const found = await listCandidates(options, table, before);
-    if (table === WAITLIST) consentRule = found.consentRule;
-    for (const record of found.records) {
+    let records: StoredRecord[];
+    try {
+      const formula = expiredFormula(cutoffs.months, cutoffs.pending);
+      records =
+        table === WAITLIST
+          ? await listAll(options, table, formula, [...fields, CONSENT])
+          : await monthsOnly(table);
+    } catch (error) {
+      if (table !== WAITLIST || !isUnknownField(error)) throw error;
+      consentRule = false;
+      records = await monthsOnly(table);
+    }
+    for (const record of records) {
       const activity = lastActivity(record);
-      if (!activity || !isExpired(table, record, before)) continue;
+      if (!activity || !isExpired(table, record, cutoffs)) continue;
       expired.push({
         table,
         id: record.id,
         email: typeof record.fields[EMAIL] === 'string' ? record.fields[EMAIL] : '',
         lastActivity: activity.toISOString(),
-        pending: isPendingSignUp(table, record) && activity >= before.months,
+        pending: isPendingSignUp(table, record) && activity >= cutoffs.months,
       });
     }
   }

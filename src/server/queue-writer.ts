@@ -15,7 +15,7 @@
  * the mail queue (mail.ts), which this same handler consumes: a batch of mail jobs is sent, never
  * written.
  */
-import { AIRTABLE_SCHEMA, normaliseEmail } from '#src/lib/airtable/schema.ts';
+import { AIRTABLE_SCHEMA, keyedSerialiser, normaliseEmail } from '#src/lib/airtable/schema.ts';
 import {
   type AirtableClient,
   AirtableError,
@@ -33,6 +33,7 @@ import {
   type UpsertHow,
   upsertByEmail,
   CONSENTED_UPSERT,
+  chunks,
   EMAILS_PER_LOOKUP,
   isWithdrawn,
   type UpsertResult,
@@ -138,12 +139,7 @@ let sharedPacer: Pacer | undefined;
 // delivered again while its first delivery still runs (`wrangler dev` retries a whole batch whose
 // handler it gave up on, without stopping it) waits, then finds its records and holds them,
 // instead of looking them up before the first delivery created them and creating them twice.
-let writing: Promise<unknown> = Promise.resolve();
-function oneBatchAtATime<T>(write: () => Promise<T>): Promise<T> {
-  const result = writing.then(write, write);
-  writing = result.catch(() => undefined);
-  return result;
-}
+const oneBatchAtATime = keyedSerialiser();
 
 /**
  * The isolate's one pacer for Airtable, shared by the queue's writer and the retention job.
@@ -234,8 +230,7 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
     const emails = results.filter((result) => result.outcome !== 'failed').map((result) => result.email);
     if (table === WAITLIST_TABLE || emails.length === 0) return new Set<string>();
     const withdrawn = new Set<string>();
-    for (let start = 0; start < emails.length; start += EMAILS_PER_LOOKUP) {
-      const part = emails.slice(start, start + EMAILS_PER_LOOKUP);
+    for (const part of chunks(emails, EMAILS_PER_LOOKUP)) {
       try {
         const records = await client.findByEmails(WAITLIST_TABLE, part, undefined, [CONSENT_FIELD]);
         for (const record of records)
@@ -355,7 +350,7 @@ export async function writeQueuedBatch(
       ((submission, reason) =>
         keepDeadLetter(store, { submission, reason, failedAt: new Date().toISOString() })),
   });
-  const report = await oneBatchAtATime(() =>
+  const report = await oneBatchAtATime('submissions', () =>
     writer.writeBatch({ queue: batch.queue, messages: submissions }),
   );
   log(

@@ -52,15 +52,17 @@ export interface Receipt {
 export interface RequestCheckOptions {
   /** Accepted submissions go here, for the one paced writer (queue-writer.ts). */
   queue: SubmissionQueue;
-  /** Where operational warnings go (never with an email in them). */
-  warn: (message: string) => void;
+  /** Where operational warnings go (never with a token or an email in them). */
+  warn?: (message: string) => void;
   /**
    * The site's configured origin (SITE_URL): the only Origin a post is taken from, and the one
-   * the links in the emails it causes lead to. Never the request's Host or request line. Null
-   * while the deploy has none: every post is then refused as a failure (503), its values kept.
+   * the links in the emails it causes lead to. Never the request's Host, request line or a
+   * forwarding header. Null while the deploy has none: every post is then refused as a failure
+   * (503), its values kept.
    */
   siteOrigin: string | null;
   now?: () => number;
+  /** Per-client and per-email limits (the Worker passes its Rate Limiting bindings). */
   clientLimiter?: Limiter;
   emailLimiter?: Limiter;
   bodyTimeoutMs?: number;
@@ -147,6 +149,7 @@ export function createRequestCheck(options: RequestCheckOptions) {
   };
 
   return {
+    clientLimiter,
     /** One post to `contract`'s door, from `clientAddress` (the connecting address as the host knows it). */
     async submit(
       request: Request,
@@ -202,7 +205,7 @@ export function createRequestCheck(options: RequestCheckOptions) {
       try {
         await options.queue.send({ ...parsed, origin: siteOrigin });
       } catch (error) {
-        options.warn(
+        (options.warn ?? console.warn)(
           `Airtable relay: the queue refused a submission (${error instanceof Error ? error.message : 'unknown'})`,
         );
         return { ...refused(503, 'SERVICE_UNAVAILABLE', 'Could not accept the submission; try again'), form };

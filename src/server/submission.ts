@@ -3,8 +3,15 @@
  * mode shares (src/lib/forms/submission.ts): merging two submissions of one email, the upsert by
  * email of the queue's writer, and the consent rules.
  */
-import { clearsOtherText, type Cells, cellsFor, formOf, type Submission } from '#src/lib/forms/submission.ts';
-import { EMAIL_KEY_FIELD, type ConsentState, type FormContract } from '#src/lib/forms/contract.ts';
+import {
+  clearsOtherText,
+  type Cells,
+  cellsFor,
+  formOf,
+  type Submission,
+  withDefaults,
+} from '#src/lib/forms/submission.ts';
+import { EMAIL_KEY_FIELD, type ConsentState } from '#src/lib/forms/contract.ts';
 import { normaliseEmail, AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
@@ -79,13 +86,6 @@ export type UpsertResult<T> =
   /** `error` is shared by every item of the failed request (usually an AirtableError). */
   | { item: T; email: string; outcome: 'failed'; error: unknown };
 
-export interface UpsertOptions {
-  /** One deadline for every request of the call, in the client's clock; else the client's bound. */
-  deadline?: number;
-  /** The clock of the records' timestamps. */
-  now?: () => number;
-}
-
 /** Items merged per normalised email, in the order each email first came. */
 export function mergeByEmail<T>(
   items: readonly T[],
@@ -100,7 +100,8 @@ export function mergeByEmail<T>(
   return [...byEmail].map(([email, item]) => ({ email, item }));
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
+/** `items` in parts of at most `size`. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
   return result;
@@ -123,10 +124,10 @@ export async function upsertByEmail<T>(
   table: string,
   items: readonly T[],
   how: UpsertHow<T>,
-  options: UpsertOptions = {},
+  /** `now`: the clock of the records' timestamps (each request is bounded by the client). */
+  { now = Date.now }: { now?: () => number } = {},
 ): Promise<UpsertResult<T>[]> {
   const merged = mergeByEmail(items, how);
-  const { deadline } = options;
 
   // The stored record of each email (the first, should someone have typed a second by hand).
   const stored = new Map<string, StoredRecord>();
@@ -135,7 +136,7 @@ export async function upsertByEmail<T>(
       const records = await client.findByEmails(
         table,
         part.map(({ email }) => email),
-        deadline,
+        undefined,
         how.lookupFields?.(table),
       );
       for (const record of records) {
@@ -149,7 +150,7 @@ export async function upsertByEmail<T>(
     }
   }
 
-  const at = new Date((options.now ?? Date.now)());
+  const at = new Date(now());
   const results: UpsertResult<T>[] = [];
   const creates = merged.filter(({ email }) => !stored.has(email));
   // Creates, then updates, 10 per request, so one failing request only fails its own records.
@@ -161,7 +162,6 @@ export async function upsertByEmail<T>(
         table,
         part.map(({ item }) => how.cells(item, at).create),
         EMAIL_KEY_FIELD.airtable,
-        deadline,
       );
       part.forEach(({ email, item }, i) =>
         results.push({ item, email, outcome: 'created', id: records[i]?.id ?? '' }),
@@ -184,7 +184,6 @@ export async function upsertByEmail<T>(
       await client.update(
         table,
         part.map(({ record, fields }) => ({ id: record.id, fields })),
-        deadline,
       );
       for (const { email, item, record } of part)
         results.push({ item, email, outcome: 'updated', id: record.id, stored: record.fields });
@@ -313,15 +312,10 @@ export function confirmedQuoteChange(email: string, values: LinkValues, at: Date
 
 /** A held change's values as a submission again, to apply them by the form's rules. */
 function submissionOf(form: LinkForm, email: string, values: LinkValues, at: Date): Submission {
-  const contract: FormContract = FORMS[form];
   const cells: Cells = Object.fromEntries(
     Object.entries(values).map(([name, value]) => [name, typeof value === 'string' ? value : [...value]]),
   );
-  const submission: Submission = { table: FORMS[form].table, email, cells, acceptedAt: at.toISOString() };
-  const fallback = contract.defaultOnCreate;
-  const name = fallback && contract.fields[fallback.field]?.airtable;
-  if (fallback && name && !(name in cells)) submission.defaults = { [name]: [...fallback.value] };
-  return submission;
+  return withDefaults(FORMS[form], { table: FORMS[form].table, email, cells, acceptedAt: at.toISOString() });
 }
 
 const sameCell = (stored: unknown, wanted: string | readonly string[]) =>

@@ -16,7 +16,7 @@ import {
   type QueuedSubmission,
   type SubmissionQueue,
 } from './request-check.ts';
-import { createDoors, type DoorsHandler, formTemplatesFrom, isHiddenPath } from './form-door.ts';
+import { createDoors, type DoorsHandler, isHiddenPath } from './form-door.ts';
 import { writeQueuedBatch, isolatePacer } from './queue-writer.ts';
 import {
   DEAD_LETTER_QUEUE_SUFFIX,
@@ -26,7 +26,7 @@ import {
   type QueueBatch,
 } from './queues.ts';
 import { runRetentionJob } from './privacy.ts';
-import { isEmailLinkPath, linksUnavailablePage, type LinkPages, linkPagesFrom } from './links.ts';
+import { isEmailLinkPath, pageTemplates } from './links.ts';
 import { queueOutcomeMail, type WorkerMailEnv, workerMail } from './mail.ts';
 import { type AirtableEnv, siteOriginOf } from './airtable-client.ts';
 
@@ -88,39 +88,22 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
         },
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
-        formTemplates: formTemplatesFrom((path) => templateText(env, path), {
-          cache: !env.DEV_TEMPLATES_URL,
-        }),
-        linkPages: linkPagesOf(env),
+        // Read from the assets once per isolate (on `vite`, on every use).
+        templates: pageTemplates((path) => templateText(env, path), { cache: !env.DEV_TEMPLATES_URL }),
       }),
     };
   }
   return doors.handler;
 }
 
-// The emails' links' pages: their template is read from the assets once per isolate.
-let linkPages: { pages: LinkPages; env: WorkerEnv } | undefined;
-function linkPagesOf(env: WorkerEnv): LinkPages {
-  if (linkPages?.env !== env)
-    linkPages = {
-      env,
-      pages: linkPagesFrom((path) => templateText(env, path), { cache: !env.DEV_TEMPLATES_URL }),
-    };
-  return linkPages.pages;
-}
-
-/** A built file's text from the static assets (clean URLs: '/x.html' is served at '/x'). */
-async function assetText(env: WorkerEnv, path: string): Promise<string | null> {
-  const response = await env.ASSETS.fetch(
-    new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')),
-  );
-  return response.ok ? response.text() : null;
-}
-
-/** A page template: from the build's assets, or on `vite` rendered from the sources. */
+/**
+ * A page template: from the build's static assets (clean URLs: '/x.html' is served at '/x'), or
+ * on `vite` rendered from the sources.
+ */
 async function templateText(env: WorkerEnv, path: string): Promise<string | null> {
-  if (!env.DEV_TEMPLATES_URL) return assetText(env, path);
-  const response = await fetch(new URL(path, env.DEV_TEMPLATES_URL));
+  const response = env.DEV_TEMPLATES_URL
+    ? await fetch(new URL(path, env.DEV_TEMPLATES_URL))
+    : await env.ASSETS.fetch(new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')));
   return response.ok ? response.text() : null;
 }
 
@@ -141,11 +124,10 @@ export default {
     const queue = queueOf(env);
     if (formAtPath(pathname) || isEmailLinkPath(pathname)) {
       if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
-      if (formAtPath(pathname)) return doorsFor(env, queue)(request, { address: connectingAddress(request) });
-      if (env.EMAIL || env.MAIL_OUTBOX_URL) {
-        if (mailOf(env).problem) return linksUnavailablePage(linkPagesOf(env));
+      // The emails' links exist only where mail is set up (with its settings wrong, they answer
+      // 'unavailable'); without it, the not-found page below.
+      if (formAtPath(pathname) || env.EMAIL || env.MAIL_OUTBOX_URL)
         return doorsFor(env, queue)(request, { address: connectingAddress(request) });
-      }
     }
     if (startsWith(pathname, DEAD_LETTERS_PATH)) {
       if (!queue) return new Response('Not found', { status: 404 });

@@ -87,7 +87,6 @@ describe('email links', () => {
     const options = {
       records: store.records,
       linkSecrets: [SECRET],
-      siteOrigin: SITE,
       now: () => new Date(SENT.getTime() + DAY),
     };
     const url = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
@@ -118,7 +117,7 @@ describe('email links', () => {
     ]);
     const url = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
     const tampered = url.replace(/token=./, (match) => (match.endsWith('A') ? 'token=B' : 'token=A'));
-    const fresh = { records: store.records, linkSecrets: [SECRET], siteOrigin: SITE, now: () => SENT };
+    const fresh = { records: store.records, linkSecrets: [SECRET], now: () => SENT };
     const bad = await handleEmailLink(press(tampered), fresh);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain(EMAIL_COPY.linkPages.invalidTitle);
@@ -144,7 +143,6 @@ describe('email links', () => {
     const answer = await handleEmailLink(press(asUnsubscribe), {
       records: store.records,
       linkSecrets: [SECRET],
-      siteOrigin: SITE,
       now: () => SENT,
     });
     expect(answer.status).toBe(400);
@@ -159,7 +157,6 @@ describe('email links', () => {
     const options = {
       records: store.records,
       linkSecrets: [SECRET],
-      siteOrigin: SITE,
       now: () => new Date(SENT.getTime() + 400 * DAY),
     };
     const answer = await handleEmailLink(
@@ -182,7 +179,7 @@ describe('email links', () => {
       { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Confirmed' },
     ]);
     const url = await signedUrl(context, 'unsubscribe', 'waitlist', 'p@example.com');
-    const options = { records: store.records, linkSecrets: [SECRET], siteOrigin: SITE, now: () => SENT };
+    const options = { records: store.records, linkSecrets: [SECRET], now: () => SENT };
     const done = await (await handleEmailLink(press(url), options)).text();
     expect(store.rows[0]?.consent).toBe('Withdrawn');
     expect(done).toContain(EMAIL_COPY.linkPages.rejoinAction);
@@ -207,14 +204,12 @@ describe('email links', () => {
     const get = await handleEmailLink(request(url), {
       records: store.records,
       linkSecrets: [SECRET],
-      siteOrigin: SITE,
       now: () => SENT,
     });
     expect(await get.text()).toContain(EMAIL_COPY.linkPages.unsubscribeButton);
     await handleEmailLink(press(url), {
       records: store.records,
       linkSecrets: [SECRET],
-      siteOrigin: SITE,
       now: () => SENT,
     });
     expect(store.writes).toEqual(['create:head@school.sch.uk:Withdrawn']);
@@ -228,7 +223,6 @@ describe('email links', () => {
     const options = {
       records: store.records,
       linkSecrets: [SECRET],
-      siteOrigin: SITE,
       now: () => SENT,
       afterQuoteChange: async (email: string) => {
         told.push(email);
@@ -255,7 +249,6 @@ describe('email links', () => {
     const options = {
       records: store.records,
       linkSecrets: [SECRET],
-      siteOrigin: SITE,
       now: () => now,
       afterQuoteChange: async (email: string) => void told.push(email),
     };
@@ -288,7 +281,6 @@ describe('email links', () => {
     const answer = await handleEmailLink(press(url), {
       records: failing,
       linkSecrets: [SECRET],
-      siteOrigin: SITE,
       now: () => SENT,
       log: (line) => logged.push(line),
     });
@@ -303,7 +295,6 @@ describe('email links', () => {
       {
         records: store.records,
         linkSecrets: [SECRET],
-        siteOrigin: SITE,
         now: () => SENT,
       },
     );

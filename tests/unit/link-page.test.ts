@@ -10,7 +10,7 @@ import {
   linkPageSlot,
 } from '#src/lib/page-templates.ts';
 import { isHiddenPath } from '#src/server/form-door.ts';
-import { linkPagesFrom, renderLinkPage, handleEmailLink, type ConsentRecords } from '#src/server/links.ts';
+import { pageTemplates, renderLinkPage, handleEmailLink, type ConsentRecords } from '#src/server/links.ts';
 import { signedUrl, type MailContext } from '#src/server/emails.ts';
 
 /** A template as the build renders one: every region and slot, in a frame. */
@@ -66,15 +66,16 @@ describe('the email links’ page template', () => {
     const drifted = TEMPLATE.replace(linkPageSlot('body'), '');
     expect(() => renderLinkPage(drifted, { title: 'T', body: 'B' })).toThrow(/'body' slot/);
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const pages = linkPagesFrom(async () => drifted);
-    expect(await pages.render({ title: 'T', body: 'B' })).toBeNull();
+    const pages = pageTemplates(async () => drifted);
+    const fill = (template: string) => renderLinkPage(template, { title: 'T', body: 'B' });
+    expect(await pages(LINK_PAGE_TEMPLATE_PATH, fill)).toBeNull();
   });
 
   it('reads the template once per instance, from the path the build writes it to', async () => {
     const load = vi.fn(async (path: string) => (path === LINK_PAGE_TEMPLATE_PATH ? TEMPLATE : null));
-    const pages = linkPagesFrom(load);
-    await pages.render({ title: 'A', body: 'a' });
-    await pages.render({ title: 'B', body: 'b' });
+    const pages = pageTemplates(load);
+    await pages(LINK_PAGE_TEMPLATE_PATH, (template) => renderLinkPage(template, { title: 'A', body: 'a' }));
+    await pages(LINK_PAGE_TEMPLATE_PATH, (template) => renderLinkPage(template, { title: 'B', body: 'b' }));
     expect(load).toHaveBeenCalledTimes(1);
     expect(LINK_PAGE_SLOTS.every((slot) => TEMPLATE.includes(linkPageSlot(slot)))).toBe(true);
   });
@@ -89,9 +90,9 @@ describe('the email links’ page template', () => {
     const options = {
       records,
       linkSecrets: [SECRET],
-      siteOrigin: 'https://www.podling.app',
       now: () => NOW,
-      pages: linkPagesFrom(async () => TEMPLATE),
+      // Only the path the build writes the template to has it: the page below is in the frame.
+      pages: pageTemplates(async (path) => (path === LINK_PAGE_TEMPLATE_PATH ? TEMPLATE : null)),
     };
     const url = new URL(await signedUrl(context, 'confirm', 'waitlist', 'p@example.com'));
     const opened = await handleEmailLink(new Request(url), options);

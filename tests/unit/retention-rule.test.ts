@@ -9,14 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import type { StoredRecord } from '#src/server/airtable-client.ts';
-import {
-  cutoffFor,
-  expiredFormula,
-  isExpired,
-  monthsBefore,
-  pendingCutoff,
-  retentionCutoffs,
-} from '#src/server/privacy.ts';
+import { cutoffFor, expiredFormula, isExpired, monthsBefore, retentionCutoffs } from '#src/server/privacy.ts';
 
 const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
 const QUOTES = AIRTABLE_SCHEMA.quotes.name;
@@ -75,7 +68,7 @@ describe('the retention rule', () => {
     expect(PENDING_RETENTION_DAYS).toBe(30);
     expect(DATA_RETENTION_MONTHS).toBe(24);
     expect(cutoffs.pending.toISOString()).toBe(daysAgo(30));
-    expect(pendingCutoff(NOW).toISOString()).toBe(daysAgo(30));
+    expect(retentionCutoffs(NOW).pending.toISOString()).toBe(daysAgo(30));
     expect(cutoffs.months.toISOString()).toBe(monthsAgo(24));
     expect(cutoffFor(WAITLIST, record('Pending', {}), cutoffs)).toBe(cutoffs.pending);
     expect(cutoffFor(WAITLIST, record('Withdrawn', {}), cutoffs)).toBe(cutoffs.months);

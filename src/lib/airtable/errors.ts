@@ -80,22 +80,15 @@ export function classifyStorageError(error: unknown): StorageErrorKind {
   return 'failed';
 }
 
-const FAILED_MESSAGE: Record<FormName, string> = {
-  quote: STORAGE_ERRORS.quoteFailed,
-  waitlist: STORAGE_ERRORS.waitlistFailed,
-};
-
 /** Maps any failure of a storage call to a StorageError carrying the spec's message. */
 export function toStorageError(error: unknown, operation: FormName): StorageError {
   if (error instanceof StorageError) return error;
   const kind = classifyStorageError(error);
-  const message =
-    kind === 'invalid-api-key'
-      ? STORAGE_ERRORS.invalidApiKey
-      : kind === 'not-authorized'
-        ? STORAGE_ERRORS.notAuthorized
-        : kind === 'invalid-email'
-          ? STORAGE_ERRORS.invalidEmailFormat
-          : FAILED_MESSAGE[operation];
+  const message = {
+    'invalid-api-key': STORAGE_ERRORS.invalidApiKey,
+    'not-authorized': STORAGE_ERRORS.notAuthorized,
+    'invalid-email': STORAGE_ERRORS.invalidEmailFormat,
+    failed: operation === 'quote' ? STORAGE_ERRORS.quoteFailed : STORAGE_ERRORS.waitlistFailed,
+  }[kind];
   return new StorageError(kind, message, { cause: error });
 }

@@ -194,10 +194,10 @@ export function emailLookupFormula(email: string, emailField = 'Email'): string 
 }
 
 /**
- * Runs tasks for one key one after another; different keys never wait on each other. The storage
- * layer (one browser tab) and the server's synchronous store (one instance) both queue upserts of
- * one address this way: a lookup then a write cannot be made atomic, so two side by side would
- * both find nothing and both create.
+ * Runs tasks for one key one after another; different keys never wait on each other. A read then
+ * a write cannot be made atomic, so two side by side would both read the same and both write:
+ * direct mode's storage layer (one browser tab) queues upserts of one address this way, and the
+ * Worker its queue's batches and the mail ledger's reservations of one inbox.
  */
 export function keyedSerialiser() {
   const tails = new Map<string, Promise<unknown>>();

@@ -29,8 +29,6 @@ export interface StorageOptions {
   config?: Partial<AirtableConfig>;
   /** Longest the caller waits for an answer, 429 retries included (default: the build's bound). */
   answerBoundMs?: number;
-  /** Per-request timeout; never longer than what is left of the answer bound. */
-  requestTimeoutMs?: number;
   retry?: { initialDelayMs?: number; maxDelayMs?: number };
   /** Source of jitter in [0, 1). */
   random?: () => number;
@@ -140,10 +138,8 @@ export async function upsertForm(
       try {
         const left = remaining(deadline);
         if (left <= 0) throw new StorageTimeoutError(boundMs);
-        const requestTimeoutMs = Math.min(options.requestTimeoutMs ?? left, left);
-        const pass = openAirtableBase(config, requestTimeoutMs).then((base) =>
-          lookupThenWrite(base, submission, now),
-        );
+        // A request may take what is left of the answer bound.
+        const pass = openAirtableBase(config, left).then((base) => lookupThenWrite(base, submission, now));
         return await beforeDeadline(pass, left, boundMs);
       } catch (error) {
         const delay = backoffDelayMs(attempt, retry, random);

@@ -56,7 +56,8 @@ const refuse = (message: string, type = 'INVALID_VALUE_FOR_COLUMN'): Refusal => 
 });
 const invalidEmail = (): Refusal => ({ ...refuse(MESSAGES.invalidEmail), field: 'email' });
 
-function reader(posted: Posted): (name: string) => string[] {
+/** Reads a post's values by name, each as a list (a repeated field, such as checkboxes, has several). */
+export function reader(posted: Posted): (name: string) => string[] {
   if (posted instanceof URLSearchParams) return (name) => posted.getAll(name);
   return (name) => {
     const value = posted[name];
@@ -154,13 +155,15 @@ export function parsePosted(
   const emailField = Object.values(form.fields).find((field) => field.type === 'email');
   const email = emailField ? cells[emailField.airtable] : undefined;
   if (typeof email !== 'string') return invalidEmail();
-  const submission: Submission = { table: table as TableName, email, cells, acceptedAt: now.toISOString() };
+  return withDefaults(form, { table: table as TableName, email, cells, acceptedAt: now.toISOString() });
+}
+
+/** The submission with its form's default on creation, for a selection it left empty. */
+export function withDefaults(form: FormContract, submission: Submission): Submission {
   const fallback = form.defaultOnCreate;
-  if (fallback) {
-    const name = fieldOf(form, fallback.field).airtable;
-    if (!(name in cells)) submission.defaults = { [name]: [...fallback.value] };
-  }
-  return submission;
+  const name = fallback && fieldOf(form, fallback.field).airtable;
+  if (!fallback || !name || name in submission.cells) return submission;
+  return { ...submission, defaults: { [name]: [...fallback.value] } };
 }
 
 /** The contract of a submission's table. */

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import { createAirtableClient, createPacer } from '#src/server/airtable-client.ts';
 import { main as privacy } from '#scripts/launch-kit/privacy.ts';
-import { applyRetention, eraseEmail, monthsBefore, retentionCutoff } from '#src/server/privacy.ts';
+import { applyRetention, eraseEmail, monthsBefore, retentionCutoffs } from '#src/server/privacy.ts';
 import {
   type Emulator,
   runPrivacyCommand,
@@ -75,13 +75,13 @@ const KEPT = {
 
 describe('the retention cutoff', () => {
   it('is 24 calendar months before now, clamped to the month’s end', () => {
-    expect(retentionCutoff(new Date('2026-11-23T09:30:00.000Z')).toISOString()).toBe(
+    expect(retentionCutoffs(new Date('2026-11-23T09:30:00.000Z')).months.toISOString()).toBe(
       '2024-11-23T09:30:00.000Z',
     );
-    expect(retentionCutoff(new Date('2028-02-29T00:00:00.000Z')).toISOString()).toBe(
+    expect(retentionCutoffs(new Date('2028-02-29T00:00:00.000Z')).months.toISOString()).toBe(
       '2026-02-28T00:00:00.000Z',
     );
-    expect(retentionCutoff(new Date('2026-03-31T12:00:00.000Z')).toISOString()).toBe(
+    expect(retentionCutoffs(new Date('2026-03-31T12:00:00.000Z')).months.toISOString()).toBe(
       '2024-03-31T12:00:00.000Z',
     );
     expect(monthsBefore(new Date('2026-03-31T00:00:00.000Z'), 1).toISOString()).toBe(
