@@ -1,9 +1,10 @@
 /**
- * Everything that must be real before launch, one line each: placeholders (from their marks in
- * src/config/site.ts), the build's settings, storage, the admin token, the retention trigger and
- * the legal review. Shared by `npm run launch-check` (launch-check.ts) and the production build's
- * warning (scripts/vite-plugins/launch-checklist.ts): the one module of the owner's commands
- * the build loads.
+ * `npm run launch-check`: everything that must be real before launch, one line each, exit 1
+ * while any item fails: placeholders (from their marks, placeholder() in src/config/site.ts),
+ * the build's settings, storage, the admin token, the retention trigger and the legal review
+ * (src/content/legal/review.ts), the rest from the build's environment (.env files and the shell,
+ * as `vite build` reads them). The production build prints the same checklist as a warning
+ * (scripts/vite-plugins/launch-checklist.ts): the one module of the owner's commands it loads.
  */
 import { siteOriginOf } from '#src/server/airtable-client.ts';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/queues.ts
 import { type MailEnv, parseMailbox } from '#src/server/mail.ts';
 import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/links.ts';
 import { isValidEmail } from '#src/lib/email.ts';
+import { runAsCommand } from '#scripts/command.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
 
@@ -196,3 +198,12 @@ export const BUILD_ENV_PREFIXES = [
 export function buildEnv(root: string, mode = 'production'): BuildEnv {
   return loadEnv(mode, root, [...BUILD_ENV_PREFIXES]);
 }
+
+/** The command: prints the checklist; exit code 1 while any item fails. */
+export function main(): number {
+  const checklist = launchChecklist(buildEnv(path.resolve('.')));
+  for (const line of checklist.lines) console.log(line);
+  return checklist.ok ? 0 : 1;
+}
+
+runAsCommand(import.meta.url, main);

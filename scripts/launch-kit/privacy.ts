@@ -11,10 +11,8 @@
  * no account. On the Workers deploy, erase and export also cover the Worker's dead letters of
  * that email when SITE_URL and ADMIN_TOKEN (or --url, --admin-token) are given.
  */
-import { parseArgs } from 'node:util';
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
-import { AirtableError, airtableAccess, createPacer, RATE_WINDOW_MS } from '#src/server/airtable-client.ts';
 import {
   applyRetention,
   describeRetention,
@@ -23,7 +21,15 @@ import {
   PRIVACY_TABLES,
 } from '#src/server/privacy.ts';
 import { runAsCommand } from '#scripts/command.ts';
-import { deadLetterAdmin, kitClient, type ListedLetter } from './options.ts';
+import {
+  deadLetterAdmin,
+  failure,
+  type ListedLetter,
+  plural,
+  readKitOptions,
+  requestCount,
+  siteTokenClient,
+} from './options.ts';
 
 const USAGE = [
   'Usage: npm run privacy:retention -- [--dry-run]',
@@ -41,8 +47,6 @@ export interface PrivacyCommandDeps {
   err?: (line: string) => void;
 }
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
@@ -51,25 +55,18 @@ export async function main(
   const out = deps.out ?? ((line: string) => console.log(line));
   const err = deps.err ?? ((line: string) => console.error(line));
   const now = deps.now ?? Date.now;
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'dry-run': { type: 'boolean', default: false },
-        endpoint: { type: 'string' },
-        base: { type: 'string' },
-        'site-token': { type: 'string' },
-        url: { type: 'string' },
-        'admin-token': { type: 'string' },
-      },
-    });
-  } catch (error) {
-    err(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
+  const options = readKitOptions(argv, env, USAGE, {
+    err,
+    positionals: true,
+    extra: {
+      'dry-run': { type: 'boolean', default: false },
+      url: { type: 'string' },
+      'admin-token': { type: 'string' },
+    },
+  });
+  if (!options) return 2;
+  const { values, positionals } = options;
+  const dryRun = values['dry-run'] === true;
   const [command = '', email = '', ...extra] = positionals;
   const needsEmail = command === 'erase' || command === 'export';
   if (
@@ -77,32 +74,20 @@ export async function main(
     (needsEmail && !email.trim()) ||
     (!needsEmail && email) ||
     extra.length > 0 ||
-    (values['dry-run'] && command !== 'retention')
+    (dryRun && command !== 'retention')
   ) {
     err(USAGE);
     return 2;
   }
-  const access = airtableAccess({
-    AIRTABLE_API_KEY: values['site-token'] ?? env.AIRTABLE_API_KEY,
-    AIRTABLE_BASE_ID: values.base ?? env.AIRTABLE_BASE_ID,
-    AIRTABLE_ENDPOINT_URL: values.endpoint ?? env.AIRTABLE_ENDPOINT_URL,
-  });
-  if (!access.token || !access.baseId) {
-    err(`Needs the site's token (AIRTABLE_API_KEY) and the base id (AIRTABLE_BASE_ID).\n${USAGE}`);
-    return 2;
-  }
-  const siteUrl = values.url ?? env.SITE_URL ?? '';
-  const adminToken = values['admin-token'] ?? env.ADMIN_TOKEN ?? '';
+  const client = siteTokenClient(options, USAGE, err);
+  if (!client) return 2;
+  const siteUrl = (values.url as string | undefined) ?? env.SITE_URL ?? '';
+  const adminToken = (values['admin-token'] as string | undefined) ?? env.ADMIN_TOKEN ?? '';
   const site = siteUrl && adminToken ? { url: siteUrl, token: adminToken } : undefined;
-
-  // One pacer for the command: at most 5 requests in any 1.2 s, and the 30 s penalty after a 429.
-  // It starts shut for one window: the command run just before (or the site) may have used it.
-  const client = kitClient(access, createPacer({ startClosedForMs: RATE_WINDOW_MS }));
-  const requestCount = () => `(${plural(client.requestsSent(), 'request')} to Airtable)`;
 
   try {
     if (command === 'retention') {
-      const report = await applyRetention({ client, now, dryRun: values['dry-run'] });
+      const report = await applyRetention({ client, now, dryRun });
       if (report.dryRun) {
         if (report.expired.length === 0) out('No record is past retention.');
         else {
@@ -119,7 +104,7 @@ export async function main(
             );
         }
       }
-      out(`${describeRetention(report)} ${requestCount()}`);
+      out(`${describeRetention(report)} ${requestCount(client)}`);
       if (report.dryRun && report.expired.length > 0) out('Dry run: nothing was deleted.');
       return 0;
     }
@@ -150,7 +135,7 @@ export async function main(
         ),
       );
       const total = PRIVACY_TABLES.reduce((sum, table) => sum + (records[table]?.length ?? 0), 0);
-      err(`Exported ${plural(total, 'record')} of ${target} ${requestCount()}.`);
+      err(`Exported ${plural(total, 'record')} of ${target} ${requestCount(client)}.`);
       return 0;
     }
 
@@ -162,7 +147,7 @@ export async function main(
       const counts = PRIVACY_TABLES.map(
         (table) => `${erased.filter((record) => record.table === table).length} in ${table}`,
       ).join(', ');
-      out(`Erased ${target}: ${counts} ${requestCount()}.`);
+      out(`Erased ${target}: ${counts} ${requestCount(client)}.`);
     }
     if (site) {
       const { erased: letters } = await deadLetterAdmin<{ erased: number }>(site, '/erase', { email });
@@ -174,9 +159,7 @@ export async function main(
     }
     return 0;
   } catch (error) {
-    if (error instanceof AirtableError)
-      err(`Airtable answered ${error.status || 'nothing'} ${error.type}: ${error.message} ${requestCount()}`);
-    else err(`Failed: ${error instanceof Error ? error.message : String(error)}`);
+    err(failure(error, client));
     return 1;
   }
 }

@@ -13,16 +13,10 @@
  */
 import { FORMS } from '#src/lib/forms/forms.ts';
 import type { ConsentState } from '#src/lib/forms/contract.ts';
-import {
-  AirtableError,
-  type AirtableClient,
-  type StoredRecord,
-  createPacer,
-  RATE_WINDOW_MS,
-} from '#src/server/airtable-client.ts';
+import { AirtableError, type AirtableClient, type StoredRecord } from '#src/server/airtable-client.ts';
 import { runAsCommand } from '#scripts/command.ts';
 import { csvRow } from './csv.ts';
-import { kitClient, listAll, readKitOptions } from './options.ts';
+import { failure, listAll, plural, readKitOptions, requestCount, siteTokenClient } from './options.ts';
 
 const WAITLIST = FORMS.waitlist;
 const EMAIL = WAITLIST.fields.email.airtable;
@@ -87,38 +81,20 @@ export async function main(
 ): Promise<number> {
   const write = deps.write ?? ((chunk: string) => void process.stdout.write(chunk));
   const err = deps.err ?? ((line: string) => console.error(line));
-  let options;
-  try {
-    options = readKitOptions(argv, env);
-  } catch (error) {
-    err(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return 2;
-  }
-  const { baseId, siteToken, endpointUrl } = options;
-  if (!baseId || !siteToken) {
-    err(`Needs the site's token (AIRTABLE_API_KEY) and the base id (AIRTABLE_BASE_ID).\n${USAGE}`);
-    return 2;
-  }
-  // One pacer for the command, shut for one window first: a command run just before may have used it.
-  const client = kitClient(
-    { endpointUrl, baseId, token: siteToken },
-    createPacer({ startClosedForMs: RATE_WINDOW_MS }),
-  );
-  const requests = () =>
-    `${client.requestsSent()} request${client.requestsSent() === 1 ? '' : 's'} to Airtable`;
+  const options = readKitOptions(argv, env, USAGE, { err });
+  const client = options && siteTokenClient(options, USAGE, err);
+  if (!client) return 2;
   try {
     const signUps = await confirmedSignUps(client);
     write(exportCsv(signUps));
-    err(`Exported ${signUps.length} confirmed sign-up${signUps.length === 1 ? '' : 's'} (${requests()}).`);
+    err(`Exported ${plural(signUps.length, 'confirmed sign-up')} ${requestCount(client)}.`);
     return 0;
   } catch (error) {
     if (error instanceof AirtableError && error.status === 422)
       err(
         `Airtable answered 422 ${error.type}: ${error.message}. The ${WAITLIST.table} table needs the ${CONSENT} and ${CONFIRMED_AT} fields (npm run airtable:setup); only relay and queued modes confirm addresses (docs/consent.md).`,
       );
-    else if (error instanceof AirtableError)
-      err(`Airtable answered ${error.status || 'nothing'} ${error.type}: ${error.message} (${requests()})`);
-    else err(`Failed: ${error instanceof Error ? error.message : String(error)}`);
+    else err(failure(error, client));
     return 1;
   }
 }

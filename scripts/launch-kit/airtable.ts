@@ -1,0 +1,287 @@
+/**
+ * `npm run airtable:setup` and `npm run airtable:check`: a base's tables and fields against the
+ * site's schema (src/lib/airtable/schema.ts), read through the Metadata API with a schema token.
+ *
+ * setup creates the missing tables and fields. Idempotent: it only adds what is missing, never
+ * deletes or retypes, and says what it did. Its token needs schema.bases:read and :write.
+ *
+ *   AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… npm run airtable:setup
+ *
+ * check prints one line per table and field (present, missing, wrong type), then probes what the
+ * site's token can do in each table — look up, create and update a clearly marked test record,
+ * then delete it if the token may — and lists any address stored in more than one record, for
+ * the owner to merge. Exits non-zero on any problem. Its schema token needs schema.bases:read.
+ *
+ *   AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… AIRTABLE_API_KEY=pat… npm run airtable:check
+ *
+ * Or flags: --base, --schema-token, --site-token, --endpoint (another Airtable-compatible server).
+ * The tokens stay on the owner's machine: read from the environment or flags, never written.
+ */
+import {
+  AIRTABLE_TABLE_DEFINITIONS,
+  type TableDefinition,
+  emailLookupFormula,
+  normaliseEmail,
+} from '#src/lib/airtable/schema.ts';
+import {
+  type AirtableAccess,
+  type AirtableClient,
+  AirtableError,
+  type RemoteTable,
+  type StoredRecord,
+} from '#src/server/airtable-client.ts';
+import { kitClient, listAll, readSchemaAccess } from './options.ts';
+import { runAsCommand } from '#scripts/command.ts';
+
+/** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
+export const PROBE_EMAIL = 'airtable-check@launch-kit.invalid';
+const PROBE_NOTE = 'TEST RECORD from npm run airtable:check: safe to delete';
+
+export interface Report {
+  lines: string[];
+  /** False when something is wrong, or could not be done and is left as is. */
+  ok: boolean;
+}
+
+/** The base's tables as `client` reads them, or the one line saying why it could not. */
+async function readSchema(client: AirtableClient, baseId: string): Promise<RemoteTable[] | string> {
+  try {
+    return await client.listTables();
+  } catch (error) {
+    if (!(error instanceof AirtableError)) throw error;
+    return `Cannot read the schema of base ${baseId}: ${error.explain('schema.bases:read')}.`;
+  }
+}
+
+/** Each table of `tables` with the base's table of its name, and each field with the base's. */
+function compareSchema(remote: readonly RemoteTable[], tables: readonly TableDefinition[]) {
+  return tables.map((table) => {
+    const existing = remote.find((candidate) => candidate.name === table.name);
+    const fields = Object.values(table.fields).map((field) => ({
+      field,
+      found: existing?.fields.find((candidate) => candidate.name === field.name),
+    }));
+    return { table, existing, fields };
+  });
+}
+
+/** Adds the missing tables and fields of `tables` to the base; never deletes or retypes. */
+export async function setupBase(
+  access: AirtableAccess,
+  tables: readonly TableDefinition[] = AIRTABLE_TABLE_DEFINITIONS,
+): Promise<Report & { changed: boolean }> {
+  const report = { lines: [] as string[], changed: false, ok: true };
+  const fail = (line: string) => {
+    report.lines.push(line);
+    report.ok = false;
+  };
+  const client = kitClient(access);
+  const remote = await readSchema(client, access.baseId);
+  if (typeof remote === 'string') {
+    fail(remote);
+    return report;
+  }
+  try {
+    for (const { table, existing, fields } of compareSchema(remote, tables)) {
+      if (!existing) {
+        await client.createTable(
+          table.name,
+          fields.map(({ field }) => field),
+        );
+        report.changed = true;
+        const names = fields.map(({ field }) => `'${field.name}'`).join(', ');
+        report.lines.push(`Created table '${table.name}' with ${names}.`);
+        continue;
+      }
+      for (const { field, found } of fields) {
+        if (!found) {
+          await client.createField(existing.id, field);
+          report.changed = true;
+          report.lines.push(`Added field '${table.name}' › '${field.name}' (${field.type}).`);
+        } else if (found.type !== field.type) {
+          fail(
+            `Left as is: '${table.name}' › '${field.name}' is ${found.type}, the site needs ${field.type}. ` +
+              'Setup never retypes a field: change it in Airtable (or rename it and run setup again).',
+          );
+        }
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof AirtableError)) throw error;
+    fail(`Stopped: Airtable refused a change: ${error.explain('schema.bases:write')}.`);
+    return report;
+  }
+  if (!report.changed && report.ok) {
+    report.lines.push(
+      `Nothing to do: base ${access.baseId} already has every table and field the site writes.`,
+    );
+  }
+  return report;
+}
+
+/** Looks up, creates, updates and (if allowed) deletes a marked record with the site's token. */
+async function probe(client: AirtableClient, table: TableDefinition, report: Report): Promise<void> {
+  const fields = Object.values(table.fields);
+  const email = fields.find((field) => field.type === 'email');
+  const note = fields.find((field) => field.type === 'singleLineText' || field.type === 'multilineText');
+  if (!email || !note) return;
+  const steps: string[] = [];
+  const step = async <T>(name: string, run: () => Promise<T>, scope: string): Promise<T | undefined> => {
+    try {
+      const result = await run();
+      steps.push(`${name} ok`);
+      return result;
+    } catch (error) {
+      if (!(error instanceof AirtableError)) throw error;
+      steps.push(`${name} REFUSED (${error.explain(scope)})`);
+      report.ok = false;
+      return undefined;
+    }
+  };
+  await step(
+    'lookup',
+    () =>
+      client.listPage(table.name, {
+        filterByFormula: emailLookupFormula(PROBE_EMAIL, email.name),
+        maxRecords: 1,
+      }),
+    'data.records:read',
+  );
+  const [created] =
+    (await step(
+      'create',
+      () => client.create(table.name, [{ [email.name]: PROBE_EMAIL, [note.name]: PROBE_NOTE }]),
+      'data.records:write',
+    )) ?? [];
+  if (created) {
+    await step(
+      'update',
+      () =>
+        client.update(table.name, [{ id: created.id, fields: { [note.name]: `${PROBE_NOTE} (updated)` } }]),
+      'data.records:write',
+    );
+    try {
+      await client.deleteRecords(table.name, [created.id]);
+      steps.push('test record deleted');
+    } catch (error) {
+      if (!(error instanceof AirtableError)) throw error;
+      // Not a failure: the site never deletes. The owner removes the marked record by hand.
+      steps.push(`the token may not delete: remove the record ${created.id} (${PROBE_EMAIL}) by hand`);
+    }
+  } else {
+    steps.push('update not tried');
+  }
+  report.lines.push(`  site token: ${steps.join(', ')}`);
+}
+
+/**
+ * Lists the addresses stored more than once in a table (however spelled: normalised as the site
+ * does), for the owner to merge by hand: the site writes one record per address, but a record
+ * typed in by hand, or one written before the site merged its writes on the Email Key, can double one.
+ */
+async function reportDuplicates(client: AirtableClient, table: TableDefinition, report: Report) {
+  const emailField = Object.values(table.fields).find((field) => field.type === 'email')?.name;
+  let records: StoredRecord[];
+  try {
+    records = emailField ? await listAll(client, table.name, { fields: [emailField] }) : [];
+  } catch (error) {
+    if (!(error instanceof AirtableError)) throw error;
+    report.lines.push(`  stored twice: NOT CHECKED (${error.explain('data.records:read')})`);
+    report.ok = false;
+    return;
+  }
+  const byEmail = new Map<string, string[]>();
+  for (const record of records) {
+    const email = record.fields[emailField ?? ''];
+    if (typeof email !== 'string' || email.trim() === '') continue;
+    const key = normaliseEmail(email);
+    byEmail.set(key, [...(byEmail.get(key) ?? []), record.id]);
+  }
+  const twice = [...byEmail].filter(([, ids]) => ids.length > 1);
+  if (twice.length === 0) report.lines.push('  stored twice: none');
+  else report.ok = false;
+  for (const [email, ids] of twice)
+    report.lines.push(
+      `  STORED TWICE: ${email} in ${ids.length} records (${ids.join(', ')}): merge them into one`,
+    );
+}
+
+/** Compares the base with the site's schema and probes the site's token in each table. */
+export async function checkBase(
+  access: { endpointUrl: string; baseId: string; schemaToken: string; siteToken?: string },
+  tables: readonly TableDefinition[] = AIRTABLE_TABLE_DEFINITIONS,
+): Promise<Report> {
+  const report: Report = { lines: [], ok: true };
+  const { endpointUrl, baseId, schemaToken, siteToken } = access;
+  const remote = await readSchema(kitClient({ endpointUrl, baseId, token: schemaToken }), baseId);
+  if (typeof remote === 'string') return { ok: false, lines: [remote] };
+  const client = siteToken ? kitClient({ endpointUrl, baseId, token: siteToken }) : undefined;
+  for (const { table, existing, fields } of compareSchema(remote, tables)) {
+    report.lines.push(`${table.name}: ${existing ? 'present' : 'MISSING table'}`);
+    if (!existing) {
+      report.ok = false;
+      continue;
+    }
+    for (const { field, found } of fields) {
+      if (found?.type === field.type) {
+        report.lines.push(`  ${field.name}: present (${field.type})`);
+        continue;
+      }
+      report.ok = false;
+      report.lines.push(
+        found
+          ? `  ${field.name}: WRONG TYPE ${found.type}, needs ${field.type}`
+          : `  ${field.name}: MISSING (needs ${field.type})`,
+      );
+    }
+    if (!client) continue;
+    await probe(client, table, report);
+    await reportDuplicates(client, table, report);
+  }
+  if (!siteToken) {
+    report.lines.push(
+      "Site token: NOT CHECKED (set AIRTABLE_API_KEY to the token the site's relay will use)",
+    );
+    report.ok = false;
+  }
+  report.lines.push(
+    report.ok
+      ? 'OK: the base is ready for the site.'
+      : 'PROBLEMS above: the site would fail to store some submissions.',
+  );
+  return report;
+}
+
+const USAGE = {
+  setup:
+    'Usage: AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… npm run airtable:setup [-- --base app… --schema-token pat… --endpoint URL]',
+  check:
+    'Usage: AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… AIRTABLE_API_KEY=pat… npm run airtable:check [-- --base … --schema-token … --site-token … --endpoint URL]',
+};
+
+/**
+ * The command, `setup` or `check` then the flags: prints the report; exit code 1 on any
+ * problem, 2 on bad usage.
+ */
+export async function main(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<number> {
+  const [command, ...flags] = argv;
+  if (command !== 'setup' && command !== 'check') {
+    console.error(`${USAGE.setup}\n${USAGE.check}`);
+    return 2;
+  }
+  const scope = command === 'setup' ? 'schema.bases:write' : 'schema.bases:read';
+  const options = readSchemaAccess(flags, env, USAGE[command], scope);
+  if (!options) return 2;
+  const { endpointUrl, baseId, schemaToken } = options;
+  const report =
+    command === 'setup'
+      ? await setupBase({ endpointUrl, baseId, token: schemaToken })
+      : await checkBase(options);
+  for (const line of report.lines) console.log(line);
+  return report.ok ? 0 : 1;
+}
+
+runAsCommand(import.meta.url, main);
