@@ -4,7 +4,7 @@
  * the build's settings, storage, the admin token, the retention trigger and the legal review
  * (src/content/legal/review.ts), the rest from the build's environment (.env files and the shell,
  * as `vite build` reads them). The production build prints the same checklist as a warning
- * (scripts/vite-plugins/launch-checklist.ts): the one module of the owner's commands it loads.
+ * (scripts/vite-plugins/site-settings.ts): the one module of the owner's commands it loads.
  */
 import { siteOriginOf } from '#src/server/airtable-client.ts';
 import path from 'node:path';
