@@ -88,21 +88,21 @@ export async function main(
   try {
     if (command === 'retention') {
       const report = await applyRetention({ client, now, dryRun });
-      if (report.dryRun) {
-        if (report.expired.length === 0) out('No record is past retention.');
-        else {
-          const width = Math.max(...report.expired.map((record) => record.table.length), 'TABLE'.length);
-          const emailWidth = Math.max(...report.expired.map((record) => record.email.length), 'EMAIL'.length);
-          out(`${'TABLE'.padEnd(width)}  ${'EMAIL'.padEnd(emailWidth)}  ${'LAST ACTIVITY'.padEnd(24)}  RULE`);
-          for (const record of report.expired)
-            out(
-              `${record.table.padEnd(width)}  ${record.email.padEnd(emailWidth)}  ${record.lastActivity.padEnd(24)}  ${
-                record.pending
-                  ? `unconfirmed, ${PENDING_RETENTION_DAYS} days`
-                  : `${DATA_RETENTION_MONTHS} months`
-              }`,
-            );
-        }
+      if (report.dryRun && report.expired.length === 0) out('No record is past retention.');
+      else if (report.dryRun) {
+        const rows = [
+          ['TABLE', 'EMAIL', 'LAST ACTIVITY', 'RULE'],
+          ...report.expired.map((record) => [
+            record.table,
+            record.email,
+            record.lastActivity,
+            record.pending
+              ? `unconfirmed, ${PENDING_RETENTION_DAYS} days`
+              : `${DATA_RETENTION_MONTHS} months`,
+          ]),
+        ];
+        const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
+        for (const row of rows) out(row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  '));
       }
       out(`${describeRetention(report)} ${requestCount(client)}`);
       if (report.dryRun && report.expired.length > 0) out('Dry run: nothing was deleted.');
@@ -112,23 +112,18 @@ export async function main(
     const target = normaliseEmail(email);
     if (command === 'export') {
       const records = await exportEmail({ client, now }, email);
-      const deadLetters = site
-        ? (await deadLetterAdmin<{ letters: ListedLetter[] }>(site)).letters
-            .filter((letter) => normaliseEmail(letter.email) === target)
-            .map(({ table, email: address, reason, failedAt }) => ({
-              table,
-              email: address,
-              reason,
-              failedAt,
-            }))
-        : undefined;
+      const letters = site ? (await deadLetterAdmin<{ letters: ListedLetter[] }>(site)).letters : [];
+      // As the Worker lists them, without the store's key.
+      const deadLetters = letters
+        .filter((letter) => normaliseEmail(letter.email) === target)
+        .map(({ table, email: address, reason, failedAt }) => ({ table, email: address, reason, failedAt }));
       out(
         JSON.stringify(
           {
             email: target,
             exportedAt: new Date(now()).toISOString(),
             records,
-            ...(deadLetters ? { deadLetters } : {}),
+            ...(site ? { deadLetters } : {}),
           },
           null,
           2,

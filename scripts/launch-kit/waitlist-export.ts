@@ -26,7 +26,7 @@ const CONFIRMED_AT = WAITLIST.fields.confirmedAt.airtable;
 const CONFIRMED: ConsentState = 'Confirmed';
 
 /** The CSV's header: the newsletter tool maps these names. */
-export const EXPORT_COLUMNS = ['email', 'interests', CONFIRMED_AT] as const;
+const EXPORT_COLUMNS = ['email', 'interests', CONFIRMED_AT] as const;
 
 const USAGE = [
   'Usage: npm run waitlist:export [-- --endpoint URL --base BASE_ID --site-token TOKEN] > confirmed.csv',
@@ -43,35 +43,26 @@ export interface ExportDeps {
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-/** A record as the export prints it, or null when it is not a confirmed sign-up. */
-export function confirmedSignUp(record: StoredRecord) {
+type Row = [email: string, interests: string, confirmedAt: string];
+
+/** A record as the export's row (email, interests, Confirmed At), or null when not a confirmed sign-up. */
+function confirmedRow(record: StoredRecord): Row | null {
   const email = text(record.fields[EMAIL]);
   if (record.fields[CONSENT] !== CONFIRMED || !email) return null;
   const interests = record.fields[INTERESTS];
-  return {
-    email,
-    interests: Array.isArray(interests) ? interests.map(text).filter(Boolean) : [],
-    confirmedAt: text(record.fields[CONFIRMED_AT]),
-  };
+  const names = Array.isArray(interests) ? interests.map(text).filter(Boolean) : [];
+  return [email, names.join('; '), text(record.fields[CONFIRMED_AT])];
 }
 
-/** Every confirmed sign-up, page by page (Airtable's pages of 100), oldest confirmation first. */
-export async function confirmedSignUps(client: AirtableClient) {
+/** Every confirmed sign-up's row, page by page (Airtable's pages of 100), oldest confirmation first. */
+async function confirmedRows(client: AirtableClient): Promise<Row[]> {
   const records = await listAll(client, WAITLIST.table, {
     filterByFormula: `{${CONSENT}} = '${CONFIRMED}'`,
     fields: [EMAIL, INTERESTS, CONSENT, CONFIRMED_AT],
   });
   // Checked again here: the formula is Airtable's reading, the rule is ours.
-  const found = records.map(confirmedSignUp).filter((signUp) => signUp !== null);
-  return found.sort((a, b) => a.confirmedAt.localeCompare(b.confirmedAt) || a.email.localeCompare(b.email));
-}
-
-/** The CSV for `signUps`, header first. */
-export function exportCsv(signUps: readonly NonNullable<ReturnType<typeof confirmedSignUp>>[]): string {
-  return [
-    csvRow(EXPORT_COLUMNS),
-    ...signUps.map((signUp) => csvRow([signUp.email, signUp.interests.join('; '), signUp.confirmedAt])),
-  ].join('');
+  const rows = records.map(confirmedRow).filter((row) => row !== null);
+  return rows.sort((a, b) => a[2].localeCompare(b[2]) || a[0].localeCompare(b[0]));
 }
 
 export async function main(
@@ -85,9 +76,9 @@ export async function main(
   const client = options && siteTokenClient(options, USAGE, err);
   if (!client) return 2;
   try {
-    const signUps = await confirmedSignUps(client);
-    write(exportCsv(signUps));
-    err(`Exported ${plural(signUps.length, 'confirmed sign-up')} ${requestCount(client)}.`);
+    const rows = await confirmedRows(client);
+    write([EXPORT_COLUMNS, ...rows].map(csvRow).join(''));
+    err(`Exported ${plural(rows.length, 'confirmed sign-up')} ${requestCount(client)}.`);
     return 0;
   } catch (error) {
     if (error instanceof AirtableError && error.status === 422)
