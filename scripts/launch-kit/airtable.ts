@@ -1,21 +1,15 @@
 /**
- * `npm run airtable:setup` and `npm run airtable:check`: a base's tables and fields against the
- * site's schema (src/lib/airtable/schema.ts), read through the Metadata API with a schema token.
+ * `npm run airtable:setup` and `npm run airtable:check` (USAGE below): a base's tables and fields
+ * against the site's schema (src/lib/airtable/schema.ts), read through the Metadata API with a
+ * schema token, which stays on the owner's machine (never written anywhere).
  *
  * setup creates the missing tables and fields. Idempotent: it only adds what is missing, never
  * deletes or retypes, and says what it did. Its token needs schema.bases:read and :write.
  *
- *   AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… npm run airtable:setup
- *
  * check prints one line per table and field (present, missing, wrong type), then probes what the
  * site's token can do in each table — look up, create and update a clearly marked test record,
  * then delete it if the token may — and lists any address stored in more than one record, for
- * the owner to merge. Exits non-zero on any problem. Its schema token needs schema.bases:read.
- *
- *   AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… AIRTABLE_API_KEY=pat… npm run airtable:check
- *
- * Or flags: --base, --schema-token, --site-token, --endpoint (another Airtable-compatible server).
- * The tokens stay on the owner's machine: read from the environment or flags, never written.
+ * the owner to merge. Exits non-zero on any problem.
  */
 import {
   AIRTABLE_TABLE_DEFINITIONS,
@@ -30,7 +24,7 @@ import {
   type RemoteTable,
   type StoredRecord,
 } from '#src/server/airtable-client.ts';
-import { kitClient, listAll, readSchemaAccess } from './options.ts';
+import { type KitOptions, kitClient, listAll, readSchemaAccess } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 /** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
@@ -53,9 +47,9 @@ async function readSchema(client: AirtableClient, baseId: string): Promise<Remot
   }
 }
 
-/** Each table of `tables` with the base's table of its name, and each field with the base's. */
-function compareSchema(remote: readonly RemoteTable[], tables: readonly TableDefinition[]) {
-  return tables.map((table) => {
+/** Each of the site's tables with the base's table of its name, and each field with the base's. */
+function compareSchema(remote: readonly RemoteTable[]) {
+  return AIRTABLE_TABLE_DEFINITIONS.map((table) => {
     const existing = remote.find((candidate) => candidate.name === table.name);
     const fields = Object.values(table.fields).map((field) => ({
       field,
@@ -65,11 +59,8 @@ function compareSchema(remote: readonly RemoteTable[], tables: readonly TableDef
   });
 }
 
-/** Adds the missing tables and fields of `tables` to the base; never deletes or retypes. */
-export async function setupBase(
-  access: AirtableAccess,
-  tables: readonly TableDefinition[] = AIRTABLE_TABLE_DEFINITIONS,
-): Promise<Report & { changed: boolean }> {
+/** Adds the site's missing tables and fields to the base; never deletes or retypes. */
+export async function setupBase(access: AirtableAccess): Promise<Report & { changed: boolean }> {
   const report = { lines: [] as string[], changed: false, ok: true };
   const fail = (line: string) => {
     report.lines.push(line);
@@ -82,7 +73,7 @@ export async function setupBase(
     return report;
   }
   try {
-    for (const { table, existing, fields } of compareSchema(remote, tables)) {
+    for (const { table, existing, fields } of compareSchema(remote)) {
       if (!existing) {
         await client.createTable(
           table.name,
@@ -208,15 +199,14 @@ async function reportDuplicates(client: AirtableClient, table: TableDefinition, 
 
 /** Compares the base with the site's schema and probes the site's token in each table. */
 export async function checkBase(
-  access: { endpointUrl: string; baseId: string; schemaToken: string; siteToken?: string },
-  tables: readonly TableDefinition[] = AIRTABLE_TABLE_DEFINITIONS,
+  access: Pick<KitOptions, 'endpointUrl' | 'baseId' | 'schemaToken' | 'siteToken'>,
 ): Promise<Report> {
   const report: Report = { lines: [], ok: true };
   const { endpointUrl, baseId, schemaToken, siteToken } = access;
   const remote = await readSchema(kitClient({ endpointUrl, baseId, token: schemaToken }), baseId);
   if (typeof remote === 'string') return { ok: false, lines: [remote] };
   const client = siteToken ? kitClient({ endpointUrl, baseId, token: siteToken }) : undefined;
-  for (const { table, existing, fields } of compareSchema(remote, tables)) {
+  for (const { table, existing, fields } of compareSchema(remote)) {
     report.lines.push(`${table.name}: ${existing ? 'present' : 'MISSING table'}`);
     if (!existing) {
       report.ok = false;

@@ -145,13 +145,7 @@ export async function listAll(
 }
 
 /** A dead letter as the endpoint lists it. */
-export interface ListedLetter {
-  key: string;
-  table: string;
-  email: string;
-  reason: string;
-  failedAt: string;
-}
+export type ListedLetter = Record<'key' | 'table' | 'email' | 'reason' | 'failedAt', string>;
 
 /**
  * Calls the Worker's dead-letter admin endpoint at the site's origin with its ADMIN_TOKEN (`path`

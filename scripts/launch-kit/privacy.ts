@@ -1,15 +1,9 @@
 /**
- * The owner's privacy commands, with the server's own Airtable client (src/server/privacy.ts):
- *
- *   npm run privacy:retention -- --dry-run        # lists records past retention (table, email, last activity, rule)
- *   npm run privacy:retention                     # deletes them; prints how many per table
- *   npm run privacy:erase -- parent@example.com   # Article 17: deletes every record of that email
- *   npm run privacy:export -- parent@example.com  # Article 15: every record of that email, as JSON
- *
- * They read AIRTABLE_API_KEY, AIRTABLE_BASE_ID and AIRTABLE_ENDPOINT_URL (the relay's names; or
- * --site-token, --base, --endpoint, as the launch kit) and work against the local emulator with
- * no account. On the Workers deploy, erase and export also cover the Worker's dead letters of
- * that email when SITE_URL and ADMIN_TOKEN (or --url, --admin-token) are given.
+ * `npm run privacy:retention|erase|export` (USAGE below): the owner's privacy commands, with the
+ * server's own Airtable client and src/server/privacy.ts. retention deletes the records past the
+ * privacy policy's retention (--dry-run lists them, with the rule, instead); erase (Article 17)
+ * deletes every record of an email; export (Article 15) prints them as JSON. They work against
+ * the local emulator with no account.
  */
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';

@@ -1,15 +1,10 @@
 /**
- * `npm run waitlist:export`: the confirmed waitlist as CSV on stdout, for the newsletter tool.
- *
- *   npm run waitlist:export > confirmed.csv
- *   npm run waitlist:export -- --endpoint http://127.0.0.1:8787 --base appLocal --site-token …
- *
- * Only sign-ups whose owner pressed the emailed link (`Consent` = `Confirmed`) are printed:
- * never `Pending` (unconfirmed), `Withdrawn` (unsubscribed: the suppression list) or records
- * with no Consent (direct mode, or stored before consent), which nobody can show consented
- * (docs/consent.md). Columns: email, interests (separated by "; "), Confirmed At (ISO 8601, UTC).
- * It reads AIRTABLE_API_KEY, AIRTABLE_BASE_ID and AIRTABLE_ENDPOINT_URL (or --site-token, --base,
- * --endpoint) and pages through every record with the server's one Airtable client.
+ * `npm run waitlist:export > confirmed.csv` (USAGE below): the confirmed waitlist as CSV on
+ * stdout, for the newsletter tool. Only sign-ups whose owner pressed the emailed link (`Consent` =
+ * `Confirmed`): never `Pending` (unconfirmed), `Withdrawn` (unsubscribed: the suppression list) or
+ * records with no Consent (direct mode, or stored before consent), which nobody can show
+ * consented (docs/consent.md). Columns: email, interests (separated by "; "), Confirmed At (ISO
+ * 8601, UTC).
  */
 import { FORMS } from '#src/lib/forms/forms.ts';
 import type { ConsentState } from '#src/lib/forms/contract.ts';

@@ -78,22 +78,17 @@ export function renderRobots(siteUrl: string): string {
 }
 
 /**
- * The stylesheets a page needs, in cascade order: the entry's (global styles), then those of the
- * chunks that hydrate it (the shell, the page's own chunk and what it imports statically).
+ * The CSS a page needs, in cascade order: the entry's (global styles), then that of the chunks
+ * that hydrate it (the shell, the page's own chunk and what it imports statically). Inline
+ * (first paint waits on no request), followed by a disabled link to each file it came from:
+ * browsers never fetch a disabled stylesheet, and Vite's loader, seeing the link, does not fetch
+ * that CSS again when the page's chunk is imported for hydration. Other pages' CSS arrives with
+ * their chunks on client-side navigation.
  */
-export function pageStylesheets(manifest: Manifest, modulePath: string | null): string[] {
+async function inlineStyles(outDir: string, manifest: Manifest, modulePath: string | null): Promise<string> {
   const entries = Object.values(manifest).filter((chunk) => chunk.isEntry);
   const files = [...entries, ...hydrationChunks(manifest, modulePath)].flatMap((chunk) => chunk.css ?? []);
-  return [...new Set(files)].map((file) => `/${file}`);
-}
-
-/**
- * The page's CSS inline (first paint waits on no request), followed by a disabled link to each
- * file it came from: browsers never fetch a disabled stylesheet, and Vite's loader, seeing the
- * link, does not fetch that CSS again when the page's chunk is imported for hydration. Other
- * pages' CSS arrives with their chunks on client-side navigation.
- */
-async function inlineStyles(outDir: string, hrefs: readonly string[]): Promise<string> {
+  const hrefs = [...new Set(files)].map((file) => `/${file}`);
   const css = await Promise.all(hrefs.map((href) => readFile(join(outDir, href), 'utf8')));
   const style = `<style>${css.join('').replace(/<\/style/gi, '<\\/style')}</style>`;
   return [style, ...hrefs.map((href) => `<link rel="stylesheet" href="${href}" disabled />`)].join('\n    ');
@@ -111,10 +106,8 @@ export async function withInlineIcon(html: string, outDir: string): Promise<stri
 }
 
 /** A form's answer template as src/entry-server.tsx renders it; the server fills it per native post. */
-export interface FormTemplatePage {
+export interface FormTemplatePage extends RenderedFormTemplate {
   form: FormName;
-  head: string;
-  html: string;
   /** Source module of the form's own page: the template carries that page's CSS. */
   modulePath: string;
 }
@@ -150,7 +143,7 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
     for (const page of pages) {
       const head = [
         page.head,
-        await inlineStyles(outDir, pageStylesheets(manifest, page.modulePath)),
+        await inlineStyles(outDir, manifest, page.modulePath),
         `<script type="application/json" id="${BOOT_MODULES_ID}">${JSON.stringify(hydrationChunks(manifest, page.isStatic ? null : page.modulePath).map((chunk) => `/${chunk.file}`))}</script>`,
       ].join('\n    ');
       documents.push({
@@ -179,7 +172,7 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
     const relay = settings.current.storageMode === 'relay';
     const templates = relay ? await server.renderFormTemplates() : [];
     for (const template of templates) {
-      const styles = await inlineStyles(outDir, pageStylesheets(manifest, template.modulePath));
+      const styles = await inlineStyles(outDir, manifest, template.modulePath);
       await write(formTemplatePath(template.form), assembleFormTemplate(builtIndexHtml, template, styles));
     }
     if (relay)

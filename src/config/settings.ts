@@ -44,11 +44,7 @@ export interface SiteSettings {
 }
 
 /** One bad setting: the variable, what it was, and what it accepts. */
-export interface SettingProblem {
-  name: string;
-  value: string;
-  accepts: string;
-}
+type SettingProblem = Record<'name' | 'value' | 'accepts', string>;
 
 /** Thrown by parseSiteSettings; its message names every bad variable and what it accepts. */
 export class SettingsError extends Error {
