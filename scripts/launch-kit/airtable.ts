@@ -24,7 +24,7 @@ import {
   type RemoteTable,
   type StoredRecord,
 } from '#src/server/airtable-client.ts';
-import { type KitOptions, kitClient, listAll, readSchemaAccess } from './options.ts';
+import { type KitOptions, kitClient, listAll, readKitOptions } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 /** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
@@ -262,10 +262,16 @@ export async function main(
     console.error(`${USAGE.setup}\n${USAGE.check}`);
     return 2;
   }
-  const scope = command === 'setup' ? 'schema.bases:write' : 'schema.bases:read';
-  const options = readSchemaAccess(flags, env, USAGE[command], scope);
+  const options = readKitOptions(flags, env, USAGE[command]);
   if (!options) return 2;
   const { endpointUrl, baseId, schemaToken } = options;
+  if (!baseId || !schemaToken) {
+    const scope = command === 'setup' ? 'schema.bases:write' : 'schema.bases:read';
+    console.error(
+      `Needs the base id (AIRTABLE_BASE_ID) and a token with ${scope} (AIRTABLE_SCHEMA_TOKEN).\n${USAGE[command]}`,
+    );
+    return 2;
+  }
   const report =
     command === 'setup'
       ? await setupBase({ endpointUrl, baseId, token: schemaToken })

@@ -159,13 +159,12 @@ export function launchChecklist(env: BuildEnv, root = path.resolve('.')) {
   // SITE_URL is the Worker's: in the shell, or as wrangler.jsonc sets it.
   if (settings) items.push(...storageLines(settings, { SITE_URL: wranglerVarOf(root, 'SITE_URL'), ...env }));
   if (settings?.storageMode === 'relay') items.push(...mailChecklist(env));
-  else if (settings) {
+  else if (settings)
     items.push(
       warn(
         'mail: direct mode has no server, so sign-ups are not confirmed by email and nobody is told of quotes (docs/consent.md)',
       ),
     );
-  }
   const reviewed = LEGAL_REVIEW.status === 'reviewed' && LEGAL_REVIEW.reviewedBy && LEGAL_REVIEW.reviewedOn;
   items.push(
     adminTokenLine(env),

@@ -61,21 +61,6 @@ export function readKitOptions(
 
 export type KitOptions = NonNullable<ReturnType<typeof readKitOptions>>;
 
-/**
- * Reads the options of a command that needs the base id and a schema token with `scope`; on a
- * bad flag or a missing value it prints why and the usage, and returns null (exit code 2).
- */
-export function readSchemaAccess(argv: readonly string[], env: Env, usage: string, scope: string) {
-  const options = readKitOptions(argv, env, usage);
-  if (options && (!options.baseId || !options.schemaToken)) {
-    console.error(
-      `Needs the base id (AIRTABLE_BASE_ID) and a token with ${scope} (AIRTABLE_SCHEMA_TOKEN).\n${usage}`,
-    );
-    return null;
-  }
-  return options;
-}
-
 // Airtable's limit is per base and counts every client, these commands included: one pacer for
 // the process keeps them under it, and a 429 (someone else busy on the base) waits the penalty.
 const processPacer = createPacer();

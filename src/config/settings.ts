@@ -149,12 +149,9 @@ export function parseSiteSettings(raw: RawSettings): SiteSettings {
     gaScriptUrl: url('VITE_GA_SCRIPT_URL', GA_DEFAULT_SCRIPT_URL),
     siteUrl: url('VITE_SITE_URL', SITE_DEFAULT_URL),
     storageAnswerBoundMs: boundText ? Number(boundText) : STORAGE_ANSWER_BOUND_MS,
-    flags: {
-      APP_STORE_BUTTON: flag('APP_STORE_BUTTON'),
-      GOOGLE_PLAY_BUTTON: flag('GOOGLE_PLAY_BUTTON'),
-      SCHOOLS_PAGE: flag('SCHOOLS_PAGE'),
-      TEMP_ISSUE_POPUP: flag('TEMP_ISSUE_POPUP'),
-    },
+    flags: Object.fromEntries(
+      Object.keys(FLAG_DEFAULTS).map((name) => [name, flag(name as FeatureFlag)]),
+    ) as Record<FeatureFlag, boolean>,
   };
   if (problems.length > 0) throw new SettingsError(problems);
   return settings;
