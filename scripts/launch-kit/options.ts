@@ -31,11 +31,11 @@ export function readKitOptions(
   argv: readonly string[],
   env: Env,
   usage: string,
-  { extra = {}, positionals = false, err = console.error as (line: string) => void } = {} as {
-    extra?: ParseArgsOptionsConfig;
-    positionals?: boolean;
-    err?: (line: string) => void;
-  },
+  {
+    extra = {} as ParseArgsOptionsConfig,
+    positionals = false,
+    err = (line: string) => console.error(line),
+  } = {},
 ) {
   let parsed;
   try {

@@ -11,10 +11,7 @@ import type { FormName } from '#src/lib/forms/forms.ts';
 import { withoutBoot } from './boot-loader.ts';
 
 /** What src/entry-server.tsx renders for a form's answer template. */
-export interface RenderedFormTemplate {
-  head: string;
-  html: string;
-}
+export type RenderedFormTemplate = Record<'head' | 'html', string>;
 
 interface FormTemplateModule {
   renderFormTemplate: (form: FormName) => RenderedFormTemplate;
