@@ -29,6 +29,7 @@ export const fail = (text: string): Item => [false, `✗ ${text}`];
 /** Passes, but says what to watch. */
 export const warn = (text: string): Item => [true, `! ${text}`];
 
+/** The lines for storage and mail, by the storage mode. */
 function storageLines(settings: SiteSettings, env: BuildEnv): Item[] {
   if (settings.storageMode === 'direct') {
     // The spec's mode works, but every visitor can read the key: a warning, not a failure.
@@ -36,6 +37,9 @@ function storageLines(settings: SiteSettings, env: BuildEnv): Item[] {
       warn(
         'storage: direct mode (VITE_AIRTABLE_API_KEY is set): the key is in the page and readable by every visitor; ' +
           'give it data.records scopes on this base only, or unset it to use the relay',
+      ),
+      warn(
+        'mail: direct mode has no server, so sign-ups are not confirmed by email and nobody is told of quotes (docs/consent.md)',
       ),
     ];
   }
@@ -59,6 +63,7 @@ function storageLines(settings: SiteSettings, env: BuildEnv): Item[] {
       : fail(
           `storage: relay mode needs ${missing.join(' and ')} in the host's environment (server-side only; set them here too to check)`,
         ),
+    ...mailChecklist(env),
   ];
 }
 
@@ -158,13 +163,6 @@ export function launchChecklist(env: BuildEnv, root = path.resolve('.')) {
   );
   // SITE_URL is the Worker's: in the shell, or as wrangler.jsonc sets it.
   if (settings) items.push(...storageLines(settings, { SITE_URL: wranglerVarOf(root, 'SITE_URL'), ...env }));
-  if (settings?.storageMode === 'relay') items.push(...mailChecklist(env));
-  else if (settings)
-    items.push(
-      warn(
-        'mail: direct mode has no server, so sign-ups are not confirmed by email and nobody is told of quotes (docs/consent.md)',
-      ),
-    );
   const reviewed = LEGAL_REVIEW.status === 'reviewed' && LEGAL_REVIEW.reviewedBy && LEGAL_REVIEW.reviewedOn;
   items.push(
     adminTokenLine(env),

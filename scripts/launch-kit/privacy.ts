@@ -33,22 +33,19 @@ const USAGE = [
   "Workers deploy: SITE_URL and ADMIN_TOKEN (or --url, --admin-token) make erase and export cover the Worker's dead letters too.",
 ].join('\n');
 
-export interface PrivacyCommandDeps {
-  /** The clock of the retention policy and of the export's timestamp (tests pin it). */
-  now?: () => number;
-  /** Where output goes (tests collect it). */
-  out?: (line: string) => void;
-  err?: (line: string) => void;
-}
-
+/**
+ * `now`: the clock of the retention policy and of the export's timestamp; `out`, `err`: where
+ * output goes (tests pin the one and collect the others).
+ */
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-  deps: PrivacyCommandDeps = {},
+  {
+    now = Date.now,
+    out = (line: string) => console.log(line),
+    err = (line: string) => console.error(line),
+  } = {},
 ): Promise<number> {
-  const out = deps.out ?? ((line: string) => console.log(line));
-  const err = deps.err ?? ((line: string) => console.error(line));
-  const now = deps.now ?? Date.now;
   const options = readKitOptions(argv, env, USAGE, {
     err,
     positionals: true,

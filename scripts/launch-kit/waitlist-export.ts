@@ -29,13 +29,6 @@ const USAGE = [
   'Airtable: AIRTABLE_API_KEY, AIRTABLE_BASE_ID, AIRTABLE_ENDPOINT_URL (or the flags).',
 ].join('\n');
 
-export interface ExportDeps {
-  /** Where the CSV goes (stdout by default; tests collect it). */
-  write?: (chunk: string) => void;
-  /** Where the summary and errors go (stderr, so a redirect keeps only the CSV). */
-  err?: (line: string) => void;
-}
-
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 type Row = [email: string, interests: string, confirmedAt: string];
@@ -60,13 +53,18 @@ async function confirmedRows(client: AirtableClient): Promise<Row[]> {
   return rows.sort((a, b) => a[2].localeCompare(b[2]) || a[0].localeCompare(b[0]));
 }
 
+/**
+ * The CSV goes to `write` (stdout), the summary and errors to `err` (stderr, so a redirect keeps
+ * only the CSV); tests collect both.
+ */
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-  deps: ExportDeps = {},
+  {
+    write = (chunk: string): void => void process.stdout.write(chunk),
+    err = (line: string) => console.error(line),
+  } = {},
 ): Promise<number> {
-  const write = deps.write ?? ((chunk: string) => void process.stdout.write(chunk));
-  const err = deps.err ?? ((line: string) => console.error(line));
   const options = readKitOptions(argv, env, USAGE, { err });
   const client = options && siteTokenClient(options, USAGE, err);
   if (!client) return 2;
