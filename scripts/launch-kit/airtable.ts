@@ -37,18 +37,18 @@ export interface Report {
   ok: boolean;
 }
 
-/** The base's tables as `client` reads them, or the one line saying why it could not. */
-async function readSchema(client: AirtableClient, baseId: string): Promise<RemoteTable[] | string> {
+/**
+ * Each of the site's tables with the base's table of its name, if any, and each field with the
+ * base's; or the one line saying why `client` could not read the base's schema.
+ */
+async function compareSchema(client: AirtableClient, baseId: string) {
+  let remote: RemoteTable[];
   try {
-    return await client.listTables();
+    remote = await client.listTables();
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
     return `Cannot read the schema of base ${baseId}: ${error.explain('schema.bases:read')}.`;
   }
-}
-
-/** Each of the site's tables with the base's table of its name, and each field with the base's. */
-function compareSchema(remote: readonly RemoteTable[]) {
   return AIRTABLE_TABLE_DEFINITIONS.map((table) => {
     const existing = remote.find((candidate) => candidate.name === table.name);
     const fields = Object.values(table.fields).map((field) => ({
@@ -67,13 +67,13 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
     report.ok = false;
   };
   const client = kitClient(access);
-  const remote = await readSchema(client, access.baseId);
-  if (typeof remote === 'string') {
-    fail(remote);
+  const tables = await compareSchema(client, access.baseId);
+  if (typeof tables === 'string') {
+    fail(tables);
     return report;
   }
   try {
-    for (const { table, existing, fields } of compareSchema(remote)) {
+    for (const { table, existing, fields } of tables) {
       if (!existing) {
         await client.createTable(
           table.name,
@@ -113,11 +113,11 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
 /** Looks up, creates, updates and (if allowed) deletes a marked record with the site's token. */
 async function probe(client: AirtableClient, table: TableDefinition, report: Report): Promise<void> {
   const fields = Object.values(table.fields);
-  const email = fields.find((field) => field.type === 'email');
-  const note = fields.find((field) => field.type === 'singleLineText' || field.type === 'multilineText');
+  const email = fields.find((field) => field.type === 'email')?.name;
+  const note = fields.find((field) => ['singleLineText', 'multilineText'].includes(field.type))?.name;
   if (!email || !note) return;
   const steps: string[] = [];
-  const step = async <T>(name: string, run: () => Promise<T>, scope: string): Promise<T | undefined> => {
+  const step = async <T>(name: string, scope: string, run: () => Promise<T>): Promise<T | undefined> => {
     try {
       const result = await run();
       steps.push(`${name} ok`);
@@ -129,28 +129,16 @@ async function probe(client: AirtableClient, table: TableDefinition, report: Rep
       return undefined;
     }
   };
-  await step(
-    'lookup',
-    () =>
-      client.listPage(table.name, {
-        filterByFormula: emailLookupFormula(PROBE_EMAIL, email.name),
-        maxRecords: 1,
-      }),
-    'data.records:read',
+  const filterByFormula = emailLookupFormula(PROBE_EMAIL, email);
+  await step('lookup', 'data.records:read', () =>
+    client.listPage(table.name, { filterByFormula, maxRecords: 1 }),
   );
+  const probeRecord = { [email]: PROBE_EMAIL, [note]: PROBE_NOTE };
   const [created] =
-    (await step(
-      'create',
-      () => client.create(table.name, [{ [email.name]: PROBE_EMAIL, [note.name]: PROBE_NOTE }]),
-      'data.records:write',
-    )) ?? [];
+    (await step('create', 'data.records:write', () => client.create(table.name, [probeRecord]))) ?? [];
   if (created) {
-    await step(
-      'update',
-      () =>
-        client.update(table.name, [{ id: created.id, fields: { [note.name]: `${PROBE_NOTE} (updated)` } }]),
-      'data.records:write',
-    );
+    const update = { id: created.id, fields: { [note]: `${PROBE_NOTE} (updated)` } };
+    await step('update', 'data.records:write', () => client.update(table.name, [update]));
     try {
       await client.deleteRecords(table.name, [created.id]);
       steps.push('test record deleted');
@@ -203,10 +191,10 @@ export async function checkBase(
 ): Promise<Report> {
   const report: Report = { lines: [], ok: true };
   const { endpointUrl, baseId, schemaToken, siteToken } = access;
-  const remote = await readSchema(kitClient({ endpointUrl, baseId, token: schemaToken }), baseId);
-  if (typeof remote === 'string') return { ok: false, lines: [remote] };
+  const tables = await compareSchema(kitClient({ endpointUrl, baseId, token: schemaToken }), baseId);
+  if (typeof tables === 'string') return { ok: false, lines: [tables] };
   const client = siteToken ? kitClient({ endpointUrl, baseId, token: siteToken }) : undefined;
-  for (const { table, existing, fields } of compareSchema(remote)) {
+  for (const { table, existing, fields } of tables) {
     report.lines.push(`${table.name}: ${existing ? 'present' : 'MISSING table'}`);
     if (!existing) {
       report.ok = false;
