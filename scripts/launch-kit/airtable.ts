@@ -37,6 +37,12 @@ export interface Report {
   ok: boolean;
 }
 
+/** Adds a line saying what is wrong. */
+function fail(report: Report, line: string) {
+  report.lines.push(line);
+  report.ok = false;
+}
+
 /**
  * Each of the site's tables with the base's table of its name, if any, and each field with the
  * base's; or the one line saying why `client` could not read the base's schema.
@@ -62,14 +68,10 @@ async function compareSchema(client: AirtableClient, baseId: string) {
 /** Adds the site's missing tables and fields to the base; never deletes or retypes. */
 export async function setupBase(access: AirtableAccess): Promise<Report & { changed: boolean }> {
   const report = { lines: [] as string[], changed: false, ok: true };
-  const fail = (line: string) => {
-    report.lines.push(line);
-    report.ok = false;
-  };
   const client = kitClient(access);
   const tables = await compareSchema(client, access.baseId);
   if (typeof tables === 'string') {
-    fail(tables);
+    fail(report, tables);
     return report;
   }
   try {
@@ -91,6 +93,7 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
           report.lines.push(`Added field '${table.name}' › '${field.name}' (${field.type}).`);
         } else if (found.type !== field.type) {
           fail(
+            report,
             `Left as is: '${table.name}' › '${field.name}' is ${found.type}, the site needs ${field.type}. ` +
               'Setup never retypes a field: change it in Airtable (or rename it and run setup again).',
           );
@@ -99,7 +102,7 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
     }
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
-    fail(`Stopped: Airtable refused a change: ${error.explain('schema.bases:write')}.`);
+    fail(report, `Stopped: Airtable refused a change: ${error.explain('schema.bases:write')}.`);
     return report;
   }
   if (!report.changed && report.ok) {
@@ -165,8 +168,7 @@ async function reportDuplicates(client: AirtableClient, table: TableDefinition, 
     records = emailField ? await listAll(client, table.name, { fields: [emailField] }) : [];
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
-    report.lines.push(`  stored twice: NOT CHECKED (${error.explain('data.records:read')})`);
-    report.ok = false;
+    fail(report, `  stored twice: NOT CHECKED (${error.explain('data.records:read')})`);
     return;
   }
   const byEmail = new Map<string, string[]>();
@@ -178,9 +180,9 @@ async function reportDuplicates(client: AirtableClient, table: TableDefinition, 
   }
   const twice = [...byEmail].filter(([, ids]) => ids.length > 1);
   if (twice.length === 0) report.lines.push('  stored twice: none');
-  else report.ok = false;
   for (const [email, ids] of twice)
-    report.lines.push(
+    fail(
+      report,
       `  STORED TWICE: ${email} in ${ids.length} records (${ids.join(', ')}): merge them into one`,
     );
 }
@@ -195,33 +197,22 @@ export async function checkBase(
   if (typeof tables === 'string') return { ok: false, lines: [tables] };
   const client = siteToken ? kitClient({ endpointUrl, baseId, token: siteToken }) : undefined;
   for (const { table, existing, fields } of tables) {
-    report.lines.push(`${table.name}: ${existing ? 'present' : 'MISSING table'}`);
     if (!existing) {
-      report.ok = false;
+      fail(report, `${table.name}: MISSING table`);
       continue;
     }
+    report.lines.push(`${table.name}: present`);
     for (const { field, found } of fields) {
-      if (found?.type === field.type) {
-        report.lines.push(`  ${field.name}: present (${field.type})`);
-        continue;
-      }
-      report.ok = false;
-      report.lines.push(
-        found
-          ? `  ${field.name}: WRONG TYPE ${found.type}, needs ${field.type}`
-          : `  ${field.name}: MISSING (needs ${field.type})`,
-      );
+      if (found?.type === field.type) report.lines.push(`  ${field.name}: present (${field.type})`);
+      else if (found) fail(report, `  ${field.name}: WRONG TYPE ${found.type}, needs ${field.type}`);
+      else fail(report, `  ${field.name}: MISSING (needs ${field.type})`);
     }
     if (!client) continue;
     await probe(client, table, report);
     await reportDuplicates(client, table, report);
   }
-  if (!siteToken) {
-    report.lines.push(
-      "Site token: NOT CHECKED (set AIRTABLE_API_KEY to the token the site's relay will use)",
-    );
-    report.ok = false;
-  }
+  if (!siteToken)
+    fail(report, "Site token: NOT CHECKED (set AIRTABLE_API_KEY to the token the site's relay will use)");
   report.lines.push(
     report.ok
       ? 'OK: the base is ready for the site.'

@@ -108,18 +108,8 @@ export async function main(
       const deadLetters = letters
         .filter((letter) => normaliseEmail(letter.email) === target)
         .map(({ table, email: address, reason, failedAt }) => ({ table, email: address, reason, failedAt }));
-      out(
-        JSON.stringify(
-          {
-            email: target,
-            exportedAt: new Date(now()).toISOString(),
-            records,
-            ...(site ? { deadLetters } : {}),
-          },
-          null,
-          2,
-        ),
-      );
+      const exportedAt = new Date(now()).toISOString();
+      out(JSON.stringify({ email: target, exportedAt, records, ...(site ? { deadLetters } : {}) }, null, 2));
       const total = PRIVACY_TABLES.reduce((sum, table) => sum + (records[table]?.length ?? 0), 0);
       err(`Exported ${plural(total, 'record')} of ${target} ${requestCount(client)}.`);
       return 0;

@@ -74,13 +74,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     const records = newestFirst[name] ?? [];
     console.log(`\n${name} (${records.length})`);
     const definition = AIRTABLE_TABLE_DEFINITIONS.find((table) => table.name === name);
-    const columns = Object.values(definition?.fields ?? {})
-      .map((field) => field.name)
-      .filter((column) => column !== EMAIL);
     for (const record of records) {
       console.log(`  ${show(record.fields[EMAIL]) || '(no email)'}  [${record.id}]`);
-      for (const column of columns) {
-        const value = show(record.fields[column]);
+      for (const { name: column } of Object.values(definition?.fields ?? {})) {
+        const value = column === EMAIL ? '' : show(record.fields[column]);
         if (value) console.log(`      ${column}: ${value}`);
       }
     }
