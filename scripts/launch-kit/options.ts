@@ -99,8 +99,7 @@ export function siteTokenClient(options: KitOptions, usage: string, err: (line: 
   return null;
 }
 
-export const plural = (count: number, one: string, many = `${one}s`) =>
-  `${count} ${count === 1 ? one : many}`;
+export const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
 
 /** How many requests a command made: "(3 requests to Airtable)". */
 export const requestCount = (client: AirtableClient) =>
