@@ -65,18 +65,6 @@ export function fileForPath(path: string): string {
   return join(path.replace(/^\//, ''), 'index.html');
 }
 
-export function renderSitemap(siteUrl: string, pages: readonly Pick<PrerenderedPage, 'path'>[]): string {
-  const urls = pages
-    .filter((page) => page.path !== '*')
-    .map((page) => `  <url><loc>${siteUrl}${page.path}</loc></url>`)
-    .join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
-}
-
-export function renderRobots(siteUrl: string): string {
-  return `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`;
-}
-
 /**
  * The CSS a page needs, in cascade order: the entry's (global styles), then that of the chunks
  * that hydrate it (the shell, the page's own chunk and what it imports statically). Inline
@@ -182,8 +170,17 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
       );
     const { siteUrl } = settings.current;
     await writeFile(join(outDir, '_headers'), headersFile(settings.current, scriptHashes));
-    await writeFile(join(outDir, 'sitemap.xml'), renderSitemap(siteUrl, pages));
-    await writeFile(join(outDir, 'robots.txt'), renderRobots(siteUrl));
+    const urls = pages
+      .filter((page) => page.path !== '*')
+      .map((page) => `<url><loc>${siteUrl}${page.path}</loc></url>`);
+    await writeFile(
+      join(outDir, 'sitemap.xml'),
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  ${urls.join('\n  ')}\n</urlset>\n`,
+    );
+    await writeFile(
+      join(outDir, 'robots.txt'),
+      `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`,
+    );
     logger.info(
       `Prerendered ${pages.length} pages, ${templates.length} form answer templates and ` +
         `${relay ? 1 : 0} email link page template into ${outDir}, ` +

@@ -74,14 +74,8 @@ const FLAG_WORDS: Readonly<Record<string, boolean>> = {
 /** A variable the app reads (.env.example lists them all). */
 type SettingName = `VITE_${string}`;
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
+/** An absolute http(s) URL: these schemes cannot parse without a host. */
+const isHttpUrl = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 
 /**
  * Validates and types the raw settings. Unset or blank values take their defaults; anything
