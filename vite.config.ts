@@ -5,13 +5,12 @@ import { defineConfig } from 'vite';
 import { workerServer } from './scripts/vite-plugins/worker-server.ts';
 import { prerender } from './scripts/vite-plugins/prerender.ts';
 import { siteSettings } from './scripts/vite-plugins/site-settings.ts';
-import { launchChecklistWarning } from './scripts/vite-plugins/launch-checklist.ts';
 import { WorkerdFirstSequencer } from './tests/runner/sequencer.ts';
 
 const settings = siteSettings();
 
 export default defineConfig({
-  plugins: [settings, react(), prerender(settings), ...workerServer(settings), launchChecklistWarning()],
+  plugins: [settings, react(), prerender(settings), ...workerServer(settings)],
   resolve: {
     alias: [
       // react-router's package exports only its development build to bundlers; the production

@@ -1,9 +1,10 @@
 /**
- * Everything that must be real before launch, one line each: placeholders (from their marks in
- * src/config/site.ts), the build's settings, storage, the admin token, the retention trigger and
- * the legal review. Shared by `npm run launch-check` (launch-check.ts) and the production build's
- * warning (scripts/vite-plugins/launch-checklist.ts): the one module of the owner's commands
- * the build loads.
+ * `npm run launch-check`: everything that must be real before launch, one line each, exit 1
+ * while any item fails: placeholders (from their marks, placeholder() in src/config/site.ts),
+ * the build's settings, storage, the admin token, the retention trigger and the legal review
+ * (src/content/legal/review.ts), the rest from the build's environment (.env files and the shell,
+ * as `vite build` reads them). The production build prints the same checklist as a warning
+ * (scripts/vite-plugins/site-settings.ts): the one module of the owner's commands it loads.
  */
 import { siteOriginOf } from '#src/server/airtable-client.ts';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/queues.ts
 import { type MailEnv, parseMailbox } from '#src/server/mail.ts';
 import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/links.ts';
 import { isValidEmail } from '#src/lib/email.ts';
+import { runAsCommand } from '#scripts/command.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
 
@@ -27,6 +29,7 @@ export const fail = (text: string): Item => [false, `✗ ${text}`];
 /** Passes, but says what to watch. */
 export const warn = (text: string): Item => [true, `! ${text}`];
 
+/** The lines for storage and mail, by the storage mode. */
 function storageLines(settings: SiteSettings, env: BuildEnv): Item[] {
   if (settings.storageMode === 'direct') {
     // The spec's mode works, but every visitor can read the key: a warning, not a failure.
@@ -34,6 +37,9 @@ function storageLines(settings: SiteSettings, env: BuildEnv): Item[] {
       warn(
         'storage: direct mode (VITE_AIRTABLE_API_KEY is set): the key is in the page and readable by every visitor; ' +
           'give it data.records scopes on this base only, or unset it to use the relay',
+      ),
+      warn(
+        'mail: direct mode has no server, so sign-ups are not confirmed by email and nobody is told of quotes (docs/consent.md)',
       ),
     ];
   }
@@ -57,6 +63,7 @@ function storageLines(settings: SiteSettings, env: BuildEnv): Item[] {
       : fail(
           `storage: relay mode needs ${missing.join(' and ')} in the host's environment (server-side only; set them here too to check)`,
         ),
+    ...mailChecklist(env),
   ];
 }
 
@@ -156,14 +163,6 @@ export function launchChecklist(env: BuildEnv, root = path.resolve('.')) {
   );
   // SITE_URL is the Worker's: in the shell, or as wrangler.jsonc sets it.
   if (settings) items.push(...storageLines(settings, { SITE_URL: wranglerVarOf(root, 'SITE_URL'), ...env }));
-  if (settings?.storageMode === 'relay') items.push(...mailChecklist(env));
-  else if (settings) {
-    items.push(
-      warn(
-        'mail: direct mode has no server, so sign-ups are not confirmed by email and nobody is told of quotes (docs/consent.md)',
-      ),
-    );
-  }
   const reviewed = LEGAL_REVIEW.status === 'reviewed' && LEGAL_REVIEW.reviewedBy && LEGAL_REVIEW.reviewedOn;
   items.push(
     adminTokenLine(env),
@@ -196,3 +195,12 @@ export const BUILD_ENV_PREFIXES = [
 export function buildEnv(root: string, mode = 'production'): BuildEnv {
   return loadEnv(mode, root, [...BUILD_ENV_PREFIXES]);
 }
+
+/** The command: prints the checklist; exit code 1 while any item fails. */
+export function main(): number {
+  const checklist = launchChecklist(buildEnv(path.resolve('.')));
+  for (const line of checklist.lines) console.log(line);
+  return checklist.ok ? 0 : 1;
+}
+
+runAsCommand(import.meta.url, main);

@@ -2,70 +2,64 @@
  * Base id, endpoint and tokens for the launch-kit commands: from flags, else from the
  * environment. They are only ever held in memory: nothing here writes them anywhere.
  */
-import { parseArgs } from 'node:util';
-import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import {
+  airtableAccess,
   type AirtableAccess,
   type AirtableClient,
+  AirtableError,
   createAirtableClient,
   createPacer,
   type ListQuery,
   type Pacer,
+  RATE_WINDOW_MS,
   type StoredRecord,
 } from '#src/server/airtable-client.ts';
 import { DEAD_LETTERS_PATH } from '#src/server/queues.ts';
 
-/**
- * Reads flags over environment variables; throws on an unknown flag or a flag without value.
- * `schemaToken` has schema.bases:read (check) or schema.bases:write (setup); `siteToken` is the
- * one the site's relay uses (AIRTABLE_API_KEY).
- */
-export function readKitOptions(argv: readonly string[], env: Readonly<Record<string, string | undefined>>) {
-  const string = { type: 'string' } as const;
-  const { values } = parseArgs({
-    args: [...argv],
-    options: { base: string, endpoint: string, 'schema-token': string, 'site-token': string },
-  });
-  const baseId = values.base ?? env.AIRTABLE_BASE_ID;
-  const schemaToken = values['schema-token'] ?? env.AIRTABLE_SCHEMA_TOKEN;
-  const siteToken = values['site-token'] ?? env.AIRTABLE_API_KEY;
-  return {
-    endpointUrl: values.endpoint ?? (env.AIRTABLE_ENDPOINT_URL || AIRTABLE_DEFAULT_ENDPOINT),
-    ...(baseId ? { baseId } : {}),
-    ...(schemaToken ? { schemaToken } : {}),
-    ...(siteToken ? { siteToken } : {}),
-  };
-}
+type Env = Readonly<Record<string, string | undefined>>;
 
-/** Options of a command that needs the base id and a schema token. */
-export type SchemaAccessOptions = ReturnType<typeof readKitOptions> & { baseId: string; schemaToken: string };
+const string = { type: 'string' } as const;
 
 /**
- * Reads the options of a command that needs the base id and a schema token with `scope`; on a
- * bad flag or a missing value it prints why and the usage, and returns null (exit code 2).
+ * Reads a command's flags over environment variables: the kit's four and the command's `extra`
+ * ones. `schemaToken` has schema.bases:read (check) or schema.bases:write (setup); `siteToken` is
+ * the one the site's relay uses (AIRTABLE_API_KEY). On an unknown flag, a flag without value or
+ * (unless `positionals`) an argument, it prints why and the usage, and returns null (exit code 2).
  */
-export function readSchemaAccess(
+export function readKitOptions(
   argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
+  env: Env,
   usage: string,
-  scope: string,
-): SchemaAccessOptions | null {
-  let options;
+  {
+    extra = {} as ParseArgsOptionsConfig,
+    positionals = false,
+    err = (line: string) => console.error(line),
+  } = {},
+) {
+  let parsed;
   try {
-    options = readKitOptions(argv, env);
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: positionals,
+      options: { base: string, endpoint: string, 'schema-token': string, 'site-token': string, ...extra },
+    });
   } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
+    err(`${(error as Error).message}\n${usage}`);
     return null;
   }
-  const { baseId, schemaToken } = options;
-  if (!baseId || !schemaToken) {
-    console.error(
-      `Needs the base id (AIRTABLE_BASE_ID) and a token with ${scope} (AIRTABLE_SCHEMA_TOKEN).\n${usage}`,
-    );
-    return null;
-  }
-  return { ...options, baseId, schemaToken };
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const flag = (name: string) => values[name] as string | undefined;
+  const { endpointUrl, baseId, token } = airtableAccess({
+    AIRTABLE_API_KEY: flag('site-token') ?? env.AIRTABLE_API_KEY,
+    AIRTABLE_BASE_ID: flag('base') ?? env.AIRTABLE_BASE_ID,
+    AIRTABLE_ENDPOINT_URL: flag('endpoint') ?? env.AIRTABLE_ENDPOINT_URL,
+  });
+  const schemaToken = (flag('schema-token') ?? env.AIRTABLE_SCHEMA_TOKEN)?.trim() ?? '';
+  return { endpointUrl, baseId, schemaToken, siteToken: token, values, positionals: parsed.positionals };
 }
+
+export type KitOptions = NonNullable<ReturnType<typeof readKitOptions>>;
 
 // Airtable's limit is per base and counts every client, these commands included: one pacer for
 // the process keeps them under it, and a 429 (someone else busy on the base) waits the penalty.
@@ -89,6 +83,35 @@ export function kitClient(access: AirtableAccess, pacer: Pacer = processPacer): 
   });
 }
 
+/**
+ * The client of a command that works on the records with the site's token (privacy, waitlist
+ * export), or null after saying what is missing. Its own pacer, shut for one window first: the
+ * command run just before (or the site) may have used the base's allowance.
+ */
+export function siteTokenClient(options: KitOptions, usage: string, err: (line: string) => void) {
+  const { endpointUrl, baseId, siteToken } = options;
+  if (siteToken && baseId)
+    return kitClient(
+      { endpointUrl, baseId, token: siteToken },
+      createPacer({ startClosedForMs: RATE_WINDOW_MS }),
+    );
+  err(`Needs the site's token (AIRTABLE_API_KEY) and the base id (AIRTABLE_BASE_ID).\n${usage}`);
+  return null;
+}
+
+export const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+
+/** How many requests a command made: "(3 requests to Airtable)". */
+export const requestCount = (client: AirtableClient) =>
+  `(${plural(client.requestsSent(), 'request')} to Airtable)`;
+
+/** The line a command prints when it fails. */
+export function failure(error: unknown, client: AirtableClient): string {
+  if (error instanceof AirtableError)
+    return `Airtable answered ${error.status || 'nothing'} ${error.type}: ${error.message} ${requestCount(client)}`;
+  return `Failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
 /** Every record a list query finds, page by page (Airtable's pages of 100 and its offset). */
 export async function listAll(
   client: AirtableClient,
@@ -106,13 +129,7 @@ export async function listAll(
 }
 
 /** A dead letter as the endpoint lists it. */
-export interface ListedLetter {
-  key: string;
-  table: string;
-  email: string;
-  reason: string;
-  failedAt: string;
-}
+export type ListedLetter = Record<'key' | 'table' | 'email' | 'reason' | 'failedAt', string>;
 
 /**
  * Calls the Worker's dead-letter admin endpoint at the site's origin with its ADMIN_TOKEN (`path`

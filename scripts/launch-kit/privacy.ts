@@ -1,20 +1,12 @@
 /**
- * The owner's privacy commands, with the server's own Airtable client (src/server/privacy.ts):
- *
- *   npm run privacy:retention -- --dry-run        # lists records past retention (table, email, last activity, rule)
- *   npm run privacy:retention                     # deletes them; prints how many per table
- *   npm run privacy:erase -- parent@example.com   # Article 17: deletes every record of that email
- *   npm run privacy:export -- parent@example.com  # Article 15: every record of that email, as JSON
- *
- * They read AIRTABLE_API_KEY, AIRTABLE_BASE_ID and AIRTABLE_ENDPOINT_URL (the relay's names; or
- * --site-token, --base, --endpoint, as the launch kit) and work against the local emulator with
- * no account. On the Workers deploy, erase and export also cover the Worker's dead letters of
- * that email when SITE_URL and ADMIN_TOKEN (or --url, --admin-token) are given.
+ * `npm run privacy:retention|erase|export` (USAGE below): the owner's privacy commands, with the
+ * server's own Airtable client and src/server/privacy.ts. retention deletes the records past the
+ * privacy policy's retention (--dry-run lists them, with the rule, instead); erase (Article 17)
+ * deletes every record of an email; export (Article 15) prints them as JSON. They work against
+ * the local emulator with no account.
  */
-import { parseArgs } from 'node:util';
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
-import { AirtableError, airtableAccess, createPacer, RATE_WINDOW_MS } from '#src/server/airtable-client.ts';
 import {
   applyRetention,
   describeRetention,
@@ -23,7 +15,15 @@ import {
   PRIVACY_TABLES,
 } from '#src/server/privacy.ts';
 import { runAsCommand } from '#scripts/command.ts';
-import { deadLetterAdmin, kitClient, type ListedLetter } from './options.ts';
+import {
+  deadLetterAdmin,
+  failure,
+  type ListedLetter,
+  plural,
+  readKitOptions,
+  requestCount,
+  siteTokenClient,
+} from './options.ts';
 
 const USAGE = [
   'Usage: npm run privacy:retention -- [--dry-run]',
@@ -33,43 +33,31 @@ const USAGE = [
   "Workers deploy: SITE_URL and ADMIN_TOKEN (or --url, --admin-token) make erase and export cover the Worker's dead letters too.",
 ].join('\n');
 
-export interface PrivacyCommandDeps {
-  /** The clock of the retention policy and of the export's timestamp (tests pin it). */
-  now?: () => number;
-  /** Where output goes (tests collect it). */
-  out?: (line: string) => void;
-  err?: (line: string) => void;
-}
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-
+/**
+ * `now`: the clock of the retention policy and of the export's timestamp; `out`, `err`: where
+ * output goes (tests pin the one and collect the others).
+ */
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-  deps: PrivacyCommandDeps = {},
+  {
+    now = Date.now,
+    out = (line: string) => console.log(line),
+    err = (line: string) => console.error(line),
+  } = {},
 ): Promise<number> {
-  const out = deps.out ?? ((line: string) => console.log(line));
-  const err = deps.err ?? ((line: string) => console.error(line));
-  const now = deps.now ?? Date.now;
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'dry-run': { type: 'boolean', default: false },
-        endpoint: { type: 'string' },
-        base: { type: 'string' },
-        'site-token': { type: 'string' },
-        url: { type: 'string' },
-        'admin-token': { type: 'string' },
-      },
-    });
-  } catch (error) {
-    err(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
+  const options = readKitOptions(argv, env, USAGE, {
+    err,
+    positionals: true,
+    extra: {
+      'dry-run': { type: 'boolean', default: false },
+      url: { type: 'string' },
+      'admin-token': { type: 'string' },
+    },
+  });
+  if (!options) return 2;
+  const { values, positionals } = options;
+  const dryRun = values['dry-run'] === true;
   const [command = '', email = '', ...extra] = positionals;
   const needsEmail = command === 'erase' || command === 'export';
   if (
@@ -77,49 +65,37 @@ export async function main(
     (needsEmail && !email.trim()) ||
     (!needsEmail && email) ||
     extra.length > 0 ||
-    (values['dry-run'] && command !== 'retention')
+    (dryRun && command !== 'retention')
   ) {
     err(USAGE);
     return 2;
   }
-  const access = airtableAccess({
-    AIRTABLE_API_KEY: values['site-token'] ?? env.AIRTABLE_API_KEY,
-    AIRTABLE_BASE_ID: values.base ?? env.AIRTABLE_BASE_ID,
-    AIRTABLE_ENDPOINT_URL: values.endpoint ?? env.AIRTABLE_ENDPOINT_URL,
-  });
-  if (!access.token || !access.baseId) {
-    err(`Needs the site's token (AIRTABLE_API_KEY) and the base id (AIRTABLE_BASE_ID).\n${USAGE}`);
-    return 2;
-  }
-  const siteUrl = values.url ?? env.SITE_URL ?? '';
-  const adminToken = values['admin-token'] ?? env.ADMIN_TOKEN ?? '';
+  const client = siteTokenClient(options, USAGE, err);
+  if (!client) return 2;
+  const siteUrl = (values.url as string | undefined) ?? env.SITE_URL ?? '';
+  const adminToken = (values['admin-token'] as string | undefined) ?? env.ADMIN_TOKEN ?? '';
   const site = siteUrl && adminToken ? { url: siteUrl, token: adminToken } : undefined;
-
-  // One pacer for the command: at most 5 requests in any 1.2 s, and the 30 s penalty after a 429.
-  // It starts shut for one window: the command run just before (or the site) may have used it.
-  const client = kitClient(access, createPacer({ startClosedForMs: RATE_WINDOW_MS }));
-  const requestCount = () => `(${plural(client.requestsSent(), 'request')} to Airtable)`;
 
   try {
     if (command === 'retention') {
-      const report = await applyRetention({ client, now, dryRun: values['dry-run'] });
-      if (report.dryRun) {
-        if (report.expired.length === 0) out('No record is past retention.');
-        else {
-          const width = Math.max(...report.expired.map((record) => record.table.length), 'TABLE'.length);
-          const emailWidth = Math.max(...report.expired.map((record) => record.email.length), 'EMAIL'.length);
-          out(`${'TABLE'.padEnd(width)}  ${'EMAIL'.padEnd(emailWidth)}  ${'LAST ACTIVITY'.padEnd(24)}  RULE`);
-          for (const record of report.expired)
-            out(
-              `${record.table.padEnd(width)}  ${record.email.padEnd(emailWidth)}  ${record.lastActivity.padEnd(24)}  ${
-                record.pending
-                  ? `unconfirmed, ${PENDING_RETENTION_DAYS} days`
-                  : `${DATA_RETENTION_MONTHS} months`
-              }`,
-            );
-        }
+      const report = await applyRetention({ client, now, dryRun });
+      if (report.dryRun && report.expired.length === 0) out('No record is past retention.');
+      else if (report.dryRun) {
+        const rows = [
+          ['TABLE', 'EMAIL', 'LAST ACTIVITY', 'RULE'],
+          ...report.expired.map((record) => [
+            record.table,
+            record.email,
+            record.lastActivity,
+            record.pending
+              ? `unconfirmed, ${PENDING_RETENTION_DAYS} days`
+              : `${DATA_RETENTION_MONTHS} months`,
+          ]),
+        ];
+        const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
+        for (const row of rows) out(row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  '));
       }
-      out(`${describeRetention(report)} ${requestCount()}`);
+      out(`${describeRetention(report)} ${requestCount(client)}`);
       if (report.dryRun && report.expired.length > 0) out('Dry run: nothing was deleted.');
       return 0;
     }
@@ -127,30 +103,15 @@ export async function main(
     const target = normaliseEmail(email);
     if (command === 'export') {
       const records = await exportEmail({ client, now }, email);
-      const deadLetters = site
-        ? (await deadLetterAdmin<{ letters: ListedLetter[] }>(site)).letters
-            .filter((letter) => normaliseEmail(letter.email) === target)
-            .map(({ table, email: address, reason, failedAt }) => ({
-              table,
-              email: address,
-              reason,
-              failedAt,
-            }))
-        : undefined;
-      out(
-        JSON.stringify(
-          {
-            email: target,
-            exportedAt: new Date(now()).toISOString(),
-            records,
-            ...(deadLetters ? { deadLetters } : {}),
-          },
-          null,
-          2,
-        ),
-      );
+      const letters = site ? (await deadLetterAdmin<{ letters: ListedLetter[] }>(site)).letters : [];
+      // As the Worker lists them, without the store's key.
+      const deadLetters = letters
+        .filter((letter) => normaliseEmail(letter.email) === target)
+        .map(({ table, email: address, reason, failedAt }) => ({ table, email: address, reason, failedAt }));
+      const exportedAt = new Date(now()).toISOString();
+      out(JSON.stringify({ email: target, exportedAt, records, ...(site ? { deadLetters } : {}) }, null, 2));
       const total = PRIVACY_TABLES.reduce((sum, table) => sum + (records[table]?.length ?? 0), 0);
-      err(`Exported ${plural(total, 'record')} of ${target} ${requestCount()}.`);
+      err(`Exported ${plural(total, 'record')} of ${target} ${requestCount(client)}.`);
       return 0;
     }
 
@@ -162,7 +123,7 @@ export async function main(
       const counts = PRIVACY_TABLES.map(
         (table) => `${erased.filter((record) => record.table === table).length} in ${table}`,
       ).join(', ');
-      out(`Erased ${target}: ${counts} ${requestCount()}.`);
+      out(`Erased ${target}: ${counts} ${requestCount(client)}.`);
     }
     if (site) {
       const { erased: letters } = await deadLetterAdmin<{ erased: number }>(site, '/erase', { email });
@@ -174,9 +135,7 @@ export async function main(
     }
     return 0;
   } catch (error) {
-    if (error instanceof AirtableError)
-      err(`Airtable answered ${error.status || 'nothing'} ${error.type}: ${error.message} ${requestCount()}`);
-    else err(`Failed: ${error instanceof Error ? error.message : String(error)}`);
+    err(failure(error, client));
     return 1;
   }
 }

@@ -25,15 +25,23 @@ import { runAsCommand } from '#scripts/command.ts';
 const EMAIL = WAITLIST_FIELDS.email;
 const LAST_UPDATED = QUOTE_FIELDS.lastUpdated;
 
-interface Options {
-  data: string;
-  url?: string | undefined;
-  table?: string | undefined;
-  json: boolean;
+/** The stored records by table: asked of a running emulator at `url`, else read from `data`. */
+async function readTables(data: string, url?: string): Promise<Record<string, StoredRecord[]> | undefined> {
+  if (url) {
+    const response = await fetch(`${url.replace(/\/+$/, '')}${EMULATOR_ADMIN_PREFIX}/records`);
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+    return ((await response.json()) as { tables: Record<string, StoredRecord[]> }).tables;
+  }
+  if (!fs.existsSync(data)) return undefined;
+  // The store reads every version of the data file the emulator has written.
+  return new BaseStore({ baseId: EMULATOR_BASE_ID, dataFile: data }).allRecords();
 }
 
-function readOptions(argv: readonly string[]): Options {
-  const { values } = parseArgs({
+const show = (value: CellValue | undefined) => (Array.isArray(value) ? value.join(', ') : (value ?? ''));
+
+/** Prints the stored submissions; exit code 0. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const { values: options } = parseArgs({
     args: [...argv],
     options: {
       data: { type: 'string', default: EMULATOR_DEFAULT_DATA_FILE },
@@ -42,29 +50,11 @@ function readOptions(argv: readonly string[]): Options {
       json: { type: 'boolean', default: false },
     },
   });
-  return { ...values, data: path.resolve(values.data), url: values.url?.replace(/\/+$/, '') };
-}
-
-async function readTables(options: Options): Promise<Record<string, StoredRecord[]> | undefined> {
-  if (options.url) {
-    const response = await fetch(`${options.url}${EMULATOR_ADMIN_PREFIX}/records`);
-    if (!response.ok) throw new Error(`${options.url} answered ${response.status}`);
-    return ((await response.json()) as { tables: Record<string, StoredRecord[]> }).tables;
-  }
-  if (!fs.existsSync(options.data)) return undefined;
-  // The store reads every version of the data file the emulator has written.
-  return new BaseStore({ baseId: EMULATOR_BASE_ID, dataFile: options.data }).allRecords();
-}
-
-const show = (value: CellValue | undefined) => (Array.isArray(value) ? value.join(', ') : (value ?? ''));
-
-/** Prints the stored submissions; exit code 0. */
-export async function main(argv: readonly string[]): Promise<number> {
-  const options = readOptions(argv);
-  const tables = await readTables(options);
+  const data = path.resolve(options.data);
+  const tables = await readTables(data, options.url);
   if (!tables) {
     console.log(
-      `Nothing stored yet: ${path.relative(process.cwd(), options.data)} does not exist (run \`npm run dev\`).`,
+      `Nothing stored yet: ${path.relative(process.cwd(), data)} does not exist (run \`npm run dev\`).`,
     );
     return 0;
   }
@@ -84,13 +74,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     const records = newestFirst[name] ?? [];
     console.log(`\n${name} (${records.length})`);
     const definition = AIRTABLE_TABLE_DEFINITIONS.find((table) => table.name === name);
-    const columns = Object.values(definition?.fields ?? {})
-      .map((field) => field.name)
-      .filter((column) => column !== EMAIL);
     for (const record of records) {
       console.log(`  ${show(record.fields[EMAIL]) || '(no email)'}  [${record.id}]`);
-      for (const column of columns) {
-        const value = show(record.fields[column]);
+      for (const { name: column } of Object.values(definition?.fields ?? {})) {
+        const value = column === EMAIL ? '' : show(record.fields[column]);
         if (value) console.log(`      ${column}: ${value}`);
       }
     }

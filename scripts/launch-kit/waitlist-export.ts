@@ -1,28 +1,17 @@
 /**
- * `npm run waitlist:export`: the confirmed waitlist as CSV on stdout, for the newsletter tool.
- *
- *   npm run waitlist:export > confirmed.csv
- *   npm run waitlist:export -- --endpoint http://127.0.0.1:8787 --base appLocal --site-token …
- *
- * Only sign-ups whose owner pressed the emailed link (`Consent` = `Confirmed`) are printed:
- * never `Pending` (unconfirmed), `Withdrawn` (unsubscribed: the suppression list) or records
- * with no Consent (direct mode, or stored before consent), which nobody can show consented
- * (docs/consent.md). Columns: email, interests (separated by "; "), Confirmed At (ISO 8601, UTC).
- * It reads AIRTABLE_API_KEY, AIRTABLE_BASE_ID and AIRTABLE_ENDPOINT_URL (or --site-token, --base,
- * --endpoint) and pages through every record with the server's one Airtable client.
+ * `npm run waitlist:export > confirmed.csv` (USAGE below): the confirmed waitlist as CSV on
+ * stdout, for the newsletter tool. Only sign-ups whose owner pressed the emailed link (`Consent` =
+ * `Confirmed`): never `Pending` (unconfirmed), `Withdrawn` (unsubscribed: the suppression list) or
+ * records with no Consent (direct mode, or stored before consent), which nobody can show
+ * consented (docs/consent.md). Columns: email, interests (separated by "; "), Confirmed At (ISO
+ * 8601, UTC).
  */
 import { FORMS } from '#src/lib/forms/forms.ts';
 import type { ConsentState } from '#src/lib/forms/contract.ts';
-import {
-  AirtableError,
-  type AirtableClient,
-  type StoredRecord,
-  createPacer,
-  RATE_WINDOW_MS,
-} from '#src/server/airtable-client.ts';
+import { AirtableError, type AirtableClient, type StoredRecord } from '#src/server/airtable-client.ts';
 import { runAsCommand } from '#scripts/command.ts';
 import { csvRow } from './csv.ts';
-import { kitClient, listAll, readKitOptions } from './options.ts';
+import { failure, listAll, plural, readKitOptions, requestCount, siteTokenClient } from './options.ts';
 
 const WAITLIST = FORMS.waitlist;
 const EMAIL = WAITLIST.fields.email.airtable;
@@ -32,7 +21,7 @@ const CONFIRMED_AT = WAITLIST.fields.confirmedAt.airtable;
 const CONFIRMED: ConsentState = 'Confirmed';
 
 /** The CSV's header: the newsletter tool maps these names. */
-export const EXPORT_COLUMNS = ['email', 'interests', CONFIRMED_AT] as const;
+const EXPORT_COLUMNS = ['email', 'interests', CONFIRMED_AT] as const;
 
 const USAGE = [
   'Usage: npm run waitlist:export [-- --endpoint URL --base BASE_ID --site-token TOKEN] > confirmed.csv',
@@ -40,85 +29,56 @@ const USAGE = [
   'Airtable: AIRTABLE_API_KEY, AIRTABLE_BASE_ID, AIRTABLE_ENDPOINT_URL (or the flags).',
 ].join('\n');
 
-export interface ExportDeps {
-  /** Where the CSV goes (stdout by default; tests collect it). */
-  write?: (chunk: string) => void;
-  /** Where the summary and errors go (stderr, so a redirect keeps only the CSV). */
-  err?: (line: string) => void;
-}
-
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-/** A record as the export prints it, or null when it is not a confirmed sign-up. */
-export function confirmedSignUp(record: StoredRecord) {
+type Row = [email: string, interests: string, confirmedAt: string];
+
+/** A record as the export's row (email, interests, Confirmed At), or null when not a confirmed sign-up. */
+function confirmedRow(record: StoredRecord): Row | null {
   const email = text(record.fields[EMAIL]);
   if (record.fields[CONSENT] !== CONFIRMED || !email) return null;
   const interests = record.fields[INTERESTS];
-  return {
-    email,
-    interests: Array.isArray(interests) ? interests.map(text).filter(Boolean) : [],
-    confirmedAt: text(record.fields[CONFIRMED_AT]),
-  };
+  const names = Array.isArray(interests) ? interests.map(text).filter(Boolean) : [];
+  return [email, names.join('; '), text(record.fields[CONFIRMED_AT])];
 }
 
-/** Every confirmed sign-up, page by page (Airtable's pages of 100), oldest confirmation first. */
-export async function confirmedSignUps(client: AirtableClient) {
+/** Every confirmed sign-up's row, page by page (Airtable's pages of 100), oldest confirmation first. */
+async function confirmedRows(client: AirtableClient): Promise<Row[]> {
   const records = await listAll(client, WAITLIST.table, {
     filterByFormula: `{${CONSENT}} = '${CONFIRMED}'`,
     fields: [EMAIL, INTERESTS, CONSENT, CONFIRMED_AT],
   });
   // Checked again here: the formula is Airtable's reading, the rule is ours.
-  const found = records.map(confirmedSignUp).filter((signUp) => signUp !== null);
-  return found.sort((a, b) => a.confirmedAt.localeCompare(b.confirmedAt) || a.email.localeCompare(b.email));
+  const rows = records.map(confirmedRow).filter((row) => row !== null);
+  return rows.sort((a, b) => a[2].localeCompare(b[2]) || a[0].localeCompare(b[0]));
 }
 
-/** The CSV for `signUps`, header first. */
-export function exportCsv(signUps: readonly NonNullable<ReturnType<typeof confirmedSignUp>>[]): string {
-  return [
-    csvRow(EXPORT_COLUMNS),
-    ...signUps.map((signUp) => csvRow([signUp.email, signUp.interests.join('; '), signUp.confirmedAt])),
-  ].join('');
-}
-
+/**
+ * The CSV goes to `write` (stdout), the summary and errors to `err` (stderr, so a redirect keeps
+ * only the CSV); tests collect both.
+ */
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-  deps: ExportDeps = {},
+  {
+    write = (chunk: string): void => void process.stdout.write(chunk),
+    err = (line: string) => console.error(line),
+  } = {},
 ): Promise<number> {
-  const write = deps.write ?? ((chunk: string) => void process.stdout.write(chunk));
-  const err = deps.err ?? ((line: string) => console.error(line));
-  let options;
+  const options = readKitOptions(argv, env, USAGE, { err });
+  const client = options && siteTokenClient(options, USAGE, err);
+  if (!client) return 2;
   try {
-    options = readKitOptions(argv, env);
-  } catch (error) {
-    err(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return 2;
-  }
-  const { baseId, siteToken, endpointUrl } = options;
-  if (!baseId || !siteToken) {
-    err(`Needs the site's token (AIRTABLE_API_KEY) and the base id (AIRTABLE_BASE_ID).\n${USAGE}`);
-    return 2;
-  }
-  // One pacer for the command, shut for one window first: a command run just before may have used it.
-  const client = kitClient(
-    { endpointUrl, baseId, token: siteToken },
-    createPacer({ startClosedForMs: RATE_WINDOW_MS }),
-  );
-  const requests = () =>
-    `${client.requestsSent()} request${client.requestsSent() === 1 ? '' : 's'} to Airtable`;
-  try {
-    const signUps = await confirmedSignUps(client);
-    write(exportCsv(signUps));
-    err(`Exported ${signUps.length} confirmed sign-up${signUps.length === 1 ? '' : 's'} (${requests()}).`);
+    const rows = await confirmedRows(client);
+    write([EXPORT_COLUMNS, ...rows].map(csvRow).join(''));
+    err(`Exported ${plural(rows.length, 'confirmed sign-up')} ${requestCount(client)}.`);
     return 0;
   } catch (error) {
     if (error instanceof AirtableError && error.status === 422)
       err(
         `Airtable answered 422 ${error.type}: ${error.message}. The ${WAITLIST.table} table needs the ${CONSENT} and ${CONFIRMED_AT} fields (npm run airtable:setup); only relay and queued modes confirm addresses (docs/consent.md).`,
       );
-    else if (error instanceof AirtableError)
-      err(`Airtable answered ${error.status || 'nothing'} ${error.type}: ${error.message} (${requests()})`);
-    else err(`Failed: ${error instanceof Error ? error.message : String(error)}`);
+    else err(failure(error, client));
     return 1;
   }
 }

@@ -19,14 +19,14 @@ export const BOOT_MODULES_ID = 'boot-modules';
  */
 export const FIRST_PAINT_WAIT_MS = 5000;
 
-/** The entry's module script as Vite writes it into the built index.html. */
-export const ENTRY_SCRIPT_PATTERN = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
+/** The entry's module script, as Vite writes it into the built index.html (crossorigin) or not. */
+const ENTRY_SCRIPT_PATTERN = /\s*<script type="module"(?: crossorigin)? src="([^"]+)"><\/script>/;
 
 /**
  * The web app manifest link. It matters only to installing the site, yet Chrome fetches it as the
  * page loads; the loader adds it after first paint instead.
  */
-export const MANIFEST_LINK_PATTERN = /\s*<link rel="manifest" href="([^"]+)" \/>/;
+const MANIFEST_LINK_PATTERN = /\s*<link rel="manifest" href="([^"]+)" \/>/;
 
 /**
  * The inline loader for an entry module. ES5 syntax apart from import(), which every browser

@@ -11,10 +11,7 @@ import type { FormName } from '#src/lib/forms/forms.ts';
 import { withoutBoot } from './boot-loader.ts';
 
 /** What src/entry-server.tsx renders for a form's answer template. */
-export interface RenderedFormTemplate {
-  head: string;
-  html: string;
-}
+export type RenderedFormTemplate = Record<'head' | 'html', string>;
 
 interface FormTemplateModule {
   renderFormTemplate: (form: FormName) => RenderedFormTemplate;
@@ -54,33 +51,19 @@ function devStylesheetLinks(server: ViteDevServer): string {
 }
 
 /**
- * The answer template of `form` on the dev server (`vite`, listening): rendered through Vite's SSR loader
- * from src/entry-server.tsx, with the dev server's stylesheets linked (no dist/ to inline from)
- * and no script. Fill it with renderFormAnswer from src/server/form-door.ts.
+ * The answer template of `form` on the dev server (`vite`, listening), or with no form the page
+ * the emails' links open: rendered through Vite's SSR loader from src/entry-server.tsx as the
+ * build renders it, with no script. An answer template links the dev server's stylesheets (no
+ * dist/ to inline from); fill it with renderFormAnswer from src/server/form-door.ts. The link
+ * page's styles are inline (the entry inlines them); fill it with renderLinkPage from
+ * src/server/links.ts.
  */
-export async function devFormTemplate(server: ViteDevServer, form: FormName): Promise<string> {
+export async function devFormTemplate(server: ViteDevServer, form?: FormName): Promise<string> {
   const entry = (await server.ssrLoadModule('/src/entry-server.tsx')) as FormTemplateModule;
-  return assembleFormTemplate(
-    await devIndexHtml(server),
-    entry.renderFormTemplate(form),
-    devStylesheetLinks(server),
-  );
+  const rendered = form ? entry.renderFormTemplate(form) : entry.renderLinkPageTemplate();
+  const indexHtml = await readFile(join(server.config.root, 'index.html'), 'utf8');
+  return assembleFormTemplate(indexHtml, rendered, form ? devStylesheetLinks(server) : '');
 }
 
-/** The site's index.html as the dev server has it, without its module script. */
-async function devIndexHtml(server: ViteDevServer): Promise<string> {
-  return (await readFile(join(server.config.root, 'index.html'), 'utf8')).replace(
-    /\s*<script type="module" src="[^"]+"><\/script>/,
-    '',
-  );
-}
-
-/**
- * The emails' links' page template on the dev server (`vite`): rendered through Vite's SSR loader
- * as the build renders it, its styles inline (the entry inlines them), no script. Fill it with
- * renderLinkPage from src/server/links.ts.
- */
-export async function devLinkPageTemplate(server: ViteDevServer): Promise<string> {
-  const entry = (await server.ssrLoadModule('/src/entry-server.tsx')) as FormTemplateModule;
-  return assembleFormTemplate(await devIndexHtml(server), entry.renderLinkPageTemplate(), '');
-}
+/** The emails' links' page template on the dev server (see devFormTemplate). */
+export const devLinkPageTemplate = (server: ViteDevServer) => devFormTemplate(server);

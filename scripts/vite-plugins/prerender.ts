@@ -40,6 +40,8 @@ const CLIENT_START_MODULE = 'src/app/start.tsx';
 /**
  * The chunks behind the app's start module and a page's own chunk (when given), each after its
  * static imports: what hydrating that page loads, in load order. The entry itself is not one.
+ * Their files are the page's boot list, which its boot loader preloads, with the entry, right
+ * after first paint (see boot-loader.ts).
  */
 function hydrationChunks(manifest: Manifest, modulePath: string | null): ManifestChunk[] {
   const chunks: ManifestChunk[] = [];
@@ -56,14 +58,6 @@ function hydrationChunks(manifest: Manifest, modulePath: string | null): Manifes
   return chunks;
 }
 
-/**
- * The JavaScript a page needs to hydrate, in load order. The page's boot loader preloads it, with
- * the entry, right after first paint (see boot-loader.ts).
- */
-export function bootModules(manifest: Manifest, modulePath: string | null): string[] {
-  return hydrationChunks(manifest, modulePath).map((chunk) => `/${chunk.file}`);
-}
-
 /** The file a route is written to: clean URLs, and 404.html for the not-found page. */
 export function fileForPath(path: string): string {
   if (path === '*') return '404.html';
@@ -71,35 +65,18 @@ export function fileForPath(path: string): string {
   return join(path.replace(/^\//, ''), 'index.html');
 }
 
-export function renderSitemap(siteUrl: string, pages: readonly Pick<PrerenderedPage, 'path'>[]): string {
-  const urls = pages
-    .filter((page) => page.path !== '*')
-    .map((page) => `  <url><loc>${siteUrl}${page.path}</loc></url>`)
-    .join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
-}
-
-export function renderRobots(siteUrl: string): string {
-  return `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`;
-}
-
 /**
- * The stylesheets a page needs, in cascade order: the entry's (global styles), then those of the
- * chunks that hydrate it (the shell, the page's own chunk and what it imports statically).
+ * The CSS a page needs, in cascade order: the entry's (global styles), then that of the chunks
+ * that hydrate it (the shell, the page's own chunk and what it imports statically). Inline
+ * (first paint waits on no request), followed by a disabled link to each file it came from:
+ * browsers never fetch a disabled stylesheet, and Vite's loader, seeing the link, does not fetch
+ * that CSS again when the page's chunk is imported for hydration. Other pages' CSS arrives with
+ * their chunks on client-side navigation.
  */
-export function pageStylesheets(manifest: Manifest, modulePath: string | null): string[] {
+async function inlineStyles(outDir: string, manifest: Manifest, modulePath: string | null): Promise<string> {
   const entries = Object.values(manifest).filter((chunk) => chunk.isEntry);
   const files = [...entries, ...hydrationChunks(manifest, modulePath)].flatMap((chunk) => chunk.css ?? []);
-  return [...new Set(files)].map((file) => `/${file}`);
-}
-
-/**
- * The page's CSS inline (first paint waits on no request), followed by a disabled link to each
- * file it came from: browsers never fetch a disabled stylesheet, and Vite's loader, seeing the
- * link, does not fetch that CSS again when the page's chunk is imported for hydration. Other
- * pages' CSS arrives with their chunks on client-side navigation.
- */
-async function inlineStyles(outDir: string, hrefs: readonly string[]): Promise<string> {
+  const hrefs = [...new Set(files)].map((file) => `/${file}`);
   const css = await Promise.all(hrefs.map((href) => readFile(join(outDir, href), 'utf8')));
   const style = `<style>${css.join('').replace(/<\/style/gi, '<\\/style')}</style>`;
   return [style, ...hrefs.map((href) => `<link rel="stylesheet" href="${href}" disabled />`)].join('\n    ');
@@ -117,10 +94,8 @@ export async function withInlineIcon(html: string, outDir: string): Promise<stri
 }
 
 /** A form's answer template as src/entry-server.tsx renders it; the server fills it per native post. */
-export interface FormTemplatePage {
+export interface FormTemplatePage extends RenderedFormTemplate {
   form: FormName;
-  head: string;
-  html: string;
   /** Source module of the form's own page: the template carries that page's CSS. */
   modulePath: string;
 }
@@ -156,8 +131,8 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
     for (const page of pages) {
       const head = [
         page.head,
-        await inlineStyles(outDir, pageStylesheets(manifest, page.modulePath)),
-        `<script type="application/json" id="${BOOT_MODULES_ID}">${JSON.stringify(bootModules(manifest, page.isStatic ? null : page.modulePath))}</script>`,
+        await inlineStyles(outDir, manifest, page.modulePath),
+        `<script type="application/json" id="${BOOT_MODULES_ID}">${JSON.stringify(hydrationChunks(manifest, page.isStatic ? null : page.modulePath).map((chunk) => `/${chunk.file}`))}</script>`,
       ].join('\n    ');
       documents.push({
         page,
@@ -172,35 +147,43 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
     ].join('\n    ');
     const withSecurityMeta = (html: string) =>
       html.replace('<meta charset="UTF-8" />', () => `<meta charset="UTF-8" />\n    ${securityMeta}`);
-    for (const { page, html } of documents) {
-      const file = join(outDir, fileForPath(page.path));
+    const write = async (path: string, html: string) => {
+      const file = join(outDir, path);
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, withSecurityMeta(html));
-    }
-    // The answer page of each form's native post (relay mode: only there does a server answer
-    // one), no route and not in the sitemap; src/server/form-door.ts fills it per post.
-    const templates = settings.current.storageMode === 'relay' ? await server.renderFormTemplates() : [];
+    };
+    for (const { page, html } of documents) await write(fileForPath(page.path), html);
+    // Relay mode only (only there does a server answer a native post or send email), none a
+    // route or in the sitemap: the answer page of each form's native post, which
+    // src/server/form-door.ts fills per post, and the page the emails' links open, its styles
+    // inline in its head, which src/server/links.ts fills per request.
+    const relay = settings.current.storageMode === 'relay';
+    const templates = relay ? await server.renderFormTemplates() : [];
     for (const template of templates) {
-      const styles = await inlineStyles(outDir, pageStylesheets(manifest, template.modulePath));
-      const file = join(outDir, formTemplatePath(template.form));
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, withSecurityMeta(assembleFormTemplate(builtIndexHtml, template, styles)));
+      const styles = await inlineStyles(outDir, manifest, template.modulePath);
+      await write(formTemplatePath(template.form), assembleFormTemplate(builtIndexHtml, template, styles));
     }
-    // The page the emails' links open (relay mode: only there does the server send email), its
-    // styles inline in its head; src/server/links.ts fills it per request.
-    const linkPages = settings.current.storageMode === 'relay' ? [server.renderLinkPageTemplate()] : [];
-    for (const template of linkPages) {
-      const file = join(outDir, LINK_PAGE_TEMPLATE_PATH);
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, withSecurityMeta(assembleFormTemplate(builtIndexHtml, template, '')));
-    }
+    if (relay)
+      await write(
+        LINK_PAGE_TEMPLATE_PATH,
+        assembleFormTemplate(builtIndexHtml, server.renderLinkPageTemplate(), ''),
+      );
     const { siteUrl } = settings.current;
     await writeFile(join(outDir, '_headers'), headersFile(settings.current, scriptHashes));
-    await writeFile(join(outDir, 'sitemap.xml'), renderSitemap(siteUrl, pages));
-    await writeFile(join(outDir, 'robots.txt'), renderRobots(siteUrl));
+    const urls = pages
+      .filter((page) => page.path !== '*')
+      .map((page) => `<url><loc>${siteUrl}${page.path}</loc></url>`);
+    await writeFile(
+      join(outDir, 'sitemap.xml'),
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  ${urls.join('\n  ')}\n</urlset>\n`,
+    );
+    await writeFile(
+      join(outDir, 'robots.txt'),
+      `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`,
+    );
     logger.info(
       `Prerendered ${pages.length} pages, ${templates.length} form answer templates and ` +
-        `${linkPages.length} email link page template into ${outDir}, ` +
+        `${relay ? 1 : 0} email link page template into ${outDir}, ` +
         'with _headers, sitemap.xml and robots.txt ' +
         `(storage: ${settings.current.storageMode} mode)`,
     );

@@ -3,10 +3,12 @@
  * them with src/config/settings.ts and stops `vite dev` / `vite build` with a message naming
  * every bad variable. The app receives the validated object as `__SITE_SETTINGS__`, so only the
  * values it uses are in the bundle: never the whole `import.meta.env`, and in relay mode no
- * Airtable key, base id or endpoint at all.
+ * Airtable key, base id or endpoint at all. A production build also prints the launch checklist
+ * (scripts/launch-kit/checklist.ts) as a warning while any item fails.
  */
 import { loadEnv, type Plugin } from 'vite';
 import { parseSiteSettings, type SiteSettings } from '#src/config/settings.ts';
+import { buildEnv, launchChecklist } from '#scripts/launch-kit/checklist.ts';
 
 /** Settings shared by the site's plugins once `config` has run. */
 export interface SiteSettingsHolder {
@@ -27,6 +29,17 @@ export function siteSettings(): Plugin & SiteSettingsHolder {
       // loadEnv gives variables already in the environment precedence over .env files.
       resolved = parseSiteSettings(loadEnv(mode, envDir, 'VITE_'));
       return { define: { __SITE_SETTINGS__: JSON.stringify(resolved) } };
+    },
+    buildStart() {
+      const { config, name } = this.environment;
+      // Once per production build: when the client is built (not again for the SSR prerender).
+      if (config.command !== 'build' || config.mode !== 'production' || name !== 'client') return;
+      const checklist = launchChecklist(buildEnv(config.envDir || config.root, config.mode), config.root);
+      if (!checklist.ok) {
+        config.logger.warn(
+          ['', ...checklist.lines, 'Run `npm run launch-check` before going live.', ''].join('\n'),
+        );
+      }
     },
   };
 }

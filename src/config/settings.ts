@@ -44,11 +44,7 @@ export interface SiteSettings {
 }
 
 /** One bad setting: the variable, what it was, and what it accepts. */
-export interface SettingProblem {
-  name: string;
-  value: string;
-  accepts: string;
-}
+type SettingProblem = Record<'name' | 'value' | 'accepts', string>;
 
 /** Thrown by parseSiteSettings; its message names every bad variable and what it accepts. */
 export class SettingsError extends Error {
@@ -75,30 +71,11 @@ const FLAG_WORDS: Readonly<Record<string, boolean>> = {
   off: false,
 };
 
-/** Every variable the app reads, in the order .env.example lists them. */
-export const SETTING_NAMES = [
-  'VITE_AIRTABLE_API_KEY',
-  'VITE_AIRTABLE_BASE_ID',
-  'VITE_AIRTABLE_ENDPOINT_URL',
-  'VITE_GA_MEASUREMENT_ID',
-  'VITE_GA_SCRIPT_URL',
-  'VITE_SITE_URL',
-  'VITE_STORAGE_ANSWER_BOUND_MS',
-  'VITE_FEATURE_APP_STORE_BUTTON',
-  'VITE_FEATURE_GOOGLE_PLAY_BUTTON',
-  'VITE_FEATURE_SCHOOLS_PAGE',
-  'VITE_FEATURE_TEMP_ISSUE_POPUP',
-] as const;
-export type SettingName = (typeof SETTING_NAMES)[number];
+/** A variable the app reads (.env.example lists them all). */
+type SettingName = `VITE_${string}`;
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
+/** An absolute http(s) URL: these schemes cannot parse without a host. */
+const isHttpUrl = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 
 /**
  * Validates and types the raw settings. Unset or blank values take their defaults; anything
@@ -121,7 +98,7 @@ export function parseSiteSettings(raw: RawSettings): SiteSettings {
       '',
     );
   const flag = (name: FeatureFlag): boolean => {
-    const variable = `VITE_FEATURE_${name}` as SettingName;
+    const variable = `VITE_FEATURE_${name}` as const;
     const value = raw[variable];
     if (typeof value === 'boolean') return value;
     const word = check(variable, (given) => given.toLowerCase() in FLAG_WORDS, "'true' or 'false'");
@@ -166,12 +143,9 @@ export function parseSiteSettings(raw: RawSettings): SiteSettings {
     gaScriptUrl: url('VITE_GA_SCRIPT_URL', GA_DEFAULT_SCRIPT_URL),
     siteUrl: url('VITE_SITE_URL', SITE_DEFAULT_URL),
     storageAnswerBoundMs: boundText ? Number(boundText) : STORAGE_ANSWER_BOUND_MS,
-    flags: {
-      APP_STORE_BUTTON: flag('APP_STORE_BUTTON'),
-      GOOGLE_PLAY_BUTTON: flag('GOOGLE_PLAY_BUTTON'),
-      SCHOOLS_PAGE: flag('SCHOOLS_PAGE'),
-      TEMP_ISSUE_POPUP: flag('TEMP_ISSUE_POPUP'),
-    },
+    flags: Object.fromEntries(
+      Object.keys(FLAG_DEFAULTS).map((name) => [name, flag(name as FeatureFlag)]),
+    ) as Record<FeatureFlag, boolean>,
   };
   if (problems.length > 0) throw new SettingsError(problems);
   return settings;

@@ -20,7 +20,7 @@ describe('a command module runs its main only when Node was started with it', ()
 
   it('is not when a test or another command imports it', () => {
     expect(
-      isCommand(MODULE_URL, path.resolve(import.meta.dirname, '../../scripts/launch-kit/launch-check.ts')),
+      isCommand(MODULE_URL, path.resolve(import.meta.dirname, '../../scripts/launch-kit/dead-letters.ts')),
     ).toBe(false);
     expect(isCommand(MODULE_URL, undefined)).toBe(false);
     expect(isCommand(MODULE_URL, '/no/such/file.ts')).toBe(false);

@@ -8,8 +8,7 @@ import {
   type RunningEmulator,
   type TableInput,
 } from '#scripts/airtable-emulator/emulator.ts';
-import { checkBase, main as checkMain, PROBE_EMAIL } from '#scripts/launch-kit/airtable-check.ts';
-import { setupBase, main as setupMain } from '#scripts/launch-kit/airtable-setup.ts';
+import { checkBase, main, PROBE_EMAIL, setupBase } from '#scripts/launch-kit/airtable.ts';
 
 // The owner's two Airtable commands against the emulator's Metadata API: a schema token (all
 // schema scopes), the site's token (records only), and tokens lacking one scope each.
@@ -134,12 +133,12 @@ describe('npm run airtable:setup', () => {
       AIRTABLE_SCHEMA_TOKEN: SCHEMA_TOKEN,
       AIRTABLE_ENDPOINT_URL: running.url,
     };
-    expect(await setupMain([], env)).toBe(0);
+    expect(await main(['setup'], env)).toBe(0);
     expect(log).toHaveBeenCalledWith(expect.stringContaining('Created table'));
-    expect(await setupMain([], { AIRTABLE_SCHEMA_TOKEN: SCHEMA_TOKEN })).toBe(2);
+    expect(await main(['setup'], { AIRTABLE_SCHEMA_TOKEN: SCHEMA_TOKEN })).toBe(2);
     expect(error).toHaveBeenCalledWith(expect.stringContaining('AIRTABLE_BASE_ID'));
     expect(
-      await checkMain(['--site-token', SITE_TOKEN], { ...env, AIRTABLE_SCHEMA_TOKEN: SCHEMA_READER }),
+      await main(['check', '--site-token', SITE_TOKEN], { ...env, AIRTABLE_SCHEMA_TOKEN: SCHEMA_READER }),
     ).toBe(0);
   });
 });

@@ -25,7 +25,7 @@ function runLaunchCheck(cwd: string, env: Record<string, string>) {
       ([name]) => !BUILD_ENV_PREFIXES.some((prefix) => name.startsWith(prefix)),
     ),
   );
-  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/launch-kit/launch-check.ts'], {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/launch-kit/checklist.ts'], {
     cwd,
     env: { ...clean, ...env },
     encoding: 'utf8',

@@ -1,0 +1,262 @@
+/**
+ * `npm run airtable:setup` and `npm run airtable:check` (USAGE below): a base's tables and fields
+ * against the site's schema (src/lib/airtable/schema.ts), read through the Metadata API with a
+ * schema token, which stays on the owner's machine (never written anywhere).
+ *
+ * setup creates the missing tables and fields. Idempotent: it only adds what is missing, never
+ * deletes or retypes, and says what it did. Its token needs schema.bases:read and :write.
+ *
+ * check prints one line per table and field (present, missing, wrong type), then probes what the
+ * site's token can do in each table — look up, create and update a clearly marked test record,
+ * then delete it if the token may — and lists any address stored in more than one record, for
+ * the owner to merge. Exits non-zero on any problem.
+ */
+import {
+  AIRTABLE_TABLE_DEFINITIONS,
+  type TableDefinition,
+  emailLookupFormula,
+  normaliseEmail,
+} from '#src/lib/airtable/schema.ts';
+import {
+  type AirtableAccess,
+  type AirtableClient,
+  AirtableError,
+  type RemoteTable,
+  type StoredRecord,
+} from '#src/server/airtable-client.ts';
+import { type KitOptions, kitClient, listAll, readKitOptions } from './options.ts';
+import { runAsCommand } from '#scripts/command.ts';
+
+/** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
+export const PROBE_EMAIL = 'airtable-check@launch-kit.invalid';
+const PROBE_NOTE = 'TEST RECORD from npm run airtable:check: safe to delete';
+
+export interface Report {
+  lines: string[];
+  /** False when something is wrong, or could not be done and is left as is. */
+  ok: boolean;
+}
+
+/** Adds a line saying what is wrong. */
+function fail(report: Report, line: string) {
+  report.lines.push(line);
+  report.ok = false;
+}
+
+/**
+ * Each of the site's tables with the base's table of its name, if any, and each field with the
+ * base's; or the one line saying why `client` could not read the base's schema.
+ */
+async function compareSchema(client: AirtableClient, baseId: string) {
+  let remote: RemoteTable[];
+  try {
+    remote = await client.listTables();
+  } catch (error) {
+    if (!(error instanceof AirtableError)) throw error;
+    return `Cannot read the schema of base ${baseId}: ${error.explain('schema.bases:read')}.`;
+  }
+  return AIRTABLE_TABLE_DEFINITIONS.map((table) => {
+    const existing = remote.find((candidate) => candidate.name === table.name);
+    const fields = Object.values(table.fields).map((field) => ({
+      field,
+      found: existing?.fields.find((candidate) => candidate.name === field.name),
+    }));
+    return { table, existing, fields };
+  });
+}
+
+/** Adds the site's missing tables and fields to the base; never deletes or retypes. */
+export async function setupBase(access: AirtableAccess): Promise<Report & { changed: boolean }> {
+  const report = { lines: [] as string[], changed: false, ok: true };
+  const client = kitClient(access);
+  const tables = await compareSchema(client, access.baseId);
+  if (typeof tables === 'string') {
+    fail(report, tables);
+    return report;
+  }
+  try {
+    for (const { table, existing, fields } of tables) {
+      if (!existing) {
+        await client.createTable(
+          table.name,
+          fields.map(({ field }) => field),
+        );
+        report.changed = true;
+        const names = fields.map(({ field }) => `'${field.name}'`).join(', ');
+        report.lines.push(`Created table '${table.name}' with ${names}.`);
+        continue;
+      }
+      for (const { field, found } of fields) {
+        if (!found) {
+          await client.createField(existing.id, field);
+          report.changed = true;
+          report.lines.push(`Added field '${table.name}' › '${field.name}' (${field.type}).`);
+        } else if (found.type !== field.type) {
+          fail(
+            report,
+            `Left as is: '${table.name}' › '${field.name}' is ${found.type}, the site needs ${field.type}. ` +
+              'Setup never retypes a field: change it in Airtable (or rename it and run setup again).',
+          );
+        }
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof AirtableError)) throw error;
+    fail(report, `Stopped: Airtable refused a change: ${error.explain('schema.bases:write')}.`);
+    return report;
+  }
+  if (!report.changed && report.ok) {
+    report.lines.push(
+      `Nothing to do: base ${access.baseId} already has every table and field the site writes.`,
+    );
+  }
+  return report;
+}
+
+/** Looks up, creates, updates and (if allowed) deletes a marked record with the site's token. */
+async function probe(client: AirtableClient, table: TableDefinition, report: Report): Promise<void> {
+  const fields = Object.values(table.fields);
+  const email = fields.find((field) => field.type === 'email')?.name;
+  const note = fields.find((field) => ['singleLineText', 'multilineText'].includes(field.type))?.name;
+  if (!email || !note) return;
+  const steps: string[] = [];
+  const step = async <T>(name: string, scope: string, run: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      const result = await run();
+      steps.push(`${name} ok`);
+      return result;
+    } catch (error) {
+      if (!(error instanceof AirtableError)) throw error;
+      steps.push(`${name} REFUSED (${error.explain(scope)})`);
+      report.ok = false;
+      return undefined;
+    }
+  };
+  const filterByFormula = emailLookupFormula(PROBE_EMAIL, email);
+  await step('lookup', 'data.records:read', () =>
+    client.listPage(table.name, { filterByFormula, maxRecords: 1 }),
+  );
+  const probeRecord = { [email]: PROBE_EMAIL, [note]: PROBE_NOTE };
+  const [created] =
+    (await step('create', 'data.records:write', () => client.create(table.name, [probeRecord]))) ?? [];
+  if (created) {
+    const update = { id: created.id, fields: { [note]: `${PROBE_NOTE} (updated)` } };
+    await step('update', 'data.records:write', () => client.update(table.name, [update]));
+    try {
+      await client.deleteRecords(table.name, [created.id]);
+      steps.push('test record deleted');
+    } catch (error) {
+      if (!(error instanceof AirtableError)) throw error;
+      // Not a failure: the site never deletes. The owner removes the marked record by hand.
+      steps.push(`the token may not delete: remove the record ${created.id} (${PROBE_EMAIL}) by hand`);
+    }
+  } else {
+    steps.push('update not tried');
+  }
+  report.lines.push(`  site token: ${steps.join(', ')}`);
+}
+
+/**
+ * Lists the addresses stored more than once in a table (however spelled: normalised as the site
+ * does), for the owner to merge by hand: the site writes one record per address, but a record
+ * typed in by hand, or one written before the site merged its writes on the Email Key, can double one.
+ */
+async function reportDuplicates(client: AirtableClient, table: TableDefinition, report: Report) {
+  const emailField = Object.values(table.fields).find((field) => field.type === 'email')?.name;
+  let records: StoredRecord[];
+  try {
+    records = emailField ? await listAll(client, table.name, { fields: [emailField] }) : [];
+  } catch (error) {
+    if (!(error instanceof AirtableError)) throw error;
+    fail(report, `  stored twice: NOT CHECKED (${error.explain('data.records:read')})`);
+    return;
+  }
+  const byEmail = new Map<string, string[]>();
+  for (const record of records) {
+    const email = record.fields[emailField ?? ''];
+    if (typeof email !== 'string' || email.trim() === '') continue;
+    const key = normaliseEmail(email);
+    byEmail.set(key, [...(byEmail.get(key) ?? []), record.id]);
+  }
+  const twice = [...byEmail].filter(([, ids]) => ids.length > 1);
+  if (twice.length === 0) report.lines.push('  stored twice: none');
+  for (const [email, ids] of twice)
+    fail(
+      report,
+      `  STORED TWICE: ${email} in ${ids.length} records (${ids.join(', ')}): merge them into one`,
+    );
+}
+
+/** Compares the base with the site's schema and probes the site's token in each table. */
+export async function checkBase(
+  access: Pick<KitOptions, 'endpointUrl' | 'baseId' | 'schemaToken' | 'siteToken'>,
+): Promise<Report> {
+  const report: Report = { lines: [], ok: true };
+  const { endpointUrl, baseId, schemaToken, siteToken } = access;
+  const tables = await compareSchema(kitClient({ endpointUrl, baseId, token: schemaToken }), baseId);
+  if (typeof tables === 'string') return { ok: false, lines: [tables] };
+  const client = siteToken ? kitClient({ endpointUrl, baseId, token: siteToken }) : undefined;
+  for (const { table, existing, fields } of tables) {
+    if (!existing) {
+      fail(report, `${table.name}: MISSING table`);
+      continue;
+    }
+    report.lines.push(`${table.name}: present`);
+    for (const { field, found } of fields) {
+      if (found?.type === field.type) report.lines.push(`  ${field.name}: present (${field.type})`);
+      else if (found) fail(report, `  ${field.name}: WRONG TYPE ${found.type}, needs ${field.type}`);
+      else fail(report, `  ${field.name}: MISSING (needs ${field.type})`);
+    }
+    if (!client) continue;
+    await probe(client, table, report);
+    await reportDuplicates(client, table, report);
+  }
+  if (!siteToken)
+    fail(report, "Site token: NOT CHECKED (set AIRTABLE_API_KEY to the token the site's relay will use)");
+  report.lines.push(
+    report.ok
+      ? 'OK: the base is ready for the site.'
+      : 'PROBLEMS above: the site would fail to store some submissions.',
+  );
+  return report;
+}
+
+const USAGE = {
+  setup:
+    'Usage: AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… npm run airtable:setup [-- --base app… --schema-token pat… --endpoint URL]',
+  check:
+    'Usage: AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… AIRTABLE_API_KEY=pat… npm run airtable:check [-- --base … --schema-token … --site-token … --endpoint URL]',
+};
+
+/**
+ * The command, `setup` or `check` then the flags: prints the report; exit code 1 on any
+ * problem, 2 on bad usage.
+ */
+export async function main(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<number> {
+  const [command, ...flags] = argv;
+  if (command !== 'setup' && command !== 'check') {
+    console.error(`${USAGE.setup}\n${USAGE.check}`);
+    return 2;
+  }
+  const options = readKitOptions(flags, env, USAGE[command]);
+  if (!options) return 2;
+  const { endpointUrl, baseId, schemaToken } = options;
+  if (!baseId || !schemaToken) {
+    const scope = command === 'setup' ? 'schema.bases:write' : 'schema.bases:read';
+    console.error(
+      `Needs the base id (AIRTABLE_BASE_ID) and a token with ${scope} (AIRTABLE_SCHEMA_TOKEN).\n${USAGE[command]}`,
+    );
+    return 2;
+  }
+  const report =
+    command === 'setup'
+      ? await setupBase({ endpointUrl, baseId, token: schemaToken })
+      : await checkBase(options);
+  for (const line of report.lines) console.log(line);
+  return report.ok ? 0 : 1;
+}
+
+runAsCommand(import.meta.url, main);
