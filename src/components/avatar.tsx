@@ -1,5 +1,5 @@
 import type { AvatarImage } from '#src/content/types.ts';
-import '#src/styles/content.css';
+import '#src/styles/carousel.css';
 
 type AvatarProps = {
   readonly image: AvatarImage;

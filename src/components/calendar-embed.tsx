@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { CALENDAR_FRAME_HEIGHT_PX } from '#src/config/constants.ts';
 import { CALENDAR, EXTERNAL_LINK_PROPS } from '#src/config/site.ts';
 import { useNearViewport } from '#src/lib/use-near-viewport.ts';
-import '#src/styles/embeds.css';
+import '#src/styles/schools.css';
 
 type CalendarEmbedProps = {
   readonly url?: string;

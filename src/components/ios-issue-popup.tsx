@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { MESSAGES } from '#src/config/messages.ts';
 import { EXTERNAL_LINK_PROPS, LINKS } from '#src/config/site.ts';
 import { trackStoreClick } from '#src/lib/analytics.ts';
-import '#src/styles/home.css';
+import '#src/styles/ios-popup.css';
 
 export const IOS_POPUP_TEXT = {
   title: 'Sign-up issue on iOS',

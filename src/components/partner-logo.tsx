@@ -1,5 +1,5 @@
 import type { Partner, PartnerMark } from '#src/content/partners.ts';
-import '#src/styles/content.css';
+import '#src/styles/home.css';
 
 /** Greys only, so no supporter outshines another; both are ≥ 7:1 on white. */
 const INK = '#3d3d3d';
