@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 type GlyphProps = { readonly className?: string };
 
 /**
- * A decorative square SVG, hidden from assistive technology and never focusable, drawn on a
+ * A decorative square SVG, hidden from assistive technology, drawn on a
  * box-by-box grid; 16 px unless the control sizes it otherwise.
  */
 function Glyph({
@@ -13,14 +13,7 @@ function Glyph({
   children,
 }: GlyphProps & { readonly size?: number; readonly box?: number; readonly children: ReactNode }) {
   return (
-    <svg
-      className={className}
-      width={size}
-      height={size}
-      viewBox={`0 0 ${box} ${box}`}
-      aria-hidden="true"
-      focusable="false"
-    >
+    <svg className={className} width={size} height={size} viewBox={`0 0 ${box} ${box}`} aria-hidden="true">
       {children}
     </svg>
   );
