@@ -59,10 +59,8 @@ export function renderHeadTags(route: RouteDefinition, path: string): string {
     `<meta property="og:image:width" content="${OG_IMAGE_SIZE.width}" />`,
     `<meta property="og:image:height" content="${OG_IMAGE_SIZE.height}" />`,
     `<meta property="og:locale" content="en_GB" />`,
+    // X reads the title, description and image from the Open Graph tags above.
     `<meta name="twitter:card" content="summary_large_image" />`,
-    `<meta name="twitter:title" content="${title}" />`,
-    `<meta name="twitter:description" content="${description}" />`,
-    `<meta name="twitter:image" content="${image}" />`,
     APP_STORE_ID ? `<meta name="apple-itunes-app" content="app-id=${APP_STORE_ID}" />` : '',
     path === '/' ? structuredData() : '',
     `<script>${CONSENT_OPEN_SCRIPT}</script>`,

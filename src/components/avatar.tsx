@@ -1,40 +1,15 @@
 import type { AvatarImage } from '#src/content/types.ts';
-import '#src/styles/content.css';
+import '#src/styles/carousel.css';
 
-type AvatarProps = {
-  readonly image: AvatarImage;
-  /** Rendered width and height in CSS pixels. */
-  readonly size?: number;
-  /** Hide from assistive technology when the person's name is already next to it. */
-  readonly decorative?: boolean;
-};
-
-/** A drawn avatar: a coloured circle with initials, as inline SVG (no photos of real people). */
-export function Avatar({ image, size = 56, decorative = false }: AvatarProps) {
-  const a11yProps = decorative
-    ? ({ 'aria-hidden': true } as const)
-    : ({ role: 'img', 'aria-label': image.alt } as const);
+/**
+ * A drawn avatar: a coloured circle with initials, as inline SVG (no photos of real people).
+ * Decorative: the person's name is always next to it. Its weight and centring are in carousel.css.
+ */
+export function Avatar({ image }: { readonly image: AvatarImage }) {
   return (
-    <svg
-      className="avatar"
-      width={size}
-      height={size}
-      viewBox="0 0 100 100"
-      xmlns="http://www.w3.org/2000/svg"
-      focusable="false"
-      {...a11yProps}
-    >
+    <svg className="avatar" width="48" height="48" viewBox="0 0 100 100" aria-hidden="true">
       <circle cx="50" cy="50" r="50" fill={image.background} />
-      <text
-        x="50"
-        y="50"
-        dy="0.35em"
-        textAnchor="middle"
-        fill={image.foreground}
-        fontFamily="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
-        fontSize={image.initials.length > 1 ? 38 : 46}
-        fontWeight="700"
-      >
+      <text x="50" y="50" dy="0.35em" fill={image.foreground} fontSize={image.initials.length > 1 ? 38 : 46}>
         {image.initials}
       </text>
     </svg>

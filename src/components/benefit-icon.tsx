@@ -11,7 +11,6 @@ const BENEFIT_ICON_PROPS = {
   strokeLinecap: 'round',
   strokeLinejoin: 'round',
   'aria-hidden': true,
-  focusable: false,
 } as const;
 
 /** A small drawn icon per benefit; decorative, the card title carries the meaning. */

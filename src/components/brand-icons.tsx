@@ -14,7 +14,7 @@ const PATHS: Record<SocialIcon, string> = {
 /** A decorative social-network glyph; the link around it carries the accessible name. */
 export function SocialGlyph({ icon }: { icon: SocialIcon }) {
   return (
-    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
       <path fill="currentColor" fillRule="evenodd" d={PATHS[icon]} />
     </svg>
   );
@@ -23,7 +23,7 @@ export function SocialGlyph({ icon }: { icon: SocialIcon }) {
 /** The product logo: a microphone mark and the name. */
 export function LogoMark({ size = 32 }: { size?: number }) {
   return (
-    <svg viewBox="0 0 64 64" width={size} height={size} aria-hidden="true" focusable="false">
+    <svg viewBox="0 0 64 64" width={size} height={size} aria-hidden="true">
       <rect width="64" height="64" rx="16" fill="#5b2ee0" />
       <rect x="24" y="12" width="16" height="26" rx="8" fill="#fff" />
       <path d="M18 32a14 14 0 0 0 28 0" fill="none" stroke="#ffb703" strokeWidth="4" strokeLinecap="round" />

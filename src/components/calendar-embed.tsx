@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { CALENDAR_FRAME_HEIGHT_PX } from '#src/config/constants.ts';
 import { CALENDAR, EXTERNAL_LINK_PROPS } from '#src/config/site.ts';
 import { useNearViewport } from '#src/lib/use-near-viewport.ts';
-import '#src/styles/embeds.css';
+import '#src/styles/schools.css';
 
 type CalendarEmbedProps = {
   readonly url?: string;
@@ -21,7 +21,7 @@ const LOAD_AHEAD_MARGIN = '600px 0px';
  * browser blocks the frame.
  *
  * Focus never ends up under the cookie banner (WCAG 2.4.11): while the banner is open the frame
- * fits between the header and the banner (embeds.css), and when focus moves into it the page
+ * fits between the header and the banner (schools.css), and when focus moves into it the page
  * scrolls it fully into view. The browser does not do that itself: tabbing into a frame leaves
  * the page where it is, and the page's scroll padding does not reach inside another document.
  */

@@ -1,24 +1,19 @@
 import type { ReactNode } from 'react';
 
-/** Props every small control glyph shares: decorative, sized by the control. */
-type GlyphProps = { readonly className?: string; readonly size?: number };
+type GlyphProps = { readonly className?: string };
 
-/** A decorative square SVG: hidden from assistive technology and never focusable. */
+/**
+ * A decorative square SVG, hidden from assistive technology, drawn on a
+ * box-by-box grid; 16 px unless the control sizes it otherwise.
+ */
 function Glyph({
   className,
-  size,
-  box,
+  size = 16,
+  box = 16,
   children,
-}: GlyphProps & { readonly box: number; readonly children: ReactNode }) {
+}: GlyphProps & { readonly size?: number; readonly box?: number; readonly children: ReactNode }) {
   return (
-    <svg
-      className={className}
-      width={size}
-      height={size}
-      viewBox={`0 0 ${box} ${box}`}
-      aria-hidden="true"
-      focusable="false"
-    >
+    <svg className={className} width={size} height={size} viewBox={`0 0 ${box} ${box}`} aria-hidden="true">
       {children}
     </svg>
   );
@@ -33,9 +28,9 @@ const LINE = {
 } as const;
 
 /** Pause (two bars), for the carousel's rotation toggle. */
-export function PauseIcon({ className, size = 16 }: GlyphProps) {
+export function PauseIcon({ className }: GlyphProps) {
   return (
-    <Glyph className={className} size={size} box={16}>
+    <Glyph className={className}>
       <rect x="3" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
       <rect x="9.5" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
     </Glyph>
@@ -43,9 +38,9 @@ export function PauseIcon({ className, size = 16 }: GlyphProps) {
 }
 
 /** Play (a triangle), for the carousel's rotation toggle. */
-export function PlayIcon({ className, size = 16 }: GlyphProps) {
+export function PlayIcon({ className }: GlyphProps) {
   return (
-    <Glyph className={className} size={size} box={16}>
+    <Glyph className={className}>
       <path
         d="M4 2.5v11a.75.75 0 0 0 1.14.64l8.5-5.5a.75.75 0 0 0 0-1.28l-8.5-5.5A.75.75 0 0 0 4 2.5Z"
         fill="currentColor"
@@ -58,19 +53,18 @@ export function PlayIcon({ className, size = 16 }: GlyphProps) {
 export function ArrowIcon({
   direction,
   className,
-  size = 16,
 }: GlyphProps & { readonly direction: 'previous' | 'next' }) {
   return (
-    <Glyph className={className} size={size} box={16}>
+    <Glyph className={className}>
       <path d={direction === 'previous' ? 'M10 3 5 8l5 5' : 'M6 3l5 5-5 5'} strokeWidth="2" {...LINE} />
     </Glyph>
   );
 }
 
 /** An exclamation mark in a filled circle, before an error message (the text says it too). */
-export function ErrorIcon({ className, size = 18 }: GlyphProps) {
+export function ErrorIcon({ className }: GlyphProps) {
   return (
-    <Glyph className={className} size={size} box={20}>
+    <Glyph className={className} size={18} box={20}>
       <circle cx="10" cy="10" r="9" fill="currentColor" />
       <path d="M10 5v6" stroke="#fff" strokeWidth="2.2" strokeLinecap="round" />
       <circle cx="10" cy="14.5" r="1.3" fill="#fff" />
@@ -79,18 +73,18 @@ export function ErrorIcon({ className, size = 18 }: GlyphProps) {
 }
 
 /** The tick that marks a chosen card or a done state (decorative: the text says it too). */
-export function CheckIcon({ className, size = 16 }: GlyphProps) {
+export function CheckIcon({ size }: { readonly size?: number }) {
   return (
-    <Glyph className={className} size={size} box={20}>
+    <Glyph size={size} box={20}>
       <path d="M4 10.5l4 4 8-9" strokeWidth="3" {...LINE} />
     </Glyph>
   );
 }
 
 /** A large tick in a filled circle, beside a confirmation such as the quote form's thank-you. */
-export function SuccessIcon({ className, size = 48 }: GlyphProps) {
+export function SuccessIcon({ className }: GlyphProps) {
   return (
-    <Glyph className={className} size={size} box={48}>
+    <Glyph className={className} size={48} box={48}>
       <circle cx="24" cy="24" r="22" fill="currentColor" />
       <path d="M14 25l7 7 13-15" strokeWidth="4.5" {...LINE} stroke="#ffffff" />
     </Glyph>

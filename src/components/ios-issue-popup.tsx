@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { MESSAGES } from '#src/config/messages.ts';
 import { EXTERNAL_LINK_PROPS, LINKS } from '#src/config/site.ts';
 import { trackStoreClick } from '#src/lib/analytics.ts';
-import '#src/styles/home.css';
+import '#src/styles/ios-popup.css';
 
 export const IOS_POPUP_TEXT = {
   title: 'Sign-up issue on iOS',
@@ -45,7 +45,7 @@ export function IosIssuePopup({ onClose, appStoreUrl = LINKS.appStore }: IosIssu
     >
       <form method="dialog" className="ios-popup__dialog">
         <button type="submit" className="ios-popup__close" aria-label={IOS_POPUP_TEXT.close}>
-          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
             <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
           </svg>
         </button>

@@ -9,6 +9,7 @@ import {
   type FallbackToast,
 } from '#src/lib/toast.ts';
 import { whenIdleAfterLoad } from '#src/lib/when-idle-after-load.ts';
+import '#src/styles/toast-fallback.css';
 
 /** The toast area (top-center); mounts once react-hot-toast has loaded (idle after load, or the first toast). */
 export function LazyToaster() {

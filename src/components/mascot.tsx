@@ -15,7 +15,6 @@ export function Mascot({ label, className }: { label: string; className?: string
       width={MASCOT_SIZE.width}
       height={MASCOT_SIZE.height}
       xmlns="http://www.w3.org/2000/svg"
-      focusable="false"
     >
       {/* Backdrop blob and sound waves */}
       <path

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
 import { flags, type FeatureFlag } from '#src/config/flags.ts';
 import { EXTERNAL_LINK_PROPS, type NavItem } from '#src/config/site.ts';
@@ -7,22 +6,21 @@ type Props = {
   item: NavItem;
   className?: string;
   onNavigate?: () => void;
-  children?: ReactNode;
 };
 
 /** Renders a nav entry: internal routes via the router (marked current), external ones in a new tab. */
-export function NavItemLink({ item, className, onNavigate, children }: Props) {
+export function NavItemLink({ item, className, onNavigate }: Props) {
   if (item.kind === 'external') {
     return (
       <a className={className} href={item.href} {...EXTERNAL_LINK_PROPS} onClick={onNavigate}>
-        {children ?? item.label}
+        {item.label}
         <span className="visually-hidden"> (opens in a new tab)</span>
       </a>
     );
   }
   return (
     <NavLink className={className} to={item.to} end onClick={onNavigate}>
-      {children ?? item.label}
+      {item.label}
     </NavLink>
   );
 }

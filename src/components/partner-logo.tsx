@@ -1,9 +1,8 @@
 import type { Partner, PartnerMark } from '#src/content/partners.ts';
-import '#src/styles/content.css';
+import '#src/styles/home.css';
 
-/** Greys only, so no supporter outshines another; both are ≥ 7:1 on white. */
+/** Greys only, so no supporter outshines another (the wordmarks' greys, in home.css, too). */
 const INK = '#3d3d3d';
-const INK_SOFT = '#595959';
 
 function Mark({ mark }: { mark: PartnerMark }) {
   switch (mark) {
@@ -45,7 +44,7 @@ function Mark({ mark }: { mark: PartnerMark }) {
   }
 }
 
-/** A supporter's wordmark drawn as greyscale SVG, announced as one image by its alt text. */
+/** A supporter's wordmark drawn as greyscale SVG, announced as one image by its alt text (text styles in home.css). */
 export function PartnerLogo({ partner }: { partner: Partner }) {
   const [first, second] = partner.wordmark;
   return (
@@ -56,17 +55,11 @@ export function PartnerLogo({ partner }: { partner: Partner }) {
       width={partner.width}
       height={partner.height}
       viewBox="0 0 200 56"
-      xmlns="http://www.w3.org/2000/svg"
-      focusable="false"
     >
       <Mark mark={partner.mark} />
       <text
         x="58"
         y={second ? 26 : 34}
-        fill={INK}
-        fontFamily="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
-        fontSize="18"
-        fontWeight="700"
         textLength={Math.min(136, first.length * 10.5)}
         lengthAdjust="spacingAndGlyphs"
       >
@@ -74,13 +67,9 @@ export function PartnerLogo({ partner }: { partner: Partner }) {
       </text>
       {second ? (
         <text
+          className="partner-logo__sub"
           x="58"
           y="44"
-          fill={INK_SOFT}
-          fontFamily="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
-          fontSize="12"
-          fontWeight="600"
-          letterSpacing="0.5"
           textLength={Math.min(136, second.length * 7)}
           lengthAdjust="spacingAndGlyphs"
         >

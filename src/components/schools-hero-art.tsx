@@ -1,14 +1,7 @@
 /** Decorative hero art: a microphone surrounded by speech bubbles, drawn so it never shifts layout. */
 export function SchoolsHeroArt() {
   return (
-    <svg
-      className="schools-hero__art"
-      viewBox="0 0 320 280"
-      width="320"
-      height="280"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <svg className="schools-hero__art" viewBox="0 0 320 280" width="320" height="280" aria-hidden="true">
       <circle cx="160" cy="150" r="118" fill="#ede7ff" />
       <circle cx="160" cy="150" r="84" fill="#ffffff" />
       <rect x="134" y="76" width="52" height="96" rx="26" fill="#5b2ee0" />

@@ -27,7 +27,7 @@ export type StoreButtonsProps = {
 
 function AppStoreGlyph() {
   return (
-    <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true" focusable="false">
+    <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
       <rect width="32" height="32" rx="8" fill="#ffffff" />
       <g stroke="#1b1530" strokeWidth="2.6" strokeLinecap="round" fill="none">
         <path d="M13.2 8.5 21.5 23" />
@@ -41,7 +41,7 @@ function AppStoreGlyph() {
 
 function GooglePlayGlyph() {
   return (
-    <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true" focusable="false">
+    <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
       <path d="M6 3.5v25l13-12.5z" fill="#00c2ff" />
       <path d="M6 3.5 19 16l4.5-4.3L8.4 3.2C7.5 2.7 6.6 2.9 6 3.5z" fill="#00e36b" />
       <path d="M6 28.5 19 16l4.5 4.3-15.1 8.5c-.9.5-1.8.3-2.4-.3z" fill="#ff3a44" />

@@ -59,7 +59,7 @@ export function VideoFacade({ videoId = VIDEO.id, title = VIDEO.title }: VideoFa
             decoding="async"
           />
           <span className="video-facade__play" aria-hidden="true">
-            <svg width="96" height="96" viewBox="0 0 96 96" focusable="false">
+            <svg width="96" height="96" viewBox="0 0 96 96">
               <circle cx="48" cy="48" r="48" fill="#ffffff" />
               <path d="M38 30v36l30-18z" fill="#5b2ee0" />
             </svg>

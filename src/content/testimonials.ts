@@ -31,8 +31,7 @@ function initialsOf(author: string): string {
 
 function drawnAvatar(author: string, paletteIndex: number): AvatarImage {
   const colours = AVATAR_PALETTE[paletteIndex % AVATAR_PALETTE.length] ?? AVATAR_PALETTE[0];
-  const name = author.split(',')[0] ?? author;
-  return { initials: initialsOf(author), ...colours, alt: `Illustrated avatar of ${name}` };
+  return { initials: initialsOf(author), ...colours };
 }
 
 type TestimonialEntry = Omit<Testimonial, 'image'>;

@@ -5,8 +5,6 @@ export type AvatarImage = {
   readonly initials: string;
   readonly background: string;
   readonly foreground: string;
-  /** Short description for screen readers, e.g. 'Illustrated avatar of Sarah'. */
-  readonly alt: string;
 };
 
 /** Spec section 3: static, never user-submitted at runtime. */

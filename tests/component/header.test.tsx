@@ -84,56 +84,65 @@ describe('Header', () => {
     expect(isScrolledPastThreshold(10.5)).toBe(true);
   });
 
-  it('toggles the mobile menu with aria-expanded and lists the mobile links', async () => {
-    const user = userEvent.setup();
-    renderHeader();
-    const button = screen.getByRole('button', { name: HEADER_TEXT.openMenu });
-    expect(button).toHaveAttribute('aria-expanded', 'false');
-    expect(screen.queryByRole('navigation', { name: HEADER_TEXT.mobileNav })).not.toBeInTheDocument();
+  /** The phone menu: a native <details>, whose summary is its toggle. */
+  function phoneMenu(container: HTMLElement) {
+    const details = container.querySelector<HTMLDetailsElement>('details.site-header__menu');
+    const toggle = details?.querySelector<HTMLElement>('summary.site-header__menu-button');
+    if (!details || !toggle) throw new Error('no phone menu');
+    const panel = within(details).getByRole('navigation', { name: HEADER_TEXT.mobileNav });
+    return { details, toggle, panel };
+  }
 
-    await user.click(button);
-    expect(button).toHaveAttribute('aria-expanded', 'true');
-    expect(button).toHaveAccessibleName(HEADER_TEXT.closeMenu);
-    const panel = screen.getByRole('navigation', { name: HEADER_TEXT.mobileNav });
-    const labels = within(panel)
+  const mobileLabels = (panel: HTMLElement) =>
+    within(panel)
       .getAllByRole('link')
       .map((link) => link.textContent?.replace(' (opens in a new tab)', ''))
       .filter(Boolean);
-    expect(labels).toEqual(['Product', 'Blog', 'Schools', 'About Us', 'Newsletter', HEADER_TEXT.waitlistCta]);
+
+  it('toggles the mobile menu from its summary and lists the mobile links', async () => {
+    const user = userEvent.setup();
+    const { details, toggle, panel } = phoneMenu(renderHeader().container);
+    expect(details.open).toBe(false);
+    expect(toggle).toHaveTextContent(HEADER_TEXT.openMenu);
+    expect(toggle).toHaveTextContent(HEADER_TEXT.closeMenu);
+
+    await user.click(toggle);
+    expect(details.open).toBe(true);
+    expect(mobileLabels(panel)).toEqual([
+      'Product',
+      'Blog',
+      'Schools',
+      'About Us',
+      'Newsletter',
+      HEADER_TEXT.waitlistCta,
+    ]);
     expect(within(panel).getAllByRole('link', { name: /on (LinkedIn|Facebook|Instagram)/ })).toHaveLength(3);
 
-    await user.click(button);
-    expect(button).toHaveAttribute('aria-expanded', 'false');
+    await user.click(toggle);
+    expect(details.open).toBe(false);
   });
 
-  it('closes the mobile menu on Escape and returns focus to the button', async () => {
+  it('closes the mobile menu on Escape and returns focus to its toggle', async () => {
     const user = userEvent.setup();
-    renderHeader();
-    const button = screen.getByRole('button', { name: HEADER_TEXT.openMenu });
-    await user.click(button);
+    const { details, toggle } = phoneMenu(renderHeader().container);
+    await user.click(toggle);
     await user.tab();
+    expect(toggle).not.toHaveFocus();
     await user.keyboard('{Escape}');
-    expect(button).toHaveAttribute('aria-expanded', 'false');
-    expect(button).toHaveFocus();
+    expect(details.open).toBe(false);
+    expect(toggle).toHaveFocus();
   });
 
   it('closes the mobile menu when a link navigates', async () => {
     const user = userEvent.setup();
-    renderHeader({ path: '/about' });
-    await user.click(screen.getByRole('button', { name: HEADER_TEXT.openMenu }));
-    const panel = screen.getByRole('navigation', { name: HEADER_TEXT.mobileNav });
+    const { details, toggle, panel } = phoneMenu(renderHeader({ path: '/about' }).container);
+    await user.click(toggle);
     await user.click(within(panel).getByRole('link', { name: 'Product' }));
-    expect(screen.getByRole('button', { name: HEADER_TEXT.openMenu })).toHaveAttribute(
-      'aria-expanded',
-      'false',
-    );
+    expect(details.open).toBe(false);
   });
 
-  it('leaves Schools out of the mobile menu when the schools page is off', async () => {
-    const user = userEvent.setup();
-    renderHeader({ schoolsPageOn: false });
-    await user.click(screen.getByRole('button', { name: HEADER_TEXT.openMenu }));
-    const panel = screen.getByRole('navigation', { name: HEADER_TEXT.mobileNav });
+  it('leaves Schools out of the mobile menu when the schools page is off', () => {
+    const { panel } = phoneMenu(renderHeader({ schoolsPageOn: false }).container);
     expect(within(panel).queryByRole('link', { name: 'Schools' })).not.toBeInTheDocument();
   });
 
@@ -145,17 +154,12 @@ describe('Header', () => {
         </StaticRouter>,
       );
 
-    it('the phone menu is a native disclosure: it opens with no script', () => {
+    it('the phone menu is the same native disclosure: it opens with no script', () => {
       const container = document.createElement('div');
       container.innerHTML = prerendered();
-      const details = container.querySelector('details.site-header__menu');
-      expect(details).not.toBeNull();
-      expect(details?.querySelector('summary')?.textContent).toContain(HEADER_TEXT.openMenu);
-      const nav = details?.querySelector(`nav[aria-label="${HEADER_TEXT.mobileNav}"]`);
-      const labels = [...(nav?.querySelectorAll('a') ?? [])]
-        .map((link) => link.textContent?.replace(' (opens in a new tab)', ''))
-        .filter(Boolean);
-      expect(labels).toEqual([
+      const { toggle, panel } = phoneMenu(container);
+      expect(toggle).toHaveTextContent(HEADER_TEXT.openMenu);
+      expect(mobileLabels(panel)).toEqual([
         'Product',
         'Blog',
         'Schools',
@@ -166,13 +170,13 @@ describe('Header', () => {
       expect(container.querySelector('button.site-header__menu-button')).toBeNull();
     });
 
-    it('hydration swaps it for the enhanced button, open if it was opened, focus kept on it', async () => {
+    it('hydration keeps the menu open if it was opened, and focus on its toggle', async () => {
       const container = document.createElement('div');
       container.innerHTML = prerendered();
       document.body.append(container);
-      const details = container.querySelector('details') as HTMLDetailsElement;
+      const { details, toggle } = phoneMenu(container);
       details.open = true;
-      (details.querySelector('summary') as HTMLElement).focus();
+      toggle.focus();
       await act(async () => {
         hydrateRoot(
           container,
@@ -181,11 +185,9 @@ describe('Header', () => {
           </MemoryRouter>,
         );
       });
-      expect(container.querySelector('details')).toBeNull();
-      const button = screen.getByRole('button', { name: HEADER_TEXT.closeMenu });
-      expect(button).toHaveAttribute('aria-expanded', 'true');
-      expect(button).toHaveFocus();
-      expect(screen.getByRole('navigation', { name: HEADER_TEXT.mobileNav })).toBeInTheDocument();
+      expect(phoneMenu(container).details).toBe(details);
+      expect(details.open).toBe(true);
+      expect(toggle).toHaveFocus();
       container.remove();
     });
   });

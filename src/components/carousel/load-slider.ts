@@ -1,7 +1,7 @@
 import type Slider from 'react-slick';
-// Only the address: the build keeps one inlined site stylesheet (cssCodeSplit off), which would
-// pull slick's CSS into the first load if it were imported as a style. It is linked on demand.
-import slickStylesheetUrl from 'slick-carousel/slick/slick.css?url';
+// Only the address: imported as a style, slick's CSS (and the site's rules for the slider, in the
+// same file) would be inlined in the page's first load. It is linked on demand.
+import slickStylesheetUrl from '#src/styles/carousel-slider.css?url';
 
 export type SliderComponent = typeof Slider;
 

@@ -9,7 +9,7 @@ export function TestimonialCard({ testimonial }: { readonly testimonial: Testimo
         <p>{testimonial.quote}</p>
       </blockquote>
       <figcaption className="testimonial-card__author">
-        <Avatar image={testimonial.image} size={48} decorative />
+        <Avatar image={testimonial.image} />
         <span className="testimonial-card__who">
           <span className="testimonial-card__name">{testimonial.author}</span>
           {testimonial.role ? <span className="testimonial-card__role">{testimonial.role}</span> : null}

@@ -6,7 +6,7 @@ import {
 } from '#src/components/form/form-answer.tsx';
 import { MESSAGES } from '#src/config/messages.ts';
 import { HOME } from '#src/content/home.ts';
-import { WaitlistForm, waitlistEmailId } from './waitlist-form.tsx';
+import { WAITLIST_EMAIL_ID, WaitlistForm } from './waitlist-form.tsx';
 import '#src/styles/home.css';
 
 export const WAITLIST_ANSWER_HEADING_ID = 'waitlist-answer-heading';
@@ -21,7 +21,7 @@ export function WaitlistAnswerPage({ backHref }: { backHref: string }) {
   return (
     <section className="home-waitlist form-answer" aria-labelledby={WAITLIST_ANSWER_HEADING_ID}>
       <div className="section home-waitlist__inner">
-        <FormAnswerSummaries emailFieldId={waitlistEmailId()} />
+        <FormAnswerSummaries emailFieldId={WAITLIST_EMAIL_ID} />
         <h1 id={WAITLIST_ANSWER_HEADING_ID} className="home-section-title">
           {HOME.waitlist.heading}
         </h1>

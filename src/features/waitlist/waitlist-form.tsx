@@ -24,8 +24,6 @@ export type WaitlistFormProps = {
   submit?: (posted: WaitlistPosted) => Promise<SubmitResult>;
   /** Id of the heading that names the form. */
   labelledBy?: string;
-  /** Prefix for element ids, so two forms could share a page. */
-  idPrefix?: string;
   /**
    * The form posts itself to its door before hydration and without JavaScript (relay mode, the
    * build's default); without it the button waits for hydration (direct mode).
@@ -41,7 +39,7 @@ export type WaitlistFormProps = {
 const { fields: FIELDS } = WAITLIST_FORM;
 
 /** The id of the form's email input (the error summary of its answer page links to it). */
-export const waitlistEmailId = (idPrefix = 'waitlist') => `${idPrefix}-email`;
+export const WAITLIST_EMAIL_ID = 'waitlist-email';
 
 export const WAITLIST_FORM_TEXT = {
   emailLabel: FIELDS.email.label,
@@ -68,7 +66,6 @@ const isInterestId = (value: string): value is InterestId =>
 export function WaitlistForm({
   submit = addToWaitlist,
   labelledBy,
-  idPrefix = 'waitlist',
   postsNatively = FORMS_POST_NATIVELY,
   answer,
 }: WaitlistFormProps) {
@@ -121,7 +118,7 @@ export function WaitlistForm({
   const emailField = (error: string | null) => (
     <Field
       {...EMAIL_INPUT}
-      id={waitlistEmailId(idPrefix)}
+      id={WAITLIST_EMAIL_ID}
       label={WAITLIST_FORM_TEXT.emailLabel}
       value={email.value}
       error={error}
@@ -173,7 +170,7 @@ export function WaitlistForm({
         {/* What the visitor agrees to (relay and queued modes, where the server confirms each
             address by email; docs/consent.md). Stored word for word with the sign-up. */}
         {joined || !native ? null : (
-          <p className="waitlist-form__consent" id={`${idPrefix}-consent`}>
+          <p className="waitlist-form__consent" id="waitlist-consent">
             {WAITLIST_CONSENT_STATEMENT} <a href={ROUTE_PATHS.privacy}>{WAITLIST_FORM_TEXT.privacyLink}</a>
           </p>
         )}
@@ -188,7 +185,7 @@ export function WaitlistForm({
         </div>
       </div>
 
-      {joined ? null : <HoneypotField name={WAITLIST_FORM.honeypot} id={`${idPrefix}-company-website`} />}
+      {joined ? null : <HoneypotField name={WAITLIST_FORM.honeypot} id="waitlist-company-website" />}
     </form>
   );
 }
