@@ -110,16 +110,10 @@ type ErrorBody = {
 
 /** Airtable answers most errors as { error }, and rate limits as { errors: [{ error }] }. */
 async function errorFrom(response: Response): Promise<AirtableError> {
-  const text = await response.text().catch(() => '');
-  let body: ErrorBody | undefined;
-  try {
-    body = text ? (JSON.parse(text) as ErrorBody) : undefined;
-  } catch {
-    body = undefined; // Not JSON (a proxy's HTML page): keep the status.
-  }
-  const error =
-    body?.error ??
-    (body?.errors?.[0] ? { type: body.errors[0].error, message: body.errors[0].message } : undefined);
+  // Not JSON (a proxy's HTML page): keep the status.
+  const body = (await response.json().catch(() => undefined)) as ErrorBody | undefined;
+  const first = body?.errors?.[0];
+  const error = body?.error ?? (first ? { type: first.error, message: first.message } : undefined);
   const type = (typeof error === 'string' ? error : error?.type) || `HTTP_${response.status}`;
   const message =
     (typeof error === 'object' ? error.message : undefined) ||
@@ -130,12 +124,11 @@ async function errorFrom(response: Response): Promise<AirtableError> {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** What every client made from one `createAirtableClient` shares: its pacer, fetch, clock and count. */
-function connection(access: AirtableAccess, options: AirtableClientOptions) {
+/** A client's methods under one retry policy; `counter` counts the requests of it and its `with` kin. */
+function clientMethods(access: AirtableAccess, options: AirtableClientOptions, counter: { sent: number }) {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const now = options.now ?? Date.now;
   const { pacer } = options;
-  const counter = { sent: 0 };
   const origin = access.endpointUrl.replace(/\/+$/, '');
   const tableUrl = (table: string) =>
     `${origin}/v0/${encodeURIComponent(access.baseId)}/${encodeURIComponent(table)}`;
@@ -182,16 +175,9 @@ function connection(access: AirtableAccess, options: AirtableClientOptions) {
     }
   };
 
-  return { now, pacer, counter, tableUrl, tablesUrl, once };
-}
-
-function clientMethods(
-  { now, pacer, counter, tableUrl, tablesUrl, once }: ReturnType<typeof connection>,
-  policy: RetryPolicy,
-) {
-  const attempts = Math.max(1, policy.attempts ?? 1);
-  const boundMs = policy.requestBoundMs ?? AIRTABLE_REQUEST_TIMEOUT_MS;
-  const sleep = policy.sleep ?? defaultSleep;
+  const attempts = Math.max(1, options.attempts ?? 1);
+  const boundMs = options.requestBoundMs ?? AIRTABLE_REQUEST_TIMEOUT_MS;
+  const sleep = options.sleep ?? defaultSleep;
 
   /** A request, tried again after a transient failure: after a 429 the pacer makes the wait. */
   const call = async <T>(method: string, url: string, body: unknown, deadline?: number): Promise<T> => {
@@ -200,7 +186,7 @@ function clientMethods(
         return await once<T>(method, url, body, deadline ?? now() + boundMs + pacer.closedFor());
       } catch (error) {
         if (!(error instanceof AirtableError) || !error.transient || attempt >= attempts) throw error;
-        policy.onRetry?.(error, pacer);
+        options.onRetry?.(error, pacer);
         if (error.status !== 429) await sleep(1_000 * 2 ** (attempt - 1));
       }
     }
@@ -313,13 +299,15 @@ function clientMethods(
   };
 }
 
-export function createAirtableClient(access: AirtableAccess, options: AirtableClientOptions): AirtableClient {
-  const connected = connection(access, options);
-  const build = (policy: RetryPolicy): AirtableClient => ({
-    ...clientMethods(connected, policy),
-    with: (next: RetryPolicy) => build({ ...policy, ...next }),
-  });
-  return build(options);
+export function createAirtableClient(
+  access: AirtableAccess,
+  options: AirtableClientOptions,
+  counter = { sent: 0 },
+): AirtableClient {
+  return {
+    ...clientMethods(access, options, counter),
+    with: (policy: RetryPolicy) => createAirtableClient(access, { ...options, ...policy }, counter),
+  };
 }
 
 /**

@@ -28,28 +28,6 @@ import { keyedSerialiser } from '#src/lib/airtable/schema.ts';
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** How long a sent mark is kept: far longer than a job's retries, and any replay of its dead letter. */
-const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
-const SENT_PREFIX = 'mail-sent:';
-
-/** The key's SHA-256, so no address is a KV key of its own. */
-async function digest(key: string): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** Which emails went out, by idempotency key: in Workers KV (the mail ledger's namespace), for 30 days. */
-export function kvSentMarks(kv: MailLedgerKv) {
-  return {
-    async has(key: string) {
-      return (await kv.get(SENT_PREFIX + (await digest(key)))) !== null;
-    },
-    async add(key: string) {
-      await kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS });
-    },
-  };
-}
-
 /** A KV namespace in this isolate's memory (a Worker without MAIL_LEDGER; tests). Never expires. */
 export function memoryKv(): MailLedgerKv {
   const values = new Map<string, string>();
@@ -59,11 +37,6 @@ export function memoryKv(): MailLedgerKv {
   };
 }
 
-type SentMarks = ReturnType<typeof kvSentMarks>;
-
-/** Sent marks in this isolate's memory. */
-export const memorySentMarks = () => kvSentMarks(memoryKv());
-
 /** Emails sent at once within a batch. */
 const SEND_CONCURRENCY = 6;
 
@@ -72,7 +45,7 @@ export async function sendMailJobs(
   messages: readonly { message: QueueMessage; job: MailJob }[],
   options: {
     mailer: Mailer;
-    sent: SentMarks;
+    ledger: Pick<MailLedger, 'hasSent' | 'markSent'>;
     /** Where an email no retry can send goes (the dead letters); without it, the queue's DLQ. */
     deadLetter?: (job: MailJob, reason: string) => Promise<void>;
     log?: (message: string) => void;
@@ -83,7 +56,7 @@ export async function sendMailJobs(
   const report = { sent: 0, alreadySent: 0, retried: 0, deadLettered: 0 };
   const sendOne = async ({ message, job }: { message: QueueMessage; job: MailJob }) => {
     const key = job.message.idempotencyKey;
-    if (await options.sent.has(key)) {
+    if (await options.ledger.hasSent(key)) {
       report.alreadySent += 1;
       message.ack();
       return;
@@ -108,7 +81,7 @@ export async function sendMailJobs(
     message.ack();
     // The email went out: if the mark cannot be written, a redelivery may send it again, which
     // beats retrying this one (that would send it again for sure).
-    await options.sent.add(key).catch((error: unknown) => {
+    await options.ledger.markSent(key).catch((error: unknown) => {
       log(`Mailer: an email went out but could not be marked sent (${String(error)})`);
     });
   };
@@ -133,7 +106,6 @@ export interface WorkerMailEnv extends MailEnv {
 
 // Per isolate when MAIL_LEDGER is not bound: the queue's consumers run one batch at a time.
 let isolateLedger: MailLedger | undefined;
-let isolateSent: SentMarks | undefined;
 
 /**
  * The Worker's mail from its environment: `mail` when EMAIL is bound and the settings hold;
@@ -154,13 +126,12 @@ export function workerMail(env: WorkerMailEnv) {
     return { problem: errorMessage(error) };
   }
   const ledger = env.MAIL_LEDGER ? kvMailLedger(env.MAIL_LEDGER) : (isolateLedger ??= memoryMailLedger());
-  const sent = env.MAIL_LEDGER ? kvSentMarks(env.MAIL_LEDGER) : (isolateSent ??= memorySentMarks());
   const mailer = outbox ? localOutboxMailer(outbox) : cloudflareMailer(binding as SendEmailBinding);
   const store = env.DEAD_LETTERS;
   const mail = {
     service: createMailService({ settings, ledger }),
     mailer,
-    sent,
+    ledger,
     /** Puts one job on the mail queue. */
     enqueue: (job: MailJob) => jobs.send(job, { contentType: 'json' }),
     /** Keeps an email no retry can send, or one that could not be queued, for the owner. */
@@ -387,10 +358,20 @@ export interface MailLedgerKv {
 }
 
 const KV_PREFIX = 'mail-ledger:';
+const SENT_PREFIX = 'mail-sent:';
+/** How long a sent mark is kept: far longer than a job's retries, and any replay of its dead letter. */
+const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/** The key's SHA-256, so no address is a KV key of its own. */
+async function digest(key: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
 
 /**
  * A ledger in Workers KV: one key per inbox, expiring a day after its last send. Its reservations
- * for one inbox run one at a time, so within an isolate they are atomic.
+ * for one inbox run one at a time, so within an isolate they are atomic. It also keeps which
+ * emails went out, by idempotency key, for 30 days (the sent marks).
  */
 export function kvMailLedger(kv: MailLedgerKv) {
   const read = async (key: string): Promise<number[]> => {
@@ -418,10 +399,13 @@ export function kvMailLedger(kv: MailLedgerKv) {
         return true;
       });
     },
+    hasSent: async (key: string) => (await kv.get(SENT_PREFIX + (await digest(key)))) !== null,
+    markSent: async (key: string) =>
+      kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS }),
   };
 }
 
-/** Where the send times per inbox are kept. */
+/** Where the send times per inbox, and the sent marks, are kept. */
 export type MailLedger = ReturnType<typeof kvMailLedger>;
 
 /** A ledger in this isolate's memory (tests, and a Worker without MAIL_LEDGER). */

@@ -4,7 +4,6 @@ import { EMAIL_COPY } from '#src/config/messages.ts';
 import {
   type MailJob,
   memoryMailLedger,
-  memorySentMarks,
   sendMailJobs,
   createMailService,
   parseMailSettings,
@@ -172,13 +171,13 @@ describe("the Worker's mail queue consumer", () => {
 
   it('sends each job once: a job delivered again after its email went out is acknowledged, not sent', async () => {
     const sent: string[] = [];
-    const marks = memorySentMarks();
+    const ledger = memoryMailLedger();
     const options = {
       mailer: mailer(async (m) => {
         sent.push(m.idempotencyKey);
         return { id: m.idempotencyKey };
       }),
-      sent: marks,
+      ledger,
       log: () => undefined,
     };
     const first = message(job('confirm:1'));
@@ -204,7 +203,7 @@ describe("the Worker's mail queue consumer", () => {
       const queued = message(job(key), attempts);
       return sendMailJobs([{ message: queued.msg, job: job(key) }], {
         mailer: failing(retryable),
-        sent: memorySentMarks(),
+        ledger: memoryMailLedger(),
         deadLetter: async (j) => {
           kept.push(j);
         },
