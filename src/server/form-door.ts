@@ -42,7 +42,7 @@ import {
   markerPattern,
   type PageTemplates,
 } from './links.ts';
-import type { MailService, WriteOutcome } from './mail.ts';
+import type { MailSettings, WriteOutcome } from './mail.ts';
 import { confirmedQuoteChange, consentRecords } from './submission.ts';
 import {
   clientLimitKey,
@@ -227,7 +227,7 @@ export interface DoorsOptions extends RequestCheckOptions {
    * are answered here (EMAIL_LINK_PATHS); `linkMail` puts the mail a pressed link causes (the
    * schools team told of a confirmed quote change) on the mail queue.
    */
-  mail?: { service: MailService; linkMail: (outcome: WriteOutcome, origin: string) => Promise<void> };
+  mail?: { settings: MailSettings; linkMail: (outcome: WriteOutcome, origin: string) => Promise<void> };
   /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
 }
@@ -265,7 +265,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
               requestBoundMs: LINK_PRESS_REQUEST_BOUND_MS,
             }),
           ),
-          linkSecrets: mail.service.settings.linkSecrets,
+          linkSecrets: mail.settings.linkSecrets,
           // The emails a pressed link causes lead to the site's configured origin.
           afterQuoteChange: async (email, values, at) =>
             mail.linkMail(confirmedQuoteChange(email, values, at), siteOrigin),

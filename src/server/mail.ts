@@ -129,9 +129,9 @@ export function workerMail(env: WorkerMailEnv) {
   const mailer = outbox ? localOutboxMailer(outbox) : cloudflareMailer(binding as SendEmailBinding);
   const store = env.DEAD_LETTERS;
   const mail = {
-    service: createMailService({ settings, ledger }),
-    mailer,
+    settings,
     ledger,
+    mailer,
     /** Puts one job on the mail queue. */
     enqueue: (job: MailJob) => jobs.send(job, { contentType: 'json' }),
     /** Keeps an email no retry can send, or one that could not be queued, for the owner. */
@@ -147,27 +147,41 @@ export function workerMail(env: WorkerMailEnv) {
 export type WorkerMail = NonNullable<ReturnType<typeof workerMail>['mail']>;
 
 /**
- * Queues the emails of one write (a queued submission's, or a pressed email link's), within the
- * recipients' limits, one job per email. Never throws on a job that cannot be queued: it is kept
- * as a dead letter (or logged lost), since the write is done and must not be retried for it.
+ * Queues the emails of one write (a queued submission's, or a pressed email link's): the ones it
+ * causes (emailsFor), with links signed by the current secret, that the recipients' limits allow
+ * (counted now; `limited`: how many they held back), one job per email. Never throws on a job
+ * that cannot be queued: it is kept as a dead letter (or logged lost), since the write is done
+ * and must not be retried for it. A failure to send never changes the visitor's answer.
  */
 export async function queueOutcomeMail(
-  mail: Pick<WorkerMail, 'service' | 'enqueue' | 'deadLetter'>,
+  mail: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>,
   outcome: WriteOutcome,
   origin: string,
   options: { now?: () => number; log?: (line: string) => void } = {},
 ): Promise<{ queued: number; limited: number }> {
-  const now = options.now ?? Date.now;
+  const at = new Date((options.now ?? Date.now)());
   const log = options.log ?? ((line: string) => console.error(line));
-  const { messages, limited } = await mail.service.reserveEmails(outcome, origin);
+  const { from, schoolsTeamEmail, linkSecrets } = mail.settings;
+  const context: MailContext = { from, siteUrl: origin, now: at, linkSecret: linkSecrets[0] ?? '' };
+  const bookingUrl = CALENDAR.bookingUrl;
+  const planned = await emailsFor(outcome, context, { schoolsTeamEmail, bookingUrl }, inboxKey);
   let queued = 0;
-  for (const message of messages) {
+  let limited = 0;
+  for (const { message, limitedInbox, limitedContact } of planned) {
+    const allowed =
+      limitedContact !== undefined
+        ? await mail.ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
+        : limitedInbox === undefined || (await mail.ledger.reserve(limitedInbox, at));
+    if (!allowed) {
+      limited += 1;
+      continue;
+    }
     const job: MailJob = {
       kind: 'mail',
       message,
       email: outcome.email,
       form: outcome.form,
-      queuedAt: new Date(now()).toISOString(),
+      queuedAt: at.toISOString(),
     };
     try {
       await mail.enqueue(job);
@@ -180,51 +194,6 @@ export async function queueOutcomeMail(
   }
   return { queued, limited };
 }
-
-/**
- * The mail side of the write path: which emails a write causes (emailsFor), within the limits,
- * with links signed by the server's secret. A failure to send never changes the visitor's answer.
- */
-export function createMailService({
-  settings,
-  ledger,
-  now = Date.now,
-}: {
-  settings: MailSettings;
-  ledger: MailLedger;
-  now?: () => number;
-}) {
-  const { from, schoolsTeamEmail, linkSecrets } = settings;
-  return {
-    settings,
-    /**
-     * The emails one write causes that the limits allow, counted against them now and sent later
-     * by the caller (the Worker's mail queue); `limited`: how many the limits held back.
-     */
-    async reserveEmails(outcome: WriteOutcome, siteUrl: string) {
-      const at = new Date(now());
-      const context: MailContext = { from, siteUrl, now: at, linkSecret: linkSecrets[0] ?? '' };
-      const planned = await emailsFor(
-        outcome,
-        context,
-        { schoolsTeamEmail, bookingUrl: CALENDAR.bookingUrl },
-        inboxKey,
-      );
-      const messages: MailMessage[] = [];
-      let limited = 0;
-      for (const { message, limitedInbox, limitedContact } of planned) {
-        const allowed =
-          limitedContact !== undefined
-            ? await ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
-            : limitedInbox === undefined || (await ledger.reserve(limitedInbox, at));
-        if (allowed) messages.push(message);
-        else limited += 1;
-      }
-      return { messages, limited };
-    },
-  };
-}
-export type MailService = ReturnType<typeof createMailService>;
 
 /**
  * Which emails a stored submission causes, and their delivery within the mail limits. The one

@@ -83,7 +83,7 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
         // visitor waits for the page saying it is done (decision 0013); its mail is queued.
         pacer: isolatePacer(),
         mail: mail && {
-          service: mail.service,
+          settings: mail.settings,
           linkMail: async (outcome, origin) => void (await queueOutcomeMail(mail, outcome, origin)),
         },
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),

@@ -5,7 +5,6 @@ import {
   type MailJob,
   memoryMailLedger,
   sendMailJobs,
-  createMailService,
   parseMailSettings,
   cloudflareMailer,
   type Mailer,
@@ -59,11 +58,8 @@ function fakeAirtable(stored: string[] = []) {
 
 function mailFor(enqueue: (job: MailJob) => Promise<void>, kept: MailJob[] = []) {
   return {
-    service: createMailService({
-      settings: parseMailSettings({ SCHOOLS_TEAM_EMAIL: 'team@podling.test', LINK_SECRET: 'k'.repeat(32) }),
-      ledger: memoryMailLedger(),
-      now: () => NOW,
-    }),
+    settings: parseMailSettings({ SCHOOLS_TEAM_EMAIL: 'team@podling.test', LINK_SECRET: 'k'.repeat(32) }),
+    ledger: memoryMailLedger(),
     enqueue,
     deadLetter: async (job: MailJob) => {
       kept.push(job);
