@@ -398,24 +398,23 @@ export interface MailJob {
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string';
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /** Whether a value is a whole mail message (a job's, or one posted to the local outbox). */
 export function isMailMessage(value: unknown): value is MailMessage {
-  if (typeof value !== 'object' || value === null) return false;
+  if (!isObject(value)) return false;
   const message = value as Partial<MailMessage>;
   return (
     (['to', 'subject', 'text', 'html', 'idempotencyKey'] as const).every((key) => isText(message[key])) &&
-    typeof message.from === 'object' &&
-    message.from !== null &&
+    isObject(message.from) &&
     isText(message.from.email) &&
-    typeof message.headers === 'object' &&
-    message.headers !== null
+    isObject(message.headers)
   );
 }
 
 /** Whether a queue message's body is a mail job (rather than a submission). */
 export function isMailJob(body: unknown): body is MailJob {
-  if (typeof body !== 'object' || body === null) return false;
+  if (!isObject(body)) return false;
   const job = body as Partial<MailJob>;
   return (
     job.kind === 'mail' &&

@@ -172,14 +172,8 @@ async function deleteIds(
       deleted.push(...(await client.deleteRecords(table, part)));
     } catch (error) {
       if (!isNotFound(error)) throw error;
-      if (part.length === 1) continue;
-      for (const id of part) {
-        try {
-          deleted.push(...(await client.deleteRecords(table, [id])));
-        } catch (single) {
-          if (!isNotFound(single)) throw single;
-        }
-      }
+      if (part.length > 1)
+        for (const id of part) deleted.push(...(await deleteIds(options, table, [id])).deleted);
     }
   }
   return { deleted, remaining: 0 };
