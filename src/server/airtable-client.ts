@@ -191,17 +191,16 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       }
     }
   };
-  const atMostTen = (count: number, what: string) => {
+  const atMostTen = (count: number) => {
     if (count > AIRTABLE_MAX_RECORDS_PER_WRITE)
       throw new AirtableError(
         422,
         'INVALID_RECORDS',
-        `At most ${AIRTABLE_MAX_RECORDS_PER_WRITE} records per ${what}`,
+        `At most ${AIRTABLE_MAX_RECORDS_PER_WRITE} records per request`,
       );
   };
   /** Writes up to 10 records; typecast, so Airtable adds a select option it has not seen. */
   const write = async (
-    what: string,
     method: string,
     table: string,
     records: readonly object[],
@@ -209,7 +208,7 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
     performUpsert?: { fieldsToMergeOn: string[] },
   ) => {
     if (records.length === 0) return [];
-    atMostTen(records.length, what);
+    atMostTen(records.length);
     const body = { performUpsert, records, typecast: true };
     return (await call<{ records: StoredRecord[] }>(method, tableUrl(table), body, deadline)).records;
   };
@@ -255,20 +254,20 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
     },
     /** Creates up to 10 records in one request. */
     create: (table: string, records: readonly Cells[], deadline?: number) =>
-      write('create', 'POST', table, asNew(records), deadline),
+      write('POST', table, asNew(records), deadline),
     /**
      * Creates up to 10 records, or updates the one already holding the same `mergeOn` cell (Airtable's
      * performUpsert): a write Airtable applies late, then sent again, makes one record, not two.
      */
     upsert: (table: string, records: readonly Cells[], mergeOn: string, deadline?: number) =>
-      write('upsert', 'PATCH', table, asNew(records), deadline, { fieldsToMergeOn: [mergeOn] }),
+      write('PATCH', table, asNew(records), deadline, { fieldsToMergeOn: [mergeOn] }),
     /** Updates up to 10 records by id in one request; cells it does not name are kept. */
     update: (table: string, records: readonly { id: string; fields: Cells }[], deadline?: number) =>
-      write('update', 'PATCH', table, records, deadline),
+      write('PATCH', table, records, deadline),
     /** Deletes up to 10 records by id in one request; returns the ids deleted. */
     async deleteRecords(table: string, ids: readonly string[], deadline?: number) {
       if (ids.length === 0) return [];
-      atMostTen(ids.length, 'delete');
+      atMostTen(ids.length);
       const query = ids.map((id) => `records[]=${encodeURIComponent(id)}`).join('&');
       const answer = await call<{ records: { id: string; deleted: boolean }[] }>(
         'DELETE',

@@ -577,10 +577,8 @@ export function cloudflareMailer(binding: SendEmailBinding): Mailer {
         return { id: messageId };
       } catch (error) {
         // The Worker's mail queue retries what may pass later and dead-letters the rest, so a
-        // message is never lost silently.
-        // The `code` Cloudflare's binding puts on the errors it throws, if any.
-        const found =
-          typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+        // message is never lost silently. `code`: the one Cloudflare's binding puts on its errors.
+        const found: unknown = isObject(error) && 'code' in error ? error.code : undefined;
         const code = typeof found === 'string' ? found : undefined;
         throw new MailFailure(
           `send_email failed${code ? ` (${code})` : ''}: ${errorMessage(error)}`,

@@ -193,22 +193,21 @@ const isUnknownField = (error: unknown) =>
  */
 async function findExpired(options: PrivacyOptions, cutoffs: RetentionCutoffs) {
   const fields = [EMAIL, CREATED_AT, LAST_UPDATED];
-  const monthsOnly = (table: string) => listAll(options, table, expiredFormula(cutoffs.months), fields);
   // `pending`: an unconfirmed sign-up, past the shorter rule only.
   const expired: { table: string; id: string; email: string; lastActivity: string; pending: boolean }[] = [];
   let consentRule = true;
   for (const table of PRIVACY_TABLES) {
+    const list = (consent: boolean) =>
+      consent
+        ? listAll(options, table, expiredFormula(cutoffs.months, cutoffs.pending), [...fields, CONSENT])
+        : listAll(options, table, expiredFormula(cutoffs.months), fields);
     let records: StoredRecord[];
     try {
-      const formula = expiredFormula(cutoffs.months, cutoffs.pending);
-      records =
-        table === WAITLIST
-          ? await listAll(options, table, formula, [...fields, CONSENT])
-          : await monthsOnly(table);
+      records = await list(table === WAITLIST);
     } catch (error) {
       if (table !== WAITLIST || !isUnknownField(error)) throw error;
       consentRule = false;
-      records = await monthsOnly(table);
+      records = await list(false);
     }
     for (const record of records) {
       const activity = lastActivity(record);

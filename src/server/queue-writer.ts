@@ -310,15 +310,14 @@ export async function writeQueuedBatch(
     // Messages whose retries ran out: keep them for the owner to list and replay.
     for (const message of batch.messages) {
       const { body } = message;
-      const letter = isSubmission(body) ? { submission: body } : isMailJob(body) ? { mail: body } : undefined;
-      if (store && letter) {
-        await keepDeadLetter(store, {
-          ...letter,
-          reason: 'retries exhausted',
-          failedAt: new Date().toISOString(),
-        });
-        const what = 'mail' in letter ? 'Mailer: an email' : 'Airtable writer: a submission';
-        log(`${what} ran out of retries; kept as a dead letter`);
+      const failedAt = new Date().toISOString();
+      const reason = 'retries exhausted';
+      if (store && isSubmission(body)) {
+        await keepDeadLetter(store, { submission: body, reason, failedAt });
+        log('Airtable writer: a submission ran out of retries; kept as a dead letter');
+      } else if (store && isMailJob(body)) {
+        await keepDeadLetter(store, { mail: body, reason, failedAt });
+        log('Mailer: an email ran out of retries; kept as a dead letter');
       }
       message.ack();
     }

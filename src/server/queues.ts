@@ -196,12 +196,9 @@ export async function handleDeadLetterAdmin(
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
     // Erasure (Article 17): the email's letters go too, matched as the site matches emails.
-    let email = '';
-    try {
-      email = String(((await request.json()) as { email?: unknown }).email ?? '');
-    } catch {
-      // Not JSON: no email, nothing erased.
-    }
+    // Not JSON: no email, nothing erased.
+    const posted = (await request.json().catch(() => null)) as { email?: unknown } | null;
+    const email = String(posted?.email ?? '');
     if (!email.trim()) return Response.json({ error: 'email required' }, { status: 400 });
     const target = normaliseEmail(email);
     let erased = 0;
