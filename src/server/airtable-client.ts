@@ -394,19 +394,6 @@ export interface PacerOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export interface Pacer {
-  /**
-   * Waits for a slot and takes it. Resolves false without taking one when the wait would last
-   * longer than `withinMs`, so a caller with a visitor waiting can answer in time. A duration,
-   * not a point in time: the caller's clock and the pacer's need not be the same clock.
-   */
-  acquire(withinMs?: number): Promise<boolean>;
-  /** Records a 429: no slot is handed out until the penalty has passed. */
-  penalise(): void;
-  /** Milliseconds until the pacer opens after a 429 (0 when open). */
-  closedFor(): number;
-}
-
 export function createPacer({
   perSecond = AIRTABLE_REQUESTS_PER_SECOND,
   windowMs = RATE_WINDOW_MS,
@@ -414,7 +401,7 @@ export function createPacer({
   startClosedForMs = 0,
   now = Date.now,
   sleep = defaultSleep,
-}: PacerOptions = {}): Pacer {
+}: PacerOptions = {}) {
   // Start times of the slots handed out, oldest first; booked ahead when callers queue up.
   const starts: number[] = [];
   // When callers really went ahead (a late wake-up included), oldest first.
@@ -434,7 +421,12 @@ export function createPacer({
   };
 
   return {
-    async acquire(withinMs = Number.POSITIVE_INFINITY) {
+    /**
+     * Waits for a slot and takes it. Resolves false without taking one when the wait would last
+     * longer than `withinMs`, so a caller with a visitor waiting can answer in time. A duration,
+     * not a point in time: the caller's clock and the pacer's need not be the same clock.
+     */
+    async acquire(withinMs = Number.POSITIVE_INFINITY): Promise<boolean> {
       const deadline = now() + withinMs;
       if (Math.max(now(), closedUntil) > deadline) return false;
       const slot = book();
@@ -462,11 +454,14 @@ export function createPacer({
       departures.push(now());
       return true;
     },
+    /** Records a 429: no slot is handed out until the penalty has passed. */
     penalise() {
       closedUntil = Math.max(closedUntil, now() + penaltyMs);
     },
+    /** Milliseconds until the pacer opens after a 429 (0 when open). */
     closedFor() {
       return Math.max(0, closedUntil - now());
     },
   };
 }
+export type Pacer = ReturnType<typeof createPacer>;

@@ -117,11 +117,10 @@ export const ADMIN_FAILURE_DELAY_MS = 1_000;
 
 /** Why the configured token is refused, or null when it is strong enough. */
 export function adminTokenProblem(token: string | undefined): string | null {
-  const trimmed = token?.trim() ?? '';
-  if (!trimmed) return null;
-  if (trimmed.length < ADMIN_TOKEN_MIN_LENGTH)
-    return `ADMIN_TOKEN is ${trimmed.length} characters; use at least ${ADMIN_TOKEN_MIN_LENGTH} random ones (openssl rand -hex 32)`;
-  return null;
+  const length = token?.trim().length ?? 0;
+  return length > 0 && length < ADMIN_TOKEN_MIN_LENGTH
+    ? `ADMIN_TOKEN is ${length} characters; use at least ${ADMIN_TOKEN_MIN_LENGTH} random ones (openssl rand -hex 32)`
+    : null;
 }
 
 // Per isolate where the Worker has no ADMIN_LIMITER binding: attempts per address (an IPv6 one per /64).
