@@ -243,7 +243,6 @@ export const FORM_DOOR_METHODS = 'GET, HEAD, POST';
 /** Longest one Airtable request of a pressed email link may take: half the visitor's bound. */
 export const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
 
-/** Builds the forms' doors for one base. */
 export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const requestCheck = createRequestCheck({ ...options, warn });

@@ -28,15 +28,6 @@ import { keyedSerialiser } from '#src/lib/airtable/schema.ts';
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** A KV namespace in this isolate's memory (a Worker without MAIL_LEDGER; tests). Never expires. */
-export function memoryKv(): MailLedgerKv {
-  const values = new Map<string, string>();
-  return {
-    get: async (key) => values.get(key) ?? null,
-    put: async (key, value) => void values.set(key, value),
-  };
-}
-
 /** Emails sent at once within a batch. */
 const SEND_CONCURRENCY = 6;
 
@@ -132,7 +123,6 @@ export function workerMail(env: WorkerMailEnv) {
     settings,
     ledger,
     mailer,
-    /** Puts one job on the mail queue. */
     enqueue: (job: MailJob) => jobs.send(job, { contentType: 'json' }),
     /** Keeps an email no retry can send, or one that could not be queued, for the owner. */
     deadLetter:
@@ -376,6 +366,15 @@ export function kvMailLedger(kv: MailLedgerKv) {
 
 /** Where the send times per inbox, and the sent marks, are kept. */
 export type MailLedger = ReturnType<typeof kvMailLedger>;
+
+/** A KV namespace in this isolate's memory (a Worker without MAIL_LEDGER; tests). Never expires. */
+export function memoryKv(): MailLedgerKv {
+  const values = new Map<string, string>();
+  return {
+    get: async (key) => values.get(key) ?? null,
+    put: async (key, value) => void values.set(key, value),
+  };
+}
 
 /** A ledger in this isolate's memory (tests, and a Worker without MAIL_LEDGER). */
 export const memoryMailLedger = () => kvMailLedger(memoryKv());
