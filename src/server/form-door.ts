@@ -42,7 +42,7 @@ import {
   markerPattern,
   type PageTemplates,
 } from './links.ts';
-import type { MailSettings, WriteOutcome } from './mail.ts';
+import { queueOutcomeMail, type WorkerMail } from './mail.ts';
 import { confirmedQuoteChange, consentRecords } from './submission.ts';
 import {
   clientLimitKey,
@@ -224,10 +224,10 @@ export interface DoorsOptions extends RequestCheckOptions {
   templates?: PageTemplates;
   /**
    * The Worker's mail: with it, consent applies to every write (submission.ts) and the emails' links
-   * are answered here (EMAIL_LINK_PATHS); `linkMail` puts the mail a pressed link causes (the
-   * schools team told of a confirmed quote change) on the mail queue.
+   * are answered here (EMAIL_LINK_PATHS); the mail a pressed link causes (the schools team told
+   * of a confirmed quote change) goes on the mail queue.
    */
-  mail?: { settings: MailSettings; linkMail: (outcome: WriteOutcome, origin: string) => Promise<void> };
+  mail?: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
   /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
 }
@@ -267,7 +267,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
           linkSecrets: mail.settings.linkSecrets,
           // The emails a pressed link causes lead to the site's configured origin.
           afterQuoteChange: async (email, values, at) =>
-            mail.linkMail(confirmedQuoteChange(email, values, at), siteOrigin),
+            void (await queueOutcomeMail(mail, confirmedQuoteChange(email, values, at), siteOrigin)),
           now: () => new Date((options.now ?? Date.now)()),
           log: warn,
           ...(options.templates ? { pages: options.templates } : {}),

@@ -68,14 +68,9 @@ export function retentionCutoffs(now: Date) {
 }
 type RetentionCutoffs = ReturnType<typeof retentionCutoffs>;
 
-/** Whether `record` of `table` is an unconfirmed sign-up (the short rule applies to it). */
-export function isPendingSignUp(table: string, record: StoredRecord): boolean {
-  return table === WAITLIST && record.fields[CONSENT] === PENDING;
-}
-
 /** The cutoff that applies to `record` of `table`: the days for an unconfirmed sign-up, else the months. */
 export function cutoffFor(table: string, record: StoredRecord, cutoffs: RetentionCutoffs): Date {
-  return isPendingSignUp(table, record) ? cutoffs.pending : cutoffs.months;
+  return table === WAITLIST && record.fields[CONSENT] === PENDING ? cutoffs.pending : cutoffs.months;
 }
 
 /** The rule itself: is `record`'s last activity before the cutoff that applies to it? */
@@ -217,7 +212,7 @@ async function findExpired(options: PrivacyOptions, cutoffs: RetentionCutoffs) {
         id: record.id,
         email: typeof record.fields[EMAIL] === 'string' ? record.fields[EMAIL] : '',
         lastActivity: activity.toISOString(),
-        pending: isPendingSignUp(table, record) && activity >= cutoffs.months,
+        pending: cutoffFor(table, record, cutoffs) === cutoffs.pending && activity >= cutoffs.months,
       });
     }
   }

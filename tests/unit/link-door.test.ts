@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { EMAIL_LINK_PATHS } from '#src/server/links.ts';
 import { SUBMISSIONS_PER_CLIENT_PER_MINUTE, REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
 import { createDoors } from '#src/server/form-door.ts';
-import { parseMailSettings } from '#src/server/mail.ts';
+import { memoryMailLedger, parseMailSettings } from '#src/server/mail.ts';
 import { createPacer } from '#src/server/airtable-client.ts';
 
 const SITE = 'https://podling.test';
@@ -33,7 +33,9 @@ function linkDoor() {
       warn: () => undefined,
       mail: {
         settings: parseMailSettings({ LINK_SECRET: 's'.repeat(40) }),
-        linkMail: async () => undefined,
+        ledger: memoryMailLedger(),
+        enqueue: async () => undefined,
+        deadLetter: undefined,
       },
     },
   );
