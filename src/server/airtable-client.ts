@@ -110,16 +110,10 @@ type ErrorBody = {
 
 /** Airtable answers most errors as { error }, and rate limits as { errors: [{ error }] }. */
 async function errorFrom(response: Response): Promise<AirtableError> {
-  const text = await response.text().catch(() => '');
-  let body: ErrorBody | undefined;
-  try {
-    body = text ? (JSON.parse(text) as ErrorBody) : undefined;
-  } catch {
-    body = undefined; // Not JSON (a proxy's HTML page): keep the status.
-  }
-  const error =
-    body?.error ??
-    (body?.errors?.[0] ? { type: body.errors[0].error, message: body.errors[0].message } : undefined);
+  // Not JSON (a proxy's HTML page): keep the status.
+  const body = (await response.json().catch(() => undefined)) as ErrorBody | undefined;
+  const first = body?.errors?.[0];
+  const error = body?.error ?? (first ? { type: first.error, message: first.message } : undefined);
   const type = (typeof error === 'string' ? error : error?.type) || `HTTP_${response.status}`;
   const message =
     (typeof error === 'object' ? error.message : undefined) ||
@@ -130,12 +124,11 @@ async function errorFrom(response: Response): Promise<AirtableError> {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** What every client made from one `createAirtableClient` shares: its pacer, fetch, clock and count. */
-function connection(access: AirtableAccess, options: AirtableClientOptions) {
+/** A client's methods under one retry policy; `counter` counts the requests of it and its `with` kin. */
+function clientMethods(access: AirtableAccess, options: AirtableClientOptions, counter: { sent: number }) {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const now = options.now ?? Date.now;
   const { pacer } = options;
-  const counter = { sent: 0 };
   const origin = access.endpointUrl.replace(/\/+$/, '');
   const tableUrl = (table: string) =>
     `${origin}/v0/${encodeURIComponent(access.baseId)}/${encodeURIComponent(table)}`;
@@ -182,16 +175,9 @@ function connection(access: AirtableAccess, options: AirtableClientOptions) {
     }
   };
 
-  return { now, pacer, counter, tableUrl, tablesUrl, once };
-}
-
-function clientMethods(
-  { now, pacer, counter, tableUrl, tablesUrl, once }: ReturnType<typeof connection>,
-  policy: RetryPolicy,
-) {
-  const attempts = Math.max(1, policy.attempts ?? 1);
-  const boundMs = policy.requestBoundMs ?? AIRTABLE_REQUEST_TIMEOUT_MS;
-  const sleep = policy.sleep ?? defaultSleep;
+  const attempts = Math.max(1, options.attempts ?? 1);
+  const boundMs = options.requestBoundMs ?? AIRTABLE_REQUEST_TIMEOUT_MS;
+  const sleep = options.sleep ?? defaultSleep;
 
   /** A request, tried again after a transient failure: after a 429 the pacer makes the wait. */
   const call = async <T>(method: string, url: string, body: unknown, deadline?: number): Promise<T> => {
@@ -200,22 +186,21 @@ function clientMethods(
         return await once<T>(method, url, body, deadline ?? now() + boundMs + pacer.closedFor());
       } catch (error) {
         if (!(error instanceof AirtableError) || !error.transient || attempt >= attempts) throw error;
-        policy.onRetry?.(error, pacer);
+        options.onRetry?.(error, pacer);
         if (error.status !== 429) await sleep(1_000 * 2 ** (attempt - 1));
       }
     }
   };
-  const atMostTen = (count: number, what: string) => {
+  const atMostTen = (count: number) => {
     if (count > AIRTABLE_MAX_RECORDS_PER_WRITE)
       throw new AirtableError(
         422,
         'INVALID_RECORDS',
-        `At most ${AIRTABLE_MAX_RECORDS_PER_WRITE} records per ${what}`,
+        `At most ${AIRTABLE_MAX_RECORDS_PER_WRITE} records per request`,
       );
   };
   /** Writes up to 10 records; typecast, so Airtable adds a select option it has not seen. */
   const write = async (
-    what: string,
     method: string,
     table: string,
     records: readonly object[],
@@ -223,7 +208,7 @@ function clientMethods(
     performUpsert?: { fieldsToMergeOn: string[] },
   ) => {
     if (records.length === 0) return [];
-    atMostTen(records.length, what);
+    atMostTen(records.length);
     const body = { performUpsert, records, typecast: true };
     return (await call<{ records: StoredRecord[] }>(method, tableUrl(table), body, deadline)).records;
   };
@@ -269,20 +254,20 @@ function clientMethods(
     },
     /** Creates up to 10 records in one request. */
     create: (table: string, records: readonly Cells[], deadline?: number) =>
-      write('create', 'POST', table, asNew(records), deadline),
+      write('POST', table, asNew(records), deadline),
     /**
      * Creates up to 10 records, or updates the one already holding the same `mergeOn` cell (Airtable's
      * performUpsert): a write Airtable applies late, then sent again, makes one record, not two.
      */
     upsert: (table: string, records: readonly Cells[], mergeOn: string, deadline?: number) =>
-      write('upsert', 'PATCH', table, asNew(records), deadline, { fieldsToMergeOn: [mergeOn] }),
+      write('PATCH', table, asNew(records), deadline, { fieldsToMergeOn: [mergeOn] }),
     /** Updates up to 10 records by id in one request; cells it does not name are kept. */
     update: (table: string, records: readonly { id: string; fields: Cells }[], deadline?: number) =>
-      write('update', 'PATCH', table, records, deadline),
+      write('PATCH', table, records, deadline),
     /** Deletes up to 10 records by id in one request; returns the ids deleted. */
     async deleteRecords(table: string, ids: readonly string[], deadline?: number) {
       if (ids.length === 0) return [];
-      atMostTen(ids.length, 'delete');
+      atMostTen(ids.length);
       const query = ids.map((id) => `records[]=${encodeURIComponent(id)}`).join('&');
       const answer = await call<{ records: { id: string; deleted: boolean }[] }>(
         'DELETE',
@@ -313,13 +298,15 @@ function clientMethods(
   };
 }
 
-export function createAirtableClient(access: AirtableAccess, options: AirtableClientOptions): AirtableClient {
-  const connected = connection(access, options);
-  const build = (policy: RetryPolicy): AirtableClient => ({
-    ...clientMethods(connected, policy),
-    with: (next: RetryPolicy) => build({ ...policy, ...next }),
-  });
-  return build(options);
+export function createAirtableClient(
+  access: AirtableAccess,
+  options: AirtableClientOptions,
+  counter = { sent: 0 },
+): AirtableClient {
+  return {
+    ...clientMethods(access, options, counter),
+    with: (policy: RetryPolicy) => createAirtableClient(access, { ...options, ...policy }, counter),
+  };
 }
 
 /**
@@ -407,19 +394,6 @@ export interface PacerOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export interface Pacer {
-  /**
-   * Waits for a slot and takes it. Resolves false without taking one when the wait would last
-   * longer than `withinMs`, so a caller with a visitor waiting can answer in time. A duration,
-   * not a point in time: the caller's clock and the pacer's need not be the same clock.
-   */
-  acquire(withinMs?: number): Promise<boolean>;
-  /** Records a 429: no slot is handed out until the penalty has passed. */
-  penalise(): void;
-  /** Milliseconds until the pacer opens after a 429 (0 when open). */
-  closedFor(): number;
-}
-
 export function createPacer({
   perSecond = AIRTABLE_REQUESTS_PER_SECOND,
   windowMs = RATE_WINDOW_MS,
@@ -427,7 +401,7 @@ export function createPacer({
   startClosedForMs = 0,
   now = Date.now,
   sleep = defaultSleep,
-}: PacerOptions = {}): Pacer {
+}: PacerOptions = {}) {
   // Start times of the slots handed out, oldest first; booked ahead when callers queue up.
   const starts: number[] = [];
   // When callers really went ahead (a late wake-up included), oldest first.
@@ -447,7 +421,12 @@ export function createPacer({
   };
 
   return {
-    async acquire(withinMs = Number.POSITIVE_INFINITY) {
+    /**
+     * Waits for a slot and takes it. Resolves false without taking one when the wait would last
+     * longer than `withinMs`, so a caller with a visitor waiting can answer in time. A duration,
+     * not a point in time: the caller's clock and the pacer's need not be the same clock.
+     */
+    async acquire(withinMs = Number.POSITIVE_INFINITY): Promise<boolean> {
       const deadline = now() + withinMs;
       if (Math.max(now(), closedUntil) > deadline) return false;
       const slot = book();
@@ -475,11 +454,14 @@ export function createPacer({
       departures.push(now());
       return true;
     },
+    /** Records a 429: no slot is handed out until the penalty has passed. */
     penalise() {
       closedUntil = Math.max(closedUntil, now() + penaltyMs);
     },
+    /** Milliseconds until the pacer opens after a 429 (0 when open). */
     closedFor() {
       return Math.max(0, closedUntil - now());
     },
   };
 }
+export type Pacer = ReturnType<typeof createPacer>;

@@ -42,7 +42,7 @@ import {
   markerPattern,
   type PageTemplates,
 } from './links.ts';
-import type { MailService, WriteOutcome } from './mail.ts';
+import { queueOutcomeMail, type WorkerMail } from './mail.ts';
 import { confirmedQuoteChange, consentRecords } from './submission.ts';
 import {
   clientLimitKey,
@@ -224,10 +224,10 @@ export interface DoorsOptions extends RequestCheckOptions {
   templates?: PageTemplates;
   /**
    * The Worker's mail: with it, consent applies to every write (submission.ts) and the emails' links
-   * are answered here (EMAIL_LINK_PATHS); `linkMail` puts the mail a pressed link causes (the
-   * schools team told of a confirmed quote change) on the mail queue.
+   * are answered here (EMAIL_LINK_PATHS); the mail a pressed link causes (the schools team told
+   * of a confirmed quote change) goes on the mail queue.
    */
-  mail?: { service: MailService; linkMail: (outcome: WriteOutcome, origin: string) => Promise<void> };
+  mail?: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
   /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
 }
@@ -243,7 +243,6 @@ export const FORM_DOOR_METHODS = 'GET, HEAD, POST';
 /** Longest one Airtable request of a pressed email link may take: half the visitor's bound. */
 export const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
 
-/** Builds the forms' doors for one base. */
 export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const requestCheck = createRequestCheck({ ...options, warn });
@@ -265,10 +264,10 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
               requestBoundMs: LINK_PRESS_REQUEST_BOUND_MS,
             }),
           ),
-          linkSecrets: mail.service.settings.linkSecrets,
+          linkSecrets: mail.settings.linkSecrets,
           // The emails a pressed link causes lead to the site's configured origin.
           afterQuoteChange: async (email, values, at) =>
-            mail.linkMail(confirmedQuoteChange(email, values, at), siteOrigin),
+            void (await queueOutcomeMail(mail, confirmedQuoteChange(email, values, at), siteOrigin)),
           now: () => new Date((options.now ?? Date.now)()),
           log: warn,
           ...(options.templates ? { pages: options.templates } : {}),

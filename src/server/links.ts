@@ -404,14 +404,13 @@ function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
 const keys = new Map<string, Promise<CryptoKey>>();
 
 function hmacKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+  const key =
+    keys.get(secret) ??
+    crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
       'sign',
       'verify',
     ]);
-    keys.set(secret, key);
-  }
+  keys.set(secret, key);
   return key;
 }
 
@@ -478,15 +477,11 @@ export async function checkLink(
   const signature = fromBase64Url(signatureText);
   const payloadBytes = fromBase64Url(payload);
   if (!signature || !payloadBytes || signature.length !== 32) return { ok: false, reason: 'malformed' };
+  const signedBy = async (secret: string) =>
+    !linkSecretProblem(secret) &&
+    crypto.subtle.verify('HMAC', await hmacKey(secret), signature, encoder.encode(SIGNATURE_LABEL + payload));
   let signed = false;
-  for (const secret of secrets) {
-    if (linkSecretProblem(secret)) continue;
-    const key = await hmacKey(secret);
-    if (await crypto.subtle.verify('HMAC', key, signature, encoder.encode(SIGNATURE_LABEL + payload))) {
-      signed = true;
-      break;
-    }
-  }
+  for (const secret of secrets) if (!signed) signed = await signedBy(secret);
   if (!signed) return { ok: false, reason: 'tampered' };
   let claims: LinkClaims | null;
   try {

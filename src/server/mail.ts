@@ -28,42 +28,6 @@ import { keyedSerialiser } from '#src/lib/airtable/schema.ts';
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** How long a sent mark is kept: far longer than a job's retries, and any replay of its dead letter. */
-const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
-const SENT_PREFIX = 'mail-sent:';
-
-/** The key's SHA-256, so no address is a KV key of its own. */
-async function digest(key: string): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** Which emails went out, by idempotency key: in Workers KV (the mail ledger's namespace), for 30 days. */
-export function kvSentMarks(kv: MailLedgerKv) {
-  return {
-    async has(key: string) {
-      return (await kv.get(SENT_PREFIX + (await digest(key)))) !== null;
-    },
-    async add(key: string) {
-      await kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS });
-    },
-  };
-}
-
-/** A KV namespace in this isolate's memory (a Worker without MAIL_LEDGER; tests). Never expires. */
-export function memoryKv(): MailLedgerKv {
-  const values = new Map<string, string>();
-  return {
-    get: async (key) => values.get(key) ?? null,
-    put: async (key, value) => void values.set(key, value),
-  };
-}
-
-type SentMarks = ReturnType<typeof kvSentMarks>;
-
-/** Sent marks in this isolate's memory. */
-export const memorySentMarks = () => kvSentMarks(memoryKv());
-
 /** Emails sent at once within a batch. */
 const SEND_CONCURRENCY = 6;
 
@@ -72,7 +36,7 @@ export async function sendMailJobs(
   messages: readonly { message: QueueMessage; job: MailJob }[],
   options: {
     mailer: Mailer;
-    sent: SentMarks;
+    ledger: Pick<MailLedger, 'hasSent' | 'markSent'>;
     /** Where an email no retry can send goes (the dead letters); without it, the queue's DLQ. */
     deadLetter?: (job: MailJob, reason: string) => Promise<void>;
     log?: (message: string) => void;
@@ -83,7 +47,7 @@ export async function sendMailJobs(
   const report = { sent: 0, alreadySent: 0, retried: 0, deadLettered: 0 };
   const sendOne = async ({ message, job }: { message: QueueMessage; job: MailJob }) => {
     const key = job.message.idempotencyKey;
-    if (await options.sent.has(key)) {
+    if (await options.ledger.hasSent(key)) {
       report.alreadySent += 1;
       message.ack();
       return;
@@ -108,7 +72,7 @@ export async function sendMailJobs(
     message.ack();
     // The email went out: if the mark cannot be written, a redelivery may send it again, which
     // beats retrying this one (that would send it again for sure).
-    await options.sent.add(key).catch((error: unknown) => {
+    await options.ledger.markSent(key).catch((error: unknown) => {
       log(`Mailer: an email went out but could not be marked sent (${String(error)})`);
     });
   };
@@ -133,7 +97,6 @@ export interface WorkerMailEnv extends MailEnv {
 
 // Per isolate when MAIL_LEDGER is not bound: the queue's consumers run one batch at a time.
 let isolateLedger: MailLedger | undefined;
-let isolateSent: SentMarks | undefined;
 
 /**
  * The Worker's mail from its environment: `mail` when EMAIL is bound and the settings hold;
@@ -154,14 +117,12 @@ export function workerMail(env: WorkerMailEnv) {
     return { problem: errorMessage(error) };
   }
   const ledger = env.MAIL_LEDGER ? kvMailLedger(env.MAIL_LEDGER) : (isolateLedger ??= memoryMailLedger());
-  const sent = env.MAIL_LEDGER ? kvSentMarks(env.MAIL_LEDGER) : (isolateSent ??= memorySentMarks());
   const mailer = outbox ? localOutboxMailer(outbox) : cloudflareMailer(binding as SendEmailBinding);
   const store = env.DEAD_LETTERS;
   const mail = {
-    service: createMailService({ settings, ledger }),
+    settings,
+    ledger,
     mailer,
-    sent,
-    /** Puts one job on the mail queue. */
     enqueue: (job: MailJob) => jobs.send(job, { contentType: 'json' }),
     /** Keeps an email no retry can send, or one that could not be queued, for the owner. */
     deadLetter:
@@ -176,27 +137,41 @@ export function workerMail(env: WorkerMailEnv) {
 export type WorkerMail = NonNullable<ReturnType<typeof workerMail>['mail']>;
 
 /**
- * Queues the emails of one write (a queued submission's, or a pressed email link's), within the
- * recipients' limits, one job per email. Never throws on a job that cannot be queued: it is kept
- * as a dead letter (or logged lost), since the write is done and must not be retried for it.
+ * Queues the emails of one write (a queued submission's, or a pressed email link's): the ones it
+ * causes (emailsFor), with links signed by the current secret, that the recipients' limits allow
+ * (counted now; `limited`: how many they held back), one job per email. Never throws on a job
+ * that cannot be queued: it is kept as a dead letter (or logged lost), since the write is done
+ * and must not be retried for it. A failure to send never changes the visitor's answer.
  */
 export async function queueOutcomeMail(
-  mail: Pick<WorkerMail, 'service' | 'enqueue' | 'deadLetter'>,
+  mail: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>,
   outcome: WriteOutcome,
   origin: string,
   options: { now?: () => number; log?: (line: string) => void } = {},
 ): Promise<{ queued: number; limited: number }> {
-  const now = options.now ?? Date.now;
+  const at = new Date((options.now ?? Date.now)());
   const log = options.log ?? ((line: string) => console.error(line));
-  const { messages, limited } = await mail.service.reserveEmails(outcome, origin);
+  const { from, schoolsTeamEmail, linkSecrets } = mail.settings;
+  const context: MailContext = { from, siteUrl: origin, now: at, linkSecret: linkSecrets[0] ?? '' };
+  const bookingUrl = CALENDAR.bookingUrl;
+  const planned = await emailsFor(outcome, context, { schoolsTeamEmail, bookingUrl }, inboxKey);
   let queued = 0;
-  for (const message of messages) {
+  let limited = 0;
+  for (const { message, limitedInbox, limitedContact } of planned) {
+    const allowed =
+      limitedContact !== undefined
+        ? await mail.ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
+        : limitedInbox === undefined || (await mail.ledger.reserve(limitedInbox, at));
+    if (!allowed) {
+      limited += 1;
+      continue;
+    }
     const job: MailJob = {
       kind: 'mail',
       message,
       email: outcome.email,
       form: outcome.form,
-      queuedAt: new Date(now()).toISOString(),
+      queuedAt: at.toISOString(),
     };
     try {
       await mail.enqueue(job);
@@ -209,51 +184,6 @@ export async function queueOutcomeMail(
   }
   return { queued, limited };
 }
-
-/**
- * The mail side of the write path: which emails a write causes (emailsFor), within the limits,
- * with links signed by the server's secret. A failure to send never changes the visitor's answer.
- */
-export function createMailService({
-  settings,
-  ledger,
-  now = Date.now,
-}: {
-  settings: MailSettings;
-  ledger: MailLedger;
-  now?: () => number;
-}) {
-  const { from, schoolsTeamEmail, linkSecrets } = settings;
-  return {
-    settings,
-    /**
-     * The emails one write causes that the limits allow, counted against them now and sent later
-     * by the caller (the Worker's mail queue); `limited`: how many the limits held back.
-     */
-    async reserveEmails(outcome: WriteOutcome, siteUrl: string) {
-      const at = new Date(now());
-      const context: MailContext = { from, siteUrl, now: at, linkSecret: linkSecrets[0] ?? '' };
-      const planned = await emailsFor(
-        outcome,
-        context,
-        { schoolsTeamEmail, bookingUrl: CALENDAR.bookingUrl },
-        inboxKey,
-      );
-      const messages: MailMessage[] = [];
-      let limited = 0;
-      for (const { message, limitedInbox, limitedContact } of planned) {
-        const allowed =
-          limitedContact !== undefined
-            ? await ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
-            : limitedInbox === undefined || (await ledger.reserve(limitedInbox, at));
-        if (allowed) messages.push(message);
-        else limited += 1;
-      }
-      return { messages, limited };
-    },
-  };
-}
-export type MailService = ReturnType<typeof createMailService>;
 
 /**
  * Which emails a stored submission causes, and their delivery within the mail limits. The one
@@ -387,10 +317,20 @@ export interface MailLedgerKv {
 }
 
 const KV_PREFIX = 'mail-ledger:';
+const SENT_PREFIX = 'mail-sent:';
+/** How long a sent mark is kept: far longer than a job's retries, and any replay of its dead letter. */
+const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/** The key's SHA-256, so no address is a KV key of its own. */
+async function digest(key: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
 
 /**
  * A ledger in Workers KV: one key per inbox, expiring a day after its last send. Its reservations
- * for one inbox run one at a time, so within an isolate they are atomic.
+ * for one inbox run one at a time, so within an isolate they are atomic. It also keeps which
+ * emails went out, by idempotency key, for 30 days (the sent marks).
  */
 export function kvMailLedger(kv: MailLedgerKv) {
   const read = async (key: string): Promise<number[]> => {
@@ -418,11 +358,23 @@ export function kvMailLedger(kv: MailLedgerKv) {
         return true;
       });
     },
+    hasSent: async (key: string) => (await kv.get(SENT_PREFIX + (await digest(key)))) !== null,
+    markSent: async (key: string) =>
+      kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS }),
   };
 }
 
-/** Where the send times per inbox are kept. */
+/** Where the send times per inbox, and the sent marks, are kept. */
 export type MailLedger = ReturnType<typeof kvMailLedger>;
+
+/** A KV namespace in this isolate's memory (a Worker without MAIL_LEDGER; tests). Never expires. */
+export function memoryKv(): MailLedgerKv {
+  const values = new Map<string, string>();
+  return {
+    get: async (key) => values.get(key) ?? null,
+    put: async (key, value) => void values.set(key, value),
+  };
+}
 
 /** A ledger in this isolate's memory (tests, and a Worker without MAIL_LEDGER). */
 export const memoryMailLedger = () => kvMailLedger(memoryKv());
@@ -445,24 +397,23 @@ export interface MailJob {
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string';
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /** Whether a value is a whole mail message (a job's, or one posted to the local outbox). */
 export function isMailMessage(value: unknown): value is MailMessage {
-  if (typeof value !== 'object' || value === null) return false;
+  if (!isObject(value)) return false;
   const message = value as Partial<MailMessage>;
   return (
     (['to', 'subject', 'text', 'html', 'idempotencyKey'] as const).every((key) => isText(message[key])) &&
-    typeof message.from === 'object' &&
-    message.from !== null &&
+    isObject(message.from) &&
     isText(message.from.email) &&
-    typeof message.headers === 'object' &&
-    message.headers !== null
+    isObject(message.headers)
   );
 }
 
 /** Whether a queue message's body is a mail job (rather than a submission). */
 export function isMailJob(body: unknown): body is MailJob {
-  if (typeof body !== 'object' || body === null) return false;
+  if (!isObject(body)) return false;
   const job = body as Partial<MailJob>;
   return (
     job.kind === 'mail' &&
@@ -625,10 +576,8 @@ export function cloudflareMailer(binding: SendEmailBinding): Mailer {
         return { id: messageId };
       } catch (error) {
         // The Worker's mail queue retries what may pass later and dead-letters the rest, so a
-        // message is never lost silently.
-        // The `code` Cloudflare's binding puts on the errors it throws, if any.
-        const found =
-          typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+        // message is never lost silently. `code`: the one Cloudflare's binding puts on its errors.
+        const found: unknown = isObject(error) && 'code' in error ? error.code : undefined;
         const code = typeof found === 'string' ? found : undefined;
         throw new MailFailure(
           `send_email failed${code ? ` (${code})` : ''}: ${errorMessage(error)}`,

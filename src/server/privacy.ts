@@ -68,14 +68,9 @@ export function retentionCutoffs(now: Date) {
 }
 type RetentionCutoffs = ReturnType<typeof retentionCutoffs>;
 
-/** Whether `record` of `table` is an unconfirmed sign-up (the short rule applies to it). */
-export function isPendingSignUp(table: string, record: StoredRecord): boolean {
-  return table === WAITLIST && record.fields[CONSENT] === PENDING;
-}
-
 /** The cutoff that applies to `record` of `table`: the days for an unconfirmed sign-up, else the months. */
 export function cutoffFor(table: string, record: StoredRecord, cutoffs: RetentionCutoffs): Date {
-  return isPendingSignUp(table, record) ? cutoffs.pending : cutoffs.months;
+  return table === WAITLIST && record.fields[CONSENT] === PENDING ? cutoffs.pending : cutoffs.months;
 }
 
 /** The rule itself: is `record`'s last activity before the cutoff that applies to it? */
@@ -172,14 +167,8 @@ async function deleteIds(
       deleted.push(...(await client.deleteRecords(table, part)));
     } catch (error) {
       if (!isNotFound(error)) throw error;
-      if (part.length === 1) continue;
-      for (const id of part) {
-        try {
-          deleted.push(...(await client.deleteRecords(table, [id])));
-        } catch (single) {
-          if (!isNotFound(single)) throw single;
-        }
-      }
+      if (part.length > 1)
+        for (const id of part) deleted.push(...(await deleteIds(options, table, [id])).deleted);
     }
   }
   return { deleted, remaining: 0 };
@@ -199,22 +188,21 @@ const isUnknownField = (error: unknown) =>
  */
 async function findExpired(options: PrivacyOptions, cutoffs: RetentionCutoffs) {
   const fields = [EMAIL, CREATED_AT, LAST_UPDATED];
-  const monthsOnly = (table: string) => listAll(options, table, expiredFormula(cutoffs.months), fields);
   // `pending`: an unconfirmed sign-up, past the shorter rule only.
   const expired: { table: string; id: string; email: string; lastActivity: string; pending: boolean }[] = [];
   let consentRule = true;
   for (const table of PRIVACY_TABLES) {
+    const list = (consent: boolean) =>
+      consent
+        ? listAll(options, table, expiredFormula(cutoffs.months, cutoffs.pending), [...fields, CONSENT])
+        : listAll(options, table, expiredFormula(cutoffs.months), fields);
     let records: StoredRecord[];
     try {
-      const formula = expiredFormula(cutoffs.months, cutoffs.pending);
-      records =
-        table === WAITLIST
-          ? await listAll(options, table, formula, [...fields, CONSENT])
-          : await monthsOnly(table);
+      records = await list(table === WAITLIST);
     } catch (error) {
       if (table !== WAITLIST || !isUnknownField(error)) throw error;
       consentRule = false;
-      records = await monthsOnly(table);
+      records = await list(false);
     }
     for (const record of records) {
       const activity = lastActivity(record);
@@ -224,7 +212,7 @@ async function findExpired(options: PrivacyOptions, cutoffs: RetentionCutoffs) {
         id: record.id,
         email: typeof record.fields[EMAIL] === 'string' ? record.fields[EMAIL] : '',
         lastActivity: activity.toISOString(),
-        pending: isPendingSignUp(table, record) && activity >= cutoffs.months,
+        pending: cutoffFor(table, record, cutoffs) === cutoffs.pending && activity >= cutoffs.months,
       });
     }
   }

@@ -61,7 +61,7 @@ export interface WriterOptions {
   deadLetter?: (submission: Submission, reason: string) => Promise<void>;
   log?: (message: string) => void;
   /** With mail, consent applies and each write's emails are queued (see the module's comment). */
-  mail?: Pick<WorkerMail, 'service' | 'enqueue' | 'deadLetter'>;
+  mail?: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
 }
 
 /**

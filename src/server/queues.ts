@@ -117,11 +117,10 @@ export const ADMIN_FAILURE_DELAY_MS = 1_000;
 
 /** Why the configured token is refused, or null when it is strong enough. */
 export function adminTokenProblem(token: string | undefined): string | null {
-  const trimmed = token?.trim() ?? '';
-  if (!trimmed) return null;
-  if (trimmed.length < ADMIN_TOKEN_MIN_LENGTH)
-    return `ADMIN_TOKEN is ${trimmed.length} characters; use at least ${ADMIN_TOKEN_MIN_LENGTH} random ones (openssl rand -hex 32)`;
-  return null;
+  const length = token?.trim().length ?? 0;
+  return length > 0 && length < ADMIN_TOKEN_MIN_LENGTH
+    ? `ADMIN_TOKEN is ${length} characters; use at least ${ADMIN_TOKEN_MIN_LENGTH} random ones (openssl rand -hex 32)`
+    : null;
 }
 
 // Per isolate where the Worker has no ADMIN_LIMITER binding: attempts per address (an IPv6 one per /64).
@@ -196,12 +195,9 @@ export async function handleDeadLetterAdmin(
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
     // Erasure (Article 17): the email's letters go too, matched as the site matches emails.
-    let email = '';
-    try {
-      email = String(((await request.json()) as { email?: unknown }).email ?? '');
-    } catch {
-      // Not JSON: no email, nothing erased.
-    }
+    // Not JSON: no email, nothing erased.
+    const posted = (await request.json().catch(() => null)) as { email?: unknown } | null;
+    const email = String(posted?.email ?? '');
     if (!email.trim()) return Response.json({ error: 'email required' }, { status: 400 });
     const target = normaliseEmail(email);
     let erased = 0;

@@ -269,13 +269,11 @@ export function createWindowLimiter({
 }): Limiter {
   const windowMs = LIMIT_WINDOW_MS;
   const attempts = new Map<string, number[]>();
+  // A key is put last whenever an attempt counts (Map keeps insertion order), so the keys whose
+  // last attempt is oldest come first: forget those out of the window, then, still full, the oldest.
   const prune = (at: number) => {
     for (const [key, times] of attempts) {
-      if ((times.at(-1) ?? 0) <= at - windowMs) attempts.delete(key);
-    }
-    // Still full: forget the keys seen longest ago (Map keeps insertion order).
-    for (const key of attempts.keys()) {
-      if (attempts.size < MAX_TRACKED_KEYS) break;
+      if (attempts.size < MAX_TRACKED_KEYS && (times.at(-1) ?? 0) > at - windowMs) break;
       attempts.delete(key);
     }
   };

@@ -100,7 +100,6 @@ export function mergeByEmail<T>(
   return [...byEmail].map(([email, item]) => ({ email, item }));
 }
 
-/** `items` in parts of at most `size`. */
 export function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));

@@ -27,7 +27,7 @@ import {
 } from './queues.ts';
 import { runRetentionJob } from './privacy.ts';
 import { isEmailLinkPath, pageTemplates } from './links.ts';
-import { queueOutcomeMail, type WorkerMailEnv, workerMail } from './mail.ts';
+import { type WorkerMailEnv, workerMail } from './mail.ts';
 import { type AirtableEnv, siteOriginOf } from './airtable-client.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
@@ -82,10 +82,7 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
         // Pressing an email link writes its one record through this isolate's pacer, while the
         // visitor waits for the page saying it is done (decision 0013); its mail is queued.
         pacer: isolatePacer(),
-        mail: mail && {
-          service: mail.service,
-          linkMail: async (outcome, origin) => void (await queueOutcomeMail(mail, outcome, origin)),
-        },
+        mail,
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
         // Read from the assets once per isolate (on `vite`, on every use).

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { EMAIL_LINK_PATHS } from '#src/server/links.ts';
 import { SUBMISSIONS_PER_CLIENT_PER_MINUTE, REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
 import { createDoors } from '#src/server/form-door.ts';
-import { memoryMailLedger, createMailService, parseMailSettings } from '#src/server/mail.ts';
+import { memoryMailLedger, parseMailSettings } from '#src/server/mail.ts';
 import { createPacer } from '#src/server/airtable-client.ts';
 
 const SITE = 'https://podling.test';
@@ -32,11 +32,10 @@ function linkDoor() {
       },
       warn: () => undefined,
       mail: {
-        service: createMailService({
-          settings: parseMailSettings({ LINK_SECRET: 's'.repeat(40) }),
-          ledger: memoryMailLedger(),
-        }),
-        linkMail: async () => undefined,
+        settings: parseMailSettings({ LINK_SECRET: 's'.repeat(40) }),
+        ledger: memoryMailLedger(),
+        enqueue: async () => undefined,
+        deadLetter: undefined,
       },
     },
   );

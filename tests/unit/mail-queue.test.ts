@@ -4,9 +4,7 @@ import { EMAIL_COPY } from '#src/config/messages.ts';
 import {
   type MailJob,
   memoryMailLedger,
-  memorySentMarks,
   sendMailJobs,
-  createMailService,
   parseMailSettings,
   cloudflareMailer,
   type Mailer,
@@ -60,11 +58,8 @@ function fakeAirtable(stored: string[] = []) {
 
 function mailFor(enqueue: (job: MailJob) => Promise<void>, kept: MailJob[] = []) {
   return {
-    service: createMailService({
-      settings: parseMailSettings({ SCHOOLS_TEAM_EMAIL: 'team@podling.test', LINK_SECRET: 'k'.repeat(32) }),
-      ledger: memoryMailLedger(),
-      now: () => NOW,
-    }),
+    settings: parseMailSettings({ SCHOOLS_TEAM_EMAIL: 'team@podling.test', LINK_SECRET: 'k'.repeat(32) }),
+    ledger: memoryMailLedger(),
     enqueue,
     deadLetter: async (job: MailJob) => {
       kept.push(job);
@@ -172,13 +167,13 @@ describe("the Worker's mail queue consumer", () => {
 
   it('sends each job once: a job delivered again after its email went out is acknowledged, not sent', async () => {
     const sent: string[] = [];
-    const marks = memorySentMarks();
+    const ledger = memoryMailLedger();
     const options = {
       mailer: mailer(async (m) => {
         sent.push(m.idempotencyKey);
         return { id: m.idempotencyKey };
       }),
-      sent: marks,
+      ledger,
       log: () => undefined,
     };
     const first = message(job('confirm:1'));
@@ -204,7 +199,7 @@ describe("the Worker's mail queue consumer", () => {
       const queued = message(job(key), attempts);
       return sendMailJobs([{ message: queued.msg, job: job(key) }], {
         mailer: failing(retryable),
-        sent: memorySentMarks(),
+        ledger: memoryMailLedger(),
         deadLetter: async (j) => {
           kept.push(j);
         },
