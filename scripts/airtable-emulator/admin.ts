@@ -8,7 +8,7 @@ import { escapeHtml } from '#src/lib/page-templates.ts';
 import { isMailMessage } from '#src/server/mail.ts';
 import { type OutboxMessage, outboxMailer, readOutbox } from './outbox.ts';
 import { isObject, readBody, sendJson } from './http.ts';
-import type { StoredRecord } from './model.ts';
+import type { StoredRecord } from './base-schema.ts';
 import type { ApiConfig, Fault, RestApi } from './rest-api.ts';
 import type { BaseStore } from './store.ts';
 

@@ -1,11 +1,57 @@
 /**
- * The base's schema as mutable state: building table and field models from what a client
- * sends to the Metadata API (or what a test seeds), with Airtable's validation errors.
+ * The base's schema as mutable state, in the shapes Airtable's APIs use (a base holds tables, a
+ * table holds fields, the Metadata API's field model, and records, the REST API's): table and
+ * field models built from what a client sends to the Metadata API (or what a test seeds), and
+ * each cell of a record write checked against its field, with Airtable's validation errors.
  */
 import { randomBytes } from 'node:crypto';
 import { AIRTABLE_TABLE_DEFINITIONS } from '#src/lib/airtable/schema.ts';
 import { ApiError, isObject } from './http.ts';
-import type { ChoiceModel, FieldInput, FieldModel, FieldOptions, TableInput, TableState } from './model.ts';
+
+/** A stored cell: text, a date-time as ISO text, or the option names of a multiple select. */
+export type CellValue = string | string[];
+
+/** A record as the REST API returns it. */
+export interface StoredRecord {
+  id: string;
+  createdTime: string;
+  fields: Record<string, CellValue>;
+}
+
+/** A select option, field and table as the Metadata API returns them. */
+export type ChoiceModel = { id: string; name: string; color?: string };
+export type FieldOptions = { choices?: ChoiceModel[]; [option: string]: unknown };
+export type FieldModel = {
+  id: string;
+  name: string;
+  type: string;
+  description?: string;
+  options?: FieldOptions;
+};
+export interface TableState {
+  id: string;
+  name: string;
+  description?: string;
+  primaryFieldId: string;
+  fields: FieldModel[];
+  /** The emulator has one grid view per table. */
+  views: { id: string; name: string; type: 'grid' }[];
+  records: StoredRecord[];
+}
+
+/** A table or field as a client describes it when creating one, or seeding a base. */
+export type FieldInput = { name: string; type: string; description?: string; options?: unknown };
+export type TableInput = { name: string; description?: string; fields: readonly FieldInput[] };
+
+/** Personal access token scopes the emulator checks, and a token it accepts. */
+export const ALL_SCOPES = [
+  'data.records:read',
+  'data.records:write',
+  'schema.bases:read',
+  'schema.bases:write',
+] as const;
+export type Scope = (typeof ALL_SCOPES)[number];
+export type EmulatorToken = { token: string; scopes: readonly Scope[] };
 
 /** Airtable-style id: a prefix and 14 alphanumerics, e.g. 'tblXXXXXXXXXXXXXX'. */
 export function newId(prefix: 'app' | 'tbl' | 'fld' | 'viw' | 'sel' | 'rec'): string {
@@ -162,13 +208,6 @@ export function buildTable(input: unknown, tables: readonly { name: string }[]):
   };
 }
 
-/** Tables built from descriptions in order (each validated as a Metadata API create would be). */
-export function buildTables(inputs: readonly TableInput[]): TableState[] {
-  const tables: TableState[] = [];
-  for (const input of inputs) tables.push(buildTable(input, tables));
-  return tables;
-}
-
 /** The site's base (src/lib/airtable/schema.ts) as Metadata API table descriptions. */
 export function siteBaseSchema(): TableInput[] {
   return AIRTABLE_TABLE_DEFINITIONS.map((table) => ({
@@ -183,13 +222,66 @@ export function siteBaseSchema(): TableInput[] {
 
 /** The Metadata API's view of a table (no records). */
 export function describeTable(table: TableState): Omit<TableState, 'records'> {
-  const { id, name, description, primaryFieldId, fields, views } = table;
-  return structuredClone({
-    id,
-    name,
-    ...(description === undefined ? {} : { description }),
-    primaryFieldId,
-    fields,
-    views,
-  });
+  return structuredClone({ ...table, records: undefined });
+}
+
+/**
+ * The stored form of a cell, or undefined for "empty" (Airtable omits empty cells).
+ * `choices` is the field's option list to check against and, with typecast, to extend: pass a
+ * copy so a write that fails later adds no options.
+ */
+export function normaliseCell(
+  field: Pick<FieldModel, 'name' | 'type'>,
+  choices: ChoiceModel[],
+  value: unknown,
+  typecast: boolean,
+): CellValue | undefined {
+  const invalid = () =>
+    new ApiError(422, 'INVALID_VALUE_FOR_COLUMN', `Field "${field.name}" cannot accept the provided value`);
+  if (value === null || value === undefined || value === '') return undefined;
+  const ensureChoice = (option: string) => {
+    if (choices.some((choice) => choice.name === option)) return;
+    if (!typecast) {
+      throw new ApiError(
+        422,
+        'INVALID_MULTIPLE_CHOICE_OPTIONS',
+        `Insufficient permissions to create new select option ""${option}""`,
+      );
+    }
+    choices.push({ id: newId('sel'), name: option });
+  };
+  switch (field.type) {
+    case 'singleSelect': {
+      if (typeof value !== 'string') throw invalid();
+      ensureChoice(value);
+      return value;
+    }
+    case 'multipleSelects': {
+      let items: unknown[];
+      if (Array.isArray(value)) items = value;
+      else if (typecast && typeof value === 'string') items = value.split(',').map((item) => item.trim());
+      else throw invalid();
+      const options: string[] = [];
+      for (const item of items) {
+        if (typeof item !== 'string') throw invalid();
+        if (item === '' || options.includes(item)) continue;
+        ensureChoice(item);
+        options.push(item);
+      }
+      return options.length > 0 ? options : undefined;
+    }
+    case 'dateTime': {
+      if (typeof value !== 'string' && typeof value !== 'number') throw invalid();
+      const date = new Date(value);
+      if (Number.isNaN(date.getTime())) throw invalid();
+      return date.toISOString();
+    }
+    default: {
+      // Every other creatable type holds text.
+      if (typeof value === 'string') return value;
+      if (typecast && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
+      if (typecast && Array.isArray(value)) return value.map(String).join(', ');
+      throw invalid();
+    }
+  }
 }

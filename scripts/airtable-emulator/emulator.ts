@@ -7,22 +7,22 @@
  *   middleware (Vite's dev and preview servers) on the site's own origin;
  * - `startEmulator(options)`: the same on its own loopback port (tests, the CLI).
  *
- * Modules: formula.ts (filterByFormula), cells.ts (cell types), base-schema.ts (tables and
- * fields as state), store.ts (records and persistence), rest-api.ts (v0 API, auth, faults,
- * rate limit), metadata-api.ts (schema API), admin.ts (admin page and API), cli.ts.
+ * Modules: formula.ts (filterByFormula), base-schema.ts (tables, fields and cells), store.ts
+ * (records and persistence), rest-api.ts (records and schema APIs, auth, faults, rate limit),
+ * admin.ts (admin page and API), outbox.ts (local mail), cli.ts.
  */
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adminRequestProblem, EMULATOR_ADMIN_PREFIX, handleAdmin, ownOrigin } from './admin.ts';
 import { ApiError, sendError } from './http.ts';
-import { ALL_SCOPES, type EmulatorToken } from './model.ts';
+import { ALL_SCOPES, type EmulatorToken } from './base-schema.ts';
 import { createRestApi } from './rest-api.ts';
 import { BaseStore, type InitialSchema } from './store.ts';
 
 export { EMULATOR_ADMIN_PREFIX } from './admin.ts';
 export type { Fault, LoggedRequest, ApiConfig as EmulatorConfig } from './rest-api.ts';
-export type { EmulatorToken, Scope, StoredRecord, TableInput, FieldInput } from './model.ts';
+export type { EmulatorToken, Scope, StoredRecord, TableInput, FieldInput } from './base-schema.ts';
 export type { InitialSchema } from './store.ts';
 export { siteBaseSchema } from './base-schema.ts';
 

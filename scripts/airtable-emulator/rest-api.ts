@@ -1,13 +1,13 @@
 /**
  * Airtable's REST API (v0) as airtable.js and the owner's commands use it: the records API,
- * the Metadata API subset (metadata-api.ts), token scopes, per-base rate limit with Airtable's
+ * the Metadata API subset airtable:setup and airtable:check use (list tables, create a table,
+ * create a field), token scopes, per-base rate limit with Airtable's
  * penalty, latency, a request log, and faults a test can arm to see how the site copes.
  */
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { handleMetadata, metadataScope } from './metadata-api.ts';
 import { apiError, readBody, sendError, sendJson } from './http.ts';
-import type { EmulatorToken, Scope } from './model.ts';
+import type { EmulatorToken, Scope } from './base-schema.ts';
 import type { BaseStore, ListParams } from './store.ts';
 
 const REQUEST_LOG_LIMIT = 500;
@@ -89,21 +89,31 @@ export function queryToParams(query: URLSearchParams): ListParams {
   return params;
 }
 
-/** The scope a records request needs: reading for GET and listRecords, writing otherwise. */
-export function recordsScope(method: string, recordId: string | undefined): Scope {
-  return method === 'GET' || (method === 'POST' && recordId === 'listRecords')
-    ? 'data.records:read'
-    : 'data.records:write';
-}
-
-/** Serves one records request: its answer's JSON body (status 200); `segments` are the path's parts after /v0/{baseId}. */
-function handleRecords(
+/**
+ * Serves one records request (`segments`: the path's parts after /v0/{baseId}) or, under
+ * /v0/meta, one Metadata API request (['bases', baseId, 'tables', …]): the answer's JSON body.
+ */
+function route(
   store: BaseStore,
   method: string,
-  [table, recordId, extra]: readonly (string | undefined)[],
+  isMeta: boolean,
+  segments: string[],
   url: URL,
   body: unknown,
-): unknown {
+) {
+  if (isMeta) {
+    const [bases, baseId, tables, tableIdOrName, fields, ...rest] = segments;
+    if (bases !== 'bases' || tables !== 'tables' || rest.length > 0) throw apiError(404);
+    // Airtable does not say whether a base exists to a token that cannot see it.
+    if (baseId !== store.baseId) throw apiError(403);
+    if (!tableIdOrName && method === 'GET') return { tables: store.describeTables() };
+    if (!tableIdOrName && method === 'POST') return store.createTable(body);
+    if (tableIdOrName && fields === 'fields' && method === 'POST') {
+      return store.createField(tableIdOrName, body);
+    }
+    throw apiError(404);
+  }
+  const [table, recordId, extra] = segments;
   if (!table || extra) throw apiError(404);
   if (method === 'GET' && !recordId) return store.listRecords(table, queryToParams(url.searchParams));
   if (method === 'POST' && recordId === 'listRecords')
@@ -224,12 +234,11 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
     if (config.latencyMs > 0) await sleep(config.latencyMs);
 
     if (version !== 'v0' || !baseOrMeta) throw apiError(404);
-    authorise(req, isMeta ? metadataScope(method) : recordsScope(method, rest[1]));
+    const reads = method === 'GET' || (!isMeta && method === 'POST' && rest[1] === 'listRecords');
+    authorise(req, `${isMeta ? 'schema.bases' : 'data.records'}:${reads ? 'read' : 'write'}`);
     if (!isMeta && baseOrMeta !== store.baseId) throw apiError(403);
     if (rateLimited()) throw apiError(429);
-    const answer = isMeta
-      ? handleMetadata(store, method, rest, body)
-      : handleRecords(store, method, rest, url, body);
+    const answer = route(store, method, isMeta, rest, url, body);
     // Applied, even when the client gave up before the answer (a 'delay' fault that lands late).
     entry.status = 200;
     sendJson(res, 200, answer);

@@ -4,11 +4,22 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildField, buildTable, buildTables, describeTable, newId, siteBaseSchema } from './base-schema.ts';
-import { normaliseCell } from './cells.ts';
+import {
+  buildField,
+  buildTable,
+  describeTable,
+  newId,
+  normaliseCell,
+  siteBaseSchema,
+  type CellValue,
+  type ChoiceModel,
+  type FieldModel,
+  type StoredRecord,
+  type TableInput,
+  type TableState,
+} from './base-schema.ts';
 import { compileFormula } from './formula.ts';
 import { ApiError, apiError, isObject } from './http.ts';
-import type { CellValue, ChoiceModel, FieldModel, StoredRecord, TableInput, TableState } from './model.ts';
 
 const MAX_RECORDS_PER_WRITE = 10;
 const MAX_PAGE_SIZE = 100;
@@ -39,16 +50,6 @@ const MERGEABLE_TYPES = new Set([
 
 const recordLimitError = () =>
   new ApiError(422, 'INVALID_RECORDS', `You must provide an array of up to ${MAX_RECORDS_PER_WRITE} records`);
-
-function present(record: StoredRecord, only?: readonly string[]): StoredRecord {
-  return {
-    id: record.id,
-    createdTime: record.createdTime,
-    fields: only
-      ? Object.fromEntries(Object.entries(record.fields).filter(([name]) => only.includes(name)))
-      : record.fields,
-  };
-}
 
 function readInteger(params: ListParams, key: string): number | undefined {
   const raw = params[key];
@@ -90,8 +91,11 @@ export class BaseStore {
   }
 
   private freshTables(): TableState[] {
-    if (this.initialSchema === 'empty') return [];
-    return buildTables(this.initialSchema === 'site' ? siteBaseSchema() : this.initialSchema);
+    const tables: TableState[] = [];
+    if (this.initialSchema === 'empty') return tables;
+    for (const input of this.initialSchema === 'site' ? siteBaseSchema() : this.initialSchema)
+      tables.push(buildTable(input, tables));
+    return tables;
   }
 
   private load(): void {
@@ -99,44 +103,23 @@ export class BaseStore {
     if (!this.dataFile || !fs.existsSync(this.dataFile)) return;
     const saved = JSON.parse(fs.readFileSync(this.dataFile, 'utf8')) as {
       version?: number;
-      tables?: unknown;
+      tables: TableState[];
     };
-    if (saved.version === DATA_FILE_VERSION && Array.isArray(saved.tables)) {
-      const loaded = saved.tables as TableState[];
-      // A base started from the site's schema gains what the site has added since it was saved,
-      // so a developer's old data file keeps working after a new field lands.
-      if (this.initialSchema === 'site') {
-        for (const fresh of this.tables) {
-          const table = loaded.find((candidate) => candidate.name === fresh.name);
-          if (!table) loaded.push(fresh);
-          else
-            for (const field of fresh.fields)
-              if (!table.fields.some((f) => f.name === field.name)) table.fields.push(field);
-        }
-      }
-      this.tables = loaded;
-    } else if (isObject(saved.tables)) {
-      this.loadVersion1(saved.tables);
-    }
-  }
-
-  /** Version 1 files kept records and extra select options per table name, on the fixed schema. */
-  private loadVersion1(saved: Record<string, unknown>): void {
-    for (const [name, state] of Object.entries(saved)) {
-      const table = this.tables.find((candidate) => candidate.name === name);
-      if (!table || !isObject(state)) continue;
-      if (Array.isArray(state.records)) table.records = state.records as StoredRecord[];
-      const choices = isObject(state.choices) ? state.choices : {};
-      for (const [fieldName, options] of Object.entries(choices)) {
-        const known = table.fields.find((field) => field.name === fieldName)?.options?.choices;
-        if (!known || !Array.isArray(options)) continue;
-        for (const option of options) {
-          if (typeof option === 'string' && !known.some((choice) => choice.name === option)) {
-            known.push({ id: newId('sel'), name: option });
-          }
-        }
+    if (saved.version !== DATA_FILE_VERSION)
+      throw new Error(`${this.dataFile} is from an older emulator: delete it, or pass another data file`);
+    // A base started from the site's schema gains what the site has added since it was saved,
+    // so a developer's old data file keeps working after a new field lands.
+    if (this.initialSchema === 'site') {
+      for (const fresh of this.tables) {
+        const table = saved.tables.find((candidate) => candidate.name === fresh.name);
+        if (!table) saved.tables.push(fresh);
+        else
+          table.fields.push(
+            ...fresh.fields.filter((field) => !table.fields.some((f) => f.name === field.name)),
+          );
       }
     }
+    this.tables = saved.tables;
   }
 
   private save(): void {
@@ -182,7 +165,11 @@ export class BaseStore {
 
   /** Adds a field to a table (Metadata API); returns its model. */
   createField(tableNameOrId: string, input: unknown): FieldModel {
-    const table = this.table(tableNameOrId);
+    const table = this.tables.find(
+      (candidate) => candidate.id === tableNameOrId || candidate.name === tableNameOrId,
+    );
+    // The Metadata API does not say whether a table exists to a token that cannot see it.
+    if (!table) throw apiError(403);
     const field = buildField(input, table.fields);
     table.fields.push(field);
     this.save();
@@ -289,7 +276,7 @@ export class BaseStore {
   getRecord(tableName: string, recordId: string): StoredRecord {
     const record = this.table(tableName).records.find((candidate) => candidate.id === recordId);
     if (!record) throw apiError(404);
-    return present(record);
+    return record;
   }
 
   /** One page of records (GET …/{table}, POST …/listRecords). */
@@ -320,7 +307,13 @@ export class BaseStore {
     }
     const page = matching.slice(start, start + pageSize);
     const only = Array.isArray(params.fields) ? params.fields.map(String) : undefined;
-    const body: { records: StoredRecord[]; offset?: string } = { records: page.map((r) => present(r, only)) };
+    const records = page.map(({ fields, ...record }) => ({
+      ...record,
+      fields: only
+        ? Object.fromEntries(Object.entries(fields).filter(([name]) => only.includes(name)))
+        : fields,
+    }));
+    const body: { records: StoredRecord[]; offset?: string } = { records };
     const next = start + pageSize;
     const last = page[page.length - 1];
     if (next < matching.length && last) body.offset = `itr${next}/${last.id}`;
@@ -337,7 +330,7 @@ export class BaseStore {
       inputs.map((input) => ({ cells: isObject(input) ? (input.fields ?? {}) : {} })),
       request.typecast === true,
     );
-    return many ? { records: created.map((record) => present(record)) } : present(created[0] as StoredRecord);
+    return many ? { records: created } : (created[0] as StoredRecord);
   }
 
   /**
@@ -374,7 +367,7 @@ export class BaseStore {
     const ids = (updated: boolean) =>
       records.filter((_, i) => Boolean(writes[i]?.record) === updated).map((record) => record.id);
     return {
-      records: records.map((record) => present(record)),
+      records,
       createdRecords: ids(false),
       updatedRecords: ids(true),
     };
@@ -402,7 +395,7 @@ export class BaseStore {
       if (!record) throw apiError(404);
       return { record, cells: fields ?? {}, keep: destructive ? {} : record.fields };
     });
-    const records = this.write(table, writes, request.typecast === true).map((record) => present(record));
+    const records = this.write(table, writes, request.typecast === true);
     return recordId ? (records[0] as StoredRecord) : { records };
   }
 

@@ -55,22 +55,10 @@ describe('BaseStore', () => {
     expect(new BaseStore({ baseId: BASE, dataFile, schema: 'empty' }).describeTables()).toEqual([]);
   });
 
-  it('reads a version 1 data file (records and extra options by table name)', () => {
+  it('refuses a data file from an older emulator rather than overwrite it', () => {
     const dataFile = tempFile();
-    const record = { id: 'rec1', createdTime: '2025-01-01T00:00:00.000Z', fields: { Email: 'old@x.co' } };
-    fs.writeFileSync(
-      dataFile,
-      JSON.stringify({
-        version: 1,
-        tables: { Waitlist: { records: [record], choices: { Interests: ['General Waitlist'] } } },
-      }),
-    );
-    const store = new BaseStore({ baseId: BASE, dataFile });
-    expect(store.records('Waitlist')).toEqual([record]);
-    expect(store.listRecords('Waitlist', { filterByFormula: `{Interests} = ''` }).records).toHaveLength(1);
-    expect(() =>
-      store.createRecords('Waitlist', { fields: { Interests: ['General Waitlist'] } }),
-    ).not.toThrow();
+    fs.writeFileSync(dataFile, JSON.stringify({ version: 1, tables: {} }));
+    expect(() => new BaseStore({ baseId: BASE, dataFile })).toThrow('older emulator');
   });
 
   it('pages with an offset and stops at maxRecords', () => {
