@@ -126,7 +126,7 @@ export function createEmulator(options: EmulatorOptions = {}) {
       // Like Airtable's API, any origin (unless apiOrigins is 'own'): the browser build of
       // airtable.js (direct mode) calls it from the site's origin and preflights every request.
       res.setHeader('access-control-allow-origin', origin ?? '*');
-      res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
+      res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, DELETE, OPTIONS');
       res.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
       res.setHeader('access-control-max-age', '600');
     } else if (origin === ownOrigin(req)) res.setHeader('access-control-allow-origin', origin);

@@ -69,22 +69,16 @@ function requestText(url: URL, body: unknown): string {
 }
 
 /**
- * GET query → list parameters, including airtable.js's bracket encoding (fields[], sort[0][field]).
+ * GET query → list parameters, including airtable.js's fields[].
  */
 export function queryToParams(query: URLSearchParams): ListParams {
   const params: ListParams = {};
   const fields: string[] = [];
-  const sort: { field?: string; direction?: string }[] = [];
   for (const [key, value] of query) {
-    const sortMatch = /^sort\[(\d+)\]\[(field|direction)\]$/.exec(key);
     if (key === 'fields[]' || key === 'fields') fields.push(value);
-    else if (sortMatch) {
-      const entry = (sort[Number(sortMatch[1])] ??= {});
-      entry[sortMatch[2] as 'field' | 'direction'] = value;
-    } else params[key] = value;
+    else params[key] = value;
   }
   if (fields.length > 0) params.fields = fields;
-  if (sort.length > 0) params.sort = sort.filter(Boolean);
   if (params.pageSize === undefined && params.limit !== undefined) params.pageSize = params.limit;
   return params;
 }
@@ -120,8 +114,7 @@ function route(
     return store.listRecords(table, { ...queryToParams(url.searchParams), ...(body as object | undefined) });
   if (method === 'GET' && recordId) return store.getRecord(table, recordId);
   if (method === 'POST' && !recordId) return store.createRecords(table, body);
-  if (method === 'PATCH' || method === 'PUT')
-    return store.updateRecords(table, recordId, body, method === 'PUT');
+  if (method === 'PATCH') return store.updateRecords(table, recordId, body);
   if (method === 'DELETE') {
     const deleted = store.deleteRecords(table, recordId ? [recordId] : url.searchParams.getAll('records[]'));
     return recordId ? deleted[0] : { records: deleted };

@@ -11,8 +11,6 @@ import {
   newId,
   normaliseCell,
   siteBaseSchema,
-  type CellValue,
-  type ChoiceModel,
   type FieldModel,
   type StoredRecord,
   type TableInput,
@@ -48,9 +46,6 @@ const MERGEABLE_TYPES = new Set([
   'dateTime',
 ]);
 
-const recordLimitError = () =>
-  new ApiError(422, 'INVALID_RECORDS', `You must provide an array of up to ${MAX_RECORDS_PER_WRITE} records`);
-
 function readInteger(params: ListParams, key: string): number | undefined {
   const raw = params[key];
   if (raw === undefined || raw === '') return undefined;
@@ -63,17 +58,6 @@ function readInteger(params: ListParams, key: string): number | undefined {
     );
   }
   return n;
-}
-
-function sortRecords(records: StoredRecord[], sort: readonly { field?: string; direction?: string }[]) {
-  return [...records].sort((a, b) => {
-    for (const { field = '', direction = 'asc' } of sort) {
-      const x = String(a.fields[field] ?? '');
-      const y = String(b.fields[field] ?? '');
-      if (x !== y) return (x < y ? -1 : 1) * (direction === 'desc' ? -1 : 1);
-    }
-    return 0;
-  });
 }
 
 /** The emulated base. Every method that changes it saves the data file. */
@@ -194,64 +178,47 @@ export class BaseStore {
   }
 
   /**
-   * Copies of a table's select options for one request: every record of the request checks
-   * (and, with typecast, extends) the same copies, so options added by several records of one
-   * batch are all kept, as Airtable keeps them.
-   */
-  private choicesFor(table: TableState): Map<FieldModel, ChoiceModel[]> {
-    return new Map(table.fields.map((field) => [field, [...(field.options?.choices ?? [])]]));
-  }
-
-  /** One record's cells, validated against the table's fields (select options: on `choices`). */
-  private buildFields(
-    table: TableState,
-    input: unknown,
-    typecast: boolean,
-    existing: Record<string, CellValue>,
-    choices: Map<FieldModel, ChoiceModel[]>,
-  ): Record<string, CellValue> {
-    if (!isObject(input)) {
-      throw new ApiError(
-        422,
-        'INVALID_REQUEST_MISSING_FIELDS',
-        'Could not find field "fields" in the request body',
-      );
-    }
-    const fields = { ...existing };
-    for (const [name, value] of Object.entries(input)) {
-      const field = table.fields.find((candidate) => candidate.name === name);
-      if (!field) throw new ApiError(422, 'UNKNOWN_FIELD_NAME', `Unknown field name: "${name}"`);
-      const cell = normaliseCell(field, choices.get(field) ?? [], value, typecast);
-      if (cell === undefined) delete fields[name];
-      else fields[name] = cell;
-    }
-    return fields;
-  }
-
-  /**
-   * One write of 1 to 10 records, all or nothing: every record's cells are validated first, on
-   * copies of the table's select options (`choicesFor`) that are committed only once the whole
-   * write is valid, so a refused write adds no options. Then a write to a stored record sets its
-   * cells (merged into `keep`, if given) and any other creates a record.
+   * One write of 1 to 10 records, all or nothing. Every record's cells are validated first, on
+   * copies of the table's select options: all records of the write check (and, with typecast,
+   * extend) the same copies, so options added by several records of one batch are all kept, as
+   * Airtable keeps them, and the copies replace the options only once the whole write is valid,
+   * so a refused write adds none. Then a write naming a stored record merges its cells into that
+   * record, and any other creates one.
    */
   private write(
     table: TableState,
-    writes: readonly { record?: StoredRecord; cells: unknown; keep?: Record<string, CellValue> }[],
+    writes: readonly { record?: StoredRecord; cells: unknown }[],
     typecast: boolean,
     createdTime = new Date().toISOString(),
   ): StoredRecord[] {
-    if (writes.length === 0 || writes.length > MAX_RECORDS_PER_WRITE) throw recordLimitError();
-    const choices = this.choicesFor(table);
-    const built = writes.map(({ cells, keep = {} }) =>
-      this.buildFields(table, cells, typecast, keep, choices),
-    );
+    if (writes.length === 0 || writes.length > MAX_RECORDS_PER_WRITE)
+      throw new ApiError(
+        422,
+        'INVALID_RECORDS',
+        `You must provide an array of up to ${MAX_RECORDS_PER_WRITE} records`,
+      );
+    const choices = new Map(table.fields.map((field) => [field, [...(field.options?.choices ?? [])]]));
+    const built = writes.map(({ record, cells }) => {
+      if (!isObject(cells))
+        throw new ApiError(
+          422,
+          'INVALID_REQUEST_MISSING_FIELDS',
+          'Could not find field "fields" in the request body',
+        );
+      const fields = { ...record?.fields };
+      for (const [name, value] of Object.entries(cells)) {
+        const field = table.fields.find((candidate) => candidate.name === name);
+        if (!field) throw new ApiError(422, 'UNKNOWN_FIELD_NAME', `Unknown field name: "${name}"`);
+        const cell = normaliseCell(field, choices.get(field) ?? [], value, typecast);
+        if (cell === undefined) delete fields[name];
+        else fields[name] = cell;
+      }
+      return fields;
+    });
     for (const [field, list] of choices) if (field.options?.choices) field.options.choices = list;
     const records = writes.map(({ record }, i) => {
       const fields = built[i] ?? {};
-      if (record) {
-        record.fields = fields;
-        return record;
-      }
+      if (record) return Object.assign(record, { fields });
       const created: StoredRecord = { id: newId('rec'), createdTime, fields };
       table.records.push(created);
       return created;
@@ -284,21 +251,12 @@ export class BaseStore {
     const table = this.table(tableName);
     let matching = table.records;
     const formula = params.filterByFormula;
-    if (typeof formula === 'string' && formula.trim() !== '') {
-      matching = matching.filter(
-        compileFormula(
-          formula,
-          table.fields.map((field) => field.name),
-        ),
-      );
-    }
-    if (Array.isArray(params.sort) && params.sort.length > 0) {
-      matching = sortRecords(matching, params.sort as { field?: string; direction?: string }[]);
-    }
+    const names = table.fields.map((field) => field.name);
+    if (typeof formula === 'string' && formula.trim() !== '')
+      matching = matching.filter(compileFormula(formula, names));
     const maxRecords = readInteger(params, 'maxRecords');
-    if (maxRecords !== undefined && maxRecords > 0) matching = matching.slice(0, maxRecords);
-    const pageSize =
-      Math.min(readInteger(params, 'pageSize') ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE) || MAX_PAGE_SIZE;
+    if (maxRecords) matching = matching.slice(0, maxRecords);
+    const pageSize = Math.min(readInteger(params, 'pageSize') || MAX_PAGE_SIZE, MAX_PAGE_SIZE);
     let start = 0;
     if (typeof params.offset === 'string' && params.offset !== '') {
       const match = /^itr(\d+)\//.exec(params.offset);
@@ -307,17 +265,12 @@ export class BaseStore {
     }
     const page = matching.slice(start, start + pageSize);
     const only = Array.isArray(params.fields) ? params.fields.map(String) : undefined;
-    const records = page.map(({ fields, ...record }) => ({
-      ...record,
-      fields: only
-        ? Object.fromEntries(Object.entries(fields).filter(([name]) => only.includes(name)))
-        : fields,
-    }));
-    const body: { records: StoredRecord[]; offset?: string } = { records };
-    const next = start + pageSize;
+    const pick = (fields: StoredRecord['fields']) =>
+      Object.fromEntries(Object.entries(fields).filter(([name]) => only?.includes(name)));
+    const records = only ? page.map((record) => ({ ...record, fields: pick(record.fields) })) : page;
     const last = page[page.length - 1];
-    if (next < matching.length && last) body.offset = `itr${next}/${last.id}`;
-    return body;
+    const more = start + pageSize < matching.length && last;
+    return more ? { records, offset: `itr${start + pageSize}/${last.id}` } : { records };
   }
 
   /** Creates one record ({ fields }) or up to ten ({ records }). */
@@ -334,80 +287,53 @@ export class BaseStore {
   }
 
   /**
-   * PATCH/PUT with `performUpsert: { fieldsToMergeOn }` and records without ids: each record
-   * updates the one record whose merge fields hold the same values, or is created. As Airtable
-   * documents it: merge fields are text, number, select or date fields (not the email type), and
-   * a record matching more than one stored record is refused.
+   * PATCH one record by id, or up to ten ({ records }), merging the cells given into each. With
+   * `performUpsert: { fieldsToMergeOn }` and records without ids, each record updates the one
+   * record whose merge fields hold the same values, or is created. As Airtable documents it:
+   * merge fields are text, number, select or date fields (not the email type), a record matching
+   * more than one stored record is refused, and the answer names createdRecords and updatedRecords.
    */
-  private upsertRecords(table: TableState, request: Record<string, unknown>, destructive: boolean) {
-    const upsert = isObject(request.performUpsert) ? request.performUpsert : {};
-    const mergeOn = Array.isArray(upsert.fieldsToMergeOn) ? upsert.fieldsToMergeOn : [];
-    const fields = mergeOn.map((name) => table.fields.find((field) => field.name === name));
-    if (
-      mergeOn.length === 0 ||
-      mergeOn.length > 3 ||
-      fields.some((field) => !field || !MERGEABLE_TYPES.has(field.type))
-    )
+  updateRecords(tableName: string, recordId: string | undefined, body: unknown) {
+    const table = this.table(tableName);
+    const request = isObject(body) ? body : {};
+    const upsert = !recordId && isObject(request.performUpsert) ? request.performUpsert : undefined;
+    const mergeOn = (upsert && Array.isArray(upsert.fieldsToMergeOn) ? upsert.fieldsToMergeOn : []).map(
+      String,
+    );
+    const mergeable = (name: string) =>
+      MERGEABLE_TYPES.has(table.fields.find((field) => field.name === name)?.type ?? '');
+    if (upsert && (mergeOn.length === 0 || mergeOn.length > 3 || !mergeOn.every(mergeable)))
       throw new ApiError(
         422,
         'INVALID_MERGE_FIELD',
         'fieldsToMergeOn must name 1 to 3 text, number, select or date fields',
       );
-    const writes = (Array.isArray(request.records) ? request.records : []).map((input) => {
-      const cells = isObject(input) && isObject(input.fields) ? input.fields : {};
+    const inputs = recordId ? [{ id: recordId, fields: request.fields }] : request.records;
+    const writes = (Array.isArray(inputs) ? inputs : []).map((input: unknown) => {
+      const { id, fields: cells = {} } = isObject(input) ? input : {};
       const matches = table.records.filter((record) =>
-        mergeOn.every((name) => name in cells && record.fields[name] === cells[name]),
+        upsert
+          ? isObject(cells) && mergeOn.every((name) => name in cells && record.fields[name] === cells[name])
+          : record.id === id,
       );
       if (matches.length > 1)
         throw new ApiError(422, 'INVALID_MERGE_FIELD', 'More than one record matches the merge fields');
-      const [record] = matches;
-      return { cells, ...(record ? { record, keep: destructive ? {} : record.fields } : {}) };
+      if (!upsert && !matches[0]) throw apiError(404);
+      return { cells, record: matches[0] };
     });
     const records = this.write(table, writes, request.typecast === true);
+    if (recordId) return records[0] as StoredRecord;
+    if (!upsert) return { records };
     const ids = (updated: boolean) =>
       records.filter((_, i) => Boolean(writes[i]?.record) === updated).map((record) => record.id);
-    return {
-      records,
-      createdRecords: ids(false),
-      updatedRecords: ids(true),
-    };
-  }
-
-  /** PATCH (merge) or PUT (replace) one record by id, or up to ten ({ records }); or an upsert. */
-  updateRecords(
-    tableName: string,
-    recordId: string | undefined,
-    body: unknown,
-    destructive: boolean,
-  ): StoredRecord | { records: StoredRecord[] } {
-    const table = this.table(tableName);
-    const request = isObject(body) ? body : {};
-    if (!recordId && request.performUpsert !== undefined)
-      return this.upsertRecords(table, request, destructive);
-    const inputs: unknown[] = recordId
-      ? [{ id: recordId, fields: request.fields }]
-      : Array.isArray(request.records)
-        ? request.records
-        : [];
-    const writes = inputs.map((input) => {
-      const { id, fields } = isObject(input) ? input : {};
-      const record = table.records.find((candidate) => candidate.id === id);
-      if (!record) throw apiError(404);
-      return { record, cells: fields ?? {}, keep: destructive ? {} : record.fields };
-    });
-    const records = this.write(table, writes, request.typecast === true);
-    return recordId ? (records[0] as StoredRecord) : { records };
+    return { records, createdRecords: ids(false), updatedRecords: ids(true) };
   }
 
   /** Deletes records by id, at most 10 a request as Airtable allows; 404 (and nothing deleted) if any is unknown. */
   deleteRecords(tableName: string, ids: readonly string[]): { id: string; deleted: true }[] {
     const table = this.table(tableName);
     if (ids.length === 0 || ids.length > MAX_RECORDS_PER_WRITE)
-      throw new ApiError(
-        422,
-        'INVALID_RECORDS',
-        `Delete between 1 and ${MAX_RECORDS_PER_WRITE} records per request`,
-      );
+      throw new ApiError(422, 'INVALID_RECORDS', `Delete between 1 and ${MAX_RECORDS_PER_WRITE} records`);
     if (ids.some((id) => !table.records.some((record) => record.id === id))) throw apiError(404);
     table.records = table.records.filter((record) => !ids.includes(record.id));
     this.save();

@@ -123,31 +123,21 @@ describe('select options added by a typecast batch', () => {
     const store = new BaseStore({ baseId: BASE });
     const a = store.seed('Waitlist', { Email: 'a@x.co' });
     const b = store.seed('Waitlist', { Email: 'b@x.co' });
-    store.updateRecords(
-      'Waitlist',
-      undefined,
-      {
+    store.updateRecords('Waitlist', undefined, {
+      typecast: true,
+      records: [
+        { id: a.id, fields: { Interests: ['First new'] } },
+        { id: b.id, fields: { Interests: ['Second new'] } },
+      ],
+    });
+    expect(() =>
+      store.updateRecords('Waitlist', undefined, {
         typecast: true,
         records: [
-          { id: a.id, fields: { Interests: ['First new'] } },
-          { id: b.id, fields: { Interests: ['Second new'] } },
+          { id: a.id, fields: { Interests: ['Third new'] } },
+          { id: 'recNope', fields: { Interests: ['Fourth new'] } },
         ],
-      },
-      false,
-    );
-    expect(() =>
-      store.updateRecords(
-        'Waitlist',
-        undefined,
-        {
-          typecast: true,
-          records: [
-            { id: a.id, fields: { Interests: ['Third new'] } },
-            { id: 'recNope', fields: { Interests: ['Fourth new'] } },
-          ],
-        },
-        false,
-      ),
+      }),
     ).toThrow();
     const interests = store
       .describeTables()
