@@ -58,81 +58,63 @@ export function newId(prefix: 'app' | 'tbl' | 'fld' | 'viw' | 'sel' | 'rec'): st
   return `${prefix}${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x').slice(0, 14)}`;
 }
 
-/** Field types the emulator can create and store cells for. */
-const CREATABLE_FIELD_TYPES = [
-  'singleLineText',
-  'multilineText',
-  'email',
-  'url',
-  'phoneNumber',
-  'singleSelect',
-  'multipleSelects',
-  'dateTime',
-] as const;
-
 const TEXT_TYPES: readonly string[] = ['singleLineText', 'multilineText', 'email', 'url', 'phoneNumber'];
-const DATE_FORMATS: Readonly<Record<string, string>> = {
-  local: 'l',
-  friendly: 'LL',
-  us: 'M/D/YYYY',
-  european: 'D/M/YYYY',
-  iso: 'YYYY-MM-DD',
+/** Date and time formats by name, as Airtable fills them in. */
+const FORMATS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  dateFormat: { local: 'l', friendly: 'LL', us: 'M/D/YYYY', european: 'D/M/YYYY', iso: 'YYYY-MM-DD' },
+  timeFormat: { '12hour': 'h:mma', '24hour': 'HH:mm' },
 };
-const TIME_FORMATS: Readonly<Record<string, string>> = { '12hour': 'h:mma', '24hour': 'HH:mm' };
-
-function invalidOptions(field: string, problem: string): ApiError {
-  return new ApiError(
-    422,
-    'INVALID_FIELD_TYPE_OPTIONS_FOR_CREATE',
-    `Failed schema validation: ${field}.options ${problem}`,
-  );
-}
 
 /** The IANA zone, 'utc' or 'client'; anything else is refused as Airtable does. */
-function isKnownTimeZone(zone: string): boolean {
+function isKnownTimeZone(zone: unknown): boolean {
   if (zone === 'utc' || zone === 'client') return true;
   try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return zone !== 'UTC'; // Airtable wants 'utc' in lower case and refuses 'UTC'.
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone as string });
+    return typeof zone === 'string' && zone !== 'UTC'; // Airtable wants 'utc' and refuses 'UTC'.
   } catch {
     return false;
   }
 }
 
-function selectOptions(name: string, options: unknown): FieldOptions {
-  if (!isObject(options) || !Array.isArray(options.choices)) throw invalidOptions(name, 'is missing choices');
+/**
+ * A field's options, checked for its type: none for text, named formats and a time zone for a
+ * date-time, named choices (each once) for a select; 422 INVALID_FIELD_TYPE_OPTIONS_FOR_CREATE.
+ */
+function fieldOptions(name: string, type: string, options: unknown): FieldOptions | undefined {
+  const invalid = (problem: string) =>
+    new ApiError(
+      422,
+      'INVALID_FIELD_TYPE_OPTIONS_FOR_CREATE',
+      `Failed schema validation: ${name}.options ${problem}`,
+    );
+  if (TEXT_TYPES.includes(type)) {
+    if (isObject(options) && Object.keys(options).length > 0)
+      throw invalid(`must be empty for a ${type} field`);
+    return undefined;
+  }
+  if (type === 'dateTime') {
+    if (!isObject(options)) throw invalid('is missing');
+    const [dateFormat, timeFormat] = Object.entries(FORMATS).map(([key, formats]) => {
+      const value = options[key];
+      if (!isObject(value) || typeof value.name !== 'string' || !Object.hasOwn(formats, value.name))
+        throw invalid(`${key} is missing or not one of ${Object.keys(formats).join(', ')}`);
+      return { name: value.name, format: formats[value.name] };
+    });
+    if (!isKnownTimeZone(options.timeZone))
+      throw invalid(`timeZone ${JSON.stringify(options.timeZone)} is not a known time zone`);
+    return { dateFormat, timeFormat, timeZone: options.timeZone };
+  }
+  if (!isObject(options) || !Array.isArray(options.choices)) throw invalid('is missing choices');
   const choices: ChoiceModel[] = [];
   for (const choice of options.choices) {
-    if (!isObject(choice) || typeof choice.name !== 'string' || choice.name.trim() === '') {
-      throw invalidOptions(name, 'has a choice without a name');
-    }
-    if (choices.some((known) => known.name === choice.name)) {
-      throw invalidOptions(name, `has the choice "${choice.name}" twice`);
-    }
-    choices.push({
-      id: newId('sel'),
-      name: choice.name,
-      ...(typeof choice.color === 'string' ? { color: choice.color } : {}),
-    });
+    if (!isObject(choice) || typeof choice.name !== 'string' || choice.name.trim() === '')
+      throw invalid('has a choice without a name');
+    if (choices.some((known) => known.name === choice.name))
+      throw invalid(`has the choice "${choice.name}" twice`);
+    const color = typeof choice.color === 'string' ? { color: choice.color } : {};
+    choices.push({ id: newId('sel'), name: choice.name, ...color });
   }
   return { choices };
-}
-
-function namedFormat(name: string, key: string, value: unknown, formats: Readonly<Record<string, string>>) {
-  if (!isObject(value) || typeof value.name !== 'string' || !Object.hasOwn(formats, value.name)) {
-    throw invalidOptions(name, `${key} is missing or not one of ${Object.keys(formats).join(', ')}`);
-  }
-  return { name: value.name, format: formats[value.name] };
-}
-
-function dateTimeOptions(name: string, options: unknown): FieldOptions {
-  if (!isObject(options)) throw invalidOptions(name, 'is missing');
-  const dateFormat = namedFormat(name, 'dateFormat', options.dateFormat, DATE_FORMATS);
-  const timeFormat = namedFormat(name, 'timeFormat', options.timeFormat, TIME_FORMATS);
-  if (typeof options.timeZone !== 'string' || !isKnownTimeZone(options.timeZone)) {
-    throw invalidOptions(name, `timeZone ${JSON.stringify(options.timeZone)} is not a known time zone`);
-  }
-  return { dateFormat, timeFormat, timeZone: options.timeZone };
 }
 
 function sameName(a: string, b: string): boolean {
@@ -148,6 +130,7 @@ export function buildField(input: unknown, siblings: readonly { name: string }[]
   if (!isObject(input) || typeof input.type !== 'string') {
     throw new ApiError(422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: a field needs a name and a type.');
   }
+  const { type } = input;
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name || siblings.some((field) => sameName(field.name, name))) {
     throw new ApiError(
@@ -156,26 +139,22 @@ export function buildField(input: unknown, siblings: readonly { name: string }[]
       name ? `Field names must be unique: "${name}" already exists` : 'Field names cannot be empty',
     );
   }
-  const type = input.type;
-  const field: FieldModel = { id: newId('fld'), name, type };
-  if (typeof input.description === 'string') field.description = input.description;
-  if (!(CREATABLE_FIELD_TYPES as readonly string[]).includes(type)) {
+  // The types the emulator can create and store cells for: text, selects, date-times.
+  if (!TEXT_TYPES.includes(type) && !['singleSelect', 'multipleSelects', 'dateTime'].includes(type)) {
     throw new ApiError(
       422,
       'UNSUPPORTED_FIELD_TYPE_FOR_CREATE',
       `Invalid options for ${name}: creating ${type} fields is not supported by this emulator`,
     );
   }
-  if (TEXT_TYPES.includes(type)) {
-    if (isObject(input.options) && Object.keys(input.options).length > 0) {
-      throw invalidOptions(name, `must be empty for a ${type} field`);
-    }
-  } else if (type === 'dateTime') {
-    field.options = dateTimeOptions(name, input.options);
-  } else {
-    field.options = selectOptions(name, input.options);
-  }
-  return field;
+  const options = fieldOptions(name, type, input.options);
+  return {
+    id: newId('fld'),
+    name,
+    type,
+    ...(typeof input.description === 'string' ? { description: input.description } : {}),
+    ...(options ? { options } : {}),
+  };
 }
 
 /**

@@ -15,7 +15,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adminRequestProblem, EMULATOR_ADMIN_PREFIX, handleAdmin, ownOrigin } from './admin.ts';
-import { ApiError, sendError } from './http.ts';
+import { ApiError, apiError, sendError } from './http.ts';
 import { ALL_SCOPES, type EmulatorToken } from './base-schema.ts';
 import { createRestApi } from './rest-api.ts';
 import { BaseStore, type InitialSchema } from './store.ts';
@@ -119,7 +119,7 @@ export function createEmulator(options: EmulatorOptions = {}) {
         ? "The emulator's API answers pages on its own origin only"
         : null;
     if (problem) {
-      sendError(res, 403, 'FORBIDDEN', problem);
+      sendError(res, apiError(403, 'FORBIDDEN', problem));
       return;
     }
     if (!admin) {
@@ -139,9 +139,9 @@ export function createEmulator(options: EmulatorOptions = {}) {
       ? handleAdmin({ store, api, reset, outboxDir: options.outboxDir }, req, res, url)
       : api.serve(req, res, url);
     served.catch((error: unknown) => {
-      if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
+      if (error instanceof ApiError) return sendError(res, error);
       log(`airtable-emulator: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      sendError(res, 500);
+      sendError(res, apiError(500));
     });
   };
 
@@ -177,7 +177,7 @@ export async function startEmulator(options: ListenOptions = {}) {
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://emulator.invalid').pathname;
     if (emulator.handles(pathname)) emulator.handle(req, res);
-    else sendError(res, 404);
+    else sendError(res, apiError(404));
   });
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');

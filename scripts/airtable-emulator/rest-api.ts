@@ -200,7 +200,7 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
       await sleep(fault.delayMs ?? 1000);
       return false;
     }
-    sendError(res, fault.status ?? 500, fault.type, fault.message);
+    sendError(res, apiError(fault.status ?? 500, fault.type, fault.message));
     return true;
   };
 

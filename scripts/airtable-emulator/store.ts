@@ -50,13 +50,7 @@ function readInteger(params: ListParams, key: string): number | undefined {
   const raw = params[key];
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) {
-    throw new ApiError(
-      422,
-      'INVALID_REQUEST_UNKNOWN',
-      'Invalid request: parameter validation failed. Check your request data.',
-    );
-  }
+  if (!Number.isInteger(n) || n < 0) throw apiError(422);
   return n;
 }
 
@@ -121,17 +115,15 @@ export class BaseStore {
     this.save();
   }
 
-  /** A table by name or id; 404 TABLE_NOT_FOUND as Airtable answers. */
-  table(nameOrId: string): TableState {
+  /**
+   * A table by name or id; else the records API's 404 TABLE_NOT_FOUND, or the Metadata API's
+   * 403 (`hidden`): it does not say whether a table exists to a token that cannot see it.
+   */
+  table(nameOrId: string, hidden = false): TableState {
     const table = this.tables.find((candidate) => candidate.id === nameOrId || candidate.name === nameOrId);
-    if (!table) {
-      throw new ApiError(
-        404,
-        'TABLE_NOT_FOUND',
-        `Could not find table ${nameOrId} in application ${this.baseId}`,
-      );
-    }
-    return table;
+    if (table) return table;
+    if (hidden) throw apiError(403);
+    throw apiError(404, 'TABLE_NOT_FOUND', `Could not find table ${nameOrId} in application ${this.baseId}`);
   }
 
   /** The Metadata API's list of tables. */
@@ -149,11 +141,7 @@ export class BaseStore {
 
   /** Adds a field to a table (Metadata API); returns its model. */
   createField(tableNameOrId: string, input: unknown): FieldModel {
-    const table = this.tables.find(
-      (candidate) => candidate.id === tableNameOrId || candidate.name === tableNameOrId,
-    );
-    // The Metadata API does not say whether a table exists to a token that cannot see it.
-    if (!table) throw apiError(403);
+    const table = this.table(tableNameOrId, true);
     const field = buildField(input, table.fields);
     table.fields.push(field);
     this.save();
