@@ -21,8 +21,8 @@ import { createRestApi } from './rest-api.ts';
 import { BaseStore, type InitialSchema } from './store.ts';
 
 export { EMULATOR_ADMIN_PREFIX } from './admin.ts';
-export type { Fault, LoggedRequest, ApiConfig as EmulatorConfig } from './rest-api.ts';
-export type { EmulatorToken, Scope, StoredRecord, TableInput, FieldInput } from './base-schema.ts';
+export type { Fault, LoggedRequest } from './rest-api.ts';
+export type { TableInput } from './base-schema.ts';
 export type { InitialSchema } from './store.ts';
 export { siteBaseSchema } from './base-schema.ts';
 
@@ -91,14 +91,10 @@ export function createEmulator(options: EmulatorOptions = {}) {
     ...(options.dataFile ? { dataFile: options.dataFile } : {}),
     ...(options.schema ? { schema: options.schema } : {}),
   });
-  const api = createRestApi({
-    store,
-    tokens: [{ token: apiKey, scopes: ALL_SCOPES }, ...(options.tokens ?? [])],
-    config: {
-      rateLimitPerSecond: options.rateLimitPerSecond ?? AIRTABLE_RATE_LIMIT_PER_SECOND,
-      rateLimitPenaltyMs: options.rateLimitPenaltyMs ?? 0,
-      latencyMs: options.latencyMs ?? 0,
-    },
+  const api = createRestApi(store, [{ token: apiKey, scopes: ALL_SCOPES }, ...(options.tokens ?? [])], {
+    rateLimitPerSecond: options.rateLimitPerSecond ?? AIRTABLE_RATE_LIMIT_PER_SECOND,
+    rateLimitPenaltyMs: options.rateLimitPenaltyMs ?? 0,
+    latencyMs: options.latencyMs ?? 0,
   });
   const reset = () => {
     store.reset();

@@ -80,6 +80,8 @@ export function parseFormula(source: string): FormulaNode {
     const name = token.v.toUpperCase();
     if (!isPunct('('))
       return name === 'TRUE' || name === 'FALSE' ? { k: 'lit', v: name === 'TRUE' } : formulaError();
+    // Airtable refuses an unknown function up front, even when nothing would be evaluated.
+    if (!Object.hasOwn(FUNCTIONS, name)) formulaError();
     pos += 1;
     const args: FormulaNode[] = [];
     while (!isPunct(')')) {
@@ -142,6 +144,8 @@ const FUNCTIONS: Readonly<Record<string, (args: FormulaValue[], context: Formula
   TRUE: () => true,
   FALSE: () => false,
   BLANK: () => null,
+  // Nothing here has side effects, so IF may evaluate both branches.
+  IF: ([condition = null, then = null, otherwise = null]) => (truthy(condition) ? then : otherwise),
   NOW: (_, context) => new Date((context.now ?? Date.now)()).toISOString(),
   CREATED_TIME: (_, context) => context.createdTime ?? null,
   DATETIME_PARSE: ([a = null]) => asDate(a)?.toISOString() ?? null,
@@ -149,16 +153,11 @@ const FUNCTIONS: Readonly<Record<string, (args: FormulaValue[], context: Formula
   IS_AFTER: compareDates(false),
 };
 
-/**
- * Field names a formula reads. Unknown functions are refused here, up front: Airtable refuses
- * the formula even when the table is empty and nothing would be evaluated.
- */
-export function referencedFields(node: FormulaNode, names = new Set<string>()): Set<string> {
+/** Field names a formula reads. */
+function referencedFields(node: FormulaNode, names = new Set<string>()): Set<string> {
   if (node.k === 'field') names.add(node.name);
-  else if (node.k === 'call') {
-    if (node.name !== 'IF' && !Object.hasOwn(FUNCTIONS, node.name)) formulaError();
-    for (const arg of node.args) referencedFields(arg, names);
-  } else if (node.k === 'bin') {
+  else if (node.k === 'call') for (const arg of node.args) referencedFields(arg, names);
+  else if (node.k === 'bin') {
     referencedFields(node.l, names);
     referencedFields(node.r, names);
   }
@@ -185,16 +184,8 @@ export function evaluate(
       if (value === undefined) return null;
       return Array.isArray(value) ? value.join(', ') : value;
     }
-    case 'call': {
-      if (node.name === 'IF') {
-        // IF evaluates only the branch it takes.
-        const [condition = formulaError(), then, otherwise] = node.args;
-        const branch = truthy(run(condition)) ? then : otherwise;
-        return branch ? run(branch) : null;
-      }
-      const fn = FUNCTIONS[node.name] ?? formulaError();
-      return fn(node.args.map(run), context);
-    }
+    case 'call':
+      return (FUNCTIONS[node.name] ?? formulaError())(node.args.map(run), context);
     case 'bin': {
       const [l, r] = [run(node.l), run(node.r)];
       return node.op === '&' ? asText(l) + asText(r) : equal(l, r) === (node.op === '=');

