@@ -18,7 +18,7 @@ export const EMULATOR_ADMIN_PREFIX = '/__emulator';
 export const ADMIN_HELP = `Admin API under ${EMULATOR_ADMIN_PREFIX}:
   GET  / (the records and outbox page), /health, /records, /records/:table, /requests, /outbox
   POST /records/:table { fields, createdTime? }, /reset, /outbox (a mail message: writes one .eml)
-  GET|POST|DELETE /faults (POST Fault | Fault[] | { faults }), GET|POST /config (POST ApiConfig)
+  GET|POST|DELETE /faults (POST Fault | Fault[]), GET|POST /config (POST ApiConfig)
 It answers on loopback hosts only, and takes changes only from its own origin or from tools
 that send no Origin (tests, curl).`;
 
@@ -81,6 +81,14 @@ export function ownOrigin(req: AdminRequest): string {
   return `${encrypted ? 'https' : 'http'}://${req.headers.host ?? ''}`;
 }
 
+/** True for a request from a page on another origin (a foreign Origin, or Sec-Fetch-Site says so). */
+export function fromOtherOrigin(req: AdminRequest): boolean {
+  const origin = req.headers.origin;
+  return (
+    (origin !== undefined && origin !== ownOrigin(req)) || req.headers['sec-fetch-site'] === 'cross-site'
+  );
+}
+
 /**
  * Why an admin request is refused, or null. The admin API is for the developer's own tools and
  * for pages on its own origin (the records page):
@@ -97,22 +105,14 @@ export function adminRequestProblem(req: AdminRequest, allowedHosts: readonly st
   const name = hostNameOf(req.headers.host ?? '').toLowerCase();
   if (!LOOPBACK_HOST.test(name) && !allowedHosts.some((allowed) => allowed.toLowerCase() === name))
     return `The emulator's admin API answers on loopback addresses only, not ${name || 'an unnamed host'}`;
-  const origin = req.headers.origin;
-  const foreign =
-    (origin !== undefined && origin !== ownOrigin(req)) || req.headers['sec-fetch-site'] === 'cross-site';
-  if (foreign && !SAFE_METHODS.has((req.method ?? 'GET').toUpperCase()))
+  if (fromOtherOrigin(req) && !SAFE_METHODS.has((req.method ?? 'GET').toUpperCase()))
     return "The emulator's admin API takes changes only from its own origin";
   return null;
 }
 
-/** Faults from a POST body: one fault, a list, or { faults: [...] }. */
+/** Faults from a POST body: one fault or a list; what is not an object is ignored. */
 export function faultsFrom(body: unknown): Fault[] {
-  const list: unknown[] = Array.isArray(body)
-    ? body
-    : isObject(body) && Array.isArray(body.faults)
-      ? body.faults
-      : [body];
-  return list.filter(isObject) as Fault[];
+  return (Array.isArray(body) ? body : [body]).filter(isObject) as Fault[];
 }
 
 export interface AdminOptions {

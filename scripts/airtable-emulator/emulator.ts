@@ -14,7 +14,13 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { adminRequestProblem, EMULATOR_ADMIN_PREFIX, handleAdmin, ownOrigin } from './admin.ts';
+import {
+  adminRequestProblem,
+  EMULATOR_ADMIN_PREFIX,
+  fromOtherOrigin,
+  handleAdmin,
+  ownOrigin,
+} from './admin.ts';
 import { ApiError, apiError, sendError } from './http.ts';
 import { ALL_SCOPES, type EmulatorToken } from './base-schema.ts';
 import { createRestApi } from './rest-api.ts';
@@ -109,9 +115,7 @@ export function createEmulator(options: EmulatorOptions = {}) {
     // (it cannot read the records), and cannot reset, seed or arm faults.
     const problem = admin
       ? adminRequestProblem(req, options.allowedHosts)
-      : options.apiOrigins === 'own' &&
-          ((origin !== undefined && origin !== ownOrigin(req)) ||
-            req.headers['sec-fetch-site'] === 'cross-site')
+      : options.apiOrigins === 'own' && fromOtherOrigin(req)
         ? "The emulator's API answers pages on its own origin only"
         : null;
     if (problem) {
