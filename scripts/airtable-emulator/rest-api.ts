@@ -62,19 +62,10 @@ function requestText(url: URL, body: unknown): string {
   return `${address}\n${body === undefined ? '' : JSON.stringify(body)}`.toLowerCase();
 }
 
-/**
- * GET query → list parameters, including airtable.js's fields[].
- */
-export function queryToParams(query: URLSearchParams): ListParams {
-  const params: ListParams = {};
-  const fields: string[] = [];
-  for (const [key, value] of query) {
-    if (key === 'fields[]' || key === 'fields') fields.push(value);
-    else params[key] = value;
-  }
-  if (fields.length > 0) params.fields = fields;
-  if (params.pageSize === undefined && params.limit !== undefined) params.pageSize = params.limit;
-  return params;
+/** GET query → list parameters; airtable.js sends the fields to return as fields[]. */
+function queryToParams(query: URLSearchParams): ListParams {
+  const fields = [...query.getAll('fields[]'), ...query.getAll('fields')];
+  return { ...Object.fromEntries(query), ...(fields.length > 0 ? { fields } : {}) };
 }
 
 /**
@@ -106,7 +97,6 @@ function route(
   if (method === 'GET' && !recordId) return store.listRecords(table, queryToParams(url.searchParams));
   if (method === 'POST' && recordId === 'listRecords')
     return store.listRecords(table, { ...queryToParams(url.searchParams), ...(body as object | undefined) });
-  if (method === 'GET' && recordId) return store.getRecord(table, recordId);
   if (method === 'POST' && !recordId) return store.createRecords(table, body);
   if (method === 'PATCH') return store.updateRecords(table, recordId, body);
   if (method === 'DELETE') {

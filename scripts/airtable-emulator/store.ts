@@ -227,13 +227,6 @@ export class BaseStore {
     return structuredClone(record as StoredRecord);
   }
 
-  /** One record by id (GET …/{table}/{recordId}); 404 when unknown. */
-  getRecord(tableName: string, recordId: string): StoredRecord {
-    const record = this.table(tableName).records.find((candidate) => candidate.id === recordId);
-    if (!record) throw apiError(404);
-    return record;
-  }
-
   /** One page of records (GET …/{table}, POST …/listRecords). */
   listRecords(tableName: string, params: ListParams): { records: StoredRecord[]; offset?: string } {
     const table = this.table(tableName);
