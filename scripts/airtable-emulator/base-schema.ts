@@ -187,16 +187,14 @@ export function buildTable(input: unknown, tables: readonly { name: string }[]):
   };
 }
 
-/** The site's base (src/lib/airtable/schema.ts) as Metadata API table descriptions. */
+/**
+ * The site's base (src/lib/airtable/schema.ts) as Metadata API table descriptions (a field's
+ * other keys, such as maxLength, are the site's own and ignored).
+ */
 export function siteBaseSchema(): TableInput[] {
-  return AIRTABLE_TABLE_DEFINITIONS.map((table) => ({
-    name: table.name,
-    fields: Object.values(table.fields).map((field): FieldInput => ({
-      name: field.name,
-      type: field.type,
-      ...('options' in field ? { options: structuredClone(field.options) } : {}),
-    })),
-  }));
+  return structuredClone(
+    AIRTABLE_TABLE_DEFINITIONS.map(({ name, fields }) => ({ name, fields: Object.values(fields) })),
+  );
 }
 
 /** The Metadata API's view of a table (no records). */

@@ -92,11 +92,7 @@ export function createEmulator(options: EmulatorOptions = {}) {
   const apiKey = options.apiKey ?? EMULATOR_API_KEY;
   const baseId = options.baseId ?? EMULATOR_BASE_ID;
   const log = options.log ?? (() => undefined);
-  const store = new BaseStore({
-    baseId,
-    ...(options.dataFile ? { dataFile: options.dataFile } : {}),
-    ...(options.schema ? { schema: options.schema } : {}),
-  });
+  const store = new BaseStore({ baseId, dataFile: options.dataFile, schema: options.schema });
   const api = createRestApi(store, [{ token: apiKey, scopes: ALL_SCOPES }, ...(options.tokens ?? [])], {
     rateLimitPerSecond: options.rateLimitPerSecond ?? AIRTABLE_RATE_LIMIT_PER_SECOND,
     rateLimitPenaltyMs: options.rateLimitPenaltyMs ?? 0,

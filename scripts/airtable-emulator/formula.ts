@@ -38,17 +38,14 @@ export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < source.length) {
-    const { str, field, num, ident, op, punct } = TOKEN.exec(source)?.groups ?? formulaError();
-    if (str !== undefined)
-      tokens.push({
-        t: 'str',
-        v: str.slice(1, -1).replace(/\\([^])/g, (_, c: string) => STRING_ESCAPES[c] ?? c),
-      });
-    else if (field !== undefined) tokens.push({ t: 'field', v: field });
-    else if (num !== undefined) tokens.push({ t: 'num', v: Number(num) });
-    else if (ident !== undefined) tokens.push({ t: 'ident', v: ident });
-    else if (op !== undefined) tokens.push({ t: 'op', v: op });
-    else if (punct !== undefined) tokens.push({ t: 'punct', v: punct });
+    const groups = TOKEN.exec(source)?.groups ?? formulaError();
+    for (const [t, v] of Object.entries(groups)) {
+      if (v === undefined) continue;
+      if (t === 'num') tokens.push({ t, v: Number(v) });
+      else if (t !== 'str') tokens.push({ t: t as Exclude<Token['t'], 'num'>, v });
+      else
+        tokens.push({ t, v: v.slice(1, -1).replace(/\\([^])/g, (_, c: string) => STRING_ESCAPES[c] ?? c) });
+    }
   }
   return tokens;
 }
