@@ -22,23 +22,6 @@ export const ADMIN_HELP = `Admin API under ${EMULATOR_ADMIN_PREFIX}:
 It answers on loopback hosts only, and takes changes only from its own origin or from tools
 that send no Origin (tests, curl).`;
 
-/**
- * The local outbox, newest first: who, what, and every link as a link, so a developer walks the
- * email journeys (confirm, change, unsubscribe) in `npm run dev` with no mail account.
- */
-export function renderOutbox(messages: readonly OutboxMessage[]): string {
-  const items = [...messages]
-    .reverse()
-    .map((message) => {
-      const links = message.links
-        .map((link) => `<li><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></li>`)
-        .join('');
-      return `<li><p><strong>${escapeHtml(message.headers.subject ?? '')}</strong><br>To ${escapeHtml(message.headers.to ?? '')} · ${escapeHtml(message.headers.date ?? '')}</p><pre>${escapeHtml(message.text)}</pre><ul>${links}</ul></li>`;
-    })
-    .join('');
-  return `<h2>Outbox (${messages.length})</h2><ol class="outbox">${items}</ol>`;
-}
-
 /** A plain page listing what has been stored, newest first, one table per base table, and the outbox. */
 export function renderRecordsPage(
   tables: Readonly<Record<string, readonly StoredRecord[]>>,
@@ -46,6 +29,14 @@ export function renderRecordsPage(
   baseId: string,
   outbox: readonly OutboxMessage[] = [],
 ): string {
+  // The local outbox, newest first: who, what, and every link as a link, so a developer walks the
+  // email journeys (confirm, change, unsubscribe) in `npm run dev` with no mail account.
+  const mail = [...outbox].reverse().map((message) => {
+    const links = message.links
+      .map((link) => `<li><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></li>`)
+      .join('');
+    return `<li><p><strong>${escapeHtml(message.headers.subject ?? '')}</strong><br>To ${escapeHtml(message.headers.to ?? '')} · ${escapeHtml(message.headers.date ?? '')}</p><pre>${escapeHtml(message.text)}</pre><ul>${links}</ul></li>`;
+  });
   const sections = Object.entries(tables).map(([name, records]) => {
     const columns = columnsByTable[name] ?? [];
     const cell = (record: StoredRecord, column: string) => {
@@ -61,7 +52,7 @@ export function renderRecordsPage(
   });
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Airtable emulator: ${escapeHtml(baseId)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2rem}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}table{border-collapse:collapse;margin-bottom:2rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}</style>
-</head><body><h1>Local Airtable emulator: base ${escapeHtml(baseId)}</h1>${sections.join('')}${renderOutbox(outbox)}</body></html>`;
+</head><body><h1>Local Airtable emulator: base ${escapeHtml(baseId)}</h1>${sections.join('')}<h2>Outbox (${outbox.length})</h2><ol class="outbox">${mail.join('')}</ol></body></html>`;
 }
 
 const LOOPBACK_HOST = /^(localhost|[^.]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;

@@ -1,8 +1,8 @@
 /**
  * Airtable's REST API (v0) as airtable.js and the owner's commands use it: the records API,
  * the Metadata API subset airtable:setup and airtable:check use (list tables, create a table,
- * create a field), token scopes, per-base rate limit with Airtable's
- * penalty, latency, a request log, and faults a test can arm to see how the site copes.
+ * create a field), token scopes, per-base rate limit with Airtable's penalty, latency, a
+ * request log, and faults a test can arm to see how the site copes.
  */
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
