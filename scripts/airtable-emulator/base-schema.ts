@@ -127,9 +127,8 @@ function sameName(a: string, b: string): boolean {
  * INVALID_FIELD_TYPE_OPTIONS_FOR_CREATE as Airtable answers.
  */
 export function buildField(input: unknown, siblings: readonly { name: string }[]): FieldModel {
-  if (!isObject(input) || typeof input.type !== 'string') {
+  if (!isObject(input) || typeof input.type !== 'string')
     throw new ApiError(422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: a field needs a name and a type.');
-  }
   const { type } = input;
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name || siblings.some((field) => sameName(field.name, name))) {
@@ -162,25 +161,21 @@ export function buildField(input: unknown, siblings: readonly { name: string }[]
  * name and at least one field; its first field becomes the primary field, as in Airtable.
  */
 export function buildTable(input: unknown, tables: readonly { name: string }[]): TableState {
-  if (!isObject(input)) {
+  if (!isObject(input))
     throw new ApiError(422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: the body must be a table.');
-  }
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name) throw new ApiError(422, 'INVALID_TABLE_NAME', 'Table names cannot be empty');
-  if (tables.some((table) => sameName(table.name, name))) {
+  if (tables.some((table) => sameName(table.name, name)))
     throw new ApiError(422, 'DUPLICATE_TABLE_NAME', `A table named "${name}" already exists in this base`);
-  }
-  if (!Array.isArray(input.fields) || input.fields.length === 0) {
+  if (!Array.isArray(input.fields) || input.fields.length === 0)
     throw new ApiError(422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: a table needs at least one field.');
-  }
   const fields: FieldModel[] = [];
   for (const fieldInput of input.fields as unknown[]) fields.push(buildField(fieldInput, fields));
-  const primary = fields[0] as FieldModel;
   return {
     id: newId('tbl'),
     name,
     ...(typeof input.description === 'string' ? { description: input.description } : {}),
-    primaryFieldId: primary.id,
+    primaryFieldId: (fields[0] as FieldModel).id,
     fields,
     views: [{ id: newId('viw'), name: 'Grid view', type: 'grid' }],
     records: [],

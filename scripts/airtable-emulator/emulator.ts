@@ -6,10 +6,8 @@
  * - `createEmulator(options)`: a request handler for `/v0/…` and `/__emulator…`, to mount as
  *   middleware (Vite's dev and preview servers) on the site's own origin;
  * - `startEmulator(options)`: the same on its own loopback port (tests, the CLI).
- *
- * Modules: formula.ts (filterByFormula), base-schema.ts (tables, fields and cells), store.ts
- * (records and persistence), rest-api.ts (records and schema APIs, auth, faults, rate limit),
- * admin.ts (admin page and API), outbox.ts (local mail), cli.ts.
+
+ * Its modules, one concern each, are listed in docs/emulator.md.
  */
 import { once } from 'node:events';
 import http from 'node:http';

@@ -36,15 +36,11 @@ export interface StoreOptions {
 /** List parameters after query decoding (see rest-api.ts). */
 export type ListParams = Record<string, unknown>;
 
-/** Field types Airtable merges an upsert on (its documentation names text, number, select and date). */
-const MERGEABLE_TYPES = new Set([
-  'singleLineText',
-  'multilineText',
-  'number',
-  'singleSelect',
-  'date',
-  'dateTime',
-]);
+/**
+ * Field types Airtable merges an upsert on: its documentation names text, number, select and
+ * date fields; of those, the emulator creates these.
+ */
+const MERGEABLE_TYPES = new Set(['singleLineText', 'multilineText', 'singleSelect', 'dateTime']);
 
 function readInteger(params: ListParams, key: string): number | undefined {
   const raw = params[key];
