@@ -51,15 +51,13 @@ export interface LoggedRequest {
   status: number;
 }
 
-/** A request's decoded URL and body, lower-cased: what a fault's `match` is looked for in. */
+/**
+ * A request's decoded URL and body, lower-cased: what a fault's `match` is looked for in (the
+ * path is known to decode: serve() has split it already).
+ */
 function requestText(url: URL, body: unknown): string {
-  let address = url.pathname + url.search;
-  try {
-    address = decodeURIComponent(address.replace(/\+/g, ' '));
-  } catch {
-    // Malformed escapes: match against the raw address.
-  }
-  return `${address}\n${body === undefined ? '' : JSON.stringify(body)}`.toLowerCase();
+  const query = [...url.searchParams].map(([key, value]) => `${key}=${value}`).join('&');
+  return `${decodeURIComponent(url.pathname)}?${query}\n${JSON.stringify(body) ?? ''}`.toLowerCase();
 }
 
 /** GET query → list parameters; airtable.js sends the fields to return as fields[]. */
