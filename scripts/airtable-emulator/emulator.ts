@@ -63,12 +63,11 @@ export interface EmulatorOptions {
    */
   allowedHosts?: readonly string[];
   /**
-   * Which pages the v0 API answers across origins. 'any' (the default), like Airtable's API: the
-   * site in direct mode calls a standalone emulator from its own origin. 'own': only pages on
-   * the emulator's own origin, for an emulator mounted on the site's server (local-airtable.ts),
-   * where no page needs it and a page on any other localhost origin must not read submissions
-   * with the emulator's fixed key: such a request is refused (403) and given no CORS grant.
-   * Requests without Origin (the relay, tests, curl) are served in both.
+   * Which pages the v0 API answers across origins: 'any' (the default), like Airtable's API, for
+   * a standalone emulator the site calls in direct mode; 'own' for one mounted on the site's
+   * server (worker-server.ts), where no page needs it and a page on another localhost origin must
+   * not read submissions with the fixed key (refused, 403, no CORS grant). Requests without
+   * Origin (the Worker, tests, curl) are served in both.
    */
   apiOrigins?: 'any' | 'own';
   /** The site's local mail outbox (MAIL_OUTBOX_DIR), listed on the admin page and at /__emulator/outbox. */

@@ -145,8 +145,8 @@ export function createRestApi(store: BaseStore, tokens: readonly EmulatorToken[]
   };
 
   const log = (method: string, url: URL, table: string | undefined, res: http.ServerResponse) => {
-    const entry: LoggedRequest = { at: new Date().toISOString(), method, path: url.pathname, status: 0 };
-    if (table) entry.table = table;
+    const at = new Date().toISOString();
+    const entry: LoggedRequest = { at, method, path: url.pathname, ...(table ? { table } : {}), status: 0 };
     requestLog.push(entry);
     if (requestLog.length > REQUEST_LOG_LIMIT) requestLog = requestLog.slice(-REQUEST_LOG_LIMIT);
     res.on('finish', () => {
