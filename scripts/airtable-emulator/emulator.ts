@@ -111,10 +111,7 @@ export function createEmulator(options: EmulatorOptions = {}) {
       : options.apiOrigins === 'own' && fromOtherOrigin(req)
         ? "The emulator's API answers pages on its own origin only"
         : null;
-    if (problem) {
-      sendError(res, apiError(403, 'FORBIDDEN', problem));
-      return;
-    }
+    if (problem) return sendError(res, apiError(403, 'FORBIDDEN', problem));
     if (!admin) {
       // Like Airtable's API, any origin (unless apiOrigins is 'own'): the browser build of
       // airtable.js (direct mode) calls it from the site's origin and preflights every request.
@@ -123,11 +120,7 @@ export function createEmulator(options: EmulatorOptions = {}) {
       res.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
       res.setHeader('access-control-max-age', '600');
     } else if (origin === ownOrigin(req)) res.setHeader('access-control-allow-origin', origin);
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204);
-      res.end();
-      return;
-    }
+    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
     const served = admin
       ? handleAdmin({ store, api, reset, outboxDir: options.outboxDir }, req, res, url)
       : api.serve(req, res, url);
