@@ -95,8 +95,8 @@ function route(
   if (method === 'GET' && !recordId) return store.listRecords(table, queryToParams(url.searchParams));
   if (method === 'POST' && recordId === 'listRecords')
     return store.listRecords(table, { ...queryToParams(url.searchParams), ...(body as object | undefined) });
-  if (method === 'POST' && !recordId) return store.createRecords(table, body);
-  if (method === 'PATCH') return store.updateRecords(table, recordId, body);
+  if ((method === 'POST' && !recordId) || method === 'PATCH')
+    return store.writeRecords(table, method, recordId, body);
   if (method === 'DELETE') {
     const deleted = store.deleteRecords(table, recordId ? [recordId] : url.searchParams.getAll('records[]'));
     return recordId ? deleted[0] : { records: deleted };

@@ -250,30 +250,20 @@ export class BaseStore {
     return more ? { records, offset: `itr${start + pageSize}/${last.id}` } : { records };
   }
 
-  /** Creates one record ({ fields }) or up to ten ({ records }). */
-  createRecords(tableName: string, body: unknown): StoredRecord | { records: StoredRecord[] } {
-    const request = isObject(body) ? body : {};
-    const many = Array.isArray(request.records);
-    const inputs = many ? (request.records as unknown[]) : [{ fields: request.fields }];
-    const created = this.write(
-      this.table(tableName),
-      inputs.map((input) => ({ cells: isObject(input) ? (input.fields ?? {}) : {} })),
-      request.typecast === true,
-    );
-    return many ? { records: created } : (created[0] as StoredRecord);
-  }
-
   /**
-   * PATCH one record by id, or up to ten ({ records }), merging the cells given into each. With
-   * `performUpsert: { fieldsToMergeOn }` and records without ids, each record updates the one
-   * record whose merge fields hold the same values, or is created. As Airtable documents it:
-   * merge fields are text, number, select or date fields (not the email type), a record matching
-   * more than one stored record is refused, and the answer names createdRecords and updatedRecords.
+   * POST creates one record ({ fields }) or up to ten ({ records }); PATCH updates one by id, or
+   * up to ten ({ records } with ids), merging the cells given into each. A PATCH with
+   * `performUpsert: { fieldsToMergeOn }` and records without ids is an upsert: each record
+   * updates the one record whose merge fields hold the same values, or is created. As Airtable
+   * documents it: merge fields are text, number, select or date fields (not the email type), a
+   * record matching more than one stored record is refused, and the answer names createdRecords
+   * and updatedRecords.
    */
-  updateRecords(tableName: string, recordId: string | undefined, body: unknown) {
+  writeRecords(tableName: string, method: 'POST' | 'PATCH', recordId: string | undefined, body: unknown) {
     const table = this.table(tableName);
     const request = isObject(body) ? body : {};
-    const upsert = !recordId && isObject(request.performUpsert) ? request.performUpsert : undefined;
+    const upsert =
+      method === 'PATCH' && !recordId && isObject(request.performUpsert) ? request.performUpsert : undefined;
     const mergeOn = (upsert && Array.isArray(upsert.fieldsToMergeOn) ? upsert.fieldsToMergeOn : []).map(
       String,
     );
@@ -285,9 +275,11 @@ export class BaseStore {
         'INVALID_MERGE_FIELD',
         'fieldsToMergeOn must name 1 to 3 text, number, select or date fields',
       );
-    const inputs = recordId ? [{ id: recordId, fields: request.fields }] : request.records;
-    const writes = (Array.isArray(inputs) ? inputs : []).map((input: unknown) => {
+    const many = !recordId && Array.isArray(request.records);
+    const inputs = many ? (request.records as unknown[]) : [{ id: recordId, fields: request.fields }];
+    const writes = inputs.map((input) => {
       const { id, fields: cells = {} } = isObject(input) ? input : {};
+      if (method === 'POST') return { cells };
       const matches = table.records.filter((record) =>
         upsert
           ? isObject(cells) && mergeOn.every((name) => name in cells && record.fields[name] === cells[name])
@@ -299,7 +291,7 @@ export class BaseStore {
       return { cells, record: matches[0] };
     });
     const records = this.write(table, writes, request.typecast === true);
-    if (recordId) return records[0] as StoredRecord;
+    if (!many) return records[0] as StoredRecord;
     if (!upsert) return { records };
     const ids = (updated: boolean) =>
       records.filter((_, i) => Boolean(writes[i]?.record) === updated).map((record) => record.id);

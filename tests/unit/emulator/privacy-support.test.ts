@@ -96,7 +96,7 @@ describe('BaseStore listing', () => {
 describe('select options added by a typecast batch', () => {
   it('keeps every new option of a batch create, not only the last record’s', () => {
     const store = new BaseStore({ baseId: BASE });
-    store.createRecords('School Quotes', {
+    store.writeRecords('School Quotes', 'POST', undefined, {
       typecast: true,
       records: [
         { fields: { Email: 'a@x.co', 'Use Cases': ['Other: radio'] } },
@@ -123,7 +123,7 @@ describe('select options added by a typecast batch', () => {
     const store = new BaseStore({ baseId: BASE });
     const a = store.seed('Waitlist', { Email: 'a@x.co' });
     const b = store.seed('Waitlist', { Email: 'b@x.co' });
-    store.updateRecords('Waitlist', undefined, {
+    store.writeRecords('Waitlist', 'PATCH', undefined, {
       typecast: true,
       records: [
         { id: a.id, fields: { Interests: ['First new'] } },
@@ -131,7 +131,7 @@ describe('select options added by a typecast batch', () => {
       ],
     });
     expect(() =>
-      store.updateRecords('Waitlist', undefined, {
+      store.writeRecords('Waitlist', 'PATCH', undefined, {
         typecast: true,
         records: [
           { id: a.id, fields: { Interests: ['Third new'] } },

@@ -27,15 +27,19 @@ describe('BaseStore', () => {
       baseId: BASE,
       schema: [{ name: 'T', fields: [{ name: 'Email', type: 'email' }] }],
     });
-    expect(() => store.createRecords('T', { fields: { Note: 'x' } })).toThrow('Unknown field name: "Note"');
+    expect(() => store.writeRecords('T', 'POST', undefined, { fields: { Note: 'x' } })).toThrow(
+      'Unknown field name: "Note"',
+    );
     store.createField('T', { name: 'Note', type: 'multilineText' });
-    expect(store.createRecords('T', { fields: { Note: 'x' } })).toMatchObject({ fields: { Note: 'x' } });
+    expect(store.writeRecords('T', 'POST', undefined, { fields: { Note: 'x' } })).toMatchObject({
+      fields: { Note: 'x' },
+    });
   });
 
   it('adds no select option when a later record of the same write is refused', () => {
     const store = new BaseStore({ baseId: BASE });
     expect(() =>
-      store.createRecords('Waitlist', {
+      store.writeRecords('Waitlist', 'POST', undefined, {
         typecast: true,
         records: [{ fields: { Interests: ['Brand new'] } }, { fields: { Nope: 'x' } }],
       }),
