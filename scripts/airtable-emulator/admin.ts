@@ -7,46 +7,20 @@ import type http from 'node:http';
 import { escapeHtml } from '#src/lib/page-templates.ts';
 import { isMailMessage } from '#src/server/mail.ts';
 import { type OutboxMessage, outboxMailer, readOutbox } from './outbox.ts';
-import { isObject, readBody, sendJson } from './http.ts';
-import type { StoredRecord } from './model.ts';
+import { apiError, isObject, readBody, sendJson } from './http.ts';
+import type { StoredRecord } from './base-schema.ts';
 import type { ApiConfig, Fault, RestApi } from './rest-api.ts';
 import type { BaseStore } from './store.ts';
 
 export const EMULATOR_ADMIN_PREFIX = '/__emulator';
 
-export const ADMIN_HELP = [
-  'Admin API:',
-  `GET ${EMULATOR_ADMIN_PREFIX}/ (HTML list of stored records)`,
-  `GET ${EMULATOR_ADMIN_PREFIX}/health`,
-  `GET ${EMULATOR_ADMIN_PREFIX}/records → { tables: { [table]: Record[] } }`,
-  `GET ${EMULATOR_ADMIN_PREFIX}/records/:table → { records: Record[] }`,
-  `POST ${EMULATOR_ADMIN_PREFIX}/records/:table { fields, createdTime? } → Record`,
-  `POST ${EMULATOR_ADMIN_PREFIX}/reset → { ok: true }`,
-  `GET|POST|DELETE ${EMULATOR_ADMIN_PREFIX}/faults (POST Fault | Fault[] | { faults }) → { faults }`,
-  `GET|POST ${EMULATOR_ADMIN_PREFIX}/config (POST { rateLimitPerSecond?, rateLimitPenaltyMs?, latencyMs? }) → config`,
-  `GET ${EMULATOR_ADMIN_PREFIX}/requests → { requests: { at, method, path, table?, status }[] }`,
-  `GET ${EMULATOR_ADMIN_PREFIX}/outbox → { messages: { file, headers, text, html, links }[] } (the local mail outbox)`,
-  `POST ${EMULATOR_ADMIN_PREFIX}/outbox { to, subject, text, html, … } → writes one .eml (the Worker's local mail)`,
-  'It answers on loopback hosts only, grants CORS to its own origin only, and takes changes only',
-  'from its own origin or from tools that send no Origin (tests, curl).',
-].join('\n');
-
-/**
- * The local outbox, newest first: who, what, and every link as a link, so a developer walks the
- * email journeys (confirm, change, unsubscribe) in `npm run dev` with no mail account.
- */
-export function renderOutbox(messages: readonly OutboxMessage[]): string {
-  const items = [...messages]
-    .reverse()
-    .map((message) => {
-      const links = message.links
-        .map((link) => `<li><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></li>`)
-        .join('');
-      return `<li><p><strong>${escapeHtml(message.headers.subject ?? '')}</strong><br>To ${escapeHtml(message.headers.to ?? '')} · ${escapeHtml(message.headers.date ?? '')}</p><pre>${escapeHtml(message.text)}</pre><ul>${links}</ul></li>`;
-    })
-    .join('');
-  return `<h2>Outbox (${messages.length})</h2><ol class="outbox">${items}</ol>`;
-}
+/** The admin API's routes (docs/emulator.md has their answers). */
+export const ADMIN_HELP = `Admin API under ${EMULATOR_ADMIN_PREFIX}:
+  GET  / (the records and outbox page), /health, /records, /records/:table, /requests, /outbox
+  POST /records/:table { fields, createdTime? }, /reset, /outbox (a mail message: writes one .eml)
+  GET|POST|DELETE /faults (POST Fault | Fault[]), GET|POST /config (POST ApiConfig)
+It answers on loopback hosts only, and takes changes only from its own origin or from tools
+that send no Origin (tests, curl).`;
 
 /** A plain page listing what has been stored, newest first, one table per base table, and the outbox. */
 export function renderRecordsPage(
@@ -55,6 +29,14 @@ export function renderRecordsPage(
   baseId: string,
   outbox: readonly OutboxMessage[] = [],
 ): string {
+  // The local outbox, newest first: who, what, and every link as a link, so a developer walks the
+  // email journeys (confirm, change, unsubscribe) in `npm run dev` with no mail account.
+  const mail = [...outbox].reverse().map((message) => {
+    const links = message.links
+      .map((link) => `<li><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></li>`)
+      .join('');
+    return `<li><p><strong>${escapeHtml(message.headers.subject ?? '')}</strong><br>To ${escapeHtml(message.headers.to ?? '')} · ${escapeHtml(message.headers.date ?? '')}</p><pre>${escapeHtml(message.text)}</pre><ul>${links}</ul></li>`;
+  });
   const sections = Object.entries(tables).map(([name, records]) => {
     const columns = columnsByTable[name] ?? [];
     const cell = (record: StoredRecord, column: string) => {
@@ -70,7 +52,7 @@ export function renderRecordsPage(
   });
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Airtable emulator: ${escapeHtml(baseId)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2rem}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}table{border-collapse:collapse;margin-bottom:2rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}</style>
-</head><body><h1>Local Airtable emulator: base ${escapeHtml(baseId)}</h1>${sections.join('')}${renderOutbox(outbox)}</body></html>`;
+</head><body><h1>Local Airtable emulator: base ${escapeHtml(baseId)}</h1>${sections.join('')}<h2>Outbox (${outbox.length})</h2><ol class="outbox">${mail.join('')}</ol></body></html>`;
 }
 
 const LOOPBACK_HOST = /^(localhost|[^.]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
@@ -90,6 +72,14 @@ export function ownOrigin(req: AdminRequest): string {
   return `${encrypted ? 'https' : 'http'}://${req.headers.host ?? ''}`;
 }
 
+/** True for a request from a page on another origin (a foreign Origin, or Sec-Fetch-Site says so). */
+export function fromOtherOrigin(req: AdminRequest): boolean {
+  const origin = req.headers.origin;
+  return (
+    (origin !== undefined && origin !== ownOrigin(req)) || req.headers['sec-fetch-site'] === 'cross-site'
+  );
+}
+
 /**
  * Why an admin request is refused, or null. The admin API is for the developer's own tools and
  * for pages on its own origin (the records page):
@@ -106,22 +96,14 @@ export function adminRequestProblem(req: AdminRequest, allowedHosts: readonly st
   const name = hostNameOf(req.headers.host ?? '').toLowerCase();
   if (!LOOPBACK_HOST.test(name) && !allowedHosts.some((allowed) => allowed.toLowerCase() === name))
     return `The emulator's admin API answers on loopback addresses only, not ${name || 'an unnamed host'}`;
-  const origin = req.headers.origin;
-  const foreign =
-    (origin !== undefined && origin !== ownOrigin(req)) || req.headers['sec-fetch-site'] === 'cross-site';
-  if (foreign && !SAFE_METHODS.has((req.method ?? 'GET').toUpperCase()))
+  if (fromOtherOrigin(req) && !SAFE_METHODS.has((req.method ?? 'GET').toUpperCase()))
     return "The emulator's admin API takes changes only from its own origin";
   return null;
 }
 
-/** Faults from a POST body: one fault, a list, or { faults: [...] }. */
+/** Faults from a POST body: one fault or a list; what is not an object is ignored. */
 export function faultsFrom(body: unknown): Fault[] {
-  const list: unknown[] = Array.isArray(body)
-    ? body
-    : isObject(body) && Array.isArray(body.faults)
-      ? body.faults
-      : [body];
-  return list.filter(isObject) as Fault[];
+  return (Array.isArray(body) ? body : [body]).filter(isObject) as Fault[];
 }
 
 export interface AdminOptions {
@@ -133,7 +115,7 @@ export interface AdminOptions {
   outboxDir?: string;
 }
 
-/** Serves one request under EMULATOR_ADMIN_PREFIX. */
+/** Serves one request under EMULATOR_ADMIN_PREFIX; an ApiError it throws is the caller's to answer. */
 export async function handleAdmin(
   { store, api, reset, outboxDir }: AdminOptions,
   req: http.IncomingMessage,
@@ -141,53 +123,53 @@ export async function handleAdmin(
   url: URL,
 ): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
-  const route = url.pathname.slice(EMULATOR_ADMIN_PREFIX.length).replace(/\/+$/, '') || '/';
+  const route = `${method} ${url.pathname.slice(EMULATOR_ADMIN_PREFIX.length).replace(/\/+$/, '') || '/'}`;
   const body = method === 'POST' ? await readBody(req) : undefined;
-  const recordsMatch = /^\/records\/(.+)$/.exec(route);
-
-  if (method === 'GET' && route === '/') {
+  const given = isObject(body) ? body : {};
+  const outbox = async () => (outboxDir ? await readOutbox(outboxDir) : []);
+  if (route === 'GET /') {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    const outbox = outboxDir ? await readOutbox(outboxDir) : [];
-    res.end(renderRecordsPage(store.allRecords(), store.columns(), store.baseId, outbox));
+    res.end(renderRecordsPage(store.allRecords(), store.columns(), store.baseId, await outbox()));
     return;
   }
-  if (method === 'GET' && route === '/outbox') {
-    return sendJson(res, 200, { messages: outboxDir ? await readOutbox(outboxDir) : [] });
-  }
-  // The Worker's mail in local runs (MAIL_OUTBOX_URL): one message, written as one .eml file.
-  if (method === 'POST' && route === '/outbox') {
-    if (!outboxDir) return sendJson(res, 404, { error: { type: 'NOT_FOUND', message: 'No outbox here' } });
-    if (!isMailMessage(body))
-      return sendJson(res, 422, { error: { type: 'INVALID_REQUEST', message: 'Not a mail message' } });
-    return sendJson(res, 200, await outboxMailer(outboxDir).send(body));
-  }
-  if (method === 'GET' && route === '/health') {
-    return sendJson(res, 200, { ok: true, baseId: store.baseId, config: api.config() });
-  }
-  if (method === 'GET' && route === '/records') return sendJson(res, 200, { tables: store.allRecords() });
-  if (recordsMatch) {
-    const table = decodeURIComponent(recordsMatch[1] as string);
-    if (method === 'GET') return sendJson(res, 200, { records: store.records(table) });
-    if (method === 'POST') {
-      const fields = isObject(body) && isObject(body.fields) ? body.fields : {};
-      const createdTime =
-        isObject(body) && typeof body.createdTime === 'string' ? body.createdTime : undefined;
-      return sendJson(res, 200, store.seed(table, fields, createdTime));
+  const answer = async (): Promise<unknown> => {
+    const table = /^(?:GET|POST) \/records\/(.+)$/.exec(route)?.[1];
+    if (table !== undefined && method === 'GET') return { records: store.records(decodeURIComponent(table)) };
+    if (table !== undefined) {
+      const createdTime = typeof given.createdTime === 'string' ? given.createdTime : undefined;
+      return store.seed(decodeURIComponent(table), isObject(given.fields) ? given.fields : {}, createdTime);
     }
-  }
-  if (method === 'POST' && route === '/reset') {
-    reset();
-    return sendJson(res, 200, { ok: true });
-  }
-  if (route === '/faults') {
-    if (method === 'POST') api.addFaults(...faultsFrom(body));
-    if (method === 'DELETE') api.clearFaults();
-    return sendJson(res, 200, { faults: api.faults() });
-  }
-  if (route === '/config') {
-    if (method === 'POST') api.setConfig((isObject(body) ? body : {}) as Partial<ApiConfig>);
-    return sendJson(res, 200, api.config());
-  }
-  if (method === 'GET' && route === '/requests') return sendJson(res, 200, { requests: api.requests() });
-  return sendJson(res, 404, { error: { type: 'NOT_FOUND', message: ADMIN_HELP } });
+    switch (route) {
+      case 'GET /health':
+        return { ok: true, baseId: store.baseId, config: api.config() };
+      case 'GET /records':
+        return { tables: store.allRecords() };
+      case 'GET /requests':
+        return { requests: api.requests() };
+      case 'GET /outbox':
+        return { messages: await outbox() };
+      // The Worker's mail in local runs (MAIL_OUTBOX_URL): one message, written as one .eml file.
+      case 'POST /outbox':
+        if (!outboxDir) throw apiError(404, 'NOT_FOUND', 'No outbox here');
+        if (!isMailMessage(body)) throw apiError(422, 'INVALID_REQUEST', 'Not a mail message');
+        return outboxMailer(outboxDir).send(body);
+      case 'POST /reset':
+        reset();
+        return { ok: true };
+      case 'POST /faults':
+        api.addFaults(...faultsFrom(body));
+        return { faults: api.faults() };
+      case 'DELETE /faults':
+        api.clearFaults();
+        return { faults: [] };
+      case 'GET /faults':
+        return { faults: api.faults() };
+      case 'POST /config':
+        return api.setConfig(given as Partial<ApiConfig>);
+      case 'GET /config':
+        return api.config();
+    }
+    throw apiError(404, 'NOT_FOUND', ADMIN_HELP);
+  };
+  sendJson(res, 200, await answer());
 }

@@ -6,23 +6,27 @@
  * - `createEmulator(options)`: a request handler for `/v0/…` and `/__emulator…`, to mount as
  *   middleware (Vite's dev and preview servers) on the site's own origin;
  * - `startEmulator(options)`: the same on its own loopback port (tests, the CLI).
- *
- * Modules: formula.ts (filterByFormula), cells.ts (cell types), base-schema.ts (tables and
- * fields as state), store.ts (records and persistence), rest-api.ts (v0 API, auth, faults,
- * rate limit), metadata-api.ts (schema API), admin.ts (admin page and API), cli.ts.
+
+ * Its modules, one concern each, are listed in docs/emulator.md.
  */
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { adminRequestProblem, EMULATOR_ADMIN_PREFIX, handleAdmin, ownOrigin } from './admin.ts';
-import { ApiError, sendError } from './http.ts';
-import { ALL_SCOPES, type EmulatorToken } from './model.ts';
+import {
+  adminRequestProblem,
+  EMULATOR_ADMIN_PREFIX,
+  fromOtherOrigin,
+  handleAdmin,
+  ownOrigin,
+} from './admin.ts';
+import { ApiError, apiError, sendError } from './http.ts';
+import { ALL_SCOPES, type EmulatorToken } from './base-schema.ts';
 import { createRestApi } from './rest-api.ts';
 import { BaseStore, type InitialSchema } from './store.ts';
 
 export { EMULATOR_ADMIN_PREFIX } from './admin.ts';
-export type { Fault, LoggedRequest, ApiConfig as EmulatorConfig } from './rest-api.ts';
-export type { EmulatorToken, Scope, StoredRecord, TableInput, FieldInput } from './model.ts';
+export type { Fault, LoggedRequest } from './rest-api.ts';
+export type { TableInput } from './base-schema.ts';
 export type { InitialSchema } from './store.ts';
 export { siteBaseSchema } from './base-schema.ts';
 
@@ -59,12 +63,11 @@ export interface EmulatorOptions {
    */
   allowedHosts?: readonly string[];
   /**
-   * Which pages the v0 API answers across origins. 'any' (the default), like Airtable's API: the
-   * site in direct mode calls a standalone emulator from its own origin. 'own': only pages on
-   * the emulator's own origin, for an emulator mounted on the site's server (local-airtable.ts),
-   * where no page needs it and a page on any other localhost origin must not read submissions
-   * with the emulator's fixed key: such a request is refused (403) and given no CORS grant.
-   * Requests without Origin (the relay, tests, curl) are served in both.
+   * Which pages the v0 API answers across origins: 'any' (the default), like Airtable's API, for
+   * a standalone emulator the site calls in direct mode; 'own' for one mounted on the site's
+   * server (worker-server.ts), where no page needs it and a page on another localhost origin must
+   * not read submissions with the fixed key (refused, 403, no CORS grant). Requests without
+   * Origin (the Worker, tests, curl) are served in both.
    */
   apiOrigins?: 'any' | 'own';
   /** The site's local mail outbox (MAIL_OUTBOX_DIR), listed on the admin page and at /__emulator/outbox. */
@@ -86,19 +89,11 @@ export function createEmulator(options: EmulatorOptions = {}) {
   const apiKey = options.apiKey ?? EMULATOR_API_KEY;
   const baseId = options.baseId ?? EMULATOR_BASE_ID;
   const log = options.log ?? (() => undefined);
-  const store = new BaseStore({
-    baseId,
-    ...(options.dataFile ? { dataFile: options.dataFile } : {}),
-    ...(options.schema ? { schema: options.schema } : {}),
-  });
-  const api = createRestApi({
-    store,
-    tokens: [{ token: apiKey, scopes: ALL_SCOPES }, ...(options.tokens ?? [])],
-    config: {
-      rateLimitPerSecond: options.rateLimitPerSecond ?? AIRTABLE_RATE_LIMIT_PER_SECOND,
-      rateLimitPenaltyMs: options.rateLimitPenaltyMs ?? 0,
-      latencyMs: options.latencyMs ?? 0,
-    },
+  const store = new BaseStore({ baseId, dataFile: options.dataFile, schema: options.schema });
+  const api = createRestApi(store, [{ token: apiKey, scopes: ALL_SCOPES }, ...(options.tokens ?? [])], {
+    rateLimitPerSecond: options.rateLimitPerSecond ?? AIRTABLE_RATE_LIMIT_PER_SECOND,
+    rateLimitPenaltyMs: options.rateLimitPenaltyMs ?? 0,
+    latencyMs: options.latencyMs ?? 0,
   });
   const reset = () => {
     store.reset();
@@ -113,35 +108,26 @@ export function createEmulator(options: EmulatorOptions = {}) {
     // (it cannot read the records), and cannot reset, seed or arm faults.
     const problem = admin
       ? adminRequestProblem(req, options.allowedHosts)
-      : options.apiOrigins === 'own' &&
-          ((origin !== undefined && origin !== ownOrigin(req)) ||
-            req.headers['sec-fetch-site'] === 'cross-site')
+      : options.apiOrigins === 'own' && fromOtherOrigin(req)
         ? "The emulator's API answers pages on its own origin only"
         : null;
-    if (problem) {
-      sendError(res, 403, 'FORBIDDEN', problem);
-      return;
-    }
+    if (problem) return sendError(res, apiError(403, 'FORBIDDEN', problem));
     if (!admin) {
       // Like Airtable's API, any origin (unless apiOrigins is 'own'): the browser build of
       // airtable.js (direct mode) calls it from the site's origin and preflights every request.
       res.setHeader('access-control-allow-origin', origin ?? '*');
-      res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS');
+      res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, DELETE, OPTIONS');
       res.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
       res.setHeader('access-control-max-age', '600');
     } else if (origin === ownOrigin(req)) res.setHeader('access-control-allow-origin', origin);
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204);
-      res.end();
-      return;
-    }
+    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
     const served = admin
       ? handleAdmin({ store, api, reset, outboxDir: options.outboxDir }, req, res, url)
       : api.serve(req, res, url);
     served.catch((error: unknown) => {
-      if (error instanceof ApiError) return sendError(res, error.status, error.type, error.message);
+      if (error instanceof ApiError) return sendError(res, error);
       log(`airtable-emulator: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      sendError(res, 500);
+      sendError(res, apiError(500));
     });
   };
 
@@ -177,7 +163,7 @@ export async function startEmulator(options: ListenOptions = {}) {
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://emulator.invalid').pathname;
     if (emulator.handles(pathname)) emulator.handle(req, res);
-    else sendError(res, 404);
+    else sendError(res, apiError(404));
   });
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');

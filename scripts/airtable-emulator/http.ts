@@ -32,15 +32,13 @@ const DEFAULT_ERRORS: Readonly<Record<number, readonly [string, string]>> = {
   503: ['SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Please retry shortly.'],
 };
 
-/** Airtable's error type and message for a status. */
-function defaultErrorFor(status: number): readonly [string, string] {
-  return DEFAULT_ERRORS[status] ?? ['UNEXPECTED_ERROR', 'An unexpected error occurred'];
-}
-
-/** An ApiError with Airtable's usual type and message for the status. */
-export function apiError(status: number): ApiError {
-  const [type, message] = defaultErrorFor(status);
-  return new ApiError(status, type, message);
+/** An ApiError, with Airtable's usual type and message for the status unless given. */
+export function apiError(status: number, type?: string, message?: string): ApiError {
+  const [defaultType, defaultMessage] = DEFAULT_ERRORS[status] ?? [
+    'UNEXPECTED_ERROR',
+    'An unexpected error occurred',
+  ];
+  return new ApiError(status, type ?? defaultType, message ?? defaultMessage);
 }
 
 /** Answers JSON, unless the answer is already over (a hung or dropped request). */
@@ -50,15 +48,13 @@ export function sendJson(res: http.ServerResponse, status: number, body: unknown
   res.end(JSON.stringify(body));
 }
 
-/** Answers an Airtable-style error. */
-export function sendError(res: http.ServerResponse, status: number, type?: string, message?: string): void {
-  const [defaultType, defaultMessage] = defaultErrorFor(status);
-  if (status === 429) {
-    // Airtable's 429 body uses the older `errors` array shape.
-    sendJson(res, status, { errors: [{ error: type ?? defaultType, message: message ?? defaultMessage }] });
-  } else {
-    sendJson(res, status, { error: { type: type ?? defaultType, message: message ?? defaultMessage } });
-  }
+/** Answers an Airtable-style error; Airtable's 429 body uses the older `errors` array shape. */
+export function sendError(res: http.ServerResponse, { status, type, message }: ApiError): void {
+  sendJson(
+    res,
+    status,
+    status === 429 ? { errors: [{ error: type, message }] } : { error: { type, message } },
+  );
 }
 
 /** The parsed JSON body, or undefined when empty; 413 above 1 MB, 422 when not JSON. */
@@ -69,17 +65,13 @@ export async function readBody(req: http.IncomingMessage): Promise<unknown> {
     size += chunk.length;
     if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   }
-  if (size > MAX_BODY_BYTES) throw new ApiError(413, 'REQUEST_TOO_LARGE', 'Request body is too large');
+  if (size > MAX_BODY_BYTES) throw apiError(413);
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError(
-      422,
-      'INVALID_REQUEST_UNKNOWN',
-      'Invalid request: the request body is not valid JSON.',
-    );
+    throw apiError(422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: the request body is not valid JSON.');
   }
 }
 

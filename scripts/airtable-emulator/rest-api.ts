@@ -1,13 +1,13 @@
 /**
  * Airtable's REST API (v0) as airtable.js and the owner's commands use it: the records API,
- * the Metadata API subset (metadata-api.ts), token scopes, per-base rate limit with Airtable's
- * penalty, latency, a request log, and faults a test can arm to see how the site copes.
+ * the Metadata API subset airtable:setup and airtable:check use (list tables, create a table,
+ * create a field), token scopes, per-base rate limit with Airtable's penalty, latency, a
+ * request log, and faults a test can arm to see how the site copes.
  */
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { handleMetadata, metadataScope } from './metadata-api.ts';
 import { apiError, readBody, sendError, sendJson } from './http.ts';
-import type { EmulatorToken, Scope } from './model.ts';
+import type { EmulatorToken } from './base-schema.ts';
 import type { BaseStore, ListParams } from './store.ts';
 
 const REQUEST_LOG_LIMIT = 500;
@@ -51,67 +51,52 @@ export interface LoggedRequest {
   status: number;
 }
 
-export interface RestApiOptions {
-  store: BaseStore;
-  tokens: readonly EmulatorToken[];
-  config: ApiConfig;
+/**
+ * A request's decoded URL and body, lower-cased: what a fault's `match` is looked for in (the
+ * path is known to decode: serve() has split it already).
+ */
+function requestText(url: URL, body: unknown): string {
+  const query = [...url.searchParams].map(([key, value]) => `${key}=${value}`).join('&');
+  return `${decodeURIComponent(url.pathname)}?${query}\n${JSON.stringify(body) ?? ''}`.toLowerCase();
 }
 
-/** A request's decoded URL and body, lower-cased: what a fault's `match` is looked for in. */
-function requestText(url: URL, body: unknown): string {
-  let address = url.pathname + url.search;
-  try {
-    address = decodeURIComponent(address.replace(/\+/g, ' '));
-  } catch {
-    // Malformed escapes: match against the raw address.
-  }
-  return `${address}\n${body === undefined ? '' : JSON.stringify(body)}`.toLowerCase();
+/** GET query → list parameters; airtable.js sends the fields to return as fields[]. */
+function queryToParams(query: URLSearchParams): ListParams {
+  const fields = [...query.getAll('fields[]'), ...query.getAll('fields')];
+  return { ...Object.fromEntries(query), ...(fields.length > 0 ? { fields } : {}) };
 }
 
 /**
- * GET query → list parameters, including airtable.js's bracket encoding (fields[], sort[0][field]).
+ * Serves one records request (`segments`: the path's parts after /v0/{baseId}) or, under
+ * /v0/meta, one Metadata API request (['bases', baseId, 'tables', …]): the answer's JSON body.
  */
-export function queryToParams(query: URLSearchParams): ListParams {
-  const params: ListParams = {};
-  const fields: string[] = [];
-  const sort: { field?: string; direction?: string }[] = [];
-  for (const [key, value] of query) {
-    const sortMatch = /^sort\[(\d+)\]\[(field|direction)\]$/.exec(key);
-    if (key === 'fields[]' || key === 'fields') fields.push(value);
-    else if (sortMatch) {
-      const entry = (sort[Number(sortMatch[1])] ??= {});
-      entry[sortMatch[2] as 'field' | 'direction'] = value;
-    } else params[key] = value;
-  }
-  if (fields.length > 0) params.fields = fields;
-  if (sort.length > 0) params.sort = sort.filter(Boolean);
-  if (params.pageSize === undefined && params.limit !== undefined) params.pageSize = params.limit;
-  return params;
-}
-
-/** The scope a records request needs: reading for GET and listRecords, writing otherwise. */
-export function recordsScope(method: string, recordId: string | undefined): Scope {
-  return method === 'GET' || (method === 'POST' && recordId === 'listRecords')
-    ? 'data.records:read'
-    : 'data.records:write';
-}
-
-/** Serves one records request: its answer's JSON body (status 200); `segments` are the path's parts after /v0/{baseId}. */
-function handleRecords(
+function route(
   store: BaseStore,
   method: string,
-  [table, recordId, extra]: readonly (string | undefined)[],
+  isMeta: boolean,
+  segments: string[],
   url: URL,
   body: unknown,
-): unknown {
+) {
+  if (isMeta) {
+    const [bases, baseId, tables, tableIdOrName, fields, ...rest] = segments;
+    if (bases !== 'bases' || tables !== 'tables' || rest.length > 0) throw apiError(404);
+    // Airtable does not say whether a base exists to a token that cannot see it.
+    if (baseId !== store.baseId) throw apiError(403);
+    if (!tableIdOrName && method === 'GET') return { tables: store.describeTables() };
+    if (!tableIdOrName && method === 'POST') return store.createTable(body);
+    if (tableIdOrName && fields === 'fields' && method === 'POST') {
+      return store.createField(tableIdOrName, body);
+    }
+    throw apiError(404);
+  }
+  const [table, recordId, extra] = segments;
   if (!table || extra) throw apiError(404);
   if (method === 'GET' && !recordId) return store.listRecords(table, queryToParams(url.searchParams));
   if (method === 'POST' && recordId === 'listRecords')
     return store.listRecords(table, { ...queryToParams(url.searchParams), ...(body as object | undefined) });
-  if (method === 'GET' && recordId) return store.getRecord(table, recordId);
-  if (method === 'POST' && !recordId) return store.createRecords(table, body);
-  if (method === 'PATCH' || method === 'PUT')
-    return store.updateRecords(table, recordId, body, method === 'PUT');
+  if ((method === 'POST' && !recordId) || method === 'PATCH')
+    return store.writeRecords(table, method, recordId, body);
   if (method === 'DELETE') {
     const deleted = store.deleteRecords(table, recordId ? [recordId] : url.searchParams.getAll('records[]'));
     return recordId ? deleted[0] : { records: deleted };
@@ -120,8 +105,8 @@ function handleRecords(
 }
 
 /** The REST API over one store, with its faults, rate limit and request log. */
-export function createRestApi({ store, tokens, config: initialConfig }: RestApiOptions) {
-  let config: ApiConfig = { ...initialConfig };
+export function createRestApi(store: BaseStore, tokens: readonly EmulatorToken[], initialConfig: ApiConfig) {
+  const config: ApiConfig = { ...initialConfig };
   let faults: Fault[] = [];
   let requestLog: LoggedRequest[] = [];
   let recentHits: number[] = [];
@@ -160,8 +145,8 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
   };
 
   const log = (method: string, url: URL, table: string | undefined, res: http.ServerResponse) => {
-    const entry: LoggedRequest = { at: new Date().toISOString(), method, path: url.pathname, status: 0 };
-    if (table) entry.table = table;
+    const at = new Date().toISOString();
+    const entry: LoggedRequest = { at, method, path: url.pathname, ...(table ? { table } : {}), status: 0 };
     requestLog.push(entry);
     if (requestLog.length > REQUEST_LOG_LIMIT) requestLog = requestLog.slice(-REQUEST_LOG_LIMIT);
     res.on('finish', () => {
@@ -197,15 +182,8 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
       await sleep(fault.delayMs ?? 1000);
       return false;
     }
-    sendError(res, fault.status ?? 500, fault.type, fault.message);
+    sendError(res, apiError(fault.status ?? 500, fault.type, fault.message));
     return true;
-  };
-
-  const authorise = (req: http.IncomingMessage, scope: Scope): void => {
-    const authorization = req.headers.authorization ?? '';
-    const token = tokens.find((candidate) => authorization === `Bearer ${candidate.token}`);
-    if (!token) throw apiError(401);
-    if (!token.scopes.includes(scope)) throw apiError(403);
   };
 
   /** Serves one request under /v0/. */
@@ -224,15 +202,28 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
     if (config.latencyMs > 0) await sleep(config.latencyMs);
 
     if (version !== 'v0' || !baseOrMeta) throw apiError(404);
-    authorise(req, isMeta ? metadataScope(method) : recordsScope(method, rest[1]));
+    const token = tokens.find((candidate) => req.headers.authorization === `Bearer ${candidate.token}`);
+    if (!token) throw apiError(401);
+    const reads = method === 'GET' || (!isMeta && method === 'POST' && rest[1] === 'listRecords');
+    if (!token.scopes.includes(`${isMeta ? 'schema.bases' : 'data.records'}:${reads ? 'read' : 'write'}`))
+      throw apiError(403);
     if (!isMeta && baseOrMeta !== store.baseId) throw apiError(403);
     if (rateLimited()) throw apiError(429);
-    const answer = isMeta
-      ? handleMetadata(store, method, rest, body)
-      : handleRecords(store, method, rest, url, body);
+    const answer = route(store, method, isMeta, rest, url, body);
     // Applied, even when the client gave up before the answer (a 'delay' fault that lands late).
     entry.status = 200;
     sendJson(res, 200, answer);
+  };
+
+  /** Changes the limits and latency (invalid values are ignored); clears the rate-limit state. */
+  const setConfig = (patch: Partial<ApiConfig>): ApiConfig => {
+    for (const key of Object.keys(initialConfig) as (keyof ApiConfig)[]) {
+      const value = patch[key];
+      if (typeof value === 'number' && Number.isFinite(value) && value >= 0) config[key] = value;
+    }
+    recentHits = [];
+    penaltyUntil = 0;
+    return { ...config };
   };
 
   return {
@@ -246,24 +237,13 @@ export function createRestApi({ store, tokens, config: initialConfig }: RestApiO
     },
     faults: (): Fault[] => structuredClone(faults),
     config: (): ApiConfig => ({ ...config }),
-    /** Changes the limits and latency (invalid values are ignored); clears the rate-limit state. */
-    setConfig(patch: Partial<ApiConfig>): ApiConfig {
-      for (const key of Object.keys(initialConfig) as (keyof ApiConfig)[]) {
-        const value = patch[key];
-        if (typeof value === 'number' && Number.isFinite(value) && value >= 0) config[key] = value;
-      }
-      recentHits = [];
-      penaltyUntil = 0;
-      return { ...config };
-    },
+    setConfig,
     requests: (): LoggedRequest[] => [...requestLog],
     /** Back to the initial configuration, with no faults, log or rate-limit state. */
     reset() {
-      config = { ...initialConfig };
       faults = [];
       requestLog = [];
-      recentHits = [];
-      penaltyUntil = 0;
+      setConfig(initialConfig);
     },
     /** Ends every hung answer (faults of kind 'hang'), so a server can close. */
     endHung() {

@@ -4,11 +4,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildField, buildTable, buildTables, describeTable, newId, siteBaseSchema } from './base-schema.ts';
-import { normaliseCell } from './cells.ts';
+import {
+  buildField,
+  buildTable,
+  describeTable,
+  newId,
+  normaliseCell,
+  siteBaseSchema,
+  type FieldModel,
+  type StoredRecord,
+  type TableInput,
+  type TableState,
+} from './base-schema.ts';
 import { compileFormula } from './formula.ts';
 import { ApiError, apiError, isObject } from './http.ts';
-import type { CellValue, ChoiceModel, FieldModel, StoredRecord, TableInput, TableState } from './model.ts';
 
 const MAX_RECORDS_PER_WRITE = 10;
 const MAX_PAGE_SIZE = 100;
@@ -27,52 +36,18 @@ export interface StoreOptions {
 /** List parameters after query decoding (see rest-api.ts). */
 export type ListParams = Record<string, unknown>;
 
-/** Field types Airtable merges an upsert on (its documentation names text, number, select and date). */
-const MERGEABLE_TYPES = new Set([
-  'singleLineText',
-  'multilineText',
-  'number',
-  'singleSelect',
-  'date',
-  'dateTime',
-]);
-
-const recordLimitError = () =>
-  new ApiError(422, 'INVALID_RECORDS', `You must provide an array of up to ${MAX_RECORDS_PER_WRITE} records`);
-
-function present(record: StoredRecord, only?: readonly string[]): StoredRecord {
-  return {
-    id: record.id,
-    createdTime: record.createdTime,
-    fields: only
-      ? Object.fromEntries(Object.entries(record.fields).filter(([name]) => only.includes(name)))
-      : record.fields,
-  };
-}
+/**
+ * Field types Airtable merges an upsert on: its documentation names text, number, select and
+ * date fields; of those, the emulator creates these.
+ */
+const MERGEABLE_TYPES = new Set(['singleLineText', 'multilineText', 'singleSelect', 'dateTime']);
 
 function readInteger(params: ListParams, key: string): number | undefined {
   const raw = params[key];
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) {
-    throw new ApiError(
-      422,
-      'INVALID_REQUEST_UNKNOWN',
-      'Invalid request: parameter validation failed. Check your request data.',
-    );
-  }
+  if (!Number.isInteger(n) || n < 0) throw apiError(422);
   return n;
-}
-
-function sortRecords(records: StoredRecord[], sort: readonly { field?: string; direction?: string }[]) {
-  return [...records].sort((a, b) => {
-    for (const { field = '', direction = 'asc' } of sort) {
-      const x = String(a.fields[field] ?? '');
-      const y = String(b.fields[field] ?? '');
-      if (x !== y) return (x < y ? -1 : 1) * (direction === 'desc' ? -1 : 1);
-    }
-    return 0;
-  });
 }
 
 /** The emulated base. Every method that changes it saves the data file. */
@@ -90,8 +65,11 @@ export class BaseStore {
   }
 
   private freshTables(): TableState[] {
-    if (this.initialSchema === 'empty') return [];
-    return buildTables(this.initialSchema === 'site' ? siteBaseSchema() : this.initialSchema);
+    const tables: TableState[] = [];
+    if (this.initialSchema === 'empty') return tables;
+    for (const input of this.initialSchema === 'site' ? siteBaseSchema() : this.initialSchema)
+      tables.push(buildTable(input, tables));
+    return tables;
   }
 
   private load(): void {
@@ -99,44 +77,23 @@ export class BaseStore {
     if (!this.dataFile || !fs.existsSync(this.dataFile)) return;
     const saved = JSON.parse(fs.readFileSync(this.dataFile, 'utf8')) as {
       version?: number;
-      tables?: unknown;
+      tables: TableState[];
     };
-    if (saved.version === DATA_FILE_VERSION && Array.isArray(saved.tables)) {
-      const loaded = saved.tables as TableState[];
-      // A base started from the site's schema gains what the site has added since it was saved,
-      // so a developer's old data file keeps working after a new field lands.
-      if (this.initialSchema === 'site') {
-        for (const fresh of this.tables) {
-          const table = loaded.find((candidate) => candidate.name === fresh.name);
-          if (!table) loaded.push(fresh);
-          else
-            for (const field of fresh.fields)
-              if (!table.fields.some((f) => f.name === field.name)) table.fields.push(field);
-        }
-      }
-      this.tables = loaded;
-    } else if (isObject(saved.tables)) {
-      this.loadVersion1(saved.tables);
-    }
-  }
-
-  /** Version 1 files kept records and extra select options per table name, on the fixed schema. */
-  private loadVersion1(saved: Record<string, unknown>): void {
-    for (const [name, state] of Object.entries(saved)) {
-      const table = this.tables.find((candidate) => candidate.name === name);
-      if (!table || !isObject(state)) continue;
-      if (Array.isArray(state.records)) table.records = state.records as StoredRecord[];
-      const choices = isObject(state.choices) ? state.choices : {};
-      for (const [fieldName, options] of Object.entries(choices)) {
-        const known = table.fields.find((field) => field.name === fieldName)?.options?.choices;
-        if (!known || !Array.isArray(options)) continue;
-        for (const option of options) {
-          if (typeof option === 'string' && !known.some((choice) => choice.name === option)) {
-            known.push({ id: newId('sel'), name: option });
-          }
-        }
+    if (saved.version !== DATA_FILE_VERSION)
+      throw new Error(`${this.dataFile} is from an older emulator: delete it, or pass another data file`);
+    // A base started from the site's schema gains what the site has added since it was saved,
+    // so a developer's old data file keeps working after a new field lands.
+    if (this.initialSchema === 'site') {
+      for (const fresh of this.tables) {
+        const table = saved.tables.find((candidate) => candidate.name === fresh.name);
+        if (!table) saved.tables.push(fresh);
+        else
+          table.fields.push(
+            ...fresh.fields.filter((field) => !table.fields.some((f) => f.name === field.name)),
+          );
       }
     }
+    this.tables = saved.tables;
   }
 
   private save(): void {
@@ -154,17 +111,15 @@ export class BaseStore {
     this.save();
   }
 
-  /** A table by name or id; 404 TABLE_NOT_FOUND as Airtable answers. */
-  table(nameOrId: string): TableState {
+  /**
+   * A table by name or id; else the records API's 404 TABLE_NOT_FOUND, or the Metadata API's
+   * 403 (`hidden`): it does not say whether a table exists to a token that cannot see it.
+   */
+  table(nameOrId: string, hidden = false): TableState {
     const table = this.tables.find((candidate) => candidate.id === nameOrId || candidate.name === nameOrId);
-    if (!table) {
-      throw new ApiError(
-        404,
-        'TABLE_NOT_FOUND',
-        `Could not find table ${nameOrId} in application ${this.baseId}`,
-      );
-    }
-    return table;
+    if (table) return table;
+    if (hidden) throw apiError(403);
+    throw apiError(404, 'TABLE_NOT_FOUND', `Could not find table ${nameOrId} in application ${this.baseId}`);
   }
 
   /** The Metadata API's list of tables. */
@@ -182,7 +137,7 @@ export class BaseStore {
 
   /** Adds a field to a table (Metadata API); returns its model. */
   createField(tableNameOrId: string, input: unknown): FieldModel {
-    const table = this.table(tableNameOrId);
+    const table = this.table(tableNameOrId, true);
     const field = buildField(input, table.fields);
     table.fields.push(field);
     this.save();
@@ -207,64 +162,47 @@ export class BaseStore {
   }
 
   /**
-   * Copies of a table's select options for one request: every record of the request checks
-   * (and, with typecast, extends) the same copies, so options added by several records of one
-   * batch are all kept, as Airtable keeps them.
-   */
-  private choicesFor(table: TableState): Map<FieldModel, ChoiceModel[]> {
-    return new Map(table.fields.map((field) => [field, [...(field.options?.choices ?? [])]]));
-  }
-
-  /** One record's cells, validated against the table's fields (select options: on `choices`). */
-  private buildFields(
-    table: TableState,
-    input: unknown,
-    typecast: boolean,
-    existing: Record<string, CellValue>,
-    choices: Map<FieldModel, ChoiceModel[]>,
-  ): Record<string, CellValue> {
-    if (!isObject(input)) {
-      throw new ApiError(
-        422,
-        'INVALID_REQUEST_MISSING_FIELDS',
-        'Could not find field "fields" in the request body',
-      );
-    }
-    const fields = { ...existing };
-    for (const [name, value] of Object.entries(input)) {
-      const field = table.fields.find((candidate) => candidate.name === name);
-      if (!field) throw new ApiError(422, 'UNKNOWN_FIELD_NAME', `Unknown field name: "${name}"`);
-      const cell = normaliseCell(field, choices.get(field) ?? [], value, typecast);
-      if (cell === undefined) delete fields[name];
-      else fields[name] = cell;
-    }
-    return fields;
-  }
-
-  /**
-   * One write of 1 to 10 records, all or nothing: every record's cells are validated first, on
-   * copies of the table's select options (`choicesFor`) that are committed only once the whole
-   * write is valid, so a refused write adds no options. Then a write to a stored record sets its
-   * cells (merged into `keep`, if given) and any other creates a record.
+   * One write of 1 to 10 records, all or nothing. Every record's cells are validated first, on
+   * copies of the table's select options: all records of the write check (and, with typecast,
+   * extend) the same copies, so options added by several records of one batch are all kept, as
+   * Airtable keeps them, and the copies replace the options only once the whole write is valid,
+   * so a refused write adds none. Then a write naming a stored record merges its cells into that
+   * record, and any other creates one.
    */
   private write(
     table: TableState,
-    writes: readonly { record?: StoredRecord; cells: unknown; keep?: Record<string, CellValue> }[],
+    writes: readonly { record?: StoredRecord; cells: unknown }[],
     typecast: boolean,
     createdTime = new Date().toISOString(),
   ): StoredRecord[] {
-    if (writes.length === 0 || writes.length > MAX_RECORDS_PER_WRITE) throw recordLimitError();
-    const choices = this.choicesFor(table);
-    const built = writes.map(({ cells, keep = {} }) =>
-      this.buildFields(table, cells, typecast, keep, choices),
-    );
+    if (writes.length === 0 || writes.length > MAX_RECORDS_PER_WRITE)
+      throw new ApiError(
+        422,
+        'INVALID_RECORDS',
+        `You must provide an array of up to ${MAX_RECORDS_PER_WRITE} records`,
+      );
+    const choices = new Map(table.fields.map((field) => [field, [...(field.options?.choices ?? [])]]));
+    const built = writes.map(({ record, cells }) => {
+      if (!isObject(cells))
+        throw new ApiError(
+          422,
+          'INVALID_REQUEST_MISSING_FIELDS',
+          'Could not find field "fields" in the request body',
+        );
+      const fields = { ...record?.fields };
+      for (const [name, value] of Object.entries(cells)) {
+        const field = table.fields.find((candidate) => candidate.name === name);
+        if (!field) throw new ApiError(422, 'UNKNOWN_FIELD_NAME', `Unknown field name: "${name}"`);
+        const cell = normaliseCell(field, choices.get(field) ?? [], value, typecast);
+        if (cell === undefined) delete fields[name];
+        else fields[name] = cell;
+      }
+      return fields;
+    });
     for (const [field, list] of choices) if (field.options?.choices) field.options.choices = list;
     const records = writes.map(({ record }, i) => {
       const fields = built[i] ?? {};
-      if (record) {
-        record.fields = fields;
-        return record;
-      }
+      if (record) return Object.assign(record, { fields });
       const created: StoredRecord = { id: newId('rec'), createdTime, fields };
       table.records.push(created);
       return created;
@@ -285,33 +223,17 @@ export class BaseStore {
     return structuredClone(record as StoredRecord);
   }
 
-  /** One record by id (GET …/{table}/{recordId}); 404 when unknown. */
-  getRecord(tableName: string, recordId: string): StoredRecord {
-    const record = this.table(tableName).records.find((candidate) => candidate.id === recordId);
-    if (!record) throw apiError(404);
-    return present(record);
-  }
-
   /** One page of records (GET …/{table}, POST …/listRecords). */
   listRecords(tableName: string, params: ListParams): { records: StoredRecord[]; offset?: string } {
     const table = this.table(tableName);
     let matching = table.records;
     const formula = params.filterByFormula;
-    if (typeof formula === 'string' && formula.trim() !== '') {
-      matching = matching.filter(
-        compileFormula(
-          formula,
-          table.fields.map((field) => field.name),
-        ),
-      );
-    }
-    if (Array.isArray(params.sort) && params.sort.length > 0) {
-      matching = sortRecords(matching, params.sort as { field?: string; direction?: string }[]);
-    }
+    const names = table.fields.map((field) => field.name);
+    if (typeof formula === 'string' && formula.trim() !== '')
+      matching = matching.filter(compileFormula(formula, names));
     const maxRecords = readInteger(params, 'maxRecords');
-    if (maxRecords !== undefined && maxRecords > 0) matching = matching.slice(0, maxRecords);
-    const pageSize =
-      Math.min(readInteger(params, 'pageSize') ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE) || MAX_PAGE_SIZE;
+    if (maxRecords) matching = matching.slice(0, maxRecords);
+    const pageSize = Math.min(readInteger(params, 'pageSize') || MAX_PAGE_SIZE, MAX_PAGE_SIZE);
     let start = 0;
     if (typeof params.offset === 'string' && params.offset !== '') {
       const match = /^itr(\d+)\//.exec(params.offset);
@@ -320,101 +242,67 @@ export class BaseStore {
     }
     const page = matching.slice(start, start + pageSize);
     const only = Array.isArray(params.fields) ? params.fields.map(String) : undefined;
-    const body: { records: StoredRecord[]; offset?: string } = { records: page.map((r) => present(r, only)) };
-    const next = start + pageSize;
+    const pick = (fields: StoredRecord['fields']) =>
+      Object.fromEntries(Object.entries(fields).filter(([name]) => only?.includes(name)));
+    const records = only ? page.map((record) => ({ ...record, fields: pick(record.fields) })) : page;
     const last = page[page.length - 1];
-    if (next < matching.length && last) body.offset = `itr${next}/${last.id}`;
-    return body;
-  }
-
-  /** Creates one record ({ fields }) or up to ten ({ records }). */
-  createRecords(tableName: string, body: unknown): StoredRecord | { records: StoredRecord[] } {
-    const request = isObject(body) ? body : {};
-    const many = Array.isArray(request.records);
-    const inputs = many ? (request.records as unknown[]) : [{ fields: request.fields }];
-    const created = this.write(
-      this.table(tableName),
-      inputs.map((input) => ({ cells: isObject(input) ? (input.fields ?? {}) : {} })),
-      request.typecast === true,
-    );
-    return many ? { records: created.map((record) => present(record)) } : present(created[0] as StoredRecord);
+    const more = start + pageSize < matching.length && last;
+    return more ? { records, offset: `itr${start + pageSize}/${last.id}` } : { records };
   }
 
   /**
-   * PATCH/PUT with `performUpsert: { fieldsToMergeOn }` and records without ids: each record
+   * POST creates one record ({ fields }) or up to ten ({ records }); PATCH updates one by id, or
+   * up to ten ({ records } with ids), merging the cells given into each. A PATCH with
+   * `performUpsert: { fieldsToMergeOn }` and records without ids is an upsert: each record
    * updates the one record whose merge fields hold the same values, or is created. As Airtable
-   * documents it: merge fields are text, number, select or date fields (not the email type), and
-   * a record matching more than one stored record is refused.
+   * documents it: merge fields are text, number, select or date fields (not the email type), a
+   * record matching more than one stored record is refused, and the answer names createdRecords
+   * and updatedRecords.
    */
-  private upsertRecords(table: TableState, request: Record<string, unknown>, destructive: boolean) {
-    const upsert = isObject(request.performUpsert) ? request.performUpsert : {};
-    const mergeOn = Array.isArray(upsert.fieldsToMergeOn) ? upsert.fieldsToMergeOn : [];
-    const fields = mergeOn.map((name) => table.fields.find((field) => field.name === name));
-    if (
-      mergeOn.length === 0 ||
-      mergeOn.length > 3 ||
-      fields.some((field) => !field || !MERGEABLE_TYPES.has(field.type))
-    )
+  writeRecords(tableName: string, method: 'POST' | 'PATCH', recordId: string | undefined, body: unknown) {
+    const table = this.table(tableName);
+    const request = isObject(body) ? body : {};
+    const upsert =
+      method === 'PATCH' && !recordId && isObject(request.performUpsert) ? request.performUpsert : undefined;
+    const mergeOn = (upsert && Array.isArray(upsert.fieldsToMergeOn) ? upsert.fieldsToMergeOn : []).map(
+      String,
+    );
+    const mergeable = (name: string) =>
+      MERGEABLE_TYPES.has(table.fields.find((field) => field.name === name)?.type ?? '');
+    if (upsert && (mergeOn.length === 0 || mergeOn.length > 3 || !mergeOn.every(mergeable)))
       throw new ApiError(
         422,
         'INVALID_MERGE_FIELD',
         'fieldsToMergeOn must name 1 to 3 text, number, select or date fields',
       );
-    const writes = (Array.isArray(request.records) ? request.records : []).map((input) => {
-      const cells = isObject(input) && isObject(input.fields) ? input.fields : {};
+    const many = !recordId && Array.isArray(request.records);
+    const inputs = many ? (request.records as unknown[]) : [{ id: recordId, fields: request.fields }];
+    const writes = inputs.map((input) => {
+      const { id, fields: cells = {} } = isObject(input) ? input : {};
+      if (method === 'POST') return { cells };
       const matches = table.records.filter((record) =>
-        mergeOn.every((name) => name in cells && record.fields[name] === cells[name]),
+        upsert
+          ? isObject(cells) && mergeOn.every((name) => name in cells && record.fields[name] === cells[name])
+          : record.id === id,
       );
       if (matches.length > 1)
         throw new ApiError(422, 'INVALID_MERGE_FIELD', 'More than one record matches the merge fields');
-      const [record] = matches;
-      return { cells, ...(record ? { record, keep: destructive ? {} : record.fields } : {}) };
+      if (!upsert && !matches[0]) throw apiError(404);
+      return { cells, record: matches[0] };
     });
     const records = this.write(table, writes, request.typecast === true);
+    if (!many) return records[0] as StoredRecord;
+    if (!upsert) return { records };
     const ids = (updated: boolean) =>
       records.filter((_, i) => Boolean(writes[i]?.record) === updated).map((record) => record.id);
-    return {
-      records: records.map((record) => present(record)),
-      createdRecords: ids(false),
-      updatedRecords: ids(true),
-    };
-  }
-
-  /** PATCH (merge) or PUT (replace) one record by id, or up to ten ({ records }); or an upsert. */
-  updateRecords(
-    tableName: string,
-    recordId: string | undefined,
-    body: unknown,
-    destructive: boolean,
-  ): StoredRecord | { records: StoredRecord[] } {
-    const table = this.table(tableName);
-    const request = isObject(body) ? body : {};
-    if (!recordId && request.performUpsert !== undefined)
-      return this.upsertRecords(table, request, destructive);
-    const inputs: unknown[] = recordId
-      ? [{ id: recordId, fields: request.fields }]
-      : Array.isArray(request.records)
-        ? request.records
-        : [];
-    const writes = inputs.map((input) => {
-      const { id, fields } = isObject(input) ? input : {};
-      const record = table.records.find((candidate) => candidate.id === id);
-      if (!record) throw apiError(404);
-      return { record, cells: fields ?? {}, keep: destructive ? {} : record.fields };
-    });
-    const records = this.write(table, writes, request.typecast === true).map((record) => present(record));
-    return recordId ? (records[0] as StoredRecord) : { records };
+    return { records, createdRecords: ids(false), updatedRecords: ids(true) };
   }
 
   /** Deletes records by id, at most 10 a request as Airtable allows; 404 (and nothing deleted) if any is unknown. */
   deleteRecords(tableName: string, ids: readonly string[]): { id: string; deleted: true }[] {
     const table = this.table(tableName);
     if (ids.length === 0 || ids.length > MAX_RECORDS_PER_WRITE)
-      throw new ApiError(
-        422,
-        'INVALID_RECORDS',
-        `Delete between 1 and ${MAX_RECORDS_PER_WRITE} records per request`,
-      );
+      throw new ApiError(422, 'INVALID_RECORDS', `Delete between 1 and ${MAX_RECORDS_PER_WRITE} records`);
     if (ids.some((id) => !table.records.some((record) => record.id === id))) throw apiError(404);
     table.records = table.records.filter((record) => !ids.includes(record.id));
     this.save();

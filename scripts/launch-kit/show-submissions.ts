@@ -16,7 +16,7 @@ import {
   EMULATOR_BASE_ID,
   EMULATOR_DEFAULT_DATA_FILE,
 } from '#scripts/airtable-emulator/emulator.ts';
-import type { CellValue, StoredRecord } from '#scripts/airtable-emulator/model.ts';
+import type { CellValue, StoredRecord } from '#scripts/airtable-emulator/base-schema.ts';
 import { BaseStore } from '#scripts/airtable-emulator/store.ts';
 import { AIRTABLE_TABLE_DEFINITIONS, QUOTE_FIELDS, WAITLIST_FIELDS } from '#src/lib/airtable/schema.ts';
 import { runAsCommand } from '#scripts/command.ts';

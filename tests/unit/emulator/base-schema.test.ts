@@ -1,12 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { AIRTABLE_TABLE_DEFINITIONS } from '#src/lib/airtable/schema.ts';
-import {
-  buildField,
-  buildTable,
-  buildTables,
-  siteBaseSchema,
-} from '#scripts/airtable-emulator/base-schema.ts';
+import { buildField, buildTable } from '#scripts/airtable-emulator/base-schema.ts';
+import { BaseStore } from '#scripts/airtable-emulator/store.ts';
 
 const DATE_TIME = {
   dateFormat: { name: 'iso' },
@@ -25,7 +21,7 @@ const errorType = (build: () => unknown) => {
 
 describe('base schema', () => {
   it("builds the site's base from src/lib/airtable/schema.ts, every field as the Metadata API would accept it", () => {
-    const tables = buildTables(siteBaseSchema());
+    const tables = new BaseStore({ baseId: 'appTest' }).describeTables();
     expect(tables.map((table) => table.name)).toEqual(AIRTABLE_TABLE_DEFINITIONS.map((table) => table.name));
     for (const [index, table] of tables.entries()) {
       const definition = AIRTABLE_TABLE_DEFINITIONS[index];

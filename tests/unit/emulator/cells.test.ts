@@ -1,7 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { normaliseCell } from '#scripts/airtable-emulator/cells.ts';
-import type { ChoiceModel } from '#scripts/airtable-emulator/model.ts';
+import { normaliseCell, type ChoiceModel } from '#scripts/airtable-emulator/base-schema.ts';
 
 const field = (type: string) => ({ name: 'F', type });
 const choices = (): ChoiceModel[] => [{ id: 'sel1', name: 'A' }];

@@ -96,7 +96,7 @@ describe('BaseStore listing', () => {
 describe('select options added by a typecast batch', () => {
   it('keeps every new option of a batch create, not only the last record’s', () => {
     const store = new BaseStore({ baseId: BASE });
-    store.createRecords('School Quotes', {
+    store.writeRecords('School Quotes', 'POST', undefined, {
       typecast: true,
       records: [
         { fields: { Email: 'a@x.co', 'Use Cases': ['Other: radio'] } },
@@ -123,31 +123,21 @@ describe('select options added by a typecast batch', () => {
     const store = new BaseStore({ baseId: BASE });
     const a = store.seed('Waitlist', { Email: 'a@x.co' });
     const b = store.seed('Waitlist', { Email: 'b@x.co' });
-    store.updateRecords(
-      'Waitlist',
-      undefined,
-      {
+    store.writeRecords('Waitlist', 'PATCH', undefined, {
+      typecast: true,
+      records: [
+        { id: a.id, fields: { Interests: ['First new'] } },
+        { id: b.id, fields: { Interests: ['Second new'] } },
+      ],
+    });
+    expect(() =>
+      store.writeRecords('Waitlist', 'PATCH', undefined, {
         typecast: true,
         records: [
-          { id: a.id, fields: { Interests: ['First new'] } },
-          { id: b.id, fields: { Interests: ['Second new'] } },
+          { id: a.id, fields: { Interests: ['Third new'] } },
+          { id: 'recNope', fields: { Interests: ['Fourth new'] } },
         ],
-      },
-      false,
-    );
-    expect(() =>
-      store.updateRecords(
-        'Waitlist',
-        undefined,
-        {
-          typecast: true,
-          records: [
-            { id: a.id, fields: { Interests: ['Third new'] } },
-            { id: 'recNope', fields: { Interests: ['Fourth new'] } },
-          ],
-        },
-        false,
-      ),
+      }),
     ).toThrow();
     const interests = store
       .describeTables()

@@ -27,15 +27,19 @@ describe('BaseStore', () => {
       baseId: BASE,
       schema: [{ name: 'T', fields: [{ name: 'Email', type: 'email' }] }],
     });
-    expect(() => store.createRecords('T', { fields: { Note: 'x' } })).toThrow('Unknown field name: "Note"');
+    expect(() => store.writeRecords('T', 'POST', undefined, { fields: { Note: 'x' } })).toThrow(
+      'Unknown field name: "Note"',
+    );
     store.createField('T', { name: 'Note', type: 'multilineText' });
-    expect(store.createRecords('T', { fields: { Note: 'x' } })).toMatchObject({ fields: { Note: 'x' } });
+    expect(store.writeRecords('T', 'POST', undefined, { fields: { Note: 'x' } })).toMatchObject({
+      fields: { Note: 'x' },
+    });
   });
 
   it('adds no select option when a later record of the same write is refused', () => {
     const store = new BaseStore({ baseId: BASE });
     expect(() =>
-      store.createRecords('Waitlist', {
+      store.writeRecords('Waitlist', 'POST', undefined, {
         typecast: true,
         records: [{ fields: { Interests: ['Brand new'] } }, { fields: { Nope: 'x' } }],
       }),
@@ -55,22 +59,10 @@ describe('BaseStore', () => {
     expect(new BaseStore({ baseId: BASE, dataFile, schema: 'empty' }).describeTables()).toEqual([]);
   });
 
-  it('reads a version 1 data file (records and extra options by table name)', () => {
+  it('refuses a data file from an older emulator rather than overwrite it', () => {
     const dataFile = tempFile();
-    const record = { id: 'rec1', createdTime: '2025-01-01T00:00:00.000Z', fields: { Email: 'old@x.co' } };
-    fs.writeFileSync(
-      dataFile,
-      JSON.stringify({
-        version: 1,
-        tables: { Waitlist: { records: [record], choices: { Interests: ['General Waitlist'] } } },
-      }),
-    );
-    const store = new BaseStore({ baseId: BASE, dataFile });
-    expect(store.records('Waitlist')).toEqual([record]);
-    expect(store.listRecords('Waitlist', { filterByFormula: `{Interests} = ''` }).records).toHaveLength(1);
-    expect(() =>
-      store.createRecords('Waitlist', { fields: { Interests: ['General Waitlist'] } }),
-    ).not.toThrow();
+    fs.writeFileSync(dataFile, JSON.stringify({ version: 1, tables: {} }));
+    expect(() => new BaseStore({ baseId: BASE, dataFile })).toThrow('older emulator');
   });
 
   it('pages with an offset and stops at maxRecords', () => {
