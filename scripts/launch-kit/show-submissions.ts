@@ -33,7 +33,7 @@ async function readTables(data: string, url?: string): Promise<Record<string, St
     return ((await response.json()) as { tables: Record<string, StoredRecord[]> }).tables;
   }
   if (!fs.existsSync(data)) return undefined;
-  // The store reads every version of the data file the emulator has written.
+  // The store reads the file as the emulator wrote it, and refuses one from an older emulator.
   return new BaseStore({ baseId: EMULATOR_BASE_ID, dataFile: data }).allRecords();
 }
 
