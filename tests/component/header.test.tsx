@@ -99,6 +99,9 @@ describe('Header', () => {
       .map((link) => link.textContent?.replace(' (opens in a new tab)', ''))
       .filter(Boolean);
 
+  /** The phone menu's links, in order, with the schools page on. */
+  const MOBILE_LABELS = ['Product', 'Blog', 'Schools', 'About Us', 'Newsletter', HEADER_TEXT.waitlistCta];
+
   it('toggles the mobile menu from its summary and lists the mobile links', async () => {
     const user = userEvent.setup();
     const { details, toggle, panel } = phoneMenu(renderHeader().container);
@@ -108,14 +111,7 @@ describe('Header', () => {
 
     await user.click(toggle);
     expect(details.open).toBe(true);
-    expect(mobileLabels(panel)).toEqual([
-      'Product',
-      'Blog',
-      'Schools',
-      'About Us',
-      'Newsletter',
-      HEADER_TEXT.waitlistCta,
-    ]);
+    expect(mobileLabels(panel)).toEqual(MOBILE_LABELS);
     expect(within(panel).getAllByRole('link', { name: /on (LinkedIn|Facebook|Instagram)/ })).toHaveLength(3);
 
     await user.click(toggle);
@@ -159,14 +155,7 @@ describe('Header', () => {
       container.innerHTML = prerendered();
       const { toggle, panel } = phoneMenu(container);
       expect(toggle).toHaveTextContent(HEADER_TEXT.openMenu);
-      expect(mobileLabels(panel)).toEqual([
-        'Product',
-        'Blog',
-        'Schools',
-        'About Us',
-        'Newsletter',
-        HEADER_TEXT.waitlistCta,
-      ]);
+      expect(mobileLabels(panel)).toEqual(MOBILE_LABELS);
       expect(container.querySelector('button.site-header__menu-button')).toBeNull();
     });
 
