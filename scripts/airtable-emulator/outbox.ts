@@ -5,12 +5,15 @@
  * walks the whole journey (sign up, confirm, unsubscribe) in `npm run dev` without sending mail.
  *
  * A file's name comes from the message's idempotency key, so sending the same message twice
- * writes one file.
+ * writes one file. Nodemailer's MailComposer writes the MIME and postal-mime reads it back (both
+ * without dependencies; docs/decisions/0016).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Mailer, MailFailure, toRfc5322 } from '#src/server/mail.ts';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import PostalMime from 'postal-mime';
+import { type Mailer, MailFailure, readyToSend } from '#src/server/mail.ts';
 
 export const DEFAULT_MAIL_OUTBOX_DIR = '.data/outbox';
 
@@ -24,9 +27,13 @@ export function outboxMailer(directory: string, now: () => Date = () => new Date
         const existing = (await readdir(directory)).find((name) => name.endsWith(`-${key}.eml`));
         if (existing) return { id: path.join(directory, existing) };
         const at = now();
+        const { from, ...ready } = readyToSend(message);
+        const sender = typeof from === 'string' ? from : { address: from.email, name: from.name };
         const domain = message.from.email.split('@')[1] ?? 'localhost';
+        const messageId = `<${randomUUID()}@${domain}>`;
+        const raw = await new MailComposer({ ...ready, from: sender, messageId, date: at }).compile().build();
         const file = path.join(directory, `${at.toISOString().replace(/[:.]/g, '-')}-${key}.eml`);
-        await writeFile(file, toRfc5322(message, at, `${randomUUID()}@${domain}`), { flag: 'wx' });
+        await writeFile(file, raw, { flag: 'wx' });
         return { id: file };
       } catch (error) {
         throw new MailFailure(
@@ -38,40 +45,26 @@ export function outboxMailer(directory: string, now: () => Date = () => new Date
   };
 }
 
-function decodeWords(value: string): string {
-  return value.replace(/=\?UTF-8\?B\?([^?]*)\?=\s*/gi, (_match, encoded: string) =>
-    Buffer.from(encoded, 'base64').toString('utf8'),
-  );
-}
-
-function partText(raw: string, contentType: string): string {
-  const start = raw.indexOf(`Content-Type: ${contentType}`);
-  if (start < 0) return '';
-  const body = raw.slice(raw.indexOf('\r\n\r\n', start) + 4);
-  const end = body.indexOf('\r\n--');
-  return Buffer.from(body.slice(0, end < 0 ? undefined : end).replace(/\s+/g, ''), 'base64').toString('utf8');
-}
-
 /** Reads one `.eml` file the outbox wrote: its headers, parts, and every http(s) link in its text, in order. */
-export function parseOutboxMessage(file: string, raw: string) {
-  const headerBlock = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
-  const headers: Record<string, string> = {};
-  for (const line of headerBlock.split('\r\n')) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = decodeWords(line.slice(colon + 1).trim());
-  }
-  const text = partText(raw, 'text/plain');
+export async function parseOutboxMessage(file: string, raw: string) {
+  const email = await PostalMime.parse(raw);
+  // Each header as written, but the subject decoded.
+  const headers: Record<string, string> = {
+    ...Object.fromEntries(email.headers.map(({ key, value }) => [key, value])),
+    subject: email.subject ?? '',
+  };
+  const text = email.text ?? '';
   return {
     file,
     headers,
     text,
-    html: partText(raw, 'text/html'),
+    html: email.html ?? '',
     links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [],
   };
 }
 
 /** One message in the outbox, as the emulator's page and the tests read it. */
-export type OutboxMessage = ReturnType<typeof parseOutboxMessage>;
+export type OutboxMessage = Awaited<ReturnType<typeof parseOutboxMessage>>;
 
 /** The outbox's messages, oldest first; an empty list when the directory does not exist yet. */
 export async function readOutbox(directory: string) {

@@ -504,9 +504,10 @@ export class MailFailure extends Error {
 
 /**
  * The message with every header value cleaned, as a structured transport (the `send_email`
- * binding) takes it, or a MailFailure no retry can fix (an unsafe address).
+ * binding, the local outbox's MIME writer) takes it, or a MailFailure no retry can fix (an
+ * unsafe address).
  */
-function readyToSend(message: MailMessage) {
+export function readyToSend(message: MailMessage) {
   try {
     return {
       to: headerAddress(message.to),
@@ -514,7 +515,9 @@ function readyToSend(message: MailMessage) {
       subject: headerText(message.subject),
       text: message.text,
       html: message.html,
-      headers: Object.fromEntries(extraHeaders(message)),
+      headers: Object.fromEntries(
+        Object.entries(message.headers).map(([name, value]) => [headerText(name), headerText(value)]),
+      ),
       from: message.from.name
         ? { email: headerAddress(message.from.email), name: headerText(message.from.name) }
         : headerAddress(message.from.email),
@@ -616,8 +619,7 @@ function localOutboxMailer(url: string): Mailer {
 }
 
 /**
- * One email as the site sends it, and its RFC 5322 form (the local outbox's `.eml` files). Every
- * value that reaches a header passes through here: CR and LF never do, so nothing a visitor types
+ * One email as the site sends it. Every value that reaches a header passes through readyToSend: CR and LF never do, so nothing a visitor types
  * can add a header or a recipient.
  */
 
@@ -667,84 +669,4 @@ export function headerAddress(email: string): string {
   if (!HEADER_SAFE_ADDRESS.test(email) || email.includes('=?'))
     throw new Error(`Refusing to put an unsafe address in a mail header: ${JSON.stringify(email)}`);
   return email;
-}
-
-const encoder = new TextEncoder();
-
-function base64(text: string): string {
-  let binary = '';
-  for (const byte of encoder.encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-/** The message's further headers, names and values cleaned. */
-const extraHeaders = (message: MailMessage): [string, string][] =>
-  Object.entries(message.headers).map(([name, value]) => [headerText(name), headerText(value)]);
-
-/** RFC 2047 encoded-words for a header phrase that is not plain ASCII; ASCII as it is. */
-export function encodeHeaderWords(value: string): string {
-  const text = headerText(value);
-  if (/^[\x20-\x7e]*$/.test(text)) return text;
-  // Encoded-words of at most 75 characters, each holding whole characters.
-  const words: string[] = [];
-  let chunk = '';
-  for (const char of text) {
-    if (base64(chunk + char).length > 45) {
-      words.push(`=?UTF-8?B?${base64(chunk)}?=`);
-      chunk = '';
-    }
-    chunk += char;
-  }
-  if (chunk) words.push(`=?UTF-8?B?${base64(chunk)}?=`);
-  return words.join('\r\n ');
-}
-
-/** `"Name" <address>` (the name quoted or encoded as needed), or the bare address. */
-export function formatAddress(address: MailAddress): string {
-  const email = headerAddress(address.email);
-  if (!address.name) return email;
-  const name = headerText(address.name);
-  const phrase = /^[\x20-\x7e]*$/.test(name)
-    ? `"${name.replace(/(["\\])/g, '\\$1')}"`
-    : encodeHeaderWords(name);
-  return `${phrase} <${email}>`;
-}
-
-/** A body part as base64 in 76-character lines (safe for any text, any line length). */
-function bodyPart(contentType: string, text: string): string {
-  const encoded = base64(text.replace(/\r?\n/g, '\r\n'));
-  const lines = encoded.match(/.{1,76}/g) ?? [];
-  return [
-    `Content-Type: ${contentType}; charset=utf-8`,
-    'Content-Transfer-Encoding: base64',
-    '',
-    ...lines,
-  ].join('\r\n');
-}
-
-/** The message as RFC 5322 text (CRLF line ends): multipart/alternative, plain text then HTML. */
-export function toRfc5322(message: MailMessage, at: Date, messageId: string): string {
-  const boundary = `=_podling_${messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`;
-  const headers: [string, string][] = [
-    ['From', formatAddress(message.from)],
-    ['To', headerAddress(message.to)],
-    ...(message.replyTo ? [['Reply-To', headerAddress(message.replyTo)] as [string, string]] : []),
-    ['Subject', encodeHeaderWords(message.subject)],
-    // RFC 5322's date form: `Tue, 24 Nov 2026 05:39:05 +0000`.
-    ['Date', at.toUTCString().replace('GMT', '+0000')],
-    ['Message-ID', `<${headerText(messageId)}>`],
-    ['MIME-Version', '1.0'],
-    ...extraHeaders(message),
-    ['Content-Type', `multipart/alternative; boundary="${boundary}"`],
-  ];
-  return [
-    ...headers.map(([name, value]) => `${name}: ${value}`),
-    '',
-    `--${boundary}`,
-    bodyPart('text/plain', message.text),
-    `--${boundary}`,
-    bodyPart('text/html', message.html),
-    `--${boundary}--`,
-    '',
-  ].join('\r\n');
 }

@@ -1,16 +1,13 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   cloudflareMailer,
   MailFailure,
   type SendEmailBinding,
-  encodeHeaderWords,
-  formatAddress,
   headerAddress,
   headerText,
   type MailMessage,
-  toRfc5322,
 } from '#src/server/mail.ts';
 import { outboxMailer, parseOutboxMessage, readOutbox } from '#scripts/airtable-emulator/outbox.ts';
 
@@ -30,22 +27,27 @@ const message: MailMessage = {
   idempotencyKey: 'waitlist:parent@example.co.uk:confirm:1',
 };
 
-describe('mail headers', () => {
-  it('CR, LF and other controls never reach a header', () => {
+describe('the local outbox', () => {
+  let directory = '';
+  beforeEach(async () => {
+    directory = await mkdtemp(path.join(tmpdir(), 'outbox-'));
+  });
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('CR, LF and other controls never reach a header', async () => {
     expect(headerText('Hi\r\nBcc: victim@example.com')).toBe('Hi Bcc: victim@example.com');
     expect(headerText('a\u0000b\tc\u007f')).toBe('a b c');
-    const raw = toRfc5322(
-      {
-        ...message,
-        subject: 'Quote\r\nBcc: victim@example.com',
-        from: { email: 'hello@podling.app', name: 'Team\nX-Evil: 1' },
-      },
-      AT,
-      'id@podling.app',
-    );
+    const { id } = await outboxMailer(directory, () => AT).send({
+      ...message,
+      subject: 'Quote\r\nBcc: victim@example.com',
+      from: { email: 'hello@podling.app', name: 'Team\nX-Evil: 1' },
+    });
+    const raw = await readFile(id, 'utf8');
     const headerLines = raw.slice(0, raw.indexOf('\r\n\r\n')).split('\r\n');
     expect(headerLines.some((line) => /^(Bcc|X-Evil):/i.test(line))).toBe(false);
-    expect(headerLines).toContain('Subject: Quote Bcc: victim@example.com');
+    expect((await parseOutboxMessage(id, raw)).headers.subject).toBe('Quote Bcc: victim@example.com');
   });
 
   it('refuses an address that could add a recipient or a header', () => {
@@ -63,45 +65,24 @@ describe('mail headers', () => {
     expect(headerAddress('o’brien+tag@example.co.uk')).toBe('o’brien+tag@example.co.uk');
   });
 
-  it('encodes non-ASCII subjects and names as RFC 2047 words, and quotes ASCII names', () => {
-    expect(encodeHeaderWords('Plain subject')).toBe('Plain subject');
-    const encoded = encodeHeaderWords('Zoë’s waitlist place ✓ '.repeat(4));
-    for (const word of encoded.split('\r\n ')) {
-      expect(word).toMatch(/^=\?UTF-8\?B\?[A-Za-z0-9+/=]+\?=$/);
-      expect(word.length).toBeLessThanOrEqual(75);
-    }
-    const decoded = encoded
-      .split('\r\n ')
-      .map((word) => Buffer.from(word.slice(10, -2), 'base64').toString('utf8'))
-      .join('');
-    expect(decoded).toBe(headerText('Zoë’s waitlist place ✓ '.repeat(4)));
-    expect(formatAddress({ email: 'a@b.co', name: 'The "Podling" team' })).toBe(
-      '"The \\"Podling\\" team" <a@b.co>',
-    );
-  });
-
-  it('renders a multipart/alternative message whose parts decode to the text and the HTML', () => {
-    const raw = toRfc5322(message, AT, 'abc@podling.app');
+  it('writes a multipart/alternative .eml that reads back as it was sent', async () => {
+    const { id } = await outboxMailer(directory, () => AT).send(message);
+    const raw = await readFile(id, 'utf8');
     expect(raw).toContain('Date: Mon, 04 May 2026 09:08:07 +0000\r\n');
-    expect(raw).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n');
-    expect(raw).toContain('Reply-To: head@school.sch.uk\r\n');
+    expect(raw).toMatch(/^Content-Type: multipart\/alternative;/m);
     expect(raw.split('\r\n').every((line) => line.length <= 998)).toBe(true);
-    const parsed = parseOutboxMessage('x.eml', raw);
-    expect(parsed.headers.subject).toBe(message.subject);
-    expect(parsed.headers.from).toBe('"Podling" <hello@podling.app>');
-    expect(parsed.text).toBe(message.text.replace(/\n/g, '\r\n'));
-    expect(parsed.html).toBe(message.html);
+    const parsed = await parseOutboxMessage(id, raw);
+    expect(parsed.headers).toMatchObject({
+      subject: message.subject,
+      from: 'Podling <hello@podling.app>',
+      to: 'parent@example.co.uk',
+      'reply-to': 'head@school.sch.uk',
+      'list-unsubscribe': '<https://www.podling.app/unsubscribe?token=x.y>',
+      'list-unsubscribe-post': 'List-Unsubscribe=One-Click',
+    });
+    expect(parsed.text.trimEnd()).toBe(message.text.trimEnd());
+    expect(parsed.html.trim()).toBe(message.html);
     expect(parsed.links).toEqual(['https://www.podling.app/confirm?token=abc.def']);
-  });
-});
-
-describe('the local outbox', () => {
-  let directory = '';
-  beforeEach(async () => {
-    directory = await mkdtemp(path.join(tmpdir(), 'outbox-'));
-  });
-  afterEach(async () => {
-    await rm(directory, { recursive: true, force: true });
   });
 
   it('writes one .eml file per message, and one only when the same message is sent again', async () => {
