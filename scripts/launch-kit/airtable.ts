@@ -24,7 +24,7 @@ import {
   type RemoteTable,
   type StoredRecord,
 } from '#src/server/airtable-client.ts';
-import { type KitOptions, kitClient, listAll, readKitOptions } from './options.ts';
+import { type KitOptions, kitClient, readKitOptions } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 /** The probe record's address: reserved (.invalid), so it can never be a real visitor's. */
@@ -165,7 +165,7 @@ async function reportDuplicates(client: AirtableClient, table: TableDefinition, 
   const emailField = Object.values(table.fields).find((field) => field.type === 'email')?.name;
   let records: StoredRecord[];
   try {
-    records = emailField ? await listAll(client, table.name, { fields: [emailField] }) : [];
+    records = emailField ? await client.listAll(table.name, { fields: [emailField] }) : [];
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
     fail(report, `  stored twice: NOT CHECKED (${error.explain('data.records:read')})`);

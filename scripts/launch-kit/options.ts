@@ -10,10 +10,8 @@ import {
   AirtableError,
   createAirtableClient,
   createPacer,
-  type ListQuery,
   type Pacer,
   RATE_WINDOW_MS,
-  type StoredRecord,
 } from '#src/server/airtable-client.ts';
 import { DEAD_LETTERS_PATH } from '#src/server/queues.ts';
 
@@ -110,22 +108,6 @@ export function failure(error: unknown, client: AirtableClient): string {
   if (error instanceof AirtableError)
     return `Airtable answered ${error.status || 'nothing'} ${error.type}: ${error.message} ${requestCount(client)}`;
   return `Failed: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-/** Every record a list query finds, page by page (Airtable's pages of 100 and its offset). */
-export async function listAll(
-  client: AirtableClient,
-  table: string,
-  query: ListQuery,
-): Promise<StoredRecord[]> {
-  const records: StoredRecord[] = [];
-  let offset: string | undefined;
-  do {
-    const page = await client.listPage(table, { ...query, ...(offset ? { offset } : {}) });
-    records.push(...page.records);
-    offset = page.offset;
-  } while (offset);
-  return records;
 }
 
 /** A dead letter as the endpoint lists it. */

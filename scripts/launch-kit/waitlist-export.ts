@@ -11,7 +11,7 @@ import type { ConsentState } from '#src/lib/forms/contract.ts';
 import { AirtableError, type AirtableClient, type StoredRecord } from '#src/server/airtable-client.ts';
 import { runAsCommand } from '#scripts/command.ts';
 import { csvRow } from './csv.ts';
-import { failure, listAll, plural, readKitOptions, requestCount, siteTokenClient } from './options.ts';
+import { failure, plural, readKitOptions, requestCount, siteTokenClient } from './options.ts';
 
 const WAITLIST = FORMS.waitlist;
 const EMAIL = WAITLIST.fields.email.airtable;
@@ -44,7 +44,7 @@ function confirmedRow(record: StoredRecord): Row | null {
 
 /** Every confirmed sign-up's row, page by page (Airtable's pages of 100), oldest confirmation first. */
 async function confirmedRows(client: AirtableClient): Promise<Row[]> {
-  const records = await listAll(client, WAITLIST.table, {
+  const records = await client.listAll(WAITLIST.table, {
     filterByFormula: `{${CONSENT}} = '${CONFIRMED}'`,
     fields: [EMAIL, INTERESTS, CONSENT, CONFIRMED_AT],
   });

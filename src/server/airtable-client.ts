@@ -234,6 +234,17 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
     requestsSent: () => counter.sent,
 
     listPage,
+    /** Every record a list query finds, page by page (Airtable's pages of 100 and its offset). */
+    async listAll(table: string, query: ListQuery) {
+      const records: StoredRecord[] = [];
+      let offset: string | undefined;
+      do {
+        const page = await listPage(table, { ...query, offset });
+        records.push(...page.records);
+        offset = page.offset;
+      } while (offset);
+      return records;
+    },
     /**
      * Records whose normalised Email is one of `emails` (one request for up to 100 emails), with
      * their Email and the `fields` asked for.

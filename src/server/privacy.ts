@@ -126,24 +126,6 @@ const retrying = (options: PrivacyOptions): AirtableClient =>
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
 
-/** Every record matching `formula`, page by page (Airtable's pages of 100 and its offset). */
-async function listAll(
-  options: PrivacyOptions,
-  table: string,
-  filterByFormula: string,
-  fields?: readonly string[],
-): Promise<StoredRecord[]> {
-  const client = retrying(options);
-  const records: StoredRecord[] = [];
-  let offset: string | undefined;
-  do {
-    const page = await client.listPage(table, { filterByFormula, fields, offset });
-    records.push(...page.records);
-    offset = page.offset;
-  } while (offset);
-  return records;
-}
-
 const isNotFound = (error: unknown) => error instanceof AirtableError && error.status === 404;
 
 /**
@@ -194,8 +176,11 @@ async function findExpired(options: PrivacyOptions, cutoffs: RetentionCutoffs) {
   for (const table of PRIVACY_TABLES) {
     const list = (consent: boolean) =>
       consent
-        ? listAll(options, table, expiredFormula(cutoffs.months, cutoffs.pending), [...fields, CONSENT])
-        : listAll(options, table, expiredFormula(cutoffs.months), fields);
+        ? retrying(options).listAll(table, {
+            filterByFormula: expiredFormula(cutoffs.months, cutoffs.pending),
+            fields: [...fields, CONSENT],
+          })
+        : retrying(options).listAll(table, { filterByFormula: expiredFormula(cutoffs.months), fields });
     let records: StoredRecord[];
     try {
       records = await list(table === WAITLIST);
@@ -284,7 +269,8 @@ export async function exportEmail(
 ): Promise<Record<string, StoredRecord[]>> {
   const formula = emailLookupFormula(normaliseEmail(email));
   const found: Record<string, StoredRecord[]> = {};
-  for (const table of PRIVACY_TABLES) found[table] = await listAll(options, table, formula);
+  for (const table of PRIVACY_TABLES)
+    found[table] = await retrying(options).listAll(table, { filterByFormula: formula });
   return found;
 }
 
