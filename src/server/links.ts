@@ -324,7 +324,7 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
  * Signed links: what a link in one of the site's emails may do, for which address, until when,
  * and (for a held change) with which values, sealed with an HMAC of the server's `LINK_SECRET`.
  * Checking one needs no database: the link carries everything and the signature proves the
- * server wrote it. Runs on Web Crypto, so the Worker, Netlify and Node share it.
+ * server wrote it. Runs on Web Crypto (workerd and Node alike).
  *
  * A token is `<payload>.<signature>`, both base64url: the payload is JSON, the signature is
  * HMAC-SHA-256 over a fixed label and the payload, so a token cannot be replayed as another

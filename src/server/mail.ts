@@ -477,7 +477,6 @@ export function parseMailSettings(env: MailEnv) {
   // The current secret first.
   return { from, schoolsTeamEmail: team, linkSecrets: [secret, ...previous] };
 }
-export type MailSettings = ReturnType<typeof parseMailSettings>;
 
 /**
  * The one small mailer: every email the site sends goes through `Mailer.send`, whichever host
