@@ -60,27 +60,12 @@ export function isValidEmail(value: string): boolean {
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Co}\p{Cc}]/u;
 
 /** Scripts a letter is checked against; letters of any other script form a group of their own. */
-const SCRIPTS = [
-  ['Latin', /\p{Script=Latin}/u],
-  ['Greek', /\p{Script=Greek}/u],
-  ['Cyrillic', /\p{Script=Cyrillic}/u],
-  ['Armenian', /\p{Script=Armenian}/u],
-  ['Georgian', /\p{Script=Georgian}/u],
-  ['Hebrew', /\p{Script=Hebrew}/u],
-  ['Arabic', /\p{Script=Arabic}/u],
-  ['Han', /\p{Script=Han}/u],
-  ['Hiragana', /\p{Script=Hiragana}/u],
-  ['Katakana', /\p{Script=Katakana}/u],
-  ['Hangul', /\p{Script=Hangul}/u],
-  ['Bopomofo', /\p{Script=Bopomofo}/u],
-  ['Cherokee', /\p{Script=Cherokee}/u],
-  ['Thai', /\p{Script=Thai}/u],
-  ['Lao', /\p{Script=Lao}/u],
-  ['Devanagari', /\p{Script=Devanagari}/u],
-  ['Bengali', /\p{Script=Bengali}/u],
-  ['Tamil', /\p{Script=Tamil}/u],
-  ['Ethiopic', /\p{Script=Ethiopic}/u],
-] as const;
+const SCRIPTS = (
+  'Latin Greek Cyrillic Armenian Georgian Hebrew Arabic Han Hiragana Katakana Hangul Bopomofo Cherokee ' +
+  'Thai Lao Devanagari Bengali Tamil Ethiopic'
+)
+  .split(' ')
+  .map((script) => [script, new RegExp(`\\p{Script=${script}}`, 'u')] as const);
 
 /** Scripts written together in one word (Unicode's highly restrictive profile, UTS 39). */
 const SCRIPT_FAMILIES: readonly (readonly string[])[] = [
