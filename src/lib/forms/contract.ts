@@ -15,13 +15,6 @@
  */
 import { EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
 
-/** One option a form offers: a stable id (what the form posts), the label shown, the value stored. */
-export interface ChoiceOption {
-  readonly id: string;
-  readonly label: string;
-  readonly stored: string;
-}
-
 export interface PostedSource {
   readonly source: 'posted';
   /** The name the form posts the field under (`name` of its input). */
@@ -49,8 +42,8 @@ export type MultiSelectField = {
   readonly maxLength: number;
   /** Most items one cell holds. */
   readonly maxItems: number;
-  /** What the form offers, in the order it shows them. */
-  readonly options: readonly ChoiceOption[];
+  /** What the form offers, in order: the stable id it posts, the label shown, the value stored. */
+  readonly options: readonly { readonly id: string; readonly label: string; readonly stored: string }[];
   /** Further options of the base field that the form does not offer (a default, say). */
   readonly moreChoices?: readonly string[];
 } & PostedSource;
