@@ -29,22 +29,17 @@ import { FORMS, type FormName } from './lib/forms/forms.ts';
 import { SCHOOLS_SECTION_IDS } from './pages/schools-page.tsx';
 import type { FormTemplatePage, PrerenderedPage } from '#scripts/vite-plugins/prerender.ts';
 
-function renderPath(url: string): string {
+/** The page the router shows at `location`, as HTML. */
+function renderAt(location: string, page: ReactNode): string {
   return renderToString(
     <StrictMode>
-      <StaticRouter location={url}>
-        <App />
-      </StaticRouter>
+      <StaticRouter location={location}>{page}</StaticRouter>
     </StrictMode>,
   );
 }
 
 function modulePathOf(route: RouteDefinition): string | null {
   return 'modulePath' in route.Page ? route.Page.modulePath : null;
-}
-
-function isStatic(route: RouteDefinition): boolean {
-  return 'isStatic' in route.Page && route.Page.isStatic;
 }
 
 /** Renders every route of this build (flags included) plus the not-found page. */
@@ -55,9 +50,9 @@ export async function prerenderAll(): Promise<PrerenderedPage[]> {
     path: route.path,
     heading: route.heading,
     head: renderHeadTags(route, route.path),
-    html: renderPath(route === NOT_FOUND_ROUTE ? '/404' : route.path),
+    html: renderAt(route === NOT_FOUND_ROUTE ? '/404' : route.path, <App />),
     modulePath: modulePathOf(route),
-    isStatic: isStatic(route),
+    isStatic: 'isStatic' in route.Page && route.Page.isStatic,
   }));
 }
 
@@ -112,14 +107,7 @@ export function renderFormTemplate(form: FormName): { head: string; html: string
     `<title>${regionStart(FORM_ANSWER_REGION_ATTRIBUTE, 'error')}Error: ${regionEnd(FORM_ANSWER_REGION_ATTRIBUTE, 'error')}${title}</title>`,
     '<meta name="robots" content="noindex" />',
   ].join('\n    ');
-  const html = renderToString(
-    <StrictMode>
-      <StaticRouter location={FORMS[form].path}>
-        <Layout>{answer.page(backHref)}</Layout>
-      </StaticRouter>
-    </StrictMode>,
-  );
-  return { head, html };
+  return { head, html: renderAt(FORMS[form].path, <Layout>{answer.page(backHref)}</Layout>) };
 }
 
 /**
@@ -138,14 +126,11 @@ export function renderLinkPageTemplate(): { head: string; html: string } {
     `<style>${styles}</style>`,
   ].join('\n    ');
   // Where the links live (/api/email/…): no route there, so no navigation entry is marked current.
-  const html = renderToString(
-    <StrictMode>
-      <StaticRouter location="/api/email">
-        <Layout>
-          <EmailLinkPage />
-        </Layout>
-      </StaticRouter>
-    </StrictMode>,
+  const html = renderAt(
+    '/api/email',
+    <Layout>
+      <EmailLinkPage />
+    </Layout>,
   );
   return { head, html };
 }

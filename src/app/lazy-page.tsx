@@ -20,11 +20,6 @@ export type LazyPage = ComponentType & {
 /** Marks the element that holds a static page's markup; its value names the page. */
 export const STATIC_PAGE_ATTRIBUTE = 'data-static-page';
 
-/** 'src/pages/privacy-page.tsx' → 'privacy-page'. */
-function pageName(modulePath: string): string {
-  return modulePath.replace(/^.*\//, '').replace(/\.[a-z]+$/, '');
-}
-
 /**
  * Holds a static page. Adopted markup is plain HTML, so links in it to other pages of the site
  * are routed here, as the page's own <Link>s would be (a full load would also work, but slower).
@@ -77,7 +72,8 @@ export function lazyPage(
   loader: () => Promise<ComponentType>,
   { isStatic = false }: { isStatic?: boolean } = {},
 ): LazyPage {
-  const name = pageName(modulePath);
+  // 'src/pages/privacy-page.tsx' → 'privacy-page'.
+  const name = modulePath.replace(/^.*\//, '').replace(/\.[a-z]+$/, '');
   let loaded: ComponentType | null = null;
   let pending: Promise<ComponentType> | null = null;
   let adoptedHtml: string | null = null;

@@ -18,8 +18,8 @@ export const FLAG_DEFAULTS: Readonly<Record<FeatureFlag, boolean>> = {
 export const GA_DEFAULT_SCRIPT_URL = 'https://www.googletagmanager.com/gtag/js';
 export const SITE_DEFAULT_URL = 'https://www.podling.app';
 
-/** Raw values as Vite hands them over (strings, or booleans for its own DEV/PROD). */
-export type RawSettings = Readonly<Record<string, string | boolean | undefined>>;
+/** Raw values as Vite's loadEnv (or the launch check's environment) hands them over. */
+export type RawSettings = Readonly<Record<string, string | undefined>>;
 
 /**
  * How forms reach Airtable. 'direct': the official client in the page talks to Airtable with
@@ -83,12 +83,8 @@ const isHttpUrl = (text: string) => URL.canParse(text) && /^https?:$/.test(new U
  */
 export function parseSiteSettings(raw: RawSettings): SiteSettings {
   const problems: SettingProblem[] = [];
-  const text = (name: SettingName): string => {
-    const value = raw[name];
-    return typeof value === 'string' ? value.trim() : '';
-  };
   const check = (name: SettingName, ok: (value: string) => boolean, accepts: string): string => {
-    const value = text(name);
+    const value = raw[name]?.trim() ?? '';
     if (value && !ok(value)) problems.push({ name, value, accepts });
     return value;
   };
@@ -99,8 +95,6 @@ export function parseSiteSettings(raw: RawSettings): SiteSettings {
     );
   const flag = (name: FeatureFlag): boolean => {
     const variable = `VITE_FEATURE_${name}` as const;
-    const value = raw[variable];
-    if (typeof value === 'boolean') return value;
     const word = check(variable, (given) => given.toLowerCase() in FLAG_WORDS, "'true' or 'false'");
     // Unset or refused (then reported): the default.
     return FLAG_WORDS[word.toLowerCase()] ?? FLAG_DEFAULTS[name];

@@ -11,13 +11,8 @@ import { PRODUCT_NAME, CONTACT_EMAIL } from './constants.ts';
 import { type FeatureFlag } from './settings.ts';
 export { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME, TAGLINE } from './constants.ts';
 
-/** One stand-in value and what the owner should put there. */
-export interface PlaceholderMark {
-  readonly value: string;
-  readonly note: string;
-}
-
-const marks: PlaceholderMark[] = [];
+/** Each stand-in value and what the owner should put there. */
+const marks: { readonly value: string; readonly note: string }[] = [];
 
 /**
  * Marks a value as a stand-in the owner must replace before launch: returns `value` unchanged,
@@ -31,14 +26,11 @@ export function placeholder<T extends string>(value: T, note: string): T {
 }
 
 /** Every value marked with placeholder() in the modules loaded so far. */
-export function placeholderMarks(): readonly PlaceholderMark[] {
+export function placeholderMarks(): readonly (typeof marks)[number][] {
   return [...marks];
 }
 
-/**
- * The home and schools pages' h1s. Their own module so the route table (loaded on every page)
- * names them without pulling in the home and schools content.
- */
+/** The home and schools pages' h1s: here, so the route table names them without their pages' content. */
 export const HOME_HEADLINE = 'Your child’s voice, their own podcast';
 export const SCHOOLS_HEADLINE = 'Give a Voice to Every Learner';
 

@@ -2,7 +2,7 @@
  * Testimonials (spec section 3): static, never user-submitted at runtime. Avatars are drawn,
  * not photographed; each colour pair meets WCAG AA contrast for text (≥ 4.5:1), checked in tests.
  */
-import type { AvatarImage, Testimonial } from './types.ts';
+import type { Testimonial } from './types.ts';
 
 /** Background/foreground pairs, all ≥ 4.5:1 (the lowest is green on white at about 5.4:1). */
 const AVATAR_PALETTE = [
@@ -29,15 +29,12 @@ function initialsOf(author: string): string {
     .join('');
 }
 
-function drawnAvatar(author: string, paletteIndex: number): AvatarImage {
-  const colours = AVATAR_PALETTE[paletteIndex % AVATAR_PALETTE.length] ?? AVATAR_PALETTE[0];
-  return { initials: initialsOf(author), ...colours };
-}
-
-type TestimonialEntry = Omit<Testimonial, 'image'>;
-
-const withAvatars = (entries: readonly TestimonialEntry[]): readonly Testimonial[] =>
-  entries.map((entry, index) => ({ ...entry, image: drawnAvatar(entry.author, index) }));
+/** Each entry with its drawn avatar: its initials, in the palette's colours by turn. */
+const withAvatars = (entries: readonly Omit<Testimonial, 'image'>[]): readonly Testimonial[] =>
+  entries.map((entry, index) => ({
+    ...entry,
+    image: { initials: initialsOf(entry.author), ...AVATAR_PALETTE[index % AVATAR_PALETTE.length]! },
+  }));
 
 /** Home page: 16 fixed entries from parents, teachers, assistant heads and beta testers aged 9 to 11. */
 export const HOME_TESTIMONIALS: readonly Testimonial[] = withAvatars([

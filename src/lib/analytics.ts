@@ -55,15 +55,14 @@ export function configureAnalytics(next: AnalyticsConfig): void {
 /** Loads and initialises react-ga4 after consent; resolves null when analytics is off. */
 export function enableAnalytics(): Promise<ReactGAModule | null> {
   enabled = true;
-  if (typeof window !== 'undefined' && config.measurementId) {
-    delete (window as unknown as Record<string, unknown>)[`ga-disable-${config.measurementId}`];
-  }
   if (!config.measurementId) {
     if (!warnedMissingId)
       console.warn(`${WARN_PREFIX} No measurement id (VITE_GA_MEASUREMENT_ID): analytics is off.`);
     warnedMissingId = true;
     return Promise.resolve(null);
   }
+  if (typeof window !== 'undefined')
+    delete (window as unknown as Record<string, unknown>)[`ga-disable-${config.measurementId}`];
   if (!loading) {
     const { measurementId, scriptUrl } = config;
     loading = import('react-ga4').then((module) => {
@@ -145,14 +144,13 @@ export async function trackEvent(event: AnalyticsEvent): Promise<void> {
   if (!enabled) return;
   const reactGa = ga ?? (await enableAnalytics());
   if (!reactGa || !enabled) return;
-  const { dimension, ...rest } = event;
   reactGa.event(event.action, {
-    event_category: rest.category,
-    event_label: rest.label,
-    value: rest.value,
-    non_interaction: rest.nonInteraction ?? false,
-    transport_type: rest.transport ?? DEFAULT_ANALYTICS_TRANSPORT,
-    ...dimension,
+    event_category: event.category,
+    event_label: event.label,
+    value: event.value,
+    non_interaction: event.nonInteraction ?? false,
+    transport_type: event.transport ?? DEFAULT_ANALYTICS_TRANSPORT,
+    ...event.dimension,
   });
 }
 

@@ -12,11 +12,6 @@ const LOCAL_PART = /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~.-]+$/u;
 const DOMAIN_LABEL = /^[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?$/u;
 const ALL_DIGITS = /^\p{N}+$/u;
 
-/** Counts code points, so a non-BMP character (e.g. an emoji or rare CJK letter) counts once. */
-function characterCount(value: string): number {
-  return Array.from(value).length;
-}
-
 /**
  * The spec's email rule (section 5), shared by the quote form and the home waitlist form.
  *
@@ -33,7 +28,7 @@ function characterCount(value: string): number {
  */
 export function isValidEmail(value: string): boolean {
   const email = value.trim();
-  const length = characterCount(email);
+  const length = [...email].length;
   if (length < EMAIL_MIN_LENGTH || length > EMAIL_MAX_LENGTH) return false;
   if (email.includes('..')) return false;
 
@@ -42,13 +37,13 @@ export function isValidEmail(value: string): boolean {
   const local = email.slice(0, at);
   const domain = email.slice(at + 1);
 
-  if (characterCount(local) > EMAIL_LOCAL_MAX_LENGTH) return false;
+  if ([...local].length > EMAIL_LOCAL_MAX_LENGTH) return false;
   if (!LOCAL_PART.test(local) || local.startsWith('.') || local.endsWith('.')) return false;
   // An RFC 2047 encoded-word ('=?utf-8?b?…?='): mail programs may show it decoded, as a name
   // of the sender's choosing, in the To and Reply-To of the site's emails.
   if (local.includes('=?')) return false;
 
-  if (characterCount(domain) > EMAIL_DOMAIN_MAX_LENGTH) return false;
+  if ([...domain].length > EMAIL_DOMAIN_MAX_LENGTH) return false;
   const labels = domain.split('.');
   if (labels.length < 2) return false;
   if (!labels.every((label) => DOMAIN_LABEL.test(label))) return false;
@@ -60,27 +55,12 @@ export function isValidEmail(value: string): boolean {
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Co}\p{Cc}]/u;
 
 /** Scripts a letter is checked against; letters of any other script form a group of their own. */
-const SCRIPTS = [
-  ['Latin', /\p{Script=Latin}/u],
-  ['Greek', /\p{Script=Greek}/u],
-  ['Cyrillic', /\p{Script=Cyrillic}/u],
-  ['Armenian', /\p{Script=Armenian}/u],
-  ['Georgian', /\p{Script=Georgian}/u],
-  ['Hebrew', /\p{Script=Hebrew}/u],
-  ['Arabic', /\p{Script=Arabic}/u],
-  ['Han', /\p{Script=Han}/u],
-  ['Hiragana', /\p{Script=Hiragana}/u],
-  ['Katakana', /\p{Script=Katakana}/u],
-  ['Hangul', /\p{Script=Hangul}/u],
-  ['Bopomofo', /\p{Script=Bopomofo}/u],
-  ['Cherokee', /\p{Script=Cherokee}/u],
-  ['Thai', /\p{Script=Thai}/u],
-  ['Lao', /\p{Script=Lao}/u],
-  ['Devanagari', /\p{Script=Devanagari}/u],
-  ['Bengali', /\p{Script=Bengali}/u],
-  ['Tamil', /\p{Script=Tamil}/u],
-  ['Ethiopic', /\p{Script=Ethiopic}/u],
-] as const;
+const SCRIPTS = (
+  'Latin Greek Cyrillic Armenian Georgian Hebrew Arabic Han Hiragana Katakana Hangul Bopomofo Cherokee ' +
+  'Thai Lao Devanagari Bengali Tamil Ethiopic'
+)
+  .split(' ')
+  .map((script) => [script, new RegExp(`\\p{Script=${script}}`, 'u')] as const);
 
 /** Scripts written together in one word (Unicode's highly restrictive profile, UTS 39). */
 const SCRIPT_FAMILIES: readonly (readonly string[])[] = [

@@ -3,14 +3,8 @@
  * answer pages (a native post's answer, filled by src/server/form-door.ts) and the page an
  * email's link opens (filled by src/server/links.ts). The build renders each with the site's
  * frame; the Worker keeps the regions of one answer and puts the words in the slots, escaped, by
- * plain string replacement. Shared by the build (src/entry-server.tsx) and the Worker.
- */
-
-/**
- * The markers a form's answer template carries (src/server/form-door.ts fills it). The build renders
- * each form's page once in "answer" mode with these markers in it; the server fills a copy per
- * native post by plain string replacement, so the page's copy, markup and styles stay in the
- * React components and only the values a visitor posted are added on the server.
+ * plain string replacement, so copy, markup and styles stay in the React components and only what
+ * a visitor posted is added. Shared by the build (src/entry-server.tsx) and the Worker.
  */
 
 /** What a native post can come to: each outcome keeps some regions of the template. */
@@ -95,13 +89,7 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;');
 }
 
-/**
- * The markers of the email links' page template (src/server/links.ts fills it). The build
- * renders the template once with the site's frame (header, footer, styles) around every part a
- * link's page can show; the Worker keeps the parts of one answer and puts its words in the slots,
- * escaped, by plain string replacement. So the frame and the next steps (store buttons, booking
- * link) stay in the React components, and the words in src/config/messages.ts.
- */
+// The email links' page (src/server/links.ts fills it); its words are in src/config/messages.ts.
 
 /**
  * Parts of the template a page keeps or cuts:

@@ -8,10 +8,8 @@ import {
   formOfTable,
   QUOTE_FORM,
   type QuotePosted,
-  type QuoteRecord,
   WAITLIST_FORM,
   type WaitlistPosted,
-  type WaitlistRecord,
 } from '#src/lib/forms/forms.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
 import {
@@ -94,29 +92,6 @@ describe('the contracts', () => {
         expect(new Set(ids).size).toBe(ids.length);
       }
     }
-  });
-
-  it('derive the record types from the fields (a missing required cell does not compile)', () => {
-    const record: QuoteRecord = {
-      Email: 'a@b.co',
-      'Contact Name': 'A',
-      'School Name': 'S',
-      'Last Updated': NOW.toISOString(),
-      Status: 'New',
-    };
-    const entry: WaitlistRecord = {
-      Email: 'a@b.co',
-      'Last Updated': NOW.toISOString(),
-      'Page Source': 'home',
-    };
-    // @ts-expect-error Contact Name is required in 'School Quotes'.
-    const incomplete: QuoteRecord = {
-      Email: 'a@b.co',
-      'School Name': 'S',
-      'Last Updated': '',
-      Status: 'New',
-    };
-    expect([record, entry, incomplete]).toHaveLength(3);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * What a form contract is: one module per form (waitlist.ts, quote.ts) declares everything about
- * the form once, and everything else reads it: the form's markup (post names, labels, options),
+ * What a form contract is: forms.ts declares everything about each form once, and everything else
+ * reads it: the form's markup (post names, labels, options),
  * the server's door (its path, the page it belongs to, the honeypot), the one parser and the one
  * cell builder (submission.ts, shared by the server and direct mode), the base's schema (table,
  * Airtable field names, types, bounds, select choices: src/lib/airtable/schema.ts, which the setup
@@ -10,18 +10,10 @@
  * - 'posted': the form posts it under `post`, labelled `label`; `required` ones may never be blank;
  * - 'fixed': the server writes `value` on every write (a quote's Status, the sign-up's Page Source);
  * - 'created' / 'updated': the server's clock, on creation only / on every write;
- * - 'other': the text of the form's 'Other' option (see OtherRule);
  * - 'stored': a column the forms' cells never write (one the owner keeps, or the consent fields,
  *   which only the server's consent rules write: src/server/submission.ts).
  */
 import { EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
-
-/** One option a form offers: a stable id (what the form posts), the label shown, the value stored. */
-export interface ChoiceOption {
-  readonly id: string;
-  readonly label: string;
-  readonly stored: string;
-}
 
 export interface PostedSource {
   readonly source: 'posted';
@@ -34,16 +26,14 @@ export interface PostedSource {
 }
 export type FixedSource = { readonly source: 'fixed'; readonly value: string };
 type StampSource = { readonly source: 'created' } | { readonly source: 'updated' };
-type WrittenElsewhere = { readonly source: 'other' } | { readonly source: 'stored' };
-
-export type TextType = 'email' | 'singleLineText' | 'multilineText';
+type Stored = { readonly source: 'stored' };
 
 export type TextField = {
   readonly airtable: string;
-  readonly type: TextType;
+  readonly type: 'email' | 'singleLineText' | 'multilineText';
   /** Longest value accepted (characters). */
   readonly maxLength: number;
-} & (PostedSource | FixedSource | WrittenElsewhere);
+} & (PostedSource | FixedSource | Stored);
 
 export type MultiSelectField = {
   readonly airtable: string;
@@ -52,8 +42,8 @@ export type MultiSelectField = {
   readonly maxLength: number;
   /** Most items one cell holds. */
   readonly maxItems: number;
-  /** What the form offers, in the order it shows them. */
-  readonly options: readonly ChoiceOption[];
+  /** What the form offers, in order: the stable id it posts, the label shown, the value stored. */
+  readonly options: readonly { readonly id: string; readonly label: string; readonly stored: string }[];
   /** Further options of the base field that the form does not offer (a default, say). */
   readonly moreChoices?: readonly string[];
 } & PostedSource;
@@ -64,11 +54,9 @@ export type SingleSelectField = {
   readonly maxLength: number;
   /** The base field's options; a form writes only `value` (a 'stored' one: none, see submission.ts). */
   readonly choices: readonly string[];
-} & (FixedSource | WrittenElsewhere);
+} & (FixedSource | Stored);
 
-export type DateTimeField = { readonly airtable: string; readonly type: 'dateTime' } & (
-  StampSource | WrittenElsewhere
-);
+export type DateTimeField = { readonly airtable: string; readonly type: 'dateTime' } & (StampSource | Stored);
 
 export type ContractField = TextField | MultiSelectField | SingleSelectField | DateTimeField;
 
@@ -132,22 +120,6 @@ type CellOf<F> = F extends { type: 'multipleSelects' } ? string[] : string;
  */
 export type PostedValues<C extends FormContract> = {
   [K in PostedKey<C> as PostName<C, K>]: CellOf<C['fields'][K]>;
-};
-
-type AirtableName<F> = F extends { airtable: infer N } ? N & string : never;
-type RequiredInRecord<F> = F extends { source: 'fixed' } | { source: 'updated' } | { required: true }
-  ? true
-  : false;
-
-/** The cells of one record of a contract's table, keyed by Airtable field name (derived, never hand-written). */
-export type RecordFields<C extends FormContract> = {
-  [
-    K in FieldKey<C> as RequiredInRecord<C['fields'][K]> extends true ? AirtableName<C['fields'][K]> : never
-  ]: CellOf<C['fields'][K]>;
-} & {
-  [
-    K in FieldKey<C> as RequiredInRecord<C['fields'][K]> extends true ? never : AirtableName<C['fields'][K]>
-  ]?: CellOf<C['fields'][K]>;
 };
 
 /** The posted fields of a contract with their keys, in the contract's order. */

@@ -18,7 +18,6 @@ import {
   NAME_MAX_LENGTH,
   defineForm,
   type PostedValues,
-  type RecordFields,
   type FormContract,
 } from './contract.ts';
 
@@ -101,9 +100,6 @@ export const WAITLIST_FORM = defineForm({
 export type WaitlistForm = typeof WAITLIST_FORM;
 /** What the waitlist form posts: `{ email, interests }` (interest option ids). */
 export type WaitlistPosted = PostedValues<WaitlistForm>;
-/** A 'Waitlist' record's cells. */
-export type WaitlistRecord = RecordFields<WaitlistForm>;
-/** The id of an interest the form offers. */
 export type InterestId = WaitlistForm['fields']['interests']['options'][number]['id'];
 
 // The schools quote request (schools page).
@@ -200,9 +196,6 @@ export const QUOTE_FORM = defineForm({
 export type QuoteForm = typeof QUOTE_FORM;
 /** What the quote form posts, by post name (use cases as option ids). */
 export type QuotePosted = PostedValues<QuoteForm>;
-/** A 'School Quotes' record's cells. */
-export type QuoteRecord = RecordFields<QuoteForm>;
-/** The id of a use case the form offers. */
 export type UseCaseId = QuoteForm['fields']['useCases']['options'][number]['id'];
 
 // Every form of the site, by name.
@@ -214,7 +207,6 @@ export type FormName = keyof typeof FORMS;
 /** Which table: 'Waitlist' | 'School Quotes'. */
 export type TableName = (typeof FORMS)[FormName]['table'];
 
-/** Any one of the forms. */
 type SiteForm = FormContract & { name: FormName; table: TableName };
 
 export const FORM_LIST: readonly SiteForm[] = Object.values(FORMS);

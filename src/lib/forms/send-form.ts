@@ -19,11 +19,9 @@ export type SubmitResult = { success: boolean };
 
 /** A form's posted values as the urlencoded body a native post of it would send. */
 export function toFormBody(posted: Readonly<Record<string, string | readonly string[]>>): URLSearchParams {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(posted)) {
-    for (const item of typeof value === 'string' ? [value] : value) body.append(name, item);
-  }
-  return body;
+  return new URLSearchParams(
+    Object.entries(posted).flatMap(([name, value]) => [value].flat().map((item) => [name, item])),
+  );
 }
 
 const LOG_NAMES: Record<FormName, string> = { waitlist: 'Waitlist sign-up', quote: 'Quote request' };

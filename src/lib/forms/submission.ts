@@ -11,7 +11,7 @@ import { MESSAGES } from '#src/config/messages.ts';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { acceptedEmail } from '#src/lib/email-look-alikes.ts';
 import { type ContractField, type FormContract, type OtherRule, postedFields } from './contract.ts';
-import { type FormName, formOfTable, type TableName } from './forms.ts';
+import { formOfTable, type TableName } from './forms.ts';
 
 export type CellValue = string | string[];
 export type Cells = Record<string, CellValue>;
@@ -71,9 +71,6 @@ export function isOtherItem(rule: OtherRule, item: string): boolean {
   return item.startsWith(`${rule.prefix} `);
 }
 
-/** The stored item for an 'Other' text: 'Other: text'. */
-export const otherItem = (rule: OtherRule, text: string): string => `${rule.prefix} ${text}`;
-
 const fieldOf = (form: FormContract, key: string): ContractField => {
   const field = form.fields[key];
   if (!field) throw new Error(`The ${form.name} contract has no field '${key}'`);
@@ -81,28 +78,22 @@ const fieldOf = (form: FormContract, key: string): ContractField => {
 };
 
 /**
- * Which checks refuse a post. 'server' (the door's): every bound, every required field, and an
- * email canonical and not a look-alike of another (acceptedEmail). 'spec' (direct mode's storage
- * layer, as the spec has it: nothing is checked but the email, which the form has already
- * checked): no bounds or required fields, the email stored in its normalised form.
- */
-export type PostRules = 'server' | 'spec';
-
-/**
  * Reads one post of `form`: each posted field by its post name, by its type; options by id; the
  * 'Other' rule; the default on creation; and the checks of `rules`. The honeypot is the door's to
- * check, before this.
+ * check, before this. Rules 'server' (the door's): every bound, every required field, and an email
+ * canonical and not a look-alike of another (acceptedEmail). 'spec' (direct mode's storage layer,
+ * as the spec has it: nothing is checked but the email, which the form has already checked): no
+ * bounds or required fields, the email stored in its normalised form.
  */
 export function parsePosted(
   form: FormContract,
   posted: Posted,
   now: Date,
-  { rules = 'server' }: { rules?: PostRules } = {},
+  { rules = 'server' }: { rules?: 'server' | 'spec' } = {},
 ): Submission | Refusal {
   const strict = rules === 'server';
   const read = reader(posted);
-  const table = form.table;
-  if (!formOfTable(table)) throw new Error(`No form stores in table '${table}'`);
+  const { table } = formOf(form);
   const cells: Cells = {};
   const rule = form.other;
   for (const [key, field] of postedFields(form)) {
@@ -124,7 +115,7 @@ export function parsePosted(
           if (strict && textField.type !== 'dateTime' && raw.length > textField.maxLength)
             return refuse(`Field "${textField.airtable}" is longer than ${textField.maxLength} characters`);
           if (!text) continue; // 'Other' ticked with no text adds nothing.
-          item = otherItem(rule, text);
+          item = `${rule.prefix} ${text}`;
           cells[textField.airtable] = text;
         }
         if (strict && item.length > field.maxLength)
@@ -155,7 +146,7 @@ export function parsePosted(
   const emailField = Object.values(form.fields).find((field) => field.type === 'email');
   const email = emailField ? cells[emailField.airtable] : undefined;
   if (typeof email !== 'string') return invalidEmail();
-  return withDefaults(form, { table: table as TableName, email, cells, acceptedAt: now.toISOString() });
+  return withDefaults(form, { table, email, cells, acceptedAt: now.toISOString() });
 }
 
 /** The submission with its form's default on creation, for a selection it left empty. */
@@ -167,7 +158,7 @@ export function withDefaults(form: FormContract, submission: Submission): Submis
 }
 
 /** The contract of a submission's table. */
-export function formOf(submission: Pick<Submission, 'table'>): FormContract & { name: FormName } {
+export function formOf(submission: { table: string }) {
   const form = formOfTable(submission.table);
   if (!form) throw new Error(`No form stores in table '${submission.table}'`);
   return form;
@@ -181,21 +172,15 @@ export function clearsOtherText(form: FormContract, cells: Cells): boolean {
   return Array.isArray(items) && !items.some((item) => isOtherItem(rule, item));
 }
 
-export interface CellsMoment {
-  /** The server's (or direct mode's page's) clock: Created At and Last Updated. */
-  now: Date;
-  /** Whether the record exists: an update keeps Created At and leaves create-only defaults out. */
-  existing: boolean;
-}
-
 /**
  * The cells one write sends for a submission, by the contract's rules: fixed values (a quote's
  * Status 'New', the sign-up's Page Source) on every write; Last Updated on every write and Created
  * At on creation only; create-only defaults on creation only; and, over a stored record, the
  * 'Other' text cleared when the select was sent without an 'Other' item. Fields the submission
- * does not carry are never blanked.
+ * does not carry are never blanked. `now` is the server's (or direct mode's page's) clock;
+ * `existing`, whether the record exists.
  */
-export function cellsFor(submission: Submission, { now, existing }: CellsMoment): Cells {
+export function cellsFor(submission: Submission, { now, existing }: { now: Date; existing: boolean }): Cells {
   const form = formOf(submission);
   const stamp = now.toISOString();
   const set: Cells = {};
