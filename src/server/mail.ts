@@ -306,7 +306,7 @@ export function mayEmail(sentAt: readonly number[], now: number, limits: MailLim
 }
 
 /** The send times still worth keeping at `now` (those inside the window). */
-function stillCounted(sentAt: readonly number[], now: number, limits: MailLimits = MAIL_LIMITS): number[] {
+function stillCounted(sentAt: readonly number[], now: number, limits: MailLimits): number[] {
   return sentAt.filter((at) => now - at < limits.windowMs);
 }
 
@@ -367,17 +367,14 @@ export function kvMailLedger(kv: MailLedgerKv) {
 /** Where the send times per inbox, and the sent marks, are kept. */
 export type MailLedger = ReturnType<typeof kvMailLedger>;
 
-/** A KV namespace in this isolate's memory (a Worker without MAIL_LEDGER; tests). Never expires. */
-export function memoryKv(): MailLedgerKv {
+/** A ledger in this isolate's memory (tests, and a Worker without MAIL_LEDGER). Never expires. */
+export function memoryMailLedger() {
   const values = new Map<string, string>();
-  return {
+  return kvMailLedger({
     get: async (key) => values.get(key) ?? null,
     put: async (key, value) => void values.set(key, value),
-  };
+  });
 }
-
-/** A ledger in this isolate's memory (tests, and a Worker without MAIL_LEDGER). */
-export const memoryMailLedger = () => kvMailLedger(memoryKv());
 
 /**
  * One email the Worker's queue writer decided to send, as a message on the mail queue
