@@ -5,18 +5,12 @@ import {
   AIRTABLE_TABLE_DEFINITIONS,
   choiceNames,
   fieldNamesOf,
-  tableDefinition,
 } from '#src/lib/airtable/schema.ts';
 
 describe('Airtable schema', () => {
   it('maps field keys to field names', () => {
     expect(fieldNamesOf('waitlist')).toMatchObject({ email: 'Email', pageSource: 'Page Source' });
     expect(fieldNamesOf('quotes')).toMatchObject({ useCases: 'Use Cases', status: 'Status' });
-  });
-
-  it('finds a table by its name in the base, and nothing for an unknown name', () => {
-    expect(tableDefinition('School Quotes')).toBe(AIRTABLE_SCHEMA.quotes);
-    expect(tableDefinition('school quotes')).toBeUndefined();
   });
 
   it("offers the waitlist interests under the product's current name", () => {

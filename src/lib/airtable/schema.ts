@@ -142,11 +142,6 @@ export function fieldNamesOf<K extends TableKey>(table: K): FieldNames<K> {
 /** Every table of the base, in the order the setup command creates them. */
 export const AIRTABLE_TABLE_DEFINITIONS: readonly TableDefinition[] = Object.values(AIRTABLE_SCHEMA);
 
-/** A table's definition by its name in the base, or undefined. */
-export function tableDefinition(name: string): TableDefinition | undefined {
-  return AIRTABLE_TABLE_DEFINITIONS.find((table) => table.name === name);
-}
-
 /** The select option names of any field; [] for types without options. */
 export function choiceNames(field: FieldDefinition): string[] {
   return field.type === 'singleSelect' || field.type === 'multipleSelects'
