@@ -22,12 +22,13 @@ export function outboxMailer(directory: string, now: () => Date = () => new Date
   return {
     async send(message) {
       const key = createHash('sha256').update(message.idempotencyKey).digest('hex').slice(0, 16);
+      // An unsafe address is a MailFailure no retry fixes, before anything is written.
+      const { from, ...ready } = readyToSend(message);
       try {
         await mkdir(directory, { recursive: true });
         const existing = (await readdir(directory)).find((name) => name.endsWith(`-${key}.eml`));
         if (existing) return { id: path.join(directory, existing) };
         const at = now();
-        const { from, ...ready } = readyToSend(message);
         const sender = typeof from === 'string' ? from : { address: from.email, name: from.name };
         const domain = message.from.email.split('@')[1] ?? 'localhost';
         const messageId = `<${randomUUID()}@${domain}>`;

@@ -50,7 +50,7 @@ describe('the local outbox', () => {
     expect((await parseOutboxMessage(id, raw)).headers.subject).toBe('Quote Bcc: victim@example.com');
   });
 
-  it('refuses an address that could add a recipient or a header', () => {
+  it('refuses an address that could add a recipient or a header', async () => {
     for (const bad of [
       'a@b.c\r\nBcc: x@y.z',
       'a@b.c, x@y.z',
@@ -63,6 +63,10 @@ describe('the local outbox', () => {
       expect(() => headerAddress(bad), bad).toThrow(/unsafe address/);
     }
     expect(headerAddress('o’brien+tag@example.co.uk')).toBe('o’brien+tag@example.co.uk');
+    await expect(
+      outboxMailer(directory, () => AT).send({ ...message, to: 'a@b.c\r\nBcc: x@y.z' }),
+    ).rejects.toMatchObject({ name: 'MailFailure', retryable: false });
+    expect(await readdir(directory)).toEqual([]);
   });
 
   it('writes a multipart/alternative .eml that reads back as it was sent', async () => {

@@ -100,6 +100,7 @@ export const WAITLIST_FORM = defineForm({
 export type WaitlistForm = typeof WAITLIST_FORM;
 /** What the waitlist form posts: `{ email, interests }` (interest option ids). */
 export type WaitlistPosted = PostedValues<WaitlistForm>;
+/** The id of an interest the form offers. */
 export type InterestId = WaitlistForm['fields']['interests']['options'][number]['id'];
 
 // The schools quote request (schools page).
@@ -196,6 +197,7 @@ export const QUOTE_FORM = defineForm({
 export type QuoteForm = typeof QUOTE_FORM;
 /** What the quote form posts, by post name (use cases as option ids). */
 export type QuotePosted = PostedValues<QuoteForm>;
+/** The id of a use case the form offers. */
 export type UseCaseId = QuoteForm['fields']['useCases']['options'][number]['id'];
 
 // Every form of the site, by name.
