@@ -53,12 +53,6 @@ export interface StoredRecord {
   fields: Cells;
 }
 
-/** One page of a listing, and where the next starts (Airtable's offset), if any. */
-export interface RecordPage {
-  records: StoredRecord[];
-  offset?: string;
-}
-
 /** A table and its fields as the Metadata API lists them. */
 export interface RemoteTable {
   id: string;
@@ -214,10 +208,12 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
   };
 
   const asNew = (records: readonly Cells[]) => records.map((fields) => ({ fields }));
-  /** One page (up to 100) of a table's records; POSTed, so a long formula fits. */
-  // JSON leaves out the query's unset parts.
+  /**
+   * One page (up to 100) of a table's records, and where the next starts (Airtable's offset), if
+   * any; POSTed, so a long formula fits. JSON leaves out the query's unset parts.
+   */
   const listPage = (table: string, query: ListQuery, deadline?: number) =>
-    call<RecordPage>(
+    call<{ records: StoredRecord[]; offset?: string }>(
       'POST',
       `${tableUrl(table)}/listRecords`,
       { pageSize: AIRTABLE_PAGE_SIZE, ...query },
