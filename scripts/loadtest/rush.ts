@@ -64,15 +64,6 @@ export interface RushOptions {
   log?: (line: string) => void;
 }
 
-export interface MailFigures {
-  /** Put on the Worker's mail queue. */
-  queued: number;
-  sent: number;
-  /** New waitlist addresses with no confirmation, and with more than one. */
-  confirmationsMissing: number;
-  confirmationsDoubled: number;
-}
-
 interface Submission {
   at: number;
   kind: 'waitlist' | 'quote';
@@ -130,24 +121,25 @@ const ATTACKER = 9_999_999;
 
 /**
  * Polls `countLeft` until it is 0, the deadline passes, or it has not fallen for `stallMs` (what is
- * left then has stopped coming, not slowed down: a busy machine only stretches the wait).
- * Returns what is left.
+ * left then has stopped coming, not slowed down: a busy machine only stretches the wait), logging
+ * what is left every 15 s. Returns what is left.
  */
 async function waitWhileProgressing(
-  countLeft: () => number | Promise<number>,
-  wait: { deadline: number; stallMs: number; pollMs: number; onWait?: (left: number) => void },
+  countLeft: () => number,
+  wait: { deadline: number; stallMs: number; log: (left: number) => void },
 ): Promise<number> {
-  let left = await countLeft();
+  let left = countLeft();
   let fewest = left;
   let lastProgress = performance.now();
+  let lastLog = Number.NEGATIVE_INFINITY;
   while (left > 0 && performance.now() < wait.deadline && performance.now() - lastProgress <= wait.stallMs) {
-    wait.onWait?.(left);
-    await sleep(wait.pollMs);
-    left = await countLeft();
-    if (left < fewest) {
-      fewest = left;
-      lastProgress = performance.now();
+    if (performance.now() - lastLog >= 15_000) {
+      lastLog = performance.now();
+      wait.log(left);
     }
+    await sleep(250);
+    left = countLeft();
+    if (left < fewest) [fewest, lastProgress] = [left, performance.now()];
   }
   return left;
 }
@@ -248,7 +240,7 @@ export async function runRush(options: RushOptions) {
     const plan = schedule(options, Date.now().toString(36));
     log(`${options.mode}: ${plan.length} submissions over ${Math.round(options.overMs / 1000)} s…`);
 
-    const answers: { ms: number; email: string; kind: Submission['kind']; error?: string }[] = [];
+    const answers: { ms: number; email: string; kind: Submission['kind']; error: string | undefined }[] = [];
     const started = performance.now();
     await Promise.all(
       plan.map(async (submission, visitor) => {
@@ -256,12 +248,7 @@ export async function runRush(options: RushOptions) {
         if (wait > 0) await sleep(wait);
         const sent = performance.now();
         const error = await submit(submission, visitor).then(() => undefined, describeFailure);
-        answers.push({
-          ms: performance.now() - sent,
-          email: submission.email,
-          kind: submission.kind,
-          ...(error === undefined ? {} : { error }),
-        });
+        answers.push({ ms: performance.now() - sent, email: submission.email, kind: submission.kind, error });
       }),
     );
     const attackReport = await stopAttack?.();
@@ -291,17 +278,11 @@ export async function runRush(options: RushOptions) {
       }, 0);
     const settleDeadline = lastSubmission + (options.settleTimeoutMs ?? 10 * 60_000);
     const stallMs = options.settleStallMs ?? 2 * options.penaltyMs + 60_000;
-    let lastReport = Number.NEGATIVE_INFINITY;
     // Direct mode stores as it answers: only the queue is waited for.
     const missingLeft = await waitWhileProgressing(missing, {
       deadline: options.mode === 'queued' ? settleDeadline : 0,
       stallMs,
-      pollMs: 250,
-      onWait: (left) => {
-        if (performance.now() - lastReport < 15_000) return;
-        lastReport = performance.now();
-        log(`${options.mode}: ${left} records still to store…`);
-      },
+      log: (left) => log(`${options.mode}: ${left} records still to store…`),
     });
     const settledMs = missingLeft === 0 ? performance.now() - lastSubmission : null;
     if (missingLeft > 0 && options.mode === 'queued')
@@ -319,14 +300,15 @@ export async function runRush(options: RushOptions) {
       const counts = confirmations();
       return [...expectedByTable.Waitlist].filter((email) => !counts.has(email)).length;
     };
-    let mail: MailFigures | undefined;
+    let mail;
     if (sentMail) {
       const left = await waitWhileProgressing(unconfirmed, {
         deadline: settleDeadline,
         stallMs,
-        pollMs: 500,
+        log: (unsent) => log(`${options.mode}: ${unsent} confirmations still to send…`),
       });
       const counts = confirmations();
+      // Put on the Worker's mail queue, sent, and new addresses with no confirmation or more than one.
       mail = {
         queued: mailQueued,
         sent: sentMail().length,
@@ -386,7 +368,7 @@ export async function runRush(options: RushOptions) {
 }
 
 /** Whether every new address got exactly one confirmation, or what went wrong. */
-export function confirmationVerdict(mail: MailFigures): string {
+export function confirmationVerdict(mail: { confirmationsMissing: number; confirmationsDoubled: number }) {
   if (mail.confirmationsMissing === 0 && mail.confirmationsDoubled === 0) return 'yes';
   return `no: ${mail.confirmationsMissing} without, ${mail.confirmationsDoubled} with more than one`;
 }
