@@ -25,10 +25,7 @@
  * `dist/client`, any host serves: the Worker is left out of it (`assetsOnly`).
  */
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { cloudflare } from '@cloudflare/vite-plugin';
@@ -52,6 +49,7 @@ import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/page-templates.ts';
 import { clientAddress, trustedProxies } from '#src/server/request-check.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
+import { onLoopback } from '#scripts/loadtest/client-spread.ts';
 import { devFormTemplate, devLinkPageTemplate } from './form-templates.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
@@ -118,25 +116,6 @@ function localLinkSecret(root: string): string {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
-}
-
-/** The stand-ins on their own loopback port: the Worker in workerd reaches them there. */
-async function listen(
-  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer(handle);
-  await once(server.listen(0, '127.0.0.1'), 'listening');
-  // The dev server may outlive a test that ends it abruptly: never keep the process alive.
-  server.unref();
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** Sets CF-Connecting-IP from the socket (or a trusted proxy's X-Forwarded-For), as Cloudflare does. */
@@ -234,9 +213,10 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       // no page on another origin reads submissions with its fixed local key.
       emulator = createEmulator({ dataFile: path.resolve(root, dataFile), outboxDir, apiOrigins: 'own' });
       const stand = emulator;
+      // The stand-ins on their own loopback port: the Worker in workerd reaches them there.
       // `vite` only: the Worker's assets there are the sources' .html files, not the build's, so
       // it reads its page templates here (DEV_TEMPLATES_URL), rendered from the sources.
-      standIns = await listen((req, res) => {
+      standIns = await onLoopback((req, res) => {
         if (templates) templates(req, res, () => stand.handle(req, res));
         else stand.handle(req, res);
       });
