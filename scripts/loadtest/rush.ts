@@ -182,7 +182,7 @@ export async function runRush(options: RushOptions) {
   });
   const closers: (() => Promise<void>)[] = [() => proxy.close(), () => emulator.close()];
   let stopAttack: ReturnType<typeof floodFrom> | undefined;
-  // What the Worker's mail sent so far: [recipient, subject] pairs; and its queued count.
+  // What the Worker's mail sent so far, and its queued count.
   let sentMail: (() => { to: string; subject: string }[]) | undefined;
   let mailQueued = 0;
   try {
@@ -203,7 +203,7 @@ export async function runRush(options: RushOptions) {
         },
       });
       closers.unshift(worker.close);
-      sentMail = () => worker.sentEmails().map(({ to, subject }) => ({ to, subject }));
+      sentMail = worker.sentEmails;
       const spread = await startClientSpread(worker.url);
       closers.unshift(spread.close);
       doorFor = (visitor, path) => spread.urlFor(visitor, path);
@@ -296,10 +296,8 @@ export async function runRush(options: RushOptions) {
           counts.set(normaliseEmail(to), (counts.get(normaliseEmail(to)) ?? 0) + 1);
       return counts;
     };
-    const unconfirmed = () => {
-      const counts = confirmations();
-      return [...expectedByTable.Waitlist].filter((email) => !counts.has(email)).length;
-    };
+    const unconfirmed = (counts = confirmations()) =>
+      [...expectedByTable.Waitlist].filter((email) => !counts.has(email)).length;
     let mail;
     if (sentMail) {
       const left = await waitWhileProgressing(unconfirmed, {
