@@ -154,11 +154,9 @@ async function startWorkerOnce(options: WorkerOptions) {
   if (!assetsDir) {
     assetsDir = path.join(state, 'site');
     await mkdir(assetsDir);
-    for (const [file, title] of [
-      ['index.html', 'Podling'],
-      ['404.html', 'Not found'],
-    ] as const)
-      await writeFile(path.join(assetsDir, file), `<!doctype html><title>${title}</title><h1>${title}</h1>`);
+    const page = (title: string) => `<!doctype html><title>${title}</title><h1>${title}</h1>`;
+    await writeFile(path.join(assetsDir, 'index.html'), page('Podling'));
+    await writeFile(path.join(assetsDir, '404.html'), page('Not found'));
   }
   const config = options.editConfig
     ? await editedConfig(state, options.editConfig)
