@@ -71,29 +71,22 @@ export const LOCAL_LINK_SECRET_FILE = '.data/link-secret';
 
 type Vars = Record<string, string>;
 
-/** The one file through which Cloudflare's plugin finds the build `vite preview` serves. */
-const deployRedirect = (root: string) => path.join(root, '.wrangler', 'deploy', 'config.json');
-
-/** The built Worker's config, as Cloudflare's plugin finds it for `vite preview`. */
-function builtWorkerDir(root: string): string | null {
-  const redirect = deployRedirect(root);
-  if (!existsSync(redirect)) return null;
-  const { configPath } = JSON.parse(readFileSync(redirect, 'utf8')) as { configPath: string };
-  return path.dirname(path.resolve(path.dirname(redirect), configPath));
-}
-
-/** Points `vite preview` at the build in `outDir` (its Worker's, or a static build's config). */
-function pointAtBuild(root: string, outDir: string): void {
+/**
+ * Points `vite preview` at the build in `outDir` (its Worker's, or a static build's config) through
+ * the one file by which Cloudflare's plugin finds it; returns that config's folder, or null.
+ */
+function pointAtBuild(root: string, outDir: string): string | null {
   const built = ['podling_site', 'client']
     .map((dir) => path.join(outDir, dir, 'wrangler.json'))
     .find((file) => existsSync(file));
-  if (!built) return;
-  const redirect = deployRedirect(root);
+  if (!built) return null;
+  const redirect = path.join(root, '.wrangler', 'deploy', 'config.json');
   mkdirSync(path.dirname(redirect), { recursive: true });
   writeFileSync(
     redirect,
     JSON.stringify({ configPath: path.relative(path.dirname(redirect), built), auxiliaryWorkers: [] }),
   );
+  return path.dirname(built);
 }
 
 const readVarsFile = (file: string): Vars =>
@@ -196,7 +189,9 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       const root = path.resolve(config.root ?? process.cwd());
       // `vite preview` serves the build in dist/ (or `--outDir X`): Cloudflare's plugin finds a
       // build through one file, which the last `vite build` wrote, so it is pointed at this one.
-      if (isPreview) pointAtBuild(root, path.resolve(root, config.build?.outDir ?? 'dist'));
+      const builtDir = isPreview
+        ? pointAtBuild(root, path.resolve(root, config.build?.outDir ?? 'dist'))
+        : null;
       if (settings.current.storageMode === 'direct') return;
       const shell = loadEnv(mode, root, '');
       const fromShell: Vars = {};
@@ -244,9 +239,8 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       if (isPreview) {
         // Cloudflare's plugin reads the built Worker's variables from the .dev.vars beside its
         // built config: the shell's settings go there, over those copied at build time.
-        const dir = builtWorkerDir(root);
-        if (!dir) throw new Error('vite preview serves a build: run `npm run build` first');
-        const file = path.join(dir, '.dev.vars');
+        if (!builtDir) throw new Error('vite preview serves a build: run `npm run build` first');
+        const file = path.join(builtDir, '.dev.vars');
         const built = existsSync(file) ? readFileSync(file, 'utf8') : null;
         const merged = { ...readVarsFile(file), ...vars };
         writeFileSync(
