@@ -262,18 +262,12 @@ export async function runRush(options: RushOptions) {
       new Set(succeeded.filter((a) => a.kind === kind).map((a) => normaliseEmail(a.email)));
     const expectedByTable = { Waitlist: expectedIn('waitlist'), 'School Quotes': expectedIn('quote') };
     const expected = expectedByTable.Waitlist.size + expectedByTable['School Quotes'].size;
-    /** Each table's stored emails (the attacker's left out). */
-    const storedEmails = () =>
-      Object.entries(expectedByTable).map(([table, emails]) => ({
-        emails,
-        stored: emulator
-          .records(table)
-          .map((record) => normaliseEmail(String(record.fields.Email ?? '')))
-          .filter((email) => !email.startsWith('attack.')),
-      }));
+    const storedIn = (table: string) =>
+      emulator.records(table).map((record) => normaliseEmail(String(record.fields.Email ?? '')));
+    const isAttack = (email: string) => email.startsWith('attack.');
     const missing = () =>
-      storedEmails().reduce((sum, { emails, stored }) => {
-        const have = new Set(stored);
+      Object.entries(expectedByTable).reduce((sum, [table, emails]) => {
+        const have = new Set(storedIn(table));
         return sum + [...emails].filter((email) => !have.has(email)).length;
       }, 0);
     const settleDeadline = lastSubmission + (options.settleTimeoutMs ?? 10 * 60_000);
@@ -316,16 +310,15 @@ export async function runRush(options: RushOptions) {
       log(`${options.mode}: ${mail.sent} emails sent (${mail.queued} queued)`);
     }
 
-    const byTable = storedEmails().map(({ stored }) => stored);
+    // Each table's stored emails, the attacker's left out.
+    const byTable = Object.keys(expectedByTable).map((table) => storedIn(table).filter((e) => !isAttack(e)));
     const duplicates = byTable.reduce((sum, emails) => sum + emails.length - new Set(emails).size, 0);
     const stored = byTable.reduce((sum, emails) => sum + new Set(emails).size, 0);
     const times = answers.map((answer) => answer.ms).sort((a, b) => a - b);
     const counts = proxy.counts();
     const errors: Record<string, number> = {};
     for (const { error } of answers) if (error !== undefined) errors[error] = (errors[error] ?? 0) + 1;
-    const attackStored = emulator
-      .records('Waitlist')
-      .filter((record) => String(record.fields.Email).startsWith('attack.')).length;
+    const attackStored = storedIn('Waitlist').filter(isAttack).length;
     const writingSeconds = Math.max(1, (lastSubmission - started + (settledMs ?? 0)) / 1000);
     return {
       mode: options.mode,
