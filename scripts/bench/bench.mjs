@@ -204,10 +204,8 @@ async function serveBehindEdge(outDir, port, plain = false) {
  * @param {string} url @param {string} dir
  */
 async function warmCompression(url, dir) {
-  const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) =>
-    entry.isFile(),
-  );
-  for (const entry of files) {
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name).slice(dir.length).replace(/\\/g, '/');
     for (const encoding of ['br', 'gzip'])
       await (await fetch(`${url}${path}`, { headers: { 'accept-encoding': encoding } })).arrayBuffer();
@@ -312,12 +310,9 @@ for (const preset of PRESETS) {
   console.log(formatColumns(table));
 }
 
+const jsTargetRoutes = targets.filter((target) => target.jsTarget).map((target) => target.route);
 console.log(
   `\nTargets (mobile): FCP ≤ ${TARGETS.fcpRatio}× and LCP ≤ ${TARGETS.lcpRatio}× the floor, TBT < ${TARGETS.tbtMs} ms, ` +
-    `CLS ${TARGETS.cls}, categories ${TARGETS.score}, JS ≤ ${TARGETS.jsKb} KB on ` +
-    `${targets
-      .filter((target) => target.jsTarget)
-      .map((target) => target.route)
-      .join(' ')}.`,
+    `CLS ${TARGETS.cls}, categories ${TARGETS.score}, JS ≤ ${TARGETS.jsKb} KB on ${jsTargetRoutes.join(' ')}.`,
 );
 console.log(misses.length === 0 ? 'All mobile targets met.' : `Mobile targets missed:\n${misses.join('\n')}`);

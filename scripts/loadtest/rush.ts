@@ -116,9 +116,6 @@ function describeFailure(error: unknown): string {
   return detail ? `${error.message} (${detail.slice(0, 120)})` : error.message;
 }
 
-/** The attacker's visitor number: an address no real visitor of a run has. */
-const ATTACKER = 9_999_999;
-
 /**
  * Polls `countLeft` until it is 0, the deadline passes, or it has not fallen for `stallMs` (what is
  * left then has stopped coming, not slowed down: a busy machine only stretches the wait), logging
@@ -207,8 +204,9 @@ export async function runRush(options: RushOptions) {
       const spread = await startClientSpread(worker.url);
       closers.unshift(spread.close);
       doorFor = (visitor, path) => spread.urlFor(visitor, path);
+      // The attacker as visitor 9,999,999: an address no real visitor of a run has.
       if (options.attackInFlight)
-        stopAttack = floodFrom(spread.urlFor(ATTACKER, WAITLIST_FORM.path), options.attackInFlight);
+        stopAttack = floodFrom(spread.urlFor(9_999_999, WAITLIST_FORM.path), options.attackInFlight);
     }
     const storage: StorageOptions = {
       config: { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url },
