@@ -129,14 +129,10 @@ async function auditOnce(url, port, preset) {
 
 /** One usable run: a run that recorded no paint is repeated. @param {string} url @param {number} port @param {'mobile' | 'desktop'} preset */
 async function usableRun(url, port, preset) {
-  let run = await auditOnce(url, port, preset);
-  for (
-    let attempt = 1;
-    attempt < MAX_ATTEMPTS && !(Number.isFinite(run.lcpMs) && run.performance > 0);
-    attempt += 1
-  )
-    run = await auditOnce(url, port, preset);
-  return run;
+  for (let attempt = 1; ; attempt += 1) {
+    const run = await auditOnce(url, port, preset);
+    if (attempt >= MAX_ATTEMPTS || (Number.isFinite(run.lcpMs) && run.performance > 0)) return run;
+  }
 }
 
 /** Median of each figure over the runs, and every audit that failed in any. @param {Run[]} runs @returns {Run} */
@@ -148,33 +144,27 @@ function medianRun(runs) {
   });
 }
 
-/**
- * `vite preview` of a folder: the Worker in workerd serving it, as production does
- * (scripts/vite-plugins/worker-server.ts); with `plain`, no config and so no Worker, plain static
- * files (the floor has no build of a Worker).
- * @param {string} outDir @param {number} port @param {boolean} [plain]
- */
-async function serve(outDir, port, plain = false) {
-  const server = await preview({
-    ...(plain ? { configFile: false } : {}),
-    logLevel: 'warn',
-    build: { outDir },
-    preview: { port, strictPort: true },
-  });
-  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
-}
-
 /** What Cloudflare's edge compresses (text, scripts, JSON, SVG). */
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|manifest\+json|xml)|image\/svg\+xml)/;
 
 /**
- * Cloudflare's edge in front of the local Worker: on a deploy the edge compresses each text
+ * `vite preview` of a folder on `port` + 10: the Worker in workerd serving it, as production does
+ * (scripts/vite-plugins/worker-server.ts); with `plain`, no config and so no Worker, plain static
+ * files (the floor has no build of a Worker).
+ * And Cloudflare's edge in front of it on `port`: on a deploy the edge compresses each text
  * response (brotli or gzip, as the browser asks), which the Worker's local assets server does
  * not do; without it the audits would time uncompressed transfers no visitor gets. Compressed
  * bodies are kept per path and encoding, as the edge caches them.
- * @param {string} origin @param {number} port
+ * @param {string} outDir @param {number} port @param {boolean} [plain]
  */
-async function edgeInFront(origin, port) {
+async function serveBehindEdge(outDir, port, plain = false) {
+  const origin = `http://127.0.0.1:${port + 10}`;
+  const vite = await preview({
+    ...(plain ? { configFile: false } : {}),
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { port: port + 10, strictPort: true },
+  });
   /** @type {Map<string, { status: number, headers: Record<string, string>, body: Buffer }>} */
   const kept = new Map();
   const server = http.createServer(async (request, response) => {
@@ -201,7 +191,11 @@ async function edgeInFront(origin, port) {
     response.writeHead(answer.status, answer.headers).end(answer.body);
   });
   await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  const close = async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await vite.close();
+  };
+  return { url: `http://127.0.0.1:${port}`, close };
 }
 
 /**
@@ -210,10 +204,8 @@ async function edgeInFront(origin, port) {
  * @param {string} url @param {string} dir
  */
 async function warmCompression(url, dir) {
-  const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) =>
-    entry.isFile(),
-  );
-  for (const entry of files) {
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name).slice(dir.length).replace(/\\/g, '/');
     for (const encoding of ['br', 'gzip'])
       await (await fetch(`${url}${path}`, { headers: { 'accept-encoding': encoding } })).arrayBuffer();
@@ -224,10 +216,8 @@ process.env.VITE_SITE_URL = `http://127.0.0.1:${PORT}`;
 await (await createBuilder({ logLevel: 'warn', build: { outDir: OUT, emptyOutDir: true } })).buildApp();
 await writeFloorPage(SITE_FILES);
 // The edge on the site's address, the Worker behind it.
-const worker = await serve(OUT, PORT + 10);
-const site = await edgeInFront(worker.url, PORT);
-const floorFiles = await serve(FLOOR, FLOOR_PORT + 10, true);
-const floor = await edgeInFront(floorFiles.url, FLOOR_PORT);
+const site = await serveBehindEdge(OUT, PORT);
+const floor = await serveBehindEdge(FLOOR, FLOOR_PORT, true);
 const bundle = await measureRoutes(SITE_FILES, await loadRouteTable());
 await warmCompression(site.url, SITE_FILES);
 const chrome = await chromeLauncher.launch({
@@ -268,9 +258,7 @@ try {
 } finally {
   await chrome.kill();
   await site.close();
-  await worker.close();
   await floor.close();
-  await floorFiles.close();
 }
 
 const misses = [];
@@ -322,12 +310,9 @@ for (const preset of PRESETS) {
   console.log(formatColumns(table));
 }
 
+const jsTargetRoutes = targets.filter((target) => target.jsTarget).map((target) => target.route);
 console.log(
   `\nTargets (mobile): FCP ≤ ${TARGETS.fcpRatio}× and LCP ≤ ${TARGETS.lcpRatio}× the floor, TBT < ${TARGETS.tbtMs} ms, ` +
-    `CLS ${TARGETS.cls}, categories ${TARGETS.score}, JS ≤ ${TARGETS.jsKb} KB on ` +
-    `${targets
-      .filter((target) => target.jsTarget)
-      .map((target) => target.route)
-      .join(' ')}.`,
+    `CLS ${TARGETS.cls}, categories ${TARGETS.score}, JS ≤ ${TARGETS.jsKb} KB on ${jsTargetRoutes.join(' ')}.`,
 );
 console.log(misses.length === 0 ? 'All mobile targets met.' : `Mobile targets missed:\n${misses.join('\n')}`);

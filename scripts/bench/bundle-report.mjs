@@ -47,7 +47,7 @@ function fileOf(path) {
 }
 
 /**
- * @typedef {{ route: string, file: string, kind: PageKind, ceilingKb: number, jsFiles: string[], cssFiles: string[], jsGzipKb: number, cssGzipKb: number, htmlGzipKb: number }} RouteReport
+ * @typedef {{ route: string, kind: PageKind, ceilingKb: number, jsFiles: string[], jsGzipKb: number, cssGzipKb: number, htmlGzipKb: number }} RouteReport
  */
 
 /**
@@ -60,10 +60,14 @@ function fileOf(path) {
 export async function measureRoutes(distDir, table) {
   /** @type {Map<string, number>} */
   const gzipCache = new Map();
-  /** @param {string} path */
-  const gz = async (path) => {
-    if (!gzipCache.has(path)) gzipCache.set(path, gzipSync(await readFile(join(distDir, path))).length);
-    return /** @type {number} */ (gzipCache.get(path));
+  /** Gzipped KB of `files`, each compressed once. @param {Iterable<string>} files */
+  const gzipKb = async (files) => {
+    let bytes = 0;
+    for (const path of files) {
+      if (!gzipCache.has(path)) gzipCache.set(path, gzipSync(await readFile(join(distDir, path))).length);
+      bytes += gzipCache.get(path) ?? 0;
+    }
+    return bytes / 1024;
   };
   /** @type {RouteReport[]} */
   const reports = [];
@@ -103,19 +107,13 @@ export async function measureRoutes(distDir, table) {
         queue.push(`assets/${match[1]}`);
       }
     }
-    let js = 0;
-    for (const path of jsFiles) js += await gz(path);
-    let css = 0;
-    for (const path of cssFiles) css += await gz(path);
     reports.push({
       route,
-      file,
       kind,
       ceilingKb: JS_CEILING_KB[kind],
       jsFiles: [...jsFiles],
-      cssFiles,
-      jsGzipKb: js / 1024,
-      cssGzipKb: css / 1024,
+      jsGzipKb: await gzipKb(jsFiles),
+      cssGzipKb: await gzipKb(cssFiles),
       htmlGzipKb: gzipSync(html).length / 1024,
     });
   }

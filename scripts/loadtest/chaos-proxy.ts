@@ -16,15 +16,9 @@ export interface ChaosOptions {
   dropRate?: number;
 }
 
-export interface ChaosCounts {
-  requests: number;
-  byStatus: Record<string, number>;
-  /** Most API requests that started within any one second. */
-  peakPerSecond: number;
-}
-
 export async function startChaosProxy(options: ChaosOptions) {
-  const counts: ChaosCounts = { requests: 0, byStatus: {}, peakPerSecond: 0 };
+  // peakPerSecond: most API requests that started within any one second.
+  const counts = { requests: 0, byStatus: {} as Record<string, number>, peakPerSecond: 0 };
   const recent: number[] = [];
   const count = (status: number | string) => {
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;

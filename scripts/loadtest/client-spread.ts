@@ -4,7 +4,8 @@
  * pointed at `${url}/c/<visitor>/…`; the forwarder strips the prefix and opens its connection to
  * the target from that visitor's own address, so the site's per-client limit sees what it would
  * in production: one address per person (all of 127.0.0.0/8 is this machine's on Linux).
- * Also the loopback server and the forwarding that chaos-proxy.ts shares.
+ * Also the loopback server that chaos-proxy.ts and the dev server's stand-ins
+ * (scripts/vite-plugins/worker-server.ts) share, and the forwarding chaos-proxy.ts shares.
  */
 import { once } from 'node:events';
 import http from 'node:http';
@@ -19,9 +20,14 @@ export function visitorAddress(n: number): string {
 }
 
 /** A server on a free loopback port; closing it ends its connections and destroys `agents`. */
-export async function onLoopback(handle: http.RequestListener, agents: () => Iterable<http.Agent>) {
+export async function onLoopback(
+  handle: http.RequestListener,
+  agents: () => Iterable<http.Agent> = () => [],
+) {
   const server = http.createServer(handle);
   await once(server.listen(0, '127.0.0.1'), 'listening');
+  // The dev server may outlive a test that ends it abruptly: never keep the process alive.
+  server.unref();
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

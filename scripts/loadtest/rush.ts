@@ -64,15 +64,6 @@ export interface RushOptions {
   log?: (line: string) => void;
 }
 
-export interface MailFigures {
-  /** Put on the Worker's mail queue. */
-  queued: number;
-  sent: number;
-  /** New waitlist addresses with no confirmation, and with more than one. */
-  confirmationsMissing: number;
-  confirmationsDoubled: number;
-}
-
 interface Submission {
   at: number;
   kind: 'waitlist' | 'quote';
@@ -125,29 +116,27 @@ function describeFailure(error: unknown): string {
   return detail ? `${error.message} (${detail.slice(0, 120)})` : error.message;
 }
 
-/** The attacker's visitor number: an address no real visitor of a run has. */
-const ATTACKER = 9_999_999;
-
 /**
  * Polls `countLeft` until it is 0, the deadline passes, or it has not fallen for `stallMs` (what is
- * left then has stopped coming, not slowed down: a busy machine only stretches the wait).
- * Returns what is left.
+ * left then has stopped coming, not slowed down: a busy machine only stretches the wait), logging
+ * what is left every 15 s. Returns what is left.
  */
 async function waitWhileProgressing(
-  countLeft: () => number | Promise<number>,
-  wait: { deadline: number; stallMs: number; pollMs: number; onWait?: (left: number) => void },
+  countLeft: () => number,
+  wait: { deadline: number; stallMs: number; log: (left: number) => void },
 ): Promise<number> {
-  let left = await countLeft();
+  let left = countLeft();
   let fewest = left;
   let lastProgress = performance.now();
+  let lastLog = Number.NEGATIVE_INFINITY;
   while (left > 0 && performance.now() < wait.deadline && performance.now() - lastProgress <= wait.stallMs) {
-    wait.onWait?.(left);
-    await sleep(wait.pollMs);
-    left = await countLeft();
-    if (left < fewest) {
-      fewest = left;
-      lastProgress = performance.now();
+    if (performance.now() - lastLog >= 15_000) {
+      lastLog = performance.now();
+      wait.log(left);
     }
+    await sleep(250);
+    left = countLeft();
+    if (left < fewest) [fewest, lastProgress] = [left, performance.now()];
   }
   return left;
 }
@@ -190,7 +179,7 @@ export async function runRush(options: RushOptions) {
   });
   const closers: (() => Promise<void>)[] = [() => proxy.close(), () => emulator.close()];
   let stopAttack: ReturnType<typeof floodFrom> | undefined;
-  // What the Worker's mail sent so far: [recipient, subject] pairs; and its queued count.
+  // What the Worker's mail sent so far, and its queued count.
   let sentMail: (() => { to: string; subject: string }[]) | undefined;
   let mailQueued = 0;
   try {
@@ -211,12 +200,13 @@ export async function runRush(options: RushOptions) {
         },
       });
       closers.unshift(worker.close);
-      sentMail = () => worker.sentEmails().map(({ to, subject }) => ({ to, subject }));
+      sentMail = worker.sentEmails;
       const spread = await startClientSpread(worker.url);
       closers.unshift(spread.close);
       doorFor = (visitor, path) => spread.urlFor(visitor, path);
+      // The attacker as visitor 9,999,999: an address no real visitor of a run has.
       if (options.attackInFlight)
-        stopAttack = floodFrom(spread.urlFor(ATTACKER, WAITLIST_FORM.path), options.attackInFlight);
+        stopAttack = floodFrom(spread.urlFor(9_999_999, WAITLIST_FORM.path), options.attackInFlight);
     }
     const storage: StorageOptions = {
       config: { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url },
@@ -248,7 +238,7 @@ export async function runRush(options: RushOptions) {
     const plan = schedule(options, Date.now().toString(36));
     log(`${options.mode}: ${plan.length} submissions over ${Math.round(options.overMs / 1000)} s…`);
 
-    const answers: { ms: number; email: string; kind: Submission['kind']; error?: string }[] = [];
+    const answers: { ms: number; email: string; kind: Submission['kind']; error: string | undefined }[] = [];
     const started = performance.now();
     await Promise.all(
       plan.map(async (submission, visitor) => {
@@ -256,12 +246,7 @@ export async function runRush(options: RushOptions) {
         if (wait > 0) await sleep(wait);
         const sent = performance.now();
         const error = await submit(submission, visitor).then(() => undefined, describeFailure);
-        answers.push({
-          ms: performance.now() - sent,
-          email: submission.email,
-          kind: submission.kind,
-          ...(error === undefined ? {} : { error }),
-        });
+        answers.push({ ms: performance.now() - sent, email: submission.email, kind: submission.kind, error });
       }),
     );
     const attackReport = await stopAttack?.();
@@ -275,33 +260,21 @@ export async function runRush(options: RushOptions) {
       new Set(succeeded.filter((a) => a.kind === kind).map((a) => normaliseEmail(a.email)));
     const expectedByTable = { Waitlist: expectedIn('waitlist'), 'School Quotes': expectedIn('quote') };
     const expected = expectedByTable.Waitlist.size + expectedByTable['School Quotes'].size;
-    /** Each table's stored emails (the attacker's left out). */
-    const storedEmails = () =>
-      Object.entries(expectedByTable).map(([table, emails]) => ({
-        emails,
-        stored: emulator
-          .records(table)
-          .map((record) => normaliseEmail(String(record.fields.Email ?? '')))
-          .filter((email) => !email.startsWith('attack.')),
-      }));
+    const storedIn = (table: string) =>
+      emulator.records(table).map((record) => normaliseEmail(String(record.fields.Email ?? '')));
+    const isAttack = (email: string) => email.startsWith('attack.');
     const missing = () =>
-      storedEmails().reduce((sum, { emails, stored }) => {
-        const have = new Set(stored);
+      Object.entries(expectedByTable).reduce((sum, [table, emails]) => {
+        const have = new Set(storedIn(table));
         return sum + [...emails].filter((email) => !have.has(email)).length;
       }, 0);
     const settleDeadline = lastSubmission + (options.settleTimeoutMs ?? 10 * 60_000);
     const stallMs = options.settleStallMs ?? 2 * options.penaltyMs + 60_000;
-    let lastReport = Number.NEGATIVE_INFINITY;
     // Direct mode stores as it answers: only the queue is waited for.
     const missingLeft = await waitWhileProgressing(missing, {
       deadline: options.mode === 'queued' ? settleDeadline : 0,
       stallMs,
-      pollMs: 250,
-      onWait: (left) => {
-        if (performance.now() - lastReport < 15_000) return;
-        lastReport = performance.now();
-        log(`${options.mode}: ${left} records still to store…`);
-      },
+      log: (left) => log(`${options.mode}: ${left} records still to store…`),
     });
     const settledMs = missingLeft === 0 ? performance.now() - lastSubmission : null;
     if (missingLeft > 0 && options.mode === 'queued')
@@ -315,18 +288,17 @@ export async function runRush(options: RushOptions) {
           counts.set(normaliseEmail(to), (counts.get(normaliseEmail(to)) ?? 0) + 1);
       return counts;
     };
-    const unconfirmed = () => {
-      const counts = confirmations();
-      return [...expectedByTable.Waitlist].filter((email) => !counts.has(email)).length;
-    };
-    let mail: MailFigures | undefined;
+    const unconfirmed = (counts = confirmations()) =>
+      [...expectedByTable.Waitlist].filter((email) => !counts.has(email)).length;
+    let mail;
     if (sentMail) {
       const left = await waitWhileProgressing(unconfirmed, {
         deadline: settleDeadline,
         stallMs,
-        pollMs: 500,
+        log: (unsent) => log(`${options.mode}: ${unsent} confirmations still to send…`),
       });
       const counts = confirmations();
+      // Put on the Worker's mail queue, sent, and new addresses with no confirmation or more than one.
       mail = {
         queued: mailQueued,
         sent: sentMail().length,
@@ -336,16 +308,15 @@ export async function runRush(options: RushOptions) {
       log(`${options.mode}: ${mail.sent} emails sent (${mail.queued} queued)`);
     }
 
-    const byTable = storedEmails().map(({ stored }) => stored);
+    // Each table's stored emails, the attacker's left out.
+    const byTable = Object.keys(expectedByTable).map((table) => storedIn(table).filter((e) => !isAttack(e)));
     const duplicates = byTable.reduce((sum, emails) => sum + emails.length - new Set(emails).size, 0);
     const stored = byTable.reduce((sum, emails) => sum + new Set(emails).size, 0);
     const times = answers.map((answer) => answer.ms).sort((a, b) => a - b);
     const counts = proxy.counts();
     const errors: Record<string, number> = {};
     for (const { error } of answers) if (error !== undefined) errors[error] = (errors[error] ?? 0) + 1;
-    const attackStored = emulator
-      .records('Waitlist')
-      .filter((record) => String(record.fields.Email).startsWith('attack.')).length;
+    const attackStored = storedIn('Waitlist').filter(isAttack).length;
     const writingSeconds = Math.max(1, (lastSubmission - started + (settledMs ?? 0)) / 1000);
     return {
       mode: options.mode,
@@ -386,7 +357,7 @@ export async function runRush(options: RushOptions) {
 }
 
 /** Whether every new address got exactly one confirmation, or what went wrong. */
-export function confirmationVerdict(mail: MailFigures): string {
+export function confirmationVerdict(mail: { confirmationsMissing: number; confirmationsDoubled: number }) {
   if (mail.confirmationsMissing === 0 && mail.confirmationsDoubled === 0) return 'yes';
   return `no: ${mail.confirmationsMissing} without, ${mail.confirmationsDoubled} with more than one`;
 }

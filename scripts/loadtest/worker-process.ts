@@ -10,7 +10,7 @@
  * random LINK_SECRET of its own (no secret from the repository signs anything).
  */
 import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -95,34 +95,16 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output()}`);
-    if (PORT_TAKEN.test(output())) throw new Error(`wrangler dev found a port taken:\n${output()}`);
-    try {
-      await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      return;
-    } catch {
-      await sleep(250);
-    }
-  }
-  throw new Error(`wrangler dev did not answer at ${url} within 90 s:\n${output()}`);
-}
-
 /**
  * The environment without libfaketime's preload (`npm run test:clock` moves the tests' clock with
  * it): workerd hangs at start under it, even for `--version`. The Worker then runs on the real
  * clock while the tests run on the moved one, which is itself a check that no test compares its
  * own clock with the server's.
  */
-export function withoutMovedClock(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const rest = { ...env };
-  const { LD_PRELOAD } = rest;
-  delete rest.LD_PRELOAD;
-  delete rest.FAKETIME;
-  const kept = (LD_PRELOAD ?? '').split(/[\s:]+/).filter((lib) => lib && !lib.includes('faketime'));
-  return kept.length > 0 ? { ...rest, LD_PRELOAD: kept.join(':') } : rest;
+function withoutMovedClock(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept = (env.LD_PRELOAD ?? '').split(/[\s:]+/).filter((lib) => lib && !lib.includes('faketime'));
+  // spawn() leaves out the variables set to undefined.
+  return { ...env, FAKETIME: undefined, LD_PRELOAD: kept.length > 0 ? kept.join(':') : undefined };
 }
 
 /** What workerd or wrangler says when a port it was given has been taken meanwhile. */
@@ -154,11 +136,9 @@ async function startWorkerOnce(options: WorkerOptions) {
   if (!assetsDir) {
     assetsDir = path.join(state, 'site');
     await mkdir(assetsDir);
-    for (const [file, title] of [
-      ['index.html', 'Podling'],
-      ['404.html', 'Not found'],
-    ] as const)
-      await writeFile(path.join(assetsDir, file), `<!doctype html><title>${title}</title><h1>${title}</h1>`);
+    const page = (title: string) => `<!doctype html><title>${title}</title><h1>${title}</h1>`;
+    await writeFile(path.join(assetsDir, 'index.html'), page('Podling'));
+    await writeFile(path.join(assetsDir, '404.html'), page('Not found'));
   }
   const config = options.editConfig
     ? await editedConfig(state, options.editConfig)
@@ -217,8 +197,15 @@ async function startWorkerOnce(options: WorkerOptions) {
     }
     await rm(state, { recursive: true, force: true });
   };
+  // Until it answers: a start that ends or loses its port fails at once (startWorker retries the latter).
   try {
-    await waitUntilServing(`${url}/`, child, () => output);
+    for (const deadline = Date.now() + 90_000; ; await sleep(250)) {
+      if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
+      if (PORT_TAKEN.test(output)) throw new Error(`wrangler dev found a port taken:\n${output}`);
+      if (Date.now() > deadline)
+        throw new Error(`wrangler dev did not answer at ${url} within 90 s:\n${output}`);
+      if (await fetch(`${url}/`, { signal: AbortSignal.timeout(2_000) }).catch(() => null)) break;
+    }
   } catch (error) {
     await close();
     throw error;

@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { createServer, preview } from 'vite';
@@ -37,16 +38,6 @@ const { values: options } = parseArgs({
 });
 const outDir = path.resolve(ROOT, options.out);
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const end = Date.now() + WAIT_MS;
-  for (;;) {
-    const found = await probe().catch(() => undefined);
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`Gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 /** Starts `vite` or `vite preview` in this process on `port`, with its state in `dir`. */
 async function startSite(port: number, dir: string, linkSecret: string): Promise<() => Promise<void>> {
   if (!options.dev && !existsSync(path.join(ROOT, 'dist', 'client', '__forms', 'email-link.html')))
@@ -66,12 +57,16 @@ async function startSite(port: number, dir: string, linkSecret: string): Promise
 }
 
 /** The email `subject` to `to`, once the Worker has written it to the outbox. */
-const emailed = (dir: string, to: string, subject: string): Promise<OutboxMessage> =>
-  until(`"${subject}" to ${to}`, async () =>
-    (await readOutbox(path.join(dir, 'outbox'))).find(
-      (message) => message.headers.to === to && message.headers.subject === subject,
-    ),
-  );
+async function emailed(dir: string, to: string, subject: string): Promise<OutboxMessage> {
+  const end = Date.now() + WAIT_MS;
+  for (;;) {
+    const outbox = await readOutbox(path.join(dir, 'outbox')).catch(() => []);
+    const found = outbox.find((message) => message.headers.to === to && message.headers.subject === subject);
+    if (found) return found;
+    if (Date.now() > end) throw new Error(`Gave up waiting for "${subject}" to ${to}`);
+    await sleep(250);
+  }
+}
 
 const linkIn = (message: OutboxMessage, kind: 'confirm' | 'change' | 'unsubscribe'): string => {
   const link = message.links.find((candidate) => candidate.includes(`/api/email/${kind}?`));
@@ -93,21 +88,15 @@ const written: string[] = [];
 
 /**
  * The page `load` opens, full length, at each width: loaded once (a pressed button acts once),
- * then narrowed or widened.
+ * then narrowed or widened. `dark`: at 390 px only, as Apple Mail and iOS Mail show it on a phone
+ * set to dark.
  */
-async function shoot(
-  browser: Browser,
-  name: string,
-  load: (page: Page) => Promise<void>,
-  {
-    colorScheme = 'light',
-    widths = WIDTHS,
-  }: { colorScheme?: 'light' | 'dark'; widths?: readonly number[] } = {},
-): Promise<void> {
+async function shoot(browser: Browser, name: string, load: (page: Page) => Promise<void>, dark = false) {
+  const widths = dark ? [390] : WIDTHS;
   const context = await browser.newContext({
     viewport: { width: widths[0] ?? 390, height: 900 },
     deviceScaleFactor: 1,
-    colorScheme,
+    colorScheme: dark ? 'dark' : 'light',
   });
   const page = await context.newPage();
   await load(page);
@@ -205,11 +194,7 @@ async function main(): Promise<void> {
     await shoot(browser, 'email-confirm', showEmail(confirmation));
     await shoot(browser, 'email-change', showEmail(change));
     await shoot(browser, 'email-quote-acknowledgement', showEmail(acknowledgement));
-    // Dark mode, as Apple Mail and iOS Mail show it on a phone set to dark.
-    await shoot(browser, 'email-confirm-dark', showEmail(confirmation), {
-      colorScheme: 'dark',
-      widths: [390],
-    });
+    await shoot(browser, 'email-confirm-dark', showEmail(confirmation), true);
 
     const confirm = linkIn(confirmation, 'confirm');
     await shoot(browser, 'page-confirm', openLink(confirm));

@@ -25,10 +25,7 @@
  * `dist/client`, any host serves: the Worker is left out of it (`assetsOnly`).
  */
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { cloudflare } from '@cloudflare/vite-plugin';
@@ -52,6 +49,7 @@ import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/page-templates.ts';
 import { clientAddress, trustedProxies } from '#src/server/request-check.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
+import { onLoopback } from '#scripts/loadtest/client-spread.ts';
 import { devFormTemplate, devLinkPageTemplate } from './form-templates.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
@@ -73,29 +71,22 @@ export const LOCAL_LINK_SECRET_FILE = '.data/link-secret';
 
 type Vars = Record<string, string>;
 
-/** The one file through which Cloudflare's plugin finds the build `vite preview` serves. */
-const deployRedirect = (root: string) => path.join(root, '.wrangler', 'deploy', 'config.json');
-
-/** The built Worker's config, as Cloudflare's plugin finds it for `vite preview`. */
-function builtWorkerDir(root: string): string | null {
-  const redirect = deployRedirect(root);
-  if (!existsSync(redirect)) return null;
-  const { configPath } = JSON.parse(readFileSync(redirect, 'utf8')) as { configPath: string };
-  return path.dirname(path.resolve(path.dirname(redirect), configPath));
-}
-
-/** Points `vite preview` at the build in `outDir` (its Worker's, or a static build's config). */
-function pointAtBuild(root: string, outDir: string): void {
+/**
+ * Points `vite preview` at the build in `outDir` (its Worker's, or a static build's config) through
+ * the one file by which Cloudflare's plugin finds it; returns that config's folder, or null.
+ */
+function pointAtBuild(root: string, outDir: string): string | null {
   const built = ['podling_site', 'client']
     .map((dir) => path.join(outDir, dir, 'wrangler.json'))
     .find((file) => existsSync(file));
-  if (!built) return;
-  const redirect = deployRedirect(root);
+  if (!built) return null;
+  const redirect = path.join(root, '.wrangler', 'deploy', 'config.json');
   mkdirSync(path.dirname(redirect), { recursive: true });
   writeFileSync(
     redirect,
     JSON.stringify({ configPath: path.relative(path.dirname(redirect), built), auxiliaryWorkers: [] }),
   );
+  return path.dirname(built);
 }
 
 const readVarsFile = (file: string): Vars =>
@@ -118,25 +109,6 @@ function localLinkSecret(root: string): string {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
-}
-
-/** The stand-ins on their own loopback port: the Worker in workerd reaches them there. */
-async function listen(
-  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer(handle);
-  await once(server.listen(0, '127.0.0.1'), 'listening');
-  // The dev server may outlive a test that ends it abruptly: never keep the process alive.
-  server.unref();
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** Sets CF-Connecting-IP from the socket (or a trusted proxy's X-Forwarded-For), as Cloudflare does. */
@@ -217,7 +189,9 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       const root = path.resolve(config.root ?? process.cwd());
       // `vite preview` serves the build in dist/ (or `--outDir X`): Cloudflare's plugin finds a
       // build through one file, which the last `vite build` wrote, so it is pointed at this one.
-      if (isPreview) pointAtBuild(root, path.resolve(root, config.build?.outDir ?? 'dist'));
+      const builtDir = isPreview
+        ? pointAtBuild(root, path.resolve(root, config.build?.outDir ?? 'dist'))
+        : null;
       if (settings.current.storageMode === 'direct') return;
       const shell = loadEnv(mode, root, '');
       const fromShell: Vars = {};
@@ -234,9 +208,10 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       // no page on another origin reads submissions with its fixed local key.
       emulator = createEmulator({ dataFile: path.resolve(root, dataFile), outboxDir, apiOrigins: 'own' });
       const stand = emulator;
+      // The stand-ins on their own loopback port: the Worker in workerd reaches them there.
       // `vite` only: the Worker's assets there are the sources' .html files, not the build's, so
       // it reads its page templates here (DEV_TEMPLATES_URL), rendered from the sources.
-      standIns = await listen((req, res) => {
+      standIns = await onLoopback((req, res) => {
         if (templates) templates(req, res, () => stand.handle(req, res));
         else stand.handle(req, res);
       });
@@ -264,9 +239,8 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       if (isPreview) {
         // Cloudflare's plugin reads the built Worker's variables from the .dev.vars beside its
         // built config: the shell's settings go there, over those copied at build time.
-        const dir = builtWorkerDir(root);
-        if (!dir) throw new Error('vite preview serves a build: run `npm run build` first');
-        const file = path.join(dir, '.dev.vars');
+        if (!builtDir) throw new Error('vite preview serves a build: run `npm run build` first');
+        const file = path.join(builtDir, '.dev.vars');
         const built = existsSync(file) ? readFileSync(file, 'utf8') : null;
         const merged = { ...readVarsFile(file), ...vars };
         writeFileSync(
