@@ -376,6 +376,8 @@ test.describe('iOS-issue popup (flags build: TEMP_ISSUE_POPUP on, Google Play an
   }) => {
     await stubStores(context);
     await openHome(page, visit, { base: SITE_FLAGS_URL, consent: 'granted' });
+    // As in the store buttons' test: a click before the stored consent is read is not recorded.
+    await expect.poll(async () => (await pageViews(page)).length).toBeGreaterThan(0);
     await appStore(page).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toBeVisible();
