@@ -25,7 +25,6 @@ export type SubmitButtonProps = {
   postsNatively: boolean;
   /** Announced to assistive technology while submitting. */
   submittingText?: string;
-  className?: string;
 };
 
 /**
@@ -44,7 +43,6 @@ export function SubmitButton({
   disabled = false,
   postsNatively,
   submittingText = SUBMITTING_STATUS_TEXT,
-  className,
 }: SubmitButtonProps) {
   const hydrated = useHydrated();
   const noteId = useId();
@@ -53,7 +51,7 @@ export function SubmitButton({
     <>
       <button
         type="submit"
-        className={['button', 'button--primary', 'form-submit', className].filter(Boolean).join(' ')}
+        className="button button--primary form-submit"
         disabled={submitting || disabled || waiting}
         aria-busy={submitting || undefined}
         aria-describedby={waiting ? noteId : undefined}
