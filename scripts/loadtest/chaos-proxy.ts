@@ -5,7 +5,8 @@
  * request IS applied, then the socket is cut: the answer is lost, the worst case for duplicates).
  */
 import http from 'node:http';
-import { forward, onLoopback } from './client-spread.ts';
+import { onLoopback } from '#scripts/loopback.ts';
+import { forward } from './client-spread.ts';
 
 export interface ChaosOptions {
   /** Where requests go (the emulator's origin). */

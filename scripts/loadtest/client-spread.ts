@@ -4,12 +4,10 @@
  * pointed at `${url}/c/<visitor>/…`; the forwarder strips the prefix and opens its connection to
  * the target from that visitor's own address, so the site's per-client limit sees what it would
  * in production: one address per person (all of 127.0.0.0/8 is this machine's on Linux).
- * Also the loopback server that chaos-proxy.ts and the dev server's stand-ins
- * (scripts/vite-plugins/worker-server.ts) share, and the forwarding chaos-proxy.ts shares.
+ * Also the forwarding chaos-proxy.ts shares.
  */
-import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { onLoopback } from '#scripts/loopback.ts';
 
 /** The loopback address of visitor `n` (n ≥ 0): distinct for the first 15 million visitors. */
 export function visitorAddress(n: number): string {
@@ -17,26 +15,6 @@ export function visitorAddress(n: number): string {
   const b = Math.floor(n / 250) % 250;
   const c = 10 + Math.floor(n / 62_500);
   return `127.${c}.${b}.${a}`;
-}
-
-/** A server on a free loopback port; closing it ends its connections and destroys `agents`. */
-export async function onLoopback(
-  handle: http.RequestListener,
-  agents: () => Iterable<http.Agent> = () => [],
-) {
-  const server = http.createServer(handle);
-  await once(server.listen(0, '127.0.0.1'), 'listening');
-  // The dev server may outlive a test that ends it abruptly: never keep the process alive.
-  server.unref();
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      for (const agent of agents()) agent.destroy();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
 }
 
 /** Sends `req` on to `target` through `agent`; the answer goes back as it came unless `answered` takes it. */

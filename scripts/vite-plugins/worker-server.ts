@@ -49,7 +49,7 @@ import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/page-templates.ts';
 import { clientAddress, trustedProxies } from '#src/server/request-check.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
-import { onLoopback } from '#scripts/loadtest/client-spread.ts';
+import { onLoopback } from '#scripts/loopback.ts';
 import { devFormTemplate, devLinkPageTemplate } from './form-templates.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
