@@ -9,7 +9,7 @@
  * 2. per client: at most SUBMISSIONS_PER_CLIENT_PER_MINUTE from one address, an IPv6 one per /64
  *    (429, Retry-After), counted before the body is read, so a flood never reaches the pacer;
  * 3. bounded: a body larger than REQUEST_MAX_BODY_BYTES (413) or slower than
- *    REQUEST_BODY_TIMEOUT_MS (408) is cut off;
+ *    REQUEST_BODY_TIMEOUT_MS (408) is refused, and not kept (readBody);
  * 4. the bot trap (the contract's honeypot);
  * 5. the fields read by the form's contract (parsePosted): only its fields, nothing blanked, one
  *    canonical email, only the options it offers;
@@ -96,10 +96,22 @@ export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 export type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
 
-/** Reads a body within `limit` bytes and `timeoutMs`: every door's read, the emails' links' too. */
+/**
+ * How much of a body is read to its end, whatever is kept of it: workerd keeps a connection whose
+ * upload was left unread or cancelled open for the next request, which then fails (workerd issue
+ * 1741). Under `vite`, `vite preview` and `wrangler dev` every visitor's request shares that
+ * connection, so one refused post would turn an unrelated visitor's next request into a 500.
+ * Only a body larger than this (no form sends one) is cut off unread.
+ */
+export const BODY_READ_TO_END_BYTES = 64 * 1024;
+
+/**
+ * Reads a body within `limit` bytes and `timeoutMs`: every door's read, the emails' links' too.
+ * A body over `limit` is still read to its end, up to BODY_READ_TO_END_BYTES, and discarded.
+ */
 export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<BodyRead> {
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) return { problem: 'too-large' };
+  if (declared > BODY_READ_TO_END_BYTES) return { problem: 'too-large' };
   if (!request.body) return { text: '' };
   const reader = request.body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -117,16 +129,16 @@ export async function readBody(request: Request, limit: number, timeoutMs: numbe
       }
       if (next.done) break;
       size += next.value.byteLength;
-      if (size > limit) {
+      if (size > BODY_READ_TO_END_BYTES) {
         void reader.cancel().catch(() => undefined);
         return { problem: 'too-large' };
       }
-      chunks.push(next.value);
+      if (size <= limit) chunks.push(next.value);
     }
   } finally {
     clearTimeout(timer);
   }
-  return { text: await new Blob(chunks).text() };
+  return size > limit ? { problem: 'too-large' } : { text: await new Blob(chunks).text() };
 }
 
 /** A queued submission's receipt id, shaped like Airtable's ('rec' and 14 letters or digits). */

@@ -12,6 +12,8 @@
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import {
   bindingLimiter,
+  readBody,
+  REQUEST_BODY_TIMEOUT_MS,
   type RateLimitBinding,
   type QueuedSubmission,
   type SubmissionQueue,
@@ -115,35 +117,44 @@ const connectingAddress = (request: Request) => request.headers.get('cf-connecti
 const startsWith = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
 
+/** Every answer leaves the request's body read (BODY_READ_TO_END_BYTES says why). */
+async function answerReadingTheBody(request: Request, env: WorkerEnv): Promise<Response> {
+  const response = await route(request, env);
+  if (request.body && !request.bodyUsed) await readBody(request, 0, REQUEST_BODY_TIMEOUT_MS);
+  return response;
+}
+
+async function route(request: Request, env: WorkerEnv): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const queue = queueOf(env);
+  if (formAtPath(pathname) || isEmailLinkPath(pathname)) {
+    if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
+    // The emails' links exist only where mail is set up (with its settings wrong, they answer
+    // 'unavailable'); without it, the not-found page below.
+    if (formAtPath(pathname) || env.EMAIL || env.MAIL_OUTBOX_URL)
+      return doorsFor(env, queue)(request, { address: connectingAddress(request) });
+  }
+  if (startsWith(pathname, DEAD_LETTERS_PATH)) {
+    if (!queue) return new Response('Not found', { status: 404 });
+    const jobs = env.MAIL_JOBS;
+    return handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {
+      clientAddress: connectingAddress(request) ?? 'unknown',
+      limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
+      ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
+    });
+  }
+  if (isHiddenPath(pathname) || startsWith(pathname, '/api')) {
+    // The raw answer templates are the Worker's to read, not a page, however the path spells
+    // them (the assets server decodes it); no other /api path exists, whatever the method:
+    // the not-found page instead.
+    const notFound = await env.ASSETS.fetch(new Request(new URL('/404', request.url)));
+    return new Response(notFound.body, { status: 404, headers: notFound.headers });
+  }
+  return env.ASSETS.fetch(request);
+}
+
 export default {
-  async fetch(request: Request, env: WorkerEnv): Promise<Response> {
-    const { pathname } = new URL(request.url);
-    const queue = queueOf(env);
-    if (formAtPath(pathname) || isEmailLinkPath(pathname)) {
-      if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
-      // The emails' links exist only where mail is set up (with its settings wrong, they answer
-      // 'unavailable'); without it, the not-found page below.
-      if (formAtPath(pathname) || env.EMAIL || env.MAIL_OUTBOX_URL)
-        return doorsFor(env, queue)(request, { address: connectingAddress(request) });
-    }
-    if (startsWith(pathname, DEAD_LETTERS_PATH)) {
-      if (!queue) return new Response('Not found', { status: 404 });
-      const jobs = env.MAIL_JOBS;
-      return handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {
-        clientAddress: connectingAddress(request) ?? 'unknown',
-        limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
-        ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
-      });
-    }
-    if (isHiddenPath(pathname) || startsWith(pathname, '/api')) {
-      // The raw answer templates are the Worker's to read, not a page, however the path spells
-      // them (the assets server decodes it); no other /api path exists, whatever the method:
-      // the not-found page instead.
-      const notFound = await env.ASSETS.fetch(new Request(new URL('/404', request.url)));
-      return new Response(notFound.body, { status: 404, headers: notFound.headers });
-    }
-    return env.ASSETS.fetch(request);
-  },
+  fetch: answerReadingTheBody,
 
   async queue(batch: QueueBatch, env: WorkerEnv): Promise<void> {
     const { mail, problem } = mailOf(env);

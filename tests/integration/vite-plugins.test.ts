@@ -144,6 +144,29 @@ describe('vite build', () => {
       .toEqual(['preview@example.com']);
   });
 
+  it('vite preview: a refused post whose body the Worker did not need never fails the next request (workerd issue 1741)', async () => {
+    const base = urlOf(previewServer!);
+    const door = `${base}${FORMS.waitlist.path}`;
+    const form = { origin: base, 'content-type': 'application/x-www-form-urlencoded' };
+    const refusals: [string, RequestInit, number][] = [
+      ['PUT', { method: 'PUT', headers: form, body: 'email=a%40example.com' }, 405],
+      ['JSON', { method: 'POST', headers: { ...form, 'content-type': 'application/json' }, body: '{}' }, 415],
+      ['no such path', { method: 'POST', headers: form, body: 'email=a%40example.com' }, 404],
+    ];
+    const statuses: string[] = [];
+    for (let round = 0; round < 150; round += 1) {
+      for (const [name, init, status] of refusals) {
+        const response = await fetch(name === 'no such path' ? `${base}/api/nothing` : door, init);
+        await response.arrayBuffer();
+        if (response.status !== status) statuses.push(`${name}: ${response.status}`);
+        const next = await fetch(`${base}/about`);
+        await next.arrayBuffer();
+        if (next.status !== 200) statuses.push(`the page after ${name}: ${next.status}`);
+      }
+    }
+    expect(statuses).toEqual([]);
+  }, 60_000);
+
   it('no page reads submissions through the site: the emulator’s API is not on its origin', async () => {
     const response = await fetch(`${urlOf(previewServer!)}/v0/${EMULATOR_BASE_ID}/Waitlist?maxRecords=1`, {
       headers: { authorization: `Bearer ${EMULATOR_API_KEY}`, origin: 'http://localhost:3000' },
