@@ -69,12 +69,12 @@ describe('the emails’ links as a door', () => {
     expect(airtableCalls).toEqual([]);
   });
 
-  it('read a press’s body within the doors’ bound: an oversized one is refused unread', async () => {
+  it('read a press’s body within the doors’ bound: an oversized one is refused, none of it kept', async () => {
     const { doors } = linkDoor();
     const large = `token=${'x'.repeat(REQUEST_MAX_BODY_BYTES)}`;
     const declared = await doors(press(large), { address: '198.51.100.8' });
     expect(declared.status).toBe(413);
-    // A body that does not declare its length is cut off at the bound as it streams.
+    // A body that does not declare its length is refused too, once it passes the bound as it streams.
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         for (let i = 0; i < 64; i += 1) controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
