@@ -614,17 +614,16 @@ function localOutboxMailer(url: string): Mailer {
   };
 }
 
-/**
- * One email as the site sends it. Every value that reaches a header passes through readyToSend: CR and LF never do, so nothing a visitor types
- * can add a header or a recipient.
- */
-
 /** A sender or recipient: an address and, for the sender, a display name. */
 export interface MailAddress {
   readonly email: string;
   readonly name?: string;
 }
 
+/**
+ * One email as the site sends it. Every value that reaches a header passes through readyToSend:
+ * CR and LF never do, so nothing a visitor types can add a header or a recipient.
+ */
 export interface MailMessage {
   readonly from: MailAddress;
   /** One recipient: the site never sends one message to two people. */
@@ -640,8 +639,8 @@ export interface MailMessage {
   readonly headers: Readonly<Record<string, string>>;
   /**
    * One key per message the site means to send (the submission and what the message is for):
-   * a retried send with the same key is the same message, and transports that support it
-   * (Resend's idempotency key, the outbox's file name) never send it twice.
+   * a retried send with the same key is the same message, which the mail ledger's sent marks
+   * (sendMailJobs) and the local outbox's file names never send twice.
    */
   readonly idempotencyKey: string;
 }

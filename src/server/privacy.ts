@@ -175,12 +175,12 @@ async function findExpired(options: PrivacyOptions, cutoffs: RetentionCutoffs) {
   let consentRule = true;
   for (const table of PRIVACY_TABLES) {
     const list = (consent: boolean) =>
-      consent
-        ? retrying(options).listAll(table, {
-            filterByFormula: expiredFormula(cutoffs.months, cutoffs.pending),
-            fields: [...fields, CONSENT],
-          })
-        : retrying(options).listAll(table, { filterByFormula: expiredFormula(cutoffs.months), fields });
+      retrying(options).listAll(
+        table,
+        consent
+          ? { filterByFormula: expiredFormula(cutoffs.months, cutoffs.pending), fields: [...fields, CONSENT] }
+          : { filterByFormula: expiredFormula(cutoffs.months), fields },
+      );
     let records: StoredRecord[];
     try {
       records = await list(table === WAITLIST);

@@ -263,13 +263,17 @@ describe('QuoteForm — submitted', () => {
 
 describe('QuoteForm — failure', () => {
   it('goes back to idle with the failure toast and every value kept', async () => {
-    const submit = vi.fn<Submit>(async () => ({ success: false }));
+    // Answered once the button shows it is sending (disabled), as a real network answers later.
+    let answer: (result: { success: boolean }) => void = () => undefined;
+    const submit = vi.fn<Submit>(() => new Promise((resolve) => (answer = resolve)));
     const { user } = renderForm(submit);
     await fillRequired(user);
     await user.click(card('Support Learners'));
     await user.click(card('Other'));
     await user.type(field('Tell us how you would use it'), 'Assemblies');
     await user.click(submitButton());
+    await waitFor(() => expect(submitButton()).toBeDisabled());
+    answer({ success: false });
 
     expect(await screen.findByText(MESSAGES.genericFailureToast)).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: MESSAGES.quoteThankYouTitle })).toBeNull();

@@ -207,14 +207,21 @@ describe('WaitlistForm: submitting and joined', () => {
 });
 
 describe('WaitlistForm: failure', () => {
-  it('success false → back to idle with the toast, the email and choices kept, the form editable', async () => {
-    const submit = vi.fn<Submit>(async () => ({ success: false }));
+  it('success false → back to idle with the toast, the email and choices kept, the form editable, focus on the button', async () => {
+    // Answered once the button shows it is sending (disabled), as a real network answers later.
+    let answer: (result: { success: boolean }) => void = () => undefined;
+    const submit = vi.fn<Submit>(() => new Promise((resolve) => (answer = resolve)));
     const { user } = renderForm(submit);
     await user.click(card(USE));
     await user.type(emailInput(), 'parent@example.com');
     await user.click(submitButton());
+    await waitFor(() => expect(submitButton()).toBeDisabled());
+    answer({ success: false });
 
     expect(await screen.findByText(MESSAGES.genericFailureToast)).toBeInTheDocument();
+    // jsdom leaves focus on a button while it is disabled (Chromium moves it to the body):
+    // tests/e2e/faults.spec.ts checks the focus comes back in the browser.
+    expect(submitButton()).toHaveFocus();
     expect(emailInput()).toHaveValue('parent@example.com');
     expect(emailInput()).toBeEnabled();
     expect(card(USE)).toBeChecked();

@@ -346,6 +346,8 @@ test.describe('storage fault matrix', () => {
             }
             await form.expectNoSuccess(page);
             await form.expectKept(page, email);
+            // Focus is back on the submit button, for a keyboard user to try again.
+            await expect(page.locator(`${form.formSelector} button[type="submit"]`)).toBeFocused();
             expect(await recordsFor(request, form.table, email)).toEqual([]);
           }
         } finally {

@@ -1,4 +1,5 @@
 import { type FormEvent, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { MESSAGES } from '#src/config/messages.ts';
 import { toast } from '#src/lib/toast.ts';
 import type { SubmitResult } from '#src/lib/forms/send-form.ts';
@@ -53,10 +54,11 @@ export function useFormSubmit({ honeypot, validate, send, onDone, failureLog }: 
       done();
       return;
     }
-    setStatus('idle');
-    toast.error(MESSAGES.genericFailureToast);
-    // The button was disabled while sending, which drops focus; give it back to keyboard users.
+    // The button was disabled while sending, which drops focus; give it back to keyboard users,
+    // once it is enabled again (a disabled button cannot take focus).
+    flushSync(() => setStatus('idle'));
     form.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus();
+    toast.error(MESSAGES.genericFailureToast);
   };
 
   return { status, handleSubmit: (event: FormEvent<HTMLFormElement>) => void handleSubmit(event) };
