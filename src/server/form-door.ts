@@ -51,12 +51,13 @@ import {
   type RequestCheckOptions,
 } from './request-check.ts';
 
-/** An answer page carries no script: its policy says so, and it is never framed or cached. */
+/**
+ * An answer page carries no script: its policy says so, and it is never framed or cached (the
+ * Worker adds the other security headers to every answer: security-headers.ts).
+ */
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'content-security-policy':
     "default-src 'self'; script-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
@@ -105,11 +106,7 @@ export async function answerNativePost(
   return respond(result, page, HTML_HEADERS);
 }
 
-const JSON_HEADERS = {
-  'content-type': 'application/json; charset=utf-8',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-};
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 /** What the enhanced form is told: the same for a stored, an unknown and a trapped email. */
 export type EnhancedAnswer =

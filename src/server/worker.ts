@@ -31,6 +31,7 @@ import { runRetentionJob } from './privacy.ts';
 import { isEmailLinkPath, pageTemplates } from './links.ts';
 import { type WorkerMailEnv, workerMail } from './mail.ts';
 import { type AirtableEnv, siteOriginOf } from './airtable-client.ts';
+import { withSecurityHeaders } from './security-headers.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
 export interface WorkerEnv extends AirtableEnv, DeadLetterAdminEnv, WorkerMailEnv {
@@ -117,11 +118,14 @@ const connectingAddress = (request: Request) => request.headers.get('cf-connecti
 const startsWith = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
 
-/** Every answer leaves the request's body read (BODY_READ_TO_END_BYTES says why). */
+/**
+ * Every answer leaves the request's body read (BODY_READ_TO_END_BYTES says why) and carries the
+ * security headers, whatever its status (security-headers.ts).
+ */
 async function answerReadingTheBody(request: Request, env: WorkerEnv): Promise<Response> {
   const response = await route(request, env);
   if (request.body && !request.bodyUsed) await readBody(request, 0, REQUEST_BODY_TIMEOUT_MS);
-  return response;
+  return withSecurityHeaders(response);
 }
 
 async function route(request: Request, env: WorkerEnv): Promise<Response> {

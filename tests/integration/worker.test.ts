@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createBuilder } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORMS } from '#src/lib/forms/forms.ts';
+import { REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
 import { enhancedPost } from './support/door.ts';
 import { AIRTABLE_LIMITS, useWorker } from './support/worker.ts';
 import { siteBaseSchema } from '#scripts/airtable-emulator/emulator.ts';
@@ -31,7 +32,12 @@ afterAll(async () => {
 
 // One Worker (and emulator, with Airtable's limit and penalty) for the pages, the queue and the request check.
 // Cloudflare's Vite plugin builds the pages into <outDir>/client (and the Worker beside them).
-const running = useWorker({ emulator: AIRTABLE_LIMITS, assetsDir: () => join(siteDir, 'client') });
+const ADMIN_TOKEN = 'test-admin-token-for-the-worker-under-workerd';
+const running = useWorker({
+  emulator: AIRTABLE_LIMITS,
+  assetsDir: () => join(siteDir, 'client'),
+  vars: { ADMIN_TOKEN },
+});
 
 describe('the Worker under workerd', () => {
   it('serves the pages with the headers from _headers, and unknown paths with 404.html and 404', async () => {
@@ -55,6 +61,46 @@ describe('the Worker under workerd', () => {
       const template = await fetch(`${worker.url}${path}`);
       expect(template.status, path).toBe(404);
       expect(await template.text()).not.toContain('%%form-answer');
+    }
+  });
+
+  it('answers with the security headers whatever the status: pages, 404, 303, 401, 405, 413, 429, a link page', async () => {
+    const { worker } = running();
+    const spread = await startClientSpread(worker.url);
+    try {
+      const door = FORMS.waitlist.path;
+      const big = 'x'.repeat(REQUEST_MAX_BODY_BYTES + 1);
+      // A client of its own floods the door past its per-minute limit: the last answer is a 429.
+      const flood = async () => {
+        let last = await enhancedPost(spread.urlFor(11, door), { email: 'flood@example.com' });
+        for (let i = 0; i < 12 && last.status !== 429; i += 1)
+          last = await enhancedPost(spread.urlFor(11, door), { email: `flood.${i}@example.com` });
+        return last;
+      };
+      const answers: [number, () => Promise<Response>][] = [
+        [200, () => fetch(`${worker.url}/about`)],
+        [404, () => fetch(`${worker.url}/no-such-page`, { headers: { 'sec-fetch-mode': 'navigate' } })],
+        [303, () => fetch(`${worker.url}${door}`, { redirect: 'manual' })],
+        [401, () => fetch(`${worker.url}/api/dead-letters`, { headers: { authorization: 'Bearer wrong' } })],
+        [405, () => fetch(`${worker.url}${door}`, { method: 'PUT', body: 'email=a%40example.com' })],
+        [413, () => enhancedPost(spread.urlFor(12, door), { email: 'big@example.com', school: big })],
+        [400, () => fetch(`${worker.url}/api/email/confirm?token=not-a-token`)],
+        [429, flood],
+      ];
+      for (const [status, send] of answers) {
+        const answer = await send();
+        await answer.arrayBuffer();
+        expect(answer.status).toBe(status);
+        const policy = answer.headers.get('content-security-policy') ?? '';
+        expect(policy, `${status}`).toMatch(/(^|;\s*)frame-ancestors 'none'/);
+        expect(answer.headers.get('x-content-type-options'), `${status}`).toBe('nosniff');
+        expect(answer.headers.get('referrer-policy'), `${status}`).toMatch(
+          /^(no-referrer|strict-origin-when-cross-origin)$/,
+        );
+        expect(answer.headers.get('permissions-policy'), `${status}`).toMatch(/camera=\(\)/);
+      }
+    } finally {
+      await spread.close();
     }
   });
 
