@@ -81,6 +81,18 @@ export const EMAIL_COPY = {
       subject: (school: string) => `Updated quote request (confirmed by the contact): ${school}`,
       intro: 'The contact confirmed these details by email; the request is back to New.',
     },
+    /** The hour's digest: the notices held back past the hourly ceiling (src/server/team-inbox.ts). */
+    digest: {
+      subject: (count: number) => `Quote requests held back in the last hour: ${count}`,
+      intro: (perHour: number) =>
+        `More than ${perHour} quote requests came in within an hour, so the website held back its emails about these. Each one is stored in the base as usual. Write to a contact to answer them.`,
+      kinds: {
+        new: 'new request',
+        held: 'another request for a contact on record (not confirmed)',
+        'confirmed-change': 'updated request (confirmed by the contact)',
+      },
+      more: (count: number) => `${count} more held back (too many for one email); the base has them all.`,
+    },
   },
   linkPages: {
     confirmTitle: 'Confirm your place on the waitlist',
@@ -135,7 +147,7 @@ export const EMAIL_COPY = {
     /** After unsubscribing: how to come back. */
     /** Nothing typed on the site makes us email a withdrawn address: only this button, from its own email, brings it back. */
     rejoin:
-      'Changed your mind? Join the waitlist again from here: this link came to your inbox, so no further confirmation is needed. You agree to this:',
+      'Changed your mind? Join the waitlist again from here: we will email this address a link to confirm, and nothing changes until you press it. You agree to this:',
     rejoinAction: 'Join the waitlist again',
   },
 } as const;

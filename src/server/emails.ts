@@ -7,7 +7,9 @@
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/page-templates.ts';
+import { withoutBidiControls } from '#src/lib/forms/contract.ts';
 import { type MailAddress, type MailMessage } from './mail.ts';
+import { type HeldHour } from './team-inbox.ts';
 import {
   EMAIL_LINK_PATHS,
   type LinkForm,
@@ -158,7 +160,7 @@ function htmlOf(subject: string, body: Body): string {
 }
 
 async function compose(
-  context: MailContext,
+  context: Pick<MailContext, 'from'>,
   to: string,
   subject: string,
   body: Body,
@@ -241,12 +243,38 @@ export async function schoolsTeamNotification(
   key: string,
 ): Promise<MailMessage> {
   const copy = EMAIL_COPY.schoolsTeam[kind];
+  // Stored values are clean already (the forms' parser); an older held change's may not be.
+  const shown = rows.map(([label, value]) => [label, withoutBidiControls(value)] as const);
   return compose(
     context,
     teamEmail,
-    copy.subject(school),
-    { paragraphs: [copy.intro], rows },
+    copy.subject(withoutBidiControls(school)),
+    { paragraphs: [copy.intro], rows: shown },
     `team:${kind}:${key}`,
     { replyTo: contactEmail },
   );
+}
+
+/**
+ * The schools team's digest of the quotes whose notices the hourly ceiling (`perHour`) held back
+ * in one hour (team-inbox.ts): one row each (when, school, contact, what it was), and how many
+ * more did not fit. One email per hour: its key is the hour's, so a retried send is the same email.
+ */
+export function teamDigest(
+  context: Pick<MailContext, 'from'>,
+  teamEmail: string,
+  { startsAt, quotes, more }: HeldHour,
+  perHour: number,
+): Promise<MailMessage> {
+  const copy = EMAIL_COPY.schoolsTeam.digest;
+  const rows = quotes.map(
+    (quote) =>
+      [
+        `${quote.at.slice(0, 16).replace('T', ' ')} UTC`,
+        `${withoutBidiControls(quote.school)}, ${quote.contact} (${copy.kinds[quote.kind]})`,
+      ] as const,
+  );
+  const paragraphs = [copy.intro(perHour), ...(more > 0 ? [copy.more(more)] : [])];
+  const subject = copy.subject(quotes.length + more);
+  return compose(context, teamEmail, subject, { paragraphs, rows }, `team-digest:${startsAt}`);
 }

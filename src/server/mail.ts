@@ -24,6 +24,14 @@ import {
 } from './emails.ts';
 import { type LinkForm, type LinkValues, linkSecretProblem } from './links.ts';
 import { isValidEmail } from '#src/lib/email.ts';
+import { headerAddress, headerText, headerValue } from './header-text.ts';
+import {
+  type HeldQuote,
+  heldQuotes,
+  queueTeamDigests,
+  TEAM_HOURLY_LIMITS,
+  TEAM_INBOX,
+} from './team-inbox.ts';
 import { keyedSerialiser } from '#src/lib/airtable/schema.ts';
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -139,7 +147,9 @@ export type WorkerMail = NonNullable<ReturnType<typeof workerMail>['mail']>;
 /**
  * Queues the emails of one write (a queued submission's, or a pressed email link's): the ones it
  * causes (emailsFor), with links signed by the current secret, that the recipients' limits allow
- * (counted now; `limited`: how many they held back), one job per email. Never throws on a job
+ * (counted now; `limited`: how many they dropped; `held`: the schools team's notices past its
+ * hourly ceiling, kept for the hour's digest, team-inbox.ts), one job per email, after the digests
+ * of hours that ended, when it makes a team notice. Never throws on a job
  * that cannot be queued: it is kept as a dead letter (or logged lost), since the write is done
  * and must not be retried for it. A failure to send never changes the visitor's answer.
  */
@@ -148,22 +158,29 @@ export async function queueOutcomeMail(
   outcome: WriteOutcome,
   origin: string,
   options: { now?: () => number; log?: (line: string) => void } = {},
-): Promise<{ queued: number; limited: number }> {
+): Promise<{ queued: number; limited: number; held: number }> {
   const at = new Date((options.now ?? Date.now)());
   const log = options.log ?? ((line: string) => console.error(line));
   const { from, schoolsTeamEmail, linkSecrets } = mail.settings;
   const context: MailContext = { from, siteUrl: origin, now: at, linkSecret: linkSecrets[0] ?? '' };
   const bookingUrl = CALENDAR.bookingUrl;
   const planned = await emailsFor(outcome, context, { schoolsTeamEmail, bookingUrl }, inboxKey);
+  if (planned.some((outgoing) => outgoing.teamQuote)) await queueTeamDigests(mail, at, log);
   let queued = 0;
   let limited = 0;
-  for (const { message, limitedInbox, limitedContact } of planned) {
+  let held = 0;
+  for (const { message, limitedInbox, limitedContact, teamQuote } of planned) {
     const allowed =
       limitedContact !== undefined
         ? await mail.ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
         : limitedInbox === undefined || (await mail.ledger.reserve(limitedInbox, at));
     if (!allowed) {
       limited += 1;
+      continue;
+    }
+    if (teamQuote && !(await mail.ledger.reserve(TEAM_INBOX, at, TEAM_HOURLY_LIMITS))) {
+      await mail.ledger.held.hold(teamQuote, at);
+      held += 1;
       continue;
     }
     const job: MailJob = {
@@ -182,7 +199,7 @@ export async function queueOutcomeMail(
       await mail.deadLetter?.(job, reason).catch(() => undefined);
     }
   }
-  return { queued, limited };
+  return { queued, limited, held };
 }
 
 /**
@@ -197,7 +214,8 @@ export async function queueOutcomeMail(
  *
  * Emails to a visitor count against the inbox's limits (one per 10 minutes, 3 a day) and are
  * dropped beyond them: the visitor's answer never depends on mail. The schools team's
- * notifications count per contact (TEAM_MAIL_LIMITS).
+ * notifications count per contact (TEAM_MAIL_LIMITS), and past the team's hourly ceiling wait for
+ * the hour's digest (team-inbox.ts).
  */
 
 /** What the write path did with one submission, as the mail needs it. */
@@ -232,6 +250,8 @@ export interface Outgoing {
    * contact (one quote: it is stored once per address), so nobody can flood the team with one.
    */
   readonly limitedContact?: string;
+  /** A schools team's notice: the quote as its hour's digest lists it, if the notice is held back. */
+  readonly teamQuote?: HeldQuote;
 }
 
 /** The emails one write causes. `inboxOf` gives an address's inbox (mail-limits counts per inbox). */
@@ -255,6 +275,7 @@ export async function emailsFor(
       outcome.key,
     ),
     limitedContact: inboxOf(outcome.email),
+    teamQuote: { school: outcome.school ?? '', contact: outcome.email, at: context.now.toISOString(), kind },
   });
   if (outcome.outcome === 'confirmed-change')
     return outcome.form === 'quote' ? [await toTeam('confirmed-change')] : [];
@@ -358,6 +379,8 @@ export function kvMailLedger(kv: MailLedgerKv) {
         return true;
       });
     },
+    /** The schools team's notices held back for the hour's digest (team-inbox.ts). */
+    held: heldQuotes(kv),
     hasSent: async (key: string) => (await kv.get(SENT_PREFIX + (await digest(key)))) !== null,
     markSent: async (key: string) =>
       kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS }),
@@ -499,7 +522,7 @@ export class MailFailure extends Error {
 }
 
 /**
- * The message with every header value cleaned, as a structured transport (the `send_email`
+ * The message with every header value made text (header-text.ts), as a structured transport (the `send_email`
  * binding, the local outbox's MIME writer) takes it, or a MailFailure no retry can fix (an
  * unsafe address).
  */
@@ -508,14 +531,14 @@ export function readyToSend(message: MailMessage) {
     return {
       to: headerAddress(message.to),
       ...(message.replyTo ? { replyTo: headerAddress(message.replyTo) } : {}),
-      subject: headerText(message.subject),
+      subject: headerValue(message.subject),
       text: message.text,
       html: message.html,
       headers: Object.fromEntries(
-        Object.entries(message.headers).map(([name, value]) => [headerText(name), headerText(value)]),
+        Object.entries(message.headers).map(([name, value]) => [headerText(name), headerValue(value)]),
       ),
       from: message.from.name
-        ? { email: headerAddress(message.from.email), name: headerText(message.from.name) }
+        ? { email: headerAddress(message.from.email), name: headerValue(message.from.name) }
         : headerAddress(message.from.email),
     };
   } catch (error) {
@@ -622,7 +645,8 @@ export interface MailAddress {
 
 /**
  * One email as the site sends it. Every value that reaches a header passes through readyToSend:
- * CR and LF never do, so nothing a visitor types can add a header or a recipient.
+ * CR and LF never do, so nothing a visitor types can add a header or a recipient, and what it
+ * types reads as typed (header-text.ts).
  */
 export interface MailMessage {
   readonly from: MailAddress;
@@ -643,25 +667,4 @@ export interface MailMessage {
    * (sendMailJobs) and the local outbox's file names never send twice.
    */
   readonly idempotencyKey: string;
-}
-
-/** Any control character, CR and LF included: none may reach a header. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-
-/** A header value with every control character (CR and LF above all) turned into a space. */
-export function headerText(value: string): string {
-  return value.replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
-}
-
-/** An address that may appear in a header: no controls, spaces, angle brackets, commas or quotes. */
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
-const HEADER_SAFE_ADDRESS = /^[^\s<>,;"()\\\u0000-\u001f\u007f]+@[^\s<>,;"()\\@\u0000-\u001f\u007f]+$/u;
-
-/** The address itself, or an error: an address that could smuggle a header or recipient is never sent to. */
-export function headerAddress(email: string): string {
-  // '=?' would start an RFC 2047 encoded-word, which a mail program may show decoded.
-  if (!HEADER_SAFE_ADDRESS.test(email) || email.includes('=?'))
-    throw new Error(`Refusing to put an unsafe address in a mail header: ${JSON.stringify(email)}`);
-  return email;
 }

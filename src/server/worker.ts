@@ -30,6 +30,7 @@ import {
 import { runRetentionJob } from './privacy.ts';
 import { isEmailLinkPath, pageTemplates } from './links.ts';
 import { type WorkerMailEnv, workerMail } from './mail.ts';
+import { queueTeamDigests, TEAM_DIGEST_CRON } from './team-inbox.ts';
 import { type AirtableEnv, siteOriginOf } from './airtable-client.ts';
 import { withSecurityHeaders } from './security-headers.ts';
 
@@ -172,12 +173,16 @@ export default {
   },
 
   /**
-   * The Cron Trigger (wrangler.jsonc `triggers.crons`, daily): the privacy policy's retention
-   * (src/server/privacy.ts), through the same pacer as the queue's writer; logs counts,
-   * never emails. Under `wrangler dev --test-scheduled`, GET /__scheduled fires it
-   * (run_worker_first lists the path).
+   * The Cron Triggers (wrangler.jsonc `triggers.crons`), told apart by `controller.cron`: hourly
+   * (TEAM_DIGEST_CRON), the schools team's digests of the hours that ended (team-inbox.ts), at
+   * the trigger's scheduled time; any other, the privacy policy's retention (src/server/privacy.ts),
+   * through the same pacer as the queue's writer, which logs counts, never emails. Under
+   * `wrangler dev --test-scheduled`, GET /__scheduled?cron=…&time=… fires one (run_worker_first
+   * lists the path).
    */
-  async scheduled(_controller: unknown, env: WorkerEnv): Promise<void> {
-    await runRetentionJob(env);
+  async scheduled(controller: { cron: string; scheduledTime: number }, env: WorkerEnv): Promise<void> {
+    if (controller.cron !== TEAM_DIGEST_CRON) return runRetentionJob(env);
+    const { mail } = mailOf(env);
+    if (mail) await queueTeamDigests(mail, new Date(controller.scheduledTime));
   },
 };

@@ -118,6 +118,28 @@ describe('parsePosted and cellsFor: the quote request', () => {
     });
   });
 
+  it('removes bidirectional controls from every text field, in both rules, before anything is stored', () => {
+    const controls = '\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c';
+    for (const rules of ['server', 'spec'] as const) {
+      const posted = quote({
+        contactName: `\u202eAda${controls} Lovelace`,
+        schoolName: `Hill \u202eloohcS`,
+        role: controls,
+        useCases: ['other'],
+        otherUseCase: `Radio\u2066 club`,
+      });
+      const { cells } = accepted(parsePosted(QUOTE_FORM, posted, NOW, { rules }));
+      expect(cells).toMatchObject({
+        'Contact Name': 'Ada Lovelace',
+        'School Name': 'Hill loohcS',
+        'Use Cases': ['Other: Radio club'],
+        'Other Use Case': 'Radio club',
+      });
+      // Nothing but controls is blank.
+      expect(cells.Role).toBeUndefined();
+    }
+  });
+
   it('reads a urlencoded body the same as the values it was made from', () => {
     const posted = quote({ useCases: ['practice-speaking', 'other'], otherUseCase: 'Assemblies' });
     expect(parsePosted(QUOTE_FORM, toFormBody(posted), NOW)).toEqual(parsePosted(QUOTE_FORM, posted, NOW));

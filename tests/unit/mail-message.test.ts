@@ -1,17 +1,44 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { EMAIL_COPY } from '#src/config/messages.ts';
 import {
   cloudflareMailer,
   MailFailure,
   type SendEmailBinding,
-  headerAddress,
-  headerText,
   type MailMessage,
+  readyToSend,
 } from '#src/server/mail.ts';
+import { headerAddress, headerText, headerValue } from '#src/server/header-text.ts';
+import { schoolsTeamNotification } from '#src/server/emails.ts';
+import PostalMime from 'postal-mime';
 import { outboxMailer, parseOutboxMessage, readOutbox } from '#scripts/airtable-emulator/outbox.ts';
 
 const AT = new Date('2026-05-04T09:08:07Z');
+
+/** A school name whose Subject a mail program would show as "URGENT: visit evil.example". */
+const ENCODED_WORD = '=?utf-8?b?VVJHRU5UOiB2aXNpdCBldmlsLmV4YW1wbGU=?=';
+const RLO = '\u202e';
+
+/** A header value as a mail program shows it: decoded by postal-mime, which decodes RFC 2047 like one. */
+const shown = async (value: string) => (await PostalMime.parse(`Subject: ${value}\r\n\r\nx\r\n`)).subject;
+
+/** The schools team's notice of a quote from `school`. */
+const teamNotice = (school: string) =>
+  schoolsTeamNotification(
+    {
+      from: { email: 'hello@podling.app', name: 'Podling' },
+      siteUrl: 'https://x',
+      now: AT,
+      linkSecret: 'l'.repeat(40),
+    },
+    'schools@podling.app',
+    'head@school.sch.uk',
+    school,
+    [['School Name', school]],
+    'new',
+    'k',
+  );
 
 const message: MailMessage = {
   from: { email: 'hello@podling.app', name: 'Podling' },
@@ -102,6 +129,54 @@ describe('the local outbox', () => {
 
   it('an outbox that does not exist yet is empty', async () => {
     expect(await readOutbox(path.join(directory, 'missing'))).toEqual([]);
+  });
+});
+
+describe('header text is text', () => {
+  it('a typed encoded word reads as typed in the Subject, in the outbox and through the send_email binding', async () => {
+    expect(await shown(`New quote request: ${ENCODED_WORD}`)).toBe(
+      'New quote request: URGENT: visit evil.example',
+    );
+    const expected = `New quote request: ${ENCODED_WORD}`;
+    const message = await teamNotice(ENCODED_WORD);
+    const directory = await mkdtemp(path.join(tmpdir(), 'outbox-'));
+    try {
+      const { id } = await outboxMailer(directory, () => AT).send(message);
+      expect((await parseOutboxMessage(id, await readFile(id, 'utf8'))).headers.subject).toBe(expected);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+    const sent: Parameters<SendEmailBinding['send']>[0][] = [];
+    await cloudflareMailer({ send: async (value) => (sent.push(value), { messageId: 'm' }) }).send(message);
+    expect(await shown(sent[0]!.subject)).toBe(expected);
+  });
+
+  it('every header value: split into encoded words of at most 75 characters that decode to the text, never mid-character', async () => {
+    const long = `École =?x?q?y?= ${'Zoë 🎙️ '.repeat(20)}`.trim();
+    const encoded = headerValue(long);
+    expect(
+      encoded.split(' ').every((word) => /^=\?utf-8\?b\?[A-Za-z0-9+/=]+\?=$/.test(word) && word.length <= 75),
+    ).toBe(true);
+    expect(await shown(encoded)).toBe(long);
+    // Without '=?' a value is left to the transport (which encodes non-ASCII itself).
+    expect(headerValue('Zoë’s school')).toBe('Zoë’s school');
+    // A '=?' made by removing a control is found too.
+    expect(await shown(headerValue(`=${RLO}?utf-8?b?VVJHRU5U?=`))).toBe('=?utf-8?b?VVJHRU5U?=');
+  });
+
+  it('bidirectional controls are removed from every header value and from the names in the team’s email', async () => {
+    const controls = '\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f';
+    expect(headerText(`Hill${controls} School`)).toBe('Hill School');
+    const message = await teamNotice(`Hill ${RLO}loohcS`);
+    const ready = readyToSend({
+      ...message,
+      from: { email: 'hello@podling.app', name: `Pod${RLO}ling` },
+      headers: { 'X-Test': `a${RLO}b` },
+    });
+    for (const value of [ready.subject, message.subject, message.text, message.html, JSON.stringify(ready)])
+      expect(value).not.toContain(RLO);
+    expect(ready.subject).toBe(EMAIL_COPY.schoolsTeam.new.subject('Hill loohcS'));
+    expect(() => headerAddress(`a${RLO}b@example.com`)).toThrow(/unsafe address/);
   });
 });
 

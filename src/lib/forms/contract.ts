@@ -149,6 +149,17 @@ export const EMAIL_KEY_FIELD = {
   source: 'stored',
 } as const;
 
+/**
+ * The bidirectional controls (embeddings, overrides, isolates, the marks): typed into a name, they
+ * make it read differently from what it is (U+202E turns the rest of a line around). The one set
+ * of them: the forms' parser removes them from every text field before anything is stored or
+ * emailed (submission.ts), and mail.ts from every header value.
+ */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text without bidirectional controls. */
+export const withoutBidiControls = (text: string) => text.replace(BIDI_CONTROLS, '');
+
 /** Long enough for any real name or school, short enough that a 1 MB paste is refused early. */
 export const NAME_MAX_LENGTH = 200;
 

@@ -10,7 +10,13 @@
 import { MESSAGES } from '#src/config/messages.ts';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { acceptedEmail } from '#src/lib/email-look-alikes.ts';
-import { type ContractField, type FormContract, type OtherRule, postedFields } from './contract.ts';
+import {
+  type ContractField,
+  type FormContract,
+  type OtherRule,
+  postedFields,
+  withoutBidiControls,
+} from './contract.ts';
 import { formOfTable, type TableName } from './forms.ts';
 
 export type CellValue = string | string[];
@@ -111,7 +117,7 @@ export function parsePosted(
         if (rule?.field === key && id === rule.optionId) {
           const textField = fieldOf(form, rule.textField);
           const [raw = ''] = textField.source === 'posted' ? read(textField.post) : [];
-          const text = raw.trim();
+          const text = withoutBidiControls(raw).trim();
           if (strict && textField.type !== 'dateTime' && raw.length > textField.maxLength)
             return refuse(`Field "${textField.airtable}" is longer than ${textField.maxLength} characters`);
           if (!text) continue; // 'Other' ticked with no text adds nothing.
@@ -134,8 +140,10 @@ export function parsePosted(
         const email = strict ? acceptedEmail(value) : value.includes('@') ? normaliseEmail(value) : null;
         if (email === null) return invalidEmail();
         cells[field.airtable] = email;
-      } else if (value.trim() !== '') {
-        cells[field.airtable] = value.trim();
+      } else {
+        // Bidirectional controls never reach a record, an email or the base (contract.ts).
+        const text = withoutBidiControls(value).trim();
+        if (text !== '') cells[field.airtable] = text;
       }
     }
     if (field.required && !(field.airtable in cells) && (strict || field.type === 'email'))

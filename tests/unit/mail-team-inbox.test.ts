@@ -1,0 +1,138 @@
+import { EMAIL_COPY } from '#src/config/messages.ts';
+import {
+  type MailJob,
+  type MailLedgerKv,
+  kvMailLedger,
+  memoryMailLedger,
+  parseMailSettings,
+  queueOutcomeMail,
+  sendMailJobs,
+  type WriteOutcome,
+} from '#src/server/mail.ts';
+import { queueTeamDigests, TEAM_NOTICES_PER_HOUR } from '#src/server/team-inbox.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+// Any clock: the digest's hour is the clock hour its quotes were written in.
+const START = Date.UTC(2026, 4, 4, 9, 0, 0);
+const TEAM = 'schools@podling.app';
+const settings = parseMailSettings({ LINK_SECRET: 's'.repeat(40), SCHOOLS_TEAM_EMAIL: TEAM });
+
+/** The Worker's mail with a queue that keeps its jobs, over `ledger`. */
+function mailOver(ledger = memoryMailLedger()) {
+  const jobs: MailJob[] = [];
+  const enqueue = async (job: MailJob) => void jobs.push(job);
+  return { jobs, mail: { settings, ledger, enqueue, deadLetter: undefined } };
+}
+const toTeam = (jobs: MailJob[]) => jobs.filter((job) => job.message.to === TEAM).map((job) => job.message);
+const digests = (jobs: MailJob[]) =>
+  toTeam(jobs).filter((message) => message.idempotencyKey.startsWith('team-digest:'));
+
+const quote = (n: number, contact = `head${n}@school${n}.sch.uk`): WriteOutcome => ({
+  form: 'quote',
+  email: contact,
+  outcome: 'created',
+  values: { email: contact },
+  school: `School ${n}`,
+  teamRows: [['School Name', `School ${n}`]],
+  key: `msg-${n}`,
+});
+
+describe("the schools team's inbox: a ceiling an hour, and a digest of what it held back", () => {
+  it(`45 quotes from 45 addresses in a minute: ${TEAM_NOTICES_PER_HOUR} notices, then one digest of the other 15 once the hour has ended`, async () => {
+    const { jobs, mail } = mailOver();
+    for (let n = 1; n <= 45; n += 1) {
+      const result = await queueOutcomeMail(mail, quote(n), 'https://www.podling.app', {
+        now: () => START + n * 1000,
+      });
+      expect(result.held).toBe(n > 30 ? 1 : 0);
+    }
+    expect(toTeam(jobs)).toHaveLength(30);
+    // Every contact still has its acknowledgement.
+    expect(jobs.filter((job) => job.message.to !== TEAM)).toHaveLength(45);
+    // Within the hour, even a run of the cron sends no digest yet.
+    expect(await queueTeamDigests(mail, new Date(START + 50 * MINUTE))).toBe(0);
+    expect(digests(jobs)).toEqual([]);
+
+    // The next notice-producing write after the hour turns over sends the digest first.
+    await queueOutcomeMail(mail, quote(46), 'https://www.podling.app', {
+      now: () => START + HOUR + 3 * MINUTE,
+    });
+    const [digest, ...others] = digests(jobs);
+    expect(others).toEqual([]);
+    expect(digest?.subject).toBe(EMAIL_COPY.schoolsTeam.digest.subject(15));
+    expect(digest?.idempotencyKey).toBe('team-digest:2026-05-04T09:00:00.000Z');
+    for (let n = 31; n <= 45; n += 1) {
+      const when = new Date(START + n * 1000).toISOString().slice(0, 16).replace('T', ' ');
+      expect(digest?.text).toContain(`${when} UTC: School ${n}, head${n}@school${n}.sch.uk (new request)`);
+      expect(digest?.html).toContain(`School ${n}, head${n}@school${n}.sch.uk`);
+    }
+    expect(digest?.text).not.toContain('School 30,');
+    // The 46th quote came more than an hour after the first 30: its notice went out.
+    expect(toTeam(jobs).at(-1)?.subject).toBe(EMAIL_COPY.schoolsTeam.new.subject('School 46'));
+    // Once sent, no later run sends that hour's digest again.
+    expect(await queueTeamDigests(mail, new Date(START + 2 * HOUR + 5 * MINUTE))).toBe(0);
+    expect(digests(jobs)).toHaveLength(1);
+  });
+
+  it('the ceiling is any 60 minutes, not the clock hour; the cap per contact stays 5 a day', async () => {
+    const { jobs, mail } = mailOver();
+    for (let n = 1; n <= 30; n += 1)
+      await queueOutcomeMail(mail, quote(n), 'https://x.example', { now: () => START + 59 * MINUTE });
+    const next = await queueOutcomeMail(mail, quote(31), 'https://x.example', {
+      now: () => START + 61 * MINUTE,
+    });
+    expect(next.held).toBe(1);
+    expect(toTeam(jobs)).toHaveLength(30);
+
+    const { jobs: contactJobs, mail: contactMail } = mailOver();
+    const results = [];
+    for (let n = 1; n <= 7; n += 1)
+      results.push(
+        await queueOutcomeMail(
+          contactMail,
+          { ...quote(n, 'same@school.sch.uk'), outcome: 'held' },
+          'https://x',
+          {
+            now: () => START + n * MINUTE,
+          },
+        ),
+      );
+    expect(toTeam(contactJobs)).toHaveLength(5);
+    expect(results.map((result) => result.held)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('the digest is one email however often it is planned or delivered: its key is its hour', async () => {
+    const values = new Map<string, string>();
+    const kv: MailLedgerKv = {
+      get: async (key) => values.get(key) ?? null,
+      put: async (key, value) => void values.set(key, value),
+    };
+    const { jobs, mail } = mailOver(kvMailLedger(kv));
+    for (let n = 1; n <= 32; n += 1)
+      await queueOutcomeMail(mail, quote(n), 'https://x', { now: () => START + n * 1000 });
+    // Two planners (the cron, and a write in another isolate) reading the same held list.
+    const first = mailOver(kvMailLedger(kv));
+    const second = mailOver(kvMailLedger(kv));
+    const reads = [first, second].map(({ mail: other }) =>
+      other.ledger.held.ended(new Date(START + HOUR + 5 * MINUTE)),
+    );
+    expect((await Promise.all(reads)).map((held) => held.length)).toEqual([1, 1]);
+    await queueTeamDigests(mail, new Date(START + HOUR + 5 * MINUTE));
+    expect(digests(jobs).map((digest) => digest.subject)).toEqual([EMAIL_COPY.schoolsTeam.digest.subject(2)]);
+    // Delivered twice by the queue: sent once.
+    const sent: string[] = [];
+    const ledger = kvMailLedger(kv);
+    const job = jobs.find((queued) => queued.message.idempotencyKey.startsWith('team-digest:'))!;
+    for (let delivery = 0; delivery < 2; delivery += 1)
+      await sendMailJobs(
+        [{ message: { id: 'm', body: job, attempts: 1, ack: () => undefined, retry: () => undefined }, job }],
+        {
+          mailer: { send: async (m) => (sent.push(m.idempotencyKey), { id: m.idempotencyKey }) },
+          ledger,
+          log: () => undefined,
+        },
+      );
+    expect(sent).toEqual(['team-digest:2026-05-04T09:00:00.000Z']);
+  });
+});
