@@ -59,6 +59,13 @@ export const EMAIL_COPY = {
     action: 'Review and confirm the change',
     ignore: 'If it was not you, ignore this email and nothing changes.',
   },
+  /** The confirmation a withdrawn address gets when its owner asks to join again. */
+  rejoin: {
+    subject: `Confirm you want to rejoin the ${PRODUCT_NAME} waitlist`,
+    intro: `Someone (we hope you) asked to join the ${PRODUCT_NAME} waitlist again with this address. It stays unsubscribed until you confirm.`,
+    action: 'Confirm my place',
+    ignore: 'If it was not you, ignore this email: nothing changes and we will not write again.',
+  },
   quoteAcknowledgement: {
     subject: `We have your quote request – ${PRODUCT_NAME} for schools`,
     intro: `Thank you for asking about ${PRODUCT_NAME} for your school. Our schools team will reply within two working days.`,
@@ -118,6 +125,12 @@ export const EMAIL_COPY = {
       'This address is withdrawn from every list of ours: nothing more will be sent to it. We keep the address only to make sure of that.',
     alreadyUnsubscribedTitle: 'This address was already unsubscribed',
     alreadyUnsubscribedBody: 'You pressed this button before. Nothing more will be sent to this address.',
+    rejoinSentTitle: 'Check your inbox',
+    rejoinSentBody:
+      'We have emailed this address a link to confirm that you want to join the waitlist again. Nothing changes until you press its button: until then the address stays unsubscribed. The link works for 7 days.',
+    rejoinLimitedTitle: 'We could not send another email yet',
+    rejoinLimitedBody:
+      'We send an address at most one email every 10 minutes and 3 a day, and this one has had its share, so nothing was sent and nothing has changed: the address stays unsubscribed. Please try again later.',
     rejoinedTitle: 'You are back on the waitlist',
     rejoinedBody: `Thank you. We will email you ${WAITLIST_EMAILS}. Every email has a link to stop.`,
     expiredTitle: 'This link has expired',
@@ -145,7 +158,10 @@ export const EMAIL_COPY = {
     quoteBookingLink: `Book a ${SCHEDULING_CALL_MINUTES}-minute call`,
     newTab: '(opens in a new tab)',
     /** After unsubscribing: how to come back. */
-    /** Nothing typed on the site makes us email a withdrawn address: only this button, from its own email, brings it back. */
+    /**
+     * Nothing typed on the site makes us email a withdrawn address: only this button, from its own
+     * email, sends it a confirmation, and only pressing that brings it back.
+     */
     rejoin:
       'Changed your mind? Join the waitlist again from here: we will email this address a link to confirm, and nothing changes until you press it. You agree to this:',
     rejoinAction: 'Join the waitlist again',

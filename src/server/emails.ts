@@ -39,9 +39,17 @@ export async function signedUrl(
   form: LinkForm,
   email: string,
   values?: LinkValues,
+  withdrawnAt?: string,
 ): Promise<string> {
   const token = await signLink(
-    { purpose, form, email, expiresAt: linkExpiry(purpose, context.now), ...(values ? { values } : {}) },
+    {
+      purpose,
+      form,
+      email,
+      expiresAt: linkExpiry(purpose, context.now),
+      ...(values ? { values } : {}),
+      ...(withdrawnAt === undefined ? {} : { withdrawnAt }),
+    },
     context.linkSecret,
   );
   const url = new URL(EMAIL_LINK_PATHS[purpose], context.siteUrl);
@@ -201,10 +209,18 @@ async function visitorEmail(
   return compose(context, email, copy.subject, body, idempotencyKey);
 }
 
-/** The one confirmation email a new waitlist address gets. */
-export async function confirmationEmail(context: MailContext, email: string, key: string) {
-  const copy = EMAIL_COPY.confirm;
-  const url = await signedUrl(context, 'confirm', 'waitlist', email);
+/**
+ * The one confirmation email a new waitlist address gets; with `withdrawnAt`, the one a withdrawn
+ * address gets when its owner asks to join again (its link confirms only that withdrawal).
+ */
+export async function confirmationEmail(
+  context: MailContext,
+  email: string,
+  key: string,
+  withdrawnAt?: string,
+) {
+  const copy = withdrawnAt === undefined ? EMAIL_COPY.confirm : EMAIL_COPY.rejoin;
+  const url = await signedUrl(context, 'confirm', 'waitlist', email, undefined, withdrawnAt);
   return visitorEmail(context, copy, 'waitlist', email, { label: copy.action, url }, `confirm:${key}`);
 }
 

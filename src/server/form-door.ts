@@ -43,7 +43,7 @@ import {
   type PageTemplates,
 } from './links.ts';
 import { queueOutcomeMail, type WorkerMail } from './mail.ts';
-import { confirmedQuoteChange, consentRecords } from './submission.ts';
+import { confirmedQuoteChange, consentRecords, rejoinRequest } from './submission.ts';
 import {
   clientLimitKey,
   createRequestCheck,
@@ -265,6 +265,8 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
           // The emails a pressed link causes lead to the site's configured origin.
           afterQuoteChange: async (email, values, at) =>
             void (await queueOutcomeMail(mail, confirmedQuoteChange(email, values, at), siteOrigin)),
+          rejoinMail: (email, withdrawnAt, at) =>
+            queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
           now: () => new Date((options.now ?? Date.now)()),
           log: warn,
           ...(options.templates ? { pages: options.templates } : {}),

@@ -44,9 +44,13 @@ export const EMAIL_LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
 export interface ConsentRecords {
   /**
    * A record's id and consent, as the write path reads it (no consent on a quote record, nor on
-   * waitlist records stored before consent was recorded).
+   * waitlist records stored before consent was recorded), and when it was last written (its Last
+   * Updated, as stored).
    */
-  find(form: LinkForm, email: string): Promise<{ id: string; consent?: ConsentState } | null>;
+  find(
+    form: LinkForm,
+    email: string,
+  ): Promise<{ id: string; consent?: ConsentState; changedAt?: string } | null>;
   /**
    * Sets a waitlist record's consent (and, for Confirmed, its Confirmed At; with `statement`, the
    * words agreed to, for a withdrawn address joining again).
@@ -81,6 +85,15 @@ export interface EmailLinkOptions {
    * shown: the change itself is done.
    */
   readonly afterQuoteChange?: (email: string, values: LinkValues, at: Date) => Promise<void>;
+  /**
+   * 'Join the waitlist again' pressed for a withdrawn address: queues its fresh confirmation
+   * (signed for the withdrawal stored at `withdrawnAt`) within the inbox's mail limits.
+   */
+  readonly rejoinMail?: (
+    email: string,
+    withdrawnAt: string,
+    at: Date,
+  ) => Promise<{ queued: number; limited: number }>;
   readonly log?: (message: string) => void;
   /** The build's templates, for the pages in the site's frame; without them, a minimal page. */
   readonly pages?: PageTemplates;
@@ -195,7 +208,8 @@ type Done =
   | 'changed'
   | 'unsubscribed'
   | `already${'Confirmed' | 'Changed' | 'Unsubscribed'}`
-  | 'rejoined';
+  | 'rejoined'
+  | `rejoin${'Sent' | 'Limited'}`;
 
 /**
  * The page after a press: what happened in plain words, then the next step. A waitlist place:
@@ -204,8 +218,10 @@ type Done =
  */
 function donePage(done: Done, form: LinkForm, press: Press): Page {
   const words = { status: 200, title: copy[`${done}Title`], body: copy[`${done}Body`] };
+  // A quote's email never put anyone on the waitlist: its page offers no way to join 'again'.
   if (done === 'unsubscribed' || done === 'alreadyUnsubscribed')
-    return { ...words, parts: ['rejoin'], rejoin: press };
+    return form === 'waitlist' ? { ...words, parts: ['rejoin'], rejoin: press } : words;
+  if (done === 'rejoinSent' || done === 'rejoinLimited') return words;
   return { ...words, parts: [form === 'quote' ? 'next-quote' : 'next-waitlist'] };
 }
 
@@ -240,11 +256,18 @@ async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press):
   switch (claims.purpose) {
     case 'confirm': {
       const record = await records.find('waitlist', claims.email);
+      // A rejoin confirmation applies to the withdrawal it was sent for, never to a later one.
+      const rejoining = record?.consent === 'Withdrawn' && claims.withdrawnAt === (record.changedAt ?? '');
       // Gone (deleted after 30 days unconfirmed) or withdrawn since: this link no longer applies.
-      if (!record || record.consent === 'Withdrawn') return refusedPage('expired');
-      const already = record.consent === 'Confirmed';
-      if (record.consent !== 'Confirmed') await records.setConsent(record.id, 'Confirmed', at);
-      return donePage(already ? 'alreadyConfirmed' : 'confirmed', claims.form, press);
+      if (!record || (record.consent === 'Withdrawn' && !rejoining)) return refusedPage('expired');
+      if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', claims.form, press);
+      await records.setConsent(
+        record.id,
+        'Confirmed',
+        at,
+        rejoining ? WAITLIST_CONSENT_STATEMENT : undefined,
+      );
+      return donePage(rejoining ? 'rejoined' : 'confirmed', claims.form, press);
     }
     case 'change': {
       const result = await records.applyValues(
@@ -267,11 +290,15 @@ async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press):
       const record = await records.find('waitlist', claims.email);
       const already = record?.consent === 'Withdrawn';
       if (press.rejoin) {
-        // Only the mailbox's owner holds this token: the one way back once withdrawn, since the
-        // forms send a withdrawn address nothing (a stranger could otherwise make them write).
-        if (record && already)
-          await records.setConsent(record.id, 'Confirmed', at, WAITLIST_CONSENT_STATEMENT);
-        return donePage('rejoined', 'waitlist', press);
+        // The one way back once withdrawn (the forms send a withdrawn address nothing), but the
+        // token lives for years in any forwarded email: it only sends the address a fresh
+        // confirmation, and nothing changes until that is pressed. A quote's token never joins.
+        if (claims.form !== 'waitlist' || !record) return refusedPage('invalid');
+        if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', 'waitlist', press);
+        if (!already) return refusedPage('invalid');
+        const sent = await options.rejoinMail?.(claims.email, record.changedAt ?? '', at);
+        if (!sent?.queued && !sent?.limited) return { status: 503, ...UNAVAILABLE };
+        return donePage(sent.queued ? 'rejoinSent' : 'rejoinLimited', 'waitlist', press);
       }
       if (!record) await records.createWithdrawn(claims.email, at);
       else if (!already) await records.setConsent(record.id, 'Withdrawn', at);
@@ -349,6 +376,11 @@ export interface LinkClaims {
   readonly expiresAt: number;
   /** A held change's values; absent for confirmations of a sign-up as stored and for unsubscribing. */
   readonly values?: LinkValues;
+  /**
+   * A rejoin confirmation's: the withdrawn record's Last Updated when it was sent. It confirms
+   * only while the record is still that withdrawal (a plain confirmation never confirms one).
+   */
+  readonly withdrawnAt?: string;
 }
 
 /** How long a confirmation or change link works (the issue: 7 days). */
@@ -424,6 +456,7 @@ export async function signLink(claims: LinkClaims, secret: string): Promise<stri
     e: claims.email,
     x: claims.expiresAt,
     ...(claims.values ? { v: claims.values } : {}),
+    ...(claims.withdrawnAt === undefined ? {} : { w: claims.withdrawnAt }),
   };
   const payload = toBase64Url(encoder.encode(JSON.stringify(wire)));
   const signature = await crypto.subtle.sign(
@@ -444,18 +477,19 @@ function isValues(value: unknown): value is LinkValues {
 
 function claimsOf(json: unknown): LinkClaims | null {
   if (typeof json !== 'object' || json === null) return null;
-  const { p, f, e, x, v } = json as Record<string, unknown>;
+  const { p, f, e, x, v, w } = json as Record<string, unknown>;
   // A purpose is one of EMAIL_LINK_PATHS' keys.
   if (typeof p !== 'string' || !Object.hasOwn(EMAIL_LINK_PATHS, p) || (f !== 'waitlist' && f !== 'quote'))
     return null;
   if (typeof e !== 'string' || e.length === 0 || typeof x !== 'number' || !Number.isFinite(x)) return null;
-  if (v !== undefined && !isValues(v)) return null;
+  if ((v !== undefined && !isValues(v)) || (w !== undefined && typeof w !== 'string')) return null;
   return {
     purpose: p as LinkPurpose,
     form: f as LinkForm,
     email: e,
     expiresAt: x,
     ...(v === undefined ? {} : { values: v }),
+    ...(w === undefined ? {} : { withdrawnAt: w }),
   };
 }
 

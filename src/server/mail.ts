@@ -225,9 +225,12 @@ export interface WriteOutcome {
   readonly email: string;
   /**
    * 'created': a new record; 'held': the address was stored already and nothing was written;
-   * 'confirmed-change': a held quote change its contact has just confirmed (only the team hears).
+   * 'confirmed-change': a held quote change its contact has just confirmed (only the team hears);
+   * 'rejoin': a withdrawn address's owner asked to join again (a confirmation, for `withdrawnAt`).
    */
-  readonly outcome: 'created' | 'held' | 'confirmed-change';
+  readonly outcome: 'created' | 'held' | 'confirmed-change' | 'rejoin';
+  /** A rejoin's: the withdrawn record's Last Updated, which its confirmation link carries. */
+  readonly withdrawnAt?: string;
   /** The submission's values by post name (a held change carries them in its link). */
   readonly values: LinkValues;
   /** A quote's fields as the schools team reads them, label and value. */
@@ -285,7 +288,8 @@ export async function emailsFor(
     // is never lost behind a stranger's earlier one), and the contact is asked to confirm it.
     return outcome.form === 'quote' ? [await toTeam('held'), ...(await change)] : change;
   }
-  if (outcome.form === 'waitlist') return toVisitor(confirmationEmail(context, outcome.email, outcome.key));
+  if (outcome.form === 'waitlist')
+    return toVisitor(confirmationEmail(context, outcome.email, outcome.key, outcome.withdrawnAt));
   return [
     await toTeam('new'),
     ...(await toVisitor(quoteAcknowledgement(context, outcome.email, settings.bookingUrl, outcome.key))),

@@ -309,6 +309,19 @@ export function confirmedQuoteChange(email: string, values: LinkValues, at: Date
   };
 }
 
+/**
+ * 'Join the waitlist again' pressed for a withdrawn address, as the mail sees it: a confirmation
+ * to the address whose link confirms only the withdrawal stored at `withdrawnAt`.
+ */
+export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): WriteOutcome => ({
+  form: 'waitlist',
+  email,
+  outcome: 'rejoin',
+  values: {},
+  withdrawnAt,
+  key: `rejoin:${at.toISOString()}`,
+});
+
 /** A held change's values as a submission again, to apply them by the form's rules. */
 function submissionOf(form: LinkForm, email: string, values: LinkValues, at: Date): Submission {
   const cells: Cells = Object.fromEntries(
@@ -331,10 +344,12 @@ export function consentRecords(client: AirtableClient): ConsentRecords {
     async find(form, email) {
       const record = await first(FORMS[form].table, email);
       if (!record) return null;
-      const consent = record.fields[CONSENT];
-      return typeof consent === 'string'
-        ? { id: record.id, consent: consent as ConsentState }
-        : { id: record.id };
+      const { [CONSENT]: consent, [LAST_UPDATED]: changedAt } = record.fields;
+      return {
+        id: record.id,
+        ...(typeof consent === 'string' ? { consent: consent as ConsentState } : {}),
+        ...(typeof changedAt === 'string' ? { changedAt } : {}),
+      };
     },
     async setConsent(id, consent, at, statement) {
       const stamp = at.toISOString();

@@ -98,7 +98,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText(copy.alreadyConfirmedBody)).toBeVisible();
     });
 
-    test('unsubscribe: the opened link, then nothing more will be sent, and its own button joins again', async ({
+    test('unsubscribe: the opened link, then nothing more will be sent, and its own button emails a confirmation that joins again', async ({
       page,
       request,
       consoleErrors,
@@ -116,8 +116,17 @@ for (const javaScriptEnabled of [true, false]) {
       expect((await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE))[0]?.fields.Consent).toBe(
         'Withdrawn',
       );
-      // The way back: this page's own button (the forms send a withdrawn address nothing).
+      // The way back: this page's own button (the forms send a withdrawn address nothing) asks
+      // for a fresh confirmation; the address stays withdrawn until that is pressed.
       await page.getByRole('button', { name: copy.rejoinAction }).click();
+      await expectSitePage(page, copy.rejoinSentTitle, axe);
+      await expect(page.getByText(copy.rejoinSentBody)).toBeVisible();
+      expect((await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE))[0]?.fields.Consent).toBe(
+        'Withdrawn',
+      );
+      await page.goto(await emailedLink('relay', email, EMAIL_COPY.rejoin.subject, 'confirm'));
+      await expectSitePage(page, copy.confirmTitle, axe);
+      await page.getByRole('button', { name: copy.confirmButton }).click();
       await expectSitePage(page, copy.rejoinedTitle, axe);
       await expect(page.getByText(copy.rejoinedBody)).toBeVisible();
       expect((await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE))[0]?.fields.Consent).toBe(

@@ -5,15 +5,21 @@
  * it): issue 40's rows, each as a visitor or an attacker with curl would try it.
  */
 import { describe, expect, it } from 'vitest';
-import { EMAIL_COPY, MESSAGES } from '#src/config/messages.ts';
+import { EMAIL_COPY, MESSAGES, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
+import { signedUrl } from '#src/server/emails.ts';
 import { AIRTABLE_LIMITS, MAIL_WAIT, TEAM_EMAIL, useWorker, workerMailView } from './support/worker.ts';
 
 const WAIT = MAIL_WAIT;
 const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+/** This suite's LINK_SECRET, so a test can sign the links of emails sent long ago. */
+const SECRET = 'strangers-suite-link-secret-'.padEnd(48, 'x');
 
 describe('strangers and hangs on the Worker under workerd', () => {
-  const running = useWorker({ emulator: AIRTABLE_LIMITS, vars: { SCHOOLS_TEAM_EMAIL: TEAM_EMAIL } });
+  const running = useWorker({
+    emulator: AIRTABLE_LIMITS,
+    vars: { SCHOOLS_TEAM_EMAIL: TEAM_EMAIL, LINK_SECRET: SECRET },
+  });
   const { post, records, emailsTo, linkIn, press } = workerMailView(running, '198.51.100');
   const teamEmailsAbout = async (contact: string) => {
     const found = [];
@@ -79,10 +85,74 @@ describe('strangers and hangs on the Worker under workerd', () => {
     expect(emailsTo(email)).toHaveLength(1); // the confirmation, before it withdrew
     expect(records('Waitlist', email)[0]?.fields.Consent).toBe('Withdrawn');
 
+    // Its own email's 'join again' asks for a confirmation, but one went within 10 minutes: none now.
     const back = await press(unsubscribe, { rejoin: '1' });
     expect(back.status).toBe(200);
+    expect(await back.text()).toContain(EMAIL_COPY.linkPages.rejoinLimitedTitle);
+    expect(records('Waitlist', email)[0]?.fields.Consent).toBe('Withdrawn');
+    expect(emailsTo(email)).toHaveLength(1);
+  }, 90_000);
+
+  it('join again from an old email sends a fresh confirmation and stays Withdrawn until it is pressed; older, replayed and quote links never join', async () => {
+    const { emulator, worker } = running();
+    const email = `rejoiner.${stamp()}@example.com`;
+    const long = '2025-01-06T09:00:00.000Z';
+    emulator.seed('Waitlist', {
+      Email: email,
+      Interests: ['Use Podling'],
+      Consent: 'Confirmed',
+      'Confirmed At': long,
+      'Created At': long,
+      'Last Updated': long,
+    });
+    const consent = () => records('Waitlist', email).map((record) => record.fields.Consent);
+    // The links of an email sent before the withdrawal (forwarded, say): nothing has mailed it since.
+    const mail = {
+      from: { email: 'hello@podling.app' },
+      siteUrl: worker.url,
+      now: new Date(),
+      linkSecret: SECRET,
+    };
+    const oldConfirm = await signedUrl(mail, 'confirm', 'waitlist', email);
+    const unsubscribe = await signedUrl(mail, 'unsubscribe', 'waitlist', email);
+    expect((await press(unsubscribe)).status).toBe(200);
+    expect(consent()).toEqual(['Withdrawn']);
+
+    const asked = await press(unsubscribe, { rejoin: '1' });
+    expect(await asked.text()).toContain(EMAIL_COPY.linkPages.rejoinSentTitle);
+    expect(consent()).toEqual(['Withdrawn']);
+    const fresh = await linkIn(email, EMAIL_COPY.rejoin.subject, '/api/email/confirm');
+    expect(emailsTo(email)).toHaveLength(1);
+    expect(consent()).toEqual(['Withdrawn']);
+    // Asked again at once: the inbox's limit holds; nothing sent, nothing changed.
+    expect(await (await press(unsubscribe, { rejoin: '1' })).text()).toContain(
+      EMAIL_COPY.linkPages.rejoinLimitedTitle,
+    );
+    // A confirmation from before the withdrawal still does nothing.
+    expect((await press(oldConfirm)).status).toBe(410);
+    expect(consent()).toEqual(['Withdrawn']);
+
+    const back = await press(fresh);
     expect(await back.text()).toContain(EMAIL_COPY.linkPages.rejoinedTitle);
-    expect(records('Waitlist', email)[0]?.fields.Consent).toBe('Confirmed');
+    expect(records('Waitlist', email)[0]?.fields).toMatchObject({
+      Consent: 'Confirmed',
+      'Consent Text': WAITLIST_CONSENT_STATEMENT,
+    });
+    // Withdrawn again: the rejoin link (still within its 7 days) cannot undo that.
+    expect((await press(unsubscribe)).status).toBe(200);
+    expect((await press(fresh)).status).toBe(410);
+    expect(consent()).toEqual(['Withdrawn']);
+    expect(emailsTo(email)).toHaveLength(1);
+
+    // A quote acknowledgement's token withdraws the address, and never joins it to the waitlist.
+    const contact = `quote-only.${stamp()}@school.sch.uk`;
+    const quoteUnsubscribe = await signedUrl(mail, 'unsubscribe', 'quote', contact);
+    const withdrawn = await press(quoteUnsubscribe);
+    expect(withdrawn.status).toBe(200);
+    expect(await withdrawn.text()).not.toContain(EMAIL_COPY.linkPages.rejoinAction);
+    expect((await press(quoteUnsubscribe, { rejoin: '1' })).status).toBe(400);
+    expect(records('Waitlist', contact).map((record) => record.fields.Consent)).toEqual(['Withdrawn']);
+    expect(emailsTo(contact)).toEqual([]);
   }, 90_000);
 
   it('an address that reads as an RFC 2047 encoded-word is refused at the form, so none reaches To or Reply-To', async () => {

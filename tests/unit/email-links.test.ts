@@ -1,4 +1,4 @@
-import { EMAIL_COPY } from '#src/config/messages.ts';
+import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import {
   type ConsentRecords,
   type ConsentState,
@@ -7,11 +7,14 @@ import {
   type LinkForm,
   type LinkValues,
   EMAIL_LINK_PATHS,
+  checkLink,
 } from '#src/server/links.ts';
 import { signedUrl, type MailContext } from '#src/server/emails.ts';
+import { emailsFor } from '#src/server/mail.ts';
+import { rejoinRequest } from '#src/server/submission.ts';
+import { inboxKey } from '#src/server/request-check.ts';
 
 const SECRET = 'q'.repeat(40);
-const SITE = 'https://podling.example';
 const SENT = new Date('2026-02-10T08:00:00Z');
 const DAY = 24 * 3600 * 1000;
 const context: MailContext = {
@@ -29,6 +32,7 @@ interface Row {
   confirmedAt?: Date;
   values?: LinkValues;
   updatedAt?: Date;
+  consentText?: string;
 }
 
 /** An in-memory store that logs every write. */
@@ -37,17 +41,29 @@ function memoryRecords(rows: Row[]) {
   const records: ConsentRecords = {
     async find(form, email) {
       const row = rows.find((candidate) => candidate.form === form && candidate.email === email);
-      return row ? { id: row.id, ...(row.consent ? { consent: row.consent } : {}) } : null;
+      if (!row) return null;
+      const changedAt = row.updatedAt?.toISOString();
+      return {
+        id: row.id,
+        ...(row.consent ? { consent: row.consent } : {}),
+        ...(changedAt ? { changedAt } : {}),
+      };
     },
-    async setConsent(id, consent, at) {
+    async setConsent(id, consent, at, statement) {
       const row = rows.find((candidate) => candidate.id === id);
       if (!row) throw new Error('no such row');
-      row.consent = consent;
+      Object.assign(row, { consent, updatedAt: at }, statement ? { consentText: statement } : {});
       if (consent === 'Confirmed') row.confirmedAt = at;
       writes.push(`${id}:${consent}`);
     },
-    async createWithdrawn(email) {
-      rows.push({ id: `rec${rows.length + 1}`, form: 'waitlist', email, consent: 'Withdrawn' });
+    async createWithdrawn(email, at) {
+      rows.push({
+        id: `rec${rows.length + 1}`,
+        form: 'waitlist',
+        email,
+        consent: 'Withdrawn',
+        updatedAt: at,
+      });
       writes.push(`create:${email}:Withdrawn`);
     },
     async applyValues(form, email, values, at, sentAt) {
@@ -65,14 +81,26 @@ function memoryRecords(rows: Row[]) {
 }
 
 const request = (url: string, init?: RequestInit) => new Request(url, init);
-const press = (url: string) => {
+const press = (url: string, extra: Record<string, string> = {}) => {
   const { pathname, searchParams } = new URL(url);
   return request(`https://www.podling.app${pathname}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://www.podling.app' },
-    body: new URLSearchParams({ token: searchParams.get('token') ?? '' }).toString(),
+    body: new URLSearchParams({ token: searchParams.get('token') ?? '', ...extra }).toString(),
   });
 };
+
+/** The rejoin confirmations asked for (address and the withdrawal each is for), answering `outcome`. */
+function rejoinMail(outcome: { queued: number; limited: number } = { queued: 1, limited: 0 }) {
+  const asked: [string, string][] = [];
+  return {
+    asked,
+    rejoinMail: async (email: string, withdrawnAt: string) => {
+      asked.push([email, withdrawnAt]);
+      return outcome;
+    },
+  };
+}
 
 describe('email links', () => {
   it('knows its own paths', () => {
@@ -174,45 +202,94 @@ describe('email links', () => {
     expect(store.writes).toEqual(['rec1:Withdrawn']);
   });
 
-  it('after unsubscribing, the page offers to join again; only that button (the token’s holder) brings the address back', async () => {
-    const store = memoryRecords([
-      { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Confirmed' },
-    ]);
-    const url = await signedUrl(context, 'unsubscribe', 'waitlist', 'p@example.com');
-    const options = { records: store.records, linkSecrets: [SECRET], now: () => SENT };
-    const done = await (await handleEmailLink(press(url), options)).text();
+  it('join again: the press only emails a fresh confirmation (the address stays Withdrawn); that confirmation confirms, an older one and a replay after a later withdrawal do not', async () => {
+    const email = 'p@example.com';
+    const store = memoryRecords([{ id: 'rec1', form: 'waitlist', email, consent: 'Confirmed' }]);
+    const mail = rejoinMail();
+    let now = SENT;
+    const options = { records: store.records, linkSecrets: [SECRET], now: () => now, ...mail };
+    const oldConfirm = await signedUrl(context, 'confirm', 'waitlist', email);
+    const unsubscribe = await signedUrl(context, 'unsubscribe', 'waitlist', email);
+    const done = await (await handleEmailLink(press(unsubscribe), options)).text();
     expect(store.rows[0]?.consent).toBe('Withdrawn');
     expect(done).toContain(EMAIL_COPY.linkPages.rejoinAction);
     expect(done).toContain('name="rejoin" value="1"');
-    const token = new URL(url).searchParams.get('token') ?? '';
-    const rejoin = await handleEmailLink(
-      request(`${SITE}${new URL(url).pathname}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token, rejoin: '1' }).toString(),
-      }),
-      options,
-    );
+    const withdrawnAt = SENT.toISOString();
+
+    now = new Date(SENT.getTime() + 60_000);
+    const rejoin = await handleEmailLink(press(unsubscribe, { rejoin: '1' }), options);
     expect(rejoin.status).toBe(200);
-    expect(await rejoin.text()).toContain(EMAIL_COPY.linkPages.rejoinedTitle);
-    expect(store.writes).toEqual(['rec1:Withdrawn', 'rec1:Confirmed']);
+    expect(await rejoin.text()).toContain(EMAIL_COPY.linkPages.rejoinSentBody);
+    expect(mail.asked).toEqual([[email, withdrawnAt]]);
+    expect(store.writes, 'nothing changes until the confirmation is pressed').toEqual(['rec1:Withdrawn']);
+
+    // A confirmation sent before the withdrawal still does nothing.
+    expect((await handleEmailLink(press(oldConfirm), options)).status).toBe(410);
+    const fresh = await signedUrl({ ...context, now }, 'confirm', 'waitlist', email, undefined, withdrawnAt);
+    const back = await handleEmailLink(press(fresh), options);
+    expect(await back.text()).toContain(EMAIL_COPY.linkPages.rejoinedTitle);
+    expect(store.rows[0]).toMatchObject({ consent: 'Confirmed', consentText: WAITLIST_CONSENT_STATEMENT });
+    expect(await (await handleEmailLink(press(fresh), options)).text()).toContain(
+      EMAIL_COPY.linkPages.alreadyConfirmedTitle,
+    );
+
+    // Withdrawn again: the rejoin confirmation (still within its 7 days) no longer applies.
+    now = new Date(now.getTime() + 60_000);
+    await handleEmailLink(press(unsubscribe), options);
+    expect((await handleEmailLink(press(fresh), options)).status).toBe(410);
+    expect(store.writes).toEqual(['rec1:Withdrawn', 'rec1:Confirmed', 'rec1:Withdrawn']);
   });
 
-  it('unsubscribing from a quote email with no waitlist record leaves a Withdrawn suppression entry', async () => {
+  it('join again past the inbox’s mail limits says no email went and changes nothing; with no mail at all, 503', async () => {
+    const store = memoryRecords([
+      { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Withdrawn', updatedAt: SENT },
+    ]);
+    const unsubscribe = await signedUrl(context, 'unsubscribe', 'waitlist', 'p@example.com');
+    const options = { records: store.records, linkSecrets: [SECRET], now: () => SENT };
+    const limited = await handleEmailLink(press(unsubscribe, { rejoin: '1' }), {
+      ...options,
+      ...rejoinMail({ queued: 0, limited: 1 }),
+    });
+    expect(await limited.text()).toContain(EMAIL_COPY.linkPages.rejoinLimitedBody);
+    expect((await handleEmailLink(press(unsubscribe, { rejoin: '1' }), options)).status).toBe(503);
+    expect(store.writes).toEqual([]);
+  });
+
+  it('the rejoin confirmation: its own words, to the address, and a confirm link signed for that withdrawal', async () => {
+    const withdrawnAt = '2026-02-09T10:00:00.000Z';
+    const settings = { schoolsTeamEmail: 'schools@podling.app', bookingUrl: 'https://cal.example' };
+    const [email, ...more] = await emailsFor(
+      rejoinRequest('P@example.com', withdrawnAt, SENT),
+      context,
+      settings,
+      inboxKey,
+    );
+    expect(more).toEqual([]);
+    expect(email).toMatchObject({
+      limitedInbox: inboxKey('P@example.com'),
+      message: { to: 'P@example.com', subject: EMAIL_COPY.rejoin.subject },
+    });
+    expect(email?.message.text).toContain(EMAIL_COPY.rejoin.intro);
+    const link = /https:\/\/\S+\/api\/email\/confirm\?token=(\S+)/.exec(email?.message.text ?? '');
+    const check = await checkLink(decodeURIComponent(link?.[1] ?? ''), 'confirm', [SECRET], SENT);
+    expect(check).toMatchObject({ ok: true, claims: { email: 'P@example.com', withdrawnAt } });
+  });
+
+  it('unsubscribing from a quote email leaves a Withdrawn suppression entry, and its token never joins the waitlist', async () => {
     const store = memoryRecords([{ id: 'rec1', form: 'quote', email: 'head@school.sch.uk' }]);
     const url = await signedUrl(context, 'unsubscribe', 'quote', 'head@school.sch.uk');
-    const get = await handleEmailLink(request(url), {
-      records: store.records,
-      linkSecrets: [SECRET],
-      now: () => SENT,
-    });
+    const mail = rejoinMail();
+    const options = { records: store.records, linkSecrets: [SECRET], now: () => SENT, ...mail };
+    const get = await handleEmailLink(request(url), options);
     expect(await get.text()).toContain(EMAIL_COPY.linkPages.unsubscribeButton);
-    await handleEmailLink(press(url), {
-      records: store.records,
-      linkSecrets: [SECRET],
-      now: () => SENT,
-    });
+    const done = await (await handleEmailLink(press(url), options)).text();
+    expect(done).toContain(EMAIL_COPY.linkPages.unsubscribedTitle);
+    expect(done, 'no way to join “again” what it never joined').not.toContain('name="rejoin"');
+    const rejoin = await handleEmailLink(press(url, { rejoin: '1' }), options);
+    expect(rejoin.status).toBe(400);
+    expect(mail.asked).toEqual([]);
     expect(store.writes).toEqual(['create:head@school.sch.uk:Withdrawn']);
+    expect(store.rows[1]?.consent).toBe('Withdrawn');
   });
 
   it('a held change: the page shows the values escaped; pressing applies them once and tells the schools team', async () => {

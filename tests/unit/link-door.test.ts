@@ -5,17 +5,23 @@
  * nothing and is never refused for it.
  */
 import { describe, expect, it } from 'vitest';
+import { EMAIL_COPY } from '#src/config/messages.ts';
 import { EMAIL_LINK_PATHS } from '#src/server/links.ts';
+import { signedUrl } from '#src/server/emails.ts';
 import { SUBMISSIONS_PER_CLIENT_PER_MINUTE, REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
 import { createDoors } from '#src/server/form-door.ts';
-import { memoryMailLedger, parseMailSettings } from '#src/server/mail.ts';
+import { type MailJob, memoryMailLedger, parseMailSettings } from '#src/server/mail.ts';
 import { createPacer } from '#src/server/airtable-client.ts';
 
 const SITE = 'https://podling.test';
 const UNSUBSCRIBE = `${SITE}${EMAIL_LINK_PATHS.unsubscribe}`;
 
-function linkDoor() {
+const SECRET = 's'.repeat(40);
+
+/** The doors over a stub Airtable whose every lookup finds `found` (none by default). */
+function linkDoor(found: { id: string; fields: Record<string, unknown> }[] = []) {
   const airtableCalls: string[] = [];
+  const jobs: MailJob[] = [];
   const doors = createDoors(
     {
       AIRTABLE_API_KEY: 'patServer',
@@ -26,20 +32,20 @@ function linkDoor() {
       queue: { send: async () => undefined },
       siteOrigin: SITE,
       pacer: createPacer(),
-      fetch: async (input) => {
-        airtableCalls.push(String(input));
-        return Response.json({ records: [] });
+      fetch: async (input, init) => {
+        airtableCalls.push(`${init?.method ?? 'GET'} ${String(input)}`);
+        return Response.json({ records: found });
       },
       warn: () => undefined,
       mail: {
-        settings: parseMailSettings({ LINK_SECRET: 's'.repeat(40) }),
+        settings: parseMailSettings({ LINK_SECRET: SECRET }),
         ledger: memoryMailLedger(),
-        enqueue: async () => undefined,
+        enqueue: async (job) => void jobs.push(job),
         deadLetter: undefined,
       },
     },
   );
-  return { doors, airtableCalls };
+  return { doors, airtableCalls, jobs };
 }
 
 const press = (body: BodyInit, headers: Record<string, string> = {}) =>
@@ -50,6 +56,36 @@ const press = (body: BodyInit, headers: Record<string, string> = {}) =>
   });
 
 describe('the emails’ links as a door', () => {
+  it('join again: queues one fresh confirmation to the address within its mail limits, and writes nothing', async () => {
+    const email = 'leaver@example.com';
+    const withdrawnAt = '2026-02-10T08:00:00.000Z';
+    const { doors, airtableCalls, jobs } = linkDoor([
+      { id: 'rec1', fields: { Email: email, Consent: 'Withdrawn', 'Last Updated': withdrawnAt } },
+    ]);
+    const context = {
+      from: { email: 'hello@podling.app' },
+      siteUrl: SITE,
+      now: new Date(),
+      linkSecret: SECRET,
+    };
+    const token = new URL(await signedUrl(context, 'unsubscribe', 'waitlist', email)).searchParams.get(
+      'token',
+    );
+    const rejoin = () => doors(press(new URLSearchParams({ token: token ?? '', rejoin: '1' })));
+    expect(await (await rejoin()).text()).toContain(EMAIL_COPY.linkPages.rejoinSentTitle);
+    expect(jobs).toEqual([
+      expect.objectContaining({
+        email,
+        message: expect.objectContaining({ to: email, subject: EMAIL_COPY.rejoin.subject }),
+      }),
+    ]);
+    // Pressed again at once: the inbox's limit holds, and the page says nothing went.
+    expect(await (await rejoin()).text()).toContain(EMAIL_COPY.linkPages.rejoinLimitedTitle);
+    expect(jobs).toHaveLength(1);
+    // Lookups only (listRecords): the record is written by the confirmation's press, not this one.
+    expect(airtableCalls.filter((call) => !call.endsWith('/listRecords'))).toEqual([]);
+  });
+
   it('refuse a flood of presses from one client past the per-client limit, and serve another client', async () => {
     const { doors, airtableCalls } = linkDoor();
     const statuses: number[] = [];
