@@ -4,6 +4,7 @@
  * and read the request log.
  */
 import type http from 'node:http';
+import ipaddr from 'ipaddr.js';
 import { escapeHtml } from '#src/lib/page-templates.ts';
 import { isMailMessage } from '#src/server/mail.ts';
 import { type OutboxMessage, outboxMailer, readOutbox } from './outbox.ts';
@@ -19,7 +20,7 @@ export const ADMIN_HELP = `Admin API under ${EMULATOR_ADMIN_PREFIX}:
   GET  / (the records and outbox page), /health, /records, /records/:table, /requests, /outbox
   POST /records/:table { fields, createdTime? }, /reset, /outbox (a mail message: writes one .eml)
   GET|POST|DELETE /faults (POST Fault | Fault[]), GET|POST /config (POST ApiConfig)
-It answers on loopback hosts only, and takes changes only from its own origin or from tools
+It answers loopback clients on loopback hosts only, and takes changes only from its own origin or from tools
 that send no Origin (tests, curl).`;
 
 /** A plain page listing what has been stored, newest first, one table per base table, and the outbox. */
@@ -64,7 +65,13 @@ function hostNameOf(host: string): string {
 }
 
 /** The parts of a request the checks read (a TLS socket has `encrypted`). */
-type AdminRequest = Pick<http.IncomingMessage, 'headers' | 'method'> & { socket?: object };
+type AdminRequest = Pick<http.IncomingMessage, 'headers' | 'method'> & {
+  socket?: { remoteAddress?: string };
+};
+
+/** True for a loopback address in any spelling (127.0.0.0/8, ::1, ::ffff:127.0.0.1). */
+export const isLoopbackAddress = (address = '') =>
+  ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
 
 /** The emulator's own origin as the request names it (scheme and Host). */
 export function ownOrigin(req: AdminRequest): string {
@@ -84,6 +91,8 @@ export function fromOtherOrigin(req: AdminRequest): boolean {
  * Why an admin request is refused, or null. The admin API is for the developer's own tools and
  * for pages on its own origin (the records page):
  *
+ * - the client's socket address must be loopback: with `vite --host` another machine reaches the
+ *   site, and may send any Host it likes;
  * - the Host must be a loopback name or one of `allowedHosts` (a DNS-rebinding page names its
  *   own domain, so it is refused);
  * - from a foreign `Origin` (or with `Sec-Fetch-Site: cross-site`), anything but a read is
@@ -93,6 +102,8 @@ export function fromOtherOrigin(req: AdminRequest): boolean {
  * Requests without Origin (the tests' fetch, curl, Playwright's request context) are allowed.
  */
 export function adminRequestProblem(req: AdminRequest, allowedHosts: readonly string[] = []): string | null {
+  if (!isLoopbackAddress(req.socket?.remoteAddress))
+    return "The emulator's admin API answers this machine's own clients only";
   const name = hostNameOf(req.headers.host ?? '').toLowerCase();
   if (!LOOPBACK_HOST.test(name) && !allowedHosts.some((allowed) => allowed.toLowerCase() === name))
     return `The emulator's admin API answers on loopback addresses only, not ${name || 'an unnamed host'}`;

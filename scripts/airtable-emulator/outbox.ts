@@ -25,7 +25,7 @@ export function outboxMailer(directory: string, now: () => Date = () => new Date
       // An unsafe address is a MailFailure no retry fixes, before anything is written.
       const { from, ...ready } = readyToSend(message);
       try {
-        await mkdir(directory, { recursive: true });
+        await mkdir(directory, { recursive: true, mode: 0o700 });
         const existing = (await readdir(directory)).find((name) => name.endsWith(`-${key}.eml`));
         if (existing) return { id: path.join(directory, existing) };
         const at = now();
@@ -34,7 +34,8 @@ export function outboxMailer(directory: string, now: () => Date = () => new Date
         const messageId = `<${randomUUID()}@${domain}>`;
         const raw = await new MailComposer({ ...ready, from: sender, messageId, date: at }).compile().build();
         const file = path.join(directory, `${at.toISOString().replace(/[:.]/g, '-')}-${key}.eml`);
-        await writeFile(file, raw, { flag: 'wx' });
+        // Visitors' addresses and live links: this user's alone.
+        await writeFile(file, raw, { flag: 'wx', mode: 0o600 });
         return { id: file };
       } catch (error) {
         throw new MailFailure(

@@ -98,10 +98,11 @@ export class BaseStore {
 
   private save(): void {
     if (!this.dataFile) return;
-    fs.mkdirSync(path.dirname(this.dataFile), { recursive: true });
+    fs.mkdirSync(path.dirname(this.dataFile), { recursive: true, mode: 0o700 });
     const temporary = `${this.dataFile}.${process.pid}.tmp`;
     const content = { version: DATA_FILE_VERSION, baseId: this.baseId, tables: this.tables };
-    fs.writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`);
+    // Visitors' data: this user's alone (the rename keeps the temporary file's mode).
+    fs.writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
     fs.renameSync(temporary, this.dataFile);
   }
 

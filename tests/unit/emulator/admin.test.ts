@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +55,9 @@ describe('admin page and API helpers', () => {
         text: 'No link',
         idempotencyKey: '2',
       });
+      // Visitors' addresses and live links: each file is this user's alone.
+      for (const name of await readdir(outboxDir))
+        expect((await stat(path.join(outboxDir, name))).mode & 0o777, name).toBe(0o600);
       const page = await (await fetch(`${emulator.url}/__emulator/`)).text();
       expect(page).toContain('<h2>Outbox (2)</h2>');
       expect(page).toContain(

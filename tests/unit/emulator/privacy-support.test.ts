@@ -152,9 +152,11 @@ describe('select options added by a typecast batch', () => {
 });
 
 describe('admin API origin checks', () => {
+  const socket = { remoteAddress: '127.0.0.1' };
   const request = (method: string, headers: Record<string, string>) => ({
     method,
     headers: { host: '127.0.0.1:8787', ...headers },
+    socket,
   });
 
   it('takes any request from tools that send no Origin, and its own origin’s', () => {
@@ -179,14 +181,28 @@ describe('admin API origin checks', () => {
 
   it('answers loopback host names only, or the ones it was told (no DNS rebinding)', () => {
     for (const host of ['localhost:5173', '127.0.0.1', '127.1.2.3:80', '[::1]:8787', 'site.localhost:5173'])
-      expect(adminRequestProblem({ method: 'GET', headers: { host } }), host).toBeNull();
-    expect(adminRequestProblem({ method: 'GET', headers: { host: 'evil.example:8787' } })).toMatch(
+      expect(adminRequestProblem({ method: 'GET', headers: { host }, socket }), host).toBeNull();
+    expect(adminRequestProblem({ method: 'GET', headers: { host: 'evil.example:8787' }, socket })).toMatch(
       /loopback/,
     );
-    expect(adminRequestProblem({ method: 'GET', headers: {} })).toMatch(/loopback/);
+    expect(adminRequestProblem({ method: 'GET', headers: {}, socket })).toMatch(/loopback/);
     expect(
-      adminRequestProblem({ method: 'GET', headers: { host: 'dev-box.lan:8787' } }, ['dev-box.lan']),
+      adminRequestProblem({ method: 'GET', headers: { host: 'dev-box.lan:8787' }, socket }, ['dev-box.lan']),
     ).toBeNull();
+  });
+
+  it('answers only a client whose socket is loopback, whatever Host it sends', () => {
+    for (const remoteAddress of ['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.1'])
+      expect(
+        adminRequestProblem({ ...request('POST', {}), socket: { remoteAddress } }),
+        remoteAddress,
+      ).toBeNull();
+    for (const remoteAddress of ['192.0.2.7', '::ffff:192.0.2.7', 'fd00::2', '0.0.0.0', '', undefined])
+      expect(
+        adminRequestProblem({ ...request('GET', {}), socket: { remoteAddress } }, ['dev-box.lan']),
+        String(remoteAddress),
+      ).toMatch(/own clients only/);
+    expect(adminRequestProblem({ method: 'GET', headers: { host: '127.0.0.1' } })).toMatch(/own clients/);
   });
 });
 

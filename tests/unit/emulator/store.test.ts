@@ -59,6 +59,17 @@ describe('BaseStore', () => {
     expect(new BaseStore({ baseId: BASE, dataFile, schema: 'empty' }).describeTables()).toEqual([]);
   });
 
+  it('keeps its data file (visitors’ data) for this user alone, 0600, also over an older 0644 one', () => {
+    const dataFile = tempFile();
+    const store = new BaseStore({ baseId: BASE, dataFile });
+    store.seed('Waitlist', { Email: 'a@b.co' });
+    expect(fs.statSync(dataFile).mode & 0o777).toBe(0o600);
+    fs.chmodSync(dataFile, 0o644);
+    store.seed('Waitlist', { Email: 'c@d.co' });
+    expect(fs.statSync(dataFile).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(path.dirname(dataFile))).toEqual([path.basename(dataFile)]);
+  });
+
   it('refuses a data file from an older emulator rather than overwrite it', () => {
     const dataFile = tempFile();
     fs.writeFileSync(dataFile, JSON.stringify({ version: 1, tables: {} }));
