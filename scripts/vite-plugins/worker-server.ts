@@ -6,6 +6,11 @@
  *
  * What this file adds around Cloudflare's plugin, for local runs only:
  *
+ * - **The front door** (front-door.ts), first on both servers: every request answered, however
+ *   it is spelled, and no body over the Worker's bound let through to workerd.
+ * - **Nothing of `.data/` served**: the link secret, the emulator's data and the outbox are
+ *   denied to Vite's file serving (`server.fs.deny`, beside Cloudflare's own for `.dev.vars`,
+ *   `.env*` and `.wrangler/`); the emulator's admin answers loopback clients only (admin.ts).
  * - **The Worker's settings from the shell** (or `.env` files, or `.dev.vars`), for the names in
  *   WORKER_SETTINGS. Cloudflare's plugin reads `vite preview`'s variables from the `.dev.vars` it
  *   copied at build time (workers-sdk discussion 13885): this bridges the shell's settings in, so
@@ -32,6 +37,7 @@ import { cloudflare } from '@cloudflare/vite-plugin';
 import {
   type Connect,
   loadEnv,
+  mergeConfig,
   type Plugin,
   type PreviewServer,
   type UserConfig,
@@ -51,6 +57,7 @@ import { clientAddress, trustedProxies } from '#src/server/request-check.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 import { onLoopback } from '#scripts/loopback.ts';
 import { devFormTemplate, devLinkPageTemplate } from './form-templates.ts';
+import { frontDoor } from './front-door.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
 /** The Worker's settings a local run takes from the shell (docs/deploy.md lists them all). */
@@ -159,6 +166,8 @@ function devTemplates(server: ViteDevServer): Connect.NextHandleFunction {
 export function workerServer(settings: SiteSettingsHolder): Plugin[] {
   /** On `vite` and `vite preview` alike: the client's address, the emulator's page, the log line. */
   const mountStandIns = ({ middlewares, httpServer, config }: ViteDevServer | PreviewServer) => {
+    if (config.mode === 'test') return;
+    middlewares.use(frontDoor(middlewares.stack, (message) => config.logger.error(message)));
     const stand = emulator;
     if (!stand || !httpServer) return;
     middlewares.use(connectingAddress());
@@ -192,7 +201,9 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       const builtDir = isPreview
         ? pointAtBuild(root, path.resolve(root, config.build?.outDir ?? 'dist'))
         : null;
-      if (settings.current.storageMode === 'direct') return;
+      // The link secret, the emulator's data, the outbox: never served by `vite`.
+      const deny = (...paths: string[]) => ({ server: { fs: { deny: ['**/.data/**', ...paths] } } });
+      if (settings.current.storageMode === 'direct') return deny();
       const shell = loadEnv(mode, root, '');
       const fromShell: Vars = {};
       for (const name of WORKER_SETTINGS) if (shell[name]) fromShell[name] = shell[name];
@@ -266,13 +277,20 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       }
       // No CORS grant to any other origin (Vite grants every localhost page by default): the
       // site's pages are same-origin, and no other page may read the emulator's admin through it.
-      return { server: { cors: false, strictPort: true }, preview: { cors: false, strictPort: true } };
+      return mergeConfig(deny(path.resolve(root, dataFile), `${outboxDir}/**`), {
+        server: { cors: false, strictPort: true },
+        preview: { cors: false, strictPort: true },
+      });
     },
-    configureServer(server) {
-      mountStandIns(server);
-      templates = devTemplates(server);
+    // Before Vite's own middleware and Cloudflare's: the front door comes first.
+    configureServer: {
+      order: 'pre',
+      handler(server) {
+        mountStandIns(server);
+        templates = devTemplates(server);
+      },
     },
-    configurePreviewServer: mountStandIns,
+    configurePreviewServer: { order: 'pre', handler: mountStandIns },
   };
 
   // Not in Vitest's own Vite server (mode 'test'): its tests start the servers they need.

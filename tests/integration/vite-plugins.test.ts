@@ -3,8 +3,11 @@
  * The site's Vite plugins, driven through Vite's own APIs exactly as `vite build`, `vite preview`
  * and `vite` run them: the whole site is built, served like the host, and stored to locally.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { Agent, get, request, type Server } from 'node:http';
+import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBuilder, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +64,151 @@ async function outbox(base: string) {
 
 const urlOf = (server: { resolvedUrls: { local: string[] } | null }) =>
   (server.resolvedUrls?.local[0] ?? '').replace(/\/$/, '');
+
+/** One request exactly as written, on its own connection (fetch normalises a target): its status, 0 if none. */
+function rawStatus(base: string, target: string): Promise<number> {
+  const { hostname, port, host } = new URL(base);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    socket.setTimeout(10_000, () => socket.destroy());
+    socket.on('data', (chunk) => (answer += String(chunk)));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+/** GET `url` through `agent` (false: a fresh connection): its status. */
+const statusOf = (url: string, agent: Agent | false) =>
+  new Promise<number>((resolve, reject) => {
+    get(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    }).on('error', reject);
+  });
+
+/**
+ * A post of more than the Worker's bound to a door: declared (2 MB of Content-Length, of which
+ * 64 KB is sent: it is answered on its headers) or chunked (1 MB, sent whole). Its status and
+ * Connection header, or the error that cut it.
+ */
+function oversizedPost(base: string, chunked: boolean): Promise<string> {
+  const body = Buffer.alloc(chunked ? 1024 * 1024 : 64 * 1024, 'a');
+  const length = chunked ? {} : { 'content-length': String(2 * 1024 * 1024) };
+  return new Promise((resolve) => {
+    const post = request(
+      `${base}${FORMS.waitlist.path}`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', origin: base, ...length },
+      },
+      (res) => {
+        resolve(`${res.statusCode} ${res.headers.connection}`);
+        post.destroy();
+      },
+    );
+    post.setTimeout(10_000, () => post.destroy(new Error('no answer in 10 s')));
+    post.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    // Written before end(): Node sends it chunked (end(body) alone would declare its length).
+    post.write(body);
+    if (chunked) post.end();
+  });
+}
+
+/**
+ * Rounds of oversized posts, each followed by pages on a fresh connection, a kept-alive one
+ * opened before the rounds, and fetch's pool: every post's answer, and every page's status.
+ */
+async function oversizedRounds(base: string, chunked: boolean, rounds = 20) {
+  const kept = new Agent({ keepAlive: true, maxSockets: 1 });
+  const pages: number[] = [await statusOf(`${base}/about`, kept)];
+  const posts = new Set<string>();
+  for (let round = 0; round < rounds; round += 1) {
+    posts.add(await oversizedPost(base, chunked));
+    const page = await fetch(`${base}/`);
+    await page.arrayBuffer();
+    pages.push(page.status, await statusOf(`${base}/about`, false), await statusOf(`${base}/`, kept));
+  }
+  kept.destroy();
+  return { posts: [...posts], failedPages: pages.filter((status) => status !== 200) };
+}
+
+/** Spellings of a request target no Request can be made from, or that are not origin-form. */
+const ODD_TARGETS = ['//a@b/', '//user:pass@127.0.0.1/', 'http://evil/', 'http://a@b/', '/%E0%A4%A', '/%ZZ'];
+
+/** Another machine's client on the network (`vite --host`): an address of this one that is not loopback. */
+const lanAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((entry) => entry && !entry.internal && entry.family === 'IPv4')?.address;
+
+/**
+ * A request to `server` over a socket whose far end is `lanAddress` (not loopback), naming the
+ * loopback Host, as another machine would send it: its status and body.
+ */
+async function fromAnotherMachine(httpServer: Server, base: string, path: string, method = 'GET') {
+  const relay = createNetServer((socket) => httpServer.emit('connection', socket));
+  await once(relay.listen(0, lanAddress), 'listening');
+  try {
+    const { port } = relay.address() as AddressInfo;
+    return await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const options = { host: lanAddress, port, localAddress: lanAddress, path, method, agent: false };
+      request({ ...options, headers: { host: new URL(base).host } }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += String(chunk)));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+        .on('error', reject)
+        .end();
+    });
+  } finally {
+    relay.close();
+  }
+}
+
+/** The local files that hold secrets or visitors' data, by every spelling Vite might serve them. */
+async function localSecretPaths(root: string, dataDir: string) {
+  await mkdir(join(root, '.data'), { recursive: true });
+  const probe = await mkdtemp(join(root, '.data', 'deny-probe-'));
+  const name = probe.slice(join(root, '.data').length + 1);
+  await mkdir(join(probe, 'outbox'));
+  await writeFile(join(probe, 'airtable.json'), '{"probe":"visitor-data-marker"}');
+  await writeFile(join(probe, 'outbox', 'x.eml'), 'To: visitor-data-marker@example.com\n');
+  const emls = (await readdir(join(dataDir, 'outbox')).catch(() => [])).map((eml) => `outbox/${eml}`);
+  const paths = [
+    ...['airtable.json', 'outbox/x.eml'].flatMap((file) => [
+      `/.data/${name}/${file}`,
+      `/.data/${name}/${file}?raw`,
+      `/.data/${name}/${file}?import`,
+      `/%2Edata/${name}/${file}?raw`,
+      `/%2edata/${name}/${file}`,
+      `/@fs${probe}/${file}`,
+    ]),
+    ...['/.data/link-secret', '/.data/link-secret?raw', '/.data/link-secret?import', '/%2Edata/link-secret'],
+    `/@fs${root}/.data/link-secret`,
+    `/@fs${root}/.data/link-secret?raw`,
+    ...['airtable.json', ...emls].flatMap((file) => [`/@fs${dataDir}/${file}`, `/@fs${dataDir}/${file}?raw`]),
+  ];
+  const secret = await readFile(join(root, '.data', 'link-secret'), 'utf8').catch(() => '');
+  return {
+    paths,
+    markers: ['visitor-data-marker', '@example.com', ...(secret ? [secret.trim()] : [])],
+    probe,
+  };
+}
+
+/** Each path's status, where it is not 403 or 404 or its answer shows a marker. */
+async function servedSecrets(base: string, paths: readonly string[], markers: readonly string[]) {
+  const served: string[] = [];
+  for (const path of paths) {
+    const response = await fetch(`${base}${path}`);
+    const text = await response.text();
+    if (![403, 404].includes(response.status) || markers.some((marker) => text.includes(marker)))
+      served.push(`${path}: ${response.status}`);
+  }
+  return served;
+}
 
 describe('vite build', () => {
   let outDir = '';
@@ -166,6 +314,49 @@ describe('vite build', () => {
     }
     expect(statuses).toEqual([]);
   }, 60_000);
+
+  it('vite preview answers every request target with a status, and keeps serving', async () => {
+    const base = urlOf(previewServer!);
+    for (const target of ODD_TARGETS) expect(await rawStatus(base, target), target).toBe(400);
+    expect((await fetch(`${base}/`)).status).toBe(200);
+  });
+
+  it('vite preview refuses a body over the Worker’s bound before workerd sees it: no later request fails', async () => {
+    const base = urlOf(previewServer!);
+    expect(await oversizedRounds(base, false)).toEqual({ posts: ['413 close'], failedPages: [] });
+    const chunked = await oversizedRounds(base, true);
+    expect(
+      chunked.posts.every((answer) => !/^\d/.test(answer)),
+      String(chunked.posts),
+    ).toBe(true);
+    expect(chunked.failedPages).toEqual([]);
+  }, 60_000);
+
+  it.skipIf(!lanAddress)(
+    'vite preview opens the emulator’s admin to this machine only, whatever Host',
+    async () => {
+      const base = urlOf(previewServer!);
+      for (const [path, method] of [
+        ['/__emulator/records'],
+        ['/__emulator/'],
+        ['/__emulator/reset', 'POST'],
+      ]) {
+        const answer = await fromAnotherMachine(previewServer!.httpServer as Server, base, path!, method);
+        expect(answer.status, path).toBe(403);
+        expect(answer.body).not.toContain('preview@example.com');
+      }
+      expect(await storedEmails(base)).toEqual(['preview@example.com']);
+    },
+  );
+
+  it('vite preview serves none of the local secrets or visitors’ data', async () => {
+    const { paths, markers, probe } = await localSecretPaths(process.cwd(), outDir);
+    try {
+      expect(await servedSecrets(urlOf(previewServer!), paths, markers)).toEqual([]);
+    } finally {
+      await rm(probe, { recursive: true, force: true });
+    }
+  });
 
   it('no page reads submissions through the site: the emulator’s API is not on its origin', async () => {
     const response = await fetch(`${urlOf(previewServer!)}/v0/${EMULATOR_BASE_ID}/Waitlist?maxRecords=1`, {
@@ -277,5 +468,68 @@ describe('vite dev', () => {
     // binding counts in windows on the clock's minute, so 23 posts (with the sign-up above)
     // meet at most two windows' 20.
     expect(statuses.filter((status) => status === 429).length, String(statuses)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers every request target with a status, and keeps serving (`//a@b/` ended vite)', async () => {
+    const base = urlOf(server!);
+    for (const target of ODD_TARGETS) expect(await rawStatus(base, target), target).toBe(400);
+    expect((await fetch(`${base}/`)).status).toBe(200);
+  });
+
+  it('passes a middleware’s rejected promise to the error handler (500) instead of ending the process', async () => {
+    const { stack } = server!.middlewares;
+    const door = stack.findIndex((layer) => (layer.handle as { name?: string }).name === 'frontDoor');
+    expect(door).toBeGreaterThanOrEqual(0);
+    stack.splice(door + 1, 0, {
+      route: '/boom',
+      handle: () => Promise.reject(new Error('a middleware failed')),
+    });
+    try {
+      expect((await fetch(`${urlOf(server!)}/boom`)).status).toBe(500);
+      expect((await fetch(`${urlOf(server!)}/`)).status).toBe(200);
+    } finally {
+      stack.splice(door + 1, 1);
+    }
+  });
+
+  it('refuses a body over the Worker’s bound before workerd sees it: no later request fails', async () => {
+    const base = urlOf(server!);
+    expect(await oversizedRounds(base, false)).toEqual({ posts: ['413 close'], failedPages: [] });
+    const chunked = await oversizedRounds(base, true);
+    expect(
+      chunked.posts.every((answer) => !/^\d/.test(answer)),
+      String(chunked.posts),
+    ).toBe(true);
+    expect(chunked.failedPages).toEqual([]);
+  }, 60_000);
+
+  // With `vite --host`, another machine reaches the site and may send any Host: the admin
+  // answers by the socket's address. (No address but loopback here: admin.test.ts's fake sockets.)
+  it.skipIf(!lanAddress)(
+    'opens the emulator’s admin to this machine only, whatever Host is sent',
+    async () => {
+      const base = urlOf(server!);
+      for (const [path, method] of [
+        ['/__emulator/records'],
+        ['/__emulator/outbox'],
+        ['/__emulator/'],
+        ['/__emulator/reset', 'POST'],
+        ['/__emulator/faults', 'POST'],
+      ]) {
+        const answer = await fromAnotherMachine(server!.httpServer as Server, base, path!, method);
+        expect(answer.status, path).toBe(403);
+        expect(answer.body).not.toContain('dev@example.com');
+      }
+      expect(await storedEmails(base)).toContain('dev@example.com');
+    },
+  );
+
+  it('serves none of the local secrets or visitors’ data (.data/, the emulator’s file, the outbox)', async () => {
+    const { paths, markers, probe } = await localSecretPaths(server!.config.root, dataDir);
+    try {
+      expect(await servedSecrets(urlOf(server!), paths, markers)).toEqual([]);
+    } finally {
+      await rm(probe, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,91 @@
+/**
+ * The local servers' front door: the first middleware of `vite` and `vite preview` (mounted by
+ * worker-server.ts), in Node, before anything hands a request to workerd. Local runs only: on
+ * Cloudflare the edge does this.
+ *
+ * - **A request target a Request cannot be made from** (`//a@b/`, credentials in the URL; an
+ *   absolute-form or `*` target; a path whose percent-encoding does not decode) is answered 400.
+ *   Cloudflare's plugin builds a `Request` from the target, and its dev middleware's rejection
+ *   ended `vite`.
+ * - **A body over the Worker's bound** (BODY_READ_TO_END_BYTES) never reaches workerd: a
+ *   Content-Length over it is answered 413 unread, with `Connection: close`; a chunked body is
+ *   counted and the connection cut at the bound. workerd keeps a connection whose upload was left
+ *   unread for the next request, which then fails (workerd issue 1741): any later request, on any
+ *   connection, became a 500.
+ * - **An error in any middleware** is passed on to the server's error handler (logged, answered
+ *   500), never left as an unhandled rejection that ends the process.
+ */
+import type http from 'node:http';
+import type { Connect } from 'vite';
+import { BODY_READ_TO_END_BYTES } from '#src/server/request-check.ts';
+import { SECURITY_HEADERS } from '#src/server/security-headers.ts';
+
+/** True when a Request can be made from the target: origin-form, decodable, no credentials. */
+export function usableTarget(target = ''): boolean {
+  if (!target.startsWith('/')) return false;
+  try {
+    decodeURI(target.split('?')[0] ?? '');
+    return new Request(new URL(target, 'http://localhost')).url !== '';
+  } catch {
+    return false;
+  }
+}
+
+function refuse(res: http.ServerResponse, status: number, text: string) {
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+    'Content-Type': 'text/plain; charset=utf-8',
+    Connection: 'close',
+  });
+  res.end(text);
+}
+
+const guarded = new WeakSet<object>();
+
+/** A middleware whose rejected promise goes to `next(error)`, or to the log once it has answered. */
+function guard(handle: Connect.NextHandleFunction, log: (message: string) => void) {
+  const safe: Connect.NextHandleFunction = (req, res, next) => {
+    let passed = false;
+    const onward = (error?: unknown) => {
+      passed = true;
+      next(error);
+    };
+    const result: unknown = handle(req, res, onward);
+    if (result instanceof Promise)
+      result.catch((error: unknown) =>
+        passed || res.headersSent
+          ? log(error instanceof Error ? (error.stack ?? error.message) : String(error))
+          : onward(error),
+      );
+  };
+  guarded.add(safe);
+  return Object.defineProperty(safe, 'name', { value: handle.name });
+}
+
+/** The front door for one server: `stack` is its connect app's, `log` its logger's error. */
+export function frontDoor(
+  stack: readonly Connect.ServerStackItem[],
+  log: (message: string) => void,
+): Connect.NextHandleFunction {
+  return function frontDoor(req, res, next) {
+    // Every middleware, Vite's and the plugins', also those added since the last request.
+    for (const layer of stack)
+      if (typeof layer.handle === 'function' && layer.handle.length < 4 && !guarded.has(layer.handle))
+        layer.handle = guard(layer.handle as Connect.NextHandleFunction, log);
+    if (!usableTarget(req.url)) return refuse(res, 400, 'Bad request target\n');
+    if (Number(req.headers['content-length'] ?? 0) > BODY_READ_TO_END_BYTES)
+      return refuse(res, 413, 'Request body too large\n');
+    if (req.headers['transfer-encoding']) {
+      let seen = 0;
+      const push = req.push.bind(req);
+      req.push = (chunk: Buffer | null, encoding?: BufferEncoding) => {
+        seen += chunk?.length ?? 0;
+        if (seen <= BODY_READ_TO_END_BYTES) return push(chunk, encoding);
+        req.socket.destroy();
+        return false;
+      };
+    }
+    next();
+  };
+}
