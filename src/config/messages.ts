@@ -69,7 +69,7 @@ export const EMAIL_COPY = {
   quoteAcknowledgement: {
     subject: `We have your quote request – ${PRODUCT_NAME} for schools`,
     intro: `Thank you for asking about ${PRODUCT_NAME} for your school. Our schools team will reply within two working days.`,
-    booking: 'If you would rather talk it through, book a call:',
+    action: 'If you would rather talk it through, book a call',
     ignore:
       'If you did not ask for a quote, ignore this email; reply to it if you want us to delete the request.',
   },

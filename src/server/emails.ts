@@ -240,7 +240,7 @@ export async function changeEmail(
 /** The contact's acknowledgement of a new quote request: none of what they typed, and the booking page. */
 export function quoteAcknowledgement(context: MailContext, email: string, bookingUrl: string, key: string) {
   const copy = EMAIL_COPY.quoteAcknowledgement;
-  const action = { label: copy.booking.replace(/:$/, ''), url: bookingUrl };
+  const action = { label: copy.action, url: bookingUrl };
   return visitorEmail(context, copy, 'quote', email, action, `acknowledge:${key}`);
 }
 

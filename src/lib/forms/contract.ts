@@ -14,6 +14,7 @@
  *   which only the server's consent rules write: src/server/submission.ts).
  */
 import { EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
+import type { EMAIL_COPY } from '#src/config/messages.ts';
 
 export interface PostedSource {
   readonly source: 'posted';
@@ -89,7 +90,46 @@ export interface FormContract {
   /** Written on a new record only, for a selection left empty (never over a stored one). */
   readonly defaultOnCreate?: { readonly field: string; readonly value: readonly string[] };
   readonly other?: OtherRule;
+  /** What the server does with what it stores (server mode). */
+  readonly conduct: FormConduct;
 }
+
+/**
+ * What the server does with a form's stored submissions (server mode; docs/consent.md): the one
+ * place two forms differ in behaviour. The server reads it and never branches on a form's name.
+ */
+export interface FormConduct {
+  /**
+   * Its addresses are proved before anything else is sent to them: a new record is Pending with
+   * `statement` (the words its visitor saw), its visitor gets the confirmation email, and its table
+   * is the suppression list every email to a visitor checks. At most one form says so; its fields
+   * include `consent`, `consentText` and `confirmedAt`.
+   */
+  readonly confirms?: { readonly statement: string };
+  /** The team hears of each new request, one held for an address on record, and a confirmed change. */
+  readonly tellsTeam?: {
+    /** The posted field whose value the team's subject line names (the school). */
+    readonly subjectField: string;
+  };
+  /**
+   * The email a new record's visitor gets, for a form that does not confirm: its words (a key of
+   * EMAIL_COPY, so the page's bundle carries no email copy) and where its one button leads.
+   */
+  readonly acknowledgement?: { readonly copy: AcknowledgementCopy; readonly url: string };
+}
+
+type EmailCopy = typeof EMAIL_COPY;
+/** The keys of EMAIL_COPY that are an email with one button. */
+export type AcknowledgementCopy = {
+  [K in keyof EmailCopy]: EmailCopy[K] extends {
+    subject: string;
+    intro: string;
+    ignore: string;
+    action: string;
+  }
+    ? K
+    : never;
+}[keyof EmailCopy];
 
 /** Checks a contract's own consistency at the type level and keeps its literal types. */
 export function defineForm<const C extends FormContract>(contract: C & ContractChecks<C>): C {
@@ -100,6 +140,7 @@ type FieldKey<C extends FormContract> = keyof C['fields'] & string;
 type ContractChecks<C extends FormContract> = {
   readonly defaultOnCreate?: { readonly field: FieldKey<C> };
   readonly other?: OtherRule<FieldKey<C>>;
+  readonly conduct: { readonly tellsTeam?: { readonly subjectField: PostedKey<C> } };
 };
 
 /** The keys of a contract's posted fields. */

@@ -10,7 +10,8 @@ import {
   EMAIL_MAX_LENGTH,
   PRODUCT_NAME,
 } from '#src/config/constants.ts';
-import { ROUTES } from '#src/config/site.ts';
+import { WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
+import { CALENDAR, ROUTES } from '#src/config/site.ts';
 import {
   CONSENT_STATES,
   EMAIL_KEY_FIELD,
@@ -95,6 +96,7 @@ export const WAITLIST_FORM = defineForm({
   // A sign-up that ticks nothing posts no interest: a new record gets the home form's default,
   // a stored one keeps its interests.
   defaultOnCreate: { field: 'interests', value: [DEFAULT_INTEREST_HOME_FORM] },
+  conduct: { confirms: { statement: WAITLIST_CONSENT_STATEMENT } },
 });
 
 export type WaitlistForm = typeof WAITLIST_FORM;
@@ -192,6 +194,10 @@ export const QUOTE_FORM = defineForm({
     emailKey: EMAIL_KEY_FIELD,
   },
   other: { field: 'useCases', optionId: 'other', textField: 'otherUseCase', prefix: 'Other:' },
+  conduct: {
+    tellsTeam: { subjectField: 'schoolName' },
+    acknowledgement: { copy: 'quoteAcknowledgement', url: CALENDAR.bookingUrl },
+  },
 });
 
 export type QuoteForm = typeof QUOTE_FORM;
