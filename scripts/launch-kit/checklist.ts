@@ -13,6 +13,7 @@ import { placeholderMarks } from '#src/config/site.ts';
 import { parseSiteSettings, SettingsError, type SiteSettings } from '#src/config/settings.ts';
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { cronTriggersOf, isDaily, wranglerVarOf } from './privacy-trigger.ts';
+import { TEAM_DIGEST_CRON } from '#src/server/team-inbox.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/queues.ts';
 import { type MailEnv, parseMailbox } from '#src/server/mail.ts';
 import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/links.ts';
@@ -119,7 +120,8 @@ export function retentionTriggerLine(root: string): Item {
   const configPath = path.join(root, 'wrangler.jsonc');
   let crons: string[] | null;
   try {
-    crons = cronTriggersOf(configPath);
+    // The team's digest has a trigger of its own; every other one applies the retention (worker.ts).
+    crons = cronTriggersOf(configPath)?.filter((cron) => cron !== TEAM_DIGEST_CRON) ?? null;
   } catch (error) {
     return fail(`retention: wrangler.jsonc could not be read (${(error as Error).message})`);
   }

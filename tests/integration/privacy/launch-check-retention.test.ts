@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchChecklist, retentionTriggerLine } from '#scripts/launch-kit/checklist.ts';
 import { cronTriggersOf, isDaily, stripJsonc } from '#scripts/launch-kit/privacy-trigger.ts';
+import { TEAM_DIGEST_CRON } from '#src/server/team-inbox.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -16,12 +17,12 @@ function rootWith(wrangler: string | null): string {
 }
 
 describe('the retention trigger in npm run launch-check', () => {
-  it('passes on this repository’s wrangler.jsonc: a daily Cron Trigger', () => {
-    expect(cronTriggersOf(path.join(ROOT, 'wrangler.jsonc'))).toEqual([expect.any(String)]);
+  it('passes on this repository’s wrangler.jsonc: a daily Cron Trigger (and the team digest’s own)', () => {
+    expect(cronTriggersOf(path.join(ROOT, 'wrangler.jsonc'))).toEqual([expect.any(String), TEAM_DIGEST_CRON]);
     const { lines } = launchChecklist({}, ROOT);
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^✓ retention: the Worker's Cron Trigger applies the 24-month retention \(.+, daily\)/,
+        /^✓ retention: the Worker's Cron Trigger applies the 24-month retention \(\d+ \d+ \* \* \*, daily\)/,
       ),
     );
   });
