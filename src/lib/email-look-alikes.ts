@@ -1,6 +1,6 @@
 /**
  * Addresses that pass for another (UTS 39 skeletons): the part of the email rule that needs a
- * table, so the page loads it when a form is first focused (loadLookAlikeRule in email.ts) rather
+ * table, so the page loads it when a form is first focused (preload.ts) rather
  * than before first paint; the server reads it directly (acceptedEmail).
  */
 import { canonicalEmail, isAllowedScriptMix } from './email.ts';

@@ -131,16 +131,16 @@ export function canonicalEmail(value: string): string | null {
 let passesForAnother: ((value: string) => boolean) | undefined;
 
 /**
- * Loads the look-alike rule (email-look-alikes.ts and its table of Unicode's confusables, about
- * 1.5 KB) for isAcceptedEmail. The forms start it when first focused, as they do the storage layer.
+ * Completes the forms' check with the look-alike rule (email-look-alikes.ts and its table of
+ * Unicode's confusables, about 1.5 KB), which the forms load when first focused (preload.ts).
  */
-export async function loadLookAlikeRule(): Promise<void> {
-  ({ passesForAnother } = await import('./email-look-alikes.ts'));
+export function setLookAlikeRule(rule: (value: string) => boolean): void {
+  passesForAnother = rule;
 }
 
 /**
  * The forms' check, before sending: the server's rule (acceptedEmail in email-look-alikes.ts)
- * once loadLookAlikeRule has run; until then the rule without look-alikes, which the server
+ * once setLookAlikeRule has run; until then the rule without look-alikes, which the server
  * completes.
  */
 export function isAcceptedEmail(value: string): boolean {

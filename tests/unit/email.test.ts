@@ -1,8 +1,8 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalEmail, isAcceptedEmail, isValidEmail, loadLookAlikeRule } from '#src/lib/email.ts';
-import { acceptedEmail, decodePunycode, LOOK_ALIKES } from '#src/lib/email-look-alikes.ts';
+import { canonicalEmail, isAcceptedEmail, isValidEmail, setLookAlikeRule } from '#src/lib/email.ts';
+import { acceptedEmail, decodePunycode, LOOK_ALIKES, passesForAnother } from '#src/lib/email-look-alikes.ts';
 
 /** A domain of exactly `length` characters: 63-character labels, then a short last label. */
 function domainOfLength(length: number): string {
@@ -176,7 +176,7 @@ describe('acceptedEmail: look-alikes (UTS 39 skeletons)', () => {
   });
 
   it('the forms check the same once the rule is loaded (on first focus)', async () => {
-    await loadLookAlikeRule();
+    setLookAlikeRule(passesForAnother);
     for (const [lookAlike, , twin] of LOOK_ALIKE_PAIRS) {
       expect(isAcceptedEmail(lookAlike), lookAlike).toBe(false);
       expect(isAcceptedEmail(twin), twin).toBe(true);

@@ -1,5 +1,5 @@
 import { env } from '#src/config/env.ts';
-import { loadLookAlikeRule } from '#src/lib/email.ts';
+import { setLookAlikeRule } from '#src/lib/email.ts';
 
 /**
  * Fetches what a submit needs ahead of it: the email rule's look-alike table, and in direct mode
@@ -9,7 +9,7 @@ import { loadLookAlikeRule } from '#src/lib/email.ts';
  */
 export function preloadStorage(): void {
   void Promise.all([
-    loadLookAlikeRule(),
+    import('#src/lib/email-look-alikes.ts').then((rule) => setLookAlikeRule(rule.passesForAnother)),
     ...(env.storageMode === 'direct'
       ? [import('./upsert.ts'), import('./client.ts').then((m) => m.loadAirtable())]
       : []),
