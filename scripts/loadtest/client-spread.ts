@@ -10,7 +10,7 @@ import http from 'node:http';
 import { onLoopback } from '#scripts/loopback.ts';
 
 /** The loopback address of visitor `n` (n ≥ 0): distinct for the first 15 million visitors. */
-export function visitorAddress(n: number): string {
+function visitorAddress(n: number): string {
   const a = 1 + (n % 250);
   const b = Math.floor(n / 250) % 250;
   const c = 10 + Math.floor(n / 62_500);

@@ -71,10 +71,7 @@ interface Submission {
 }
 
 /** The rush's schedule: originals evenly spread, each repeat after its original. */
-export function schedule(
-  options: Pick<RushOptions, 'signups' | 'quotes' | 'repeats' | 'overMs'>,
-  token: string,
-) {
+function schedule(options: Pick<RushOptions, 'signups' | 'quotes' | 'repeats' | 'overMs'>, token: string) {
   const originals: Submission[] = [];
   for (let i = 0; i < options.signups; i += 1)
     originals.push({ at: 0, kind: 'waitlist', email: `rush.s${i}.${token}@example.com` });

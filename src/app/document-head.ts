@@ -11,13 +11,13 @@ import {
 import { env } from '#src/config/env.ts';
 import { CONSENT_OPEN_SCRIPT } from '#src/features/consent/consent-store.ts';
 
-export const OG_IMAGE_PATH = '/og-image.png';
-export const OG_IMAGE_SIZE = { width: 1200, height: 630 } as const;
+const OG_IMAGE_PATH = '/og-image.png';
+const OG_IMAGE_SIZE = { width: 1200, height: 630 } as const;
 /** The App Store id inside the UK listing URL, for the iOS Smart App Banner. */
-export const APP_STORE_ID = /id(\d+)/.exec(LINKS.appStore)?.[1] ?? '';
+const APP_STORE_ID = /id(\d+)/.exec(LINKS.appStore)?.[1] ?? '';
 
 /** Structured data for search engines: the organisation and its app (home page only). */
-export function structuredData(): string {
+function structuredData(): string {
   const organisation = {
     '@type': 'Organization',
     '@id': `${env.siteUrl}/#organization`,

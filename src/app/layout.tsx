@@ -21,7 +21,7 @@ function DeferredToaster() {
   ) : null;
 }
 
-export const SKIP_LINK_TEXT = 'Skip to main content';
+const SKIP_LINK_TEXT = 'Skip to main content';
 
 /** The frame of every page: header, main content, footer, toasts and the cookie banner. */
 export function Layout({ children }: { children: ReactNode }) {

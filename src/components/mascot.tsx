@@ -1,5 +1,5 @@
 /** Intrinsic size of the mascot drawing, so the hero never shifts while it paints. */
-export const MASCOT_SIZE = { width: 320, height: 360 } as const;
+const MASCOT_SIZE = { width: 320, height: 360 } as const;
 
 /**
  * The mascot: a cheerful microphone waving hello, drawn inline as SVG so it arrives with the

@@ -45,7 +45,7 @@ function Mark({ mark }: { mark: PartnerMark }) {
 }
 
 /** A supporter's wordmark drawn as greyscale SVG, announced as one image by its alt text (text styles in home.css). */
-export function PartnerLogo({ partner }: { partner: Partner }) {
+function PartnerLogo({ partner }: { partner: Partner }) {
   const [first, second] = partner.wordmark;
   return (
     <svg

@@ -4,7 +4,7 @@ import { EXTERNAL_LINK_PROPS, LINKS } from '#src/config/site.ts';
 import type { StoreClickLocation, StorePlatform } from '#src/lib/analytics.ts';
 import '#src/styles/home.css';
 
-export const STORE_BUTTON_TEXT = {
+const STORE_BUTTON_TEXT = {
   appStore: { small: 'Download on the', large: 'App Store' },
   googlePlay: { small: 'Get it on', large: 'Google Play' },
   newTab: '(opens in a new tab)',

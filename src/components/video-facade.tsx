@@ -8,7 +8,7 @@ type VideoFacadeProps = {
 };
 
 /** The player's address on the video platform's privacy-enhanced domain. */
-export function videoEmbedUrl(videoId: string): string {
+function videoEmbedUrl(videoId: string): string {
   return `${VIDEO.embedOrigin}/embed/${encodeURIComponent(videoId)}?autoplay=1&rel=0`;
 }
 

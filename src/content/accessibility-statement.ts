@@ -7,10 +7,10 @@ import { CONTACT_EMAIL, PRODUCT_NAME, ACCESSIBILITY_META } from '#src/config/sit
 import type { LegalDocument } from './types.ts';
 
 /** ISO date of the last test of the site against WCAG 2.2 AA. */
-export const ACCESSIBILITY_REVIEWED = '2026-11-23';
+const ACCESSIBILITY_REVIEWED = '2026-11-23';
 
 /** Working days within which we answer a reported accessibility problem. */
-export const ACCESSIBILITY_REPLY_WORKING_DAYS = 5;
+const ACCESSIBILITY_REPLY_WORKING_DAYS = 5;
 
 export const ACCESSIBILITY_STATEMENT: LegalDocument = {
   title: ACCESSIBILITY_META.title,

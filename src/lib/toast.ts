@@ -8,7 +8,7 @@ import type * as HotToast from 'react-hot-toast';
 import type { Toaster as ToasterComponent } from 'react-hot-toast';
 
 type ToastModule = typeof HotToast;
-export type ToastKind = 'success' | 'error';
+type ToastKind = 'success' | 'error';
 export type FallbackToast = { readonly id: number; readonly kind: ToastKind; readonly message: string };
 
 /** How long a toast stays on screen (both the library's and the fallback's). */

@@ -29,8 +29,8 @@ export const EMAIL_INPUT = {
 } as const satisfies Partial<FieldProps>;
 
 /** The ids a field's hint and error carry (tests and forms may point at them). */
-export const fieldHintId = (id: string) => `${id}-hint`;
-export const fieldErrorId = (id: string) => `${id}-error`;
+const fieldHintId = (id: string) => `${id}-hint`;
+const fieldErrorId = (id: string) => `${id}-error`;
 
 /**
  * A labelled input of any type with an optional hint and error under it (GOV.UK pattern): the

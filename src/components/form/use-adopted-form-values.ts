@@ -9,7 +9,7 @@ export type HeldFormValues = {
 };
 
 /** Reads the values a form holds the way the browser would post them. */
-export function readHeldValues(form: HTMLFormElement): HeldFormValues {
+function readHeldValues(form: HTMLFormElement): HeldFormValues {
   const data = new FormData(form);
   const all = (name: string) =>
     data.getAll(name).filter((value): value is string => typeof value === 'string');

@@ -17,7 +17,7 @@ export const PARENTAL_CONSENT_METHODS: readonly string[] = [
 ];
 
 /** The publishing flow, step by step, listed the same way in every document. */
-export const PUBLISHING_STEPS: readonly string[] = [
+const PUBLISHING_STEPS: readonly string[] = [
   'Recording: your child records and edits their podcast in the app. Nobody else can hear it yet.',
   'Parent approval: we send the parent or guardian a private link to listen to the episode and approve it or turn it down.',
   `Moderator review: a trained ${PRODUCT_NAME} moderator listens to the episode and checks it against the User Guidelines.`,

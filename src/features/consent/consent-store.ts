@@ -36,7 +36,7 @@ export function setConsent(choice: Exclude<ConsentChoice, 'unset'>): void {
 
 let memoryChoice: ConsentChoice | null = null;
 
-export function getConsent(): ConsentChoice {
+function getConsent(): ConsentChoice {
   return memoryChoice ?? read();
 }
 

@@ -9,7 +9,7 @@ import { LINK_PAGE_REGION_ATTRIBUTE, linkPageSlot, type LinkPageRegion } from '#
 
 const copy = EMAIL_COPY.linkPages;
 
-export const EMAIL_LINK_HEADING_ID = 'email-link-heading';
+const EMAIL_LINK_HEADING_ID = 'email-link-heading';
 
 /** A part of the template that only some pages keep. */
 const Region = ({ region, children }: { region: LinkPageRegion; children: ReactNode }) => (

@@ -9,8 +9,8 @@ import { SCHOOLS } from '#src/content/schools.ts';
 import { QUOTE_FIELD_IDS, QuoteForm } from './quote-form.tsx';
 import '#src/styles/schools.css';
 
-export const QUOTE_ANSWER_HEADING_ID = 'quote-answer-heading';
-export const QUOTE_ANSWER_BACK_LABEL = 'Back to the schools page';
+const QUOTE_ANSWER_HEADING_ID = 'quote-answer-heading';
+const QUOTE_ANSWER_BACK_LABEL = 'Back to the schools page';
 
 /**
  * The page the server answers a native quote request with (its template: src/server/form-door.ts).

@@ -28,12 +28,12 @@ export const QUOTE_FIELD_IDS = {
   otherUseCase: 'quote-other-use-case',
 } as const;
 
-export const QUOTE_THANK_YOU_ID = 'quote-thank-you';
+const QUOTE_THANK_YOU_ID = 'quote-thank-you';
 
 const { fields: FIELDS } = QUOTE_FORM;
 
 /** Post names of the form's fields, from its contract. */
-export const QUOTE_FIELD_NAMES = {
+const QUOTE_FIELD_NAMES = {
   name: FIELDS.contactName.post,
   email: FIELDS.email.post,
   school: FIELDS.schoolName.post,

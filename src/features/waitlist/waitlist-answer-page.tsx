@@ -9,8 +9,8 @@ import { HOME } from '#src/content/home.ts';
 import { WAITLIST_EMAIL_ID, WaitlistForm } from './waitlist-form.tsx';
 import '#src/styles/home.css';
 
-export const WAITLIST_ANSWER_HEADING_ID = 'waitlist-answer-heading';
-export const WAITLIST_ANSWER_BACK_LABEL = 'Back to the home page';
+const WAITLIST_ANSWER_HEADING_ID = 'waitlist-answer-heading';
+const WAITLIST_ANSWER_BACK_LABEL = 'Back to the home page';
 
 /**
  * The page the server answers a native waitlist post with (its template: src/server/form-door.ts).

@@ -46,13 +46,13 @@ const NOT_AUTHORIZED_TYPES = new Set([
 ]);
 
 /** The airtable.js error code ('NOT_FOUND', 'TOO_MANY_REQUESTS', …) or undefined. */
-export function airtableErrorType(error: unknown): string | undefined {
+function airtableErrorType(error: unknown): string | undefined {
   const { error: type } = read(error);
   return typeof type === 'string' ? type.toUpperCase() : undefined;
 }
 
 /** The HTTP status an airtable.js error carries; undefined for connection failures and timeouts. */
-export function airtableStatusCode(error: unknown): number | undefined {
+function airtableStatusCode(error: unknown): number | undefined {
   const { statusCode } = read(error);
   return typeof statusCode === 'number' ? statusCode : undefined;
 }

@@ -45,7 +45,7 @@ async function postToDoor(form: FormContract, posted: Readonly<Record<string, st
  * Sends one form's post; never throws. `options` are direct mode's storage layer's; a `config` in
  * them (tests and the load test point it at the emulator) means direct mode whatever the build.
  */
-export async function sendForm<C extends FormContract & { name: FormName }>(
+async function sendForm<C extends FormContract & { name: FormName }>(
   form: C,
   posted: PostedValues<C>,
   options?: StorageOptions,

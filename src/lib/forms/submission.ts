@@ -17,14 +17,14 @@ import {
   postedFields,
   withoutBidiControls,
 } from './contract.ts';
-import { formOfTable, type TableName } from './forms.ts';
+import { formOfTable } from './forms.ts';
 
-export type CellValue = string | string[];
+type CellValue = string | string[];
 export type Cells = Record<string, CellValue>;
 
 /** One validated form submission, ready to be written (now, or later by the queue's writer). */
 export interface Submission {
-  table: TableName;
+  table: string;
   /** The canonical email: the key records are matched on. */
   email: string;
   /** The posted fields' cells (Airtable field names); timestamps and fixed values are cellsFor's. */

@@ -2,7 +2,7 @@ import { act } from '@testing-library/react';
 import { vi } from 'vitest';
 
 /** A stand-in IntersectionObserver: tests decide when an observed element nears the viewport. */
-export class FakeIntersectionObserver {
+class FakeIntersectionObserver {
   static instances: FakeIntersectionObserver[] = [];
   readonly elements = new Set<Element>();
   readonly rootMargin: string;

@@ -31,9 +31,6 @@ export async function afterPaint(page: Page): Promise<void> {
   );
 }
 
-/** A short description of the focused element or a target, for messages. */
-export type Described = { label: string };
-
 /**
  * Controls smaller than 24×24 px whose 24 px circle (centred on the control) meets another
  * control or its circle (WCAG 2.5.8). Links inside a sentence are exempt, as the rule allows.

@@ -42,7 +42,7 @@ export const DEV_URL = `http://127.0.0.1:${E2E_PORTS.dev}`;
 
 export const LAUNCHER_URL = `http://127.0.0.1:${E2E_PORTS.launcher}/ready`;
 
-export const GA_TEST_ID = 'G-E2ETEST01';
+const GA_TEST_ID = 'G-E2ETEST01';
 /** Nothing listens here: the specs fulfil it with a stand-in gtag.js through page.route. */
 export const GA_SCRIPT_URL = 'http://127.0.0.1:4599/gtag/js';
 

@@ -19,7 +19,7 @@ export const QUOTES_TABLE = 'School Quotes';
 export type StoredRecord = { id: string; createdTime: string; fields: Record<string, unknown> };
 
 /** The admin API's address for a table's records (of the shared emulator, or the one given). */
-export const adminRecordsUrl = (table: string, emulator = EMULATOR_URL) =>
+const adminRecordsUrl = (table: string, emulator = EMULATOR_URL) =>
   `${emulator}/__emulator/records/${encodeURIComponent(table)}`;
 
 /** The email as the store keeps it: trimmed and lower-cased. */

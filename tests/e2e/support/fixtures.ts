@@ -19,14 +19,14 @@ export type VisitOptions = { consent?: 'granted' | 'denied' | 'unset'; base?: st
 export type Visit = (path: string, options?: VisitOptions) => Promise<void>;
 
 /** A test's own client address (10.x.y.z), stable for the test and distinct between tests. */
-export function visitorAddress(id: string): string {
+function visitorAddress(id: string): string {
   let hash = 2166136261;
   for (const char of id) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
   return `10.${(hash >>> 16) & 255}.${(hash >>> 8) & 255}.${1 + (hash % 254)}`;
 }
 
 /** The headers that make a request come from `address`, through the proxy the servers trust. */
-export const fromAddress = (address: string) => ({ 'x-forwarded-for': address, 'cf-connecting-ip': address });
+const fromAddress = (address: string) => ({ 'x-forwarded-for': address, 'cf-connecting-ip': address });
 
 type Fixtures = {
   network: NetworkLog;
@@ -37,7 +37,7 @@ type Fixtures = {
 
 const LOOPBACK = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//;
 
-export const GTAG_STAND_IN = 'window.__gtagStandInLoaded = (window.__gtagStandInLoaded || 0) + 1;';
+const GTAG_STAND_IN = 'window.__gtagStandInLoaded = (window.__gtagStandInLoaded || 0) + 1;';
 
 type Listener = (...args: unknown[]) => void;
 /** The Node-style EventEmitter methods Playwright's Page has at runtime but leaves out of its types. */

@@ -163,7 +163,7 @@ export const E2E_SERVERS = [
 ];
 
 /** Every spec file, relative to the repository. */
-export function specFiles() {
+function specFiles() {
   return readdirSync(join(ROOT, SPEC_DIR))
     .filter((name) => name.endsWith('.spec.ts'))
     .map((name) => `${SPEC_DIR}/${name}`)
