@@ -43,7 +43,8 @@ import {
   type PageTemplates,
 } from './links.ts';
 import { queueOutcomeMail, type WorkerMail } from './mail.ts';
-import { confirmedQuoteChange, consentRecords, rejoinRequest } from './submission.ts';
+import { confirmedQuoteChange, rejoinRequest } from './submission.ts';
+import { consentRecords } from './consent-records.ts';
 import {
   clientLimitKey,
   createRequestCheck,
