@@ -13,7 +13,7 @@
  */
 import { type DeadLetterStore, keepDeadLetter, type QueueMessage, retryDelaySeconds } from './queues.ts';
 import { CALENDAR } from '#src/config/site.ts';
-import { inboxKey } from './request-check.ts';
+import { inboxKey } from './mail-ledger.ts';
 import {
   type MailContext,
   type TeamNotice,

@@ -12,7 +12,7 @@ import {
 import { signedUrl, type MailContext } from '#src/server/emails.ts';
 import { emailsFor } from '#src/server/mail.ts';
 import { rejoinRequest } from '#src/server/submission.ts';
-import { inboxKey } from '#src/server/request-check.ts';
+import { inboxKey } from '#src/server/mail-ledger.ts';
 
 const SECRET = 'q'.repeat(40);
 const SENT = new Date('2026-02-10T08:00:00Z');

@@ -6,6 +6,7 @@ import {
   memoryMailLedger,
   TEAM_MAIL_LIMITS,
 } from '#src/server/mail.ts';
+import { inboxKey } from '#src/server/mail-ledger.ts';
 
 const MINUTE = 60 * 1000;
 const START = Date.UTC(2026, 4, 4, 9, 0, 0);
@@ -100,4 +101,37 @@ describe("the schools team's emails about one contact: 5 a day, with no gap", ()
       expect(await ledger.reserve('head@school.sch.uk', at(2))).toBe(false);
     });
   }
+});
+
+describe('inboxKey', () => {
+  it.each([
+    ['ana@example.com', 'ana@example.com'],
+    ['ana+quotes@example.com', 'ana@example.com'],
+    ['ana+a+b@example.com', 'ana@example.com'],
+    ['a.na@example.com', 'a.na@example.com'],
+    ['a.n.a+x@gmail.com', 'ana@gmail.com'],
+    ['ana@googlemail.com', 'ana@gmail.com'],
+    ['a.na+1@googlemail.com', 'ana@gmail.com'],
+    ['+tag@example.com', '+tag@example.com'],
+    ['josé+x@xn--bcher-kva.de', 'josé@xn--bcher-kva.de'],
+    // Proton: dots, hyphens and underscores ignored, its four domains one (issue 40: 7 spellings).
+    ['ana@proton.me', 'ana@proton.me'],
+    ['a.na@protonmail.com', 'ana@proton.me'],
+    ['a_na@protonmail.ch', 'ana@proton.me'],
+    ['a-n-a@pm.me', 'ana@proton.me'],
+    ['a.n_a-+tag@proton.me', 'ana@proton.me'],
+    // Fastmail's subdomain addressing, and its +tags.
+    ['anything@ana.fastmail.com', 'ana@fastmail.com'],
+    ['x@ana.fastmail.fm', 'ana@fastmail.fm'],
+    ['ana+x@fastmail.com', 'ana@fastmail.com'],
+    // iCloud's three domains are one account; dots there are real.
+    ['ana@me.com', 'ana@icloud.com'],
+    ['ana+x@mac.com', 'ana@icloud.com'],
+    ['a.na@icloud.com', 'a.na@icloud.com'],
+    // Elsewhere nothing is guessed.
+    ['a_na@example.org', 'a_na@example.org'],
+    ['x@ana.example.com', 'x@ana.example.com'],
+  ])('%s is the inbox %s', (email, key) => {
+    expect(inboxKey(email)).toBe(key);
+  });
 });
