@@ -18,12 +18,12 @@ import {
   normaliseEmail,
 } from '#src/lib/airtable/schema.ts';
 import {
-  type AirtableAccess,
   type AirtableClient,
   AirtableError,
   type RemoteTable,
   type StoredRecord,
 } from '#src/server/airtable-client.ts';
+import type { AirtableAccess } from '#src/server/settings.ts';
 import { type KitOptions, kitClient, readKitOptions } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 

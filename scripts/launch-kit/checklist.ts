@@ -6,7 +6,7 @@
  * as `vite build` reads them). The production build prints the same checklist as a warning
  * (scripts/vite-plugins/site-settings.ts): the one module of the owner's commands it loads.
  */
-import { siteOriginOf } from '#src/server/airtable-client.ts';
+import { siteOriginOf } from '#src/server/settings.ts';
 import path from 'node:path';
 import { loadEnv } from 'vite';
 import { placeholderMarks } from '#src/config/site.ts';

@@ -3,16 +3,9 @@
  * environment. They are only ever held in memory: nothing here writes them anywhere.
  */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import {
-  airtableAccess,
-  type AirtableAccess,
-  type AirtableClient,
-  AirtableError,
-  createAirtableClient,
-  createPacer,
-  type Pacer,
-  RATE_WINDOW_MS,
-} from '#src/server/airtable-client.ts';
+import { type AirtableClient, AirtableError, createAirtableClient } from '#src/server/airtable-client.ts';
+import { airtableAccess, type AirtableAccess } from '#src/server/settings.ts';
+import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/pacer.ts';
 import { DEAD_LETTERS_PATH } from '#src/server/queues.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -33,7 +33,9 @@ import {
 } from '#src/lib/page-templates.ts';
 import { formAtPath, FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { reader } from '#src/lib/forms/submission.ts';
-import { createAirtableClient, type AirtableEnv, type Pacer, airtableAccess } from './airtable-client.ts';
+import { createAirtableClient } from './airtable-client.ts';
+import { type AirtableEnv, airtableAccess } from './settings.ts';
+import type { Pacer } from './pacer.ts';
 import {
   isEmailLinkPath,
   type EmailLinkOptions,

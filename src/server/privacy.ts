@@ -22,10 +22,9 @@ import {
   AirtableError,
   type StoredRecord,
   createAirtableClient,
-  airtableAccess,
-  type AirtableEnv,
-  type Pacer,
 } from './airtable-client.ts';
+import { airtableAccess, type AirtableEnv } from './settings.ts';
+import type { Pacer } from './pacer.ts';
 import { isolatePacer } from './queue-writer.ts';
 import { type DeadLetterStore, listDeadLetters } from './queues.ts';
 

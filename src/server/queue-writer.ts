@@ -16,16 +16,9 @@
  * written.
  */
 import { AIRTABLE_SCHEMA, keyedSerialiser, normaliseEmail } from '#src/lib/airtable/schema.ts';
-import {
-  type AirtableClient,
-  AirtableError,
-  createAirtableClient,
-  createPacer,
-  RATE_WINDOW_MS,
-  type Pacer,
-  airtableAccess,
-  type AirtableEnv,
-} from './airtable-client.ts';
+import { type AirtableClient, AirtableError, createAirtableClient } from './airtable-client.ts';
+import { createPacer, RATE_WINDOW_MS, type Pacer } from './pacer.ts';
+import { airtableAccess, type AirtableEnv } from './settings.ts';
 import { type Submission } from '#src/lib/forms/submission.ts';
 import { FORMS, isFormTable } from '#src/lib/forms/forms.ts';
 import {

@@ -3,7 +3,7 @@
  * mail's sender, mail.ts): the messages Cloudflare Queues hands them, the backoff of a retry, and
  * the dead letters a message ends as when it cannot be delivered.
  */
-import { AIRTABLE_RATE_LIMIT_PENALTY_MS } from './airtable-client.ts';
+import { AIRTABLE_RATE_LIMIT_PENALTY_MS } from './pacer.ts';
 import {
   ADMIN_ATTEMPTS_PER_MINUTE,
   clientLimitKey,

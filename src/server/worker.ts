@@ -31,7 +31,7 @@ import { runRetentionJob } from './privacy.ts';
 import { isEmailLinkPath, pageTemplates } from './links.ts';
 import { type WorkerMailEnv, workerMail } from './mail.ts';
 import { queueTeamDigests, TEAM_DIGEST_CRON } from './team-inbox.ts';
-import { type AirtableEnv, siteOriginOf } from './airtable-client.ts';
+import { type AirtableEnv, siteOriginOf } from './settings.ts';
 import { withSecurityHeaders } from './security-headers.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */

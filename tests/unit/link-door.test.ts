@@ -11,7 +11,7 @@ import { signedUrl } from '#src/server/emails.ts';
 import { SUBMISSIONS_PER_CLIENT_PER_MINUTE, REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
 import { createDoors } from '#src/server/form-door.ts';
 import { type MailJob, memoryMailLedger, parseMailSettings } from '#src/server/mail.ts';
-import { createPacer } from '#src/server/airtable-client.ts';
+import { createPacer } from '#src/server/pacer.ts';
 
 const SITE = 'https://podling.test';
 const UNSUBSCRIBE = `${SITE}${EMAIL_LINK_PATHS.unsubscribe}`;

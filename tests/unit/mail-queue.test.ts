@@ -10,7 +10,7 @@ import {
   type Mailer,
   MailFailure,
 } from '#src/server/mail.ts';
-import { createPacer } from '#src/server/airtable-client.ts';
+import { createPacer } from '#src/server/pacer.ts';
 import { createQueueWriter } from '#src/server/queue-writer.ts';
 import type { QueuedSubmission } from '#src/server/request-check.ts';
 import { queueMessage as message } from './support/queue-message.ts';

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { createPacer } from '#src/server/airtable-client.ts';
+import { createPacer } from '#src/server/pacer.ts';
 
 /** A clock the pacer's sleeps move forward, so pacing is checked without waiting. */
 function virtualClock() {

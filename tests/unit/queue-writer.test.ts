@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { AIRTABLE_REQUESTS_PER_SECOND, createPacer, RATE_WINDOW_MS } from '#src/server/airtable-client.ts';
+import { AIRTABLE_REQUESTS_PER_SECOND, createPacer, RATE_WINDOW_MS } from '#src/server/pacer.ts';
 import { createQueueWriter, QUEUED_UPSERT } from '#src/server/queue-writer.ts';
 import { type Submission } from '#src/lib/forms/submission.ts';
 import { mergeByEmail } from '#src/server/submission.ts';

@@ -17,7 +17,7 @@ import {
 import worker, { type WorkerEnv } from '#src/server/worker.ts';
 import { createDoors, type DoorsOptions } from '#src/server/form-door.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/submission.ts';
-import { createPacer } from '#src/server/airtable-client.ts';
+import { createPacer } from '#src/server/pacer.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, type DeadLetterStore, handleDeadLetterAdmin } from '#src/server/queues.ts';
 
 const ORIGIN = 'https://podling.test';

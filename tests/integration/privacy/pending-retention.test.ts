@@ -11,7 +11,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import { monthsBefore, runRetentionJob } from '#src/server/privacy.ts';
-import { createPacer } from '#src/server/airtable-client.ts';
+import { createPacer } from '#src/server/pacer.ts';
 import {
   type Emulator,
   emulatorEnv,

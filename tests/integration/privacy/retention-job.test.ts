@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { type DeadLetterStore, handleDeadLetterAdmin, keepDeadLetter } from '#src/server/queues.ts';
 import { expireDeadLetters, monthsBefore, runRetentionJob } from '#src/server/privacy.ts';
-import { createPacer } from '#src/server/airtable-client.ts';
+import { createPacer } from '#src/server/pacer.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
 import { useEmulator } from '#tests/integration/support/emulator.ts';
 
