@@ -21,10 +21,8 @@
  *   (MAIL_OUTBOX_URL). Both are listed on the emulator's page, `/__emulator/` on the site's origin.
  * - **A link secret of this checkout's own** when LINK_SECRET is unset: random, made on first run,
  *   kept in `.data/link-secret` (ignored by git). Nothing in the repository signs a link.
- * - **The connecting address**: the Worker reads the client's address from `CF-Connecting-IP`,
- *   as on Cloudflare. Here it is set from the socket, whatever the client sent, so the per-client
- *   limits hold; a proxy named in TRUSTED_PROXIES (the browser tests' harness) may name its client
- *   in `X-Forwarded-For`.
+ * - **The connecting address** (connecting-address.ts): `CF-Connecting-IP` from the socket, as
+ *   Cloudflare sets it, so the per-client limits hold.
  *
  * A build with VITE_AIRTABLE_API_KEY (the spec's direct mode) is a folder of static files,
  * `dist/client`, any host serves: the Worker is left out of it (`assetsOnly`).
@@ -53,10 +51,10 @@ import { DEFAULT_MAIL_OUTBOX_DIR } from '#scripts/airtable-emulator/outbox.ts';
 import { FORM_TEMPLATES_PREFIX } from '#src/server/form-door.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/page-templates.ts';
-import { clientAddress, trustedProxies } from '#src/server/request-check.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 import { onLoopback } from '#scripts/loopback.ts';
 import { devFormTemplate, devLinkPageTemplate } from './form-templates.ts';
+import { connectingAddress } from './connecting-address.ts';
 import { frontDoor } from './front-door.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
@@ -116,28 +114,6 @@ function localLinkSecret(root: string): string {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
-}
-
-/** Sets CF-Connecting-IP from the socket (or a trusted proxy's X-Forwarded-For), as Cloudflare does. */
-function connectingAddress(): Connect.NextHandleFunction {
-  const proxies = trustedProxies(process.env.TRUSTED_PROXIES);
-  return (req, _res, next) => {
-    const forwarded = req.headers['x-forwarded-for'];
-    const address = clientAddress(
-      req.socket.remoteAddress,
-      Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? null),
-      proxies,
-    );
-    // Cloudflare's plugin builds the Worker's request from the raw headers: replace it there too.
-    const raw: string[] = [];
-    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
-      if (req.rawHeaders[i]?.toLowerCase() !== 'cf-connecting-ip')
-        raw.push(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '');
-    raw.push('CF-Connecting-IP', address);
-    req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
-    req.headers['cf-connecting-ip'] = address;
-    next();
-  };
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   clientLimitKey,
   createWindowLimiter,
   type Limiter,
-} from './request-check.ts';
+} from './client-limits.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
 import type { MailJob } from './mail.ts';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';

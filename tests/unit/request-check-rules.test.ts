@@ -9,11 +9,11 @@ import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
 import {
   BODY_READ_TO_END_BYTES,
-  createWindowLimiter,
   readBody,
   REQUEST_MAX_BODY_BYTES,
   type QueuedSubmission,
 } from '#src/server/request-check.ts';
+import { createWindowLimiter } from '#src/server/client-limits.ts';
 import worker, { type WorkerEnv } from '#src/server/worker.ts';
 import { createDoors, type DoorsOptions } from '#src/server/form-door.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/submission.ts';
