@@ -5,7 +5,7 @@
  * each cell of a record write checked against its field, with Airtable's validation errors.
  */
 import { randomBytes } from 'node:crypto';
-import { AIRTABLE_TABLE_DEFINITIONS } from '#src/lib/airtable/schema.ts';
+import { airtableTables } from '#src/lib/airtable/schema.ts';
 import { ApiError, isObject } from './http.ts';
 
 /** A stored cell: text, a date-time as ISO text, or the option names of a multiple select. */
@@ -183,12 +183,12 @@ export function buildTable(input: unknown, tables: readonly { name: string }[]):
 }
 
 /**
- * The site's base (src/lib/airtable/schema.ts) as Metadata API table descriptions (a field's
- * other keys, such as maxLength, are the site's own and ignored).
+ * The site's base, one table per form (src/lib/airtable/schema.ts), as Metadata API table
+ * descriptions (a field's other keys, such as maxLength, are the site's own and ignored).
  */
 export function siteBaseSchema(): TableInput[] {
   return structuredClone(
-    AIRTABLE_TABLE_DEFINITIONS.map(({ name, fields }) => ({ name, fields: Object.values(fields) })),
+    airtableTables().map(({ name, fields }) => ({ name, fields: Object.values(fields) })),
   );
 }
 

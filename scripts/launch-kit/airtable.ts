@@ -12,7 +12,7 @@
  * the owner to merge. Exits non-zero on any problem.
  */
 import {
-  AIRTABLE_TABLE_DEFINITIONS,
+  airtableTables,
   type TableDefinition,
   emailLookupFormula,
   normaliseEmail,
@@ -55,7 +55,7 @@ async function compareSchema(client: AirtableClient, baseId: string) {
     if (!(error instanceof AirtableError)) throw error;
     return `Cannot read the schema of base ${baseId}: ${error.explain('schema.bases:read')}.`;
   }
-  return AIRTABLE_TABLE_DEFINITIONS.map((table) => {
+  return airtableTables().map((table) => {
     const existing = remote.find((candidate) => candidate.name === table.name);
     const fields = Object.values(table.fields).map((field) => ({
       field,

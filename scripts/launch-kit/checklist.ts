@@ -14,7 +14,7 @@ import { parseSiteSettings, SettingsError, type SiteSettings } from '#src/config
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { cronTriggersOf, isDaily, wranglerVarOf } from './privacy-trigger.ts';
 import { TEAM_DIGEST_CRON } from '#src/server/team-inbox.ts';
-import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/queues.ts';
+import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/dead-letter-admin.ts';
 import { type MailEnv, parseMailbox } from '#src/server/mail.ts';
 import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/links.ts';
 import { isValidEmail } from '#src/lib/email.ts';

@@ -12,7 +12,7 @@ import {
   describeRetention,
   eraseEmail,
   exportEmail,
-  PRIVACY_TABLES,
+  privacyTables,
 } from '#src/server/privacy.ts';
 import { runAsCommand } from '#scripts/command.ts';
 import {
@@ -110,19 +110,20 @@ export async function main(
         .map(({ table, email: address, reason, failedAt }) => ({ table, email: address, reason, failedAt }));
       const exportedAt = new Date(now()).toISOString();
       out(JSON.stringify({ email: target, exportedAt, records, ...(site ? { deadLetters } : {}) }, null, 2));
-      const total = PRIVACY_TABLES.reduce((sum, table) => sum + (records[table]?.length ?? 0), 0);
+      const total = Object.values(records).reduce((sum, found) => sum + found.length, 0);
       err(`Exported ${plural(total, 'record')} of ${target} ${requestCount(client)}.`);
       return 0;
     }
 
     const erased = await eraseEmail({ client, now }, email);
-    if (erased.length === 0) out(`Nothing found for ${target} in ${PRIVACY_TABLES.join(' or ')}.`);
+    const tables = privacyTables();
+    if (erased.length === 0) out(`Nothing found for ${target} in ${tables.join(' or ')}.`);
     else {
       for (const record of erased)
         out(`Deleted ${record.table} record ${record.id} (created ${record.createdTime ?? 'unknown'})`);
-      const counts = PRIVACY_TABLES.map(
-        (table) => `${erased.filter((record) => record.table === table).length} in ${table}`,
-      ).join(', ');
+      const counts = tables
+        .map((table) => `${erased.filter((record) => record.table === table).length} in ${table}`)
+        .join(', ');
       out(`Erased ${target}: ${counts} ${requestCount(client)}.`);
     }
     if (site) {

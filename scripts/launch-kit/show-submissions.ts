@@ -18,12 +18,8 @@ import {
 } from '#scripts/airtable-emulator/emulator.ts';
 import type { CellValue, StoredRecord } from '#scripts/airtable-emulator/base-schema.ts';
 import { BaseStore } from '#scripts/airtable-emulator/store.ts';
-import { AIRTABLE_TABLE_DEFINITIONS, QUOTE_FIELDS, WAITLIST_FIELDS } from '#src/lib/airtable/schema.ts';
+import { emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import { runAsCommand } from '#scripts/command.ts';
-
-// Both tables name these two fields alike; the records are keyed by field name.
-const EMAIL = WAITLIST_FIELDS.email;
-const LAST_UPDATED = QUOTE_FIELDS.lastUpdated;
 
 /** The stored records by table: asked of a running emulator at `url`, else read from `data`. */
 async function readTables(data: string, url?: string): Promise<Record<string, StoredRecord[]> | undefined> {
@@ -58,13 +54,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     );
     return 0;
   }
-  const names = options.table ? [options.table] : AIRTABLE_TABLE_DEFINITIONS.map((table) => table.name);
-  const updatedAt = (record: StoredRecord) => String(record.fields[LAST_UPDATED] ?? record.createdTime);
+  const names = options.table ? [options.table] : FORM_LIST.map((form) => form.table);
   const newestFirst = Object.fromEntries(
-    names.map((name) => [
-      name,
-      [...(tables[name] ?? [])].sort((a, b) => updatedAt(b).localeCompare(updatedAt(a))),
-    ]),
+    names.map((name) => {
+      const updated = Object.values(formOfTable(name)?.fields ?? {}).find(
+        (field) => field.source === 'updated',
+      );
+      const at = (record: StoredRecord) =>
+        String(record.fields[updated?.airtable ?? ''] ?? record.createdTime);
+      return [name, [...(tables[name] ?? [])].sort((a, b) => at(b).localeCompare(at(a)))];
+    }),
   );
   if (options.json) {
     console.log(JSON.stringify(newestFirst, null, 2));
@@ -73,11 +72,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   for (const name of names) {
     const records = newestFirst[name] ?? [];
     console.log(`\n${name} (${records.length})`);
-    const definition = AIRTABLE_TABLE_DEFINITIONS.find((table) => table.name === name);
+    const form = formOfTable(name);
+    const email = form ? emailFieldOf(form) : 'Email';
     for (const record of records) {
-      console.log(`  ${show(record.fields[EMAIL]) || '(no email)'}  [${record.id}]`);
-      for (const { name: column } of Object.values(definition?.fields ?? {})) {
-        const value = column === EMAIL ? '' : show(record.fields[column]);
+      console.log(`  ${show(record.fields[email]) || '(no email)'}  [${record.id}]`);
+      for (const { airtable: column } of Object.values(form?.fields ?? {})) {
+        const value = column === email ? '' : show(record.fields[column]);
         if (value) console.log(`      ${column}: ${value}`);
       }
     }

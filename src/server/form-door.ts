@@ -45,10 +45,14 @@ import {
   type PageTemplates,
 } from './links.ts';
 import { queueOutcomeMail, type WorkerMail } from './mail.ts';
-import { confirmedQuoteChange, rejoinRequest } from './submission.ts';
+import { confirmedChange, rejoinRequest } from './submission.ts';
 import { consentRecords } from './consent-records.ts';
-import { createRequestCheck, type CheckResult, type RequestCheckOptions } from './request-check.ts';
-import { clientLimitKey } from './client-limits.ts';
+import {
+  clientLimitKey,
+  createRequestCheck,
+  type CheckResult,
+  type RequestCheckOptions,
+} from './request-check.ts';
 
 /**
  * An answer page carries no script: its policy says so, and it is never framed or cached (the
@@ -263,7 +267,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
           linkSecrets: mail.settings.linkSecrets,
           // The emails a pressed link causes lead to the site's configured origin.
           afterQuoteChange: async (email, values, at) =>
-            void (await queueOutcomeMail(mail, confirmedQuoteChange(email, values, at), siteOrigin)),
+            void (await queueOutcomeMail(mail, confirmedChange('quote', email, values, at), siteOrigin)),
           rejoinMail: (email, withdrawnAt, at) =>
             queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
           now: () => new Date((options.now ?? Date.now)()),

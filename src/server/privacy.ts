@@ -1,9 +1,10 @@
 /**
- * The privacy policy's promises, kept by the system (UK GDPR Articles 5(1)(e), 15 and 17):
+ * The privacy policy's promises, kept by the system (UK GDPR Articles 5(1)(e), 15 and 17), over
+ * every form's table:
  *
- * - retention: records of 'Waitlist' and 'School Quotes' whose last activity (Last Updated, else
- *   Created At, else the record's own creation time) is more than DATA_RETENTION_MONTHS calendar
- *   months ago are deleted, and unconfirmed sign-ups (Waitlist, Consent 'Pending') after
+ * - retention: records whose last activity (the form's 'updated' field, else its 'created' one,
+ *   else the record's own creation time) is more than DATA_RETENTION_MONTHS calendar months ago
+ *   are deleted, and unconfirmed sign-ups (the confirming form's, Consent 'Pending') after
  *   PENDING_RETENTION_DAYS days — daily by the Worker's Cron Trigger, or by
  *   `npm run privacy:retention`. 'Confirmed' and 'Withdrawn' sign-ups (the suppression list) and
  *   records with no Consent (direct mode, or stored before consent) keep the months;
@@ -15,7 +16,9 @@
  * the queue's writer). Logs and reports carry counts, never emails.
  */
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
-import { normaliseEmail, emailLookupFormula, AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
+import { normaliseEmail, emailLookupFormula } from '#src/lib/airtable/schema.ts';
+import type { ContractField, FormContract } from '#src/lib/forms/contract.ts';
+import { confirmingForm, emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
   type AirtableClient,
@@ -28,14 +31,29 @@ import type { Pacer } from './pacer.ts';
 import { isolatePacer } from './queue-writer.ts';
 import { type DeadLetterStore, listDeadLetters } from './queues.ts';
 
-/** The tables whose records hold people's data. */
-export const PRIVACY_TABLES: readonly string[] = [AIRTABLE_SCHEMA.waitlist.name, AIRTABLE_SCHEMA.quotes.name];
+/** The tables whose records hold people's data: every form's. */
+export const privacyTables = (): string[] => FORM_LIST.map((form) => form.table);
 
-const EMAIL = AIRTABLE_SCHEMA.waitlist.fields.email.name;
-const CREATED_AT = AIRTABLE_SCHEMA.waitlist.fields.createdAt.name;
-const LAST_UPDATED = AIRTABLE_SCHEMA.waitlist.fields.lastUpdated.name;
-const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
-const CONSENT = AIRTABLE_SCHEMA.waitlist.fields.consent.name;
+/**
+ * The fields the jobs read of a table's records, from its form's contract: the email, the activity
+ * fields (the 'updated' one first) and, on the confirming form's table, Consent.
+ */
+function fieldsOf(table: string) {
+  const form: FormContract | undefined = formOfTable(table);
+  const named = (test: (field: ContractField) => boolean) =>
+    Object.values(form?.fields ?? {})
+      .filter(test)
+      .map((field) => field.airtable);
+  return {
+    email: form ? emailFieldOf(form) : 'Email',
+    activity: [
+      ...named((field) => field.source === 'updated'),
+      ...named((field) => field.source === 'created'),
+    ],
+    consent: form && form === confirmingForm() ? form.fields.consent?.airtable : undefined,
+  };
+}
+
 /** The Consent state whose records are kept PENDING_RETENTION_DAYS only. */
 const PENDING = 'Pending';
 const DAY_MS = 86_400_000;
@@ -69,18 +87,19 @@ type RetentionCutoffs = ReturnType<typeof retentionCutoffs>;
 
 /** The cutoff that applies to `record` of `table`: the days for an unconfirmed sign-up, else the months. */
 export function cutoffFor(table: string, record: StoredRecord, cutoffs: RetentionCutoffs): Date {
-  return table === WAITLIST && record.fields[CONSENT] === PENDING ? cutoffs.pending : cutoffs.months;
+  const { consent } = fieldsOf(table);
+  return consent && record.fields[consent] === PENDING ? cutoffs.pending : cutoffs.months;
 }
 
 /** The rule itself: is `record`'s last activity before the cutoff that applies to it? */
 export function isExpired(table: string, record: StoredRecord, cutoffs: RetentionCutoffs): boolean {
-  const activity = lastActivity(record);
+  const activity = lastActivity(table, record);
   return activity !== null && activity < cutoffFor(table, record, cutoffs);
 }
 
-/** A record's last activity: Last Updated, else Created At, else its creation time. */
-export function lastActivity(record: StoredRecord): Date | null {
-  for (const value of [record.fields[LAST_UPDATED], record.fields[CREATED_AT], record.createdTime]) {
+/** A record's last activity: its 'updated' field, else its 'created' one, else its creation time. */
+function lastActivity(table: string, record: StoredRecord): Date | null {
+  for (const value of [...fieldsOf(table).activity.map((name) => record.fields[name]), record.createdTime]) {
     if (typeof value !== 'string' || value === '') continue;
     const date = new Date(value);
     if (!Number.isNaN(date.getTime())) return date;
@@ -88,17 +107,20 @@ export function lastActivity(record: StoredRecord): Date | null {
   return null;
 }
 
-const ACTIVITY = `IF({${LAST_UPDATED}}, {${LAST_UPDATED}}, IF({${CREATED_AT}}, {${CREATED_AT}}, CREATED_TIME()))`;
-const activityBefore = (cutoff: Date) => `IS_BEFORE(${ACTIVITY}, DATETIME_PARSE('${cutoff.toISOString()}'))`;
-
 /**
- * The formula that asks Airtable for the records whose last activity is before `cutoff`, or,
- * with `pending`, also the unconfirmed sign-ups whose last activity is before that (the Waitlist
- * table only: the other has no Consent field).
+ * The formula that asks Airtable for the records of `table` whose last activity is before `cutoff`,
+ * or, with `pending` on the confirming form's table, also the unconfirmed sign-ups whose last
+ * activity is before that.
  */
-export function expiredFormula(cutoff: Date, pending?: Date): string {
-  if (!pending) return activityBefore(cutoff);
-  return `OR(${activityBefore(cutoff)}, AND({${CONSENT}} = '${PENDING}', ${activityBefore(pending)}))`;
+export function expiredFormula(table: string, cutoff: Date, pending?: Date): string {
+  const { activity, consent } = fieldsOf(table);
+  const last = activity.reduceRight(
+    (otherwise, name) => `IF({${name}}, {${name}}, ${otherwise})`,
+    'CREATED_TIME()',
+  );
+  const before = (date: Date) => `IS_BEFORE(${last}, DATETIME_PARSE('${date.toISOString()}'))`;
+  if (!pending || !consent) return before(cutoff);
+  return `OR(${before(cutoff)}, AND({${consent}} = '${PENDING}', ${before(pending)}))`;
 }
 
 export interface PrivacyOptions {
@@ -162,41 +184,40 @@ const isUnknownField = (error: unknown) =>
   (error.type === 'INVALID_FILTER_BY_FORMULA' || error.type === 'UNKNOWN_FIELD_NAME');
 
 /**
- * The records past retention in both tables: those the formula picks, checked again by the rule.
- * The Consent rule applies on the Waitlist table unless the base predates the Consent field (set
- * up before consent; `npm run airtable:check` says so), where no sign-up can be Pending and the
- * months alone apply (`consentRule` false).
+ * The records past retention in every form's table: those the formula picks, checked again by the
+ * rule. The Consent rule applies on the confirming form's table unless the base predates the
+ * Consent field (set up before consent; `npm run airtable:check` says so), where no sign-up can be
+ * Pending and the months alone apply (`consentRule` false).
  */
 async function findExpired(options: PrivacyOptions, cutoffs: RetentionCutoffs) {
-  const fields = [EMAIL, CREATED_AT, LAST_UPDATED];
   // `pending`: an unconfirmed sign-up, past the shorter rule only.
   const expired: { table: string; id: string; email: string; lastActivity: string; pending: boolean }[] = [];
   let consentRule = true;
-  for (const table of PRIVACY_TABLES) {
-    const list = (consent: boolean) =>
-      retrying(options).listAll(
-        table,
-        consent
-          ? { filterByFormula: expiredFormula(cutoffs.months, cutoffs.pending), fields: [...fields, CONSENT] }
-          : { filterByFormula: expiredFormula(cutoffs.months), fields },
-      );
+  for (const table of privacyTables()) {
+    const { email, activity, consent } = fieldsOf(table);
+    const list = (withConsent: boolean) =>
+      retrying(options).listAll(table, {
+        filterByFormula: expiredFormula(table, cutoffs.months, withConsent ? cutoffs.pending : undefined),
+        fields: [email, ...activity, ...(withConsent && consent ? [consent] : [])],
+      });
     let records: StoredRecord[];
     try {
-      records = await list(table === WAITLIST);
+      records = await list(true);
     } catch (error) {
-      if (table !== WAITLIST || !isUnknownField(error)) throw error;
+      if (!consent || !isUnknownField(error)) throw error;
       consentRule = false;
       records = await list(false);
     }
     for (const record of records) {
-      const activity = lastActivity(record);
-      if (!activity || !isExpired(table, record, cutoffs)) continue;
+      const last = lastActivity(table, record);
+      if (!last || !isExpired(table, record, cutoffs)) continue;
+      const address = record.fields[email];
       expired.push({
         table,
         id: record.id,
-        email: typeof record.fields[EMAIL] === 'string' ? record.fields[EMAIL] : '',
-        lastActivity: activity.toISOString(),
-        pending: cutoffFor(table, record, cutoffs) === cutoffs.pending && activity >= cutoffs.months,
+        email: typeof address === 'string' ? address : '',
+        lastActivity: last.toISOString(),
+        pending: cutoffFor(table, record, cutoffs) === cutoffs.pending && last >= cutoffs.months,
       });
     }
   }
@@ -222,7 +243,8 @@ export async function applyRetention(options: RetentionOptions) {
       : options.client.deadlineAfter(options.budgetMs);
   const cutoffs = retentionCutoffs(new Date((options.now ?? Date.now)()));
   const { expired, consentRule } = await findExpired(options, cutoffs);
-  const perTable = () => Object.fromEntries(PRIVACY_TABLES.map((table) => [table, 0]));
+  const tables = privacyTables();
+  const perTable = () => Object.fromEntries(tables.map((table) => [table, 0]));
   const report = {
     cutoff: cutoffs.months.toISOString(),
     pendingCutoff: cutoffs.pending.toISOString(),
@@ -232,7 +254,7 @@ export async function applyRetention(options: RetentionOptions) {
     remaining: perTable(),
     expired,
   };
-  for (const table of PRIVACY_TABLES) {
+  for (const table of tables) {
     const ids = expired.filter((record) => record.table === table).map((record) => record.id);
     if (report.dryRun) {
       report.deleted[table] = ids.length;
@@ -247,12 +269,13 @@ export async function applyRetention(options: RetentionOptions) {
 
 /** One line for a log: counts per table, never an email. */
 export function describeRetention(report: Awaited<ReturnType<typeof applyRetention>>): string {
-  const counts = PRIVACY_TABLES.map((table) => `${report.deleted[table] ?? 0} in ${table}`).join(', ');
-  const left = PRIVACY_TABLES.reduce((sum, table) => sum + (report.remaining[table] ?? 0), 0);
+  const tables = Object.keys(report.deleted);
+  const counts = tables.map((table) => `${report.deleted[table] ?? 0} in ${table}`).join(', ');
+  const left = tables.reduce((sum, table) => sum + (report.remaining[table] ?? 0), 0);
   const pending = report.expired.filter((record) => record.pending).length;
   const rule = report.consentRule
     ? `unconfirmed sign-ups ${PENDING_RETENTION_DAYS} days, before ${report.pendingCutoff}`
-    : `no Consent field in ${WAITLIST}, so no ${PENDING_RETENTION_DAYS}-day rule for unconfirmed sign-ups`;
+    : `no Consent field in ${confirmingForm()?.table}, so no ${PENDING_RETENTION_DAYS}-day rule for unconfirmed sign-ups`;
   return (
     `Retention (${DATA_RETENTION_MONTHS} months, last activity before ${report.cutoff}; ${rule}): ` +
     `${report.dryRun ? 'would delete' : 'deleted'} ${counts}` +
@@ -261,24 +284,24 @@ export function describeRetention(report: Awaited<ReturnType<typeof applyRetenti
   );
 }
 
-/** Every stored record of `email` in both tables (Article 15), with all its fields and times. */
+/** Every stored record of `email` in every form's table (Article 15), with all its fields and times. */
 export async function exportEmail(
   options: PrivacyOptions,
   email: string,
 ): Promise<Record<string, StoredRecord[]>> {
-  const formula = emailLookupFormula(normaliseEmail(email));
   const found: Record<string, StoredRecord[]> = {};
-  for (const table of PRIVACY_TABLES)
+  for (const table of privacyTables()) {
+    const formula = emailLookupFormula(normaliseEmail(email), fieldsOf(table).email);
     found[table] = await retrying(options).listAll(table, { filterByFormula: formula });
+  }
   return found;
 }
 
-/** Deletes every record of `email` in both tables (Article 17); returns what it deleted. */
+/** Deletes every record of `email` in every form's table (Article 17); returns what it deleted. */
 export async function eraseEmail(options: PrivacyOptions, email: string) {
   const found = await exportEmail(options, email);
   const erased: { table: string; id: string; createdTime?: string }[] = [];
-  for (const table of PRIVACY_TABLES) {
-    const records = found[table] ?? [];
+  for (const [table, records] of Object.entries(found)) {
     const { deleted } = await deleteIds(
       options,
       table,

@@ -15,12 +15,12 @@
  * the mail queue (mail.ts), which this same handler consumes: a batch of mail jobs is sent, never
  * written.
  */
-import { AIRTABLE_SCHEMA, keyedSerialiser, normaliseEmail } from '#src/lib/airtable/schema.ts';
+import { keyedSerialiser, normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { type AirtableClient, AirtableError, createAirtableClient } from './airtable-client.ts';
 import { createPacer, RATE_WINDOW_MS, type Pacer } from './pacer.ts';
 import { airtableAccess, type AirtableEnv } from './settings.ts';
 import { type Submission } from '#src/lib/forms/submission.ts';
-import { FORMS, isFormTable } from '#src/lib/forms/forms.ts';
+import { confirmingForm, emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import {
   SUBMISSION_UPSERT,
   type UpsertHow,
@@ -32,10 +32,10 @@ import {
   type UpsertResult,
   writeOutcome,
 } from './submission.ts';
-import { isMailJob, queueOutcomeMail, sendMailJobs, type WorkerMail } from './mail.ts';
+import { queueOutcomeMail, type WorkerMail } from './mail.ts';
 import { type QueuedSubmission, submissionMailKey } from './request-check.ts';
 import {
-  DEAD_LETTER_QUEUE_SUFFIX,
+  type DeadLetterBody,
   type DeadLetterStore,
   keepDeadLetter,
   type QueueBatch,
@@ -50,8 +50,8 @@ export interface WriterOptions {
   fetch?: typeof fetch;
   pacer?: Pacer;
   now?: () => number;
-  /** Where permanently failing submissions go (the dead-letter queue's producer). */
-  deadLetter?: (submission: Submission, reason: string) => Promise<void>;
+  /** Where permanently failing submissions, and messages no form knows, go (the dead-letter store). */
+  deadLetter?: (letter: DeadLetterBody, reason: string) => Promise<void>;
   log?: (message: string) => void;
   /** With mail, consent applies and each write's emails are queued (see the module's comment). */
   mail?: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
@@ -79,7 +79,6 @@ export function isSubmission(body: unknown): body is Submission {
   const { table, email, cells, acceptedAt, defaults } = body as Partial<Submission>;
   return (
     typeof table === 'string' &&
-    isFormTable(table) &&
     typeof email === 'string' &&
     typeof acceptedAt === 'string' &&
     typeof cells === 'object' &&
@@ -113,10 +112,6 @@ const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): Up
 export const QUEUED_UPSERT = queuedUpsert(SUBMISSION_UPSERT);
 /** With consent: a new address is created Pending, a stored one held. */
 const CONSENTED_QUEUED_UPSERT = queuedUpsert(CONSENTED_UPSERT);
-
-const WAITLIST_TABLE = FORMS.waitlist.table;
-const CONSENT_FIELD = FORMS.waitlist.fields.consent.airtable;
-const EMAIL_FIELD = FORMS.waitlist.fields.email.airtable;
 
 /** The submission as queued again (a dead letter replayed): its origin kept for its emails. */
 const requeueable = (item: Queued): QueuedSubmission =>
@@ -152,14 +147,30 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
     requestBoundMs: REQUEST_BOUND_MS,
   });
 
+  /** Sends one letter to the dead letters (or, with no store bound, lets the queue's retries run out). */
+  async function deadLetter(
+    messages: readonly QueueMessage[],
+    letter: DeadLetterBody,
+    reason: string,
+    report: BatchReport,
+  ) {
+    if (options.deadLetter) {
+      await options.deadLetter(letter, reason);
+      for (const message of messages) message.ack();
+    } else {
+      for (const message of messages)
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
+    }
+    report.deadLettered += 1;
+    log(`Airtable writer: ${reason}; sent to dead letters`);
+  }
+
   async function retryOrDeadLetter(items: readonly Queued[], error: unknown, report: BatchReport) {
     const airtableError = error instanceof AirtableError ? error : undefined;
     if (!airtableError || airtableError.transient) {
-      for (const item of items) {
-        for (const message of item.messages) {
-          message.retry({ delaySeconds: retryDelaySeconds(message.attempts, airtableError?.status === 429) });
-          report.retried += 1;
-        }
+      for (const message of items.flatMap((item) => item.messages)) {
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts, airtableError?.status === 429) });
+        report.retried += 1;
       }
       return;
     }
@@ -169,19 +180,9 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
       return;
     }
     for (const item of items) {
-      const reason = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
-      if (options.deadLetter) {
-        await options.deadLetter(requeueable(item), reason);
-        for (const message of item.messages) message.ack();
-      } else {
-        // No dead-letter producer bound: retries run out and the queue moves it to its DLQ.
-        for (const message of item.messages)
-          message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
-      }
-      report.deadLettered += 1;
-      log(
-        `Airtable writer: a ${item.submission.table} submission failed for good (${reason}); sent to dead letters`,
-      );
+      const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
+      const reason = `a ${item.submission.table} submission failed for good (${why})`;
+      await deadLetter(item.messages, { submission: requeueable(item) }, reason, report);
     }
   }
 
@@ -215,19 +216,26 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
   }
 
   /**
-   * The quotes' contacts on the waitlist's suppression list (Consent 'Withdrawn'): they hear
-   * nothing a stranger's quote causes. One lookup per 100 written quotes; if it fails, every
-   * contact of the batch is treated as withdrawn (the team still hears of each quote).
+   * The contacts of another form's records on the suppression list (the confirming form's table,
+   * Consent 'Withdrawn'): they hear nothing a stranger's request causes. One lookup per 100 written
+   * records; if it fails, every contact of the batch is treated as withdrawn (the team still hears).
    */
   async function withdrawnContacts(table: string, results: readonly UpsertResult<Queued>[]) {
     const emails = results.filter((result) => result.outcome !== 'failed').map((result) => result.email);
-    if (table === WAITLIST_TABLE || emails.length === 0) return new Set<string>();
+    const list = confirmingForm();
     const withdrawn = new Set<string>();
+    if (!list || table === list.table || emails.length === 0) return withdrawn;
     for (const part of chunks(emails, EMAILS_PER_LOOKUP)) {
       try {
-        const records = await client.findByEmails(WAITLIST_TABLE, part, undefined, [CONSENT_FIELD]);
+        const records = await client.findByEmails(
+          list.table,
+          part,
+          undefined,
+          CONSENTED_UPSERT.lookupFields?.(list.table),
+        );
         for (const record of records)
-          if (isWithdrawn(record.fields)) withdrawn.add(normaliseEmail(String(record.fields[EMAIL_FIELD])));
+          if (isWithdrawn(record.fields))
+            withdrawn.add(normaliseEmail(String(record.fields[emailFieldOf(list)])));
       } catch (error) {
         log(
           `Airtable writer: the suppression list could not be read (${String(error)}); no email to these contacts`,
@@ -268,20 +276,28 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
       const report = emptyReport();
       const queued: Queued[] = [];
       for (const message of batch.messages) {
-        if (isSubmission(message.body)) {
-          const { origin, ...submission } = message.body as QueuedSubmission;
+        const { body } = message;
+        if (isSubmission(body) && formOfTable(body.table)) {
+          const { origin, ...submission } = body as QueuedSubmission;
           queued.push({
             submission,
             messages: [message],
             ...(typeof origin === 'string' && origin ? { origin } : {}),
           });
+        } else if (isSubmission(body)) {
+          const reason = `a submission for table '${body.table}', which no form of this Worker stores`;
+          await deadLetter([message], { submission: body }, reason, report);
         } else {
-          log('Airtable writer: dropped a queue message that is not a submission');
-          message.ack();
+          await deadLetter(
+            [message],
+            { unreadable: body },
+            'a queued message that is not a submission',
+            report,
+          );
         }
       }
       queued.sort(byAcceptance);
-      for (const table of [AIRTABLE_SCHEMA.waitlist.name, AIRTABLE_SCHEMA.quotes.name]) {
+      for (const { table } of FORM_LIST) {
         const group = queued.filter((item) => item.submission.table === table);
         if (group.length > 0) await write(table, group, report);
       }
@@ -291,7 +307,7 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
   };
 }
 
-/** The Worker's queue handler: submissions are written, mail jobs sent, dead-letter queues kept. */
+/** The Worker's writer of one delivery's submissions (worker.ts sends its mail jobs and keeps its dead letters). */
 export async function writeQueuedBatch(
   batch: QueueBatch,
   env: AirtableEnv & { DEAD_LETTERS?: DeadLetterStore },
@@ -299,55 +315,16 @@ export async function writeQueuedBatch(
 ): Promise<void> {
   const log = (message: string) => console.log(message);
   const store = env.DEAD_LETTERS;
-  if (batch.queue.endsWith(DEAD_LETTER_QUEUE_SUFFIX)) {
-    // Messages whose retries ran out: keep them for the owner to list and replay.
-    for (const message of batch.messages) {
-      const { body } = message;
-      const failedAt = new Date().toISOString();
-      const reason = 'retries exhausted';
-      if (store && isSubmission(body)) {
-        await keepDeadLetter(store, { submission: body, reason, failedAt });
-        log('Airtable writer: a submission ran out of retries; kept as a dead letter');
-      } else if (store && isMailJob(body)) {
-        await keepDeadLetter(store, { mail: body, reason, failedAt });
-        log('Mailer: an email ran out of retries; kept as a dead letter');
-      }
-      message.ack();
-    }
-    return;
-  }
-  const jobs = batch.messages.flatMap((message) =>
-    isMailJob(message.body) ? [{ message, job: message.body }] : [],
-  );
-  if (jobs.length > 0) {
-    if (mail) {
-      const mailReport = await sendMailJobs(jobs, { ...mail, log });
-      log(
-        `Mailer: ${jobs.length} emails, ${mailReport.sent} sent, ${mailReport.alreadySent} already sent, ` +
-          `${mailReport.retried} retried, ${mailReport.deadLettered} dead-lettered`,
-      );
-    } else {
-      // Mail is off (EMAIL unbound or misconfigured): the jobs wait for it, then go to dead letters.
-      for (const { message } of jobs)
-        message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
-      log(`Mailer: ${jobs.length} emails wait: mail is not set up on this Worker`);
-    }
-  }
-  const submissions = batch.messages.filter((message) => !isMailJob(message.body));
-  if (submissions.length === 0) return;
   const writer = createQueueWriter(env, {
     mail,
     log,
     deadLetter:
       store &&
-      ((submission, reason) =>
-        keepDeadLetter(store, { submission, reason, failedAt: new Date().toISOString() })),
+      ((letter, reason) => keepDeadLetter(store, { ...letter, reason, failedAt: new Date().toISOString() })),
   });
-  const report = await oneBatchAtATime('submissions', () =>
-    writer.writeBatch({ queue: batch.queue, messages: submissions }),
-  );
+  const report = await oneBatchAtATime('submissions', () => writer.writeBatch(batch));
   log(
-    `Airtable writer: ${submissions.length} messages, ${report.stored} records stored ` +
+    `Airtable writer: ${batch.messages.length} messages, ${report.stored} records stored ` +
       `(${report.created} new, ${report.updated} updated, ${report.held} held), ${report.retried} retried, ` +
       `${report.deadLettered} dead-lettered, ${report.requests} requests` +
       (mail ? `; ${report.emailsQueued} emails queued, ${report.emailsLimited} held back by limits` : ''),

@@ -12,11 +12,10 @@ import {
   withDefaults,
 } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
-import { normaliseEmail, AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
+import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { AIRTABLE_MAX_RECORDS_PER_WRITE, type AirtableClient, type StoredRecord } from './airtable-client.ts';
-import { WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
-import { FORMS } from '#src/lib/forms/forms.ts';
-import { type LinkForm, type LinkValues } from './links.ts';
+import { confirmingForm, emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
+import type { LinkValues } from './link-tokens.ts';
 import { type WriteOutcome } from './mail.ts';
 
 /**
@@ -54,8 +53,6 @@ export const cellsForCreate = (submission: Submission, at: Date): Cells =>
 export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
   keyed(submission, cellsFor(submission, { now: at, existing: true }));
 
-/** Both tables name it alike. */
-const EMAIL_FIELD = AIRTABLE_SCHEMA.waitlist.fields.email.name;
 /** Most emails in one lookup formula. */
 export const EMAILS_PER_LOOKUP = 100;
 
@@ -122,6 +119,7 @@ export async function upsertByEmail<T>(
   { now = Date.now }: { now?: () => number } = {},
 ): Promise<UpsertResult<T>[]> {
   const merged = mergeByEmail(items, how);
+  const emailField = emailFieldOf(formOf({ table }));
 
   // The stored record of each email (the first, should someone have typed a second by hand).
   const stored = new Map<string, StoredRecord>();
@@ -134,7 +132,7 @@ export async function upsertByEmail<T>(
         how.lookupFields?.(table),
       );
       for (const record of records) {
-        const email = record.fields[EMAIL_FIELD];
+        const email = record.fields[emailField];
         if (typeof email === 'string' && !stored.has(normaliseEmail(email)))
           stored.set(normaliseEmail(email), record);
       }
@@ -208,41 +206,59 @@ export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
  * signed link carries the new values. Pressing a link's button applies it (consent-records.ts).
  */
 
-const WAITLIST = FORMS.waitlist;
-const CONSENT = WAITLIST.fields.consent.airtable;
-const CONSENT_TEXT = WAITLIST.fields.consentText.airtable;
-
-const isWaitlist = (table: string) => table === WAITLIST.table;
+/**
+ * The consent fields of `table`, when its form confirms its addresses (its contract declares
+ * them: contract.ts), and the statement its new records carry.
+ */
+export function consentOf(table: string) {
+  const form = confirmingForm();
+  if (!form?.conduct.confirms || form.table !== table) return undefined;
+  const name = (key: string) => {
+    const field = form.fields[key];
+    if (!field) throw new Error(`The ${form.name} form confirms addresses, so it needs a '${key}' field`);
+    return field.airtable;
+  };
+  return {
+    statement: form.conduct.confirms.statement,
+    consent: name('consent'),
+    consentText: name('consentText'),
+    confirmedAt: name('confirmedAt'),
+  };
+}
 
 /**
  * The write path with consent: a new address is created (Pending); a stored one is held, except
  * a sign-up nobody has confirmed yet (Pending), which takes the latest values and stays Pending.
  * Its address has proved nothing either way, so a stranger's earlier sign-up never keeps the
  * owner's own from being stored (and the confirmation email already sent confirms the latest).
+ * A form that does not confirm its addresses holds every stored one.
  */
 export const CONSENTED_UPSERT: UpsertHow<Submission> = {
   ...SUBMISSION_UPSERT,
-  cells: (submission, at, stored) => ({
-    // A sign-up's new record: Pending, with the words its visitor saw.
-    create: isWaitlist(submission.table)
-      ? {
-          ...cellsForCreate(submission, at),
-          [CONSENT]: 'Pending',
-          [CONSENT_TEXT]: WAITLIST_CONSENT_STATEMENT,
-        }
-      : cellsForCreate(submission, at),
-    update:
-      isWaitlist(submission.table) && stored?.[CONSENT] === 'Pending'
-        ? { ...cellsForUpdate(submission, at), [CONSENT_TEXT]: WAITLIST_CONSENT_STATEMENT }
-        : null,
-  }),
-  lookupFields: (table) => (isWaitlist(table) ? [CONSENT] : []),
+  cells: (submission, at, stored) => {
+    const fields = consentOf(submission.table);
+    if (!fields) return { create: cellsForCreate(submission, at), update: null };
+    const statement = { [fields.consentText]: fields.statement };
+    return {
+      // A sign-up's new record: Pending, with the words its visitor saw.
+      create: { ...cellsForCreate(submission, at), [fields.consent]: 'Pending', ...statement },
+      update:
+        stored?.[fields.consent] === 'Pending' ? { ...cellsForUpdate(submission, at), ...statement } : null,
+    };
+  },
+  lookupFields: (table) => {
+    const fields = consentOf(table);
+    return fields ? [fields.consent] : [];
+  },
 };
 
-/** Whether a stored waitlist record (its lookup fields) is on the suppression list. */
-export const isWithdrawn = (stored: Cells | undefined) => stored?.[CONSENT] === 'Withdrawn';
+/** Whether a stored record of the confirming form (its lookup fields) is on the suppression list. */
+export function isWithdrawn(stored: Cells | undefined): boolean {
+  const fields = consentOf(confirmingForm()?.table ?? '');
+  return fields !== undefined && stored?.[fields.consent] === 'Withdrawn';
+}
 
-/** The schools team's rows for a quote: every cell the contact sent, in the contract's order. */
+/** The team's rows for a request: every cell its contact sent, in the contract's order. */
 export function teamRows(submission: Submission): [string, string][] {
   const form = formOf(submission);
   return Object.values(form.fields)
@@ -254,17 +270,20 @@ export function teamRows(submission: Submission): [string, string][] {
     });
 }
 
-/** What the schools team reads of a quote: its rows, and its school for the subject line. */
+/** What the team reads of a request of a form that tells it (conduct.tellsTeam): its rows and its subject. */
 function forTheTeam(submission: Submission) {
-  const school = submission.cells[FORMS.quote.fields.schoolName.airtable];
-  return { teamRows: teamRows(submission), school: typeof school === 'string' ? school : '' };
+  const form = formOf(submission);
+  const told = form.conduct.tellsTeam;
+  if (!told) return {};
+  const subject = submission.cells[form.fields[told.subjectField]?.airtable ?? ''];
+  return { teamRows: teamRows(submission), school: typeof subject === 'string' ? subject : '' };
 }
 
 /**
  * What the mail needs to know about a write (mail.ts's emailsFor), with consent: an update is a
  * Pending sign-up taking its latest values (its confirmation, within the limits, as for a new
  * one); a withdrawn address hears nothing a stranger can cause (`stored`: the sign-up's stored
- * Consent; `contactWithdrawn`: a quote's contact is on the waitlist's suppression list).
+ * Consent; `contactWithdrawn`: another form's contact is on the suppression list).
  */
 export function writeOutcome(
   submission: Submission,
@@ -272,7 +291,7 @@ export function writeOutcome(
   key: string,
   { stored, contactWithdrawn = false }: { stored?: Cells; contactWithdrawn?: boolean } = {},
 ): WriteOutcome | null {
-  if (isWaitlist(submission.table) && isWithdrawn(stored)) return null;
+  if (consentOf(submission.table) && isWithdrawn(stored)) return null;
   return {
     form: formOf(submission).name,
     email: submission.email,
@@ -280,32 +299,32 @@ export function writeOutcome(
     // A held change carries the submission's cells, by Airtable field name.
     values: submission.cells,
     key,
-    ...(isWaitlist(submission.table) ? {} : forTheTeam(submission)),
+    ...forTheTeam(submission),
     ...(contactWithdrawn ? { contactWithdrawn } : {}),
   };
 }
 
 /**
- * A quote change its contact confirmed (by the change email's button), as the mail sees it: the
- * schools team is told, as of a new request, since its Status is back to 'New'.
+ * A held change its contact confirmed (by the change email's button), as the mail sees it: the
+ * team of a form that tells it hears, as of a new request (a quote's Status is back to 'New').
  */
-export function confirmedQuoteChange(email: string, values: LinkValues, at: Date): WriteOutcome {
+export function confirmedChange(form: string, email: string, values: LinkValues, at: Date): WriteOutcome {
   return {
-    form: 'quote',
+    form,
     email,
     outcome: 'confirmed-change',
     values,
     key: `confirmed-change:${at.toISOString()}`,
-    ...forTheTeam(submissionOf('quote', email, values, at)),
+    ...forTheTeam(submissionOf(form, email, values, at)),
   };
 }
 
 /**
- * 'Join the waitlist again' pressed for a withdrawn address, as the mail sees it: a confirmation
- * to the address whose link confirms only the withdrawal stored at `withdrawnAt`.
+ * 'Join again' pressed for a withdrawn address, as the mail sees it: a confirmation to the
+ * address whose link confirms only the withdrawal stored at `withdrawnAt`.
  */
 export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): WriteOutcome => ({
-  form: 'waitlist',
+  form: confirmingForm()?.name ?? '',
   email,
   outcome: 'rejoin',
   values: {},
@@ -314,9 +333,11 @@ export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): Wri
 });
 
 /** A held change's values as a submission again, to apply them by the form's rules. */
-export function submissionOf(form: LinkForm, email: string, values: LinkValues, at: Date): Submission {
+export function submissionOf(name: string, email: string, values: LinkValues, at: Date): Submission {
+  const form = formNamed(name);
+  if (!form) throw new Error(`No form is named '${name}'`);
   const cells: Cells = Object.fromEntries(
-    Object.entries(values).map(([name, value]) => [name, typeof value === 'string' ? value : [...value]]),
+    Object.entries(values).map(([key, value]) => [key, typeof value === 'string' ? value : [...value]]),
   );
-  return withDefaults(FORMS[form], { table: FORMS[form].table, email, cells, acceptedAt: at.toISOString() });
+  return withDefaults(form, { table: form.table, email, cells, acceptedAt: at.toISOString() });
 }

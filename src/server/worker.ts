@@ -18,17 +18,18 @@ import {
 } from './request-check.ts';
 import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
 import { createDoors, type DoorsHandler, isHiddenPath } from './form-door.ts';
-import { writeQueuedBatch, isolatePacer } from './queue-writer.ts';
+import { writeQueuedBatch, isolatePacer, isSubmission } from './queue-writer.ts';
 import {
   DEAD_LETTER_QUEUE_SUFFIX,
   DEAD_LETTERS_PATH,
-  type DeadLetterAdminEnv,
-  handleDeadLetterAdmin,
+  type DeadLetterStore,
+  keepDeadLetter,
   type QueueBatch,
+  retryDelaySeconds,
 } from './queues.ts';
-import { runRetentionJob } from './privacy.ts';
+import type { DeadLetterAdminEnv } from './dead-letter-admin.ts';
 import { isEmailLinkPath, pageTemplates } from './links.ts';
-import { type WorkerMailEnv, workerMail } from './mail.ts';
+import { isMailJob, sendMailJobs, type WorkerMailEnv, workerMail } from './mail.ts';
 import { queueTeamDigests, TEAM_DIGEST_CRON } from './team-inbox.ts';
 import { type AirtableEnv, siteOriginOf } from './settings.ts';
 import { withSecurityHeaders } from './security-headers.ts';
@@ -141,6 +142,7 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
   if (startsWith(pathname, DEAD_LETTERS_PATH)) {
     if (!queue) return new Response('Not found', { status: 404 });
     const jobs = env.MAIL_JOBS;
+    const { handleDeadLetterAdmin } = await import('./dead-letter-admin.ts');
     return handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {
       clientAddress: connectingAddress(request) ?? 'unknown',
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
@@ -157,18 +159,62 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
   return env.ASSETS.fetch(request);
 }
 
+/** A dead-letter queue's messages, whose retries ran out: kept for the owner to list and replay. */
+async function keepExhausted(batch: QueueBatch, store: DeadLetterStore | undefined): Promise<void> {
+  for (const message of batch.messages) {
+    const { body } = message;
+    const letter = isMailJob(body)
+      ? { mail: body }
+      : isSubmission(body)
+        ? { submission: body }
+        : { unreadable: body };
+    if (store) {
+      await keepDeadLetter(store, {
+        ...letter,
+        reason: 'retries exhausted',
+        failedAt: new Date().toISOString(),
+      });
+      const what = 'mail' in letter ? 'Mailer: an email' : 'Airtable writer: a queued message';
+      console.log(`${what} ran out of retries; kept as a dead letter`);
+    }
+    message.ack();
+  }
+}
+
 export default {
   fetch: answerReadingTheBody,
 
+  /**
+   * Both queues' consumer: a dead-letter queue's messages (retries run out) are kept for the owner;
+   * otherwise mail jobs are sent (mail.ts) and submissions written (queue-writer.ts).
+   */
   async queue(batch: QueueBatch, env: WorkerEnv): Promise<void> {
+    if (batch.queue.endsWith(DEAD_LETTER_QUEUE_SUFFIX)) return keepExhausted(batch, env.DEAD_LETTERS);
     const { mail, problem } = mailOf(env);
-    if (problem && !batch.queue.endsWith(DEAD_LETTER_QUEUE_SUFFIX)) {
+    if (problem) {
       // Storing without consent would rewrite records on a stranger's word: every message waits
       // (then goes to the dead letters) until the mail settings are fixed.
       for (const message of batch.messages) message.retry({ delaySeconds: MAIL_PROBLEM_RETRY_SECONDS });
       return;
     }
-    await writeQueuedBatch(batch, env, mail);
+    const log = (line: string) => console.log(line);
+    const jobs = batch.messages.flatMap((message) =>
+      isMailJob(message.body) ? [{ message, job: message.body }] : [],
+    );
+    if (jobs.length > 0 && mail) {
+      const sent = await sendMailJobs(jobs, { ...mail, log });
+      log(
+        `Mailer: ${jobs.length} emails, ${sent.sent} sent, ${sent.alreadySent} already sent, ` +
+          `${sent.retried} retried, ${sent.deadLettered} dead-lettered`,
+      );
+    } else if (jobs.length > 0) {
+      // Mail is off (EMAIL unbound): the jobs wait for it, then go to dead letters.
+      for (const { message } of jobs)
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
+      log(`Mailer: ${jobs.length} emails wait: mail is not set up on this Worker`);
+    }
+    const submissions = batch.messages.filter((message) => !isMailJob(message.body));
+    if (submissions.length > 0) await writeQueuedBatch({ ...batch, messages: submissions }, env, mail);
   },
 
   /**
@@ -180,7 +226,7 @@ export default {
    * lists the path).
    */
   async scheduled(controller: { cron: string; scheduledTime: number }, env: WorkerEnv): Promise<void> {
-    if (controller.cron !== TEAM_DIGEST_CRON) return runRetentionJob(env);
+    if (controller.cron !== TEAM_DIGEST_CRON) return (await import('./privacy.ts')).runRetentionJob(env);
     const { mail } = mailOf(env);
     if (mail) await queueTeamDigests(mail, new Date(controller.scheduledTime));
   },

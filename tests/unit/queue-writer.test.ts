@@ -3,6 +3,7 @@ import { AIRTABLE_REQUESTS_PER_SECOND, createPacer, RATE_WINDOW_MS } from '#src/
 import { createQueueWriter, QUEUED_UPSERT } from '#src/server/queue-writer.ts';
 import { type Submission } from '#src/lib/forms/submission.ts';
 import { mergeByEmail } from '#src/server/submission.ts';
+import type { DeadLetterBody } from '#src/server/queues.ts';
 import { queueMessage as message } from './support/queue-message.ts';
 
 const ENV = {
@@ -66,8 +67,8 @@ const writerWith = (airtable: ReturnType<typeof fakeAirtable>, deadLetters: Subm
     fetch: airtable.fetch,
     pacer: createPacer({ perSecond: 1000 }),
     log: () => undefined,
-    deadLetter: async (submission) => {
-      deadLetters.push(submission);
+    deadLetter: async (letter) => {
+      if ('submission' in letter) deadLetters.push(letter.submission);
     },
   });
 
@@ -269,11 +270,54 @@ describe('queue writer', () => {
     expect(report).toMatchObject({ stored: 1, deadLettered: 1 });
   });
 
-  it('acknowledges (and logs) a message that is not a submission rather than retrying it forever', async () => {
+  it('dead-letters (and logs) a message that is not a submission rather than retrying it forever', async () => {
     const airtable = fakeAirtable();
+    const letters: DeadLetterBody[] = [];
+    const logs: string[] = [];
     const junk = message({ hello: 'world' });
-    await writerWith(airtable).writeBatch({ queue: 'podling-submissions', messages: [junk.msg] });
+    const report = await createQueueWriter(ENV, {
+      fetch: airtable.fetch,
+      pacer: createPacer({ perSecond: 1000 }),
+      log: (line) => logs.push(line),
+      deadLetter: async (letter) => void letters.push(letter),
+    }).writeBatch({ queue: 'podling-submissions', messages: [junk.msg] });
     expect(junk.state.acked).toBe(true);
+    expect(letters).toEqual([{ unreadable: { hello: 'world' } }]);
+    expect(logs).toEqual([expect.stringMatching(/not a submission; sent to dead letters$/)]);
+    expect(report.deadLettered).toBe(1);
     expect(airtable.calls).toHaveLength(0);
+  });
+
+  it('dead-letters (and logs) a submission for a table no form stores, never acknowledging it unwritten', async () => {
+    const airtable = fakeAirtable();
+    const letters: DeadLetterBody[] = [];
+    const logs: string[] = [];
+    const stray = { ...waitlist('stray@x.co', '2026-11-23T10:00:00Z'), table: 'Partners' };
+    const known = message(waitlist('known@x.co', '2026-11-23T10:00:01Z'));
+    const unknown = message(stray);
+    const report = await createQueueWriter(ENV, {
+      fetch: airtable.fetch,
+      pacer: createPacer({ perSecond: 1000 }),
+      log: (line) => logs.push(line),
+      deadLetter: async (letter) => void letters.push(letter),
+    }).writeBatch({ queue: 'podling-submissions', messages: [unknown.msg, known.msg] });
+    expect(letters).toEqual([{ submission: stray }]);
+    expect(logs).toEqual([
+      "Airtable writer: a submission for table 'Partners', which no form of this Worker stores; sent to dead letters",
+    ]);
+    expect(unknown.state.acked && known.state.acked).toBe(true);
+    expect(report).toMatchObject({ stored: 1, deadLettered: 1 });
+    expect(airtable.calls.some((call) => call.url.includes('Partners'))).toBe(false);
+  });
+
+  it('without a dead-letter store, retries a message no form knows, so the queue moves it to its dead-letter queue', async () => {
+    const unknown = message({ ...waitlist('stray@x.co', '2026-11-23T10:00:00Z'), table: 'Partners' });
+    await createQueueWriter(ENV, {
+      fetch: fakeAirtable().fetch,
+      pacer: createPacer({ perSecond: 1000 }),
+      log: () => undefined,
+    }).writeBatch({ queue: 'podling-submissions', messages: [unknown.msg] });
+    expect(unknown.state.acked).toBe(false);
+    expect(unknown.state.retried?.delaySeconds).toBeGreaterThan(0);
   });
 });

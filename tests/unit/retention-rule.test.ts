@@ -75,8 +75,9 @@ describe('the retention rule', () => {
   });
 
   it('asks Airtable for the unconfirmed sign-ups only where the table has Consent', () => {
-    expect(expiredFormula(cutoffs.months)).not.toContain('Consent');
-    const both = expiredFormula(cutoffs.months, cutoffs.pending);
+    expect(expiredFormula(WAITLIST, cutoffs.months)).not.toContain('Consent');
+    expect(expiredFormula(QUOTES, cutoffs.months, cutoffs.pending)).not.toContain('Consent');
+    const both = expiredFormula(WAITLIST, cutoffs.months, cutoffs.pending);
     expect(both).toMatch(/^OR\(IS_BEFORE\(.+\), AND\(\{Consent\} = 'Pending', IS_BEFORE\(.+\)\)\)$/);
     expect(both).toContain(cutoffs.pending.toISOString());
     expect(both).toContain(cutoffs.months.toISOString());

@@ -7,7 +7,7 @@
  * setup command can send them as they are.
  */
 import { type ContractField, type FormContract } from '#src/lib/forms/contract.ts';
-import { FORMS } from '#src/lib/forms/forms.ts';
+import { FORM_LIST, FORMS } from '#src/lib/forms/forms.ts';
 export { type TableName } from '#src/lib/forms/forms.ts';
 import { canonicalEmail } from '#src/lib/email.ts';
 
@@ -139,8 +139,11 @@ export function fieldNamesOf<K extends TableKey>(table: K): FieldNames<K> {
   return Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, field.name])) as FieldNames<K>;
 }
 
-/** Every table of the base, in the order the setup command creates them. */
-export const AIRTABLE_TABLE_DEFINITIONS: readonly TableDefinition[] = Object.values(AIRTABLE_SCHEMA);
+/**
+ * Every table of the base, one per form (FORM_LIST, registered forms included), in the order the
+ * setup command creates them.
+ */
+export const airtableTables = (): TableDefinition[] => FORM_LIST.map(tableOf);
 
 /** The select option names of any field; [] for types without options. */
 export function choiceNames(field: FieldDefinition): string[] {

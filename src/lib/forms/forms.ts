@@ -210,26 +210,51 @@ export type UseCaseId = QuoteForm['fields']['useCases']['options'][number]['id']
 
 export const FORMS = { waitlist: WAITLIST_FORM, quote: QUOTE_FORM } as const;
 
-/** Which form: 'waitlist' | 'quote'. */
+/** Which of the site's forms: 'waitlist' | 'quote'. */
 export type FormName = keyof typeof FORMS;
-/** Which table: 'Waitlist' | 'School Quotes'. */
+/** Which of the site's tables: 'Waitlist' | 'School Quotes'. */
 export type TableName = (typeof FORMS)[FormName]['table'];
 
-type SiteForm = FormContract & { name: FormName; table: TableName };
+const forms: FormContract[] = Object.values(FORMS);
 
-export const FORM_LIST: readonly SiteForm[] = Object.values(FORMS);
+/**
+ * Every form the server, the base's schema and the tools follow: the site's, then any registered.
+ * Read it when it is used, never once at load: a test registers its forms after this module loads.
+ */
+export const FORM_LIST: readonly FormContract[] = forms;
+
+/**
+ * Adds a form to FORM_LIST (a test's own contract: the proof that a form is data). Refused when its
+ * name, table or door is taken, or when it would be a second form that confirms its addresses.
+ */
+export function registerForm(form: FormContract): void {
+  const clash = forms.find(
+    (other) => other.name === form.name || other.table === form.table || other.path === form.path,
+  );
+  if (clash) throw new Error(`The ${form.name} form clashes with the ${clash.name} form`);
+  if (form.conduct.confirms && confirmingForm())
+    throw new Error(`The ${form.name} form confirms addresses, as the ${confirmingForm()?.name} form does`);
+  forms.push(form);
+}
+
+/** The form whose addresses are proved (conduct.confirms): its table is the suppression list. */
+export const confirmingForm = () => forms.find((form) => form.conduct.confirms);
+
+/** The Airtable name of a form's email field (each form has one: its records are keyed on it). */
+export function emailFieldOf(form: FormContract): string {
+  const field = Object.values(form.fields).find((candidate) => candidate.type === 'email');
+  if (!field) throw new Error(`The ${form.name} form has no email field`);
+  return field.airtable;
+}
+
+/** The form named `name`, or undefined. */
+export const formNamed = (name: string) => forms.find((form) => form.name === name);
 
 /** The form whose records live in `table`, or undefined. */
-export function formOfTable(table: string): SiteForm | undefined {
-  return FORM_LIST.find((form) => form.table === table);
-}
-
-export function isFormTable(table: string): table is TableName {
-  return formOfTable(table) !== undefined;
-}
+export const formOfTable = (table: string) => forms.find((form) => form.table === table);
 
 /** The form whose door is at `pathname` (a trailing slash allowed), or undefined. */
-export function formAtPath(pathname: string): SiteForm | undefined {
+export function formAtPath(pathname: string): FormContract | undefined {
   const trimmed = pathname.replace(/\/+$/, '');
-  return FORM_LIST.find((form) => form.path === trimmed);
+  return forms.find((form) => form.path === trimmed);
 }

@@ -5,7 +5,8 @@
  * dead letters it expires or erases (POST /api/dead-letters/erase).
  */
 import { describe, expect, it } from 'vitest';
-import { type DeadLetterStore, handleDeadLetterAdmin, keepDeadLetter } from '#src/server/queues.ts';
+import { handleDeadLetterAdmin } from '#src/server/dead-letter-admin.ts';
+import { type DeadLetterStore, keepDeadLetter } from '#src/server/queues.ts';
 import { expireDeadLetters, monthsBefore, runRetentionJob } from '#src/server/privacy.ts';
 import { createPacer } from '#src/server/pacer.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';

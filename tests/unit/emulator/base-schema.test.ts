@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { AIRTABLE_TABLE_DEFINITIONS } from '#src/lib/airtable/schema.ts';
+import { airtableTables } from '#src/lib/airtable/schema.ts';
 import { buildField, buildTable } from '#scripts/airtable-emulator/base-schema.ts';
 import { BaseStore } from '#scripts/airtable-emulator/store.ts';
 
@@ -22,9 +22,9 @@ const errorType = (build: () => unknown) => {
 describe('base schema', () => {
   it("builds the site's base from src/lib/airtable/schema.ts, every field as the Metadata API would accept it", () => {
     const tables = new BaseStore({ baseId: 'appTest' }).describeTables();
-    expect(tables.map((table) => table.name)).toEqual(AIRTABLE_TABLE_DEFINITIONS.map((table) => table.name));
+    expect(tables.map((table) => table.name)).toEqual(airtableTables().map((table) => table.name));
     for (const [index, table] of tables.entries()) {
-      const definition = AIRTABLE_TABLE_DEFINITIONS[index];
+      const definition = airtableTables()[index];
       expect(table.fields.map((f) => [f.name, f.type])).toEqual(
         Object.values(definition?.fields ?? {}).map((f) => [f.name, f.type]),
       );

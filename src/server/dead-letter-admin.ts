@@ -1,0 +1,159 @@
+/**
+ * The owner's dead-letter endpoint (`npm run dead-letters`, the privacy commands): lists, replays
+ * and erases the Worker's dead letters (queues.ts) behind ADMIN_TOKEN. The Worker loads it when
+ * the endpoint is asked, never on a sign-up's path.
+ */
+import { normaliseEmail } from '#src/lib/airtable/schema.ts';
+import { formNamed } from '#src/lib/forms/forms.ts';
+import type { Submission } from '#src/lib/forms/submission.ts';
+import type { MailJob } from './mail.ts';
+import {
+  ADMIN_ATTEMPTS_PER_MINUTE,
+  clientLimitKey,
+  createWindowLimiter,
+  type Limiter,
+} from './client-limits.ts';
+import { DEAD_LETTERS_PATH, type DeadLetter, type DeadLetterStore, listDeadLetters } from './queues.ts';
+
+/** What the owner's listing shows of a letter: the table and address it is about. */
+function describeLetter(letter: DeadLetter) {
+  if ('mail' in letter)
+    return { kind: 'mail', table: formNamed(letter.mail.form)?.table ?? '', email: letter.mail.email };
+  if ('submission' in letter)
+    return { kind: 'submission', table: letter.submission.table, email: letter.submission.email };
+  return { kind: 'unreadable', table: '', email: '' };
+}
+
+/** Every address a letter holds (a team notification's contact, too), as the site matches emails. */
+function addressesOf(letter: DeadLetter): string[] {
+  if ('unreadable' in letter) {
+    const email = (letter.unreadable as { email?: unknown } | null)?.email;
+    return typeof email === 'string' ? [normaliseEmail(email)] : [];
+  }
+  if ('submission' in letter) return [normaliseEmail(letter.submission.email)];
+  const { message } = letter.mail;
+  return [letter.mail.email, message.to, ...(message.replyTo ? [message.replyTo] : [])].map(normaliseEmail);
+}
+
+/** Constant-time comparison, so the token cannot be guessed by timing. */
+function sameToken(given: string, expected: string): boolean {
+  const a = new TextEncoder().encode(given);
+  const b = new TextEncoder().encode(expected);
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i += 1) difference |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return difference === 0;
+}
+
+/** Shortest ADMIN_TOKEN the endpoint accepts: a token a person picks is guessed, a random one is not. */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+/** How long a wrong token waits for its answer: a guesser gets one try a second at best. */
+export const ADMIN_FAILURE_DELAY_MS = 1_000;
+
+/** Why the configured token is refused, or null when it is strong enough. */
+export function adminTokenProblem(token: string | undefined): string | null {
+  const length = token?.trim().length ?? 0;
+  return length > 0 && length < ADMIN_TOKEN_MIN_LENGTH
+    ? `ADMIN_TOKEN is ${length} characters; use at least ${ADMIN_TOKEN_MIN_LENGTH} random ones (openssl rand -hex 32)`
+    : null;
+}
+
+// Per isolate where the Worker has no ADMIN_LIMITER binding: attempts per address (an IPv6 one per /64).
+// Made on first use: this module and the request check import each other.
+let fallbackAdminLimiter: Limiter | undefined;
+
+export interface DeadLetterAdminOptions {
+  clientAddress: string;
+  /** Counts attempts per address (the Worker's ADMIN_LIMITER binding). */
+  limiter?: Limiter;
+  /** How long a failed attempt waits (tests pass 0). */
+  failureDelayMs?: number;
+  /** Puts an unsent email back on the mail queue; without it, mail letters are kept on replay. */
+  requeueMail?: (job: MailJob) => Promise<void>;
+}
+
+export interface DeadLetterAdminEnv {
+  ADMIN_TOKEN?: string;
+  DEAD_LETTERS?: DeadLetterStore;
+}
+
+/**
+ * GET  /api/dead-letters         → { count, letters: [{ key, kind, table, email, reason, failedAt }] }
+ *                                  (kind: 'submission' not stored, or 'mail' not sent)
+ * POST /api/dead-letters/replay  → re-queues every letter (a submission to the writer, an email
+ *                                  to the mail queue), deletes it; { replayed }
+ * POST /api/dead-letters/erase   { email } → deletes that email's letters; { erased }
+ * Without ADMIN_TOKEN configured the endpoint does not exist (404); a wrong token gets 401.
+ */
+export async function handleDeadLetterAdmin(
+  request: Request,
+  env: DeadLetterAdminEnv,
+  requeue: (submission: Submission) => Promise<void>,
+  options: DeadLetterAdminOptions = { clientAddress: 'unknown' },
+): Promise<Response> {
+  const expected = env.ADMIN_TOKEN?.trim();
+  const store = env.DEAD_LETTERS;
+  if (!expected || !store) return new Response('Not found', { status: 404 });
+  const weak = adminTokenProblem(expected);
+  if (weak) {
+    console.warn(`Dead-letter admin is off: ${weak}`);
+    return Response.json({ error: 'ADMIN_TOKEN is too short; the endpoint is off' }, { status: 503 });
+  }
+  // Every attempt counts (the owner's command makes one or two): past the limit even the right
+  // token waits, so a guesser cannot learn anything from the answers of its later tries.
+  const allowed = await (
+    options.limiter ?? (fallbackAdminLimiter ??= createWindowLimiter({ limit: ADMIN_ATTEMPTS_PER_MINUTE }))
+  ).take(clientLimitKey(options.clientAddress));
+  if (!allowed.ok)
+    return Response.json(
+      { error: 'too many attempts' },
+      { status: 429, headers: { 'retry-after': String(allowed.retryAfterSeconds) } },
+    );
+  const given = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
+  if (!sameToken(given, expected)) {
+    const delay = options.failureDelayMs ?? ADMIN_FAILURE_DELAY_MS;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    return Response.json({ error: 'unauthorized' }, { status: 401 });
+  }
+  const { pathname } = new URL(request.url);
+  const letters = await listDeadLetters(store);
+  if (request.method === 'GET' && pathname === DEAD_LETTERS_PATH) {
+    return Response.json({
+      count: letters.length,
+      letters: letters.map(({ key, letter }) => ({
+        key,
+        ...describeLetter(letter),
+        reason: letter.reason,
+        failedAt: letter.failedAt,
+      })),
+    });
+  }
+  if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
+    // Erasure (Article 17): the email's letters go too, matched as the site matches emails.
+    // Not JSON: no email, nothing erased.
+    const posted = (await request.json().catch(() => null)) as { email?: unknown } | null;
+    const email = String(posted?.email ?? '');
+    if (!email.trim()) return Response.json({ error: 'email required' }, { status: 400 });
+    const target = normaliseEmail(email);
+    let erased = 0;
+    for (const { key, letter } of letters) {
+      if (!addressesOf(letter).includes(target)) continue;
+      await store.delete(key);
+      erased += 1;
+    }
+    return Response.json({ erased });
+  }
+  if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {
+    let replayed = 0;
+    for (const { key, letter } of letters) {
+      if ('unreadable' in letter) continue;
+      if ('mail' in letter) {
+        if (!options.requeueMail) continue;
+        await options.requeueMail(letter.mail);
+      } else await requeue(letter.submission);
+      await store.delete(key);
+      replayed += 1;
+    }
+    return Response.json({ replayed });
+  }
+  return Response.json({ error: 'not found' }, { status: 404 });
+}
