@@ -47,12 +47,8 @@ import {
 import { queueOutcomeMail, type WorkerMail } from './mail.ts';
 import { confirmedChange, rejoinRequest } from './submission.ts';
 import { consentRecords } from './consent-records.ts';
-import {
-  clientLimitKey,
-  createRequestCheck,
-  type CheckResult,
-  type RequestCheckOptions,
-} from './request-check.ts';
+import { createRequestCheck, type CheckResult, type RequestCheckOptions } from './request-check.ts';
+import { clientLimitKey } from './client-limits.ts';
 
 /**
  * An answer page carries no script: its policy says so, and it is never framed or cached (the
