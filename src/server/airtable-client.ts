@@ -11,7 +11,8 @@
  * the caller's pacer (pacer.ts), is bounded by a deadline, and fails with an AirtableError that
  * says whether it is worth another try.
  */
-import { emailLookupFormula, AIRTABLE_SCHEMA, type FieldDefinition } from '#src/lib/airtable/schema.ts';
+import { emailLookupFormula, type FieldDefinition } from '#src/lib/airtable/schema.ts';
+import { emailFieldOf, formOfTable } from '#src/lib/forms/forms.ts';
 import { type Cells } from '#src/lib/forms/submission.ts';
 import type { Pacer } from './pacer.ts';
 import type { AirtableAccess } from './settings.ts';
@@ -22,7 +23,6 @@ export const AIRTABLE_MAX_RECORDS_PER_WRITE = 10;
 export const AIRTABLE_PAGE_SIZE = 100;
 /** A request's bound when its caller sets none: the spec's client timeout (section 9). */
 export const AIRTABLE_REQUEST_TIMEOUT_MS = 300_000;
-const EMAIL_FIELD = AIRTABLE_SCHEMA.waitlist.fields.email.name;
 
 /** A failed call, in Airtable's vocabulary; `status` 0 when no answer came. */
 export class AirtableError extends Error {
@@ -87,9 +87,16 @@ export interface AirtableClientOptions extends RetryPolicy {
   now?: () => number;
 }
 
-/** The one formula for many emails: OR of the storage layer's own lookup formula. */
-export function emailsLookupFormula(emails: readonly string[]): string {
-  const each = emails.map((email) => emailLookupFormula(email, EMAIL_FIELD));
+/** The email field of the form whose records `table` holds, as its contract names it. */
+function emailFieldIn(table: string): string {
+  const form = formOfTable(table);
+  if (!form) throw new Error(`No form keeps its records in ${table}`);
+  return emailFieldOf(form);
+}
+
+/** The one formula for many emails of `table`: OR of the storage layer's own lookup formula. */
+export function emailsLookupFormula(table: string, emails: readonly string[]): string {
+  const each = emails.map((email) => emailLookupFormula(email, emailFieldIn(table)));
   return each.length === 1 ? (each[0] ?? '') : `OR(${each.join(', ')})`;
 }
 
@@ -243,8 +250,8 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       return records;
     },
     /**
-     * Records whose normalised Email is one of `emails` (one request for up to 100 emails), with
-     * their Email and the `fields` asked for.
+     * Records whose normalised email is one of `emails` (one request for up to 100 emails), with
+     * their email and the `fields` asked for.
      */
     async findByEmails(
       table: string,
@@ -255,7 +262,7 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       if (emails.length === 0) return [];
       const page = await listPage(
         table,
-        { filterByFormula: emailsLookupFormula(emails), fields: [EMAIL_FIELD, ...fields] },
+        { filterByFormula: emailsLookupFormula(table, emails), fields: [emailFieldIn(table), ...fields] },
         deadline,
       );
       return page.records;

@@ -30,7 +30,7 @@ const sameCell = (stored: unknown, wanted: string | readonly string[]) =>
 export function consentRecords(client: AirtableClient): ConsentRecords {
   // Every field of the address's record (the upsert's lookup reads the email only).
   const first = async (table: string, email: string): Promise<StoredRecord | undefined> =>
-    (await client.listPage(table, { filterByFormula: emailsLookupFormula([email]), maxRecords: 1 }))
+    (await client.listPage(table, { filterByFormula: emailsLookupFormula(table, [email]), maxRecords: 1 }))
       .records[0];
   return {
     async find(form, email) {
