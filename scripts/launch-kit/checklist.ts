@@ -16,7 +16,7 @@ import { cronTriggersOf, isDaily, wranglerVarOf } from './privacy-trigger.ts';
 import { TEAM_DIGEST_CRON } from '#src/server/team-inbox.ts';
 import { ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/dead-letter-admin.ts';
 import { type MailEnv, parseMailbox } from '#src/server/mail.ts';
-import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/links.ts';
+import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/link-tokens.ts';
 import { isValidEmail } from '#src/lib/email.ts';
 import { runAsCommand } from '#scripts/command.ts';
 

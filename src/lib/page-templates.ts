@@ -118,3 +118,11 @@ export const LINK_PAGE_REGION_ATTRIBUTE = 'data-link-page';
 
 /** Stands in the template for the slot `name`'s text. */
 export const linkPageSlot = (name: LinkPageSlot) => `%%link-page:${name}%%`;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Finds every `marker(name)` in a template whose name matches `names` (a RegExp source), capturing it. */
+export function markerPattern(marker: (name: string) => string, names: string): RegExp {
+  const [start = '', end = ''] = marker('\0').split('\0').map(escapeRegExp);
+  return new RegExp(`${start}(${names})${end}`, 'g');
+}

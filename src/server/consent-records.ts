@@ -1,5 +1,5 @@
 /**
- * The consent records a pressed email link reads and writes (links.ts's ConsentRecords), over the
+ * The consent records a pressed email link reads and writes (link-actions.ts's ConsentRecords), over the
  * server's one Airtable client: a record's consent, a withdrawal, and a held change applied by the
  * form's own rules (submission.ts).
  */
@@ -9,7 +9,7 @@ import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { type AirtableClient, emailsLookupFormula, type StoredRecord } from './airtable-client.ts';
 import { WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
-import { type ConsentRecords } from './links.ts';
+import type { ConsentRecords } from './link-actions.ts';
 import { cellsForCreate, cellsForUpdate, submissionOf } from './submission.ts';
 
 const WAITLIST = FORMS.waitlist;

@@ -17,7 +17,7 @@ import {
   type LinkValues,
   linkExpiry,
   signLink,
-} from './links.ts';
+} from './link-tokens.ts';
 
 /** What the schools team is told of: a new request, one held for a contact on record, a confirmed change. */
 export type TeamNotice = 'new' | 'held' | 'confirmed-change';

@@ -29,6 +29,7 @@ import {
   FORM_ANSWER_REGION_ATTRIBUTE,
   regionStart,
   formAnswerValueToken,
+  markerPattern,
   type FormAnswerOutcome,
 } from '#src/lib/page-templates.ts';
 import { formAtPath, FORMS, type FormName } from '#src/lib/forms/forms.ts';
@@ -36,17 +37,11 @@ import { reader } from '#src/lib/forms/submission.ts';
 import { createAirtableClient } from './airtable-client.ts';
 import { type AirtableEnv, airtableAccess } from './settings.ts';
 import type { Pacer } from './pacer.ts';
-import {
-  isEmailLinkPath,
-  type EmailLinkOptions,
-  handleEmailLink,
-  linksUnavailablePage,
-  markerPattern,
-  type PageTemplates,
-} from './links.ts';
+import { isEmailLinkPath } from './link-tokens.ts';
+import type { EmailLinkOptions } from './link-actions.ts';
+import type { PageTemplates } from './link-page.ts';
 import { queueOutcomeMail, type WorkerMail } from './mail.ts';
 import { confirmedChange, rejoinRequest } from './submission.ts';
-import { consentRecords } from './consent-records.ts';
 import { createRequestCheck, type CheckResult, type RequestCheckOptions } from './request-check.ts';
 import { clientLimitKey } from './client-limits.ts';
 
@@ -212,6 +207,35 @@ export function renderFormAnswer(
   return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(name)[0] ?? ''));
 }
 
+/**
+ * The build's page templates (the forms' answers, form-door.ts, and the links' page), read by
+ * `load` (a path on the site's origin) once per instance when `cache` is on: a deploy's templates
+ * never change. Each call fills the template at `path`, or answers null when there is none, or
+ * one that drifted from its renderer (`fill` throws): the caller answers a plain page.
+ */
+export function pageTemplates(
+  load: (path: string) => Promise<string | null>,
+  { cache = true }: { cache?: boolean } = {},
+): PageTemplates {
+  const loaded = new Map<string, Promise<string | null>>();
+  return async (path: string, fill: (template: string) => string): Promise<string | null> => {
+    let template = loaded.get(path);
+    if (!template) {
+      template = load(path).catch(() => null);
+      if (cache) loaded.set(path, template);
+    }
+    const html = await template;
+    if (html === null) return null;
+    try {
+      return fill(html);
+    } catch (error) {
+      // A template that drifted from its renderer: the visitor still gets the words.
+      console.warn(`Page template ${path}: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    }
+  };
+}
+
 /** The request check's options (its `siteOrigin` is also where links lead; null: they answer 'unavailable'). */
 export interface DoorsOptions extends RequestCheckOptions {
   /** Airtable's pace for the writes a pressed email link makes: the isolate's one pacer. */
@@ -246,44 +270,53 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
   const { clientLimiter } = requestCheck;
 
   const { mail, siteOrigin } = options;
-  const linkOptions: EmailLinkOptions | undefined =
-    mail && siteOrigin !== null
-      ? {
-          records: consentRecords(
-            createAirtableClient(airtableAccess(env), {
-              pacer: options.pacer,
-              fetch: options.fetch,
-              now: options.now,
-              // A press waits for Airtable; when it hangs, that visitor gets the 'try again'
-              // page within the spec's answer bound (a press makes two requests at most), and
-              // the next press goes as soon as Airtable answers: the pacer spaces starts only.
-              requestBoundMs: LINK_PRESS_REQUEST_BOUND_MS,
-            }),
-          ),
-          linkSecrets: mail.settings.linkSecrets,
-          // The emails a pressed link causes lead to the site's configured origin.
-          afterQuoteChange: async (email, values, at) =>
-            void (await queueOutcomeMail(mail, confirmedChange('quote', email, values, at), siteOrigin)),
-          rejoinMail: (email, withdrawnAt, at) =>
-            queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
-          now: () => new Date((options.now ?? Date.now)()),
-          log: warn,
-          ...(options.templates ? { pages: options.templates } : {}),
-        }
-      : undefined;
+  // A link's modules load on its first request: a sign-up never needs them.
+  const linkOptions = async (): Promise<EmailLinkOptions | undefined> => {
+    if (!mail || siteOrigin === null) return undefined;
+    const { consentRecords } = await import('./consent-records.ts');
+    return {
+      records: consentRecords(
+        createAirtableClient(airtableAccess(env), {
+          pacer: options.pacer,
+          fetch: options.fetch,
+          now: options.now,
+          // A press waits for Airtable; when it hangs, that visitor gets the 'try again'
+          // page within the spec's answer bound (a press makes two requests at most), and
+          // the next press goes as soon as Airtable answers: the pacer spaces starts only.
+          requestBoundMs: LINK_PRESS_REQUEST_BOUND_MS,
+        }),
+      ),
+      linkSecrets: mail.settings.linkSecrets,
+      // The emails a pressed link causes lead to the site's configured origin.
+      afterQuoteChange: async (email, values, at) =>
+        void (await queueOutcomeMail(mail, confirmedChange('quote', email, values, at), siteOrigin)),
+      rejoinMail: (email, withdrawnAt, at) =>
+        queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
+      now: () => new Date((options.now ?? Date.now)()),
+      log: warn,
+      ...(options.templates ? { pages: options.templates } : {}),
+    };
+  };
+  let links: Promise<EmailLinkOptions | undefined> | undefined;
 
   return async (request, client = {}) => {
     const { pathname } = new URL(request.url);
     if (isEmailLinkPath(pathname)) {
+      const [{ handleEmailLink }, { linksUnavailablePage }] = await Promise.all([
+        import('./link-actions.ts'),
+        import('./link-page.ts'),
+      ]);
+      links ??= linkOptions();
+      const ready = await links;
       // Without mail (its settings are wrong: worker.ts) or a site origin, no link can be checked.
-      if (!linkOptions) return linksUnavailablePage(options.templates);
+      if (!ready) return linksUnavailablePage(options.templates);
       // Opening a link changes nothing; a press writes, so it counts against the client's
-      // budget like a form's post (its body is read within the same bounds: links.ts).
+      // budget like a form's post (its body is read within the same bounds: link-actions.ts).
       if (request.method === 'POST') {
         const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
         if (!taken.ok) return linksUnavailablePage(options.templates, taken.retryAfterSeconds);
       }
-      return handleEmailLink(request, linkOptions);
+      return handleEmailLink(request, ready);
     }
     const form = formAtPath(pathname);
     if (!form) return new Response('Not found', { status: 404, headers: TEXT_HEADERS });

@@ -22,7 +22,7 @@ import {
   quoteAcknowledgement,
   schoolsTeamNotification,
 } from './emails.ts';
-import { type LinkForm, type LinkValues, linkSecretProblem } from './links.ts';
+import { type LinkForm, type LinkValues, linkSecretProblem } from './link-tokens.ts';
 import { isValidEmail } from '#src/lib/email.ts';
 import { headerAddress, headerText, headerValue } from './header-text.ts';
 import {

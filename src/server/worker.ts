@@ -17,7 +17,7 @@ import {
   type SubmissionQueue,
 } from './request-check.ts';
 import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
-import { createDoors, type DoorsHandler, isHiddenPath } from './form-door.ts';
+import { createDoors, type DoorsHandler, isHiddenPath, pageTemplates } from './form-door.ts';
 import { writeQueuedBatch, isolatePacer, isSubmission } from './queue-writer.ts';
 import {
   DEAD_LETTER_QUEUE_SUFFIX,
@@ -28,7 +28,7 @@ import {
   retryDelaySeconds,
 } from './queues.ts';
 import type { DeadLetterAdminEnv } from './dead-letter-admin.ts';
-import { isEmailLinkPath, pageTemplates } from './links.ts';
+import { isEmailLinkPath } from './link-tokens.ts';
 import { isMailJob, sendMailJobs, type WorkerMailEnv, workerMail } from './mail.ts';
 import { queueTeamDigests, TEAM_DIGEST_CRON } from './team-inbox.ts';
 import { type AirtableEnv, siteOriginOf } from './settings.ts';

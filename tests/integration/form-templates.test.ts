@@ -10,7 +10,7 @@ import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, EMAIL_COPY } from '#src/config/messages.ts';
 import { renderFormAnswer } from '#src/server/form-door.ts';
-import { renderLinkPage } from '#src/server/links.ts';
+import { renderLinkPage } from '#src/server/link-page.ts';
 import { devFormTemplate, devLinkPageTemplate } from '#scripts/vite-plugins/form-templates.ts';
 import { freePort } from '#scripts/loadtest/worker-process.ts';
 

@@ -1,14 +1,13 @@
 import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
+import { type ConsentRecords, handleEmailLink } from '#src/server/link-actions.ts';
 import {
-  type ConsentRecords,
-  type ConsentState,
-  handleEmailLink,
   isEmailLinkPath,
   type LinkForm,
   type LinkValues,
   EMAIL_LINK_PATHS,
   checkLink,
-} from '#src/server/links.ts';
+} from '#src/server/link-tokens.ts';
+import { type ConsentState } from '#src/lib/forms/contract.ts';
 import { signedUrl, type MailContext } from '#src/server/emails.ts';
 import { emailsFor } from '#src/server/mail.ts';
 import { rejoinRequest } from '#src/server/submission.ts';

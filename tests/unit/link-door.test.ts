@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { EMAIL_LINK_PATHS } from '#src/server/links.ts';
+import { EMAIL_LINK_PATHS } from '#src/server/link-tokens.ts';
 import { signedUrl } from '#src/server/emails.ts';
 import { REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
 import { SUBMISSIONS_PER_CLIENT_PER_MINUTE } from '#src/server/client-limits.ts';

@@ -10,7 +10,9 @@ import {
   linkPageSlot,
 } from '#src/lib/page-templates.ts';
 import { isHiddenPath } from '#src/server/form-door.ts';
-import { pageTemplates, renderLinkPage, handleEmailLink, type ConsentRecords } from '#src/server/links.ts';
+import { renderLinkPage } from '#src/server/link-page.ts';
+import { handleEmailLink, type ConsentRecords } from '#src/server/link-actions.ts';
+import { pageTemplates } from '#src/server/form-door.ts';
 import { signedUrl, type MailContext } from '#src/server/emails.ts';
 
 /** A template as the build renders one: every region and slot, in a frame. */

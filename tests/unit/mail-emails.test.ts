@@ -7,7 +7,7 @@ import {
   schoolsTeamNotification,
 } from '#src/server/emails.ts';
 import { readyToSend } from '#src/server/mail.ts';
-import { checkLink, EMAIL_LINK_PATHS } from '#src/server/links.ts';
+import { checkLink, EMAIL_LINK_PATHS } from '#src/server/link-tokens.ts';
 
 const SECRET = 's'.repeat(48);
 const NOW = new Date('2026-06-01T12:00:00Z');

@@ -5,7 +5,7 @@ import {
   linkExpiry,
   linkSecretProblem,
   signLink,
-} from '#src/server/links.ts';
+} from '#src/server/link-tokens.ts';
 
 const SECRET = 'k'.repeat(40);
 const OTHER_SECRET = 'z'.repeat(40);

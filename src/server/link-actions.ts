@@ -1,0 +1,203 @@
+/**
+ * What happens when someone opens a link from one of the site's emails.
+ *
+ * - GET shows a page with one button and changes nothing: mail scanners open links.
+ * - POST (the button, a plain form that works without JavaScript; or a mail provider's RFC 8058
+ *   one-click unsubscribe, with no Origin, cookies or page marker) does the link's one thing.
+ *   Doing it again changes nothing and sends nothing.
+ * - A tampered or malformed link gets a 400 page and an expired one a 410 page that offers to
+ *   sign up again; neither changes anything.
+ *
+ * The signed token is the proof: only the mailbox's owner has it, so no Origin check is needed
+ * (and a one-click unsubscribe has none). Records are reached through `ConsentRecords`, which
+ * consent-records.ts implements; the cells a change writes come from the forms' own
+ * rules (`applyValues`), so this module knows consent, not fields.
+ */
+import { WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
+import { type ConsentState } from '#src/lib/forms/contract.ts';
+import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './request-check.ts';
+import {
+  checkLink,
+  linkPurposeAt,
+  linkSentAt,
+  type LinkClaims,
+  type LinkForm,
+  type LinkValues,
+} from './link-tokens.ts';
+import {
+  confirmPage,
+  donePage,
+  type Page,
+  type PageTemplates,
+  refusedPage,
+  render,
+  UNAVAILABLE,
+} from './link-page.ts';
+
+/** What a link needs from the store. */
+export interface ConsentRecords {
+  /**
+   * A record's id and consent, as the write path reads it (no consent on a quote record, nor on
+   * waitlist records stored before consent was recorded), and when it was last written (its Last
+   * Updated, as stored).
+   */
+  find(
+    form: LinkForm,
+    email: string,
+  ): Promise<{ id: string; consent?: ConsentState; changedAt?: string } | null>;
+  /**
+   * Sets a waitlist record's consent (and, for Confirmed, its Confirmed At; with `statement`, the
+   * words agreed to, for a withdrawn address joining again).
+   */
+  setConsent(id: string, consent: ConsentState, at: Date, statement?: string): Promise<void>;
+  /** Stores a suppression entry for an address with no waitlist record: Consent Withdrawn. */
+  createWithdrawn(email: string, at: Date): Promise<void>;
+  /**
+   * Applies a held change's values to the record for `email` (creating it if it is gone) by the
+   * form's rules (a quote's Status back to 'New'; a waitlist record Confirmed, with the
+   * statement the visitor saw). Answers 'unchanged' when the record already holds exactly these
+   * values, so a second press changes nothing and sends nothing, and 'superseded' when the record
+   * was written after the link was sent (`sentAt`): an older change link stops working once a
+   * newer change is applied, so two links pressed in turn cannot loop.
+   */
+  applyValues(
+    form: LinkForm,
+    email: string,
+    values: LinkValues,
+    at: Date,
+    sentAt: Date,
+  ): Promise<'applied' | 'unchanged' | 'superseded'>;
+}
+
+export interface EmailLinkOptions {
+  readonly records: ConsentRecords;
+  /** The current `LINK_SECRET` first, then any still honoured after a rotation. */
+  readonly linkSecrets: readonly string[];
+  readonly now: () => Date;
+  /**
+   * After a quote change is applied: the schools team hears of it. Failures are logged, not
+   * shown: the change itself is done.
+   */
+  readonly afterQuoteChange?: (email: string, values: LinkValues, at: Date) => Promise<void>;
+  /**
+   * 'Join the waitlist again' pressed for a withdrawn address: queues its fresh confirmation
+   * (signed for the withdrawal stored at `withdrawnAt`) within the inbox's mail limits.
+   */
+  readonly rejoinMail?: (
+    email: string,
+    withdrawnAt: string,
+    at: Date,
+  ) => Promise<{ queued: number; limited: number }>;
+  readonly log?: (message: string) => void;
+  /** The build's templates, for the pages in the site's frame; without them, a minimal page. */
+  readonly pages?: PageTemplates;
+}
+
+/** A pressed button: the token, where it posted, and whether it was 'join again'. */
+interface Press {
+  readonly token: string;
+  readonly action: string;
+  readonly rejoin: boolean;
+}
+
+/**
+ * The link's token: from the pressed button's body (read within the doors' limits), or the
+ * address; and whether the button was 'join again' (the unsubscribed page's).
+ */
+async function pressOf(
+  request: Request,
+  url: URL,
+): Promise<{ token: string; rejoin: boolean } | { status: 408 | 413 }> {
+  const fromQuery = url.searchParams.get('token') ?? '';
+  if (request.method !== 'POST') return { token: fromQuery, rejoin: false };
+  const body = await readBody(request, REQUEST_MAX_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS);
+  if ('problem' in body) return { status: body.problem === 'too-large' ? 413 : 408 };
+  const type = request.headers.get('content-type') ?? '';
+  const fields = type.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(body.text) : null;
+  return { token: fields?.get('token') || fromQuery, rejoin: fields?.get('rejoin') === '1' };
+}
+
+/** Does the link's one thing; answers the page that says it is done. */
+async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press): Promise<Page> {
+  const at = options.now();
+  const { records } = options;
+  switch (claims.purpose) {
+    case 'confirm': {
+      const record = await records.find('waitlist', claims.email);
+      // A rejoin confirmation applies to the withdrawal it was sent for, never to a later one.
+      const rejoining = record?.consent === 'Withdrawn' && claims.withdrawnAt === (record.changedAt ?? '');
+      // Gone (deleted after 30 days unconfirmed) or withdrawn since: this link no longer applies.
+      if (!record || (record.consent === 'Withdrawn' && !rejoining)) return refusedPage('expired');
+      if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', claims.form, press);
+      await records.setConsent(
+        record.id,
+        'Confirmed',
+        at,
+        rejoining ? WAITLIST_CONSENT_STATEMENT : undefined,
+      );
+      return donePage(rejoining ? 'rejoined' : 'confirmed', claims.form, press);
+    }
+    case 'change': {
+      const result = await records.applyValues(
+        claims.form,
+        claims.email,
+        claims.values ?? {},
+        at,
+        linkSentAt(claims),
+      );
+      if (result === 'superseded') return refusedPage('superseded');
+      if (result === 'applied' && claims.form === 'quote' && options.afterQuoteChange) {
+        await options.afterQuoteChange(claims.email, claims.values ?? {}, at).catch((error: unknown) => {
+          options.log?.(`The schools team was not told of a confirmed quote change: ${String(error)}`);
+        });
+      }
+      return donePage(result === 'applied' ? 'changed' : 'alreadyChanged', claims.form, press);
+    }
+    case 'unsubscribe': {
+      // The waitlist table is the suppression list for every email the site sends.
+      const record = await records.find('waitlist', claims.email);
+      const already = record?.consent === 'Withdrawn';
+      if (press.rejoin) {
+        // The one way back once withdrawn (the forms send a withdrawn address nothing), but the
+        // token lives for years in any forwarded email: it only sends the address a fresh
+        // confirmation, and nothing changes until that is pressed. A quote's token never joins.
+        if (claims.form !== 'waitlist' || !record) return refusedPage('invalid');
+        if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', 'waitlist', press);
+        if (!already) return refusedPage('invalid');
+        const sent = await options.rejoinMail?.(claims.email, record.changedAt ?? '', at);
+        if (!sent?.queued && !sent?.limited) return { status: 503, ...UNAVAILABLE };
+        return donePage(sent.queued ? 'rejoinSent' : 'rejoinLimited', 'waitlist', press);
+      }
+      if (!record) await records.createWithdrawn(claims.email, at);
+      else if (!already) await records.setConsent(record.id, 'Withdrawn', at);
+      return donePage(already ? 'alreadyUnsubscribed' : 'unsubscribed', claims.form, press);
+    }
+  }
+}
+
+/** Answers a request for one of the email links' paths (see isEmailLinkPath). */
+export async function handleEmailLink(request: Request, options: EmailLinkOptions): Promise<Response> {
+  const url = new URL(request.url);
+  const purpose = linkPurposeAt(url.pathname);
+  if (!purpose) return new Response('Not found', { status: 404 });
+  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') {
+    return new Response('Method not allowed', { status: 405, headers: { allow: 'GET, HEAD, POST' } });
+  }
+  const { pages } = options;
+  const pressed = await pressOf(request, url);
+  if ('status' in pressed) return render(refusedPage('invalid', pressed.status), pages);
+  const { token } = pressed;
+  const check = await checkLink(token, purpose, options.linkSecrets, options.now());
+  if (!check.ok) return render(refusedPage(check.reason === 'expired' ? 'expired' : 'invalid'), pages);
+  // The button posts back to the path alone: the token travels in the body, not in logs.
+  if (request.method !== 'POST')
+    return render(confirmPage(purpose, check.claims, url.pathname, token), pages);
+  let done: Page;
+  try {
+    done = await act(check.claims, options, { ...pressed, action: url.pathname });
+  } catch (error) {
+    options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
+    done = { status: 503, ...UNAVAILABLE };
+  }
+  return render(done, pages);
+}

@@ -1,0 +1,225 @@
+/**
+ * The pages the emails' links open, in the site's frame. The build writes one template
+ * (src/entry-server.tsx `renderLinkPageTemplate`, scripts/vite-plugins/prerender.ts): the site's
+ * header and footer around every part such a page can show, between region markers, with slots
+ * for the words (src/lib/page-templates.ts). Per request this keeps the parts of one page and puts its
+ * words in, HTML-escaped, in one pass, so nothing a link carries is ever read as a marker.
+ */
+import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
+import {
+  escapeHtml,
+  LINK_PAGE_REGIONS,
+  LINK_PAGE_SLOTS,
+  LINK_PAGE_TEMPLATE_PATH,
+  applyRegion,
+  LINK_PAGE_REGION_ATTRIBUTE,
+  linkPageSlot,
+  markerPattern,
+  regionEnd,
+  regionStart,
+  type LinkPageRegion,
+  type LinkPageSlot,
+} from '#src/lib/page-templates.ts';
+import { CALENDAR } from '#src/config/site.ts';
+import { PRODUCT_NAME } from '#src/config/constants.ts';
+import type { LinkClaims, LinkForm, LinkPurpose, LinkValues } from './link-tokens.ts';
+
+const copy = EMAIL_COPY.linkPages;
+const SIGN_UP_HREF = '/#waitlist';
+
+/** A link's answer: its status and what its page shows (the template's parts included). */
+export interface Page extends LinkPageContent {
+  readonly status: number;
+}
+
+const slot = linkPageSlot;
+const region = (name: LinkPageRegion, html: string) =>
+  regionStart(LINK_PAGE_REGION_ATTRIBUTE, name) + html + regionEnd(LINK_PAGE_REGION_ATTRIBUTE, name);
+const tokenForm = (extra: string, label: string) =>
+  `<form method="post" action="${slot('action')}"><input type="hidden" name="token" value="${slot('token')}">${extra}<button type="submit">${label}</button></form>`;
+const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
+const link = (label: string, href: string) => `<p><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></p>`;
+
+/**
+ * The minimal page, when there is no template (a Worker run without a build): the same regions and
+ * slots as the build's template (so one renderer fills both) with no frame, only a little style.
+ */
+const PLAIN_TEMPLATE = [
+  `<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${slot('title')}</title>
+<style>body{font-family:system-ui,Arial,sans-serif;font-size:1.0625rem;line-height:1.6;color:#1b1530;background:#fffdf8;margin:0;padding:2rem 1rem}main{max-width:36rem;margin:0 auto}h1{font-size:1.75rem;line-height:1.2}button{font:inherit;font-weight:700;min-height:48px;padding:.75rem 1.5rem;border:0;border-radius:999px;background:#4b2bbf;color:#fff;cursor:pointer}button:focus-visible,a:focus-visible{outline:3px solid #1b1530;outline-offset:3px}a{color:#4b2bbf}dt{font-weight:700}dd{margin:0 0 .5rem;white-space:pre-wrap}</style></head>`,
+  `<body><main><h1>${slot('heading')}</h1><p>${slot('body')}</p>${slot('rows')}`,
+  region('ask', tokenForm('', slot('button'))),
+  region('next-waitlist', paragraph(copy.waitlistEmails)),
+  region(
+    'next-quote',
+    paragraph(`${copy.quoteReply} ${copy.quoteBooking}`) + link(copy.quoteBookingLink, CALENDAR.bookingUrl),
+  ),
+  region(
+    'rejoin',
+    paragraph(copy.rejoin) +
+      paragraph(WAITLIST_CONSENT_STATEMENT) +
+      tokenForm('<input type="hidden" name="rejoin" value="1">', escapeHtml(copy.rejoinAction)),
+  ),
+  region('sign-up', link(copy.expiredAction, SIGN_UP_HREF)),
+  `${link(copy.homeLink, '/')}</main></body></html>`,
+].join('\n');
+
+/**
+ * The page's policy: no script at all; the site's own styles (inline in the built template, linked
+ * on the dev server), images (the logo is inline SVG, the icon a data: URL) and fonts; the button
+ * posts only to the site; never framed.
+ */
+export const LINK_PAGE_POLICY =
+  "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; " +
+  "manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** A link's page in the site's frame (the build's template), or the minimal page without one. */
+export async function render(page: Page, pages: PageTemplates | undefined): Promise<Response> {
+  const html =
+    (await pages?.(LINK_PAGE_TEMPLATE_PATH, (template) => renderLinkPage(template, page))) ??
+    renderLinkPage(PLAIN_TEMPLATE, page);
+  return new Response(html, {
+    status: page.status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      // The token is in the address: never sent on to another site.
+      'referrer-policy': 'no-referrer',
+      'x-robots-tag': 'noindex',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': LINK_PAGE_POLICY,
+    },
+  });
+}
+
+/** A link that does nothing (changes nothing), and the way to a new one. */
+export function refusedPage(
+  reason: 'expired' | 'invalid' | 'superseded',
+  status = reason === 'invalid' ? 400 : 410,
+): Page {
+  return { status, title: copy[`${reason}Title`], body: copy[`${reason}Body`], parts: ['sign-up'] };
+}
+
+/** A held change's values as rows for its page (multiple choices joined). */
+function valueRows(values: LinkValues): [string, string][] {
+  return Object.entries(values).map(([name, value]) => [
+    name,
+    typeof value === 'string' ? value : value.join(', '),
+  ]);
+}
+
+/** The page a GET shows: what pressing will do (a held change's values too), and the button. */
+export function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: string, token: string): Page {
+  return {
+    status: 200,
+    title: copy[`${purpose}Title`],
+    body: copy[`${purpose}Body`],
+    ...(purpose === 'change' ? { rows: valueRows(claims.values ?? {}) } : {}),
+    button: { label: copy[`${purpose}Button`], action, token },
+  };
+}
+
+/** What a pressed link did, or found already done (its words are copy's `${done}Title` and `${done}Body`). */
+export type Done =
+  | 'confirmed'
+  | 'changed'
+  | 'unsubscribed'
+  | `already${'Confirmed' | 'Changed' | 'Unsubscribed'}`
+  | 'rejoined'
+  | `rejoin${'Sent' | 'Limited'}`;
+
+/**
+ * The page after a press: what happened in plain words, then the next step. A waitlist place:
+ * what we send and how often, and the app's store buttons; a quote: the booking calendar; after
+ * unsubscribing: how to join again.
+ */
+export function donePage(
+  done: Done,
+  form: LinkForm,
+  press: { readonly action: string; readonly token: string },
+): Page {
+  const words = { status: 200, title: copy[`${done}Title`], body: copy[`${done}Body`] };
+  // A quote's email never put anyone on the waitlist: its page offers no way to join 'again'.
+  if (done === 'unsubscribed' || done === 'alreadyUnsubscribed')
+    return form === 'waitlist' ? { ...words, parts: ['rejoin'], rejoin: press } : words;
+  if (done === 'rejoinSent' || done === 'rejoinLimited') return words;
+  return { ...words, parts: [form === 'quote' ? 'next-quote' : 'next-waitlist'] };
+}
+
+export const UNAVAILABLE = { title: copy.unavailableTitle, body: copy.unavailableBody };
+
+/**
+ * The page a link gets while the server cannot check or apply links (its mail settings are
+ * wrong), or, with `retryAfterSeconds`, past the doors' per-client limit: nothing changed, try
+ * again shortly.
+ */
+export async function linksUnavailablePage(pages?: PageTemplates, retryAfterSeconds?: number) {
+  const response = await render({ status: retryAfterSeconds ? 429 : 503, ...UNAVAILABLE }, pages);
+  if (retryAfterSeconds) response.headers.set('retry-after', String(retryAfterSeconds));
+  return response;
+}
+
+/** What one page shows: its words, and the template's parts it keeps. */
+export interface LinkPageContent {
+  /** The page's heading, and its document title (with the product's name). */
+  readonly title: string;
+  readonly body: string;
+  /** A held change's values, shown above the button. */
+  readonly rows?: readonly (readonly [string, string])[];
+  /** The button that posts the token back to `action`. */
+  readonly button?: { readonly label: string; readonly action: string; readonly token: string };
+  /** After unsubscribing: the token and `action` that 'Join the waitlist again' posts (with rejoin=1). */
+  readonly rejoin?: { readonly action: string; readonly token: string };
+  /** The parts after the words: next steps, or the way to a new link. */
+  readonly parts?: readonly Exclude<LinkPageRegion, 'ask'>[];
+}
+
+/**
+ * Fills the build's template at `path` (form-door.ts `pageTemplates`), or answers null when there
+ * is none, or one that drifted from its renderer: the caller answers a plain page.
+ */
+export type PageTemplates = (path: string, fill: (template: string) => string) => Promise<string | null>;
+
+/** Keeps the template's one copy of the region (without its markers) or cuts it out with its content. */
+function keepOrCut(html: string, region: LinkPageRegion, keep: boolean): string {
+  const applied = applyRegion(html, LINK_PAGE_REGION_ATTRIBUTE, region, keep);
+  if (applied.found !== 1)
+    throw new Error(`The link page template has ${applied.found} '${region}' regions, not one`);
+  return applied.html;
+}
+
+/** A held change's values as a description list, escaped. */
+export function valuesList(rows: readonly (readonly [string, string])[]): string {
+  if (!rows.length) return '';
+  const items = rows.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`);
+  return `<dl class="link-page__values">${items.join('')}</dl>`;
+}
+
+const SLOT_PATTERN = markerPattern((name) => linkPageSlot(name as LinkPageSlot), LINK_PAGE_SLOTS.join('|'));
+
+/**
+ * One link's page from the template: the parts it keeps, its words escaped in the slots. Throws
+ * when the template lacks a region or a slot, so a template that drifted fails loudly.
+ */
+export function renderLinkPage(template: string, page: LinkPageContent): string {
+  for (const slot of LINK_PAGE_SLOTS) {
+    if (!template.includes(linkPageSlot(slot)))
+      throw new Error(`The link page template has no '${slot}' slot`);
+  }
+  const kept = new Set<LinkPageRegion>(page.parts ?? []);
+  if (page.button) kept.add('ask');
+  let html = template;
+  for (const region of LINK_PAGE_REGIONS) html = keepOrCut(html, region, kept.has(region));
+  const values: Record<LinkPageSlot, string> = {
+    title: escapeHtml(`${page.title} | ${PRODUCT_NAME}`),
+    heading: escapeHtml(page.title),
+    body: escapeHtml(page.body),
+    rows: valuesList(page.rows ?? []),
+    action: escapeHtml((page.button ?? page.rejoin)?.action ?? ''),
+    token: escapeHtml((page.button ?? page.rejoin)?.token ?? ''),
+    button: escapeHtml(page.button?.label ?? ''),
+  };
+  // One pass: a value is never searched again, so nothing in it is read as a slot.
+  return html.replace(SLOT_PATTERN, (_, slot: LinkPageSlot) => values[slot]);
+}

@@ -1,0 +1,210 @@
+/**
+ * Signed links: what a link in one of the site's emails may do, for which address, until when,
+ * and (for a held change) with which values, sealed with an HMAC of the server's `LINK_SECRET`.
+ * Checking one needs no database: the link carries everything and the signature proves the
+ * server wrote it. Runs on Web Crypto (workerd and Node alike).
+ *
+ * A token is `<payload>.<signature>`, both base64url: the payload is JSON, the signature is
+ * HMAC-SHA-256 over a fixed label and the payload, so a token cannot be replayed as another
+ * kind of signed value.
+ */
+
+/** Where each kind of signed link lands (the Worker runs first for /api/*). */
+export const EMAIL_LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
+  confirm: '/api/email/confirm',
+  change: '/api/email/change',
+  unsubscribe: '/api/email/unsubscribe',
+};
+
+const PURPOSE_BY_PATH = new Map<string, LinkPurpose>(
+  Object.entries(EMAIL_LINK_PATHS).map(([purpose, path]) => [path, purpose as LinkPurpose]),
+);
+
+/** The purpose of the email link at `pathname`, if it is one. */
+export const linkPurposeAt = (pathname: string) => PURPOSE_BY_PATH.get(pathname);
+
+/** Whether `pathname` is one of the email links' paths. */
+export const isEmailLinkPath = (pathname: string) => PURPOSE_BY_PATH.has(pathname);
+
+/** What a link does once its button is pressed. */
+export type LinkPurpose = 'confirm' | 'change' | 'unsubscribe';
+
+/** Which form's record a link acts on. */
+export type LinkForm = 'waitlist' | 'quote';
+
+/** Values a held change carries: the submission's fields by post name. */
+export type LinkValues = Readonly<Record<string, string | readonly string[]>>;
+
+export interface LinkClaims {
+  readonly purpose: LinkPurpose;
+  readonly form: LinkForm;
+  /** The address the link was sent to (the record's email). */
+  readonly email: string;
+  /** Seconds since the epoch after which the link no longer works. */
+  readonly expiresAt: number;
+  /** A held change's values; absent for confirmations of a sign-up as stored and for unsubscribing. */
+  readonly values?: LinkValues;
+  /**
+   * A rejoin confirmation's: the withdrawn record's Last Updated when it was sent. It confirms
+   * only while the record is still that withdrawal (a plain confirmation never confirms one).
+   */
+  readonly withdrawnAt?: string;
+}
+
+/** How long a confirmation or change link works (the issue: 7 days). */
+export const LINK_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * How long an unsubscribe link works: withdrawal must keep working from an old email, so for
+ * years rather than days (a mail provider may also replay List-Unsubscribe long after sending).
+ */
+export const UNSUBSCRIBE_LINK_LIFETIME_SECONDS = 5 * 365 * 24 * 60 * 60;
+
+/** The shortest `LINK_SECRET` the server accepts (32 characters: 192+ bits from a random generator). */
+export const LINK_SECRET_MIN_LENGTH = 32;
+
+/** Why a token was refused; every case changes nothing. */
+export type LinkRefusal = 'malformed' | 'tampered' | 'expired' | 'wrong-purpose';
+
+export type LinkCheck =
+  | { readonly ok: true; readonly claims: LinkClaims }
+  | { readonly ok: false; readonly reason: LinkRefusal; readonly claims?: LinkClaims };
+
+const SIGNATURE_LABEL = 'podling-link-v1.';
+
+/** What is wrong with a `LINK_SECRET`, or null when it can sign links. */
+export function linkSecretProblem(secret: string | undefined): string | null {
+  if (!secret) return 'LINK_SECRET is not set: the server cannot sign confirmation links.';
+  if (secret.length < LINK_SECRET_MIN_LENGTH) {
+    return `LINK_SECRET is ${secret.length} characters; it needs at least ${LINK_SECRET_MIN_LENGTH} (for example \`openssl rand -base64 48\`).`;
+  }
+  return null;
+}
+
+const encoder = new TextEncoder();
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+    const bytes = new Uint8Array(binary.length);
+    for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
+    return bytes;
+  } catch {
+    return null;
+  }
+}
+
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  const key =
+    keys.get(secret) ??
+    crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
+  keys.set(secret, key);
+  return key;
+}
+
+/** The signed token for `claims`, under the current secret. */
+export async function signLink(claims: LinkClaims, secret: string): Promise<string> {
+  const problem = linkSecretProblem(secret);
+  if (problem) throw new Error(problem);
+  const wire = {
+    p: claims.purpose,
+    f: claims.form,
+    e: claims.email,
+    x: claims.expiresAt,
+    ...(claims.values ? { v: claims.values } : {}),
+    ...(claims.withdrawnAt === undefined ? {} : { w: claims.withdrawnAt }),
+  };
+  const payload = toBase64Url(encoder.encode(JSON.stringify(wire)));
+  const signature = await crypto.subtle.sign(
+    'HMAC',
+    await hmacKey(secret),
+    encoder.encode(SIGNATURE_LABEL + payload),
+  );
+  return `${payload}.${toBase64Url(new Uint8Array(signature))}`;
+}
+
+function isValues(value: unknown): value is LinkValues {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every(
+    (entry) =>
+      typeof entry === 'string' || (Array.isArray(entry) && entry.every((item) => typeof item === 'string')),
+  );
+}
+
+function claimsOf(json: unknown): LinkClaims | null {
+  if (typeof json !== 'object' || json === null) return null;
+  const { p, f, e, x, v, w } = json as Record<string, unknown>;
+  // A purpose is one of EMAIL_LINK_PATHS' keys.
+  if (typeof p !== 'string' || !Object.hasOwn(EMAIL_LINK_PATHS, p) || (f !== 'waitlist' && f !== 'quote'))
+    return null;
+  if (typeof e !== 'string' || e.length === 0 || typeof x !== 'number' || !Number.isFinite(x)) return null;
+  if ((v !== undefined && !isValues(v)) || (w !== undefined && typeof w !== 'string')) return null;
+  return {
+    purpose: p as LinkPurpose,
+    form: f as LinkForm,
+    email: e,
+    expiresAt: x,
+    ...(v === undefined ? {} : { values: v }),
+    ...(w === undefined ? {} : { withdrawnAt: w }),
+  };
+}
+
+/**
+ * Checks a token: signed by one of `secrets` (the current one first, then any still honoured
+ * after a rotation), for `purpose`, and not expired at `now`. The signature is checked before
+ * anything in the payload is trusted; an expired link still names its claims, so its page can
+ * offer to sign up again.
+ */
+export async function checkLink(
+  token: string,
+  purpose: LinkPurpose,
+  secrets: readonly string[],
+  now: Date,
+): Promise<LinkCheck> {
+  const parts = token.split('.');
+  if (parts.length !== 2) return { ok: false, reason: 'malformed' };
+  const [payload = '', signatureText = ''] = parts;
+  const signature = fromBase64Url(signatureText);
+  const payloadBytes = fromBase64Url(payload);
+  if (!signature || !payloadBytes || signature.length !== 32) return { ok: false, reason: 'malformed' };
+  const signedBy = async (secret: string) =>
+    !linkSecretProblem(secret) &&
+    crypto.subtle.verify('HMAC', await hmacKey(secret), signature, encoder.encode(SIGNATURE_LABEL + payload));
+  let signed = false;
+  for (const secret of secrets) if (!signed) signed = await signedBy(secret);
+  if (!signed) return { ok: false, reason: 'tampered' };
+  let claims: LinkClaims | null;
+  try {
+    claims = claimsOf(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payloadBytes)));
+  } catch {
+    claims = null;
+  }
+  if (!claims) return { ok: false, reason: 'malformed' };
+  if (claims.purpose !== purpose) return { ok: false, reason: 'wrong-purpose' };
+  if (now.getTime() / 1000 > claims.expiresAt) return { ok: false, reason: 'expired', claims };
+  return { ok: true, claims };
+}
+
+const lifetimeOf = (purpose: LinkPurpose) =>
+  purpose === 'unsubscribe' ? UNSUBSCRIBE_LINK_LIFETIME_SECONDS : LINK_LIFETIME_SECONDS;
+
+/** When a link made at `now` for `purpose` stops working, in seconds since the epoch. */
+export function linkExpiry(purpose: LinkPurpose, now: Date): number {
+  return Math.floor(now.getTime() / 1000) + lifetimeOf(purpose);
+}
+
+/** When a link was made (to the second): its expiry less its purpose's lifetime. */
+export const linkSentAt = (claims: LinkClaims): Date =>
+  new Date((claims.expiresAt - lifetimeOf(claims.purpose)) * 1000);
