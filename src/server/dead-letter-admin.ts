@@ -13,6 +13,7 @@ import {
   createWindowLimiter,
   type Limiter,
 } from './client-limits.ts';
+import { adminTokenProblem } from './settings.ts';
 import { DEAD_LETTERS_PATH, type DeadLetter, type DeadLetterStore, listDeadLetters } from './queues.ts';
 
 /** What the owner's listing shows of a letter: the table and address it is about. */
@@ -44,18 +45,8 @@ function sameToken(given: string, expected: string): boolean {
   return difference === 0;
 }
 
-/** Shortest ADMIN_TOKEN the endpoint accepts: a token a person picks is guessed, a random one is not. */
-export const ADMIN_TOKEN_MIN_LENGTH = 32;
 /** How long a wrong token waits for its answer: a guesser gets one try a second at best. */
 export const ADMIN_FAILURE_DELAY_MS = 1_000;
-
-/** Why the configured token is refused, or null when it is strong enough. */
-export function adminTokenProblem(token: string | undefined): string | null {
-  const length = token?.trim().length ?? 0;
-  return length > 0 && length < ADMIN_TOKEN_MIN_LENGTH
-    ? `ADMIN_TOKEN is ${length} characters; use at least ${ADMIN_TOKEN_MIN_LENGTH} random ones (openssl rand -hex 32)`
-    : null;
-}
 
 // Per isolate where the Worker has no ADMIN_LIMITER binding: attempts per address (an IPv6 one per /64).
 // Made on first use: this module and the request check import each other.

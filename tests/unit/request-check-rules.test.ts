@@ -18,7 +18,8 @@ import worker, { type WorkerEnv } from '#src/server/worker.ts';
 import { createDoors, type DoorsOptions } from '#src/server/form-door.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/submission.ts';
 import { createPacer } from '#src/server/pacer.ts';
-import { ADMIN_TOKEN_MIN_LENGTH, handleDeadLetterAdmin } from '#src/server/dead-letter-admin.ts';
+import { handleDeadLetterAdmin } from '#src/server/dead-letter-admin.ts';
+import { ADMIN_TOKEN_MIN_LENGTH } from '#src/server/settings.ts';
 import { type DeadLetterStore } from '#src/server/queues.ts';
 
 const ORIGIN = 'https://podling.test';
