@@ -5,8 +5,8 @@
  * - retention: records whose last activity (the form's 'updated' field, else its 'created' one,
  *   else the record's own creation time) is more than DATA_RETENTION_MONTHS calendar months ago
  *   are deleted, and unconfirmed sign-ups (the confirming form's, Consent 'Pending') after
- *   PENDING_RETENTION_DAYS days — daily by the Worker's Cron Trigger, or by
- *   `npm run privacy:retention`. 'Confirmed' and 'Withdrawn' sign-ups (the suppression list) and
+ *   PENDING_RETENTION_DAYS days — daily by the Worker's Cron Trigger (retention-job.ts),
+ *   or by `npm run privacy:retention`. 'Confirmed' and 'Withdrawn' sign-ups (the suppression list) and
  *   records with no Consent (direct mode, or stored before consent) keep the months;
  * - erasure: every record of one email, matched as the site matches (trimmed, case-insensitive);
  * - access: every record of one email, fields and times, for a subject access request.
@@ -24,12 +24,7 @@ import {
   type AirtableClient,
   AirtableError,
   type StoredRecord,
-  createAirtableClient,
 } from './airtable-client.ts';
-import { airtableAccess, type AirtableEnv } from './settings.ts';
-import type { Pacer } from './pacer.ts';
-import { isolatePacer } from './queue-writer.ts';
-import { type DeadLetterStore, listDeadLetters } from './queues.ts';
 
 /** The tables whose records hold people's data: every form's. */
 export const privacyTables = (): string[] => FORM_LIST.map((form) => form.table);
@@ -311,77 +306,4 @@ export async function eraseEmail(options: PrivacyOptions, email: string) {
       if (deleted.includes(record.id)) erased.push({ table, id: record.id, createdTime: record.createdTime });
   }
   return erased;
-}
-
-/**
- * Retention for the Worker's dead letters (submissions it could not store; they hold emails):
- * letters that failed before `cutoff` are deleted. Returns how many.
- */
-export async function expireDeadLetters(store: DeadLetterStore, cutoff: Date): Promise<number> {
-  let expired = 0;
-  for (const { key, letter } of await listDeadLetters(store)) {
-    const failedAt = new Date(letter.failedAt);
-    if (Number.isNaN(failedAt.getTime()) || failedAt >= cutoff) continue;
-    await store.delete(key);
-    expired += 1;
-  }
-  return expired;
-}
-
-/**
- * The Worker's Cron Trigger (wrangler.jsonc `triggers.crons`, daily): retention on the deployed
- * base, and on the Worker's dead letters.
- *
- * Its requests go through the isolate's one pacer, the one the queue's writer uses, so in
- * one isolate the two together stay under Airtable's 5 requests a second. Cloudflare may run the
- * cron in another isolate than a busy queue consumer: the trigger fires at a quiet hour, and a
- * 429 nonetheless costs a 30 s wait (both pacers stay shut for the penalty), never a record.
- *
- * It logs counts, never emails.
- */
-
-/**
- * Longest one run keeps deleting (a Cron Trigger may run for 15 minutes): about 2,500 records a
- * minute at Airtable's pace, so a backlog larger than that is finished by the next days' runs.
- */
-export const RETENTION_JOB_BUDGET_MS = 10 * 60_000;
-
-export interface RetentionJobEnv extends AirtableEnv {
-  DEAD_LETTERS?: DeadLetterStore;
-}
-
-export interface RetentionJobOptions {
-  pacer?: Pacer;
-  /** The policy's clock (the cutoff); Airtable requests are bounded on the real one. */
-  now?: () => number;
-  log?: (line: string) => void;
-}
-
-/** One retention run; throws (after logging why) when Airtable could not be asked, so the run shows as failed. */
-export async function runRetentionJob(
-  env: RetentionJobEnv,
-  options: RetentionJobOptions = {},
-): Promise<void> {
-  const log = options.log ?? ((line: string) => console.log(line));
-  const access = airtableAccess(env);
-  if (!access.token || !access.baseId) {
-    log('Retention: AIRTABLE_API_KEY or AIRTABLE_BASE_ID is not set; nothing done');
-    return;
-  }
-  const client = createAirtableClient(access, { pacer: options.pacer ?? isolatePacer() });
-  try {
-    const report = await applyRetention({
-      client,
-      budgetMs: RETENTION_JOB_BUDGET_MS,
-      ...(options.now ? { now: options.now } : {}),
-    });
-    const letters = env.DEAD_LETTERS ? await expireDeadLetters(env.DEAD_LETTERS, new Date(report.cutoff)) : 0;
-    log(`${describeRetention(report)}; ${letters} dead letters; ${client.requestsSent()} Airtable requests`);
-  } catch (error) {
-    const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
-    log(
-      `Retention failed after ${client.requestsSent()} Airtable requests (${reason}); the next run tries again`,
-    );
-    throw error;
-  }
 }

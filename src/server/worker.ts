@@ -220,13 +220,14 @@ export default {
   /**
    * The Cron Triggers (wrangler.jsonc `triggers.crons`), told apart by `controller.cron`: hourly
    * (TEAM_DIGEST_CRON), the schools team's digests of the hours that ended (team-inbox.ts), at
-   * the trigger's scheduled time; any other, the privacy policy's retention (src/server/privacy.ts),
+   * the trigger's scheduled time; any other, the privacy policy's retention (retention-job.ts),
    * through the same pacer as the queue's writer, which logs counts, never emails. Under
    * `wrangler dev --test-scheduled`, GET /__scheduled?cron=…&time=… fires one (run_worker_first
    * lists the path).
    */
   async scheduled(controller: { cron: string; scheduledTime: number }, env: WorkerEnv): Promise<void> {
-    if (controller.cron !== TEAM_DIGEST_CRON) return (await import('./privacy.ts')).runRetentionJob(env);
+    if (controller.cron !== TEAM_DIGEST_CRON)
+      return (await import('./retention-job.ts')).runRetentionJob(env);
     const { mail } = mailOf(env);
     if (mail) await queueTeamDigests(mail, new Date(controller.scheduledTime));
   },

@@ -224,14 +224,16 @@ const forms: FormContract[] = Object.values(FORMS);
 export const FORM_LIST: readonly FormContract[] = forms;
 
 /**
- * Adds a form to FORM_LIST (a test's own contract: the proof that a form is data). Refused when its
- * name, table or door is taken, or when it would be a second form that confirms its addresses.
+ * Adds a form to FORM_LIST (a test's own contract: the proof that a form is data). Refused when it
+ * has no email field, when its name, table or door is taken, or when it would be a second form
+ * that confirms its addresses.
  */
 export function registerForm(form: FormContract): void {
   const clash = forms.find(
     (other) => other.name === form.name || other.table === form.table || other.path === form.path,
   );
   if (clash) throw new Error(`The ${form.name} form clashes with the ${clash.name} form`);
+  emailFieldOf(form);
   if (form.conduct.confirms && confirmingForm())
     throw new Error(`The ${form.name} form confirms addresses, as the ${confirmingForm()?.name} form does`);
   forms.push(form);

@@ -10,7 +10,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
-import { monthsBefore, runRetentionJob } from '#src/server/privacy.ts';
+import { monthsBefore } from '#src/server/privacy.ts';
+import { runRetentionJob } from '#src/server/retention-job.ts';
 import { createPacer } from '#src/server/pacer.ts';
 import {
   type Emulator,

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { handleDeadLetterAdmin } from '#src/server/dead-letter-admin.ts';
 import { type DeadLetterStore, keepDeadLetter } from '#src/server/queues.ts';
-import { expireDeadLetters, monthsBefore, runRetentionJob } from '#src/server/privacy.ts';
+import { monthsBefore } from '#src/server/privacy.ts';
+import { expireDeadLetters, runRetentionJob } from '#src/server/retention-job.ts';
 import { createPacer } from '#src/server/pacer.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
 import { useEmulator } from '#tests/integration/support/emulator.ts';

@@ -1,0 +1,7 @@
+/**
+ * The Worker with the tests' partners form registered (partners-form.ts): its entry in
+ * tests/integration/third-form.test.ts. The form registers before the Worker's modules load.
+ */
+import './partners-form.ts';
+
+export { default } from '#src/server/worker.ts';
