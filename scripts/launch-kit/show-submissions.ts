@@ -18,7 +18,8 @@ import {
 } from '#scripts/airtable-emulator/emulator.ts';
 import type { CellValue, StoredRecord } from '#scripts/airtable-emulator/base-schema.ts';
 import { BaseStore } from '#scripts/airtable-emulator/store.ts';
-import { emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
+import { airtableTables } from '#src/lib/airtable/schema.ts';
+import { emailFieldOf, formOfTable } from '#src/lib/forms/forms.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 /** The stored records by table: asked of a running emulator at `url`, else read from `data`. */
@@ -54,7 +55,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     );
     return 0;
   }
-  const names = options.table ? [options.table] : FORM_LIST.map((form) => form.table);
+  const names = options.table ? [options.table] : airtableTables().map((table) => table.name);
   const newestFirst = Object.fromEntries(
     names.map((name) => {
       const updated = Object.values(formOfTable(name)?.fields ?? {}).find(

@@ -10,10 +10,9 @@
  * whose message goes to the dead letters. Every retry starts with a fresh lookup, so a create
  * whose answer was lost becomes an update, never a second record.
  *
- * With mail (the Worker's EMAIL binding: `WriterOptions.mail`), consent applies (a new address
- * stored Pending, a stored one held and its owner asked by email), and each write's emails go on
- * the mail queue (mail.ts), which this same handler consumes: a batch of mail jobs is sent, never
- * written.
+ * A queued message no form stores, or that is not a submission, goes to the dead letters too.
+ * With mail (`WriterOptions.mail`), consent applies (submission.ts's CONSENTED_UPSERT) and each
+ * write's emails go on the mail queue (mail.ts).
  */
 import { keyedSerialiser, normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { type AirtableClient, AirtableError, createAirtableClient } from './airtable-client.ts';
@@ -120,14 +119,14 @@ const requeueable = (item: Queued): QueuedSubmission =>
 /** Oldest first: the order the request check accepted them in, so the later one wins the merge. */
 const byAcceptance = (a: Queued, b: Queued) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt);
 
-// The consumer runs with max concurrency 1: one pacer per isolate paces every request it sends.
-let sharedPacer: Pacer | undefined;
-
 // One batch of submissions written at a time in an isolate, whatever the queue does: a batch
 // delivered again while its first delivery still runs (`wrangler dev` retries a whole batch whose
 // handler it gave up on, without stopping it) waits, then finds its records and holds them,
 // instead of looking them up before the first delivery created them and creating them twice.
 const oneBatchAtATime = keyedSerialiser();
+
+// The consumer runs with max concurrency 1: one pacer per isolate paces every request it sends.
+let sharedPacer: Pacer | undefined;
 
 /**
  * The isolate's one pacer for Airtable, shared by the queue's writer and the retention job.

@@ -24,7 +24,7 @@ import { type WriteOutcome } from './mail.ts';
  * 'Other' text with it), and create-only defaults kept only for the fields neither chose (a chosen
  * selection is never undone by a later empty one, and a later choice replaces an earlier default).
  */
-export function mergeLaterSubmission(earlier: Submission, later: Submission): Submission {
+function mergeLaterSubmission(earlier: Submission, later: Submission): Submission {
   const cells = { ...earlier.cells, ...later.cells };
   const form = formOf(later);
   const rule = form.other;
@@ -259,7 +259,7 @@ export function isWithdrawn(stored: Cells | undefined): boolean {
 }
 
 /** The team's rows for a request: every cell its contact sent, in the contract's order. */
-export function teamRows(submission: Submission): [string, string][] {
+function teamRows(submission: Submission): [string, string][] {
   const form = formOf(submission);
   return Object.values(form.fields)
     .map((field) => field.airtable)

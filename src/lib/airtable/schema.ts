@@ -140,10 +140,13 @@ export function fieldNamesOf<K extends TableKey>(table: K): FieldNames<K> {
 }
 
 /**
- * Every table of the base, one per form (FORM_LIST, registered forms included), in the order the
- * setup command creates them.
+ * Every table of the base, one per form: the site's in the order the setup command creates them,
+ * then any registered form's (FORM_LIST).
  */
-export const airtableTables = (): TableDefinition[] => FORM_LIST.map(tableOf);
+export const airtableTables = (): TableDefinition[] => [
+  ...Object.values(AIRTABLE_SCHEMA),
+  ...FORM_LIST.filter((form) => !Object.hasOwn(FORMS, form.name)).map(tableOf),
+];
 
 /** The select option names of any field; [] for types without options. */
 export function choiceNames(field: FieldDefinition): string[] {
