@@ -1,9 +1,9 @@
 /**
- * The Worker's settings: its variables and secrets (wrangler.jsonc, `wrangler secret put`,
- * .dev.vars, the Vite plugin's stand-ins), each read by one valibot schema whose message names the
- * setting. The owner's commands (scripts/launch-kit/) read the same ones. Server side only: the
- * page's bundle never imports src/server/, so valibot never reaches it (the build's VITE_* settings
- * are src/config/settings.ts, which the page does import).
+ * The Worker's settings, by the names deploys and tests set (wrangler.jsonc's vars and secrets,
+ * .dev.vars, the Vite plugin's stand-ins; docs/deploy.md lists them), each read by one valibot
+ * schema whose message names the setting. The owner's commands (scripts/launch-kit/) read the same.
+ * Server side only: the page never imports src/server/, so valibot never reaches its bundle (the
+ * build's VITE_* settings are src/config/settings.ts, which the page does import).
  */
 import * as v from 'valibot';
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';
@@ -18,29 +18,14 @@ export const DEFAULT_MAIL_FROM = 'Podling <hello@podling.app>';
 /** Where quote notifications go when SCHOOLS_TEAM_EMAIL is unset (local runs and tests only). */
 export const DEFAULT_SCHOOLS_TEAM_EMAIL = 'schools@podling.app';
 
-/** The settings by their names (the owner's interface: deploys and tests set them; keep them). */
-export interface WorkerSettingsEnv {
-  /** The site's address (`https://podling.app`): every emailed link leads there. */
-  SITE_URL?: string;
-  AIRTABLE_API_KEY?: string;
-  AIRTABLE_BASE_ID?: string;
-  /** Airtable's API origin (or the local emulator's); Airtable's API when unset. */
-  AIRTABLE_ENDPOINT_URL?: string;
-  /** The sender, `Name <address>` or an address on a domain with SPF, DKIM and DMARC set up. */
-  MAIL_FROM?: string;
-  /** Who hears of each quote request. */
-  SCHOOLS_TEAM_EMAIL?: string;
-  /** Signs every link in the site's emails (32+ characters). */
-  LINK_SECRET?: string;
-  /** A previous LINK_SECRET still honoured after a rotation (links live 7 days). */
-  LINK_SECRET_PREVIOUS?: string;
-  /** Local runs only (`vite`, `vite preview`, tests): the emails go to this outbox, not EMAIL. */
-  MAIL_OUTBOX_URL?: string;
-}
-/** The Airtable settings alone (the owner's commands also take them as flags). */
-export type AirtableEnv = Pick<WorkerSettingsEnv, `AIRTABLE_${string}` & keyof WorkerSettingsEnv>;
+export type AirtableEnv = Partial<Record<`AIRTABLE_${'API_KEY' | 'BASE_ID' | 'ENDPOINT_URL'}`, string>>;
+/** MAIL_OUTBOX_URL: local runs only (`vite`, `vite preview`, tests), the emails go to that outbox. */
+type OtherName =
+  'SITE_URL' | 'MAIL_FROM' | 'SCHOOLS_TEAM_EMAIL' | `LINK_SECRET${'' | '_PREVIOUS'}` | 'MAIL_OUTBOX_URL';
+export type WorkerSettingsEnv = AirtableEnv & Partial<Record<OtherName, string>>;
 
 const text = (fallback = '') => v.optional(v.string(), fallback);
+/** Trimmed; blank is the fallback. */
 const trimmed = (fallback = '') =>
   v.pipe(
     text(),
@@ -69,46 +54,64 @@ const LINK_SECRET = v.pipe(
   ),
 );
 
-/** Unset, the endpoint does not exist; set, it must be long enough. */
+/** Unset, the dead-letter endpoint does not exist; set, it must be long enough. */
 const ADMIN_TOKEN = v.pipe(
   trimmed(),
   v.check(
     (value) => value === '' || value.length >= ADMIN_TOKEN_MIN_LENGTH,
     (issue) =>
-      `ADMIN_TOKEN is ${String(issue.input).length} characters; use at least ${ADMIN_TOKEN_MIN_LENGTH} random ones (openssl rand -hex 32)`,
+      `ADMIN_TOKEN is ${issue.input.length} characters; use at least ${ADMIN_TOKEN_MIN_LENGTH} random ones (openssl rand -hex 32)`,
   ),
 );
 
-const MAIL = v.object({
-  MAIL_FROM: v.pipe(
-    text(DEFAULT_MAIL_FROM),
-    v.rawTransform(
-      ({ dataset, addIssue, NEVER }) =>
-        parseMailbox(dataset.value) ??
-        (addIssue({
-          message: `MAIL_FROM is not an address or "Name <address>": ${JSON.stringify(dataset.value)}`,
-        }),
-        NEVER),
+const AIRTABLE = v.pipe(
+  v.object({
+    AIRTABLE_ENDPOINT_URL: trimmed(AIRTABLE_DEFAULT_ENDPOINT),
+    AIRTABLE_BASE_ID: trimmed(),
+    AIRTABLE_API_KEY: trimmed(),
+  }),
+  v.transform((env) => ({
+    endpointUrl: env.AIRTABLE_ENDPOINT_URL,
+    baseId: env.AIRTABLE_BASE_ID,
+    token: env.AIRTABLE_API_KEY,
+  })),
+);
+
+/**
+ * LINK_SECRET is required everywhere: no secret from the repository signs a link (`vite` and
+ * `vite preview` make the checkout its own, scripts/vite-plugins/worker-server.ts). A previous
+ * secret still honoured after a rotation comes second; one too short to sign is ignored.
+ */
+const MAIL = v.pipe(
+  v.object({
+    MAIL_FROM: v.pipe(
+      text(DEFAULT_MAIL_FROM),
+      v.check(
+        (value) => parseMailbox(value) !== null,
+        (issue) => `MAIL_FROM is not an address or "Name <address>": ${quoted(issue)}`,
+      ),
     ),
-  ),
-  SCHOOLS_TEAM_EMAIL: v.pipe(
-    trimmed(DEFAULT_SCHOOLS_TEAM_EMAIL),
-    v.check(isValidEmail, (issue) => `SCHOOLS_TEAM_EMAIL is not an address: ${quoted(issue)}`),
-  ),
-  LINK_SECRET,
-  LINK_SECRET_PREVIOUS: text(),
-});
+    SCHOOLS_TEAM_EMAIL: v.pipe(
+      trimmed(DEFAULT_SCHOOLS_TEAM_EMAIL),
+      v.check(isValidEmail, (issue) => `SCHOOLS_TEAM_EMAIL is not an address: ${quoted(issue)}`),
+    ),
+    LINK_SECRET,
+    LINK_SECRET_PREVIOUS: text(),
+  }),
+  v.transform((env) => ({
+    from: parseMailbox(env.MAIL_FROM) ?? { email: env.MAIL_FROM },
+    schoolsTeamEmail: env.SCHOOLS_TEAM_EMAIL,
+    linkSecrets: [
+      env.LINK_SECRET,
+      ...(linkSecretProblem(env.LINK_SECRET_PREVIOUS) ? [] : [env.LINK_SECRET_PREVIOUS]),
+    ],
+  })),
+);
 
-const AIRTABLE = v.object({
-  AIRTABLE_ENDPOINT_URL: trimmed(AIRTABLE_DEFAULT_ENDPOINT),
-  AIRTABLE_BASE_ID: trimmed(),
-  AIRTABLE_API_KEY: trimmed(),
-});
-
-/** The first problem's message, or null. */
-function problemOf(schema: v.GenericSchema, value: unknown): string | null {
+/** The value, or the first problem's message (in the schema's order). */
+function read<S extends v.GenericSchema>(schema: S, value: unknown) {
   const result = v.safeParse(schema, value, { abortEarly: true });
-  return result.success ? null : (result.issues[0]?.message ?? 'invalid');
+  return result.success ? { value: result.output } : { problem: result.issues[0].message };
 }
 
 /**
@@ -118,15 +121,15 @@ function problemOf(schema: v.GenericSchema, value: unknown): string | null {
  * stranger's address into links the site signs.
  */
 export function siteOriginOf(value: string | undefined): { origin: string } | { problem: string } {
-  const result = v.safeParse(SITE_URL, value, { abortEarly: true });
-  return result.success ? { origin: result.output } : { problem: result.issues[0].message };
+  const site = read(SITE_URL, value);
+  return site.problem === undefined ? { origin: site.value } : { problem: site.problem };
 }
 
 /** What is wrong with a `LINK_SECRET`, or null when it can sign links. */
-export const linkSecretProblem = (secret: string | undefined) => problemOf(LINK_SECRET, secret);
+export const linkSecretProblem = (secret: string | undefined) => read(LINK_SECRET, secret).problem ?? null;
 
 /** Why the configured ADMIN_TOKEN is refused, or null when it is unset or strong enough. */
-export const adminTokenProblem = (token: string | undefined) => problemOf(ADMIN_TOKEN, token);
+export const adminTokenProblem = (token: string | undefined) => read(ADMIN_TOKEN, token).problem ?? null;
 
 /** `Name <address>` or a bare address, or null when it is neither (or holds a line break). */
 export function parseMailbox(value: string): { readonly email: string; readonly name?: string } | null {
@@ -138,42 +141,13 @@ export function parseMailbox(value: string): { readonly email: string; readonly 
   return name ? { email, name } : { email };
 }
 
-/** Where and as whom to call Airtable. A token only ever comes from the environment or a flag. */
-export interface AirtableAccess {
-  endpointUrl: string;
-  baseId: string;
-  token: string;
-}
+/** Where and as whom the server calls Airtable: each trimmed, '' when unset (a token only ever from the environment or a flag). */
+export const airtableAccess = (env: AirtableEnv) => v.parse(AIRTABLE, env);
+export type AirtableAccess = ReturnType<typeof airtableAccess>;
 
-/** The server's access to its base: the site's token (AIRTABLE_API_KEY), trimmed; '' when unset. */
-export function airtableAccess(env: AirtableEnv): AirtableAccess {
-  const parsed = v.parse(AIRTABLE, env);
-  return {
-    endpointUrl: parsed.AIRTABLE_ENDPOINT_URL,
-    baseId: parsed.AIRTABLE_BASE_ID,
-    token: parsed.AIRTABLE_API_KEY,
-  };
-}
-
-/**
- * The mail settings; throws an error naming the setting that is wrong. LINK_SECRET is required
- * everywhere: no secret from the repository signs a link (`vite` and `vite preview` make the
- * checkout its own, scripts/vite-plugins/worker-server.ts; a deploy sets its own). A previous
- * secret too short to sign is ignored.
- */
+/** The mail settings: the sender, the schools team's address and the link secrets, current first; throws naming the setting that is wrong. */
 export function parseMailSettings(env: WorkerSettingsEnv) {
-  const result = v.safeParse(MAIL, env, { abortEarly: true });
-  if (!result.success) throw new Error(result.issues[0].message);
-  const {
-    MAIL_FROM,
-    SCHOOLS_TEAM_EMAIL,
-    LINK_SECRET: secret,
-    LINK_SECRET_PREVIOUS: previous,
-  } = result.output;
-  return {
-    from: MAIL_FROM,
-    schoolsTeamEmail: SCHOOLS_TEAM_EMAIL,
-    // The current secret first.
-    linkSecrets: previous && !linkSecretProblem(previous) ? [secret, previous] : [secret],
-  };
+  const mail = read(MAIL, env);
+  if (mail.problem !== undefined) throw new Error(mail.problem);
+  return mail.value;
 }
