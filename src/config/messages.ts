@@ -17,6 +17,15 @@ export const MESSAGES = {
   iosPopupDownload: 'Download the app',
 } as const;
 
+/**
+ * A form's thank-you words by its name, for a host without the built answer pages (the server's
+ * plain page: src/server/form-door.ts); a form without its own gets the site's general thanks.
+ */
+export const THANK_YOU: Readonly<Record<string, readonly string[]>> = {
+  waitlist: [MESSAGES.waitlistJoined],
+  quote: [MESSAGES.quoteThankYouTitle, MESSAGES.quoteThankYouBody],
+};
+
 /** Storage-layer errors (spec section 8); {provider} is Airtable. */
 export const STORAGE_ERRORS = {
   invalidEmailFormat: 'Invalid email format',

@@ -19,7 +19,7 @@
  * without one answers a plain page with the same words and a link back.
  */
 import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
-import { MESSAGES } from '#src/config/messages.ts';
+import { MESSAGES, THANK_YOU } from '#src/config/messages.ts';
 import {
   escapeHtml,
   FORM_ANSWER_CHECKBOX_ATTRIBUTE,
@@ -32,7 +32,8 @@ import {
   markerPattern,
   type FormAnswerOutcome,
 } from '#src/lib/page-templates.ts';
-import { formAtPath, FORMS, type FormName } from '#src/lib/forms/forms.ts';
+import { formAtPath } from '#src/lib/forms/forms.ts';
+import type { FormContract } from '#src/lib/forms/contract.ts';
 import { reader } from '#src/lib/forms/submission.ts';
 import { createAirtableClient } from './airtable-client.ts';
 import { type AirtableEnv, airtableAccess } from './settings.ts';
@@ -69,15 +70,13 @@ export function postedValues(form: URLSearchParams | undefined): NativeValues {
 }
 
 /** The words of an answer, when the host has no built page to put them in. */
-function plainPage(form: FormName, outcome: NativeOutcome): string {
+function plainPage(form: FormContract, outcome: NativeOutcome): string {
   const lines =
     outcome === 'confirmed'
-      ? form === 'quote'
-        ? [MESSAGES.quoteThankYouTitle, MESSAGES.quoteThankYouBody]
-        : [MESSAGES.waitlistJoined]
+      ? (THANK_YOU[form.name] ?? [MESSAGES.waitlistJoined])
       : [outcome === 'invalid-email' ? MESSAGES.invalidEmail : MESSAGES.genericFailureToast];
   const [title = '', ...rest] = lines.map(escapeHtml);
-  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1>${rest.map((line) => `<p>${line}</p>`).join('')}<p><a href="${FORMS[form].page}">Back</a></p></main></body></html>`;
+  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1>${rest.map((line) => `<p>${line}</p>`).join('')}<p><a href="${form.page}">Back</a></p></main></body></html>`;
 }
 
 /** The request check's result as a response: a refusal's status, and its Retry-After if any. */
@@ -88,15 +87,16 @@ function respond(result: CheckResult, body: string, headers: Record<string, stri
   return response;
 }
 
-export async function answerNativePost(
-  form: FormName,
+async function answerNativePost(
+  form: FormContract,
   result: CheckResult,
   templates: PageTemplates | undefined,
 ): Promise<Response> {
   const outcome: NativeOutcome =
     result.outcome !== 'refused' ? 'confirmed' : result.field === 'email' ? 'invalid-email' : 'failure';
-  const fill = (template: string) => renderFormAnswer(template, form, outcome, postedValues(result.form));
-  const page = (await templates?.(formTemplatePath(form), fill)) ?? plainPage(form, outcome);
+  const fill = (template: string) =>
+    renderFormAnswer(template, form.name, outcome, postedValues(result.form));
+  const page = (await templates?.(formTemplatePath(form.name), fill)) ?? plainPage(form, outcome);
   return respond(result, page, HTML_HEADERS);
 }
 
@@ -161,7 +161,7 @@ export function isHiddenPath(pathname: string): boolean {
 }
 
 /** Where the build writes a form's answer template inside dist/ (a path on the site's origin). */
-export function formTemplatePath(form: FormName): string {
+export function formTemplatePath(form: string): string {
   return `${FORM_TEMPLATES_PREFIX}${form}.html`;
 }
 
@@ -185,7 +185,7 @@ const VALUE_ATTRIBUTE = /\svalue="([^"]*)"/;
  */
 export function renderFormAnswer(
   template: string,
-  form: FormName,
+  form: string,
   outcome: NativeOutcome,
   values: NativeValues,
 ): string {
@@ -288,8 +288,8 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
       ),
       linkSecrets: mail.settings.linkSecrets,
       // The emails a pressed link causes lead to the site's configured origin.
-      afterQuoteChange: async (email, values, at) =>
-        void (await queueOutcomeMail(mail, confirmedChange('quote', email, values, at), siteOrigin)),
+      tellTeam: async (form, email, values, at) =>
+        void (await queueOutcomeMail(mail, confirmedChange(form, email, values, at), siteOrigin)),
       rejoinMail: (email, withdrawnAt, at) =>
         queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
       now: () => new Date((options.now ?? Date.now)()),
@@ -332,6 +332,6 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     // The enhanced form's fetch asks for JSON.
     return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
       ? answerEnhancedPost(result)
-      : answerNativePost(form.name, result, options.templates);
+      : answerNativePost(form, result, options.templates);
   };
 }

@@ -13,7 +13,7 @@
  * consent-records.ts implements; the cells a change writes come from the forms' own
  * rules (`applyValues`), so this module knows consent, not fields.
  */
-import { WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
+import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
 import { type ConsentState } from '#src/lib/forms/contract.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './request-check.ts';
 import {
@@ -75,10 +75,10 @@ export interface EmailLinkOptions {
   readonly linkSecrets: readonly string[];
   readonly now: () => Date;
   /**
-   * After a quote change is applied: the schools team hears of it. Failures are logged, not
-   * shown: the change itself is done.
+   * After a change is applied for a form that tells the team (conduct.tellsTeam): the team hears
+   * of it. Failures are logged, not shown: the change itself is done.
    */
-  readonly afterQuoteChange?: (email: string, values: LinkValues, at: Date) => Promise<void>;
+  readonly tellTeam?: (form: LinkForm, email: string, values: LinkValues, at: Date) => Promise<void>;
   /**
    * 'Join the waitlist again' pressed for a withdrawn address: queues its fresh confirmation
    * (signed for the withdrawal stored at `withdrawnAt`) within the inbox's mail limits.
@@ -117,24 +117,28 @@ async function pressOf(
   return { token: fields?.get('token') || fromQuery, rejoin: fields?.get('rejoin') === '1' };
 }
 
+/** The confirming form: its table is the suppression list every email the site sends checks. */
+function suppressionList() {
+  const form = confirmingForm();
+  if (!form?.conduct.confirms)
+    throw new Error('No form confirms its addresses: there is no suppression list');
+  return { name: form.name, statement: form.conduct.confirms.statement };
+}
+
 /** Does the link's one thing; answers the page that says it is done. */
 async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press): Promise<Page> {
   const at = options.now();
   const { records } = options;
   switch (claims.purpose) {
     case 'confirm': {
-      const record = await records.find('waitlist', claims.email);
+      const list = suppressionList();
+      const record = await records.find(list.name, claims.email);
       // A rejoin confirmation applies to the withdrawal it was sent for, never to a later one.
       const rejoining = record?.consent === 'Withdrawn' && claims.withdrawnAt === (record.changedAt ?? '');
       // Gone (deleted after 30 days unconfirmed) or withdrawn since: this link no longer applies.
       if (!record || (record.consent === 'Withdrawn' && !rejoining)) return refusedPage('expired');
       if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', claims.form, press);
-      await records.setConsent(
-        record.id,
-        'Confirmed',
-        at,
-        rejoining ? WAITLIST_CONSENT_STATEMENT : undefined,
-      );
+      await records.setConsent(record.id, 'Confirmed', at, rejoining ? list.statement : undefined);
       return donePage(rejoining ? 'rejoined' : 'confirmed', claims.form, press);
     }
     case 'change': {
@@ -146,27 +150,29 @@ async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press):
         linkSentAt(claims),
       );
       if (result === 'superseded') return refusedPage('superseded');
-      if (result === 'applied' && claims.form === 'quote' && options.afterQuoteChange) {
-        await options.afterQuoteChange(claims.email, claims.values ?? {}, at).catch((error: unknown) => {
-          options.log?.(`The schools team was not told of a confirmed quote change: ${String(error)}`);
+      if (result === 'applied' && formNamed(claims.form)?.conduct.tellsTeam && options.tellTeam) {
+        await options.tellTeam(claims.form, claims.email, claims.values ?? {}, at).catch((error: unknown) => {
+          options.log?.(
+            `The schools team was not told of a confirmed ${claims.form} change: ${String(error)}`,
+          );
         });
       }
       return donePage(result === 'applied' ? 'changed' : 'alreadyChanged', claims.form, press);
     }
     case 'unsubscribe': {
-      // The waitlist table is the suppression list for every email the site sends.
-      const record = await records.find('waitlist', claims.email);
+      const list = suppressionList();
+      const record = await records.find(list.name, claims.email);
       const already = record?.consent === 'Withdrawn';
       if (press.rejoin) {
         // The one way back once withdrawn (the forms send a withdrawn address nothing), but the
         // token lives for years in any forwarded email: it only sends the address a fresh
-        // confirmation, and nothing changes until that is pressed. A quote's token never joins.
-        if (claims.form !== 'waitlist' || !record) return refusedPage('invalid');
-        if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', 'waitlist', press);
+        // confirmation, and nothing changes until that is pressed. Another form's token never joins.
+        if (claims.form !== list.name || !record) return refusedPage('invalid');
+        if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', list.name, press);
         if (!already) return refusedPage('invalid');
         const sent = await options.rejoinMail?.(claims.email, record.changedAt ?? '', at);
         if (!sent?.queued && !sent?.limited) return { status: 503, ...UNAVAILABLE };
-        return donePage(sent.queued ? 'rejoinSent' : 'rejoinLimited', 'waitlist', press);
+        return donePage(sent.queued ? 'rejoinSent' : 'rejoinLimited', list.name, press);
       }
       if (!record) await records.createWithdrawn(claims.email, at);
       else if (!already) await records.setConsent(record.id, 'Withdrawn', at);

@@ -5,7 +5,8 @@
  * for the words (src/lib/page-templates.ts). Per request this keeps the parts of one page and puts its
  * words in, HTML-escaped, in one pass, so nothing a link carries is ever read as a marker.
  */
-import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
+import { EMAIL_COPY } from '#src/config/messages.ts';
+import { confirmingForm } from '#src/lib/forms/forms.ts';
 import {
   escapeHtml,
   LINK_PAGE_REGIONS,
@@ -58,7 +59,7 @@ const PLAIN_TEMPLATE = [
   region(
     'rejoin',
     paragraph(copy.rejoin) +
-      paragraph(WAITLIST_CONSENT_STATEMENT) +
+      paragraph(confirmingForm()?.conduct.confirms?.statement ?? '') +
       tokenForm('<input type="hidden" name="rejoin" value="1">', escapeHtml(copy.rejoinAction)),
   ),
   region('sign-up', link(copy.expiredAction, SIGN_UP_HREF)),
@@ -130,9 +131,10 @@ export type Done =
   | `rejoin${'Sent' | 'Limited'}`;
 
 /**
- * The page after a press: what happened in plain words, then the next step. A waitlist place:
- * what we send and how often, and the app's store buttons; a quote: the booking calendar; after
- * unsubscribing: how to join again.
+ * The page after a press: what happened in plain words, then the form's next step, its region
+ * `next-<form>` if the template has one (a waitlist place: what we send and how often, and the
+ * app's store buttons; a quote: the booking calendar); after unsubscribing from the confirming
+ * form's list, how to join again (no other form's email ever put anyone on it).
  */
 export function donePage(
   done: Done,
@@ -140,11 +142,13 @@ export function donePage(
   press: { readonly action: string; readonly token: string },
 ): Page {
   const words = { status: 200, title: copy[`${done}Title`], body: copy[`${done}Body`] };
-  // A quote's email never put anyone on the waitlist: its page offers no way to join 'again'.
   if (done === 'unsubscribed' || done === 'alreadyUnsubscribed')
-    return form === 'waitlist' ? { ...words, parts: ['rejoin'], rejoin: press } : words;
+    return confirmingForm()?.name === form ? { ...words, parts: ['rejoin'], rejoin: press } : words;
   if (done === 'rejoinSent' || done === 'rejoinLimited') return words;
-  return { ...words, parts: [form === 'quote' ? 'next-quote' : 'next-waitlist'] };
+  const next = LINK_PAGE_REGIONS.find(
+    (part): part is `next-${string}` & LinkPageRegion => part === `next-${form}`,
+  );
+  return next ? { ...words, parts: [next] } : words;
 }
 
 export const UNAVAILABLE = { title: copy.unavailableTitle, body: copy.unavailableBody };

@@ -300,7 +300,7 @@ describe('email links', () => {
       records: store.records,
       linkSecrets: [SECRET],
       now: () => SENT,
-      afterQuoteChange: async (email: string) => {
+      tellTeam: async (_form: string, email: string) => {
         told.push(email);
       },
     };
@@ -326,7 +326,7 @@ describe('email links', () => {
       records: store.records,
       linkSecrets: [SECRET],
       now: () => now,
-      afterQuoteChange: async (email: string) => void told.push(email),
+      tellTeam: async (_form: string, email: string) => void told.push(email),
     };
     const older = await signedUrl(context, 'change', 'quote', 'head@school.sch.uk', { school: 'A' });
     const newer = await signedUrl(
