@@ -6,7 +6,13 @@
  * as `vite build` reads them). The production build prints the same checklist as a warning
  * (scripts/vite-plugins/site-settings.ts): the one module of the owner's commands it loads.
  */
-import { siteOriginOf, ADMIN_TOKEN_MIN_LENGTH, adminTokenProblem } from '#src/server/settings.ts';
+import {
+  siteOriginOf,
+  ADMIN_TOKEN_MIN_LENGTH,
+  adminTokenProblem,
+  LINK_SECRET_MIN_LENGTH,
+  linkSecretProblem,
+} from '#src/server/settings.ts';
 import path from 'node:path';
 import { loadEnv } from 'vite';
 import { placeholderMarks } from '#src/config/site.ts';
@@ -15,7 +21,6 @@ import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { cronTriggersOf, isDaily, wranglerVarOf } from './privacy-trigger.ts';
 import { TEAM_DIGEST_CRON } from '#src/server/team-inbox.ts';
 import { type MailEnv, parseMailbox } from '#src/server/mail.ts';
-import { LINK_SECRET_MIN_LENGTH, linkSecretProblem } from '#src/server/link-tokens.ts';
 import { isValidEmail } from '#src/lib/email.ts';
 import { runAsCommand } from '#scripts/command.ts';
 

@@ -8,8 +8,7 @@
  * HMAC-SHA-256 over a fixed label and the payload, so a token cannot be replayed as another
  * kind of signed value.
  */
-import { type FormContract } from '#src/lib/forms/contract.ts';
-import { formNamed } from '#src/lib/forms/forms.ts';
+import { linkSecretProblem } from './settings.ts';
 
 /** Where each kind of signed link lands (the Worker runs first for /api/*). */
 export const EMAIL_LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
@@ -31,8 +30,8 @@ export const isEmailLinkPath = (pathname: string) => PURPOSE_BY_PATH.has(pathnam
 /** What a link does once its button is pressed. */
 export type LinkPurpose = 'confirm' | 'change' | 'unsubscribe';
 
-/** Which form's record a link acts on: a contract's name (any form in FORM_LIST). */
-export type LinkForm = FormContract['name'];
+/** Which form's record a link acts on. */
+export type LinkForm = 'waitlist' | 'quote';
 
 /** Values a held change carries: the submission's fields by post name. */
 export type LinkValues = Readonly<Record<string, string | readonly string[]>>;
@@ -62,9 +61,6 @@ export const LINK_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
  */
 export const UNSUBSCRIBE_LINK_LIFETIME_SECONDS = 5 * 365 * 24 * 60 * 60;
 
-/** The shortest `LINK_SECRET` the server accepts (32 characters: 192+ bits from a random generator). */
-export const LINK_SECRET_MIN_LENGTH = 32;
-
 /** Why a token was refused; every case changes nothing. */
 export type LinkRefusal = 'malformed' | 'tampered' | 'expired' | 'wrong-purpose';
 
@@ -73,15 +69,6 @@ export type LinkCheck =
   | { readonly ok: false; readonly reason: LinkRefusal; readonly claims?: LinkClaims };
 
 const SIGNATURE_LABEL = 'podling-link-v1.';
-
-/** What is wrong with a `LINK_SECRET`, or null when it can sign links. */
-export function linkSecretProblem(secret: string | undefined): string | null {
-  if (!secret) return 'LINK_SECRET is not set: the server cannot sign confirmation links.';
-  if (secret.length < LINK_SECRET_MIN_LENGTH) {
-    return `LINK_SECRET is ${secret.length} characters; it needs at least ${LINK_SECRET_MIN_LENGTH} (for example \`openssl rand -base64 48\`).`;
-  }
-  return null;
-}
 
 const encoder = new TextEncoder();
 
@@ -149,13 +136,13 @@ function claimsOf(json: unknown): LinkClaims | null {
   if (typeof json !== 'object' || json === null) return null;
   const { p, f, e, x, v, w } = json as Record<string, unknown>;
   // A purpose is one of EMAIL_LINK_PATHS' keys.
-  if (typeof p !== 'string' || !Object.hasOwn(EMAIL_LINK_PATHS, p) || typeof f !== 'string' || !formNamed(f))
+  if (typeof p !== 'string' || !Object.hasOwn(EMAIL_LINK_PATHS, p) || (f !== 'waitlist' && f !== 'quote'))
     return null;
   if (typeof e !== 'string' || e.length === 0 || typeof x !== 'number' || !Number.isFinite(x)) return null;
   if ((v !== undefined && !isValues(v)) || (w !== undefined && typeof w !== 'string')) return null;
   return {
     purpose: p as LinkPurpose,
-    form: f,
+    form: f as LinkForm,
     email: e,
     expiresAt: x,
     ...(v === undefined ? {} : { values: v }),

@@ -22,7 +22,8 @@ import {
   quoteAcknowledgement,
   schoolsTeamNotification,
 } from './emails.ts';
-import { type LinkForm, type LinkValues, linkSecretProblem } from './link-tokens.ts';
+import { type LinkForm, type LinkValues } from './link-tokens.ts';
+import { linkSecretProblem } from './settings.ts';
 import { isValidEmail } from '#src/lib/email.ts';
 import { headerAddress, headerText, headerValue } from './header-text.ts';
 import {

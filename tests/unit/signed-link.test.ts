@@ -3,9 +3,9 @@ import {
   LINK_LIFETIME_SECONDS,
   type LinkClaims,
   linkExpiry,
-  linkSecretProblem,
   signLink,
 } from '#src/server/link-tokens.ts';
+import { linkSecretProblem } from '#src/server/settings.ts';
 
 const SECRET = 'k'.repeat(40);
 const OTHER_SECRET = 'z'.repeat(40);
