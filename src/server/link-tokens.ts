@@ -8,6 +8,8 @@
  * HMAC-SHA-256 over a fixed label and the payload, so a token cannot be replayed as another
  * kind of signed value.
  */
+import { type FormContract } from '#src/lib/forms/contract.ts';
+import { formNamed } from '#src/lib/forms/forms.ts';
 import { linkSecretProblem } from './settings.ts';
 
 /** Where each kind of signed link lands (the Worker runs first for /api/*). */
@@ -30,8 +32,8 @@ export const isEmailLinkPath = (pathname: string) => PURPOSE_BY_PATH.has(pathnam
 /** What a link does once its button is pressed. */
 export type LinkPurpose = 'confirm' | 'change' | 'unsubscribe';
 
-/** Which form's record a link acts on. */
-export type LinkForm = 'waitlist' | 'quote';
+/** Which form's record a link acts on: a contract's name (any form in FORM_LIST). */
+export type LinkForm = FormContract['name'];
 
 /** Values a held change carries: the submission's fields by post name. */
 export type LinkValues = Readonly<Record<string, string | readonly string[]>>;
@@ -136,13 +138,13 @@ function claimsOf(json: unknown): LinkClaims | null {
   if (typeof json !== 'object' || json === null) return null;
   const { p, f, e, x, v, w } = json as Record<string, unknown>;
   // A purpose is one of EMAIL_LINK_PATHS' keys.
-  if (typeof p !== 'string' || !Object.hasOwn(EMAIL_LINK_PATHS, p) || (f !== 'waitlist' && f !== 'quote'))
+  if (typeof p !== 'string' || !Object.hasOwn(EMAIL_LINK_PATHS, p) || typeof f !== 'string' || !formNamed(f))
     return null;
   if (typeof e !== 'string' || e.length === 0 || typeof x !== 'number' || !Number.isFinite(x)) return null;
   if ((v !== undefined && !isValues(v)) || (w !== undefined && typeof w !== 'string')) return null;
   return {
     purpose: p as LinkPurpose,
-    form: f as LinkForm,
+    form: f,
     email: e,
     expiresAt: x,
     ...(v === undefined ? {} : { values: v }),
