@@ -12,9 +12,10 @@
  *   denied to Vite's file serving (`server.fs.deny`, beside Cloudflare's own for `.dev.vars`,
  *   `.env*` and `.wrangler/`); the emulator's admin answers loopback clients only (admin.ts).
  * - **The Worker's settings from the shell** (or `.env` files, or `.dev.vars`), for the names in
- *   WORKER_SETTINGS. Cloudflare's plugin reads `vite preview`'s variables from the `.dev.vars` it
- *   copied at build time (workers-sdk discussion 13885): this bridges the shell's settings in, so
- *   `AIRTABLE_ENDPOINT_URL=… npm run preview` points the built Worker at another Airtable.
+ *   WORKER_SETTINGS (src/server/settings.ts). Cloudflare's plugin reads `vite preview`'s variables
+ *   from the `.dev.vars` it copied at build time (workers-sdk discussion 13885): this bridges the
+ *   shell's settings in, so `AIRTABLE_ENDPOINT_URL=… npm run preview` points the built Worker at
+ *   another Airtable.
  * - **Stand-ins for the outside services**, on loopback: with no AIRTABLE_API_KEY, the Airtable
  *   emulator (data in `.data/airtable.json`); and always, the local mail outbox (MAIL_OUTBOX_DIR,
  *   default `.data/outbox`, one `.eml` per message), which the Worker posts its emails to
@@ -51,6 +52,7 @@ import { DEFAULT_MAIL_OUTBOX_DIR } from '#scripts/airtable-emulator/outbox.ts';
 import { FORM_TEMPLATES_PREFIX } from '#src/server/form-door.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/page-templates.ts';
+import { WORKER_SETTINGS } from '#src/server/settings.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 import { onLoopback } from '#scripts/loopback.ts';
 import { devFormTemplate, devLinkPageTemplate } from './form-templates.ts';
@@ -58,21 +60,8 @@ import { connectingAddress } from './connecting-address.ts';
 import { frontDoor } from './front-door.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
-/** The Worker's settings a local run takes from the shell (docs/deploy.md lists them all). */
-export const WORKER_SETTINGS = [
-  'SITE_URL',
-  'AIRTABLE_API_KEY',
-  'AIRTABLE_BASE_ID',
-  'AIRTABLE_ENDPOINT_URL',
-  'LINK_SECRET',
-  'LINK_SECRET_PREVIOUS',
-  'MAIL_FROM',
-  'SCHOOLS_TEAM_EMAIL',
-  'ADMIN_TOKEN',
-] as const;
-
 /** Where this checkout keeps its own link secret (under .data/, ignored by git). */
-export const LOCAL_LINK_SECRET_FILE = '.data/link-secret';
+const LOCAL_LINK_SECRET_FILE = '.data/link-secret';
 
 type Vars = Record<string, string>;
 

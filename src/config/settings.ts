@@ -15,7 +15,7 @@ export const FLAG_DEFAULTS: Readonly<Record<FeatureFlag, boolean>> = {
   TEMP_ISSUE_POPUP: false,
 };
 
-export const GA_DEFAULT_SCRIPT_URL = 'https://www.googletagmanager.com/gtag/js';
+const GA_DEFAULT_SCRIPT_URL = 'https://www.googletagmanager.com/gtag/js';
 export const SITE_DEFAULT_URL = 'https://www.podling.app';
 
 /** Raw values as Vite's loadEnv (or the launch check's environment) hands them over. */
@@ -71,9 +71,6 @@ const FLAG_WORDS: Readonly<Record<string, boolean>> = {
   off: false,
 };
 
-/** A variable the app reads (.env.example lists them all). */
-type SettingName = `VITE_${string}`;
-
 /** An absolute http(s) URL: these schemes cannot parse without a host. */
 const isHttpUrl = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 
@@ -83,12 +80,12 @@ const isHttpUrl = (text: string) => URL.canParse(text) && /^https?:$/.test(new U
  */
 export function parseSiteSettings(raw: RawSettings): SiteSettings {
   const problems: SettingProblem[] = [];
-  const check = (name: SettingName, ok: (value: string) => boolean, accepts: string): string => {
+  const check = (name: `VITE_${string}`, ok: (value: string) => boolean, accepts: string): string => {
     const value = raw[name]?.trim() ?? '';
     if (value && !ok(value)) problems.push({ name, value, accepts });
     return value;
   };
-  const url = (name: SettingName, fallback: string): string =>
+  const url = (name: `VITE_${string}`, fallback: string): string =>
     (check(name, isHttpUrl, 'an absolute http(s) URL such as https://example.org') || fallback).replace(
       /\/+$/,
       '',

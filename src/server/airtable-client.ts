@@ -20,9 +20,9 @@ import type { AirtableAccess } from './settings.ts';
 /** Airtable's most records per create, update or delete request. */
 export const AIRTABLE_MAX_RECORDS_PER_WRITE = 10;
 /** Airtable's largest page of a listing. */
-export const AIRTABLE_PAGE_SIZE = 100;
+const AIRTABLE_PAGE_SIZE = 100;
 /** A request's bound when its caller sets none: the spec's client timeout (section 9). */
-export const AIRTABLE_REQUEST_TIMEOUT_MS = 300_000;
+const AIRTABLE_REQUEST_TIMEOUT_MS = 300_000;
 
 /** A failed call, in Airtable's vocabulary; `status` 0 when no answer came. */
 export class AirtableError extends Error {
@@ -101,7 +101,7 @@ export function emailsLookupFormula(table: string, emails: readonly string[]): s
 }
 
 /** The field as the Metadata API takes it on create: name, type and options only. */
-export function fieldForCreate(field: FieldDefinition): { name: string; type: string; options?: unknown } {
+function fieldForCreate(field: FieldDefinition): { name: string; type: string; options?: unknown } {
   return { name: field.name, type: field.type, ...('options' in field ? { options: field.options } : {}) };
 }
 

@@ -6,10 +6,8 @@
  *
  * The Worker counts with Cloudflare's Rate Limiting binding (wrangler.jsonc `ratelimits`, the Vite
  * plugin's local stand-in in `vite` and `vite preview`), keyed on the connecting address
- * (CF-Connecting-IP: Cloudflare's, or in local runs the socket's, where a forwarded-for header
- * counts only from a proxy named in TRUSTED_PROXIES). Without a binding (unit tests): an
- * in-memory sliding window. An IPv6 client counts per /64 (clientLimitKey), the block one
- * subscriber is given.
+ * (CF-Connecting-IP; in local runs scripts/vite-plugins/connecting-address.ts sets it). Without a
+ * binding (unit tests): an in-memory sliding window. An IPv6 client counts per /64.
  */
 import ipaddr from 'ipaddr.js';
 
@@ -27,7 +25,7 @@ export const SUBMISSIONS_PER_EMAIL_PER_MINUTE = 3;
  * guesser of a 32-character random token gets nowhere at 30 (each wrong one also waits a second).
  */
 export const ADMIN_ATTEMPTS_PER_MINUTE = 30;
-export const LIMIT_WINDOW_MS = 60_000;
+const LIMIT_WINDOW_MS = 60_000;
 /** Keys an in-memory limiter remembers at most: a botnet cannot grow it without bound. */
 const MAX_TRACKED_KEYS = 50_000;
 

@@ -90,7 +90,7 @@ const tooMany = (message: string, retryAfterSeconds: number) =>
  * show where it comes from: every current browser sends Origin with a POST (a fetch too), and one
  * with neither Origin nor Sec-Fetch-Site is refused like a cross-site one (OWASP's advice against CSRF).
  */
-export function isSameSite(request: Request, siteOrigin: string): boolean {
+function isSameSite(request: Request, siteOrigin: string): boolean {
   const fetchSite = request.headers.get('sec-fetch-site');
   if (fetchSite === 'cross-site') return false;
   const origin = request.headers.get('origin');
@@ -99,7 +99,7 @@ export function isSameSite(request: Request, siteOrigin: string): boolean {
 }
 
 /** The one body a door takes: what an HTML form posts. */
-export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 export type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
 

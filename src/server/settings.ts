@@ -18,11 +18,21 @@ export const DEFAULT_MAIL_FROM = 'Podling <hello@podling.app>';
 /** Where quote notifications go when SCHOOLS_TEAM_EMAIL is unset (local runs and tests only). */
 export const DEFAULT_SCHOOLS_TEAM_EMAIL = 'schools@podling.app';
 
-export type AirtableEnv = Partial<Record<`AIRTABLE_${'API_KEY' | 'BASE_ID' | 'ENDPOINT_URL'}`, string>>;
-/** MAIL_OUTBOX_URL: local runs only (`vite`, `vite preview`, tests), the emails go to that outbox. */
-type OtherName =
-  'SITE_URL' | 'MAIL_FROM' | 'SCHOOLS_TEAM_EMAIL' | `LINK_SECRET${'' | '_PREVIOUS'}` | 'MAIL_OUTBOX_URL';
-export type WorkerSettingsEnv = AirtableEnv & Partial<Record<OtherName, string>>;
+/** The settings a deploy (or the shell, in local runs: scripts/vite-plugins/worker-server.ts) gives. */
+export const WORKER_SETTINGS = [
+  'SITE_URL',
+  'AIRTABLE_API_KEY',
+  'AIRTABLE_BASE_ID',
+  'AIRTABLE_ENDPOINT_URL',
+  'LINK_SECRET',
+  'LINK_SECRET_PREVIOUS',
+  'MAIL_FROM',
+  'SCHOOLS_TEAM_EMAIL',
+  'ADMIN_TOKEN',
+] as const;
+/** With MAIL_OUTBOX_URL, local runs only (`vite`, `vite preview`, tests): the emails go to that outbox. */
+export type WorkerSettingsEnv = Partial<Record<(typeof WORKER_SETTINGS)[number] | 'MAIL_OUTBOX_URL', string>>;
+export type AirtableEnv = Pick<WorkerSettingsEnv, `AIRTABLE_${string}` & keyof WorkerSettingsEnv>;
 
 const text = (fallback = '') => v.optional(v.string(), fallback);
 /** Trimmed; blank is the fallback. */
