@@ -103,7 +103,7 @@ async function answerNativePost(
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 /** What the enhanced form is told: the same for a stored, an unknown and a trapped email. */
-export type EnhancedAnswer =
+type EnhancedAnswer =
   | { success: true; id: string; createdTime: string }
   | { success: false; error: { type: string; message: string }; field?: 'email' };
 
@@ -177,11 +177,8 @@ const CHECKBOX_MARKER = new RegExp(`\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="[^"]*"
 const VALUE_ATTRIBUTE = /\svalue="([^"]*)"/;
 
 /**
- * A form's answer page for one native post: 'confirmed' shows the spec's confirmation with a link
- * back to the form's page; 'invalid-email' an error summary linking to the email field, the spec's
- * message at the field and the form again with every value kept; 'failure' the spec's failure
- * message in the summary and the form again with every value kept. Throws when the template lacks
- * a marker, so a template that drifted from this renderer fails loudly, not silently.
+ * A form's answer page for one native post (the outcomes: this module's head), every value kept.
+ * Throws when the template lacks a marker, so a template that drifted fails loudly.
  */
 export function renderFormAnswer(
   template: string,
@@ -208,10 +205,8 @@ export function renderFormAnswer(
 }
 
 /**
- * The build's page templates (the forms' answers, form-door.ts, and the links' page), read by
- * `load` (a path on the site's origin) once per instance when `cache` is on: a deploy's templates
- * never change. Each call fills the template at `path`, or answers null when there is none, or
- * one that drifted from its renderer (`fill` throws): the caller answers a plain page.
+ * The build's page templates (the forms' answers and the links' page), read by `load` once per
+ * instance when `cache` is on: a deploy's templates never change.
  */
 export function pageTemplates(
   load: (path: string) => Promise<string | null>,

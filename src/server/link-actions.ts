@@ -34,39 +34,25 @@ import {
   UNAVAILABLE,
 } from './link-page.ts';
 
-/** What a link needs from the store. */
+type Applied = 'applied' | 'unchanged' | 'superseded';
+
+/** What a link needs from the store (consent-records.ts). */
 export interface ConsentRecords {
-  /**
-   * A record's id and consent, as the write path reads it (no consent on a quote record, nor on
-   * waitlist records stored before consent was recorded), and when it was last written (its Last
-   * Updated, as stored).
-   */
+  /** A record's id, its consent if its form has one, and its Last Updated as stored. */
   find(
     form: LinkForm,
     email: string,
   ): Promise<{ id: string; consent?: ConsentState; changedAt?: string } | null>;
-  /**
-   * Sets a waitlist record's consent (and, for Confirmed, its Confirmed At; with `statement`, the
-   * words agreed to, for a withdrawn address joining again).
-   */
+  /** Sets a suppression list record's consent (with `statement`, the words a rejoining address agreed to). */
   setConsent(id: string, consent: ConsentState, at: Date, statement?: string): Promise<void>;
-  /** Stores a suppression entry for an address with no waitlist record: Consent Withdrawn. */
+  /** Stores a suppression entry for an address with no record on the list: Consent Withdrawn. */
   createWithdrawn(email: string, at: Date): Promise<void>;
   /**
-   * Applies a held change's values to the record for `email` (creating it if it is gone) by the
-   * form's rules (a quote's Status back to 'New'; a waitlist record Confirmed, with the
-   * statement the visitor saw). Answers 'unchanged' when the record already holds exactly these
-   * values, so a second press changes nothing and sends nothing, and 'superseded' when the record
-   * was written after the link was sent (`sentAt`): an older change link stops working once a
-   * newer change is applied, so two links pressed in turn cannot loop.
+   * Applies a held change by its form's rules (creating the record if it is gone). 'unchanged':
+   * the record already holds these values, so a second press does nothing; 'superseded': it was
+   * written after the link was sent (`sentAt`), so two change links pressed in turn cannot loop.
    */
-  applyValues(
-    form: LinkForm,
-    email: string,
-    values: LinkValues,
-    at: Date,
-    sentAt: Date,
-  ): Promise<'applied' | 'unchanged' | 'superseded'>;
+  applyValues(form: LinkForm, email: string, values: LinkValues, at: Date, sentAt: Date): Promise<Applied>;
 }
 
 export interface EmailLinkOptions {
@@ -74,31 +60,21 @@ export interface EmailLinkOptions {
   /** The current `LINK_SECRET` first, then any still honoured after a rotation. */
   readonly linkSecrets: readonly string[];
   readonly now: () => Date;
-  /**
-   * After a change is applied for a form that tells the team (conduct.tellsTeam): the team hears
-   * of it. Failures are logged, not shown: the change itself is done.
-   */
+  /** A change applied for a form whose team is told (conduct.tellsTeam); a failure is only logged. */
   readonly tellTeam?: (form: LinkForm, email: string, values: LinkValues, at: Date) => Promise<void>;
-  /**
-   * 'Join the waitlist again' pressed for a withdrawn address: queues its fresh confirmation
-   * (signed for the withdrawal stored at `withdrawnAt`) within the inbox's mail limits.
-   */
+  /** 'Join again' pressed: queues a confirmation for the withdrawal stored at `withdrawnAt`. */
   readonly rejoinMail?: (
     email: string,
     withdrawnAt: string,
     at: Date,
   ) => Promise<{ queued: number; limited: number }>;
   readonly log?: (message: string) => void;
-  /** The build's templates, for the pages in the site's frame; without them, a minimal page. */
+  /** The build's templates; without them, a minimal page. */
   readonly pages?: PageTemplates;
 }
 
 /** A pressed button: the token, where it posted, and whether it was 'join again'. */
-interface Press {
-  readonly token: string;
-  readonly action: string;
-  readonly rejoin: boolean;
-}
+type Press = { readonly token: string; readonly action: string; readonly rejoin: boolean };
 
 /**
  * The link's token: from the pressed button's body (read within the doors' limits), or the
@@ -142,16 +118,11 @@ async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press):
       return donePage(rejoining ? 'rejoined' : 'confirmed', claims.form, press);
     }
     case 'change': {
-      const result = await records.applyValues(
-        claims.form,
-        claims.email,
-        claims.values ?? {},
-        at,
-        linkSentAt(claims),
-      );
+      const values = claims.values ?? {};
+      const result = await records.applyValues(claims.form, claims.email, values, at, linkSentAt(claims));
       if (result === 'superseded') return refusedPage('superseded');
       if (result === 'applied' && formNamed(claims.form)?.conduct.tellsTeam && options.tellTeam) {
-        await options.tellTeam(claims.form, claims.email, claims.values ?? {}, at).catch((error: unknown) => {
+        await options.tellTeam(claims.form, claims.email, values, at).catch((error: unknown) => {
           options.log?.(
             `The schools team was not told of a confirmed ${claims.form} change: ${String(error)}`,
           );
@@ -186,24 +157,21 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
   const url = new URL(request.url);
   const purpose = linkPurposeAt(url.pathname);
   if (!purpose) return new Response('Not found', { status: 404 });
-  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') {
+  if (!['GET', 'HEAD', 'POST'].includes(request.method))
     return new Response('Method not allowed', { status: 405, headers: { allow: 'GET, HEAD, POST' } });
-  }
   const { pages } = options;
   const pressed = await pressOf(request, url);
   if ('status' in pressed) return render(refusedPage('invalid', pressed.status), pages);
-  const { token } = pressed;
-  const check = await checkLink(token, purpose, options.linkSecrets, options.now());
+  const check = await checkLink(pressed.token, purpose, options.linkSecrets, options.now());
   if (!check.ok) return render(refusedPage(check.reason === 'expired' ? 'expired' : 'invalid'), pages);
   // The button posts back to the path alone: the token travels in the body, not in logs.
   if (request.method !== 'POST')
-    return render(confirmPage(purpose, check.claims, url.pathname, token), pages);
-  let done: Page;
-  try {
-    done = await act(check.claims, options, { ...pressed, action: url.pathname });
-  } catch (error) {
-    options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
-    done = { status: 503, ...UNAVAILABLE };
-  }
+    return render(confirmPage(purpose, check.claims, url.pathname, pressed.token), pages);
+  const done = await act(check.claims, options, { ...pressed, action: url.pathname }).catch(
+    (error: unknown) => {
+      options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
+      return { status: 503, ...UNAVAILABLE };
+    },
+  );
   return render(done, pages);
 }

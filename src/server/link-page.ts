@@ -23,7 +23,7 @@ import {
 } from '#src/lib/page-templates.ts';
 import { CALENDAR } from '#src/config/site.ts';
 import { PRODUCT_NAME } from '#src/config/constants.ts';
-import type { LinkClaims, LinkForm, LinkPurpose, LinkValues } from './link-tokens.ts';
+import type { LinkClaims, LinkForm, LinkPurpose } from './link-tokens.ts';
 
 const copy = EMAIL_COPY.linkPages;
 const SIGN_UP_HREF = '/#waitlist';
@@ -71,7 +71,7 @@ const PLAIN_TEMPLATE = [
  * on the dev server), images (the logo is inline SVG, the icon a data: URL) and fonts; the button
  * posts only to the site; never framed.
  */
-export const LINK_PAGE_POLICY =
+const LINK_PAGE_POLICY =
   "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; " +
   "manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
@@ -102,21 +102,20 @@ export function refusedPage(
   return { status, title: copy[`${reason}Title`], body: copy[`${reason}Body`], parts: ['sign-up'] };
 }
 
-/** A held change's values as rows for its page (multiple choices joined). */
-function valueRows(values: LinkValues): [string, string][] {
-  return Object.entries(values).map(([name, value]) => [
-    name,
-    typeof value === 'string' ? value : value.join(', '),
-  ]);
-}
-
 /** The page a GET shows: what pressing will do (a held change's values too), and the button. */
 export function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: string, token: string): Page {
   return {
     status: 200,
     title: copy[`${purpose}Title`],
     body: copy[`${purpose}Body`],
-    ...(purpose === 'change' ? { rows: valueRows(claims.values ?? {}) } : {}),
+    // A held change's values, multiple choices joined.
+    ...(purpose === 'change'
+      ? {
+          rows: Object.entries(claims.values ?? {}).map(
+            ([name, v]) => [name, [v].flat().join(', ')] as const,
+          ),
+        }
+      : {}),
     button: { label: copy[`${purpose}Button`], action, token },
   };
 }
@@ -136,11 +135,7 @@ export type Done =
  * app's store buttons; a quote: the booking calendar); after unsubscribing from the confirming
  * form's list, how to join again (no other form's email ever put anyone on it).
  */
-export function donePage(
-  done: Done,
-  form: LinkForm,
-  press: { readonly action: string; readonly token: string },
-): Page {
+export function donePage(done: Done, form: LinkForm, press: Posts): Page {
   const words = { status: 200, title: copy[`${done}Title`], body: copy[`${done}Body`] };
   if (done === 'unsubscribed' || done === 'alreadyUnsubscribed')
     return confirmingForm()?.name === form ? { ...words, parts: ['rejoin'], rejoin: press } : words;
@@ -153,29 +148,26 @@ export function donePage(
 
 export const UNAVAILABLE = { title: copy.unavailableTitle, body: copy.unavailableBody };
 
-/**
- * The page a link gets while the server cannot check or apply links (its mail settings are
- * wrong), or, with `retryAfterSeconds`, past the doors' per-client limit: nothing changed, try
- * again shortly.
- */
+/** Nothing changed, try again shortly: the mail settings are wrong, or (429) past the per-client limit. */
 export async function linksUnavailablePage(pages?: PageTemplates, retryAfterSeconds?: number) {
   const response = await render({ status: retryAfterSeconds ? 429 : 503, ...UNAVAILABLE }, pages);
   if (retryAfterSeconds) response.headers.set('retry-after', String(retryAfterSeconds));
   return response;
 }
 
-/** What one page shows: its words, and the template's parts it keeps. */
-export interface LinkPageContent {
-  /** The page's heading, and its document title (with the product's name). */
+type Posts = { readonly action: string; readonly token: string };
+
+/**
+ * What one page shows: its title (the heading, and the document's title with the product's name),
+ * words, a held change's values, the button posting the token back, the token 'join again' posts
+ * (with rejoin=1) after unsubscribing, and the template's parts after the words.
+ */
+interface LinkPageContent {
   readonly title: string;
   readonly body: string;
-  /** A held change's values, shown above the button. */
   readonly rows?: readonly (readonly [string, string])[];
-  /** The button that posts the token back to `action`. */
-  readonly button?: { readonly label: string; readonly action: string; readonly token: string };
-  /** After unsubscribing: the token and `action` that 'Join the waitlist again' posts (with rejoin=1). */
-  readonly rejoin?: { readonly action: string; readonly token: string };
-  /** The parts after the words: next steps, or the way to a new link. */
+  readonly button?: Posts & { readonly label: string };
+  readonly rejoin?: Posts;
   readonly parts?: readonly Exclude<LinkPageRegion, 'ask'>[];
 }
 
@@ -194,7 +186,7 @@ function keepOrCut(html: string, region: LinkPageRegion, keep: boolean): string 
 }
 
 /** A held change's values as a description list, escaped. */
-export function valuesList(rows: readonly (readonly [string, string])[]): string {
+function valuesList(rows: readonly (readonly [string, string])[]): string {
   if (!rows.length) return '';
   const items = rows.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`);
   return `<dl class="link-page__values">${items.join('')}</dl>`;
@@ -207,10 +199,8 @@ const SLOT_PATTERN = markerPattern((name) => linkPageSlot(name as LinkPageSlot),
  * when the template lacks a region or a slot, so a template that drifted fails loudly.
  */
 export function renderLinkPage(template: string, page: LinkPageContent): string {
-  for (const slot of LINK_PAGE_SLOTS) {
-    if (!template.includes(linkPageSlot(slot)))
-      throw new Error(`The link page template has no '${slot}' slot`);
-  }
+  const missing = LINK_PAGE_SLOTS.find((slot) => !template.includes(linkPageSlot(slot)));
+  if (missing) throw new Error(`The link page template has no '${missing}' slot`);
   const kept = new Set<LinkPageRegion>(page.parts ?? []);
   if (page.button) kept.add('ask');
   let html = template;
