@@ -8,7 +8,7 @@ import {
   PRODUCT_NAME,
   SOCIAL_LINKS,
 } from '#src/config/site.ts';
-import { env } from '#src/config/env.ts';
+import { env } from '#src/config/settings.ts';
 import { CONSENT_OPEN_SCRIPT } from '#src/features/consent/consent-store.ts';
 
 const OG_IMAGE_PATH = '/og-image.png';

@@ -1,4 +1,4 @@
-import { env } from './env.ts';
+import { env } from './settings.ts';
 
 export { type FeatureFlag } from './settings.ts';
 

@@ -1,7 +1,10 @@
 /**
  * The build's settings: every variable the site can be given from outside, what each accepts,
  * and one parser that the Vite plugins (at `vite dev` / `vite build`, where a bad value stops
- * the command) and the app (src/config/env.ts) both use, so they can never disagree.
+ * the command) and the app both use, so they can never disagree. The app reads them as `env`
+ * (below), validated once by the site-settings plugin (scripts/vite-plugins/site-settings.ts) and
+ * handed over as one object, so only the values it uses reach the bundle: nothing else reads
+ * import.meta.env.
  */
 import { AIRTABLE_DEFAULT_ENDPOINT, STORAGE_ANSWER_BOUND_MS } from './constants.ts';
 
@@ -141,3 +144,9 @@ export function parseSiteSettings(raw: RawSettings): SiteSettings {
   if (problems.length > 0) throw new SettingsError(problems);
   return settings;
 }
+
+declare const __SITE_SETTINGS__: SiteSettings | undefined;
+
+/** The settings the app runs with; outside Vite (a tool importing this module directly) the defaults. */
+export const env: SiteSettings =
+  typeof __SITE_SETTINGS__ === 'undefined' ? parseSiteSettings({}) : __SITE_SETTINGS__;

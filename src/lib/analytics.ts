@@ -3,7 +3,7 @@
  * visitor has accepted analytics cookies (PECR, ICO Children's code); without a measurement id
  * every call is a no-op that warns once.
  */
-import { env } from '#src/config/env.ts';
+import { env } from '#src/config/settings.ts';
 import {
   ANALYTICS_TRANSPORTS,
   DEFAULT_ANALYTICS_TRANSPORT,

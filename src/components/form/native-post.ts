@@ -1,4 +1,4 @@
-import { env } from '#src/config/env.ts';
+import { env } from '#src/config/settings.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type Airtable from 'airtable';
-import { env } from '#src/config/env.ts';
+import { env } from '#src/config/settings.ts';
 
 /** Where and as whom the storage layer talks to Airtable (or to the local emulator). */
 export interface AirtableConfig {

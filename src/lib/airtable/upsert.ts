@@ -1,5 +1,5 @@
 import type Airtable from 'airtable';
-import { env } from '#src/config/env.ts';
+import { env } from '#src/config/settings.ts';
 import { STORAGE_ERRORS } from '#src/config/messages.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
 import {

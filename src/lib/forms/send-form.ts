@@ -10,7 +10,7 @@
  * It never throws: a failure is logged under the form's name and answered as `{ success: false }`
  * (spec 7.3: the answer is read for a boolean success field).
  */
-import { env } from '#src/config/env.ts';
+import { env } from '#src/config/settings.ts';
 import type { StorageOptions } from '#src/lib/airtable/upsert.ts';
 import type { FormContract, PostedValues } from './contract.ts';
 import { type FormName, QUOTE_FORM, type QuotePosted, WAITLIST_FORM, type WaitlistPosted } from './forms.ts';
