@@ -31,14 +31,12 @@ import type { DeadLetterAdminEnv } from './dead-letter-admin.ts';
 import { isEmailLinkPath } from './link-tokens.ts';
 import { isMailJob, sendMailJobs, type WorkerMailEnv, workerMail } from './mail.ts';
 import { queueTeamDigests, TEAM_DIGEST_CRON } from './team-inbox.ts';
-import { type AirtableEnv, siteOriginOf } from './settings.ts';
+import { siteOriginOf, type WorkerSettingsEnv } from './settings.ts';
 import { withSecurityHeaders } from './security-headers.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
-export interface WorkerEnv extends AirtableEnv, DeadLetterAdminEnv, WorkerMailEnv {
+export interface WorkerEnv extends WorkerSettingsEnv, DeadLetterAdminEnv, WorkerMailEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
-  /** The site's address (`https://podling.app`): every emailed link leads there (settings.ts). */
-  SITE_URL?: string;
   /** The submissions' queue, drained by this Worker's one paced writer (wrangler.jsonc). */
   SUBMISSIONS?: { send(body: QueuedSubmission, options?: { contentType?: 'json' }): Promise<void> };
   /** Cloudflare's Rate Limiting bindings (wrangler.jsonc `ratelimits`); in memory when unbound. */
