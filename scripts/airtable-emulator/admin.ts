@@ -6,7 +6,7 @@
 import type http from 'node:http';
 import ipaddr from 'ipaddr.js';
 import { escapeHtml } from '#src/lib/page-templates.ts';
-import { isMailMessage } from '#src/server/mail.ts';
+import { isMailMessage } from '#src/server/mailer.ts';
 import { type OutboxMessage, outboxMailer, readOutbox } from './outbox.ts';
 import { apiError, isObject, readBody, sendJson } from './http.ts';
 import type { StoredRecord } from './base-schema.ts';

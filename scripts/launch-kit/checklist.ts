@@ -7,9 +7,11 @@
  * (scripts/vite-plugins/site-settings.ts): the one module of the owner's commands it loads.
  */
 import {
-  siteOriginOf,
   ADMIN_TOKEN_MIN_LENGTH,
   adminTokenProblem,
+  parseMailbox,
+  siteOriginOf,
+  type WorkerSettingsEnv,
   LINK_SECRET_MIN_LENGTH,
   linkSecretProblem,
 } from '#src/server/settings.ts';
@@ -20,7 +22,6 @@ import { parseSiteSettings, SettingsError, type SiteSettings } from '#src/config
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { cronTriggersOf, isDaily, wranglerVarOf } from './privacy-trigger.ts';
 import { TEAM_DIGEST_CRON } from '#src/server/team-inbox.ts';
-import { type MailEnv, parseMailbox } from '#src/server/mail.ts';
 import { isValidEmail } from '#src/lib/email.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
@@ -73,7 +74,7 @@ function storageLines(settings: SiteSettings, env: BuildEnv): Item[] {
 }
 
 /** The launch check's lines for mail. */
-function mailChecklist(env: MailEnv): Item[] {
+function mailChecklist(env: WorkerSettingsEnv): Item[] {
   const secretProblem = linkSecretProblem(env.LINK_SECRET);
   const from = env.MAIL_FROM ? parseMailbox(env.MAIL_FROM) : null;
   const team = env.SCHOOLS_TEAM_EMAIL?.trim();

@@ -6,7 +6,7 @@
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
-import type { MailJob } from './mail.ts';
+import type { MailJob } from './mailer.ts';
 import {
   ADMIN_ATTEMPTS_PER_MINUTE,
   clientLimitKey,

@@ -1,26 +1,24 @@
 /**
  * The emails the site sends, built from their words (EMAIL_COPY, src/config/messages.ts) and the signed
  * links they carry. Every value is escaped in the HTML part; header values pass through
- * `mail.ts`, which keeps CR and LF out. Emails to a visitor echo none of what was typed (a
- * stranger could otherwise send anyone words of their choosing from the site's address); only
- * the schools team's notification shows the fields, escaped, to the team.
+ * mailer.ts's readyToSend. Emails to a visitor echo none of what was typed (a stranger could
+ * otherwise send anyone words of their choosing from the site's address); only the team's
+ * notification shows the fields, escaped, to the team.
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/page-templates.ts';
-import { withoutBidiControls } from '#src/lib/forms/contract.ts';
-import { type MailAddress, type MailMessage } from './mail.ts';
-import { type HeldHour } from './team-inbox.ts';
-import {
-  EMAIL_LINK_PATHS,
-  type LinkForm,
-  type LinkPurpose,
-  type LinkValues,
-  linkExpiry,
-  signLink,
-} from './link-tokens.ts';
+import { type AcknowledgementCopy, withoutBidiControls } from '#src/lib/forms/contract.ts';
+import type { MailAddress, MailMessage } from './mailer.ts';
+import { EMAIL_LINK_PATHS, type LinkPurpose, type LinkValues, linkExpiry, signLink } from './link-tokens.ts';
 
-/** What the schools team is told of: a new request, one held for a contact on record, a confirmed change. */
+/** What the team is told of: a new request, one held for a contact on record, a confirmed change. */
 export type TeamNotice = 'new' | 'held' | 'confirmed-change';
+
+/** A team notice as the hour's digest lists it (team-inbox.ts): what its subject names, who, when (ISO 8601). */
+export type HeldNotice = Readonly<{ subject: string; contact: string; at: string; kind: TeamNotice }>;
+
+/** One hour's held notices: the hour's start (ISO 8601), those listed, and how many more. */
+export type HeldHour = Readonly<{ startsAt: string; notices: readonly HeldNotice[]; more: number }>;
 
 /** What every email needs from the server: the sender, the site's origin, the time, the signing secret. */
 export interface MailContext {
@@ -36,20 +34,15 @@ export interface MailContext {
 export async function signedUrl(
   context: MailContext,
   purpose: LinkPurpose,
-  form: LinkForm,
+  form: string,
   email: string,
   values?: LinkValues,
   withdrawnAt?: string,
 ): Promise<string> {
+  const expiresAt = linkExpiry(purpose, context.now);
+  const claims = { purpose, form, email, expiresAt, ...(values ? { values } : {}) };
   const token = await signLink(
-    {
-      purpose,
-      form,
-      email,
-      expiresAt: linkExpiry(purpose, context.now),
-      ...(values ? { values } : {}),
-      ...(withdrawnAt === undefined ? {} : { withdrawnAt }),
-    },
+    withdrawnAt === undefined ? claims : { ...claims, withdrawnAt },
     context.linkSecret,
   );
   const url = new URL(EMAIL_LINK_PATHS[purpose], context.siteUrl);
@@ -61,7 +54,7 @@ export async function signedUrl(
 interface Body {
   readonly paragraphs: readonly string[];
   readonly action?: { readonly label: string; readonly url: string };
-  /** Label/value rows (the schools team's notification). */
+  /** Label/value rows (the team's notification). */
   readonly rows?: readonly (readonly [string, string])[];
   readonly unsubscribeUrl?: string;
 }
@@ -95,14 +88,8 @@ const COLOURS = {
   muted: '#4a4560',
   brand: '#5b2ee0',
   onBrand: '#ffffff',
-  dark: {
-    page: '#120e1a',
-    card: '#1f1830',
-    text: '#f3f0fa',
-    muted: '#c9c2dc',
-    link: '#c7b6ff',
-  },
 } as const;
+const DARK = { page: '#120e1a', card: '#1f1830', text: '#f3f0fa', muted: '#c9c2dc', link: '#c7b6ff' };
 
 const FONT = "-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif";
 
@@ -110,11 +97,11 @@ const FONT = "-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif"
 const HEAD_STYLES = `:root{color-scheme:light dark;supported-color-schemes:light dark}
 body{margin:0;padding:0;-webkit-text-size-adjust:100%}
 @media (prefers-color-scheme:dark){
-.email-page{background:${COLOURS.dark.page}!important}
-.email-card{background:${COLOURS.dark.card}!important;color:${COLOURS.dark.text}!important}
-.email-muted{color:${COLOURS.dark.muted}!important}
-.email-link{color:${COLOURS.dark.link}!important}
-.email-wordmark{color:${COLOURS.dark.text}!important}
+.email-page{background:${DARK.page}!important}
+.email-card{background:${DARK.card}!important;color:${DARK.text}!important}
+.email-muted{color:${DARK.muted}!important}
+.email-link{color:${DARK.link}!important}
+.email-wordmark{color:${DARK.text}!important}
 }`;
 
 /**
@@ -168,92 +155,89 @@ function htmlOf(subject: string, body: Body): string {
 }
 
 async function compose(
-  context: Pick<MailContext, 'from'>,
+  { from }: Pick<MailContext, 'from'>,
   to: string,
   subject: string,
   body: Body,
   idempotencyKey: string,
-  extra: { replyTo?: string } = {},
+  replyTo?: string,
 ): Promise<MailMessage> {
-  return {
-    from: context.from,
-    to,
-    ...(extra.replyTo ? { replyTo: extra.replyTo } : {}),
-    subject,
-    text: textOf(body),
-    html: htmlOf(subject, body),
-    headers: body.unsubscribeUrl
-      ? {
-          'List-Unsubscribe': `<${body.unsubscribeUrl}>`,
-          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-        }
-      : {},
-    idempotencyKey,
-  };
+  const unsubscribe = body.unsubscribeUrl;
+  const headers: Record<string, string> = unsubscribe
+    ? { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+    : {};
+  const [text, html] = [textOf(body), htmlOf(subject, body)];
+  return { from, to, ...(replyTo ? { replyTo } : {}), subject, text, html, headers, idempotencyKey };
 }
 
 /**
- * An email to a visitor: the copy's intro and what to do if it was not them, one action, and a
- * one-click unsubscribe for its address (every email to a visitor carries one).
+ * An email to a visitor: the copy's intro and what to do if it was not them, one button to `url`,
+ * and a one-click unsubscribe for its address (every email to a visitor carries one).
  */
 async function visitorEmail(
   context: MailContext,
-  copy: { readonly subject: string; readonly intro: string; readonly ignore: string },
-  form: LinkForm,
+  copy: Readonly<Record<'subject' | 'intro' | 'ignore' | 'action', string>>,
+  form: string,
   email: string,
-  action: { label: string; url: string },
+  url: string,
   idempotencyKey: string,
 ): Promise<MailMessage> {
   const unsubscribeUrl = await signedUrl(context, 'unsubscribe', form, email);
-  const body = { paragraphs: [copy.intro, copy.ignore], action, unsubscribeUrl };
+  const body = { paragraphs: [copy.intro, copy.ignore], action: { label: copy.action, url }, unsubscribeUrl };
   return compose(context, email, copy.subject, body, idempotencyKey);
 }
 
 /**
- * The one confirmation email a new waitlist address gets; with `withdrawnAt`, the one a withdrawn
- * address gets when its owner asks to join again (its link confirms only that withdrawal).
+ * The one confirmation email a new address of a form that confirms gets; with `withdrawnAt`, the
+ * one a withdrawn address gets when its owner asks to join again (its link confirms only that
+ * withdrawal).
  */
 export async function confirmationEmail(
   context: MailContext,
+  form: string,
   email: string,
   key: string,
   withdrawnAt?: string,
 ) {
   const copy = withdrawnAt === undefined ? EMAIL_COPY.confirm : EMAIL_COPY.rejoin;
-  const url = await signedUrl(context, 'confirm', 'waitlist', email, undefined, withdrawnAt);
-  return visitorEmail(context, copy, 'waitlist', email, { label: copy.action, url }, `confirm:${key}`);
+  const url = await signedUrl(context, 'confirm', form, email, undefined, withdrawnAt);
+  return visitorEmail(context, copy, form, email, url, `confirm:${key}`);
 }
 
 /** The email to the address on record when someone submits new values for it: nothing changes until its owner presses. */
 export async function changeEmail(
   context: MailContext,
-  form: LinkForm,
+  form: string,
   email: string,
   values: LinkValues,
   key: string,
 ) {
-  const copy = EMAIL_COPY.change;
   const url = await signedUrl(context, 'change', form, email, values);
-  return visitorEmail(context, copy, form, email, { label: copy.action, url }, `change:${key}`);
+  return visitorEmail(context, EMAIL_COPY.change, form, email, url, `change:${key}`);
 }
 
-/** The contact's acknowledgement of a new quote request: none of what they typed, and the booking page. */
-export function quoteAcknowledgement(context: MailContext, email: string, bookingUrl: string, key: string) {
-  const copy = EMAIL_COPY.quoteAcknowledgement;
-  const action = { label: copy.action, url: bookingUrl };
-  return visitorEmail(context, copy, 'quote', email, action, `acknowledge:${key}`);
+/** A new record's acknowledgement (conduct.acknowledgement): none of what was typed, one button to `url`. */
+export function acknowledgement(
+  context: MailContext,
+  { copy, url }: { readonly copy: AcknowledgementCopy; readonly url: string },
+  form: string,
+  email: string,
+  key: string,
+) {
+  return visitorEmail(context, EMAIL_COPY[copy], form, email, url, `acknowledge:${key}`);
 }
 
 /**
- * The schools team's notification of a quote request (new, or changed and confirmed by the
- * contact): every field, escaped; replies go to the contact. An internal message, so it carries
- * no unsubscribe link (the team's address is on no list).
+ * The team's notification of a request (new, held for a contact on record, or changed and
+ * confirmed by the contact): every field, escaped; its subject names `subject` (the value of the
+ * form's conduct.tellsTeam.subjectField); replies go to the contact. An internal message, so it
+ * carries no unsubscribe link (the team's address is on no list).
  */
-export async function schoolsTeamNotification(
+export async function teamNotification(
   context: MailContext,
   teamEmail: string,
   contactEmail: string,
-  school: string,
+  subject: string,
   rows: readonly (readonly [string, string])[],
   kind: TeamNotice,
   key: string,
@@ -261,36 +245,31 @@ export async function schoolsTeamNotification(
   const copy = EMAIL_COPY.schoolsTeam[kind];
   // Stored values are clean already (the forms' parser); an older held change's may not be.
   const shown = rows.map(([label, value]) => [label, withoutBidiControls(value)] as const);
-  return compose(
-    context,
-    teamEmail,
-    copy.subject(withoutBidiControls(school)),
-    { paragraphs: [copy.intro], rows: shown },
-    `team:${kind}:${key}`,
-    { replyTo: contactEmail },
-  );
+  const body = { paragraphs: [copy.intro], rows: shown };
+  const title = copy.subject(withoutBidiControls(subject));
+  return compose(context, teamEmail, title, body, `team:${kind}:${key}`, contactEmail);
 }
 
 /**
- * The schools team's digest of the quotes whose notices the hourly ceiling (`perHour`) held back
- * in one hour (team-inbox.ts): one row each (when, school, contact, what it was), and how many
- * more did not fit. One email per hour: its key is the hour's, so a retried send is the same email.
+ * The team's digest of the notices the hourly ceiling (`perHour`) held back in one hour
+ * (team-inbox.ts): one row each (when, subject, contact, what it was), and how many more did not
+ * fit. One email per hour: its key is the hour's, so a retried send is the same email.
  */
 export function teamDigest(
   context: Pick<MailContext, 'from'>,
   teamEmail: string,
-  { startsAt, quotes, more }: HeldHour,
+  { startsAt, notices, more }: HeldHour,
   perHour: number,
 ): Promise<MailMessage> {
   const copy = EMAIL_COPY.schoolsTeam.digest;
-  const rows = quotes.map(
-    (quote) =>
+  const rows = notices.map(
+    (notice) =>
       [
-        `${quote.at.slice(0, 16).replace('T', ' ')} UTC`,
-        `${withoutBidiControls(quote.school)}, ${quote.contact} (${copy.kinds[quote.kind]})`,
+        `${notice.at.slice(0, 16).replace('T', ' ')} UTC`,
+        `${withoutBidiControls(notice.subject)}, ${notice.contact} (${copy.kinds[notice.kind]})`,
       ] as const,
   );
   const paragraphs = [copy.intro(perHour), ...(more > 0 ? [copy.more(more)] : [])];
-  const subject = copy.subject(quotes.length + more);
+  const subject = copy.subject(notices.length + more);
   return compose(context, teamEmail, subject, { paragraphs, rows }, `team-digest:${startsAt}`);
 }

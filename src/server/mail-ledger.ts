@@ -1,6 +1,100 @@
 /**
- * The mail ledger: how the site counts its emails per inbox (docs/consent.md, "No mail bombing").
+ * The mail ledger. No mail bombing: one inbox gets at most one email from the site per 10 minutes
+ * and 3 in any 24 hours, however many clients submit it and whichever form they use, counted per
+ * inbox (inboxKey), since that is whose letterbox fills up. The ledger keeps the send times in KV
+ * (MAIL_LEDGER; the Vite plugin's stand-in locally), read and written by the queue consumer, which
+ * runs one batch at a time (`max_concurrency: 1`), so its reads see its own writes; in memory
+ * where KV is not bound. It also keeps which emails went out (the sent marks) and the team
+ * inbox's held notices (team-inbox.ts).
  */
+import { keyedSerialiser } from '#src/lib/airtable/schema.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Emails to one visitor's inbox: at least `minGapMs` between two, at most `perWindow` in any `windowMs`. */
+export const MAIL_LIMITS = { minGapMs: 10 * 60 * 1000, perWindow: 3, windowMs: DAY_MS };
+
+type MailLimits = typeof MAIL_LIMITS;
+
+/** The team's emails about one contact (new, held, confirmed): a real one causes one or two, a loop five a day. */
+export const TEAM_MAIL_LIMITS: MailLimits = { minGapMs: 0, perWindow: 5, windowMs: DAY_MS };
+
+/** Whether one more email may go where mail went at `sentAt` (ms since epoch). */
+export function mayEmail(sentAt: readonly number[], now: number, limits: MailLimits = MAIL_LIMITS): boolean {
+  const recent = stillCounted(sentAt, now, limits);
+  if (recent.length >= limits.perWindow) return false;
+  return recent.every((at) => now - at >= limits.minGapMs);
+}
+
+/** The send times still inside the window at `now`. */
+function stillCounted(sentAt: readonly number[], now: number, limits: MailLimits): number[] {
+  return sentAt.filter((at) => now - at < limits.windowMs);
+}
+
+/** The part of a Workers KV namespace the ledger uses. */
+export interface MailLedgerKv {
+  get(key: string): Promise<string | null>;
+  put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
+}
+
+const KV_PREFIX = 'mail-ledger:';
+const SENT_PREFIX = 'mail-sent:';
+/** How long a sent mark is kept: far longer than a job's retries, and any replay of its dead letter. */
+const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/** The key's SHA-256, so no address is a KV key of its own. */
+async function digest(key: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * A ledger in Workers KV: one key per inbox, expiring a window after its last send. Its
+ * reservations for one inbox run one at a time, so within an isolate they are atomic.
+ */
+export function kvMailLedger(kv: MailLedgerKv) {
+  const read = async (key: string): Promise<number[]> => {
+    try {
+      const parsed: unknown = JSON.parse((await kv.get(key)) ?? '[]');
+      return Array.isArray(parsed)
+        ? parsed.filter((value): value is number => typeof value === 'number')
+        : [];
+    } catch {
+      return [];
+    }
+  };
+  const oneAtATime = keyedSerialiser();
+  return {
+    kv,
+    /** Records a send to `inbox` at `now` and answers true, or answers false and records nothing. */
+    reserve(inbox: string, now: Date, limits: MailLimits = MAIL_LIMITS): Promise<boolean> {
+      const key = KV_PREFIX + inbox;
+      const at = now.getTime();
+      return oneAtATime(key, async () => {
+        const kept = stillCounted(await read(key), at, limits);
+        if (!mayEmail(kept, at, limits)) return false;
+        await kv.put(key, JSON.stringify([...kept, at]), {
+          expirationTtl: Math.ceil(limits.windowMs / 1000),
+        });
+        return true;
+      });
+    },
+    hasSent: async (key: string) => (await kv.get(SENT_PREFIX + (await digest(key)))) !== null,
+    markSent: async (key: string) =>
+      kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS }),
+  };
+}
+
+export type MailLedger = ReturnType<typeof kvMailLedger>;
+
+/** A ledger in this isolate's memory (tests, and a Worker without MAIL_LEDGER). Never expires. */
+export function memoryMailLedger() {
+  const values = new Map<string, string>();
+  return kvMailLedger({
+    get: async (key) => values.get(key) ?? null,
+    put: async (key, value) => void values.set(key, value),
+  });
+}
 
 /**
  * Mail providers that deliver many spellings to one inbox: each provider's domains as one, and

@@ -5,7 +5,7 @@
  */
 import { AIRTABLE_RATE_LIMIT_PENALTY_MS } from './pacer.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
-import type { MailJob } from './mail.ts';
+import type { MailJob } from './mailer.ts';
 
 /** The parts of Cloudflare's MessageBatch the writer uses. */
 export interface QueueMessage {

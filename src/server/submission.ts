@@ -276,7 +276,7 @@ function forTheTeam(submission: Submission) {
   const told = form.conduct.tellsTeam;
   if (!told) return {};
   const subject = submission.cells[form.fields[told.subjectField]?.airtable ?? ''];
-  return { teamRows: teamRows(submission), school: typeof subject === 'string' ? subject : '' };
+  return { teamRows: teamRows(submission), subject: typeof subject === 'string' ? subject : '' };
 }
 
 /**

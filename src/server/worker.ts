@@ -29,8 +29,8 @@ import {
 } from './queues.ts';
 import type { DeadLetterAdminEnv } from './dead-letter-admin.ts';
 import { isEmailLinkPath } from './link-tokens.ts';
-import { isMailJob, sendMailJobs, type WorkerMailEnv, workerMail } from './mail.ts';
-import { queueTeamDigests, TEAM_DIGEST_CRON } from './team-inbox.ts';
+import { sendMailJobs, type WorkerMailEnv, workerMail } from './mail.ts';
+import { isMailJob } from './mailer.ts';
 import { siteOriginOf, type WorkerSettingsEnv } from './settings.ts';
 import { withSecurityHeaders } from './security-headers.ts';
 
@@ -224,9 +224,10 @@ export default {
    * lists the path).
    */
   async scheduled(controller: { cron: string; scheduledTime: number }, env: WorkerEnv): Promise<void> {
-    if (controller.cron !== TEAM_DIGEST_CRON)
+    const teamInbox = await import('./team-inbox.ts');
+    if (controller.cron !== teamInbox.TEAM_DIGEST_CRON)
       return (await import('./retention-job.ts')).runRetentionJob(env);
     const { mail } = mailOf(env);
-    if (mail) await queueTeamDigests(mail, new Date(controller.scheduledTime));
+    if (mail) await teamInbox.queueTeamDigests(mail, new Date(controller.scheduledTime));
   },
 };

@@ -1,6 +1,6 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { CALENDAR } from '#src/config/site.ts';
-import { DEFAULT_SCHOOLS_TEAM_EMAIL } from '#src/server/mail.ts';
+import { DEFAULT_SCHOOLS_TEAM_EMAIL } from '#src/server/settings.ts';
 import { RELAY_EMULATOR_URL as AIRTABLE, SITE_RELAY_URL } from './support/config.mjs';
 import { recordsFor, seedRecord, WAITLIST_TABLE } from './support/emulator.ts';
 import { expect, test } from './support/fixtures.ts';

@@ -1,5 +1,5 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { DEFAULT_SCHOOLS_TEAM_EMAIL } from '#src/server/mail.ts';
+import { DEFAULT_SCHOOLS_TEAM_EMAIL } from '#src/server/settings.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { DEV_URL, GA_SCRIPT_URL, RELAY_EMULATOR_URL as AIRTABLE, SITE_RELAY_URL } from './support/config.mjs';
 import {

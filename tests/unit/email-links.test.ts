@@ -256,11 +256,10 @@ describe('email links', () => {
 
   it('the rejoin confirmation: its own words, to the address, and a confirm link signed for that withdrawal', async () => {
     const withdrawnAt = '2026-02-09T10:00:00.000Z';
-    const settings = { schoolsTeamEmail: 'schools@podling.app', bookingUrl: 'https://cal.example' };
     const [email, ...more] = await emailsFor(
       rejoinRequest('P@example.com', withdrawnAt, SENT),
       context,
-      settings,
+      'schools@podling.app',
       inboxKey,
     );
     expect(more).toEqual([]);

@@ -11,7 +11,9 @@ import { signedUrl } from '#src/server/emails.ts';
 import { REQUEST_MAX_BODY_BYTES } from '#src/server/request-check.ts';
 import { SUBMISSIONS_PER_CLIENT_PER_MINUTE } from '#src/server/client-limits.ts';
 import { createDoors } from '#src/server/form-door.ts';
-import { type MailJob, memoryMailLedger, parseMailSettings } from '#src/server/mail.ts';
+import { memoryMailLedger } from '#src/server/mail-ledger.ts';
+import type { MailJob } from '#src/server/mailer.ts';
+import { parseMailSettings } from '#src/server/settings.ts';
 import { createPacer } from '#src/server/pacer.ts';
 
 const SITE = 'https://podling.test';

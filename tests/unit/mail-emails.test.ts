@@ -1,12 +1,12 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import {
+  acknowledgement,
   changeEmail,
   confirmationEmail,
   type MailContext,
-  quoteAcknowledgement,
-  schoolsTeamNotification,
+  teamNotification,
 } from '#src/server/emails.ts';
-import { readyToSend } from '#src/server/mail.ts';
+import { readyToSend } from '#src/server/mailer.ts';
 import { checkLink, EMAIL_LINK_PATHS } from '#src/server/link-tokens.ts';
 
 const SECRET = 's'.repeat(48);
@@ -28,7 +28,7 @@ function tokenAt(text: string, path: string): string {
 
 describe('the site’s emails', () => {
   it('the confirmation carries a confirm link and a one-click unsubscribe, both signed and on the site’s origin', async () => {
-    const message = await confirmationEmail(context, 'parent@example.co.uk', 'sub-1');
+    const message = await confirmationEmail(context, 'waitlist', 'parent@example.co.uk', 'sub-1');
     expect(message.to).toBe('parent@example.co.uk');
     expect(message.subject).toBe(EMAIL_COPY.confirm.subject);
     expect(message.idempotencyKey).toBe('confirm:sub-1');
@@ -51,7 +51,7 @@ describe('the site’s emails', () => {
   });
 
   it('looks like the product in any client: the name and mark as text at the top, a fallback link that wraps, dark mode, and a plain-text part with the same words', async () => {
-    const message = await confirmationEmail(context, 'parent@example.co.uk', 'sub-1');
+    const message = await confirmationEmail(context, 'waitlist', 'parent@example.co.uk', 'sub-1');
     // The name and mark need no image from another server: readable with images off.
     expect(message.html).not.toMatch(/<img\b/i);
     expect(message.html).not.toMatch(/url\(/i);
@@ -94,10 +94,11 @@ describe('the site’s emails', () => {
   });
 
   it('the quote acknowledgement links the booking page and echoes none of the free text', async () => {
-    const message = await quoteAcknowledgement(
+    const message = await acknowledgement(
       context,
+      { copy: 'quoteAcknowledgement', url: 'https://calendly.com/podling/15min' },
+      'quote',
       'head@school.sch.uk',
-      'https://calendly.com/podling/15min',
       'sub-3',
     );
     expect(message.text).toContain('https://calendly.com/podling/15min');
@@ -108,7 +109,7 @@ describe('the site’s emails', () => {
   });
 
   it('the schools team gets every field escaped, replies go to the contact, and no value reaches a header', async () => {
-    const message = await schoolsTeamNotification(
+    const message = await teamNotification(
       context,
       'schools@podling.app',
       'head@school.sch.uk',
@@ -132,7 +133,7 @@ describe('the site’s emails', () => {
   });
 
   it('shows a stranger’s typed line breaks as text: no forged row in the team’s plain-text email', async () => {
-    const message = await schoolsTeamNotification(
+    const message = await teamNotification(
       context,
       'schools@podling.app',
       'head@school.sch.uk',

@@ -1,12 +1,12 @@
 import {
+  inboxKey,
   kvMailLedger,
   MAIL_LIMITS,
   type MailLedgerKv,
   mayEmail,
   memoryMailLedger,
   TEAM_MAIL_LIMITS,
-} from '#src/server/mail.ts';
-import { inboxKey } from '#src/server/mail-ledger.ts';
+} from '#src/server/mail-ledger.ts';
 
 const MINUTE = 60 * 1000;
 const START = Date.UTC(2026, 4, 4, 9, 0, 0);

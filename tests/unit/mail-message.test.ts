@@ -4,13 +4,15 @@ import path from 'node:path';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import {
   cloudflareMailer,
+  headerAddress,
+  headerText,
+  headerValue,
   MailFailure,
-  type SendEmailBinding,
   type MailMessage,
   readyToSend,
-} from '#src/server/mail.ts';
-import { headerAddress, headerText, headerValue } from '#src/server/header-text.ts';
-import { schoolsTeamNotification } from '#src/server/emails.ts';
+  type SendEmailBinding,
+} from '#src/server/mailer.ts';
+import { teamNotification } from '#src/server/emails.ts';
 import PostalMime from 'postal-mime';
 import { outboxMailer, parseOutboxMessage, readOutbox } from '#scripts/airtable-emulator/outbox.ts';
 
@@ -25,7 +27,7 @@ const shown = async (value: string) => (await PostalMime.parse(`Subject: ${value
 
 /** The schools team's notice of a quote from `school`. */
 const teamNotice = (school: string) =>
-  schoolsTeamNotification(
+  teamNotification(
     {
       from: { email: 'hello@podling.app', name: 'Podling' },
       siteUrl: 'https://x',

@@ -1,4 +1,6 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
+import { FORM_HONEYPOT, type FormConduct, type FormContract } from '#src/lib/forms/contract.ts';
+import { registerForm } from '#src/lib/forms/forms.ts';
 import type { MailContext } from '#src/server/emails.ts';
 import { emailsFor, type WriteOutcome } from '#src/server/mail.ts';
 
@@ -9,10 +11,7 @@ const context: MailContext = {
   now: NOW,
   linkSecret: 'l'.repeat(40),
 };
-const settings = {
-  schoolsTeamEmail: 'schools@podling.app',
-  bookingUrl: 'https://calendly.com/podling/15min',
-};
+const TEAM = 'schools@podling.app';
 const inboxOf = (email: string) => email.toLowerCase();
 
 const outcome = (patch: Partial<WriteOutcome>): WriteOutcome => ({
@@ -29,14 +28,14 @@ const quoteOutcome = (patch: Partial<WriteOutcome>): WriteOutcome =>
   outcome({
     form: 'quote',
     email: 'head@school.sch.uk',
-    school: 'St Anne’s',
+    subject: 'St Anne’s',
     teamRows: [['School', 'St Anne’s']],
     ...patch,
   });
 
 describe('the emails a write causes', () => {
   it('a new waitlist address: the confirmation only', async () => {
-    const emails = await emailsFor(outcome({}), context, settings, inboxOf);
+    const emails = await emailsFor(outcome({}), context, TEAM, inboxOf);
     expect(emails.map(({ message }) => [message.to, message.subject])).toEqual([
       ['parent@example.com', EMAIL_COPY.confirm.subject],
     ]);
@@ -44,12 +43,12 @@ describe('the emails a write causes', () => {
   });
 
   it('a sign-up for an address already stored: one change email to the address on record, nothing else', async () => {
-    const emails = await emailsFor(outcome({ outcome: 'held' }), context, settings, inboxOf);
+    const emails = await emailsFor(outcome({ outcome: 'held' }), context, TEAM, inboxOf);
     expect(emails.map(({ message }) => message.subject)).toEqual([EMAIL_COPY.change.subject]);
   });
 
   it('a quote for a contact on record: the team hears of it at once (counted per contact), and the contact is asked to confirm', async () => {
-    const emails = await emailsFor(quoteOutcome({ outcome: 'held' }), context, settings, inboxOf);
+    const emails = await emailsFor(quoteOutcome({ outcome: 'held' }), context, TEAM, inboxOf);
     expect(
       emails.map(({ message, limitedInbox, limitedContact }) => [
         message.to,
@@ -69,12 +68,12 @@ describe('the emails a write causes', () => {
   });
 
   it('an address that withdrew hears nothing a stranger can cause; the team still hears of its quote', async () => {
-    expect(await emailsFor(outcome({ contactWithdrawn: true }), context, settings, inboxOf)).toEqual([]);
+    expect(await emailsFor(outcome({ contactWithdrawn: true }), context, TEAM, inboxOf)).toEqual([]);
     for (const written of ['created', 'held'] as const) {
       const emails = await emailsFor(
         quoteOutcome({ outcome: written, contactWithdrawn: true }),
         context,
-        settings,
+        TEAM,
         inboxOf,
       );
       expect(emails.map(({ message }) => message.to)).toEqual(['schools@podling.app']);
@@ -82,7 +81,7 @@ describe('the emails a write causes', () => {
   });
 
   it('a new quote: the team’s notification (not limited, replies to the contact) and the contact’s acknowledgement', async () => {
-    const emails = await emailsFor(quoteOutcome({}), context, settings, inboxOf);
+    const emails = await emailsFor(quoteOutcome({}), context, TEAM, inboxOf);
     expect(emails.map(({ message, limitedInbox }) => [message.to, limitedInbox, message.replyTo])).toEqual([
       ['schools@podling.app', undefined, 'head@school.sch.uk'],
       ['head@school.sch.uk', 'head@school.sch.uk', undefined],
@@ -90,7 +89,7 @@ describe('the emails a write causes', () => {
   });
 
   it('a quote change its contact confirmed: the team only, told it is an update (the contact has just seen the page)', async () => {
-    const emails = await emailsFor(quoteOutcome({ outcome: 'confirmed-change' }), context, settings, inboxOf);
+    const emails = await emailsFor(quoteOutcome({ outcome: 'confirmed-change' }), context, TEAM, inboxOf);
     expect(
       emails.map(({ message, limitedInbox }) => [message.to, limitedInbox, message.replyTo, message.subject]),
     ).toEqual([
@@ -102,6 +101,76 @@ describe('the emails a write causes', () => {
       ],
     ]);
     // A waitlist change its owner confirmed tells nobody.
-    expect(await emailsFor(outcome({ outcome: 'confirmed-change' }), context, settings, inboxOf)).toEqual([]);
+    expect(await emailsFor(outcome({ outcome: 'confirmed-change' }), context, TEAM, inboxOf)).toEqual([]);
+  });
+});
+
+/** A throwaway form with one field, the email, and the given conduct, registered for this file. */
+function throwawayForm(name: string, conduct: FormConduct) {
+  const form: FormContract = {
+    name,
+    table: `Throwaway ${name}`,
+    path: `/api/forms/${name}`,
+    page: `/${name}`,
+    honeypot: FORM_HONEYPOT,
+    fields: {
+      email: {
+        airtable: 'Email',
+        type: 'email',
+        maxLength: 254,
+        source: 'posted',
+        post: 'email',
+        label: 'Email',
+        required: true,
+      },
+    },
+    conduct,
+  };
+  registerForm(form);
+  return form;
+}
+
+describe('the emails follow the contract’s conduct, whatever the form’s name', () => {
+  const acknowledged = throwawayForm('announcements', {
+    acknowledgement: { copy: 'quoteAcknowledgement', url: 'https://example.org/next' },
+  });
+  const told = throwawayForm('partners-only-team', { tellsTeam: { subjectField: 'email' } });
+  const visitor = { email: 'ana@example.org', values: { email: 'ana@example.org' }, key: 'k' };
+  const sent = async (written: Partial<WriteOutcome> & Pick<WriteOutcome, 'form'>) =>
+    (await emailsFor({ ...visitor, outcome: 'created', ...written }, context, TEAM, inboxOf)).map(
+      ({ message }) => [message.to, message.subject],
+    );
+
+  it('only an acknowledgement: its copy and its button on a new record; a held one gets the change email', async () => {
+    const [email, ...more] = await emailsFor(
+      { ...visitor, form: acknowledged.name, outcome: 'created' },
+      context,
+      TEAM,
+      inboxOf,
+    );
+    expect(more).toEqual([]);
+    expect(email?.message.subject).toBe(EMAIL_COPY.quoteAcknowledgement.subject);
+    expect(email?.message.text).toContain(
+      `${EMAIL_COPY.quoteAcknowledgement.action}:\nhttps://example.org/next\n`,
+    );
+    expect(email?.limitedInbox).toBe('ana@example.org');
+    expect(await sent({ form: acknowledged.name, outcome: 'held' })).toEqual([
+      ['ana@example.org', EMAIL_COPY.change.subject],
+    ]);
+    expect(await sent({ form: acknowledged.name, outcome: 'confirmed-change' })).toEqual([]);
+  });
+
+  it('only tellsTeam: the team’s notices (its subject from the outcome), and nothing to the visitor but a held change’s email', async () => {
+    const subject = 'Hill Radio';
+    expect(await sent({ form: told.name, subject })).toEqual([
+      [TEAM, EMAIL_COPY.schoolsTeam.new.subject(subject)],
+    ]);
+    expect(await sent({ form: told.name, subject, outcome: 'held' })).toEqual([
+      [TEAM, EMAIL_COPY.schoolsTeam.held.subject(subject)],
+      ['ana@example.org', EMAIL_COPY.change.subject],
+    ]);
+    expect(await sent({ form: told.name, subject, outcome: 'confirmed-change' })).toEqual([
+      [TEAM, EMAIL_COPY.schoolsTeam['confirmed-change'].subject(subject)],
+    ]);
   });
 });

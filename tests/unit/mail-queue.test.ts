@@ -1,15 +1,10 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import {
-  type MailJob,
-  memoryMailLedger,
-  sendMailJobs,
-  parseMailSettings,
-  cloudflareMailer,
-  type Mailer,
-  MailFailure,
-} from '#src/server/mail.ts';
+import { sendMailJobs } from '#src/server/mail.ts';
+import { memoryMailLedger } from '#src/server/mail-ledger.ts';
+import { cloudflareMailer, type Mailer, MailFailure, type MailJob } from '#src/server/mailer.ts';
+import { parseMailSettings } from '#src/server/settings.ts';
 import { createPacer } from '#src/server/pacer.ts';
 import { createQueueWriter } from '#src/server/queue-writer.ts';
 import type { QueuedSubmission } from '#src/server/request-check.ts';

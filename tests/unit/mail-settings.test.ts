@@ -1,4 +1,4 @@
-import { DEFAULT_SCHOOLS_TEAM_EMAIL, parseMailbox, parseMailSettings } from '#src/server/mail.ts';
+import { DEFAULT_SCHOOLS_TEAM_EMAIL, parseMailbox, parseMailSettings } from '#src/server/settings.ts';
 
 describe('mail settings', () => {
   it('reads a sender as an address or "Name <address>", and refuses anything else', () => {

@@ -1,15 +1,9 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import {
-  type MailJob,
-  type MailLedgerKv,
-  kvMailLedger,
-  memoryMailLedger,
-  parseMailSettings,
-  queueOutcomeMail,
-  sendMailJobs,
-  type WriteOutcome,
-} from '#src/server/mail.ts';
-import { queueTeamDigests, TEAM_NOTICES_PER_HOUR } from '#src/server/team-inbox.ts';
+import { queueOutcomeMail, sendMailJobs, type WriteOutcome } from '#src/server/mail.ts';
+import { kvMailLedger, type MailLedgerKv, memoryMailLedger } from '#src/server/mail-ledger.ts';
+import type { MailJob } from '#src/server/mailer.ts';
+import { parseMailSettings } from '#src/server/settings.ts';
+import { heldNotices, queueTeamDigests, TEAM_NOTICES_PER_HOUR } from '#src/server/team-inbox.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -33,7 +27,7 @@ const quote = (n: number, contact = `head${n}@school${n}.sch.uk`): WriteOutcome 
   email: contact,
   outcome: 'created',
   values: { email: contact },
-  school: `School ${n}`,
+  subject: `School ${n}`,
   teamRows: [['School Name', `School ${n}`]],
   key: `msg-${n}`,
 });
@@ -112,10 +106,8 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
     for (let n = 1; n <= 32; n += 1)
       await queueOutcomeMail(mail, quote(n), 'https://x', { now: () => START + n * 1000 });
     // Two planners (the cron, and a write in another isolate) reading the same held list.
-    const first = mailOver(kvMailLedger(kv));
-    const second = mailOver(kvMailLedger(kv));
-    const reads = [first, second].map(({ mail: other }) =>
-      other.ledger.held.ended(new Date(START + HOUR + 5 * MINUTE)),
+    const reads = [heldNotices(kv), heldNotices(kv)].map((held) =>
+      held.ended(new Date(START + HOUR + 5 * MINUTE)),
     );
     expect((await Promise.all(reads)).map((held) => held.length)).toEqual([1, 1]);
     await queueTeamDigests(mail, new Date(START + HOUR + 5 * MINUTE));
