@@ -194,7 +194,7 @@ export const EMAIL_KEY_FIELD = {
  * The bidirectional controls (embeddings, overrides, isolates, the marks): typed into a name, they
  * make it read differently from what it is (U+202E turns the rest of a line around). The one set
  * of them: the forms' parser removes them from every text field before anything is stored or
- * emailed (submission.ts), and mail.ts from every header value.
+ * emailed (submission.ts), and mailer.ts from every header value.
  */
 export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
