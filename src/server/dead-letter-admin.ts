@@ -14,7 +14,10 @@ import {
   type Limiter,
 } from './client-limits.ts';
 import { adminTokenProblem } from './settings.ts';
-import { DEAD_LETTERS_PATH, type DeadLetter, type DeadLetterStore, listDeadLetters } from './queues.ts';
+import { type DeadLetter, type DeadLetterStore, listDeadLetters } from './queues.ts';
+
+/** Where the admin endpoint answers, on the site's origin. */
+export const DEAD_LETTERS_PATH = '/api/dead-letters';
 
 /** What the owner's listing shows of a letter: the table and address it is about. */
 function describeLetter(letter: DeadLetter) {

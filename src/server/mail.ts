@@ -37,7 +37,8 @@ import {
   type MailMessage,
   type SendEmailBinding,
 } from './mailer.ts';
-import { type DeadLetterStore, keepDeadLetter, type QueueMessage, retryDelaySeconds } from './queues.ts';
+import type { DeadLetterStore, QueueMessage } from './queues.ts';
+import { retryDelaySeconds } from './pacer.ts';
 import { parseMailSettings, type WorkerSettingsEnv } from './settings.ts';
 
 /** What the write path did with one submission, as the mail needs it. */
@@ -265,8 +266,12 @@ export function workerMail(env: WorkerMailEnv) {
       /** Keeps an email no retry can send, or one that could not be queued, for the owner. */
       deadLetter:
         store &&
-        ((job: MailJob, reason: string) =>
-          keepDeadLetter(store, { mail: job, reason, failedAt: new Date().toISOString() })),
+        (async (job: MailJob, reason: string) =>
+          (await import('./queues.ts')).keepDeadLetter(store, {
+            mail: job,
+            reason,
+            failedAt: new Date().toISOString(),
+          })),
     },
   };
 }

@@ -17,6 +17,12 @@ export const AIRTABLE_RATE_LIMIT_PENALTY_MS = 30_000;
  */
 export const RATE_WINDOW_MS = 1_300;
 
+/** A queued message's wait before its retry, in seconds: Airtable's penalty after a 429, else 2, 4, 8 … up to 5 minutes. */
+export function retryDelaySeconds(attempts: number, rateLimited: boolean): number {
+  if (rateLimited) return Math.ceil(AIRTABLE_RATE_LIMIT_PENALTY_MS / 1000);
+  return Math.min(300, 2 ** Math.max(1, attempts));
+}
+
 export interface PacerOptions {
   perSecond?: number;
   windowMs?: number;

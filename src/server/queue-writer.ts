@@ -16,7 +16,7 @@
  */
 import { keyedSerialiser, normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { type AirtableClient, AirtableError, createAirtableClient } from './airtable-client.ts';
-import { createPacer, RATE_WINDOW_MS, type Pacer } from './pacer.ts';
+import { createPacer, RATE_WINDOW_MS, type Pacer, retryDelaySeconds } from './pacer.ts';
 import { airtableAccess, type AirtableEnv } from './settings.ts';
 import { type Submission } from '#src/lib/forms/submission.ts';
 import { confirmingForm, emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
@@ -33,14 +33,7 @@ import {
 } from './submission.ts';
 import { queueOutcomeMail, type WorkerMail } from './mail.ts';
 import { type QueuedSubmission, submissionMailKey } from './request-check.ts';
-import {
-  type DeadLetterBody,
-  type DeadLetterStore,
-  keepDeadLetter,
-  type QueueBatch,
-  type QueueMessage,
-  retryDelaySeconds,
-} from './queues.ts';
+import type { DeadLetterBody, DeadLetterStore, QueueBatch, QueueMessage } from './queues.ts';
 
 /** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;
@@ -319,7 +312,12 @@ export async function writeQueuedBatch(
     log,
     deadLetter:
       store &&
-      ((letter, reason) => keepDeadLetter(store, { ...letter, reason, failedAt: new Date().toISOString() })),
+      (async (letter, reason) =>
+        (await import('./queues.ts')).keepDeadLetter(store, {
+          ...letter,
+          reason,
+          failedAt: new Date().toISOString(),
+        })),
   });
   const report = await oneBatchAtATime('submissions', () => writer.writeBatch(batch));
   log(

@@ -1,9 +1,9 @@
 /**
  * What the Worker's two queue consumers share (the submissions' writer, queue-writer.ts, and the
- * mail's sender, mail.ts): the messages Cloudflare Queues hands them, the backoff of a retry, and
- * the dead letters a message ends as when it cannot be delivered.
+ * mail's sender, mail.ts): the messages Cloudflare Queues hands them, and the dead letters a
+ * message ends as when it cannot be delivered. Only types reach a sign-up's path: the store is
+ * imported when something fails, and by the owner's endpoint (dead-letter-admin.ts).
  */
-import { AIRTABLE_RATE_LIMIT_PENALTY_MS } from './pacer.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
 import type { MailJob } from './mailer.ts';
 
@@ -20,12 +20,6 @@ export interface QueueBatch {
   readonly messages: readonly QueueMessage[];
 }
 
-/** Backoff for transient failures, in seconds: 2, 4, 8 … capped at 5 minutes. */
-export function retryDelaySeconds(attempts: number, rateLimited: boolean): number {
-  if (rateLimited) return Math.ceil(AIRTABLE_RATE_LIMIT_PENALTY_MS / 1000);
-  return Math.min(300, 2 ** Math.max(1, attempts));
-}
-
 /**
  * Dead letters: submissions the queue's writer could not store (a field the base lacks, a
  * token without write access) or whose retries ran out, and emails the mail queue could not
@@ -35,10 +29,6 @@ export function retryDelaySeconds(attempts: number, rateLimited: boolean): numbe
  * emails: the endpoint answers nothing without the token, and a replayed letter is deleted.
  */
 
-/** wrangler.jsonc names the dead-letter queue after the submissions queue plus this suffix. */
-export const DEAD_LETTER_QUEUE_SUFFIX = '-dead';
-/** Where the admin endpoint answers, on the site's origin. */
-export const DEAD_LETTERS_PATH = '/api/dead-letters';
 const KEY_PREFIX = 'dead:';
 
 /**

@@ -19,14 +19,8 @@ import {
 import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
 import { createDoors, type DoorsHandler, isHiddenPath, pageTemplates } from './form-door.ts';
 import { writeQueuedBatch, isolatePacer, isSubmission } from './queue-writer.ts';
-import {
-  DEAD_LETTER_QUEUE_SUFFIX,
-  DEAD_LETTERS_PATH,
-  type DeadLetterStore,
-  keepDeadLetter,
-  type QueueBatch,
-  retryDelaySeconds,
-} from './queues.ts';
+import type { DeadLetterStore, QueueBatch } from './queues.ts';
+import { retryDelaySeconds } from './pacer.ts';
 import type { DeadLetterAdminEnv } from './dead-letter-admin.ts';
 import { isEmailLinkPath } from './link-tokens.ts';
 import { sendMailJobs, type WorkerMailEnv, workerMail } from './mail.ts';
@@ -137,11 +131,12 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
     if (formAtPath(pathname) || env.EMAIL || env.MAIL_OUTBOX_URL)
       return doorsFor(env, queue)(request, { address: connectingAddress(request) });
   }
-  if (startsWith(pathname, DEAD_LETTERS_PATH)) {
+  // The owner's endpoint and the dead-letter store load only when asked for (never on a sign-up).
+  const admin = startsWith(pathname, '/api') ? await import('./dead-letter-admin.ts') : null;
+  if (admin && startsWith(pathname, admin.DEAD_LETTERS_PATH)) {
     if (!queue) return new Response('Not found', { status: 404 });
     const jobs = env.MAIL_JOBS;
-    const { handleDeadLetterAdmin } = await import('./dead-letter-admin.ts');
-    return handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {
+    return admin.handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {
       clientAddress: connectingAddress(request) ?? 'unknown',
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
       ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
@@ -157,8 +152,12 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
   return env.ASSETS.fetch(request);
 }
 
+/** wrangler.jsonc names each dead-letter queue after its queue plus this suffix. */
+const DEAD_LETTER_QUEUE_SUFFIX = '-dead';
+
 /** A dead-letter queue's messages, whose retries ran out: kept for the owner to list and replay. */
 async function keepExhausted(batch: QueueBatch, store: DeadLetterStore | undefined): Promise<void> {
+  const { keepDeadLetter } = await import('./queues.ts');
   for (const message of batch.messages) {
     const { body } = message;
     const letter = isMailJob(body)
