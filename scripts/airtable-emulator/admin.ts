@@ -1,8 +1,4 @@
-/**
- * The emulator's admin side under /__emulator: a page listing what the forms stored (for
- * `npm run dev` users) and a JSON API for tests to seed records, arm faults, change limits
- * and read the request log.
- */
+/** /__emulator: a page of what the forms stored and a JSON API for tests (seed, faults, limits, log). */
 import type http from 'node:http';
 import ipaddr from 'ipaddr.js';
 import { escapeHtml } from '#src/lib/page-templates.ts';
@@ -15,7 +11,6 @@ import type { BaseStore } from './store.ts';
 
 export const EMULATOR_ADMIN_PREFIX = '/__emulator';
 
-/** The admin API's routes (docs/emulator.md has their answers). */
 export const ADMIN_HELP = `Admin API under ${EMULATOR_ADMIN_PREFIX}:
   GET  / (the records and outbox page), /health, /records, /records/:table, /requests, /outbox
   POST /records/:table { fields, createdTime? }, /reset, /outbox (a mail message: writes one .eml)
@@ -30,8 +25,7 @@ export function renderRecordsPage(
   baseId: string,
   outbox: readonly OutboxMessage[] = [],
 ): string {
-  // The local outbox, newest first: who, what, and every link as a link, so a developer walks the
-  // email journeys (confirm, change, unsubscribe) in `npm run dev` with no mail account.
+  // Every link as a link, so a developer walks the email journeys in `npm run dev` with no mail account.
   const mail = [...outbox].reverse().map((message) => {
     const links = message.links
       .map((link) => `<li><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></li>`)
@@ -59,24 +53,21 @@ export function renderRecordsPage(
 const LOOPBACK_HOST = /^(localhost|[^.]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
-/** The host name of a Host header (without the port; an IPv6 literal keeps its brackets). */
+/** A Host header without its port (an IPv6 literal keeps its brackets). */
 function hostNameOf(host: string): string {
   return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');
 }
 
-/** The parts of a request the checks read (a TLS socket has `encrypted`). */
 type AdminRequest = Pick<http.IncomingMessage, 'headers' | 'method'> & {
-  socket?: { remoteAddress?: string };
+  socket?: { remoteAddress?: string; encrypted?: boolean };
 };
 
 /** True for a loopback address in any spelling (127.0.0.0/8, ::1, ::ffff:127.0.0.1). */
-export const isLoopbackAddress = (address = '') =>
+const isLoopbackAddress = (address = '') =>
   ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
 
-/** The emulator's own origin as the request names it (scheme and Host). */
 export function ownOrigin(req: AdminRequest): string {
-  const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-  return `${encrypted ? 'https' : 'http'}://${req.headers.host ?? ''}`;
+  return `${req.socket?.encrypted === true ? 'https' : 'http'}://${req.headers.host ?? ''}`;
 }
 
 /** True for a request from a page on another origin (a foreign Origin, or Sec-Fetch-Site says so). */
@@ -88,18 +79,10 @@ export function fromOtherOrigin(req: AdminRequest): boolean {
 }
 
 /**
- * Why an admin request is refused, or null. The admin API is for the developer's own tools and
- * for pages on its own origin (the records page):
- *
- * - the client's socket address must be loopback: with `vite --host` another machine reaches the
- *   site, and may send any Host it likes;
- * - the Host must be a loopback name or one of `allowedHosts` (a DNS-rebinding page names its
- *   own domain, so it is refused);
- * - from a foreign `Origin` (or with `Sec-Fetch-Site: cross-site`), anything but a read is
- *   refused, preflights included; a read is answered without a CORS grant (the emulator grants
- *   its own origin only), so the browser keeps the answer from that page.
- *
- * Requests without Origin (the tests' fetch, curl, Playwright's request context) are allowed.
+ * Why an admin request is refused, or null: a non-loopback socket (`vite --host` lets another
+ * machine in, with any Host); a Host neither loopback nor in `allowedHosts` (DNS rebinding); a
+ * change (preflights too) from a foreign Origin or `Sec-Fetch-Site: cross-site`, whose reads get no
+ * CORS grant. Requests without Origin (tests, curl, Playwright) pass.
  */
 export function adminRequestProblem(req: AdminRequest, allowedHosts: readonly string[] = []): string | null {
   if (!isLoopbackAddress(req.socket?.remoteAddress))
@@ -117,12 +100,11 @@ export function faultsFrom(body: unknown): Fault[] {
   return (Array.isArray(body) ? body : [body]).filter(isObject) as Fault[];
 }
 
-export interface AdminOptions {
+interface AdminOptions {
   store: BaseStore;
   api: RestApi;
-  /** Empties the whole emulator: records, schema, faults, log, config. */
   reset: () => void;
-  /** The local mail outbox to list (MAIL_OUTBOX_DIR), if the site writes one. */
+  /** MAIL_OUTBOX_DIR, if the site writes one. */
   outboxDir?: string;
 }
 
@@ -159,7 +141,7 @@ export async function handleAdmin(
         return { requests: api.requests() };
       case 'GET /outbox':
         return { messages: await outbox() };
-      // The Worker's mail in local runs (MAIL_OUTBOX_URL): one message, written as one .eml file.
+      // The Worker's mail in local runs (MAIL_OUTBOX_URL).
       case 'POST /outbox':
         if (!outboxDir) throw apiError(404, 'NOT_FOUND', 'No outbox here');
         if (!isMailMessage(body)) throw apiError(422, 'INVALID_REQUEST', 'Not a mail message');

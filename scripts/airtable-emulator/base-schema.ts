@@ -1,8 +1,7 @@
 /**
- * The base's schema as mutable state, in the shapes Airtable's APIs use (a base holds tables, a
- * table holds fields, the Metadata API's field model, and records, the REST API's): table and
- * field models built from what a client sends to the Metadata API (or what a test seeds), and
- * each cell of a record write checked against its field, with Airtable's validation errors.
+ * The base's schema in the shapes Airtable's APIs use: tables and fields built from what a client
+ * sends the Metadata API (or a test seeds), and each written cell checked against its field, with
+ * Airtable's validation errors.
  */
 import { randomBytes } from 'node:crypto';
 import { airtableTables } from '#src/lib/airtable/schema.ts';
@@ -11,7 +10,6 @@ import { ApiError, isObject } from './http.ts';
 /** A stored cell: text, a date-time as ISO text, or the option names of a multiple select. */
 export type CellValue = string | string[];
 
-/** A record as the REST API returns it. */
 export interface StoredRecord {
   id: string;
   createdTime: string;
@@ -20,7 +18,7 @@ export interface StoredRecord {
 
 /** A select option, field and table as the Metadata API returns them. */
 export type ChoiceModel = { id: string; name: string; color?: string };
-export type FieldOptions = { choices?: ChoiceModel[]; [option: string]: unknown };
+type FieldOptions = { choices?: ChoiceModel[]; [option: string]: unknown };
 export type FieldModel = {
   id: string;
   name: string;
@@ -34,13 +32,12 @@ export interface TableState {
   description?: string;
   primaryFieldId: string;
   fields: FieldModel[];
-  /** The emulator has one grid view per table. */
   views: { id: string; name: string; type: 'grid' }[];
   records: StoredRecord[];
 }
 
 /** A table or field as a client describes it when creating one, or seeding a base. */
-export type FieldInput = { name: string; type: string; description?: string; options?: unknown };
+type FieldInput = { name: string; type: string; description?: string; options?: unknown };
 export type TableInput = { name: string; description?: string; fields: readonly FieldInput[] };
 
 /** Personal access token scopes the emulator checks, and a token it accepts. */
@@ -50,8 +47,7 @@ export const ALL_SCOPES = [
   'schema.bases:read',
   'schema.bases:write',
 ] as const;
-export type Scope = (typeof ALL_SCOPES)[number];
-export type EmulatorToken = { token: string; scopes: readonly Scope[] };
+export type EmulatorToken = { token: string; scopes: readonly (typeof ALL_SCOPES)[number][] };
 
 /** Airtable-style id: a prefix and 14 alphanumerics, e.g. 'tblXXXXXXXXXXXXXX'. */
 export function newId(prefix: 'app' | 'tbl' | 'fld' | 'viw' | 'sel' | 'rec'): string {
@@ -76,10 +72,7 @@ function isKnownTimeZone(zone: unknown): boolean {
   }
 }
 
-/**
- * A field's options, checked for its type: none for text, named formats and a time zone for a
- * date-time, named choices (each once) for a select; 422 INVALID_FIELD_TYPE_OPTIONS_FOR_CREATE.
- */
+/** A field's options for its type: none for text, formats and zone for a date-time, choices for a select. */
 function fieldOptions(name: string, type: string, options: unknown): FieldOptions | undefined {
   const invalid = (problem: string) =>
     new ApiError(
@@ -117,35 +110,27 @@ function fieldOptions(name: string, type: string, options: unknown): FieldOption
   return { choices };
 }
 
-function sameName(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
-}
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/**
- * A new field model from a client's description, checked against the table's other fields:
- * 422 DUPLICATE_OR_EMPTY_FIELD_NAME, UNSUPPORTED_FIELD_TYPE_FOR_CREATE or
- * INVALID_FIELD_TYPE_OPTIONS_FOR_CREATE as Airtable answers.
- */
+/** A new field from a client's description, checked against the table's other fields as Airtable does. */
 export function buildField(input: unknown, siblings: readonly { name: string }[]): FieldModel {
   if (!isObject(input) || typeof input.type !== 'string')
     throw new ApiError(422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: a field needs a name and a type.');
   const { type } = input;
   const name = typeof input.name === 'string' ? input.name.trim() : '';
-  if (!name || siblings.some((field) => sameName(field.name, name))) {
+  if (!name || siblings.some((field) => sameName(field.name, name)))
     throw new ApiError(
       422,
       'DUPLICATE_OR_EMPTY_FIELD_NAME',
       name ? `Field names must be unique: "${name}" already exists` : 'Field names cannot be empty',
     );
-  }
   // The types the emulator can create and store cells for: text, selects, date-times.
-  if (!TEXT_TYPES.includes(type) && !['singleSelect', 'multipleSelects', 'dateTime'].includes(type)) {
+  if (!TEXT_TYPES.includes(type) && !['singleSelect', 'multipleSelects', 'dateTime'].includes(type))
     throw new ApiError(
       422,
       'UNSUPPORTED_FIELD_TYPE_FOR_CREATE',
       `Invalid options for ${name}: creating ${type} fields is not supported by this emulator`,
     );
-  }
   const options = fieldOptions(name, type, input.options);
   return {
     id: newId('fld'),
@@ -156,10 +141,7 @@ export function buildField(input: unknown, siblings: readonly { name: string }[]
   };
 }
 
-/**
- * A new table from a client's description, checked against the base's other tables: a unique
- * name and at least one field; its first field becomes the primary field, as in Airtable.
- */
+/** A new table: a unique name and at least one field, the first being the primary field, as in Airtable. */
 export function buildTable(input: unknown, tables: readonly { name: string }[]): TableState {
   if (!isObject(input))
     throw new ApiError(422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: the body must be a table.');
@@ -182,10 +164,7 @@ export function buildTable(input: unknown, tables: readonly { name: string }[]):
   };
 }
 
-/**
- * The site's base, one table per form (src/lib/airtable/schema.ts), as Metadata API table
- * descriptions (a field's other keys, such as maxLength, are the site's own and ignored).
- */
+/** The site's base (src/lib/airtable/schema.ts) as Metadata API tables; keys like maxLength are ignored. */
 export function siteBaseSchema(): TableInput[] {
   return structuredClone(
     airtableTables().map(({ name, fields }) => ({ name, fields: Object.values(fields) })),
@@ -198,9 +177,8 @@ export function describeTable(table: TableState): Omit<TableState, 'records'> {
 }
 
 /**
- * The stored form of a cell, or undefined for "empty" (Airtable omits empty cells).
- * `choices` is the field's option list to check against and, with typecast, to extend: pass a
- * copy so a write that fails later adds no options.
+ * The stored cell, or undefined for empty (Airtable omits those). `choices`, the field's options
+ * to check and (typecast) extend, is a copy, so a write that fails later adds none.
  */
 export function normaliseCell(
   field: Pick<FieldModel, 'name' | 'type'>,
@@ -213,21 +191,19 @@ export function normaliseCell(
   if (value === null || value === undefined || value === '') return undefined;
   const ensureChoice = (option: string) => {
     if (choices.some((choice) => choice.name === option)) return;
-    if (!typecast) {
+    if (!typecast)
       throw new ApiError(
         422,
         'INVALID_MULTIPLE_CHOICE_OPTIONS',
         `Insufficient permissions to create new select option ""${option}""`,
       );
-    }
     choices.push({ id: newId('sel'), name: option });
   };
   switch (field.type) {
-    case 'singleSelect': {
+    case 'singleSelect':
       if (typeof value !== 'string') throw invalid();
       ensureChoice(value);
       return value;
-    }
     case 'multipleSelects': {
       let items: unknown[];
       if (Array.isArray(value)) items = value;
@@ -248,12 +224,10 @@ export function normaliseCell(
       if (Number.isNaN(date.getTime())) throw invalid();
       return date.toISOString();
     }
-    default: {
-      // Every other creatable type holds text.
-      if (typeof value === 'string') return value;
-      if (typecast && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
-      if (typecast && Array.isArray(value)) return value.map(String).join(', ');
-      throw invalid();
-    }
   }
+  // Every other creatable type holds text.
+  if (typeof value === 'string') return value;
+  if (typecast && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
+  if (typecast && Array.isArray(value)) return value.map(String).join(', ');
+  throw invalid();
 }

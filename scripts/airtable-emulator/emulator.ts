@@ -1,13 +1,8 @@
 /**
- * Local emulator of the slice of Airtable's APIs the site and the owner's commands use, so
- * that development needs no Airtable account and every test drives the real client over HTTP.
- * Development and test tooling only: nothing under src/ imports it, so it never ships.
- *
- * - `createEmulator(options)`: a request handler for `/v0/…` and `/__emulator…`, to mount as
- *   middleware (Vite's dev and preview servers) on the site's own origin;
- * - `startEmulator(options)`: the same on its own loopback port (tests, the CLI).
-
- * Its modules, one concern each, are listed in docs/emulator.md.
+ * The slice of Airtable's APIs the site and the owner's commands use, so development needs no
+ * account and every test drives the real client over HTTP. Nothing under src/ imports it.
+ * `createEmulator` is a handler for `/v0/…` and `/__emulator…` (Vite's servers mount it);
+ * `startEmulator` serves it on its own loopback port. docs/emulator.md lists its modules.
  */
 import { once } from 'node:events';
 import http from 'node:http';
@@ -33,7 +28,7 @@ export { siteBaseSchema } from './base-schema.ts';
 /** Fixed local credentials: not secrets, they only open this loopback emulator. */
 export const EMULATOR_API_KEY = 'patLocalEmulatorKey.dev';
 export const EMULATOR_BASE_ID = 'appLocalEmulator01';
-export const EMULATOR_HOST = '127.0.0.1';
+const EMULATOR_HOST = '127.0.0.1';
 export const EMULATOR_DEFAULT_PORT = 8787;
 export const EMULATOR_DEFAULT_DATA_FILE = '.data/airtable.json';
 /** Airtable's documented limit: 5 requests per second per base. */
@@ -51,23 +46,17 @@ export interface EmulatorOptions {
   baseId?: string;
   /** JSON file the base is kept in; none keeps it in memory. */
   dataFile?: string;
-  /** The base's schema at start and after reset: the site's (default), empty, or given tables. */
   schema?: InitialSchema;
   rateLimitPerSecond?: number;
   rateLimitPenaltyMs?: number;
   latencyMs?: number;
   log?: (line: string) => void;
-  /**
-   * Host names (besides loopback ones) under which the admin API answers, e.g. the address the
-   * emulator listens on. Any other Host is refused, so a DNS-rebinding page cannot reach it.
-   */
+  /** Host names besides loopback ones the admin API answers under (others: DNS rebinding). */
   allowedHosts?: readonly string[];
   /**
-   * Which pages the v0 API answers across origins: 'any' (the default), like Airtable's API, for
-   * a standalone emulator the site calls in direct mode; 'own' for one mounted on the site's
-   * server (worker-server.ts), where no page needs it and a page on another localhost origin must
-   * not read submissions with the fixed key (refused, 403, no CORS grant). Requests without
-   * Origin (the Worker, tests, curl) are served in both.
+   * Which pages the v0 API answers across origins: 'any' (default, as Airtable; direct mode calls
+   * it from the page), or 'own' when mounted on the site's server (worker-server.ts), so a page on
+   * another localhost origin cannot read submissions with the fixed key. No Origin: served in both.
    */
   apiOrigins?: 'any' | 'own';
   /** The site's local mail outbox (MAIL_OUTBOX_DIR), listed on the admin page and at /__emulator/outbox. */
@@ -104,8 +93,7 @@ export function createEmulator(options: EmulatorOptions = {}) {
     const admin = isAdminPath(url.pathname);
     const origin = req.headers.origin;
     res.setHeader('vary', 'Origin');
-    // The admin API answers its own origin only: a page on another origin gets no CORS grant
-    // (it cannot read the records), and cannot reset, seed or arm faults.
+    // The admin API grants CORS to its own origin only: other pages cannot read records or change state.
     const problem = admin
       ? adminRequestProblem(req, options.allowedHosts)
       : options.apiOrigins === 'own' && fromOtherOrigin(req)
@@ -113,8 +101,7 @@ export function createEmulator(options: EmulatorOptions = {}) {
         : null;
     if (problem) return sendError(res, apiError(403, 'FORBIDDEN', problem));
     if (!admin) {
-      // Like Airtable's API, any origin (unless apiOrigins is 'own'): the browser build of
-      // airtable.js (direct mode) calls it from the site's origin and preflights every request.
+      // Like Airtable's: airtable.js in the page (direct mode) preflights every request.
       res.setHeader('access-control-allow-origin', origin ?? '*');
       res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, DELETE, OPTIONS');
       res.setHeader('access-control-allow-headers', CORS_ALLOWED_HEADERS);
@@ -140,8 +127,7 @@ export function createEmulator(options: EmulatorOptions = {}) {
     /** Empties records, restores the initial schema, and clears faults, log and config. */
     reset,
     records: (table: string) => store.records(table),
-    seed: (table: string, fields: Record<string, unknown>, createdTime?: string) =>
-      store.seed(table, fields, createdTime),
+    seed: store.seed.bind(store),
     addFaults: api.addFaults,
     setConfig: api.setConfig,
     requests: api.requests,
@@ -150,13 +136,11 @@ export function createEmulator(options: EmulatorOptions = {}) {
   };
 }
 
-/** The emulator as a request handler, with the controls tests use. */
 export type Emulator = ReturnType<typeof createEmulator>;
 
-/** The emulator listening on its own port. */
 export type RunningEmulator = Awaited<ReturnType<typeof startEmulator>>;
 
-/** Starts the emulator on its own port. Resolves once it listens. */
+/** Starts the emulator on its own port; resolves once it listens. */
 export async function startEmulator(options: ListenOptions = {}) {
   const host = options.host ?? EMULATOR_HOST;
   const emulator = createEmulator({ ...options, allowedHosts: [host, ...(options.allowedHosts ?? [])] });

@@ -1,8 +1,6 @@
 /**
- * filterByFormula: the part of Airtable's formula language the site and its tests send (the
- * email lookup, OR of lookups, the retention formula): strings, {fields}, numbers, `=`, `!=`,
- * `&` and the functions below. Anything else is refused with Airtable's 422, as a formula
- * Airtable cannot read would be. Tokenizer → parser → evaluator over one record.
+ * filterByFormula as far as the site and its tests use it (email lookups, the retention formula):
+ * strings, {fields}, numbers, `=`, `!=`, `&` and the functions below; anything else is Airtable's 422.
  */
 import { ApiError } from './http.ts';
 import type { CellValue } from './base-schema.ts';
@@ -26,14 +24,11 @@ function formulaError(message = INVALID_FORMULA): never {
 
 const STRING_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
 
-/**
- * One token at the current position (sticky): blanks, a quoted string (backslash escapes as
- * Airtable reads them), a {field}, a number, a name, an operator or punctuation.
- */
+/** One sticky token: blanks, a quoted string (escapes as Airtable reads them), {field}, number, name, op. */
 const TOKEN =
   /\s+|(?<str>'(?:\\[^]|[^'\\])*'|"(?:\\[^]|[^"\\])*")|\{(?<field>[^}]*)\}|(?<num>[0-9]*\.?[0-9]+)|(?<ident>[A-Za-z_]\w*)|(?<op>!=|[=&])|(?<punct>[(),])/y;
 
-/** Splits a formula into tokens; 422 INVALID_FILTER_BY_FORMULA on anything unreadable. */
+/** Splits a formula into tokens; 422 on anything unreadable. */
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   TOKEN.lastIndex = 0;
@@ -53,7 +48,7 @@ export function tokenize(source: string): Token[] {
 /** How tightly each operator binds: `&` before the comparisons, as in Airtable. */
 const PRECEDENCE: Readonly<Record<string, number>> = { '=': 1, '!=': 1, '&': 2 };
 
-/** Parses a formula into a tree; 422 INVALID_FILTER_BY_FORMULA on a syntax error. */
+/** Parses a formula into a tree; 422 on a syntax error. */
 export function parseFormula(source: string): FormulaNode {
   const tokens = tokenize(source);
   let pos = 0;
@@ -125,10 +120,9 @@ const compareDates =
     return x && y ? (before ? x < y : x > y) : null;
   };
 
-/** What a formula may read besides the cells: the record's own creation time. */
+/** What a formula may read besides the cells: the record's creation time, and a clock for NOW(). */
 export interface FormulaContext {
   createdTime?: string;
-  /** The emulator's clock, for NOW(). */
   now?: () => number;
 }
 
@@ -151,14 +145,10 @@ const FUNCTIONS: Readonly<Record<string, (args: FormulaValue[], context: Formula
 };
 
 /** Field names a formula reads. */
-function referencedFields(node: FormulaNode, names = new Set<string>()): Set<string> {
-  if (node.k === 'field') names.add(node.name);
-  else if (node.k === 'call') for (const arg of node.args) referencedFields(arg, names);
-  else if (node.k === 'bin') {
-    referencedFields(node.l, names);
-    referencedFields(node.r, names);
-  }
-  return names;
+function referencedFields(node: FormulaNode): string[] {
+  if (node.k === 'field') return [node.name];
+  if (node.k === 'call') return node.args.flatMap(referencedFields);
+  return node.k === 'bin' ? [...referencedFields(node.l), ...referencedFields(node.r)] : [];
 }
 
 function equal(a: FormulaValue, b: FormulaValue): boolean {
@@ -177,8 +167,7 @@ export function evaluate(
     case 'lit':
       return node.v;
     case 'field': {
-      const value = fields[node.name];
-      if (value === undefined) return null;
+      const value = fields[node.name] ?? null;
       return Array.isArray(value) ? value.join(', ') : value;
     }
     case 'call':
@@ -190,17 +179,14 @@ export function evaluate(
   }
 }
 
-/**
- * Compiles filterByFormula into a record predicate; throws 422 INVALID_FILTER_BY_FORMULA like
- * Airtable for syntax errors, unknown functions and field names the table does not have.
- */
+/** filterByFormula as a record predicate; 422 like Airtable on a syntax error, unknown function or field. */
 export function compileFormula(
   formula: string,
   fieldNames: Iterable<string>,
 ): (record: { fields: Readonly<Record<string, CellValue>>; createdTime?: string }) => boolean {
   const tree = parseFormula(formula);
   const known = new Set(fieldNames);
-  const unknown = [...referencedFields(tree)].filter((name) => !known.has(name));
+  const unknown = [...new Set(referencedFields(tree))].filter((name) => !known.has(name));
   if (unknown.length > 0) formulaError(`Unknown field names: ${unknown.join(', ')}`);
   return (record) => truthy(evaluate(tree, record.fields, { createdTime: record.createdTime }));
 }

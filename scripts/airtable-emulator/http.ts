@@ -1,7 +1,4 @@
-/**
- * HTTP plumbing shared by the emulator's APIs: Airtable's error bodies, JSON answers and
- * request bodies with Airtable's size limit.
- */
+/** The emulator's HTTP plumbing: Airtable's error bodies, JSON answers, bodies up to its size limit. */
 import type http from 'node:http';
 
 const MAX_BODY_BYTES = 1_000_000;
@@ -32,12 +29,11 @@ const DEFAULT_ERRORS: Readonly<Record<number, readonly [string, string]>> = {
   503: ['SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Please retry shortly.'],
 };
 
+const UNEXPECTED_ERROR = ['UNEXPECTED_ERROR', 'An unexpected error occurred'] as const;
+
 /** An ApiError, with Airtable's usual type and message for the status unless given. */
 export function apiError(status: number, type?: string, message?: string): ApiError {
-  const [defaultType, defaultMessage] = DEFAULT_ERRORS[status] ?? [
-    'UNEXPECTED_ERROR',
-    'An unexpected error occurred',
-  ];
+  const [defaultType, defaultMessage] = DEFAULT_ERRORS[status] ?? UNEXPECTED_ERROR;
   return new ApiError(status, type ?? defaultType, message ?? defaultMessage);
 }
 

@@ -1,12 +1,7 @@
 /**
- * The local outbox: with no mail provider set (`vite`, `vite preview` without settings, every
- * test), each email is one RFC 5322 `.eml` file in `MAIL_OUTBOX_DIR` (default `.data/outbox`).
- * Any mail program opens them; the emulator's page lists them with their links, so a developer
- * walks the whole journey (sign up, confirm, unsubscribe) in `npm run dev` without sending mail.
- *
- * A file's name comes from the message's idempotency key, so sending the same message twice
- * writes one file. Nodemailer's MailComposer writes the MIME and postal-mime reads it back (both
- * without dependencies; docs/decisions/0016).
+ * The local outbox: with no mail provider (`vite`, `vite preview`, tests) each email is one `.eml`
+ * file in MAIL_OUTBOX_DIR, named by its idempotency key (a resend writes no second one). MailComposer
+ * writes the MIME, postal-mime reads it back (both without dependencies; docs/decisions/0016).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -47,7 +42,7 @@ export function outboxMailer(directory: string, now: () => Date = () => new Date
   };
 }
 
-/** Reads one `.eml` file the outbox wrote: its headers, parts, and every http(s) link in its text, in order. */
+/** One `.eml` file the outbox wrote: its headers, parts, and every http(s) link in its text, in order. */
 export async function parseOutboxMessage(file: string, raw: string) {
   const email = await PostalMime.parse(raw);
   // Each header as written, but the subject decoded.
@@ -56,16 +51,9 @@ export async function parseOutboxMessage(file: string, raw: string) {
     subject: email.subject ?? '',
   };
   const text = email.text ?? '';
-  return {
-    file,
-    headers,
-    text,
-    html: email.html ?? '',
-    links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [],
-  };
+  return { file, headers, text, html: email.html ?? '', links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [] };
 }
 
-/** One message in the outbox, as the emulator's page and the tests read it. */
 export type OutboxMessage = Awaited<ReturnType<typeof parseOutboxMessage>>;
 
 /** The outbox's messages, oldest first; an empty list when the directory does not exist yet. */

@@ -1,8 +1,7 @@
 /**
- * Airtable's REST API (v0) as airtable.js and the owner's commands use it: the records API,
- * the Metadata API subset airtable:setup and airtable:check use (list tables, create a table,
- * create a field), token scopes, per-base rate limit with Airtable's penalty, latency, a
- * request log, and faults a test can arm to see how the site copes.
+ * Airtable's REST API (v0) as airtable.js and the owner's commands use it: records, the Metadata
+ * API's tables and fields, token scopes, the per-base rate limit with its penalty, latency, a
+ * request log, and faults a test arms to see how the site copes.
  */
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,13 +12,11 @@ import type { BaseStore, ListParams } from './store.ts';
 const REQUEST_LOG_LIMIT = 500;
 
 /**
- * A fault applies to the next `count` (default 1) API requests matching `method`/`table` and,
- * with `match`, only to requests whose URL (decoded) or body contains that text, ignoring case
- * (e.g. a test's own email address, so parallel tests never take each other's faults):
- * 'status' answers `status` with an Airtable-style error body, 'hang' never answers, 'drop'
- * destroys the socket, 'invalid-json' answers `status` (default 502) with an HTML body,
- * 'delay' waits `delayMs` then applies the request and answers: past the client's bound, a write
- * that lands late (the request log marks it applied, whether or not anyone heard the answer).
+ * Applies to the next `count` (default 1) requests matching `method`/`table` and `match` (text in
+ * the decoded URL or body, any case: a test's own address keeps parallel tests apart). 'status'
+ * answers an Airtable error, 'hang' never answers, 'drop' destroys the socket, 'invalid-json'
+ * answers HTML (default 502), 'delay' waits `delayMs` then applies the request: a write that lands
+ * after the client gave up (the log marks it applied).
  */
 export interface Fault {
   kind?: 'status' | 'hang' | 'drop' | 'invalid-json' | 'delay';
@@ -51,10 +48,7 @@ export interface LoggedRequest {
   status: number;
 }
 
-/**
- * A request's decoded URL and body, lower-cased: what a fault's `match` is looked for in (the
- * path is known to decode: serve() has split it already).
- */
+/** Where a fault's `match` is looked for (serve() has decoded the path already). */
 function requestText(url: URL, body: unknown): string {
   const query = [...url.searchParams].map(([key, value]) => `${key}=${value}`).join('&');
   return `${decodeURIComponent(url.pathname)}?${query}\n${JSON.stringify(body) ?? ''}`.toLowerCase();
@@ -66,31 +60,20 @@ function queryToParams(query: URLSearchParams): ListParams {
   return { ...Object.fromEntries(query), ...(fields.length > 0 ? { fields } : {}) };
 }
 
-/**
- * Serves one records request (`segments`: the path's parts after /v0/{baseId}) or, under
- * /v0/meta, one Metadata API request (['bases', baseId, 'tables', …]): the answer's JSON body.
- */
-function route(
-  store: BaseStore,
-  method: string,
-  isMeta: boolean,
-  segments: string[],
-  url: URL,
-  body: unknown,
-) {
+/** The answer to a records request (`parts` after /v0/{baseId}) or a /v0/meta one (['bases', id, …]). */
+function route(store: BaseStore, method: string, isMeta: boolean, parts: string[], url: URL, body: unknown) {
   if (isMeta) {
-    const [bases, baseId, tables, tableIdOrName, fields, ...rest] = segments;
+    const [bases, baseId, tables, tableIdOrName, fields, ...rest] = parts;
     if (bases !== 'bases' || tables !== 'tables' || rest.length > 0) throw apiError(404);
     // Airtable does not say whether a base exists to a token that cannot see it.
     if (baseId !== store.baseId) throw apiError(403);
     if (!tableIdOrName && method === 'GET') return { tables: store.describeTables() };
     if (!tableIdOrName && method === 'POST') return store.createTable(body);
-    if (tableIdOrName && fields === 'fields' && method === 'POST') {
+    if (tableIdOrName && fields === 'fields' && method === 'POST')
       return store.createField(tableIdOrName, body);
-    }
     throw apiError(404);
   }
-  const [table, recordId, extra] = segments;
+  const [table, recordId, extra] = parts;
   if (!table || extra) throw apiError(404);
   if (method === 'GET' && !recordId) return store.listRecords(table, queryToParams(url.searchParams));
   if (method === 'POST' && recordId === 'listRecords')
@@ -111,7 +94,6 @@ export function createRestApi(store: BaseStore, tokens: readonly EmulatorToken[]
   let requestLog: LoggedRequest[] = [];
   let recentHits: number[] = [];
   let penaltyUntil = 0;
-  /** Hung answers, ended on close so a server can stop. */
   const hung = new Set<http.ServerResponse>();
 
   const takeFault = (method: string, table: string | undefined, text: string): Fault | undefined => {
@@ -156,11 +138,7 @@ export function createRestApi(store: BaseStore, tokens: readonly EmulatorToken[]
   };
 
   /** Applies an armed fault; true when it has answered (or deliberately never will). */
-  const applyFault = async (
-    fault: Fault,
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-  ): Promise<boolean> => {
+  const applyFault = async (fault: Fault, req: http.IncomingMessage, res: http.ServerResponse) => {
     const kind = fault.kind ?? (fault.status ? 'status' : 'hang');
     if (kind === 'hang') {
       hung.add(res);
@@ -186,7 +164,6 @@ export function createRestApi(store: BaseStore, tokens: readonly EmulatorToken[]
     return true;
   };
 
-  /** Serves one request under /v0/. */
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
     const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -227,14 +204,10 @@ export function createRestApi(store: BaseStore, tokens: readonly EmulatorToken[]
   };
 
   return {
-    /** Serves one API request; an ApiError it throws is the caller's to answer. */
+    /** Serves one request under /v0/; an ApiError it throws is the caller's to answer. */
     serve,
-    addFaults(...added: Fault[]) {
-      faults.push(...added);
-    },
-    clearFaults() {
-      faults = [];
-    },
+    addFaults: (...added: Fault[]) => void faults.push(...added),
+    clearFaults: () => void (faults = []),
     faults: (): Fault[] => structuredClone(faults),
     config: (): ApiConfig => ({ ...config }),
     setConfig,
@@ -246,9 +219,7 @@ export function createRestApi(store: BaseStore, tokens: readonly EmulatorToken[]
       setConfig(initialConfig);
     },
     /** Ends every hung answer (faults of kind 'hang'), so a server can close. */
-    endHung() {
-      for (const res of hung) res.destroy();
-    },
+    endHung: () => hung.forEach((res) => res.destroy()),
   };
 }
 

@@ -1,7 +1,4 @@
-/**
- * The emulated base: its tables (schema and records) as mutable state, the record operations
- * of the REST API, and persistence to one JSON file written atomically on every change.
- */
+/** The emulated base: its tables, the REST API's record operations, and a JSON file written atomically. */
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -26,20 +23,16 @@ const DATA_FILE_VERSION = 2;
 /** Where the base's schema starts: the site's (default), an empty base, or given tables. */
 export type InitialSchema = 'site' | 'empty' | readonly TableInput[];
 
-export interface StoreOptions {
+interface StoreOptions {
   baseId: string;
   /** JSON file the base is kept in; none keeps it in memory only. */
   dataFile?: string;
   schema?: InitialSchema;
 }
 
-/** List parameters after query decoding (see rest-api.ts). */
 export type ListParams = Record<string, unknown>;
 
-/**
- * Field types Airtable merges an upsert on: its documentation names text, number, select and
- * date fields; of those, the emulator creates these.
- */
+/** Of the types Airtable merges an upsert on (text, number, select, date), those the emulator creates. */
 const MERGEABLE_TYPES = new Set(['singleLineText', 'multilineText', 'singleSelect', 'dateTime']);
 
 function readInteger(params: ListParams, key: string): number | undefined {
@@ -106,7 +99,6 @@ export class BaseStore {
     fs.renameSync(temporary, this.dataFile);
   }
 
-  /** Back to the initial schema with no records. */
   reset(): void {
     this.tables = this.freshTables();
     this.save();
@@ -123,12 +115,10 @@ export class BaseStore {
     throw apiError(404, 'TABLE_NOT_FOUND', `Could not find table ${nameOrId} in application ${this.baseId}`);
   }
 
-  /** The Metadata API's list of tables. */
   describeTables(): Omit<TableState, 'records'>[] {
     return this.tables.map(describeTable);
   }
 
-  /** Creates a table (Metadata API); returns its model. */
   createTable(input: unknown): Omit<TableState, 'records'> {
     const table = buildTable(input, this.tables);
     this.tables.push(table);
@@ -136,7 +126,6 @@ export class BaseStore {
     return describeTable(table);
   }
 
-  /** Adds a field to a table (Metadata API); returns its model. */
   createField(tableNameOrId: string, input: unknown): FieldModel {
     const table = this.table(tableNameOrId, true);
     const field = buildField(input, table.fields);
@@ -145,17 +134,15 @@ export class BaseStore {
     return structuredClone(field);
   }
 
-  /** Records of every table, by table name (copies). */
+  /** Records of every table, by table name (copies, as is every record this class returns). */
   allRecords(): Record<string, StoredRecord[]> {
     return Object.fromEntries(this.tables.map((table) => [table.name, structuredClone(table.records)]));
   }
 
-  /** One table's records (copies). */
   records(tableName: string): StoredRecord[] {
     return structuredClone(this.table(tableName).records);
   }
 
-  /** Field names of every table, in order, by table name. */
   columns(): Record<string, string[]> {
     return Object.fromEntries(
       this.tables.map((table) => [table.name, table.fields.map((field) => field.name)]),
@@ -163,12 +150,9 @@ export class BaseStore {
   }
 
   /**
-   * One write of 1 to 10 records, all or nothing. Every record's cells are validated first, on
-   * copies of the table's select options: all records of the write check (and, with typecast,
-   * extend) the same copies, so options added by several records of one batch are all kept, as
-   * Airtable keeps them, and the copies replace the options only once the whole write is valid,
-   * so a refused write adds none. Then a write naming a stored record merges its cells into that
-   * record, and any other creates one.
+   * One write of 1 to 10 records, all or nothing: every record's cells are validated against one
+   * copy of the select options (options several records add are all kept, as in Airtable), which
+   * replaces them only once the whole write is valid. A write naming a record merges into it.
    */
   private write(
     table: TableState,
@@ -212,10 +196,7 @@ export class BaseStore {
     return records;
   }
 
-  /**
-   * Adds one record straight into a table (admin API, tests), validated with typecast; its
-   * creation time may be given (a record made long ago), else now.
-   */
+  /** Adds one record (admin API, tests), validated with typecast, created at `createdTime` or now. */
   seed(tableName: string, input: Record<string, unknown>, createdTime?: string): StoredRecord {
     const created = createdTime === undefined ? new Date() : new Date(createdTime);
     if (Number.isNaN(created.getTime()))
@@ -252,22 +233,17 @@ export class BaseStore {
   }
 
   /**
-   * POST creates one record ({ fields }) or up to ten ({ records }); PATCH updates one by id, or
-   * up to ten ({ records } with ids), merging the cells given into each. A PATCH with
-   * `performUpsert: { fieldsToMergeOn }` and records without ids is an upsert: each record
-   * updates the one record whose merge fields hold the same values, or is created. As Airtable
-   * documents it: merge fields are text, number, select or date fields (not the email type), a
-   * record matching more than one stored record is refused, and the answer names createdRecords
-   * and updatedRecords.
+   * POST creates one record ({ fields }) or up to ten ({ records }); PATCH merges into one by id or
+   * up to ten. A PATCH with `performUpsert: { fieldsToMergeOn }` updates the one record whose merge
+   * fields match, or creates one; as Airtable documents: merge fields are text, number, select or
+   * date (not email), two matches are refused, and the answer names createdRecords and updatedRecords.
    */
   writeRecords(tableName: string, method: 'POST' | 'PATCH', recordId: string | undefined, body: unknown) {
     const table = this.table(tableName);
     const request = isObject(body) ? body : {};
     const upsert =
       method === 'PATCH' && !recordId && isObject(request.performUpsert) ? request.performUpsert : undefined;
-    const mergeOn = (upsert && Array.isArray(upsert.fieldsToMergeOn) ? upsert.fieldsToMergeOn : []).map(
-      String,
-    );
+    const mergeOn = upsert && Array.isArray(upsert.fieldsToMergeOn) ? upsert.fieldsToMergeOn.map(String) : [];
     const mergeable = (name: string) =>
       MERGEABLE_TYPES.has(table.fields.find((field) => field.name === name)?.type ?? '');
     if (upsert && (mergeOn.length === 0 || mergeOn.length > 3 || !mergeOn.every(mergeable)))
@@ -299,7 +275,7 @@ export class BaseStore {
     return { records, createdRecords: ids(false), updatedRecords: ids(true) };
   }
 
-  /** Deletes records by id, at most 10 a request as Airtable allows; 404 (and nothing deleted) if any is unknown. */
+  /** Deletes 1 to 10 records by id; 404, and nothing deleted, if any is unknown. */
   deleteRecords(tableName: string, ids: readonly string[]): { id: string; deleted: true }[] {
     const table = this.table(tableName);
     if (ids.length === 0 || ids.length > MAX_RECORDS_PER_WRITE)
