@@ -1,8 +1,5 @@
-/**
- * Who the site is for and from. Its own module so the route table (which site.ts reads for the
- * navigation) and the spec's messages can name the product without importing site.ts back.
- * Node-side tools load this file too: no imports.
- */
+// Its own module so site.ts and the spec's messages can name the product without importing site.ts
+// back. Node-side tools load this file too: no imports.
 
 /** The product's name (elided in the spec); every visible mention reads this constant. */
 export const PRODUCT_NAME = 'Podling';
@@ -11,7 +8,6 @@ export const TAGLINE = 'Podcasts made by kids, with their own voice';
 export const CONTACT_EMAIL = 'hello@podling.app';
 
 /** Business constants and limits from spec section 9, named once. */
-
 export const HEADER_SCROLL_THRESHOLD_PX = 10;
 export const HASH_SCROLL_DELAY_MS = 100;
 export const WAITLIST_ANCHOR_ID = 'waitlist';
@@ -55,10 +51,7 @@ export const CAROUSEL = {
 export const STORAGE_ANSWER_BOUND_MS = 30_000;
 
 export const DATA_RETENTION_MONTHS = 24;
-/**
- * Unconfirmed waitlist sign-ups (Consent 'Pending': nobody pressed the emailed link) are deleted
- * after this many days without activity; confirmed and withdrawn ones keep DATA_RETENTION_MONTHS.
- */
+/** Unconfirmed ('Pending') sign-ups go after this many idle days; the rest keep DATA_RETENTION_MONTHS. */
 export const PENDING_RETENTION_DAYS = 30;
 export const ADULT_MIN_AGE = 18;
 export const PARENTAL_CONSENT_UNDER_AGE = 13;

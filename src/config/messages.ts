@@ -17,10 +17,7 @@ export const MESSAGES = {
   iosPopupDownload: 'Download the app',
 } as const;
 
-/**
- * A form's thank-you words by its name, for a host without the built answer pages (the server's
- * plain page: src/server/form-door.ts); a form without its own gets the site's general thanks.
- */
+/** Each form's thanks on the server's plain page (src/server/form-door.ts); others get the general thanks. */
 export const THANK_YOU: Readonly<Record<string, readonly string[]>> = {
   waitlist: [MESSAGES.waitlistJoined],
   quote: [MESSAGES.quoteThankYouTitle, MESSAGES.quoteThankYouBody],
@@ -39,16 +36,14 @@ export const STORAGE_ERRORS = {
 const WAITLIST_EMAILS = 'news about the app and its launch, at most twice a month';
 
 /**
- * What the waitlist's visitor agrees to, shown next to its button and stored word for word in the
- * record's `Consent Text`: who writes, about what, how often at most, how to stop, and who may
- * sign up. Change it here only; records keep the words each visitor saw.
+ * What the waitlist's visitor agrees to, shown by its button and stored word for word in the record's
+ * `Consent Text`. Change it here only; records keep the words each visitor saw.
  */
 export const WAITLIST_CONSENT_STATEMENT = `By joining, you (a parent, carer, teacher or investor, aged 18 or over) agree that ${PRODUCT_NAME} may email you ${WAITLIST_EMAILS}. We first send one email to confirm it is you. Every email has a link to stop, and you can withdraw at any time.`;
 
 /** The words of every email the site sends, and of the pages its links open. */
 export const EMAIL_COPY = {
   senderName: PRODUCT_NAME,
-  /** Under the product's name at the top of every email. */
   tagline: TAGLINE,
   /** Under an email's button: its address, for a mail client that shows no button. */
   fallbackLink: 'If the button does not work, copy this address into your browser:',
@@ -166,10 +161,9 @@ export const EMAIL_COPY = {
     quoteBooking: 'If you would rather talk it through, book a call:',
     quoteBookingLink: `Book a ${SCHEDULING_CALL_MINUTES}-minute call`,
     newTab: '(opens in a new tab)',
-    /** After unsubscribing: how to come back. */
     /**
-     * Nothing typed on the site makes us email a withdrawn address: only this button, from its own
-     * email, sends it a confirmation, and only pressing that brings it back.
+     * After unsubscribing: how to come back. Nothing typed on the site makes us email a withdrawn
+     * address: only this button sends it a confirmation, and only pressing that brings it back.
      */
     rejoin:
       'Changed your mind? Join the waitlist again from here: we will email this address a link to confirm, and nothing changes until you press it. You agree to this:',

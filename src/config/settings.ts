@@ -1,10 +1,8 @@
 /**
- * The build's settings: every variable the site can be given from outside, what each accepts,
- * and one parser that the Vite plugins (at `vite dev` / `vite build`, where a bad value stops
- * the command) and the app both use, so they can never disagree. The app reads them as `env`
- * (below), validated once by the site-settings plugin (scripts/vite-plugins/site-settings.ts) and
- * handed over as one object, so only the values it uses reach the bundle: nothing else reads
- * import.meta.env.
+ * The build's settings and their one parser, shared by the Vite plugins (a bad value stops `vite
+ * dev` / `vite build`) and the app, so they never disagree. The app reads `env`, validated once by
+ * scripts/vite-plugins/site-settings.ts and handed over as one object (only the values it uses
+ * reach the bundle); nothing else reads import.meta.env.
  */
 import { AIRTABLE_DEFAULT_ENDPOINT, STORAGE_ANSWER_BOUND_MS } from './constants.ts';
 
@@ -25,9 +23,8 @@ export const SITE_DEFAULT_URL = 'https://www.podling.app';
 export type RawSettings = Readonly<Record<string, string | undefined>>;
 
 /**
- * How forms reach Airtable. 'direct': the official client in the page talks to Airtable with
- * the embedded VITE_AIRTABLE_API_KEY (the spec's mode; the key is readable by every visitor).
- * 'relay': no key in the page; the client talks to the same-origin relay, which holds the token.
+ * How forms reach Airtable. 'direct' (the spec's): the page's client uses the embedded
+ * VITE_AIRTABLE_API_KEY, readable by every visitor. 'relay': no key; the same-origin relay holds it.
  */
 export type StorageMode = 'direct' | 'relay';
 

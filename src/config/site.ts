@@ -1,10 +1,7 @@
 /**
- * Everything about the product the owner may want to change, in one typed place: its pages (the
- * route table), its contact address, store listings, social pages, embeds and navigation.
- *
- * Values wrapped in placeholder() are stand-ins: `npm run launch-check` lists them until replaced.
- * Node-side tools load this module (Vite's config, the bench, the Playwright specs): no JSX and
- * nothing that touches import.meta.env.
+ * What the owner may want to change, in one typed place: the pages (route table), contact address,
+ * store listings, social pages, embeds and navigation. Node-side tools load this module (Vite's
+ * config, the bench, the Playwright specs): no JSX and nothing that touches import.meta.env.
  */
 import { MESSAGES } from './messages.ts';
 import { PRODUCT_NAME, CONTACT_EMAIL } from './constants.ts';
@@ -15,10 +12,8 @@ export { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME, TAGLINE } from './constants.
 const marks: { readonly value: string; readonly note: string }[] = [];
 
 /**
- * Marks a value as a stand-in the owner must replace before launch: returns `value` unchanged,
- * recording it with a note, so `npm run launch-check` (and the production build's warning) can
- * list every stand-in from where it is defined, with no separate list to keep in step. To launch,
- * replace the value and remove the `placeholder(…)` around it.
+ * Marks a stand-in the owner must replace before launch (then drop the `placeholder(…)`): returns
+ * `value`, recording it so `npm run launch-check` and the build's warning list every stand-in.
  */
 export function placeholder<T extends string>(value: T, note: string): T {
   marks.push({ value, note });
@@ -34,34 +29,19 @@ export function placeholderMarks(): readonly (typeof marks)[number][] {
 export const HOME_HEADLINE = 'Your child’s voice, their own podcast';
 export const SCHOOLS_HEADLINE = 'Give a Voice to Every Learner';
 
-/**
- * The accessibility statement's document title and meta description, apart from its text: the
- * route table (in the first-load chunk) needs these, while the statement itself loads with its page.
- */
+/** The statement's title and description apart from its text, which loads with its page only. */
 export const ACCESSIBILITY_META = {
   title: 'Accessibility statement',
   description: `How accessible the ${PRODUCT_NAME} website is, how we test it against WCAG 2.2 AA, what we know does not work yet and how to report a problem.`,
 } as const;
 
 /**
- * The site's pages, once. Everything that walks the routes reads this table: the router and the
- * prerenderer (src/app/routes.tsx, src/entry-server.tsx, hence the sitemap), the navigation
- * lists (src/config/site.ts), the JavaScript ceilings and the bench (scripts/bench/bundle-report.mjs,
- * scripts/bench/bench.mjs) and every test that visits each page.
- *
- * Adding a page touches three files: the page, `src/pages/<name>-page.tsx` exporting
- * `<Name>Page` (the key below in kebab and Pascal case: `pressKit` → press-kit-page.tsx,
- * PressKitPage); its copy in src/content/; and an entry here.
- */
-
-/**
- * - 'content': text and links only. Opened directly, it keeps its prerendered markup and loads no
- *   code of its own (src/app/lazy-page.tsx), so it is held to the content pages' JavaScript ceiling.
- * - 'interactive': hydrates with its own chunk (a form, widgets), held to the higher ceiling.
+ * 'content': text and links only; opened directly, it keeps its prerendered markup and loads no
+ * code of its own (src/app/lazy-page.tsx), held to the content pages' JavaScript ceiling.
+ * 'interactive': hydrates with its own chunk (a form, widgets), held to the higher ceiling.
  */
 export type PageKind = 'content' | 'interactive';
 
-/** The navigation lists a route can appear in. */
 export type NavList = 'header' | 'mobile' | 'footerCompany' | 'footerLegal';
 
 type PageFields = {
@@ -69,7 +49,7 @@ type PageFields = {
   /** Document title, without the product suffix (documentTitle adds it). */
   readonly title: string;
   readonly description: string;
-  /** The page's one h1, as a visitor reads it. */
+  /** The page's one h1. */
   readonly heading: string;
   /** The route exists only with this flag on: off, it is not routed, prerendered or linked. */
   readonly onlyWith?: FeatureFlag;
@@ -79,6 +59,12 @@ type PageFields = {
 
 export type RouteEntry = PageFields & ({ readonly kind: 'content' } | { readonly kind: 'interactive' });
 
+/**
+ * The site's pages, once: the router, the prerenderer (hence the sitemap), the navigation, the
+ * JavaScript ceilings, the bench and every test that visits each page read this table. A page is
+ * `src/pages/<name>-page.tsx` exporting `<Name>Page` (`pressKit` → press-kit-page.tsx,
+ * PressKitPage), its copy in src/content/ and an entry here.
+ */
 export const ROUTES = {
   home: {
     path: '/',
@@ -141,7 +127,6 @@ export const ROUTES = {
 
 export type RouteName = keyof typeof ROUTES;
 
-/** A route with its name, as the lists below hold it. */
 export type NamedRoute = RouteEntry & { readonly name: RouteName };
 
 /** Every route in table order (the order of the sitemap and of each navigation list). */
@@ -155,10 +140,7 @@ export const ROUTE_PATHS = Object.fromEntries(ROUTE_LIST.map((route) => [route.n
   readonly [Name in RouteName]: (typeof ROUTES)[Name]['path'];
 };
 
-/**
- * The page every other path gets (404.html). Its code is in the shell, so it loads no more than
- * a content page and is held to the same ceiling.
- */
+/** The page every other path gets (404.html); its code is in the shell, held to the content ceiling. */
 export const NOT_FOUND = {
   path: '*',
   title: 'Page not found',
@@ -182,13 +164,11 @@ export function pageComponentName(name: string): string {
   return `${name.charAt(0).toUpperCase()}${name.slice(1)}Page`;
 }
 
-/** Full document title for a route. */
 export function documentTitle(route: { readonly title: string }): string {
   return route.title.includes(PRODUCT_NAME) ? route.title : `${route.title} | ${PRODUCT_NAME}`;
 }
 
 export const LINKS = {
-  /** App Store, UK listing. */
   appStore: placeholder(
     'https://apps.apple.com/gb/app/podling/id6450000000',
     'the App Store (UK) listing URL',
@@ -213,7 +193,6 @@ export const VIDEO = {
 } as const;
 
 export const CALENDAR = {
-  /** Scheduling page for a 30-minute call with the schools team. */
   bookingUrl: placeholder(
     'https://calendly.com/podling-schools/30min',
     "the schools team's 30-minute booking page",
@@ -237,13 +216,11 @@ export type NavItem =
       readonly kind: 'route';
       readonly label: string;
       readonly to: string;
-      /** Shown only with this flag on, as its route exists only then. */
       readonly onlyWith?: FeatureFlag;
     }
   | ExternalNavItem;
 type ExternalNavItem = { readonly kind: 'external'; readonly label: string; readonly href: string };
 
-/** An outside link in a navigation list, placed right after the route with this path. */
 type OutsideLink = readonly [after: string, item: ExternalNavItem];
 
 /** One navigation list: its routes in table order, each outside link right after the route it follows. */

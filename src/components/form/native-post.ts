@@ -1,5 +1,6 @@
 import { env } from '#src/config/settings.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
+import type { FormAnswerMarkers } from './form-answer.tsx';
 
 /**
  * Whether this build's forms post to the site's own door (relay and queued modes, the default):
@@ -8,6 +9,14 @@ import type { FormContract } from '#src/lib/forms/contract.ts';
  * stays inert until hydration, with a note saying why (see SubmitButton).
  */
 export const FORMS_POST_NATIVELY = env.storageMode === 'relay';
+
+/** What each form takes for its native post and its answer template. */
+export type NativePostProps = {
+  /** Posts itself to its door before hydration and without JavaScript (default: FORMS_POST_NATIVELY). */
+  postsNatively?: boolean;
+  /** Only the answer page (src/server/form-door.ts's template, never hydrated) passes its markers. */
+  answer?: FormAnswerMarkers;
+};
 
 /** The attributes that make a form post itself to its door, or none (direct mode). */
 export function nativeFormAttributes(

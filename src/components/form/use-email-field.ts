@@ -1,4 +1,4 @@
-import { useCallback, useState, type ChangeEvent } from 'react';
+import { useCallback, useRef, useState, type ChangeEvent, type RefObject } from 'react';
 
 export type UseEmailFieldOptions = {
   /** The rule a value must pass, e.g. `isAcceptedEmail` from `#src/lib/email.ts`. */
@@ -14,9 +14,10 @@ export type EmailFieldState = {
   error: string | null;
   onChange: (event: ChangeEvent<HTMLInputElement>) => void;
   onBlur: () => void;
-  /** Checks the current value (for submit), shows or clears the error and returns whether it passed. */
+  /** For submit: shows or clears the error, focuses the input when it fails, returns whether it passed. */
   validate: () => boolean;
   setValue: (value: string) => void;
+  inputRef: RefObject<HTMLInputElement | null>;
 };
 
 /**
@@ -31,6 +32,7 @@ export function useEmailField({
 }: UseEmailFieldOptions): EmailFieldState {
   const [value, setValue] = useState(initialValue);
   const [error, setError] = useState<string | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
 
   const check = useCallback(
     (candidate: string) => {
@@ -55,7 +57,11 @@ export function useEmailField({
     if (value.trim() !== '') check(value);
   }, [check, value]);
 
-  const validate = useCallback(() => check(value), [check, value]);
+  const validate = useCallback(() => {
+    const passed = check(value);
+    if (!passed) inputRef.current?.focus();
+    return passed;
+  }, [check, value]);
 
-  return { value, error, onChange, onBlur, validate, setValue };
+  return { value, error, onChange, onBlur, validate, setValue, inputRef };
 }

@@ -1,10 +1,10 @@
 import { useFirstFocusWithin } from '#src/components/form/use-first-focus-within.ts';
 import { preloadStorage } from '#src/lib/airtable/preload.ts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { EMAIL_INPUT, Field } from '#src/components/form/field.tsx';
-import type { FormAnswerMarkers } from '#src/components/form/form-answer.tsx';
 import { FORMS_POST_NATIVELY, nativeFormAttributes } from '#src/components/form/native-post.ts';
-import { useAdoptedFormValues, type HeldFormValues } from '#src/components/form/use-adopted-form-values.ts';
+import type { NativePostProps } from '#src/components/form/native-post.ts';
+import { useAdoptedFormValues } from '#src/components/form/use-adopted-form-values.ts';
 import { useHydrated } from '#src/lib/use-hydrated.ts';
 import { SuccessIcon } from '#src/components/icons.tsx';
 import { HoneypotField } from '#src/components/form/honeypot-field.tsx';
@@ -58,19 +58,9 @@ export const QUOTE_FORM_LABELS = {
   chosenUseCases: 'Your chosen use cases',
 } as const;
 
-export type QuoteFormProps = {
+export type QuoteFormProps = NativePostProps & {
   /** Sends the request; tests pass a stand-in. Must resolve (not throw) with the outcome. */
   submit?: (posted: QuotePosted) => Promise<SubmitResult>;
-  /**
-   * The form posts itself to its door before hydration and without JavaScript (relay mode, the
-   * build's default); without it the button waits for hydration (direct mode).
-   */
-  postsNatively?: boolean;
-  /**
-   * Renders the form for its answer template (src/server/form-door.ts): markers for the posted
-   * values and both states of the email field. Only the answer page passes it; never hydrated.
-   */
-  answer?: FormAnswerMarkers;
 };
 
 /** The free-text fields (all but the email, which has its own state and rule). */
@@ -106,18 +96,13 @@ export function QuoteForm({
   const hydrated = useHydrated();
 
   const formRef = useRef<HTMLFormElement>(null);
-  const emailRef = useRef<HTMLInputElement>(null);
   const thankYouRef = useRef<HTMLHeadingElement>(null);
   useFirstFocusWithin(formRef, preloadStorage);
   const otherSelected = selected.has(OTHER_USE_CASE_ID);
   const native = postsNatively || answer !== undefined;
   const { status, handleSubmit } = useFormSubmit({
     honeypot: QUOTE_FORM.honeypot,
-    validate: () => {
-      const valid = email.validate();
-      if (!valid) emailRef.current?.focus();
-      return valid;
-    },
+    validate: email.validate,
     // The same fields the native post sends, by the contract's post names.
     send: () =>
       submit({
@@ -135,16 +120,11 @@ export function QuoteForm({
   const submitted = status === 'done';
 
   // What the browser already holds (autofill, a quick visitor) is the form's state from hydration on.
-  const { setValue: setEmail } = email;
-  const adopt = useCallback(
-    (held: HeldFormValues) => {
-      setTexts(readTexts(held.text));
-      setEmail(held.text(QUOTE_FIELD_NAMES.email));
-      setSelected(new Set(held.all(QUOTE_FIELD_NAMES.useCases).filter(isUseCaseId)));
-    },
-    [setEmail],
-  );
-  useAdoptedFormValues(formRef, adopt);
+  useAdoptedFormValues(formRef, (held) => {
+    setTexts(readTexts(held.text));
+    email.setValue(held.text(QUOTE_FIELD_NAMES.email));
+    setSelected(new Set(held.all(QUOTE_FIELD_NAMES.useCases).filter(isUseCaseId)));
+  });
 
   useEffect(() => {
     if (submitted) thankYouRef.current?.focus();
@@ -207,7 +187,7 @@ export function QuoteForm({
       error={error}
       onChange={email.onChange}
       onBlur={email.onBlur}
-      inputRef={emailRef}
+      inputRef={email.inputRef}
     />
   );
   const textField = (key: 'name' | 'school' | 'role', autoComplete: string) => (
@@ -243,10 +223,8 @@ export function QuoteForm({
           {QUOTE_FORM_LABELS.useCasesHint}
         </p>
         <ul className="quote-form__cards">{renderUseCaseCards(false)}</ul>
-        {/*
-         * Until hydration (and in the answer page) the box is always in the markup and CSS shows
-         * it while 'Other' is ticked (:has); once hydrated, it exists only while 'Other' is chosen.
-         */}
+        {/* Until hydration (and in the answer page) CSS shows the box while 'Other' is ticked (:has);
+            once hydrated, it exists only while 'Other' is chosen. */}
         {otherSelected || !hydrated || answer !== undefined ? (
           <Field
             id={QUOTE_FIELD_IDS.otherUseCase}

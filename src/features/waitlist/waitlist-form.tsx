@@ -3,11 +3,11 @@ import { useFirstFocusWithin } from '#src/components/form/use-first-focus-within
 import { preloadStorage } from '#src/lib/airtable/preload.ts';
 import { type SubmitResult, addToWaitlist } from '#src/lib/forms/send-form.ts';
 import { type InterestId, WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/forms.ts';
-import { useCallback, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { EMAIL_INPUT, Field } from '#src/components/form/field.tsx';
-import type { FormAnswerMarkers } from '#src/components/form/form-answer.tsx';
 import { FORMS_POST_NATIVELY, nativeFormAttributes } from '#src/components/form/native-post.ts';
-import { useAdoptedFormValues, type HeldFormValues } from '#src/components/form/use-adopted-form-values.ts';
+import type { NativePostProps } from '#src/components/form/native-post.ts';
+import { useAdoptedFormValues } from '#src/components/form/use-adopted-form-values.ts';
 import { HoneypotField } from '#src/components/form/honeypot-field.tsx';
 import { SubmitButton } from '#src/components/form/submit-button.tsx';
 import { ToggleCard } from '#src/components/form/toggle-card.tsx';
@@ -19,21 +19,11 @@ import { ROUTE_PATHS } from '#src/config/site.ts';
 import { isAcceptedEmail } from '#src/lib/email.ts';
 import './waitlist-form.css';
 
-export type WaitlistFormProps = {
+export type WaitlistFormProps = NativePostProps & {
   /** Sends the sign-up; component tests pass a fake. */
   submit?: (posted: WaitlistPosted) => Promise<SubmitResult>;
   /** Id of the heading that names the form. */
   labelledBy?: string;
-  /**
-   * The form posts itself to its door before hydration and without JavaScript (relay mode, the
-   * build's default); without it the button waits for hydration (direct mode).
-   */
-  postsNatively?: boolean;
-  /**
-   * Renders the form for its answer template (src/server/form-door.ts): markers for the posted
-   * values and both states of the email field. Only the answer page passes it; never hydrated.
-   */
-  answer?: FormAnswerMarkers;
 };
 
 const { fields: FIELDS } = WAITLIST_FORM;
@@ -48,10 +38,7 @@ export const WAITLIST_FORM_TEXT = {
   privacyLink: 'How we use your email: our privacy policy',
 } as const;
 
-/**
- * The chosen interests' ids in the form's order, as the native post sends them; none when none is
- * chosen (the default is written by whoever creates the record, on creation only).
- */
+/** The chosen ids in the form's order, as posted natively; none if none (creation sets the default). */
 export function interestsToSend(chosen: readonly string[]): InterestId[] {
   return WAITLIST_INTEREST_OPTIONS.map((option) => option.id).filter((id) => chosen.includes(id));
 }
@@ -75,21 +62,15 @@ export function WaitlistForm({
     initialValue: answer?.value(FIELDS.email.post) ?? '',
   });
   const [interests, setInterests] = useState<InterestId[]>([]);
-  const emailInput = useRef<HTMLInputElement>(null);
   const result = useRef<HTMLDivElement>(null);
   const form = useRef<HTMLFormElement>(null);
   useFirstFocusWithin(form, preloadStorage);
 
   // What the browser already holds (autofill, a quick visitor) is the form's state from hydration on.
-  const { setValue: setEmail } = email;
-  const adopt = useCallback(
-    (held: HeldFormValues) => {
-      setEmail(held.text(FIELDS.email.post));
-      setInterests(held.all(FIELDS.interests.post).filter(isInterestId));
-    },
-    [setEmail],
-  );
-  useAdoptedFormValues(form, adopt);
+  useAdoptedFormValues(form, (held) => {
+    email.setValue(held.text(FIELDS.email.post));
+    setInterests(held.all(FIELDS.interests.post).filter(isInterestId));
+  });
 
   const toggleInterest = (value: InterestId, checked: boolean) => {
     setInterests((current) =>
@@ -101,11 +82,7 @@ export function WaitlistForm({
 
   const { status, handleSubmit } = useFormSubmit({
     honeypot: WAITLIST_FORM.honeypot,
-    validate: () => {
-      const valid = email.validate();
-      if (!valid) emailInput.current?.focus();
-      return valid;
-    },
+    validate: email.validate,
     send: () => submit({ email: email.value.trim(), interests: interestsToSend(interests) }),
     // The submit button that had focus is gone: hand focus to the confirmation.
     onDone: () => requestAnimationFrame(() => result.current?.focus()),
@@ -124,7 +101,7 @@ export function WaitlistForm({
       error={error}
       onChange={email.onChange}
       onBlur={email.onBlur}
-      inputRef={emailInput}
+      inputRef={email.inputRef}
       className="waitlist-form__email"
     />
   );
