@@ -12,7 +12,7 @@ import {
   clientLimitKey,
   createWindowLimiter,
   type Limiter,
-} from './client-limits.ts';
+} from './request-check.ts';
 import { adminTokenProblem } from './settings.ts';
 import { type DeadLetter, type DeadLetterStore, listDeadLetters } from './queues.ts';
 

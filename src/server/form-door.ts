@@ -43,8 +43,12 @@ import type { EmailLinkOptions } from './link-actions.ts';
 import type { PageTemplates } from './link-page.ts';
 import { queueOutcomeMail, type WorkerMail } from './mail.ts';
 import { confirmedChange, rejoinRequest } from './submission.ts';
-import { createRequestCheck, type CheckResult, type RequestCheckOptions } from './request-check.ts';
-import { clientLimitKey } from './client-limits.ts';
+import {
+  createRequestCheck,
+  type CheckResult,
+  type RequestCheckOptions,
+  clientLimitKey,
+} from './request-check.ts';
 
 /**
  * An answer page carries no script: its policy says so, and it is never framed or cached (the

@@ -15,8 +15,9 @@ import {
   REQUEST_BODY_TIMEOUT_MS,
   type QueuedSubmission,
   type SubmissionQueue,
+  bindingLimiter,
+  type RateLimitBinding,
 } from './request-check.ts';
-import { bindingLimiter, type RateLimitBinding } from './client-limits.ts';
 import { createDoors, type DoorsHandler, isHiddenPath, pageTemplates } from './form-door.ts';
 import { writeQueuedBatch, isolatePacer, isSubmission } from './queue-writer.ts';
 import type { DeadLetterStore, QueueBatch } from './queues.ts';

@@ -12,8 +12,8 @@ import {
   readBody,
   REQUEST_MAX_BODY_BYTES,
   type QueuedSubmission,
+  createWindowLimiter,
 } from '#src/server/request-check.ts';
-import { createWindowLimiter } from '#src/server/client-limits.ts';
 import worker, { type WorkerEnv } from '#src/server/worker.ts';
 import { createDoors, type DoorsOptions } from '#src/server/form-door.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/submission.ts';
