@@ -6,10 +6,7 @@ import { internalPathOf } from './internal-path.ts';
 export type LazyPage = ComponentType & {
   /** Loads the page's chunk; the prerenderer, prefetching and client-side navigation call it. */
   preload: () => Promise<ComponentType>;
-  /**
-   * In the browser, before hydrating the prerendered page: a static page adopts its prerendered
-   * markup (its chunk is not needed), any other page loads its chunk.
-   */
+  /** Before hydration: a static page adopts its prerendered markup, any other page loads its chunk. */
   prepareHydration: () => Promise<void>;
   /** Source path of the page module, to find its chunk in the build manifest. */
   readonly modulePath: string;
@@ -20,19 +17,13 @@ export type LazyPage = ComponentType & {
 /** Marks the element that holds a static page's markup; its value names the page. */
 export const STATIC_PAGE_ATTRIBUTE = 'data-static-page';
 
+type StaticPageHolderProps = { name: string; html: string | null; children: ReactNode };
+
 /**
  * Holds a static page. Adopted markup is plain HTML, so links in it to other pages of the site
  * are routed here, as the page's own <Link>s would be (a full load would also work, but slower).
  */
-function StaticPageHolder({
-  name,
-  html,
-  children,
-}: {
-  name: string;
-  html: string | null;
-  children: ReactNode;
-}) {
+function StaticPageHolder({ name, html, children }: StaticPageHolderProps) {
   const holder = useRef<HTMLDivElement | null>(null);
   const navigate = useNavigate();
   useEffect(() => {

@@ -22,9 +22,9 @@ function afterHydration(callback: () => void): () => void {
 }
 
 /**
- * Fetches another page's code only when the visitor shows intent (pointer over, touch or focus on
- * a link to it) or, once the page has hydrated, loaded and gone idle, when a link to it comes near the
- * viewport. Nothing is fetched for other pages while this one paints and hydrates.
+ * Fetches another page's code on intent (pointer over, touch or focus on a link to it) or, once
+ * this page has hydrated, loaded and gone idle, when a link to it nears the viewport: never while
+ * this page paints and hydrates.
  */
 export function prefetchOnIntent(routes: readonly RouteDefinition[]): () => void {
   const fetched = new Set<string>([routePath(window.location.pathname)]);

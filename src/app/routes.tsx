@@ -21,18 +21,13 @@ const PAGE_MODULES = import.meta.glob<Readonly<Record<string, ComponentType>>>(
   { base: '/src/pages' },
 );
 
-/**
- * The route's page, split into its own chunk. A content page is static: opened directly, it keeps
- * its prerendered markup and loads no page code at all; its chunk is needed only to navigate to it
- * within the site.
- */
+/** The route's page in its own chunk; a content page is static (src/app/lazy-page.tsx). */
 function pageOf(route: NamedRoute): LazyPage {
   const file = `${pageModuleName(route.name)}.tsx`;
   // A route without its module, or a module without its component, fails tests/component/app.test.tsx.
   const load = PAGE_MODULES[`./${file}`]!;
   return lazyPage(
-    // As the build manifest names it.
-    `src/pages/${file}`,
+    `src/pages/${file}`, // As the build manifest names it.
     () => load().then((module) => module[pageComponentName(route.name)]!),
     { isStatic: route.kind === 'content' },
   );

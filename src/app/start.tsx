@@ -18,17 +18,13 @@ export async function start(container: HTMLElement): Promise<void> {
   );
 
   const routes = buildRoutes(flags);
-  // Load this page's chunk first (a static page keeps its markup instead) so hydration renders
-  // exactly what was prerendered.
+  // This page's chunk first (a static page keeps its markup) so hydration matches the prerender.
   await prepareHydration(routes, routePath(window.location.pathname));
 
-  // Prerendered pages arrive with their markup: hydrate it. The dev server sends an empty root.
-  // As a transition, hydration yields to the browser every few milliseconds instead of blocking
-  // the main thread in one long task (lower Total Blocking Time on slow phones).
+  // The dev server sends an empty root. As a transition, hydration yields to the browser every few
+  // milliseconds instead of one long task (lower Total Blocking Time on slow phones).
   if (container.firstElementChild) startTransition(() => void hydrateRoot(container, app));
   else createRoot(container).render(app);
 
-  // Other pages' code is fetched on intent (hover, touch, focus) or, after load and once idle,
-  // for links near the viewport: never while this page paints and hydrates.
   prefetchOnIntent(routes);
 }

@@ -14,16 +14,13 @@ type CalendarEmbedProps = {
 const LOAD_AHEAD_MARGIN = '600px 0px';
 
 /**
- * The scheduling calendar as a lazy iframe: the frame is created only as it nears the viewport,
- * so the page makes no request to the calendar host before then, and the first paint builds no
- * frame and document that nobody sees yet. Until then a box of the frame's height holds its place
- * (no layout shift). A plain link to the same booking page is always there, for visitors whose
- * browser blocks the frame.
+ * The scheduling calendar as a lazy iframe, created only as it nears the viewport (no request to
+ * the calendar host, no frame built for the first paint); a box of its height holds its place.
+ * A plain link to the booking page stays for browsers that block the frame.
  *
- * Focus never ends up under the cookie banner (WCAG 2.4.11): while the banner is open the frame
- * fits between the header and the banner (schools.css), and when focus moves into it the page
- * scrolls it fully into view. The browser does not do that itself: tabbing into a frame leaves
- * the page where it is, and the page's scroll padding does not reach inside another document.
+ * Focus never ends up under the cookie banner (WCAG 2.4.11): while it is open the frame fits
+ * between the header and the banner (schools.css), and focus moving into the frame scrolls it into
+ * view, which the browser does not do itself (the page's scroll padding does not reach inside).
  */
 export function CalendarEmbed({
   url = CALENDAR.bookingUrl,
@@ -33,8 +30,7 @@ export function CalendarEmbed({
   const [boxRef, near] = useNearViewport<HTMLDivElement>(LOAD_AHEAD_MARGIN);
   const frameRef = useRef<HTMLIFrameElement>(null);
 
-  // Listens from mount, not from when the frame is created: a visitor can tab into the frame in
-  // the moment after it appears.
+  // From mount, not from the frame's creation: a visitor can tab into it the moment it appears.
   useEffect(() => {
     let following: ResizeObserver | null = null;
     const stopFollowing = () => {
@@ -46,10 +42,9 @@ export function CalendarEmbed({
       if (frame && document.activeElement === frame) frame.scrollIntoView({ block: 'nearest' });
       else stopFollowing();
     };
-    // Focus entering the frame blurs this window and makes the frame the active element (the frame
-    // element itself gets no focus event). While focus stays inside, a change of layout (an image,
-    // a font, a note appearing above) would move the frame again: keep it revealed until focus
-    // comes back to this window.
+    // Focus entering the frame blurs this window (the frame gets no focus event). While focus stays
+    // inside, a change of layout (an image, a font, a note above) would move the frame again: keep it
+    // revealed until focus comes back to this window.
     const revealFocusedFrame = () => {
       if (!frameRef.current || document.activeElement !== frameRef.current) return;
       reveal();

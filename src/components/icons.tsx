@@ -2,10 +2,7 @@ import type { ReactNode } from 'react';
 
 type GlyphProps = { readonly className?: string };
 
-/**
- * A decorative square SVG, hidden from assistive technology, drawn on a
- * box-by-box grid; 16 px unless the control sizes it otherwise.
- */
+/** A decorative square SVG, hidden from assistive technology, on a box-by-box grid; 16 px by default. */
 function Glyph({
   className,
   size = 16,

@@ -17,11 +17,9 @@ export type IosIssuePopupProps = {
 };
 
 /**
- * The temporary notice about the iOS sign-up issue: a native modal <dialog>, so the browser
- * moves focus into it, keeps Tab inside, makes the page behind inert, closes it on Escape and
- * gives focus back to whatever opened it. The X and 'Dismiss' close it as a dialog form's
- * buttons; 'Download the app' and a click on the backdrop close it too. Rendered only while
- * open, so the prerendered page never contains it.
+ * The temporary notice about the iOS sign-up issue: a native modal <dialog>, so the browser moves
+ * focus in, keeps Tab inside, makes the page inert, closes it on Escape and gives focus back to its
+ * opener. Its form's buttons, 'Download the app' and the backdrop close it. Rendered only while open.
  */
 export function IosIssuePopup({ onClose, appStoreUrl = LINKS.appStore }: IosIssuePopupProps) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -29,8 +27,8 @@ export function IosIssuePopup({ onClose, appStoreUrl = LINKS.appStore }: IosIssu
   const close = () => dialog.current?.close();
 
   return (
-    // A click beside the box (on the dialog, which spans the viewport) closes it too; Escape is
-    // the keyboard's way.
+    // A click beside the box (on the dialog, which spans the viewport) closes it; Escape is the
+    // keyboard's way.
     // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
     <dialog
       ref={dialog}

@@ -1,9 +1,7 @@
-/** Intrinsic size of the mascot drawing, so the hero never shifts while it paints. */
-const MASCOT_SIZE = { width: 320, height: 360 } as const;
-
 /**
  * The mascot: a cheerful microphone waving hello, drawn inline as SVG so it arrives with the
- * prerendered HTML (no request, nothing to prioritise over it) and scales without blurring.
+ * prerendered HTML (no request, nothing to prioritise over it) and scales without blurring. Its
+ * intrinsic size keeps the hero from shifting while it paints.
  */
 export function Mascot({ label, className }: { label: string; className?: string }) {
   return (
@@ -12,8 +10,8 @@ export function Mascot({ label, className }: { label: string; className?: string
       role="img"
       aria-label={label}
       viewBox="0 0 320 360"
-      width={MASCOT_SIZE.width}
-      height={MASCOT_SIZE.height}
+      width={320}
+      height={360}
       xmlns="http://www.w3.org/2000/svg"
     >
       {/* Backdrop blob and sound waves */}

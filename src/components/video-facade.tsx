@@ -7,11 +7,6 @@ type VideoFacadeProps = {
   readonly title?: string;
 };
 
-/** The player's address on the video platform's privacy-enhanced domain. */
-function videoEmbedUrl(videoId: string): string {
-  return `${VIDEO.embedOrigin}/embed/${encodeURIComponent(videoId)}?autoplay=1&rel=0`;
-}
-
 /** The drawn poster (a local file: no request to the video platform), fetched lazily below the fold. */
 export const VIDEO_POSTER_SRC = '/images/video-poster.svg';
 
@@ -33,7 +28,7 @@ export function VideoFacade({ videoId = VIDEO.id, title = VIDEO.title }: VideoFa
         <iframe
           ref={frameRef}
           className="video-facade__frame"
-          src={videoEmbedUrl(videoId)}
+          src={`${VIDEO.embedOrigin}/embed/${encodeURIComponent(videoId)}?autoplay=1&rel=0`}
           title={title}
           width="1280"
           height="720"

@@ -4,16 +4,10 @@ import { WAITLIST_ANCHOR_ID } from '#src/config/constants.ts';
 import { ROUTE_PATHS } from '#src/config/site.ts';
 import { scrollToElementId } from '#src/lib/scroll.ts';
 
+type WaitlistLinkProps = { className?: string; children: ReactNode; onNavigate?: () => void };
+
 /** Link to the home waitlist; on the home page it scrolls there without navigating. */
-export function WaitlistLink({
-  className,
-  children,
-  onNavigate,
-}: {
-  className?: string;
-  children: ReactNode;
-  onNavigate?: () => void;
-}) {
+export function WaitlistLink({ className, children, onNavigate }: WaitlistLinkProps) {
   const location = useLocation();
   const onHome = location.pathname === ROUTE_PATHS.home;
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {

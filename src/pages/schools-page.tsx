@@ -57,13 +57,8 @@ const sectionHeader = (name: SectionName, { heading, intro }: { heading: string;
  */
 function scrollAndFocus(sectionId: string, focusIds: readonly string[]): void {
   if (!scrollToElementId(sectionId)) return;
-  for (const id of focusIds) {
-    const target = document.getElementById(id);
-    if (target) {
-      target.focus({ preventScroll: true });
-      return;
-    }
-  }
+  const target = focusIds.map((id) => document.getElementById(id)).find((element) => element !== null);
+  target?.focus({ preventScroll: true });
 }
 
 /** /schools: why schools choose the product, a quote request form and a call booking calendar. */

@@ -21,10 +21,7 @@ export type CarouselControlsProps = {
   readonly toggleRef?: Ref<HTMLButtonElement>;
 };
 
-/**
- * The carousel's controls in the WAI-ARIA pattern's order: the rotation toggle first, then
- * previous and next.
- */
+/** The carousel's controls in the WAI-ARIA pattern's order: the rotation toggle, previous, next. */
 export function CarouselControls({
   playing,
   canMove,

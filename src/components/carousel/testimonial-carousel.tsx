@@ -51,9 +51,7 @@ export function TestimonialCarousel({ heading, testimonials, headingId }: Testim
         setSlidesToShow(slidesToShowNow());
         setLoaded({ Component, reducedMotion: prefersReducedMotion() });
       },
-      () => {
-        // The static list stays: every testimonial is still readable.
-      },
+      () => undefined, // The static list stays: every testimonial is still readable.
     );
     return () => {
       cancelled = true;

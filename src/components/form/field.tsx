@@ -28,10 +28,6 @@ export const EMAIL_INPUT = {
   autoCapitalize: 'none',
 } as const satisfies Partial<FieldProps>;
 
-/** The ids a field's hint and error carry (tests and forms may point at them). */
-const fieldHintId = (id: string) => `${id}-hint`;
-const fieldErrorId = (id: string) => `${id}-error`;
-
 /**
  * A labelled input of any type with an optional hint and error under it (GOV.UK pattern): the
  * hint and the message are tied to the input with aria-describedby, the input is marked
@@ -39,8 +35,8 @@ const fieldErrorId = (id: string) => `${id}-error`;
  * also announced when it appears on blur. Every other input attribute passes through.
  */
 export function Field({ id, label, hint, error, inputRef, className, type = 'text', ...input }: FieldProps) {
-  const hintId = fieldHintId(id);
-  const errorId = fieldErrorId(id);
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
 
   return (

@@ -9,27 +9,16 @@ import {
 } from '#src/lib/page-templates.ts';
 import '#src/styles/forms.css';
 
-/*
- * The pieces of a form's answer template: the page the server sends back after a native post
- * (src/server/form-door.ts fills it). Rendered once at build time, never hydrated.
- */
+// The pieces of a form's answer template, the page src/server/form-door.ts fills after a native
+// post. Rendered once at build time, never hydrated.
 
 /** The heading of an error summary (GOV.UK Design System). */
 export const ERROR_SUMMARY_TITLE = 'There is a problem';
 
-/**
- * A part of a page template that the Worker keeps or cuts per answer, between the empty
- * elements `regionStart`/`regionEnd` of src/lib/page-templates.ts name.
- */
-export function TemplateRegion({
-  attribute,
-  region,
-  children,
-}: {
-  attribute: string;
-  region: string;
-  children: ReactNode;
-}) {
+type TemplateRegionProps = { attribute: string; region: string; children: ReactNode };
+
+/** A part of a page template the Worker keeps or cuts per answer (src/lib/page-templates.ts). */
+export function TemplateRegion({ attribute, region, children }: TemplateRegionProps) {
   return (
     <>
       <template {...{ [attribute]: region }} />
@@ -70,14 +59,10 @@ export const FORM_ANSWER_MARKERS: FormAnswerMarkers = {
   ),
 };
 
-/**
- * A GOV.UK error summary: first in the page, focused on arrival (no script needed: autofocus),
- * announced as an alert, each problem a link to the field to fix.
- */
+/** A GOV.UK error summary: first in the page, announced as an alert, each problem a link to its field. */
 function ErrorSummary({ children }: { children: ReactNode }) {
   return (
-    // The answer is a new page with no script: autofocus is how focus reaches the summary, as
-    // GOV.UK's script moves it there. It is the first thing to read, not a field to fill.
+    // A new page with no script: autofocus takes focus there, as GOV.UK's script does.
     // eslint-disable-next-line jsx-a11y/no-autofocus
     <div className="form-error-summary" tabIndex={-1} autoFocus>
       <div role="alert">

@@ -17,25 +17,18 @@ export type SubmitButtonProps = {
   submitting: boolean;
   /** Disabled for another reason (e.g. a field shows an error). */
   disabled?: boolean;
-  /**
-   * The form posts itself to the site's own origin when JavaScript has not taken it over (relay
-   * mode): the button works from the first paint. Without it (direct mode) the button waits for
-   * hydration and says why.
-   */
+  /** Relay mode: the form posts itself without JavaScript, so the button works from the first paint. */
   postsNatively: boolean;
   /** Announced to assistive technology while submitting. */
   submittingText?: string;
 };
 
 /**
- * The form's submit button: disabled and showing a spinner while submitting, with the state
- * announced through a polite status region that exists before it changes.
- *
- * Before hydration, a form that can post natively keeps its button enabled: a press is a plain
- * HTML form post, answered by the server with a full page. A form that cannot (direct mode: no
- * server, and a bare form would put the email in the address bar) is disabled until hydration,
- * and a note tied to the button says so, with the contact address as a way round; the note
- * fades in only after a moment, so a quick load never flashes it, and stays without JavaScript.
+ * The submit button: disabled with a spinner while submitting, announced through a polite status
+ * region that exists before it changes. A form that cannot post natively (direct mode: no server,
+ * and a bare form would put the email in the address bar) is disabled until hydration, with a note
+ * tied to the button giving the contact address; it fades in after a moment, so a quick load never
+ * flashes it, and stays without JavaScript.
  */
 export function SubmitButton({
   children,

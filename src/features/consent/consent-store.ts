@@ -81,9 +81,8 @@ function snapshot(): ConsentState {
 export const CONSENT_OPEN_ATTRIBUTE = 'data-consent-open';
 
 /**
- * Inline in every prerendered page's head: shows the prerendered banner only when no choice is
- * stored (storage blocked counts as no choice). Without JavaScript the banner stays hidden: its
- * buttons could not work.
+ * Inline in every prerendered page's head: shows the banner only when no choice is stored (storage
+ * blocked counts as none). Without JavaScript it stays hidden: its buttons could not work.
  */
 export const CONSENT_OPEN_SCRIPT = `try{localStorage.getItem(${JSON.stringify(CONSENT_STORAGE_KEY)})||document.documentElement.setAttribute(${JSON.stringify(CONSENT_OPEN_ATTRIBUTE)},'')}catch(e){document.documentElement.setAttribute(${JSON.stringify(CONSENT_OPEN_ATTRIBUTE)},'')}`;
 
@@ -100,6 +99,6 @@ export function resetConsentForTests(): void {
   try {
     window.localStorage.removeItem(CONSENT_STORAGE_KEY);
   } catch {
-    /* ignore */
+    // Storage blocked: nothing stored to forget.
   }
 }

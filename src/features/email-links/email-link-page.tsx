@@ -22,9 +22,8 @@ const SIGN_UP_HREF = `${ROUTE_PATHS.home}#${WAITLIST_ANCHOR_ID}`;
 
 /**
  * The page an email's link opens, as a template: every part any link's page can show, between
- * region markers, and slots for the words of one answer (src/server/links.ts keeps and fills
- * them). Rendered once at build time inside the site's Layout, never hydrated: it carries no
- * script, so its one button is a plain form.
+ * region markers, and slots for one answer's words (src/server/links.ts keeps and fills them).
+ * Rendered once at build time inside the Layout, never hydrated: its buttons are plain forms.
  */
 export function EmailLinkPage({
   appStoreButton = flags.APP_STORE_BUTTON,

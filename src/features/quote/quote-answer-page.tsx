@@ -13,9 +13,8 @@ const QUOTE_ANSWER_HEADING_ID = 'quote-answer-heading';
 const QUOTE_ANSWER_BACK_LABEL = 'Back to the schools page';
 
 /**
- * The page the server answers a native quote request with (its template: src/server/form-door.ts).
- * The spec's thank-you, or an error summary and the form again with everything kept; the form
- * posts natively again, as the page carries no script.
+ * The page the server answers a native quote request with (src/server/form-door.ts): the spec's
+ * thank-you, or an error summary and the form again with everything kept, posting natively.
  */
 export function QuoteAnswerPage({ backHref }: { backHref: string }) {
   return (

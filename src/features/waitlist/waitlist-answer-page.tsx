@@ -13,9 +13,8 @@ const WAITLIST_ANSWER_HEADING_ID = 'waitlist-answer-heading';
 const WAITLIST_ANSWER_BACK_LABEL = 'Back to the home page';
 
 /**
- * The page the server answers a native waitlist post with (its template: src/server/form-door.ts).
- * The spec's confirmation, or an error summary and the form again with everything kept; the form
- * posts natively again, as the page carries no script.
+ * The page the server answers a native waitlist post with (src/server/form-door.ts): the spec's
+ * confirmation, or an error summary and the form again with everything kept, posting natively.
  */
 export function WaitlistAnswerPage({ backHref }: { backHref: string }) {
   return (
