@@ -1,15 +1,9 @@
 /**
- * `npm run airtable:setup` and `npm run airtable:check` (USAGE below): a base's tables and fields
- * against the site's schema (src/lib/airtable/schema.ts), read through the Metadata API with a
- * schema token, which stays on the owner's machine (never written anywhere).
- *
- * setup creates the missing tables and fields. Idempotent: it only adds what is missing, never
- * deletes or retypes, and says what it did. Its token needs schema.bases:read and :write.
- *
- * check prints one line per table and field (present, missing, wrong type), then probes what the
- * site's token can do in each table — look up, create and update a clearly marked test record,
- * then delete it if the token may — and lists any address stored in more than one record, for
- * the owner to merge. Exits non-zero on any problem.
+ * `npm run airtable:setup|check` (USAGE below): a base's tables and fields against the site's
+ * schema (src/lib/airtable/schema.ts), through the Metadata API with a schema token that is never
+ * written anywhere. setup adds what is missing (never deletes or retypes). check prints a line per
+ * table and field, probes the site's token in each table with a marked test record (look up,
+ * create, update, delete if it may), lists addresses stored twice, and exits 1 on any problem.
  */
 import {
   airtableTables,
@@ -37,16 +31,12 @@ export interface Report {
   ok: boolean;
 }
 
-/** Adds a line saying what is wrong. */
 function fail(report: Report, line: string) {
   report.lines.push(line);
   report.ok = false;
 }
 
-/**
- * Each of the site's tables with the base's table of its name, if any, and each field with the
- * base's; or the one line saying why `client` could not read the base's schema.
- */
+/** Each of the site's tables and fields with the base's of that name, or why the schema could not be read. */
 async function compareSchema(client: AirtableClient, baseId: string) {
   let remote: RemoteTable[];
   try {
@@ -105,11 +95,10 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
     fail(report, `Stopped: Airtable refused a change: ${error.explain('schema.bases:write')}.`);
     return report;
   }
-  if (!report.changed && report.ok) {
+  if (!report.changed && report.ok)
     report.lines.push(
       `Nothing to do: base ${access.baseId} already has every table and field the site writes.`,
     );
-  }
   return report;
 }
 
@@ -157,9 +146,8 @@ async function probe(client: AirtableClient, table: TableDefinition, report: Rep
 }
 
 /**
- * Lists the addresses stored more than once in a table (however spelled: normalised as the site
- * does), for the owner to merge by hand: the site writes one record per address, but a record
- * typed in by hand, or one written before the site merged its writes on the Email Key, can double one.
+ * Lists addresses (normalised as the site does) stored more than once, for the owner to merge: a
+ * record typed in by hand, or written before the site merged on the Email Key, can double one.
  */
 async function reportDuplicates(client: AirtableClient, table: TableDefinition, report: Report) {
   const emailField = Object.values(table.fields).find((field) => field.type === 'email')?.name;
@@ -228,10 +216,7 @@ const USAGE = {
     'Usage: AIRTABLE_BASE_ID=app… AIRTABLE_SCHEMA_TOKEN=pat… AIRTABLE_API_KEY=pat… npm run airtable:check [-- --base … --schema-token … --site-token … --endpoint URL]',
 };
 
-/**
- * The command, `setup` or `check` then the flags: prints the report; exit code 1 on any
- * problem, 2 on bad usage.
- */
+/** `setup` or `check`, then the flags: prints the report; exit code 1 on any problem, 2 on bad usage. */
 export async function main(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = process.env,

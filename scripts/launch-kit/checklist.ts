@@ -1,9 +1,7 @@
 /**
- * `npm run launch-check`: everything that must be real before launch, one line each, exit 1
- * while any item fails: placeholders (from their marks, placeholder() in src/config/site.ts),
- * the build's settings, storage, the admin token, the retention trigger and the legal review
- * (src/content/legal/review.ts), the rest from the build's environment (.env files and the shell,
- * as `vite build` reads them). The production build prints the same checklist as a warning
+ * `npm run launch-check`: what must be real before launch, a line each, exit 1 while any fails:
+ * placeholder() marks in src/config/site.ts, the legal review, wrangler.jsonc, and the build's
+ * environment as `vite build` reads it. The production build prints it as a warning
  * (scripts/vite-plugins/site-settings.ts): the one module of the owner's commands it loads.
  */
 import {
@@ -27,7 +25,6 @@ import { runAsCommand } from '#scripts/command.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
 
-/** One item of the checklist: whether it passes, and its line. */
 export type Item = [passed: boolean, line: string];
 
 export const pass = (text: string): Item => [true, `✓ ${text}`];
@@ -35,7 +32,6 @@ export const fail = (text: string): Item => [false, `✗ ${text}`];
 /** Passes, but says what to watch. */
 export const warn = (text: string): Item => [true, `! ${text}`];
 
-/** The lines for storage and mail, by the storage mode. */
 function storageLines(settings: SiteSettings, env: BuildEnv): Item[] {
   if (settings.storageMode === 'direct') {
     // The spec's mode works, but every visitor can read the key: a warning, not a failure.
@@ -73,7 +69,6 @@ function storageLines(settings: SiteSettings, env: BuildEnv): Item[] {
   ];
 }
 
-/** The launch check's lines for mail. */
 function mailChecklist(env: WorkerSettingsEnv): Item[] {
   const secretProblem = linkSecretProblem(env.LINK_SECRET);
   const from = env.MAIL_FROM ? parseMailbox(env.MAIL_FROM) : null;
@@ -203,7 +198,6 @@ export function buildEnv(root: string, mode = 'production'): BuildEnv {
   return loadEnv(mode, root, [...BUILD_ENV_PREFIXES]);
 }
 
-/** The command: prints the checklist; exit code 1 while any item fails. */
 export function main(): number {
   const checklist = launchChecklist(buildEnv(path.resolve('.')));
   for (const line of checklist.lines) console.log(line);

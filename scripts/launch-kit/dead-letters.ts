@@ -1,14 +1,8 @@
 /**
- * `npm run dead-letters -- list` / `-- replay`: submissions the queued deploy could not store
- * (say, a field missing from the base), kept by the Worker in its DEAD_LETTERS namespace. List
- * them, fix the cause (`npm run airtable:check` names it), then replay: each goes back on the
- * queue and is written like a new submission (an update if the email is stored meanwhile).
- *
- *   SITE_URL=https://www.example.org ADMIN_TOKEN=… npm run dead-letters -- list
- *   npm run dead-letters -- replay --url https://www.example.org --token …
- *
- * ADMIN_TOKEN is the Worker's secret (`npx wrangler secret put ADMIN_TOKEN`); it is read from
- * the environment or the flag and never written anywhere.
+ * `npm run dead-letters -- list|replay`: what the queued deploy could not store (say, a field
+ * missing from the base), kept in the Worker's DEAD_LETTERS. Fix the cause (`airtable:check`),
+ * then replay: each goes back on the queue like a new submission. ADMIN_TOKEN is the Worker's
+ * secret, from the environment or --token, never written anywhere.
  */
 import { parseArgs } from 'node:util';
 import { runAsCommand } from '#scripts/command.ts';

@@ -1,7 +1,4 @@
-/**
- * Base id, endpoint and tokens for the launch-kit commands: from flags, else from the
- * environment. They are only ever held in memory: nothing here writes them anywhere.
- */
+/** The launch-kit commands' base id, endpoint and tokens (flags over environment), held in memory only. */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { type AirtableClient, AirtableError, createAirtableClient } from '#src/server/airtable-client.ts';
 import { airtableAccess, type AirtableAccess } from '#src/server/settings.ts';
@@ -13,10 +10,9 @@ type Env = Readonly<Record<string, string | undefined>>;
 const string = { type: 'string' } as const;
 
 /**
- * Reads a command's flags over environment variables: the kit's four and the command's `extra`
- * ones. `schemaToken` has schema.bases:read (check) or schema.bases:write (setup); `siteToken` is
- * the one the site's relay uses (AIRTABLE_API_KEY). On an unknown flag, a flag without value or
- * (unless `positionals`) an argument, it prints why and the usage, and returns null (exit code 2).
+ * A command's flags over the environment: the kit's four and its `extra` ones. `siteToken` is the
+ * relay's (AIRTABLE_API_KEY). On a bad flag or (unless `positionals`) an argument, prints why and
+ * the usage, and returns null (exit code 2).
  */
 export function readKitOptions(
   argv: readonly string[],
@@ -56,11 +52,7 @@ export type KitOptions = NonNullable<ReturnType<typeof readKitOptions>>;
 // the process keeps them under it, and a 429 (someone else busy on the base) waits the penalty.
 const processPacer = createPacer();
 
-/**
- * The server's one Airtable client as the commands use it: paced (by `pacer`, else the
- * process's), each request bounded by the spec's 300 s, and tried once more after a transient
- * failure, saying so when Airtable is rate limiting the base.
- */
+/** The server's Airtable client, paced, tried once more after a transient failure (saying so on a 429). */
 export function kitClient(access: AirtableAccess, pacer: Pacer = processPacer): AirtableClient {
   return createAirtableClient(access, {
     pacer,
@@ -75,9 +67,8 @@ export function kitClient(access: AirtableAccess, pacer: Pacer = processPacer): 
 }
 
 /**
- * The client of a command that works on the records with the site's token (privacy, waitlist
- * export), or null after saying what is missing. Its own pacer, shut for one window first: the
- * command run just before (or the site) may have used the base's allowance.
+ * A client with the site's token (privacy, waitlist export), or null after saying what is missing.
+ * Its pacer starts shut for one window: the command just before (or the site) may have used the allowance.
  */
 export function siteTokenClient(options: KitOptions, usage: string, err: (line: string) => void) {
   const { endpointUrl, baseId, siteToken } = options;
@@ -96,20 +87,15 @@ export const plural = (count: number, one: string) => `${count} ${one}${count ==
 export const requestCount = (client: AirtableClient) =>
   `(${plural(client.requestsSent(), 'request')} to Airtable)`;
 
-/** The line a command prints when it fails. */
 export function failure(error: unknown, client: AirtableClient): string {
   if (error instanceof AirtableError)
     return `Airtable answered ${error.status || 'nothing'} ${error.type}: ${error.message} ${requestCount(client)}`;
   return `Failed: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/** A dead letter as the endpoint lists it. */
 export type ListedLetter = Record<'key' | 'table' | 'email' | 'reason' | 'failedAt', string>;
 
-/**
- * Calls the Worker's dead-letter admin endpoint at the site's origin with its ADMIN_TOKEN (`path`
- * after DEAD_LETTERS_PATH; a POST when `body` is given); throws with a sentence on any refusal.
- */
+/** The Worker's dead-letter endpoint (`path` after it; POST with `body`); throws a sentence if refused. */
 export async function deadLetterAdmin<T>(
   site: { url: string; token: string },
   path = '',

@@ -1,9 +1,4 @@
-/**
- * For `npm run launch-check`: what wrangler.jsonc says, read without wrangler. Its Cron Trigger
- * (`triggers.crons`) runs the Worker's scheduled handler (src/server/privacy.ts), which
- * applies the privacy policy's retention; without one, the owner runs `npm run privacy:retention`
- * by hand.
- */
+/** For `npm run launch-check`: wrangler.jsonc without wrangler (its Cron Trigger applies the retention). */
 import fs from 'node:fs';
 import path from 'node:path';
 

@@ -1,9 +1,7 @@
 /**
- * `npm run privacy:retention|erase|export` (USAGE below): the owner's privacy commands, with the
- * server's own Airtable client and src/server/privacy.ts. retention deletes the records past the
- * privacy policy's retention (--dry-run lists them, with the rule, instead); erase (Article 17)
- * deletes every record of an email; export (Article 15) prints them as JSON. They work against
- * the local emulator with no account.
+ * `npm run privacy:retention|erase|export` (USAGE below), with src/server/privacy.ts: retention
+ * deletes records past the policy's retention (--dry-run lists them); erase (Article 17) deletes
+ * an email's records; export (Article 15) prints them as JSON.
  */
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { normaliseEmail } from '#src/lib/airtable/schema.ts';
@@ -33,10 +31,7 @@ const USAGE = [
   "Workers deploy: SITE_URL and ADMIN_TOKEN (or --url, --admin-token) make erase and export cover the Worker's dead letters too.",
 ].join('\n');
 
-/**
- * `now`: the clock of the retention policy and of the export's timestamp; `out`, `err`: where
- * output goes (tests pin the one and collect the others).
- */
+/** `now`: the retention's and the export's clock; `out`, `err`: where output goes (tests collect it). */
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,

@@ -1,12 +1,7 @@
 /**
- * `npm run submissions`: prints what the forms have stored in the local Airtable emulator,
- * newest first.
- *
- *   npm run submissions -- [--table 'School Quotes' | --table Waitlist] [--json]
- *                          [--data .data/airtable.json | --url http://127.0.0.1:8787]
- *
- * By default it reads the emulator's data file (written on every change, so no server is
- * needed); --url asks a running emulator instead (e.g. one started with --no-data).
+ * `npm run submissions -- [--table Waitlist] [--json] [--data .data/airtable.json | --url URL]`:
+ * what the forms stored in the local emulator, newest first, from its data file (no server
+ * needed) or, with --url, a running emulator (e.g. one started with --no-data).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,7 +31,6 @@ async function readTables(data: string, url?: string): Promise<Record<string, St
 
 const show = (value: CellValue | undefined) => (Array.isArray(value) ? value.join(', ') : (value ?? ''));
 
-/** Prints the stored submissions; exit code 0. */
 export async function main(argv: readonly string[]): Promise<number> {
   const { values: options } = parseArgs({
     args: [...argv],

@@ -1,10 +1,7 @@
 /**
- * `npm run waitlist:export > confirmed.csv` (USAGE below): the confirmed waitlist as CSV on
- * stdout, for the newsletter tool. Only sign-ups whose owner pressed the emailed link (`Consent` =
- * `Confirmed`): never `Pending` (unconfirmed), `Withdrawn` (unsubscribed: the suppression list) or
- * records with no Consent (direct mode, or stored before consent), which nobody can show
- * consented (docs/consent.md). Columns: email, interests (separated by "; "), Confirmed At (ISO
- * 8601, UTC).
+ * `npm run waitlist:export > confirmed.csv` (USAGE below): for the newsletter tool, the sign-ups
+ * whose owner pressed the emailed link (`Confirmed`); never `Pending`, `Withdrawn` (unsubscribed)
+ * or no Consent (direct mode, or older), which nobody can show consented (docs/consent.md).
  */
 import { FORMS } from '#src/lib/forms/forms.ts';
 import type { ConsentState } from '#src/lib/forms/contract.ts';
@@ -30,10 +27,9 @@ const USAGE = [
 ].join('\n');
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-
 type Row = [email: string, interests: string, confirmedAt: string];
 
-/** A record as the export's row (email, interests, Confirmed At), or null when not a confirmed sign-up. */
+/** A record as the export's row (Confirmed At: ISO 8601, UTC), or null when not a confirmed sign-up. */
 function confirmedRow(record: StoredRecord): Row | null {
   const email = text(record.fields[EMAIL]);
   if (record.fields[CONSENT] !== CONFIRMED || !email) return null;
@@ -53,10 +49,7 @@ async function confirmedRows(client: AirtableClient): Promise<Row[]> {
   return rows.sort((a, b) => a[2].localeCompare(b[2]) || a[0].localeCompare(b[0]));
 }
 
-/**
- * The CSV goes to `write` (stdout), the summary and errors to `err` (stderr, so a redirect keeps
- * only the CSV); tests collect both.
- */
+/** The CSV goes to `write` (stdout), the summary and errors to `err` (stderr: a redirect keeps the CSV). */
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
