@@ -5,12 +5,8 @@
  * table and field, probes the site's token in each table with a marked test record (look up,
  * create, update, delete if it may), lists addresses stored twice, and exits 1 on any problem.
  */
-import {
-  airtableTables,
-  type TableDefinition,
-  emailLookupFormula,
-  normaliseEmail,
-} from '#src/lib/airtable/schema.ts';
+import { airtableTables, type TableDefinition } from '#src/lib/airtable/schema.ts';
+import { emailLookupFormula, normaliseEmail } from '#src/lib/forms/submission.ts';
 import {
   type AirtableClient,
   AirtableError,

@@ -4,7 +4,7 @@
  * an email's records; export (Article 15) prints them as JSON.
  */
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
-import { normaliseEmail } from '#src/lib/airtable/schema.ts';
+import { normaliseEmail } from '#src/lib/forms/submission.ts';
 import {
   applyRetention,
   describeRetention,

@@ -15,7 +15,7 @@
  * and checks that every new address got exactly one confirmation.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { normaliseEmail } from '#src/lib/airtable/schema.ts';
+import { normaliseEmail } from '#src/lib/forms/submission.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
 import { QUOTE_FORM, type QuotePosted, WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/forms.ts';
 import { EMAIL_COPY } from '#src/config/messages.ts';

@@ -11,9 +11,9 @@
  * the caller's pacer (pacer.ts), is bounded by a deadline, and fails with an AirtableError that
  * says whether it is worth another try.
  */
-import { emailLookupFormula, type FieldDefinition } from '#src/lib/airtable/schema.ts';
+import { type FieldDefinition } from '#src/lib/airtable/schema.ts';
+import { emailLookupFormula, type Cells } from '#src/lib/forms/submission.ts';
 import { emailFieldOf, formOfTable } from '#src/lib/forms/forms.ts';
-import { type Cells } from '#src/lib/forms/submission.ts';
 import type { Pacer } from './pacer.ts';
 import type { AirtableAccess } from './settings.ts';
 

@@ -3,9 +3,8 @@
  * server's one Airtable client. Consent lives in the confirming form's table (the suppression
  * list: consentOf); a held change is applied by its form's own rules (submission.ts).
  */
-import { type Cells } from '#src/lib/forms/submission.ts';
+import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD, type ConsentState, type FormContract } from '#src/lib/forms/contract.ts';
-import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { confirmingForm, emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
 import { type AirtableClient, emailsLookupFormula, type StoredRecord } from './airtable-client.ts';
 import type { ConsentRecords } from './link-actions.ts';

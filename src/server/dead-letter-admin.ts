@@ -3,9 +3,8 @@
  * and erases the Worker's dead letters (queues.ts) behind ADMIN_TOKEN. The Worker loads it when
  * the endpoint is asked, never on a sign-up's path.
  */
-import { normaliseEmail } from '#src/lib/airtable/schema.ts';
+import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
-import type { Submission } from '#src/lib/forms/submission.ts';
 import type { MailJob } from './mailer.ts';
 import {
   ADMIN_ATTEMPTS_PER_MINUTE,

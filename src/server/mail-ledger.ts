@@ -7,7 +7,7 @@
  * where KV is not bound. It also keeps which emails went out (the sent marks) and the team
  * inbox's held notices (team-inbox.ts).
  */
-import { keyedSerialiser } from '#src/lib/airtable/schema.ts';
+import { keyedSerialiser } from '#src/lib/forms/submission.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

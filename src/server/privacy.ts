@@ -16,7 +16,7 @@
  * the queue's writer). Logs and reports carry counts, never emails.
  */
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
-import { normaliseEmail, emailLookupFormula } from '#src/lib/airtable/schema.ts';
+import { normaliseEmail, emailLookupFormula } from '#src/lib/forms/submission.ts';
 import type { ContractField, FormContract } from '#src/lib/forms/contract.ts';
 import { confirmingForm, emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import {

@@ -14,11 +14,10 @@
  * With mail (`WriterOptions.mail`), consent applies (submission.ts's CONSENTED_UPSERT) and each
  * write's emails go on the mail queue (mail.ts).
  */
-import { keyedSerialiser, normaliseEmail } from '#src/lib/airtable/schema.ts';
+import { keyedSerialiser, normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { type AirtableClient, AirtableError, createAirtableClient } from './airtable-client.ts';
 import { createPacer, RATE_WINDOW_MS, type Pacer, retryDelaySeconds } from './pacer.ts';
 import { airtableAccess, type AirtableEnv } from './settings.ts';
-import { type Submission } from '#src/lib/forms/submission.ts';
 import { confirmingForm, emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import {
   SUBMISSION_UPSERT,

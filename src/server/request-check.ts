@@ -19,15 +19,19 @@
  * The answer to an accepted submission never depends on what is stored: the same status, shape
  * and receipt (a fresh id, the acceptance time) for a stored and an unknown email.
  */
-import { submissionKey } from '#src/lib/airtable/schema.ts';
-import { type FormContract } from '#src/lib/forms/contract.ts';
-import { isRefusal, parsePosted, type Refusal, type Submission } from '#src/lib/forms/submission.ts';
+import {
+  isRefusal,
+  parsePosted,
+  type Refusal,
+  type Submission,
+  submissionKey,
+} from '#src/lib/forms/submission.ts';
+import type { FormContract } from '#src/lib/forms/contract.ts';
 import { inboxKey } from './mail-ledger.ts';
 import ipaddr from 'ipaddr.js';
 
-/** Largest request body the request check reads; a form's submission is well under 4 KB. */
+/** Largest body the check reads (a submission is under 4 KB), and longest it may take to arrive. */
 export const REQUEST_MAX_BODY_BYTES = 16 * 1024;
-/** Longest a body may take to arrive: a phone on a slow network sends 4 KB in well under this. */
 export const REQUEST_BODY_TIMEOUT_MS = 8_000;
 
 /** A submission refused or failed. */
@@ -251,10 +255,8 @@ export interface SubmissionQueue {
 // (CF-Connecting-IP); without a binding (unit tests), by an in-memory sliding window.
 
 /**
- * Submissions one client address may make per minute. A school office or a family behind one
- * address sends a handful (a quote, a sign-up or two, a corrected typo); ten leaves room for a
- * staff room of colleagues while one flooding address gets at most 10 of Airtable's 300 writes a
- * minute, and a rush from many addresses is never touched.
+ * Submissions one client address may make per minute: a school office or a family sends a handful;
+ * ten leaves room for a staff room, while a flooding address gets 10 of Airtable's 300 writes a minute.
  */
 export const SUBMISSIONS_PER_CLIENT_PER_MINUTE = 10;
 /** Writes of one email address per minute: a corrected choice or two, not a rewrite loop. */
@@ -327,11 +329,9 @@ export function bindingLimiter(binding: RateLimitBinding): Limiter {
 }
 
 /**
- * The key a per-client limit counts under: an IPv4 address as it is; an IPv6 address reduced to
- * its /64, since one subscriber, phone or server is routed a whole /64 and can take any address
- * in it ('2001:DB8:0:1::5' and '2001:db8:0:1:abcd::9' count as one client, '2001:db8:0:1::/64').
- * An IPv4-mapped IPv6 address ('::ffff:192.0.2.1') is its IPv4 address; brackets and a zone id
- * ('fe80::1%eth0') are dropped. Anything else ('unknown') is its own key, lower-cased.
+ * The key a per-client limit counts under: an IPv4 address as it is; an IPv6 address as its /64,
+ * which one subscriber, phone or server is routed whole ('2001:db8:0:1::/64'); an IPv4-mapped one
+ * as its IPv4 address; brackets and a zone id dropped; anything else ('unknown') lower-cased.
  */
 export function clientLimitKey(address: string): string {
   const bare = address

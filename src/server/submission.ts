@@ -10,9 +10,9 @@ import {
   formOf,
   type Submission,
   withDefaults,
+  normaliseEmail,
 } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
-import { normaliseEmail } from '#src/lib/airtable/schema.ts';
 import { AIRTABLE_MAX_RECORDS_PER_WRITE, type AirtableClient, type StoredRecord } from './airtable-client.ts';
 import { confirmingForm, emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
 import type { LinkValues } from './link-tokens.ts';

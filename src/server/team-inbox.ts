@@ -11,7 +11,7 @@
  * notice, and the hourly Cron Trigger (TEAM_DIGEST_CRON), send the digests: mail.ts and worker.ts
  * load this module only then, so a sign-up never does.
  */
-import { keyedSerialiser } from '#src/lib/airtable/schema.ts';
+import { keyedSerialiser } from '#src/lib/forms/submission.ts';
 import { FORM_LIST } from '#src/lib/forms/forms.ts';
 import { type HeldHour, type HeldNotice, teamDigest } from './emails.ts';
 import type { MailLedger, MailLedgerKv } from './mail-ledger.ts';

@@ -3,12 +3,8 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openAirtableBase } from '#src/lib/airtable/client.ts';
-import {
-  WAITLIST_FIELDS,
-  normaliseEmail,
-  emailLookupFormula,
-  toFormulaStringLiteral,
-} from '#src/lib/airtable/schema.ts';
+import { WAITLIST_FIELDS } from '#src/lib/airtable/schema.ts';
+import { normaliseEmail, emailLookupFormula, toFormulaStringLiteral } from '#src/lib/forms/submission.ts';
 import { upsertWaitlistEntry } from '#src/lib/airtable/upsert.ts';
 import { compileFormula } from '#scripts/airtable-emulator/formula.ts';
 import { type Emulator, useEmulator } from './support/emulator.ts';

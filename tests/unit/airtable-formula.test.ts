@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emailLookupFormula, toFormulaStringLiteral } from '#src/lib/airtable/schema.ts';
+import { emailLookupFormula, toFormulaStringLiteral } from '#src/lib/forms/submission.ts';
 
 // A single-quoted Airtable string literal: any character but a bare quote, backslash or line
 // break, or a backslash escape. If every output matches, no input can end the literal early.

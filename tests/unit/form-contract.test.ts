@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { USE_CASE_OPTIONS, postedUseCases, type UseCaseId } from '#src/features/quote/use-cases.ts';
-import { QUOTE_FIELDS, WAITLIST_FIELDS, normaliseEmail } from '#src/lib/airtable/schema.ts';
+import { QUOTE_FIELDS, WAITLIST_FIELDS } from '#src/lib/airtable/schema.ts';
+import {
+  normaliseEmail,
+  cellsFor,
+  isOtherItem,
+  isRefusal,
+  parsePosted,
+  type Refusal,
+  type Submission,
+} from '#src/lib/forms/submission.ts';
 import {
   FORM_LIST,
   FORMS,
@@ -12,14 +21,6 @@ import {
   type WaitlistPosted,
 } from '#src/lib/forms/forms.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
-import {
-  cellsFor,
-  isOtherItem,
-  isRefusal,
-  parsePosted,
-  type Refusal,
-  type Submission,
-} from '#src/lib/forms/submission.ts';
 
 const NOW = new Date('2025-03-04T05:06:07.000Z');
 const LATER = new Date('2025-03-05T05:06:07.000Z');

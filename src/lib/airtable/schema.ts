@@ -9,7 +9,6 @@
 import { type ContractField, type FormContract } from '#src/lib/forms/contract.ts';
 import { FORM_LIST, FORMS } from '#src/lib/forms/forms.ts';
 export { type TableName } from '#src/lib/forms/forms.ts';
-import { canonicalEmail } from '#src/lib/email.ts';
 
 /** A select option as the Metadata API takes it (`{ name }`; Airtable picks a colour). */
 export interface SelectChoice {
@@ -160,61 +159,3 @@ export const QUOTE_FIELDS = fieldNamesOf('quotes');
 
 /** Field names of 'Waitlist', exactly as in Airtable (from the waitlist form's contract). */
 export const WAITLIST_FIELDS = fieldNamesOf('waitlist');
-
-/**
- * The stored form of an email: its canonical form (trimmed, NFC, lower case, ASCII domain; see
- * canonicalEmail), or for a value that has none, trimmed and lower-cased. The lookup formula
- * compares the same way.
- */
-export function normaliseEmail(email: string): string {
-  return canonicalEmail(email) ?? email.trim().toLowerCase();
-}
-
-// Airtable formula string literals use backslash escapes. Escaping the backslash first keeps
-// the later escapes intact; line breaks are escaped so the literal stays on one line.
-const STRING_ESCAPES: Record<string, string> = {
-  '\\': '\\\\',
-  "'": "\\'",
-  '"': '\\"',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-};
-
-/** Quotes any text as a single-quoted Airtable formula string literal that cannot end early. */
-export function toFormulaStringLiteral(value: string): string {
-  return `'${value.replace(/[\\'"\n\r\t]/g, (char) => STRING_ESCAPES[char] ?? char)}'`;
-}
-
-/**
- * The one lookup formula: records whose Email, trimmed and lower-cased, equals the normalised
- * email. Trimming the stored side also finds rows someone typed into Airtable by hand.
- */
-export function emailLookupFormula(email: string, emailField = 'Email'): string {
-  return `LOWER(TRIM({${emailField}})) = ${toFormulaStringLiteral(normaliseEmail(email))}`;
-}
-
-/**
- * Runs tasks for one key one after another; different keys never wait on each other. A read then
- * a write cannot be made atomic, so two side by side would both read the same and both write:
- * direct mode's storage layer (one browser tab) queues upserts of one address this way, and the
- * Worker its queue's batches and the mail ledger's reservations of one inbox.
- */
-export function keyedSerialiser() {
-  const tails = new Map<string, Promise<unknown>>();
-  return <T>(key: string, task: () => Promise<T>): Promise<T> => {
-    const previous = tails.get(key) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const tail = run.catch(() => undefined);
-    tails.set(key, tail);
-    void tail.then(() => {
-      if (tails.get(key) === tail) tails.delete(key);
-    });
-    return run;
-  };
-}
-
-/** The key records are serialised, merged and limited on: one table, one stored email. */
-export function submissionKey(table: string, normalisedEmail: string): string {
-  return `${table}\u0000${normalisedEmail}`;
-}

@@ -9,10 +9,18 @@ import {
   WAITLIST_FORM,
   type WaitlistPosted,
 } from '#src/lib/forms/forms.ts';
-import { cellsFor, isRefusal, parsePosted, type Submission } from '#src/lib/forms/submission.ts';
+import {
+  cellsFor,
+  isRefusal,
+  parsePosted,
+  type Submission,
+  normaliseEmail,
+  emailLookupFormula,
+  keyedSerialiser,
+  submissionKey,
+} from '#src/lib/forms/submission.ts';
 import { type AirtableConfig, configFromEnv, openAirtableBase } from './client.ts';
 import { StorageError, StorageTimeoutError, isRateLimited, toStorageError } from './errors.ts';
-import { normaliseEmail, emailLookupFormula, keyedSerialiser, submissionKey } from './schema.ts';
 
 /**
  * Backoff for 429 inside the answer bound. Airtable's limit is per second (5 requests per base),
