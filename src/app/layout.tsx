@@ -21,8 +21,6 @@ function DeferredToaster() {
   ) : null;
 }
 
-const SKIP_LINK_TEXT = 'Skip to main content';
-
 /** The frame of every page: header, main content, footer, toasts and the cookie banner. */
 export function Layout({ children }: { children: ReactNode }) {
   useEffect(() => {
@@ -32,7 +30,7 @@ export function Layout({ children }: { children: ReactNode }) {
   return (
     <>
       <a className="skip-link" href="#main">
-        {SKIP_LINK_TEXT}
+        Skip to main content
       </a>
       <Header />
       <main id="main" tabIndex={-1} className="site-main">

@@ -24,14 +24,16 @@ export function carouselSettings(reducedMotion: boolean): Settings {
   };
 }
 
-/** Slides shown at a viewport width: the narrowest breakpoint (a max width) the width fits under. */
-export function slidesToShowAt(width: number): number {
+/** Slides shown where `fits` picks the breakpoints (max widths) that apply: the narrowest one's. */
+function slidesToShowWhere(fits: (maxWidth: number) => boolean): number {
   let shown: number = CAROUSEL.slidesToShow;
   for (const { maxWidth, slidesToShow } of CAROUSEL.breakpoints) {
-    if (width <= maxWidth) shown = slidesToShow;
+    if (fits(maxWidth)) shown = slidesToShow;
   }
   return shown;
 }
+
+export const slidesToShowAt = (width: number): number => slidesToShowWhere((maxWidth) => width <= maxWidth);
 
 /** Max-width media queries for the breakpoints, to follow the viewport as it changes. */
 export const BREAKPOINT_QUERIES: readonly string[] = CAROUSEL.breakpoints.map(
@@ -39,11 +41,5 @@ export const BREAKPOINT_QUERIES: readonly string[] = CAROUSEL.breakpoints.map(
 );
 
 /** Slides shown at the current viewport width (the same max-width queries as CSS); browser only. */
-export function slidesToShowNow(): number {
-  let shown: number = CAROUSEL.slidesToShow;
-  CAROUSEL.breakpoints.forEach(({ slidesToShow }, index) => {
-    const query = BREAKPOINT_QUERIES[index];
-    if (query && window.matchMedia(query).matches) shown = slidesToShow;
-  });
-  return shown;
-}
+export const slidesToShowNow = (): number =>
+  slidesToShowWhere((maxWidth) => window.matchMedia(`(max-width: ${maxWidth}px)`).matches);

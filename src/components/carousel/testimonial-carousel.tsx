@@ -83,7 +83,6 @@ export function TestimonialCarousel({ heading, testimonials, headingId }: Testim
   const ready = loaded !== null;
   // With no more testimonials than fit, react-slick shows them all and nothing can move.
   const canMove = ready && testimonials.length > slidesToShow;
-  const Component = loaded?.Component;
 
   return (
     <section
@@ -109,8 +108,8 @@ export function TestimonialCarousel({ heading, testimonials, headingId }: Testim
         data-testid="testimonial-viewport"
         aria-live={rotating ? 'off' : 'polite'}
       >
-        {Component && loaded ? (
-          <Component
+        {loaded ? (
+          <loaded.Component
             ref={sliderRef}
             {...carouselSettings(loaded.reducedMotion)}
             slidesToShow={slidesToShow}
@@ -131,7 +130,7 @@ export function TestimonialCarousel({ heading, testimonials, headingId }: Testim
                 <TestimonialCard testimonial={testimonial} />
               </div>
             ))}
-          </Component>
+          </loaded.Component>
         ) : (
           <ul className="testimonial-standin">
             {testimonials.map((testimonial) => (

@@ -4,7 +4,6 @@
  * No imports: the launch check and the build's warning read it from Node.
  */
 export interface LegalReview {
-  /** 'draft' until reviewed; 'reviewed' once a qualified person has signed them off. */
   readonly status: 'draft' | 'reviewed';
   /** Who reviewed them (name and role), once reviewed. */
   readonly reviewedBy: string;

@@ -1,8 +1,5 @@
-/**
- * The three legal pages, written in plain English for parents, guardians and teachers in the UK.
- * Every number comes from the spec's constants and every name from the site config, so a change
- * of name or retention period is made once.
- */
+// What the three legal pages (plain English for UK parents, guardians and teachers) share. Every
+// number comes from the spec's constants and every name from the site config: each change is made once.
 import { CONTACT_EMAIL, PRODUCT_NAME } from '#src/config/site.ts';
 import type { LegalSection } from '#src/content/types.ts';
 

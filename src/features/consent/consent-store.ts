@@ -7,6 +7,7 @@ export const CONSENT_STORAGE_KEY = 'podling.analytics-consent.v1';
 
 const listeners = new Set<() => void>();
 let reopenRequested = false;
+let memoryChoice: ConsentChoice | null = null;
 
 function read(): ConsentChoice {
   try {
@@ -32,12 +33,6 @@ export function setConsent(choice: Exclude<ConsentChoice, 'unset'>): void {
   memoryChoice = choice;
   reopenRequested = false;
   emit();
-}
-
-let memoryChoice: ConsentChoice | null = null;
-
-function getConsent(): ConsentChoice {
-  return memoryChoice ?? read();
 }
 
 /** Shows the banner again so the visitor can change their choice (footer 'Cookie settings'). */
@@ -69,7 +64,7 @@ const SERVER_STATE: ConsentState = { choice: 'unset', bannerOpen: true, hydrated
 let lastState: ConsentState = SERVER_STATE;
 
 function snapshot(): ConsentState {
-  const choice = getConsent();
+  const choice = memoryChoice ?? read();
   const bannerOpen = choice === 'unset' || reopenRequested;
   if (lastState.choice !== choice || lastState.bannerOpen !== bannerOpen || !lastState.hydrated) {
     lastState = { choice, bannerOpen, hydrated: true };

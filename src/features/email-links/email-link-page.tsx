@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { TemplateRegion } from '#src/components/form/form-answer.tsx';
-import { StoreButtons } from '#src/components/store-buttons.tsx';
+import { StoreButtons, type StoreButtonsProps } from '#src/components/store-buttons.tsx';
 import { WAITLIST_ANCHOR_ID } from '#src/config/constants.ts';
 import { flags } from '#src/config/flags.ts';
 import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
@@ -28,10 +28,7 @@ const SIGN_UP_HREF = `${ROUTE_PATHS.home}#${WAITLIST_ANCHOR_ID}`;
 export function EmailLinkPage({
   appStoreButton = flags.APP_STORE_BUTTON,
   googlePlayButton = flags.GOOGLE_PLAY_BUTTON,
-}: {
-  appStoreButton?: boolean;
-  googlePlayButton?: boolean;
-}) {
+}: Pick<StoreButtonsProps, 'appStoreButton' | 'googlePlayButton'>) {
   return (
     <section className="link-page" aria-labelledby={EMAIL_LINK_HEADING_ID}>
       <div className="section link-page__inner">

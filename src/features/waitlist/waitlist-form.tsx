@@ -72,13 +72,8 @@ export function WaitlistForm({
     setInterests(held.all(FIELDS.interests.post).filter(isInterestId));
   });
 
-  const toggleInterest = (value: InterestId, checked: boolean) => {
-    setInterests((current) =>
-      checked
-        ? [...current.filter((item) => item !== value), value]
-        : current.filter((item) => item !== value),
-    );
-  };
+  const toggleInterest = (value: InterestId, checked: boolean) =>
+    setInterests((current) => [...current.filter((item) => item !== value), ...(checked ? [value] : [])]);
 
   const { status, handleSubmit } = useFormSubmit({
     honeypot: WAITLIST_FORM.honeypot,
