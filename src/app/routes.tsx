@@ -12,10 +12,7 @@ import {
 } from '#src/config/site.ts';
 import { NotFoundPage } from '#src/pages/not-found-page.tsx';
 
-/**
- * Every page module but the not-found page (in the shell), each its own chunk: a visitor
- * downloads the code of the page they open, not all of them. Keyed './about-page.tsx'.
- */
+/** Every page module but the not-found page (in the shell), each its own chunk; keyed './about-page.tsx'. */
 const PAGE_MODULES = import.meta.glob<Readonly<Record<string, ComponentType>>>(
   ['./*-page.tsx', '!./not-found-page.tsx'],
   { base: '/src/pages' },

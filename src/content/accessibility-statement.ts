@@ -1,7 +1,6 @@
 /**
- * The accessibility statement (/accessibility), in the shape UK public bodies use (GOV.UK's
- * model statement): what works, what does not yet, how to report a problem and how soon we
- * answer, and how the site was tested. Update `ACCESSIBILITY_REVIEWED` whenever it is re-tested.
+ * The accessibility statement (/accessibility), in the shape of GOV.UK's model statement. Update
+ * `ACCESSIBILITY_REVIEWED` whenever the site is re-tested.
  */
 import { CONTACT_EMAIL, PRODUCT_NAME, ACCESSIBILITY_META } from '#src/config/site.ts';
 import type { LegalDocument } from './types.ts';

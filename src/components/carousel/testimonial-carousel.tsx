@@ -25,11 +25,10 @@ const LOAD_AHEAD_MARGIN = '400px 0px';
 type LoadedSlider = { readonly Component: SliderComponent; readonly reducedMotion: boolean };
 
 /**
- * Testimonials as a carousel in the WAI-ARIA pattern: a region named by its heading, slides as
- * groups named 'N of M', the rotation toggle first, rotation stopped while focus or the pointer
- * is inside, and slide changes announced politely whenever it is not rotating. The server, the
- * first client render and visitors without JavaScript get a same-sized static list; react-slick
- * loads as the section nears the viewport and takes its place without shifting anything.
+ * Testimonials as a WAI-ARIA carousel: a region named by its heading, slides as groups named 'N of
+ * M', the rotation toggle first, rotation stopped while focus or the pointer is inside, changes
+ * announced politely unless rotating. Until react-slick loads (as the section nears the viewport)
+ * a same-sized static list stands in: on the server, at hydration and without JavaScript.
  */
 export function TestimonialCarousel({ heading, testimonials, headingId }: TestimonialCarouselProps) {
   const [sectionRef, near] = useNearViewport<HTMLElement>(LOAD_AHEAD_MARGIN);

@@ -1,9 +1,8 @@
 import '#src/styles/forms.css';
 
 /**
- * A trap field for bots, named by the form's contract (`honeypot`). People never see it (off
- * screen), assistive technology never meets it (aria-hidden) and the keyboard never reaches it
- * (tabIndex -1). Read it with `isHoneypotFilled`.
+ * A trap field for bots, named by the form's contract (`honeypot`): off screen, aria-hidden and out
+ * of the tab order, so no visitor meets it. Read it with `isHoneypotFilled`.
  */
 export function HoneypotField({ name, id }: { name: string; id?: string }) {
   const inputId = id ?? `${name}-field`;
