@@ -1,8 +1,7 @@
 /**
- * The project's Node commands are TypeScript modules run by tsx (`node --import tsx <file.ts>`,
- * see package.json). Each exports `main(argv)` for its tests and ends with
- * `runAsCommand(import.meta.url, main)`, which calls it only when the module is the file Node
- * was started with, never when a test imports it. A returned number becomes the exit code.
+ * The project's Node commands are TypeScript modules run by tsx (`node --import tsx <file.ts>`).
+ * Each exports `main(argv)` for its tests and ends with `runAsCommand(import.meta.url, main)`, which
+ * calls it only when the module is the file Node was started with; a returned number is the exit code.
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';

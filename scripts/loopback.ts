@@ -1,12 +1,11 @@
-/**
- * A server on a free loopback port, for the local servers that run beside the site: the dev
- * server's stand-ins (vite-plugins/worker-server.ts) and the load test's forwarder and chaos proxy.
- */
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A server on a free loopback port; closing it ends its connections and destroys `agents`. */
+/**
+ * A server on a free loopback port, for the dev server's stand-ins (vite-plugins/worker-server.ts)
+ * and the load test's forwarder and chaos proxy. Closing it ends its connections and destroys `agents`.
+ */
 export async function onLoopback(
   handle: http.RequestListener,
   agents: () => Iterable<http.Agent> = () => [],

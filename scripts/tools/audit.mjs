@@ -1,8 +1,7 @@
 // @ts-check
 /**
- * Fails on production dependencies with known high or critical vulnerabilities. When the
- * registry offers no audit endpoint (some mirrors), it says so and passes: absence of data is
- * reported, never mistaken for a finding.
+ * Fails on production dependencies with known high or critical vulnerabilities. A registry with no
+ * audit endpoint (some mirrors) is reported and passes: no data is never mistaken for a finding.
  */
 import { spawnSync } from 'node:child_process';
 

@@ -1,6 +1,6 @@
 /**
- * Writes the end of src/lib/email-look-alikes.ts, the email check's table of characters that pass for ASCII,
- * from Unicode's own data (UTS 39, https://www.unicode.org/Public/security/latest/):
+ * Writes the end of src/lib/email-look-alikes.ts, the email check's table of characters that pass
+ * for ASCII, from Unicode's own data (UTS 39, https://www.unicode.org/Public/security/latest/):
  *
  *   node --import tsx scripts/tools/email-look-alikes.ts confusables.txt IdentifierStatus.txt
  *
@@ -8,9 +8,8 @@
  * rules (one code point, a letter, mark or digit, unchanged by NFD, NFKC and lower-casing) whose
  * prototype is ASCII the address alphabet allows ('օ' → 'o', 'ꓲ' → 'l', 'ꜳ' → 'aa'); and, for a
  * source outside UTS 39's identifier profile (Identifier_Status not Allowed, such as 'ɦ'), a
- * prototype that is such ASCII plus combining marks, counted as its ASCII ('ɦ' → 'h' + U+0314 →
- * 'h'). Prototypes are lower-cased, as stored addresses are. Run by hand when Unicode publishes a
- * new version; the table is small enough to ship in the page.
+ * prototype of such ASCII plus combining marks, counted as its ASCII ('ɦ' → 'h' + U+0314 → 'h').
+ * Prototypes are lower-cased, as stored addresses are. Run by hand on each Unicode version.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -47,12 +46,8 @@ export function lookAlikeTable(confusables: string, identifierStatus: string): M
     if (point < 0x80 || !LETTER_MARK_DIGIT.test(source)) continue;
     if (source.normalize('NFD') !== source || source.normalize('NFKC') !== source) continue;
     if (source.toLowerCase() !== source) continue;
-    const prototype = String.fromCodePoint(
-      ...match[2]
-        .trim()
-        .split(' ')
-        .map((hex) => parseInt(hex, 16)),
-    )
+    const codes = [...match[2].matchAll(/[0-9A-F]+/g)].map(([hex]) => parseInt(hex, 16));
+    const prototype = String.fromCodePoint(...codes)
       .normalize('NFD')
       .toLowerCase();
     const bare = prototype.replace(/\p{M}/gu, '');
@@ -92,14 +87,8 @@ export async function main(argv: string[]): Promise<number> {
   const current = readFileSync(OUTPUT, 'utf8');
   const start = current.indexOf(TABLE_START);
   if (start < 0) throw new Error(`${OUTPUT} has no look-alike table to replace`);
-  const options = (await resolveConfig(OUTPUT)) ?? {};
-  writeFileSync(
-    OUTPUT,
-    await format(current.slice(0, start) + moduleText(table, `Unicode ${version}`), {
-      ...options,
-      filepath: OUTPUT,
-    }),
-  );
+  const text = current.slice(0, start) + moduleText(table, `Unicode ${version}`);
+  writeFileSync(OUTPUT, await format(text, { ...(await resolveConfig(OUTPUT)), filepath: OUTPUT }));
   console.log(
     `Wrote ${OUTPUT}: ${[...table.values()].reduce((sum, chars) => sum + [...chars].length, 0)} characters`,
   );

@@ -1,15 +1,13 @@
 /**
- * Screenshots of the email journey, from the real thing: starts the site (`vite preview` of the
- * build in dist/, or `vite` with --dev) on a free loopback port with its own Airtable emulator
- * data, outbox and link secret in a temporary folder; signs up through the real forms in Chromium;
- * reads the emails from the outbox (.eml) and shoots their HTML part; opens their links and
- * presses their buttons, shooting each page. At 390 and 1280 CSS px wide, into docs/screenshots/.
+ * Screenshots of the email journey, from the real thing: starts the site (`vite preview` of dist/,
+ * or `vite` with --dev) on a free loopback port with its own emulator data, outbox and link secret
+ * in a temporary folder; signs up through the real forms in Chromium; shoots each email's HTML part
+ * from the outbox, then opens its links and presses their buttons, shooting each page, at 390 and
+ * 1280 CSS px wide. docs/consent.md shows them; tests/e2e/email-link-pages.spec.ts checks the pages.
  *
  *   npm run build && npm run screenshots:email        # the build, as deployed
  *   npm run screenshots:email -- --dev                # the sources, through `vite`
- *   npm run screenshots:email -- --out /tmp/shots     # somewhere else
- *
- * docs/consent.md shows them. Nothing here is a test: tests/e2e/email-link-pages.spec.ts checks the pages.
+ *   npm run screenshots:email -- --out /tmp/shots     # somewhere else (default docs/screenshots/)
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -31,10 +29,7 @@ const WIDTHS = [390, 1280] as const;
 const WAIT_MS = 30_000;
 
 const { values: options } = parseArgs({
-  options: {
-    dev: { type: 'boolean', default: false },
-    out: { type: 'string', default: 'docs/screenshots' },
-  },
+  options: { dev: { type: 'boolean', default: false }, out: { type: 'string', default: 'docs/screenshots' } },
 });
 const outDir = path.resolve(ROOT, options.out);
 
@@ -87,9 +82,8 @@ async function seed(site: string, table: string, fields: Record<string, unknown>
 const written: string[] = [];
 
 /**
- * The page `load` opens, full length, at each width: loaded once (a pressed button acts once),
- * then narrowed or widened. `dark`: at 390 px only, as Apple Mail and iOS Mail show it on a phone
- * set to dark.
+ * The page `load` opens, full length, at each width: loaded once (a pressed button acts once), then
+ * resized. `dark`: at 390 px only, as Apple Mail and iOS Mail show it on a phone set to dark.
  */
 async function shoot(browser: Browser, name: string, load: (page: Page) => Promise<void>, dark = false) {
   const widths = dark ? [390] : WIDTHS;
@@ -159,8 +153,7 @@ async function main(): Promise<void> {
       'Last Updated': at,
     });
 
-    // Sign up through the real forms, as a parent and a teacher would.
-    // A new page for each: a joined form stays joined.
+    // Sign up through the real forms, a new page for each (a joined form stays joined).
     const joinWaitlist = async (email: string, interest: string) => {
       const page = await browser.newPage();
       await page.goto(`${site}/#waitlist`);
@@ -208,13 +201,9 @@ async function main(): Promise<void> {
     await shoot(browser, 'page-unsubscribe', openLink(unsubscribe));
     await shoot(browser, 'page-unsubscribed', openLink(unsubscribe, copy.unsubscribeButton));
     // A link from an email sent 8 days ago, signed with this run's secret.
+    const expiresAt = Math.floor(Date.now() / 1000) - 24 * 3600;
     const expiredToken = await signLink(
-      {
-        purpose: 'confirm',
-        form: 'waitlist',
-        email: parent,
-        expiresAt: Math.floor(Date.now() / 1000) - 24 * 3600,
-      },
+      { purpose: 'confirm', form: 'waitlist', email: parent, expiresAt },
       linkSecret,
     );
     await shoot(browser, 'page-expired', openLink(`${site}/api/email/confirm?token=${expiredToken}`));

@@ -1,8 +1,7 @@
 // @ts-check
 /**
- * Renders the PNG images that must be raster (share preview, app icons) from SVG with Debian's
- * Chromium. Run by hand after changing the artwork: `node scripts/tools/generate-images.mjs`. The
- * outputs are committed in public/.
+ * Renders the PNG images that must be raster (share preview, app icons) from SVG with Chromium, into
+ * public/ (committed). By hand after changing the artwork: `node scripts/tools/generate-images.mjs`.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { chromium } from '@playwright/test';

@@ -1,37 +1,30 @@
 /**
- * How a prerendered page starts its JavaScript. The built page carries no <script src> and no
- * modulepreload link: the browser would fetch those while it parses the HTML, so the first paint
- * would share the phone's connection (and, in Lighthouse's model, wait) on code that only
- * hydrates what is already on screen. Instead one small inline script waits for the first
- * contentful paint, then asks for the page's whole boot list at once (modulepreload, in parallel)
- * and imports the entry. Same script on every page, so the Content-Security-Policy allows it by
- * one hash. `vite` (dev) keeps index.html's plain module script.
+ * How a prerendered page starts its JavaScript. No <script src> or modulepreload link: the browser
+ * would fetch those while it parses the HTML, so the first paint would share the phone's connection
+ * (and, in Lighthouse's model, wait) on code that only hydrates what is on screen. One inline script
+ * waits for the first contentful paint, then preloads the page's whole boot list at once and imports
+ * the entry; the same on every page, so the CSP allows it by one hash. `vite` (dev) keeps index.html's.
  */
 
 /** id of the JSON list of modules the loader preloads right after first paint. */
 export const BOOT_MODULES_ID = 'boot-modules';
 
 /**
- * Longest wait for the first contentful paint's entry where the browser reports paint timing (a
- * browser without it starts after the first frame). Long enough that a slow first paint on a busy
- * phone (over a second happens) never has code requested ahead of it; only a paint that is never
- * reported waits this long. A tab opened in the background paints, and so starts, when shown.
+ * Longest wait for the first contentful paint's entry where the browser reports paint timing (one
+ * without it starts after the first frame): long enough that a slow first paint on a busy phone
+ * (over a second happens) never has code requested ahead of it. A background tab starts when shown.
  */
 export const FIRST_PAINT_WAIT_MS = 5000;
 
 /** The entry's module script, as Vite writes it into the built index.html (crossorigin) or not. */
 const ENTRY_SCRIPT_PATTERN = /\s*<script type="module"(?: crossorigin)? src="([^"]+)"><\/script>/;
 
-/**
- * The web app manifest link. It matters only to installing the site, yet Chrome fetches it as the
- * page loads; the loader adds it after first paint instead.
- */
+/** The manifest link: Chrome fetches it as the page loads, for installing only; the loader adds it later. */
 const MANIFEST_LINK_PATTERN = /\s*<link rel="manifest" href="([^"]+)" \/>/;
 
 /**
- * The inline loader for an entry module. ES5 syntax apart from import(), which every browser
- * that runs the site's modules supports; a failure to load is left to the browser's console, as
- * with a plain module script (the prerendered page stays readable and its links keep working).
+ * The inline loader for an entry module: ES5 apart from import(), which every browser that runs the
+ * site's modules supports. A failure to load is left to the console, as with a module script.
  */
 export function bootLoaderScript(entryHref: string, manifestHref: string | null): string {
   const entry = JSON.stringify(entryHref);
@@ -65,8 +58,7 @@ export function bootLoaderScript(entryHref: string, manifestHref: string | null)
 
 /**
  * Replaces the built index.html's entry module script (and its manifest link) with the inline
- * loader at the end of <body>, after the content it hydrates. Throws when the entry script is not
- * where Vite puts it.
+ * loader at the end of <body>, after the content it hydrates.
  */
 export function withBootLoader(html: string): string {
   const entry = ENTRY_SCRIPT_PATTERN.exec(html);
@@ -79,11 +71,7 @@ export function withBootLoader(html: string): string {
     .replace('</body>', () => `  <script>${script}</script>\n  </body>`);
 }
 
-/**
- * The built index.html with no way to start the app: its entry module script and manifest link
- * removed, and no loader. For pages that must never boot, such as the forms' answer templates
- * (served at a form's action, where the app has no route).
- */
+/** The built index.html that never boots (no entry script, manifest link or loader): the answer templates. */
 export function withoutBoot(html: string): string {
   return html.replace(ENTRY_SCRIPT_PATTERN, '').replace(MANIFEST_LINK_PATTERN, '');
 }

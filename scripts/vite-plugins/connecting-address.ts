@@ -18,9 +18,8 @@ export function trustedProxies(value: string | undefined): ReadonlySet<string> {
 }
 
 /**
- * An address in one spelling, so a proxy matches however it is written: '::ffff:127.0.0.1' (an
- * IPv4 client of a dual-stack socket) → '127.0.0.1', '2001:DB8:0::1' → '2001:db8::1'; anything
- * that is not an address ('unknown') as it is.
+ * An address in one spelling, so a proxy matches however it is written: '::ffff:127.0.0.1' (IPv4
+ * on a dual-stack socket) → '127.0.0.1', '2001:DB8:0::1' → '2001:db8::1'; a non-address as it is.
  */
 function plainAddress(address: string): string {
   return ipaddr.IPv6.isValid(address) ? ipaddr.process(address).toString() : address;

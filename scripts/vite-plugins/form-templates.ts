@@ -1,8 +1,7 @@
 /**
- * The forms' answer templates (src/server/form-door.ts fills them per native post): the built
- * site writes one per form into dist/ at formTemplatePath(form) (prerender.ts); the dev server,
- * which has no dist/, renders one on demand with `devFormTemplate`. The same for the page the
- * emails' links open (src/server/links.ts): `devLinkPageTemplate`.
+ * The forms' answer templates (src/server/form-door.ts fills them per native post) and the page the
+ * emails' links open (src/server/links.ts): the build writes them into dist/ (prerender.ts); the
+ * dev server, which has no dist/, renders them on demand.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,9 +18,8 @@ interface FormTemplateModule {
 }
 
 /**
- * A template document: the site's index.html with nothing that boots the app (the template is
- * served at the form's action, where the app has no route, and it must work as a plain form),
- * the given head (title, noindex, then the styles) and body. Throws if any script is left.
+ * The site's index.html with nothing that boots the app (the template is served at the form's
+ * action, where the app has no route, and must work as a plain form), and the given head and body.
  */
 export function assembleFormTemplate(
   indexHtml: string,
@@ -35,15 +33,12 @@ export function assembleFormTemplate(
   return html;
 }
 
-/** The entry's global styles (src/main.tsx imports them, outside the SSR module graph). */
-const GLOBAL_STYLESHEET = '/src/styles/global.css';
-
 /**
- * The global styles, then every stylesheet the SSR module graph has met so far (the template's
- * own among them), as the dev server serves them. The server must be listening.
+ * The global styles (src/main.tsx imports them, outside the SSR module graph), then every
+ * stylesheet the SSR module graph has met so far (the template's own among them).
  */
 function devStylesheetLinks(server: ViteDevServer): string {
-  const urls = new Set<string>([GLOBAL_STYLESHEET]);
+  const urls = new Set<string>(['/src/styles/global.css']);
   for (const module of server.environments.ssr.moduleGraph.idToModuleMap.values()) {
     if (module.id && /\.css($|\?)/.test(module.id) && !module.url.includes('?')) urls.add(module.url);
   }
@@ -51,12 +46,9 @@ function devStylesheetLinks(server: ViteDevServer): string {
 }
 
 /**
- * The answer template of `form` on the dev server (`vite`, listening), or with no form the page
- * the emails' links open: rendered through Vite's SSR loader from src/entry-server.tsx as the
- * build renders it, with no script. An answer template links the dev server's stylesheets (no
- * dist/ to inline from); fill it with renderFormAnswer from src/server/form-door.ts. The link
- * page's styles are inline (the entry inlines them); fill it with renderLinkPage from
- * src/server/links.ts.
+ * The answer template of `form` on the dev server (`vite`, listening), or with no form the links'
+ * page, rendered through Vite's SSR loader as the build renders it. An answer template links the
+ * dev server's stylesheets (no dist/ to inline from); the link page's are inline (the entry's).
  */
 export async function devFormTemplate(server: ViteDevServer, form?: FormName): Promise<string> {
   const entry = (await server.ssrLoadModule('/src/entry-server.tsx')) as FormTemplateModule;

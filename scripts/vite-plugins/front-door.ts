@@ -1,17 +1,14 @@
 /**
- * The local servers' front door: the first middleware of `vite` and `vite preview` (mounted by
- * worker-server.ts), in Node, before anything hands a request to workerd. Local runs only: on
- * Cloudflare the edge does this.
+ * The first middleware of `vite` and `vite preview` (mounted by worker-server.ts), in Node, before
+ * anything hands a request to workerd. Local runs only: on Cloudflare the edge does this.
  *
- * - **A request target a Request cannot be made from** (`//a@b/`, credentials in the URL; an
- *   absolute-form or `*` target; a path whose percent-encoding does not decode) is answered 400.
- *   Cloudflare's plugin builds a `Request` from the target, and its dev middleware's rejection
- *   ended `vite`.
+ * - **A request target a Request cannot be made from** (`//a@b/`, credentials, absolute-form or
+ *   `*`, undecodable percent-encoding) is answered 400: Cloudflare's plugin builds a `Request` from
+ *   the target, and its dev middleware's rejection ended `vite`.
  * - **A body over the Worker's bound** (BODY_READ_TO_END_BYTES) never reaches workerd: a
- *   Content-Length over it is answered 413 unread, with `Connection: close`; a chunked body is
- *   counted and the connection cut at the bound. workerd keeps a connection whose upload was left
- *   unread for the next request, which then fails (workerd issue 1741): any later request, on any
- *   connection, became a 500.
+ *   Content-Length over it is answered 413 unread (`Connection: close`), a chunked body cut at the
+ *   bound. workerd keeps a connection whose upload was left unread for the next request, which then
+ *   fails (workerd issue 1741): any later request, on any connection, became a 500.
  * - **An error in any middleware** is passed on to the server's error handler (logged, answered
  *   500), never left as an unhandled rejection that ends the process.
  */
@@ -21,7 +18,7 @@ import { BODY_READ_TO_END_BYTES } from '#src/server/request-check.ts';
 import { SECURITY_HEADERS } from '#src/server/security-headers.ts';
 
 /** True when a Request can be made from the target: origin-form, decodable, no credentials. */
-export function usableTarget(target = ''): boolean {
+function usableTarget(target = ''): boolean {
   if (!target.startsWith('/')) return false;
   try {
     decodeURI(target.split('?')[0] ?? '');

@@ -1,8 +1,7 @@
 /**
- * The site's Content-Security-Policy and other security headers, built from the same validated
- * settings the app uses (storage mode and endpoint, analytics script), so the policy allows
- * exactly what the site talks to. The build writes them to dist/_headers (Cloudflare's
- * format) and into each page as a <meta> fallback for hosts that cannot send headers.
+ * The site's Content-Security-Policy and other security headers, from the settings the app uses
+ * (storage mode and endpoint, analytics script), so the policy allows exactly what the site talks
+ * to. The build writes them to dist/_headers and into each page as a <meta> fallback.
  */
 import { hash } from 'node:crypto';
 import type { SiteSettings } from '#src/config/settings.ts';
@@ -23,10 +22,7 @@ export function inlineScriptHashes(html: string): string[] {
     .map(([, , text = '']) => `'sha256-${hash('sha256', text, 'base64')}'`);
 }
 
-/**
- * `forMeta`: a <meta> policy cannot carry frame-ancestors. `scriptHashes`: the inline scripts the
- * pages carry (see inlineScriptHashes).
- */
+/** `forMeta`: a <meta> policy cannot carry frame-ancestors. `scriptHashes`: the pages' inline scripts. */
 export function contentSecurityPolicy(
   settings: SiteSettings,
   { forMeta = false, scriptHashes = [] as readonly string[] } = {},
@@ -57,16 +53,13 @@ export function contentSecurityPolicy(
 }
 
 /**
- * The headers file for the static host.
- *
- * No Cross-Origin-Opener-Policy, on purpose. `same-origin` forces a new browsing context group,
- * so every arrival from a page without it (a search result, a social app, a new tab) starts in a
- * fresh renderer process, as on Android Chrome, which otherwise keeps the tab's process. On this
- * project's test machine that cold commit took 27–53 ms of main-thread work against 14 ms without
- * the header, and Lighthouse counts it ×4 as Total Blocking Time (35–199 ms with, 8–33 ms
- * without). What it buys a site like this one is little: the pages show no per-visitor data, use
- * no cross-origin isolation features, and open every outside link with `noopener`. Weigh that
- * again before adding it (docs/decisions/0003-no-coop-header.md).
+ * The headers file for the static host. No Cross-Origin-Opener-Policy, on purpose: `same-origin`
+ * forces a new browsing context group, so every arrival from a page without it (a search result, a
+ * social app, a new tab) starts in a fresh renderer process, as on Android Chrome. On this
+ * project's test machine that cold commit took 27–53 ms of main-thread work against 14 ms without,
+ * which Lighthouse counts ×4 as Total Blocking Time (35–199 ms with, 8–33 ms without). It buys this
+ * site little: no per-visitor data, no cross-origin isolation features, every outside link
+ * `noopener`. Weigh that again before adding it (docs/decisions/0003-no-coop-header.md).
  */
 export function headersFile(settings: SiteSettings, scriptHashes: readonly string[] = []): string {
   return [

@@ -1,10 +1,9 @@
 /**
  * Reads the build's settings once (environment first, then .env files, as Vite does), validates
- * them with src/config/settings.ts and stops `vite dev` / `vite build` with a message naming
- * every bad variable. The app receives the validated object as `__SITE_SETTINGS__`, so only the
- * values it uses are in the bundle: never the whole `import.meta.env`, and in relay mode no
- * Airtable key, base id or endpoint at all. A production build also prints the launch checklist
- * (scripts/launch-kit/checklist.ts) as a warning while any item fails.
+ * them with src/config/settings.ts and stops `vite dev` / `vite build` with a message naming every
+ * bad variable. The app receives the validated object as `__SITE_SETTINGS__`: never the whole
+ * `import.meta.env`, and in relay mode no Airtable key, base id or endpoint. A production build
+ * also warns with the launch checklist (scripts/launch-kit/checklist.ts) while any item fails.
  */
 import { loadEnv, type Plugin } from 'vite';
 import { parseSiteSettings, type SiteSettings } from '#src/config/settings.ts';
@@ -35,11 +34,10 @@ export function siteSettings(): Plugin & SiteSettingsHolder {
       // Once per production build: when the client is built (not again for the SSR prerender).
       if (config.command !== 'build' || config.mode !== 'production' || name !== 'client') return;
       const checklist = launchChecklist(buildEnv(config.envDir || config.root, config.mode), config.root);
-      if (!checklist.ok) {
-        config.logger.warn(
-          ['', ...checklist.lines, 'Run `npm run launch-check` before going live.', ''].join('\n'),
-        );
-      }
+      if (checklist.ok) return;
+      config.logger.warn(
+        ['', ...checklist.lines, 'Run `npm run launch-check` before going live.', ''].join('\n'),
+      );
     },
   };
 }

@@ -6,27 +6,22 @@
  *
  * What this file adds around Cloudflare's plugin, for local runs only:
  *
- * - **The front door** (front-door.ts), first on both servers: every request answered, however
- *   it is spelled, and no body over the Worker's bound let through to workerd.
+ * - **The front door** (front-door.ts), first on both servers.
  * - **Nothing of `.data/` served**: the link secret, the emulator's data and the outbox are
  *   denied to Vite's file serving (`server.fs.deny`, beside Cloudflare's own for `.dev.vars`,
  *   `.env*` and `.wrangler/`); the emulator's admin answers loopback clients only (admin.ts).
  * - **The Worker's settings from the shell** (or `.env` files, or `.dev.vars`), for the names in
  *   WORKER_SETTINGS (src/server/settings.ts). Cloudflare's plugin reads `vite preview`'s variables
  *   from the `.dev.vars` it copied at build time (workers-sdk discussion 13885): this bridges the
- *   shell's settings in, so `AIRTABLE_ENDPOINT_URL=… npm run preview` points the built Worker at
- *   another Airtable.
+ *   shell's in, so `AIRTABLE_ENDPOINT_URL=… npm run preview` points the built Worker elsewhere.
  * - **Stand-ins for the outside services**, on loopback: with no AIRTABLE_API_KEY, the Airtable
- *   emulator (data in `.data/airtable.json`); and always, the local mail outbox (MAIL_OUTBOX_DIR,
- *   default `.data/outbox`, one `.eml` per message), which the Worker posts its emails to
- *   (MAIL_OUTBOX_URL). Both are listed on the emulator's page, `/__emulator/` on the site's origin.
- * - **A link secret of this checkout's own** when LINK_SECRET is unset: random, made on first run,
- *   kept in `.data/link-secret` (ignored by git). Nothing in the repository signs a link.
- * - **The connecting address** (connecting-address.ts): `CF-Connecting-IP` from the socket, as
- *   Cloudflare sets it, so the per-client limits hold.
+ *   emulator (data in `.data/airtable.json`); and always the mail outbox (MAIL_OUTBOX_DIR, default
+ *   `.data/outbox`, one `.eml` per message) the Worker posts its emails to (MAIL_OUTBOX_URL). Both
+ *   are listed on the emulator's page, `/__emulator/` on the site's origin.
+ * - **A link secret of this checkout's own** when LINK_SECRET is unset, kept in `.data/link-secret`.
+ * - **The connecting address** (connecting-address.ts): `CF-Connecting-IP` from the socket.
  *
- * A build with VITE_AIRTABLE_API_KEY (the spec's direct mode) is a folder of static files,
- * `dist/client`, any host serves: the Worker is left out of it (`assetsOnly`).
+ * A direct-mode build (VITE_AIRTABLE_API_KEY) is static files, `dist/client`: no Worker (`assetsOnly`).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,9 +55,6 @@ import { connectingAddress } from './connecting-address.ts';
 import { frontDoor } from './front-door.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
-/** Where this checkout keeps its own link secret (under .data/, ignored by git). */
-const LOCAL_LINK_SECRET_FILE = '.data/link-secret';
-
 type Vars = Record<string, string>;
 
 /**
@@ -95,9 +87,9 @@ function localSiteUrl(config: UserConfig, isPreview: boolean): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** This checkout's own link secret: made once, 32 random bytes as hex. */
+/** This checkout's own link secret (ignored by git): made once, 32 random bytes as hex. */
 function localLinkSecret(root: string): string {
-  const file = path.join(root, LOCAL_LINK_SECRET_FILE);
+  const file = path.join(root, '.data/link-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(32).toString('hex');
   mkdirSync(path.dirname(file), { recursive: true });
@@ -118,13 +110,10 @@ function devTemplates(server: ViteDevServer): Connect.NextHandleFunction {
       : '';
     const isLinkPage = pathname.replace(/\.html$/, '') === linkPage;
     if (!isLinkPage && !Object.hasOwn(FORMS, name)) return next();
-    (isLinkPage ? devLinkPageTemplate(server) : devFormTemplate(server, name as FormName)).then(
-      (html) => {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-        res.end(html);
-      },
-      (error: unknown) => next(error),
-    );
+    (isLinkPage ? devLinkPageTemplate(server) : devFormTemplate(server, name as FormName)).then((html) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(html);
+    }, next);
   };
 }
 
@@ -174,12 +163,9 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       for (const name of WORKER_SETTINGS) if (shell[name]) fromShell[name] = shell[name];
       const given = { ...readVarsFile(path.join(root, '.dev.vars')), ...fromShell };
       // The stand-ins' own settings (not the Worker's), from the shell or .dev.vars.
-      const outboxDir = path.resolve(
-        root,
-        shell.MAIL_OUTBOX_DIR || given.MAIL_OUTBOX_DIR || DEFAULT_MAIL_OUTBOX_DIR,
-      );
-      const dataFile =
-        shell.AIRTABLE_EMULATOR_DATA || given.AIRTABLE_EMULATOR_DATA || EMULATOR_DEFAULT_DATA_FILE;
+      const own = (name: string) => shell[name] || given[name];
+      const outboxDir = path.resolve(root, own('MAIL_OUTBOX_DIR') || DEFAULT_MAIL_OUTBOX_DIR);
+      const dataFile = own('AIRTABLE_EMULATOR_DATA') || EMULATOR_DEFAULT_DATA_FILE;
       // Its API answers requests without an Origin (the Worker's) and pages on its own origin:
       // no page on another origin reads submissions with its fixed local key.
       emulator = createEmulator({ dataFile: path.resolve(root, dataFile), outboxDir, apiOrigins: 'own' });
@@ -193,13 +179,11 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       });
       const ownAirtable = !given.AIRTABLE_API_KEY;
       vars = {
-        ...(ownAirtable
-          ? {
-              AIRTABLE_API_KEY: emulator.apiKey,
-              AIRTABLE_BASE_ID: emulator.baseId,
-              AIRTABLE_ENDPOINT_URL: standIns.url,
-            }
-          : {}),
+        ...(ownAirtable && {
+          AIRTABLE_API_KEY: emulator.apiKey,
+          AIRTABLE_BASE_ID: emulator.baseId,
+          AIRTABLE_ENDPOINT_URL: standIns.url,
+        }),
         ...fromShell,
         // The address this server serves, on the port it is told (taken strictly, below): every
         // emailed link leads there, whatever Host or request line a client sends.
@@ -218,10 +202,9 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
         if (!builtDir) throw new Error('vite preview serves a build: run `npm run build` first');
         const file = path.join(builtDir, '.dev.vars');
         const built = existsSync(file) ? readFileSync(file, 'utf8') : null;
-        const merged = { ...readVarsFile(file), ...vars };
         writeFileSync(
           file,
-          Object.entries(merged)
+          Object.entries({ ...readVarsFile(file), ...vars })
             .map(([name, value]) => `${name}=${JSON.stringify(value)}\n`)
             .join(''),
           { mode: 0o600 },
@@ -276,10 +259,9 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       // Each server its own local state (queues, KV, limits): tests run several side by side.
       persistState: { path: process.env.WORKER_STATE_DIR || '.wrangler/state' },
       inspectorPort: false,
-      // `vite` only (a build keeps wrangler.jsonc's own): the shell's settings and the stand-ins,
-      // and unknown paths answered by the app's router, since there is no dist/404.html yet.
-      // (Cloudflare's plugin merges what this returns into wrangler.jsonc's config.)
-      // A direct-mode build is static files: nothing runs before the assets.
+      // Merged into wrangler.jsonc's config. `vite` only: the shell's settings and the stand-ins, and
+      // unknown paths answered by the app's router (no dist/404.html yet). A direct-mode build is
+      // static files: nothing runs before the assets.
       config: () =>
         developing
           ? { vars, assets: { not_found_handling: 'single-page-application' } }
