@@ -1,14 +1,12 @@
 // @ts-check
 /**
- * `npm run bench`: builds the site, serves it on loopback like the static host, runs Lighthouse 12
- * (Debian Chromium, simulated throttling) on every route and on a plain static page holding only
- * the home hero (the floor no framework can beat), and prints one table per preset: FCP and LCP
- * with their ratios to the floor, TBT, CLS, JavaScript before interaction and the four category
- * scores, each the median of BENCH_RUNS runs (default 5: total blocking time varies from run to
- * run on a shared machine). Runs are interleaved (every route once, then again) so a noisy moment
- * spreads over all routes, floor included.
- * BENCH_PRESETS=mobile,desktop adds the desktop preset (default: mobile, the issue's target).
- * Not part of `npm test`: slow and noisy.
+ * `npm run bench`: builds the site, serves it on loopback as deployed, runs Lighthouse 12 (Debian
+ * Chromium, simulated throttling) on every route and on a static page holding only the home hero
+ * (the floor no framework can beat), and prints one table per preset: FCP and LCP with their ratios
+ * to the floor, TBT, CLS, JavaScript before interaction and the category scores, each the median of
+ * BENCH_RUNS runs (default 5: TBT varies from run to run on a shared machine). Runs are interleaved
+ * (every route once, then again) so a noisy moment spreads over all routes, floor included.
+ * BENCH_PRESETS=mobile,desktop adds the desktop preset. Not part of `npm test`: slow and noisy.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -41,11 +39,7 @@ const TARGETS = {
   jsKb: JS_BEFORE_INTERACTION_BUDGET_KB,
 };
 
-/**
- * The floor: the prerendered home hero with the CSS and icon link the home page has, and no
- * JavaScript.
- * @param {string} siteDir
- */
+/** The floor: the home hero with the home page's CSS and icon link, no JavaScript. @param {string} siteDir */
 async function writeFloorPage(siteDir) {
   const html = await readFile(join(siteDir, 'index.html'), 'utf8');
   const start = html.indexOf('<section class="home-hero"');
@@ -86,11 +80,7 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/**
- * @param {string} url
- * @param {number} port
- * @param {'mobile' | 'desktop'} preset
- */
+/** @param {string} url @param {number} port @param {'mobile' | 'desktop'} preset */
 async function auditOnce(url, port, preset) {
   const result = await lighthouse(
     url,
@@ -148,14 +138,11 @@ function medianRun(runs) {
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|manifest\+json|xml)|image\/svg\+xml)/;
 
 /**
- * `vite preview` of a folder on `port` + 10: the Worker in workerd serving it, as production does
- * (scripts/vite-plugins/worker-server.ts); with `plain`, no config and so no Worker, plain static
- * files (the floor has no build of a Worker).
- * And Cloudflare's edge in front of it on `port`: on a deploy the edge compresses each text
- * response (brotli or gzip, as the browser asks), which the Worker's local assets server does
- * not do; without it the audits would time uncompressed transfers no visitor gets. Compressed
- * bodies are kept per path and encoding, as the edge caches them.
- * @param {string} outDir @param {number} port @param {boolean} [plain]
+ * `vite preview` of a folder on `port` + 10 (the Worker in workerd serving it, as in production;
+ * with `plain`, static files: the floor has no Worker), behind Cloudflare's edge on `port`. The edge
+ * compresses each text response (brotli or gzip, as the browser asks) and caches it per path and
+ * encoding; the Worker's local assets server does not, and the audits would time uncompressed
+ * transfers no visitor gets. @param {string} outDir @param {number} port @param {boolean} [plain]
  */
 async function serveBehindEdge(outDir, port, plain = false) {
   const origin = `http://127.0.0.1:${port + 10}`;
@@ -191,17 +178,18 @@ async function serveBehindEdge(outDir, port, plain = false) {
     response.writeHead(answer.status, answer.headers).end(answer.body);
   });
   await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
-  const close = async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await vite.close();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await vite.close();
+    },
   };
-  return { url: `http://127.0.0.1:${port}`, close };
 }
 
 /**
- * Asks once for every file of the site as a browser would (brotli, then gzip), so the first
- * audited load of each page never pays the compression or the local server's first-request costs.
- * @param {string} url @param {string} dir
+ * Asks once for every file of the site as a browser would (brotli, then gzip), so no audited load
+ * pays the compression or the local server's first-request costs. @param {string} url @param {string} dir
  */
 async function warmCompression(url, dir) {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
@@ -215,19 +203,15 @@ async function warmCompression(url, dir) {
 process.env.VITE_SITE_URL = `http://127.0.0.1:${PORT}`;
 await (await createBuilder({ logLevel: 'warn', build: { outDir: OUT, emptyOutDir: true } })).buildApp();
 await writeFloorPage(SITE_FILES);
-// The edge on the site's address, the Worker behind it.
 const site = await serveBehindEdge(OUT, PORT);
 const floor = await serveBehindEdge(FLOOR, FLOOR_PORT, true);
 const bundle = await measureRoutes(SITE_FILES, await loadRouteTable());
 await warmCompression(site.url, SITE_FILES);
-const chrome = await chromeLauncher.launch({
-  chromePath: CHROMIUM_PATH,
-  chromeFlags: [...CHROMIUM_FLAGS],
-});
+const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: [...CHROMIUM_FLAGS] });
 
 /**
- * The floor, then every route of the table this build has. The JavaScript target applies to the
- * content pages (interactive pages load as little as they can manage, over it: docs/speed.md).
+ * The floor, then every route this build has. The JavaScript target applies to the content pages
+ * (interactive ones load as little as they can, over it: docs/speed.md).
  * @type {{ route: string, url: string, jsKb: number, jsTarget: boolean }[]}
  */
 const targets = [

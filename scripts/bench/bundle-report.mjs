@@ -1,10 +1,9 @@
 // @ts-check
 /**
- * What each prerendered route downloads before interaction: the entry script, the modules it
- * fetches after first paint to hydrate (the page's boot list), everything those import statically
- * (followed through the chunks), and any stylesheets, gzipped.
- * Used by the ceiling check in `npm test` (tests/e2e/prerender.spec.ts) and by `npm run bench`;
- * `node scripts/bench/bundle-report.mjs [dist/client]` (the build's site files) prints it and fails when a route is over its ceiling.
+ * What each prerendered route downloads before interaction, gzipped: the entry script, its boot
+ * list (fetched after first paint to hydrate), everything those import statically, and any
+ * stylesheets. Used by tests/e2e/prerender.spec.ts's ceiling check and `npm run bench`; `node
+ * scripts/bench/bundle-report.mjs [dist/client]` prints it and fails when a route is over its ceiling.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,25 +14,22 @@ import { gzipSync } from 'node:zlib';
 export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
 /**
  * What `npm test` enforces per route, by the page's kind in the route table (src/config/site.ts).
- * A content page keeps its prerendered markup and loads only the shell (src/app/lazy-page.tsx), as
- * the not-found page does: it is held to the target itself. The shell carries the route table,
- * so each new page adds its title, description and nav labels to every page: the target leaves
- * room for that, where a ceiling just above today's figure would stop the next page.
- * An interactive page hydrates with its own chunk (forms, widgets): React DOM 19 and react-router
- * alone are about 80 KB gzip, so such pages land above the target (docs/speed.md), and their
- * ceiling sits just above what they reach, to stop regressions. Raise it only for a reason the
- * commit gives, and keep what it pays for after the first paint.
+ * A content page (and the not-found page) keeps its prerendered markup and loads only the shell
+ * (src/app/lazy-page.tsx): held to the target itself, which leaves room for each new page's title,
+ * description and nav labels in the shell's route table. An interactive page hydrates with its own
+ * chunk: React DOM 19 and react-router alone are about 80 KB gzip (docs/speed.md), so its ceiling
+ * sits just above what it reaches. Raise it only for a reason the commit gives.
  */
 export const JS_CEILING_KB = Object.freeze({ interactive: 105, content: JS_BEFORE_INTERACTION_BUDGET_KB });
+
+/** A chunk's static import of another chunk (beside it in assets/). */
+const STATIC_IMPORT = /(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?["']\.\/([^"']+\.js)["']/g;
 
 /** @typedef {typeof import('#src/config/site.ts')} RouteTableModule */
 /** @typedef {Pick<RouteTableModule, 'ROUTE_LIST' | 'NOT_FOUND'>} RouteTable */
 /** @typedef {keyof typeof JS_CEILING_KB} PageKind */
 
-/**
- * The route table, through Vite's module runner: Node 20 cannot import TypeScript itself.
- * @returns {Promise<RouteTableModule>}
- */
+/** The route table, through Vite's runner (Node 20 imports no TS). @returns {Promise<RouteTableModule>} */
 export async function loadRouteTable() {
   const { runnerImport } = await import('vite');
   const table = fileURLToPath(new URL('../../src/config/site.ts', import.meta.url));
@@ -46,15 +42,11 @@ function fileOf(path) {
   return path === '/' ? 'index.html' : `${path.slice(1)}/index.html`;
 }
 
-/**
- * @typedef {{ route: string, kind: PageKind, ceilingKb: number, jsFiles: string[], jsGzipKb: number, cssGzipKb: number, htmlGzipKb: number }} RouteReport
- */
+/** @typedef {{ route: string, kind: PageKind, ceilingKb: number, jsFiles: string[], jsGzipKb: number, cssGzipKb: number, htmlGzipKb: number }} RouteReport */
 
 /**
  * Every route of the table built into distDir (a route behind a flag that is off has no file),
- * then the not-found page as '(404)'.
- * @param {string} distDir
- * @param {RouteTable} table
+ * then the not-found page as '(404)'. @param {string} distDir @param {RouteTable} table
  * @returns {Promise<RouteReport[]>}
  */
 export async function measureRoutes(distDir, table) {
@@ -79,33 +71,26 @@ export async function measureRoutes(distDir, table) {
     const html = await readFile(join(distDir, file), 'utf8').catch(() => null);
     if (html === null) continue;
     const bootList = /<script type="application\/json" id="boot-modules">([^<]*)<\/script>/.exec(html)?.[1];
-    const scripts = [
+    /** @type {string[]} */
+    const bootHrefs = bootList ? JSON.parse(bootList) : [];
+    // Followed through static imports: whatever a loaded chunk imports statically loads before it runs.
+    const queue = [
       // The entry, which the inline boot loader imports (scripts/vite-plugins/boot-loader.ts).
-      ...[...html.matchAll(/\bimport\("\/(assets\/[^"]+\.js)"\)/g)].map(
-        (match) => /** @type {string} */ (match[1]),
-      ),
+      ...Array.from(html.matchAll(/\bimport\("\/(assets\/[^"]+\.js)"\)/g), (match) => String(match[1])),
       // What the entry fetches right after first paint to hydrate: still before interaction.
-      .../** @type {string[]} */ (bootList ? JSON.parse(bootList) : []).map((href) =>
-        href.replace(/^\//, ''),
-      ),
+      ...bootHrefs.map((href) => href.replace(/^\//, '')),
     ];
     const cssFiles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="\/([^"]+)"/g)].map(
       (match) => /** @type {string} */ (match[1]),
     );
-    // Follow static imports: whatever a loaded chunk imports statically loads before it runs.
     /** @type {Set<string>} */
     const jsFiles = new Set();
-    const queue = [...scripts];
     while (queue.length > 0) {
       const next = /** @type {string} */ (queue.shift());
       if (jsFiles.has(next)) continue;
       jsFiles.add(next);
       const code = await readFile(join(distDir, next), 'utf8');
-      for (const match of code.matchAll(
-        /(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?["']\.\/([^"']+\.js)["']/g,
-      )) {
-        queue.push(`assets/${match[1]}`);
-      }
+      for (const match of code.matchAll(STATIC_IMPORT)) queue.push(`assets/${match[1]}`);
     }
     reports.push({
       route,

@@ -1,8 +1,7 @@
 /**
- * A loopback proxy in front of the emulator that plays Airtable's bad days: it counts every
- * API request and its answer (the load test's "Airtable requests" and "429s"), and turns a
- * chosen share of answers into 500s (the request is not applied) or dropped connections (the
- * request IS applied, then the socket is cut: the answer is lost, the worst case for duplicates).
+ * A loopback proxy in front of the emulator that plays Airtable's bad days: it counts every API
+ * request and its answer ("Airtable requests", "429s"), and turns a chosen share of answers into
+ * 500s (not applied) or dropped connections (applied, then the socket cut: the worst case for duplicates).
  */
 import http from 'node:http';
 import { onLoopback } from '#scripts/loopback.ts';

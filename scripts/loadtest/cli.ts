@@ -1,15 +1,12 @@
 /**
- * `npm run loadtest`: the launch-day rush against a local emulator with Airtable's limit, in
- * one or more deploy modes, printed as one table. Defaults are the launch target:
+ * `npm run loadtest`: the launch-day rush against a local emulator with Airtable's limit, in one
+ * or more deploy modes, printed as one table. Defaults are the launch target:
  *
  *   npm run loadtest                                  # queued mode (the Worker in workerd)
  *   npm run loadtest -- --mode all                    # direct and queued, one table
- *                                                     # (queued with mail: emails queued, sent,
- *                                                     # one confirmation per new address)
  *   npm run loadtest -- --errors 0.02 --drops 0.01    # Airtable having a bad day
  *   npm run loadtest -- --signups 300 --quotes 30 --repeats 30 --over 5
- *   npm run loadtest -- --attack                      # one client flooding the Worker (20 in
- *                                                     # flight) while 60 real visitors sign up over 60 s
+ *   npm run loadtest -- --attack                      # one client (20 in flight), 60 visitors over 60 s
  */
 import { parseArgs } from 'node:util';
 import {
@@ -66,24 +63,20 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`--mode must be one of ${RUSH_MODES.join(', ')} or all`);
     return 2;
   }
+  const rush = {
+    signups: numbers.signups,
+    quotes: numbers.quotes,
+    repeats: numbers.repeats,
+    overMs: numbers.over * 1000,
+    penaltyMs: numbers.penalty,
+    errorRate: numbers.errors,
+    dropRate: numbers.drops,
+    settleTimeoutMs: numbers.settle * 1000,
+    ...(values.attack ? { attackInFlight: numbers['attack-in-flight'] } : {}),
+    log: (line: string) => console.log(line),
+  };
   const reports: RushReport[] = [];
-  for (const each of modes) {
-    reports.push(
-      await runRush({
-        mode: each,
-        signups: numbers.signups,
-        quotes: numbers.quotes,
-        repeats: numbers.repeats,
-        overMs: numbers.over * 1000,
-        penaltyMs: numbers.penalty,
-        errorRate: numbers.errors,
-        dropRate: numbers.drops,
-        settleTimeoutMs: numbers.settle * 1000,
-        ...(values.attack ? { attackInFlight: numbers['attack-in-flight'] } : {}),
-        log: (line) => console.log(line),
-      }),
-    );
-  }
+  for (const each of modes) reports.push(await runRush({ mode: each, ...rush }));
   const airtable = `Airtable limit 5 requests/s, penalty ${numbers.penalty / 1000} s`;
   if (values.attack) {
     console.log(

@@ -1,10 +1,8 @@
 /**
- * Many visitors from many addresses, on one machine: a loopback forwarder that connects to the
- * site from a different 127.x.y.z source address per visitor. A visitor's storage layer is
- * pointed at `${url}/c/<visitor>/…`; the forwarder strips the prefix and opens its connection to
- * the target from that visitor's own address, so the site's per-client limit sees what it would
- * in production: one address per person (all of 127.0.0.0/8 is this machine's on Linux).
- * Also the forwarding chaos-proxy.ts shares.
+ * Many visitors from many addresses, on one machine: a loopback forwarder that takes
+ * `${url}/c/<visitor>/…` to the target from that visitor's own 127.x.y.z source address (all of
+ * 127.0.0.0/8 is this machine's on Linux), so the site's per-client limit sees one address per
+ * person, as in production. Also the forwarding chaos-proxy.ts shares.
  */
 import http from 'node:http';
 import { onLoopback } from '#scripts/loopback.ts';

@@ -1,18 +1,14 @@
 /**
- * The launch-day rush, measured: thousands of visitors submit the two forms within a minute,
- * each as the page sends it (direct: the REAL storage layer, src/lib/airtable/upsert.ts →
- * airtable.js over HTTP, with the production 30 s answer bound; queued: the enhanced form's post
- * to the form's door, asking for JSON), against a fresh emulator with Airtable's limit (5 requests
- * per second per base) and its penalty, behind a proxy that counts Airtable's requests and can
- * inject 500s and dropped connections. Two ways to deploy:
+ * The launch-day rush, measured: thousands of visitors submit the two forms within a minute against
+ * a fresh emulator with Airtable's limit (5 requests per second per base) and its penalty, behind a
+ * proxy that counts Airtable's requests and can inject 500s and dropped connections. Two deploys:
  *
- * - direct:  the page talks to Airtable itself (the spec's mode);
- * - queued:  the Worker in workerd (`wrangler dev`): the door accepts into a Cloudflare Queue,
- *            and the queue's one paced consumer writes to Airtable.
- *
- * Queued mode runs with mail, as deployed (docs/consent.md): the Worker through its mail queue and
- * the `send_email` binding `wrangler dev` simulates. The report counts the emails queued and sent,
- * and checks that every new address got exactly one confirmation.
+ * - direct: the page talks to Airtable itself (the spec's mode) through the REAL storage layer
+ *   (src/lib/airtable/upsert.ts → airtable.js over HTTP, with the production 30 s answer bound);
+ * - queued: the Worker in workerd (`wrangler dev`): the enhanced form posts to the door (asking for
+ *   JSON), which accepts into a Cloudflare Queue whose one paced consumer writes to Airtable. With
+ *   mail, as deployed (docs/consent.md): the mail queue and the `send_email` binding `wrangler dev`
+ *   simulates; the report counts emails queued and sent, and one confirmation per new address.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { normaliseEmail } from '#src/lib/forms/submission.ts';
@@ -50,25 +46,16 @@ export interface RushOptions {
   /** Longest to wait, after the last submission, for the queue to store everything. */
   settleTimeoutMs?: number;
   /**
-   * Stop waiting sooner once nothing new has come for this long: no record stored (queued mode)
-   * and no confirmation sent (queued mode's mail). Default: two of Airtable's penalties and a
-   * minute. A busy machine only slows the queue down; this tells what has stopped coming from
-   * what is still on its way.
+   * Stop waiting sooner once no record was stored and no confirmation sent for this long (a busy
+   * machine only slows the queue down). Default: two of Airtable's penalties and a minute.
    */
   settleStallMs?: number;
-  /**
-   * One attacking client (one address) keeps this many creates in flight for the whole rush,
-   * while the real visitors submit from addresses of their own (queued mode: the Worker).
-   */
+  /** Queued mode: one attacking client (one address) keeps this many creates in flight throughout. */
   attackInFlight?: number;
   log?: (line: string) => void;
 }
 
-interface Submission {
-  at: number;
-  kind: 'waitlist' | 'quote';
-  email: string;
-}
+type Submission = { at: number; kind: 'waitlist' | 'quote'; email: string };
 
 /** The rush's schedule: originals evenly spread, each repeat after its original. */
 function schedule(options: Pick<RushOptions, 'signups' | 'quotes' | 'repeats' | 'overMs'>, token: string) {
@@ -79,8 +66,7 @@ function schedule(options: Pick<RushOptions, 'signups' | 'quotes' | 'repeats' | 
     originals.push({ at: 0, kind: 'quote', email: `rush.q${i}.${token}@school.sch.uk` });
   // Quotes interleaved with sign-ups, as they would arrive.
   originals.sort((a, b) => (a.email < b.email ? -1 : 1));
-  const total = originals.length + options.repeats;
-  const step = options.overMs / Math.max(1, total);
+  const step = options.overMs / Math.max(1, originals.length + options.repeats);
   const all: Submission[] = [];
   const repeatEvery = Math.max(1, Math.floor(originals.length / Math.max(1, options.repeats)));
   let repeats = 0;
@@ -114,9 +100,8 @@ function describeFailure(error: unknown): string {
 }
 
 /**
- * Polls `countLeft` until it is 0, the deadline passes, or it has not fallen for `stallMs` (what is
- * left then has stopped coming, not slowed down: a busy machine only stretches the wait), logging
- * what is left every 15 s. Returns what is left.
+ * Polls `countLeft` until it is 0, the deadline passes, or it has not fallen for `stallMs` (then it
+ * has stopped coming, not slowed down), logging it every 15 s. Returns what is left.
  */
 async function waitWhileProgressing(
   countLeft: () => number,
@@ -203,7 +188,7 @@ export async function runRush(options: RushOptions) {
       sentMail = worker.sentEmails;
       const spread = await startClientSpread(worker.url);
       closers.unshift(spread.close);
-      doorFor = (visitor, path) => spread.urlFor(visitor, path);
+      doorFor = spread.urlFor;
       // The attacker as visitor 9,999,999: an address no real visitor of a run has.
       if (options.attackInFlight)
         stopAttack = floodFrom(spread.urlFor(9_999_999, WAITLIST_FORM.path), options.attackInFlight);
@@ -222,7 +207,6 @@ export async function runRush(options: RushOptions) {
       useCases: ['support-learners'],
       otherUseCase: '',
     });
-    /** Queued: the enhanced form's post, answered within the page's bound. */
     const viaDoor = async (url: string, posted: Readonly<Record<string, string | readonly string[]>>) => {
       const response = await enhancedPost(url, posted);
       const answer = (await response.json().catch(() => null)) as { success?: unknown } | null;
@@ -303,7 +287,6 @@ export async function runRush(options: RushOptions) {
         log: (unsent) => log(`${options.mode}: ${unsent} confirmations still to send…`),
       });
       const counts = confirmations();
-      // Put on the Worker's mail queue, sent, and new addresses with no confirmation or more than one.
       mail = {
         queued: mailQueued,
         sent: sentMail().length,
@@ -353,7 +336,6 @@ export async function runRush(options: RushOptions) {
       recordsPerRequest: counts.requests > 0 ? stored / counts.requests : 0,
       requestsPerSecond: counts.requests / writingSeconds,
       errors,
-      // Queued mode: the emails, and one confirmation per new address.
       ...(mail ? { mail } : {}),
     };
   } finally {

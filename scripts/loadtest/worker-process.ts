@@ -1,13 +1,11 @@
 /**
- * The reference deploy run locally: `wrangler dev` (workerd) with wrangler.jsonc — static
- * assets, the relay, the SUBMISSIONS queue and its consumer, dead letters in local KV — its
- * AIRTABLE_* variables pointing at a loopback stand-in. Used by the load test and npm test.
+ * The reference deploy run locally: `wrangler dev` (workerd) with wrangler.jsonc — static assets,
+ * the relay, the SUBMISSIONS queue and its consumer, dead letters in local KV — its AIRTABLE_*
+ * variables pointing at a loopback stand-in. Used by the load test and npm test.
  *
- * Mail: wrangler.jsonc binds Cloudflare Email Service's `send_email` as EMAIL, which `wrangler dev`
- * (miniflare) simulates with no account: it sends nothing, logs each email (From, To, Subject)
- * and keeps its text and HTML parts in local files. `sentEmails()` reads them back from the log,
- * so a test sees what the Worker sent through the real binding. Each run signs its links with a
- * random LINK_SECRET of its own (no secret from the repository signs anything).
+ * Mail: `wrangler dev` (miniflare) simulates the `send_email` binding EMAIL with no account: it
+ * sends nothing, logs each email (From, To, Subject) and keeps its parts in local files;
+ * `sentEmails()` reads them back from the log, so a test sees what went through the real binding.
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -64,9 +62,8 @@ function sentEmailLog() {
     /** Each email the Worker handed to its `send_email` binding, oldest first. */
     emails() {
       return sent.map(({ From: from, To: to, Subject: subject, Text: textFile }) => {
-        /** The plain-text part (read from the file the binding kept). */
+        // The plain-text part, from the file the binding kept.
         const text = () => (textFile ? readFile(textFile, 'utf8') : Promise.resolve(''));
-        /** Every http(s) link in the plain-text part. */
         const links = async () => (await text()).match(/https?:\/\/[^\s<>"]+/g) ?? [];
         return { from, to, subject, text, links };
       });
@@ -96,10 +93,9 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * The environment without libfaketime's preload (`npm run test:clock` moves the tests' clock with
- * it): workerd hangs at start under it, even for `--version`. The Worker then runs on the real
- * clock while the tests run on the moved one, which is itself a check that no test compares its
- * own clock with the server's.
+ * The environment without libfaketime's preload (`npm run test:clock`): workerd hangs at start
+ * under it, even for `--version`. The Worker then runs on the real clock while the tests run on the
+ * moved one, itself a check that no test compares its own clock with the server's.
  */
 function withoutMovedClock(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const kept = (env.LD_PRELOAD ?? '').split(/[\s:]+/).filter((lib) => lib && !lib.includes('faketime'));
@@ -109,13 +105,11 @@ function withoutMovedClock(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** What workerd or wrangler says when a port it was given has been taken meanwhile. */
 const PORT_TAKEN = /Address already in use|EADDRINUSE/;
-/** Starts tried on fresh ports before giving up. */
 const START_ATTEMPTS = 3;
 
 /**
- * Starts `wrangler dev` on free ports. A port is found free, then released for wrangler to bind,
- * so another process can take it in between (the two moved clocks' Workers did): such a start is
- * tried again on fresh ports.
+ * Starts `wrangler dev` on free ports. A port found free is released for wrangler to bind, so
+ * another process can take it in between (the two moved clocks' Workers did): then it tries again.
  */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   for (let attempt = 1; ; attempt += 1) {
@@ -140,33 +134,25 @@ async function startWorkerOnce(options: WorkerOptions) {
     await writeFile(path.join(assetsDir, 'index.html'), page('Podling'));
     await writeFile(path.join(assetsDir, '404.html'), page('Not found'));
   }
-  const config = options.editConfig
-    ? await editedConfig(state, options.editConfig)
-    : path.join(ROOT, 'wrangler.jsonc');
   const url = `http://127.0.0.1:${port}`;
-  // A secret of this run's own: nothing in the repository signs a link.
-  const vars = {
-    LINK_SECRET: randomBytes(32).toString('hex'),
-    SITE_URL: url,
-    ...options.vars,
+  // A link secret of this run's own: nothing in the repository signs a link.
+  const vars = { LINK_SECRET: randomBytes(32).toString('hex'), SITE_URL: url, ...options.vars };
+  const flags = {
+    '--config': options.editConfig
+      ? await editedConfig(state, options.editConfig)
+      : path.join(ROOT, 'wrangler.jsonc'),
+    '--ip': '127.0.0.1',
+    '--port': String(port),
+    // Its own devtools port too: wrangler's default (9229) is one per machine, and two Workers
+    // starting at once (the integration tests' forks, the two moved clocks) raced for it.
+    '--inspector-port': String(await freePort()),
+    '--assets': assetsDir,
+    '--persist-to': path.join(state, 'persist'),
   };
   const args = [
     WRANGLER,
     'dev',
-    '--config',
-    config,
-    '--ip',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    // Its own devtools port too: wrangler's default (9229) is one per machine, and two Workers
-    // starting at once (the integration tests' forks, the two moved clocks) raced for it.
-    '--inspector-port',
-    String(await freePort()),
-    '--assets',
-    assetsDir,
-    '--persist-to',
-    path.join(state, 'persist'),
+    ...Object.entries(flags).flat(),
     '--show-interactive-dev-session=false',
     ...(options.extraArgs ?? []),
     ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
@@ -210,6 +196,5 @@ async function startWorkerOnce(options: WorkerOptions) {
     await close();
     throw error;
   }
-  /** sentEmails: every email sent so far, oldest first. */
   return { url, close, sentEmails: () => emails.emails() };
 }

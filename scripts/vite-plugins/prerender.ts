@@ -1,9 +1,8 @@
 /**
- * `vite build` builds the whole deployable site with Vite's Environment API: the client bundle,
- * then an SSR build of src/entry-server.tsx, then every route prerendered to its own HTML file
- * (plus 404.html) with only that page's CSS inlined (the shell's and its own chunk's, not the
- * whole site's) and the page's boot-module list, and the files the host reads: _headers
- * (security headers and caching), sitemap.xml and robots.txt.
+ * `vite build` builds the whole deployable site with Vite's Environment API: the client bundle, an
+ * SSR build of src/entry-server.tsx, then every route prerendered to its own HTML file (and
+ * 404.html) with only that page's CSS inlined and its boot list, and _headers, sitemap.xml and
+ * robots.txt.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -17,14 +16,10 @@ import { assembleFormTemplate, type RenderedFormTemplate } from './form-template
 import { contentSecurityPolicy, headersFile, inlineScriptHashes } from './security-headers.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
 
-/**
- * What src/entry-server.tsx renders for each route. Declared here, where it is read, and imported
- * from there as a type: the node tsconfig has no JSX, so this file cannot import the entry.
- */
+/** What src/entry-server.tsx renders for each route (declared here: the node tsconfig has no JSX). */
 export interface PrerenderedPage {
   /** Route path, or '*' for the not-found page. */
   path: string;
-  /** The page's one h1. */
   heading: string;
   head: string;
   html: string;
@@ -39,9 +34,7 @@ const CLIENT_START_MODULE = 'src/app/start.tsx';
 
 /**
  * The chunks behind the app's start module and a page's own chunk (when given), each after its
- * static imports: what hydrating that page loads, in load order. The entry itself is not one.
- * Their files are the page's boot list, which its boot loader preloads, with the entry, right
- * after first paint (see boot-loader.ts).
+ * static imports, the entry left out: the page's boot list (boot-loader.ts), in load order.
  */
 function hydrationChunks(manifest: Manifest, modulePath: string | null): ManifestChunk[] {
   const chunks: ManifestChunk[] = [];
@@ -67,11 +60,9 @@ export function fileForPath(path: string): string {
 
 /**
  * The CSS a page needs, in cascade order: the entry's (global styles), then that of the chunks
- * that hydrate it (the shell, the page's own chunk and what it imports statically). Inline
- * (first paint waits on no request), followed by a disabled link to each file it came from:
- * browsers never fetch a disabled stylesheet, and Vite's loader, seeing the link, does not fetch
- * that CSS again when the page's chunk is imported for hydration. Other pages' CSS arrives with
- * their chunks on client-side navigation.
+ * that hydrate it. Inline (first paint waits on no request), then a disabled link to each file it
+ * came from: browsers never fetch a disabled stylesheet, and Vite's loader, seeing the link, does
+ * not fetch that CSS again when the page's chunk is imported for hydration.
  */
 async function inlineStyles(outDir: string, manifest: Manifest, modulePath: string | null): Promise<string> {
   const entries = Object.values(manifest).filter((chunk) => chunk.isEntry);
@@ -86,7 +77,7 @@ async function inlineStyles(outDir: string, manifest: Manifest, modulePath: stri
  * The SVG favicon as a data: URL in each page. Browsers fetch a linked icon right after load: one
  * more request on a phone's first visit, for a few hundred bytes. The file stays in dist/.
  */
-export async function withInlineIcon(html: string, outDir: string): Promise<string> {
+async function withInlineIcon(html: string, outDir: string): Promise<string> {
   const link = /<link rel="icon" href="\/([^"]+\.svg)"/.exec(html);
   if (!link?.[1]) return html;
   const svg = (await readFile(join(outDir, link[1]), 'utf8')).trim();
@@ -111,13 +102,11 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
   if (!client || !ssr) throw new Error('The site needs a client and an ssr build environment');
   const outDir = resolve(builder.config.root, client.config.build.outDir);
   const ssrDir = resolve(builder.config.root, ssr.config.build.outDir);
-  const logger = builder.config.logger;
   await builder.build(client);
   await builder.build(ssr);
   try {
     const server = (await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href)) as PrerenderModule;
-    const manifestFile = join(outDir, '.vite', 'manifest.json');
-    const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest;
+    const manifest = JSON.parse(await readFile(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
     await rm(join(outDir, '.vite'), { recursive: true, force: true });
     // The entry's stylesheet link is replaced per page by the CSS that page needs, and its
     // module script by the loader that starts it after first paint.
@@ -145,18 +134,19 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
       `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(settings.current, { forMeta: true, scriptHashes })}" />`,
       '<meta name="referrer" content="strict-origin-when-cross-origin" />',
     ].join('\n    ');
-    const withSecurityMeta = (html: string) =>
-      html.replace('<meta charset="UTF-8" />', () => `<meta charset="UTF-8" />\n    ${securityMeta}`);
+    const charset = '<meta charset="UTF-8" />';
     const write = async (path: string, html: string) => {
       const file = join(outDir, path);
       await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, withSecurityMeta(html));
+      await writeFile(
+        file,
+        html.replace(charset, () => `${charset}\n    ${securityMeta}`),
+      );
     };
     for (const { page, html } of documents) await write(fileForPath(page.path), html);
-    // Relay mode only (only there does a server answer a native post or send email), none a
-    // route or in the sitemap: the answer page of each form's native post, which
-    // src/server/form-door.ts fills per post, and the page the emails' links open, its styles
-    // inline in its head, which src/server/links.ts fills per request.
+    // Relay mode only (only there does a server answer a native post or send email), none a route
+    // or in the sitemap: each form's native-post answer page (src/server/form-door.ts fills it) and
+    // the page the emails' links open, its styles inline (src/server/links.ts fills it).
     const relay = settings.current.storageMode === 'relay';
     const templates = relay ? await server.renderFormTemplates() : [];
     for (const template of templates) {
@@ -181,7 +171,7 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
       join(outDir, 'robots.txt'),
       `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`,
     );
-    logger.info(
+    builder.config.logger.info(
       `Prerendered ${pages.length} pages, ${templates.length} form answer templates and ` +
         `${relay ? 1 : 0} email link page template into ${outDir}, ` +
         'with _headers, sitemap.xml and robots.txt ' +
@@ -223,9 +213,6 @@ export function prerender(settings: SiteSettingsHolder): Plugin {
         },
       };
     },
-    buildApp: {
-      order: 'pre',
-      handler: (builder) => prerenderSite(builder, settings),
-    },
+    buildApp: { order: 'pre', handler: (builder) => prerenderSite(builder, settings) },
   };
 }
