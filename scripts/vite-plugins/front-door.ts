@@ -15,7 +15,7 @@
 import type http from 'node:http';
 import type { Connect } from 'vite';
 import { BODY_READ_TO_END_BYTES } from '#src/server/request-check.ts';
-import { SECURITY_HEADERS } from '#src/server/security-headers.ts';
+import { SECURITY_HEADERS } from '#src/config/constants.ts';
 
 /** True when a Request can be made from the target: origin-form, decodable, no credentials. */
 function usableTarget(target = ''): boolean {

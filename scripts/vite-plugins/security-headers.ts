@@ -6,7 +6,7 @@
 import { hash } from 'node:crypto';
 import type { SiteSettings } from '#src/config/settings.ts';
 import { CALENDAR, VIDEO } from '#src/config/site.ts';
-import { SECURITY_HEADERS } from '#src/server/security-headers.ts';
+import { SECURITY_HEADERS } from '#src/config/constants.ts';
 
 /** Hosts gtag.js sends measurements to (Google's documented CSP list for GA4). */
 const GA_COLLECT_HOSTS = [

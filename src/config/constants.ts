@@ -58,3 +58,15 @@ export const PARENTAL_CONSENT_UNDER_AGE = 13;
 
 /** The real Airtable API; tests and local servers point elsewhere. */
 export const AIRTABLE_DEFAULT_ENDPOINT = 'https://api.airtable.com';
+
+/**
+ * The security headers every answer carries, whatever its status: the static host's `_headers`
+ * (scripts/vite-plugins/security-headers.ts) and the Worker's own answers (worker.ts).
+ */
+export const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  // Powerful features the site never uses, switched off for it and anything it embeds.
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+} as const;

@@ -52,7 +52,7 @@ import {
 
 /**
  * An answer page carries no script: its policy says so, and it is never framed or cached (the
- * Worker adds the other security headers to every answer: security-headers.ts).
+ * Worker adds the other security headers to every answer: worker.ts).
  */
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',

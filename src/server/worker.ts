@@ -27,7 +27,7 @@ import { isEmailLinkPath } from './link-tokens.ts';
 import { sendMailJobs, type WorkerMailEnv, workerMail } from './mail.ts';
 import { isMailJob } from './mailer.ts';
 import { siteOriginOf, type WorkerSettingsEnv } from './settings.ts';
-import { withSecurityHeaders } from './security-headers.ts';
+import { SECURITY_HEADERS } from '#src/config/constants.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
 export interface WorkerEnv extends WorkerSettingsEnv, DeadLetterAdminEnv, WorkerMailEnv {
@@ -113,8 +113,35 @@ const startsWith = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
 
 /**
+ * The policy of an answer that sets none: a redirect or a refusal's text or JSON loads nothing and
+ * is never framed. An HTML page without one (a page the host serves without `_headers`) carries
+ * its own in a <meta>, which cannot say `frame-ancestors`: it gets only that.
+ */
+const POLICY_FOR_AN_ANSWER =
+  "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const POLICY_FOR_A_PAGE = "frame-ancestors 'none'";
+
+/**
+ * The answer with every security header it lacks (SECURITY_HEADERS), keeping any it sets itself
+ * (a link's page keeps its stricter `no-referrer` and its own policy).
+ */
+export function withSecurityHeaders(response: Response): Response {
+  const isPage = response.headers.get('content-type')?.startsWith('text/html') ?? false;
+  const wanted: [string, string][] = [
+    ...Object.entries(SECURITY_HEADERS),
+    ['Content-Security-Policy', isPage ? POLICY_FOR_A_PAGE : POLICY_FOR_AN_ANSWER],
+  ];
+  const missing = wanted.filter(([name]) => !response.headers.has(name));
+  if (missing.length === 0) return response;
+  // An answer from the assets (or fetch) has immutable headers: a copy takes them.
+  const answer = new Response(response.body, response);
+  for (const [name, value] of missing) answer.headers.set(name, value);
+  return answer;
+}
+
+/**
  * Every answer leaves the request's body read (BODY_READ_TO_END_BYTES says why) and carries the
- * security headers, whatever its status (security-headers.ts).
+ * security headers, whatever its status (withSecurityHeaders).
  */
 async function answerReadingTheBody(request: Request, env: WorkerEnv): Promise<Response> {
   const response = await route(request, env);
