@@ -64,7 +64,7 @@ const HTML_HEADERS = {
 };
 
 /** The posted form as values by name; the bot trap never comes back. */
-export function postedValues(form: URLSearchParams | undefined): NativeValues {
+function postedValues(form: URLSearchParams | undefined): NativeValues {
   const values: Record<string, string | string[]> = {};
   for (const name of new Set(form?.keys() ?? [])) {
     const all = form?.getAll(name) ?? [];
@@ -111,7 +111,7 @@ type EnhancedAnswer =
   | { success: true; id: string; createdTime: string }
   | { success: false; error: { type: string; message: string }; field?: 'email' };
 
-export function answerEnhancedPost(result: CheckResult): Response {
+function answerEnhancedPost(result: CheckResult): Response {
   const body: EnhancedAnswer =
     result.outcome === 'refused'
       ? {
@@ -257,10 +257,10 @@ export type DoorsHandler = (request: Request, client?: { address?: string }) => 
 const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
 
 /** What a form's door answers: POST, and GET (or HEAD) with a redirect to the form's page. */
-export const FORM_DOOR_METHODS = 'GET, HEAD, POST';
+const FORM_DOOR_METHODS = 'GET, HEAD, POST';
 
 /** Longest one Airtable request of a pressed email link may take: half the visitor's bound. */
-export const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
+const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
 
 export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
   const warn = options.warn ?? ((message: string) => console.warn(message));

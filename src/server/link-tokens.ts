@@ -61,7 +61,7 @@ export const LINK_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
  * How long an unsubscribe link works: withdrawal must keep working from an old email, so for
  * years rather than days (a mail provider may also replay List-Unsubscribe long after sending).
  */
-export const UNSUBSCRIBE_LINK_LIFETIME_SECONDS = 5 * 365 * 24 * 60 * 60;
+const UNSUBSCRIBE_LINK_LIFETIME_SECONDS = 5 * 365 * 24 * 60 * 60;
 
 /** Why a token was refused; every case changes nothing. */
 export type LinkRefusal = 'malformed' | 'tampered' | 'expired' | 'wrong-purpose';

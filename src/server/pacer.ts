@@ -8,7 +8,7 @@
 
 /** Airtable's documented limit and penalty. */
 export const AIRTABLE_REQUESTS_PER_SECOND = 5;
-export const AIRTABLE_RATE_LIMIT_PENALTY_MS = 30_000;
+const AIRTABLE_RATE_LIMIT_PENALTY_MS = 30_000;
 /**
  * The window the pacer counts in: a second plus a margin, because requests that leave here exactly
  * a second apart can arrive at Airtable closer together, and 6 in its second is a 30 s penalty.

@@ -260,7 +260,7 @@ export interface SubmissionQueue {
  */
 export const SUBMISSIONS_PER_CLIENT_PER_MINUTE = 10;
 /** Writes of one email address per minute: a corrected choice or two, not a rewrite loop. */
-export const SUBMISSIONS_PER_EMAIL_PER_MINUTE = 3;
+const SUBMISSIONS_PER_EMAIL_PER_MINUTE = 3;
 /**
  * Dead-letter admin requests one address may make per minute: the owner makes one or two, a
  * guesser of a 32-character random token gets nowhere at 30 (each wrong one also waits a second).

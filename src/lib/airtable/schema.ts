@@ -8,7 +8,6 @@
  */
 import { type ContractField, type FormContract } from '#src/lib/forms/contract.ts';
 import { FORM_LIST, FORMS } from '#src/lib/forms/forms.ts';
-export { type TableName } from '#src/lib/forms/forms.ts';
 
 /** A select option as the Metadata API takes it (`{ name }`; Airtable picks a colour). */
 export interface SelectChoice {
@@ -19,7 +18,7 @@ export interface SelectChoice {
  * Date-time cells are shown in one stated zone, so every collaborator of the base reads the
  * same time (Airtable's 'client' would show each viewer's own zone). The company is in the UK.
  */
-export const AIRTABLE_TIME_ZONE = 'Europe/London';
+const AIRTABLE_TIME_ZONE = 'Europe/London';
 
 const DATE_TIME_OPTIONS = {
   timeZone: AIRTABLE_TIME_ZONE,

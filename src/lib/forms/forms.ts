@@ -212,8 +212,6 @@ export const FORMS = { waitlist: WAITLIST_FORM, quote: QUOTE_FORM } as const;
 
 /** Which of the site's forms: 'waitlist' | 'quote'. */
 export type FormName = keyof typeof FORMS;
-/** Which of the site's tables: 'Waitlist' | 'School Quotes'. */
-export type TableName = (typeof FORMS)[FormName]['table'];
 
 const forms: FormContract[] = Object.values(FORMS);
 
