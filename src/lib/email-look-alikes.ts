@@ -125,10 +125,9 @@ export function acceptedEmail(value: string): string | null {
 }
 
 /**
- * Characters that pass for ASCII in an address, by the ASCII they pass for: UTS 39's confusables
- * (Unicode 17.0.0) that the rule above reads, written by scripts/tools/email-look-alikes.ts
- * (do not edit by hand; see that file for what is kept). Unicode data, © Unicode, Inc.,
- * https://www.unicode.org/terms_of_use.html.
+ * Characters that pass for ASCII in an address, by the ASCII they pass for: UTS 39's confusables (Unicode
+ * 17.0.0) that the rule above reads, written by scripts/tools/email-look-alikes.ts (do not edit by hand; see
+ * that file for what is kept). Unicode data, © Unicode, Inc., https://www.unicode.org/terms_of_use.html.
  */
 export const LOOK_ALIKES: Readonly<Record<string, string>> = {
   '!': 'ǃⵑ',

@@ -15,12 +15,11 @@ const ALL_DIGITS = /^\p{N}+$/u;
 /**
  * The spec's email rule (section 5), shared by the quote form and the home waitlist form.
  *
- * Surrounding whitespace is ignored (browsers strip it from `type="email"` values and the
- * storage layer trims), then the value must be 5–254 characters, contain no whitespace and no
- * '..', have exactly one '@', a local part of at most 64 characters that neither starts nor
- * ends with '.', and a domain of at most 255 characters with at least one dot, made of
- * labels of 1–63 characters that do not start or end with '-', and a top-level label that is
- * not all digits. Quoted local parts and IP-literal domains are not accepted.
+ * Surrounding whitespace is ignored (browsers strip it from `type="email"` values and the storage layer
+ * trims), then the value must be 5–254 characters, contain no whitespace and no '..', have exactly one '@', a
+ * local part of at most 64 characters that neither starts nor ends with '.', and a domain of at most 255
+ * characters with at least one dot, made of labels of 1–63 characters that do not start or end with '-', and
+ * a top-level label that is not all digits. Quoted local parts and IP-literal domains are not accepted.
  *
  * Unicode: internationalised addresses (RFC 6531, e.g. `josé@bücher.de`) are accepted —
  * letters, marks and digits of any script — so real addresses are never refused; whitespace,
@@ -139,9 +138,8 @@ export function setLookAlikeRule(rule: (value: string) => boolean): void {
 }
 
 /**
- * The forms' check, before sending: the server's rule (acceptedEmail in email-look-alikes.ts)
- * once setLookAlikeRule has run; until then the rule without look-alikes, which the server
- * completes.
+ * The forms' check, before sending: the server's rule (acceptedEmail in email-look-alikes.ts) once
+ * setLookAlikeRule has run; until then the rule without look-alikes, which the server completes.
  */
 export function isAcceptedEmail(value: string): boolean {
   return canonicalEmail(value) !== null && !(passesForAnother?.(value) ?? false);

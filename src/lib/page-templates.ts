@@ -1,7 +1,7 @@
 /**
  * The markers of the pages the build renders once and the Worker fills per request: the forms'
  * answer pages (a native post's answer, filled by src/server/form-door.ts) and the page an
- * email's link opens (filled by src/server/links.ts). The build renders each with the site's
+ * email's link opens (filled by src/server/link-page.ts). The build renders each with the site's
  * frame; the Worker keeps the regions of one answer and puts the words in the slots, escaped, by
  * plain string replacement, so copy, markup and styles stay in the React components and only what
  * a visitor posted is added. Shared by the build (src/entry-server.tsx) and the Worker.
@@ -89,7 +89,7 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;');
 }
 
-// The email links' page (src/server/links.ts fills it); its words are in src/config/messages.ts.
+// The email links' page (src/server/link-page.ts fills it); its words are in src/config/messages.ts.
 
 /**
  * Parts of the template a page keeps or cuts:

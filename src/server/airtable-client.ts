@@ -4,12 +4,11 @@
  * and of a pressed email link, the privacy jobs (privacy.ts) and the owner's
  * commands (scripts/launch-kit/: setup, check, privacy), Metadata API included.
  *
- * Plain fetch rather than airtable.js (decision 12): airtable.js cannot be paced (its fetch is
- * fixed, with no hook before a request), retries a 429 on its own timers instead of shutting one
- * pacer for every caller, has one timeout per client rather than a deadline per request, and
- * has no Metadata API for the setup and check commands. Here every request waits for a slot in
- * the caller's pacer (pacer.ts), is bounded by a deadline, and fails with an AirtableError that
- * says whether it is worth another try.
+ * Plain fetch rather than airtable.js (decision 12): airtable.js cannot be paced (its fetch is fixed, with no
+ * hook before a request), retries a 429 on its own timers instead of shutting one pacer for every caller, has
+ * one timeout per client rather than a deadline per request, and has no Metadata API for the setup and check
+ * commands. Here every request waits for a slot in the caller's pacer (pacer.ts), is bounded by a deadline,
+ * and fails with an AirtableError that says whether it is worth another try.
  */
 import { type FieldDefinition } from '#src/lib/airtable/schema.ts';
 import { emailLookupFormula, type Cells } from '#src/lib/forms/submission.ts';

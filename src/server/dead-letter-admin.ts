@@ -51,7 +51,6 @@ function sameToken(given: string, expected: string): boolean {
 export const ADMIN_FAILURE_DELAY_MS = 1_000;
 
 // Per isolate where the Worker has no ADMIN_LIMITER binding: attempts per address (an IPv6 one per /64).
-// Made on first use: this module and the request check import each other.
 let fallbackAdminLimiter: Limiter | undefined;
 
 export interface DeadLetterAdminOptions {
@@ -109,7 +108,7 @@ export async function handleDeadLetterAdmin(
   }
   const { pathname } = new URL(request.url);
   const letters = await listDeadLetters(store);
-  if (request.method === 'GET' && pathname === DEAD_LETTERS_PATH) {
+  if (request.method === 'GET' && pathname === DEAD_LETTERS_PATH)
     return Response.json({
       count: letters.length,
       letters: letters.map(({ key, letter }) => ({
@@ -119,7 +118,6 @@ export async function handleDeadLetterAdmin(
         failedAt: letter.failedAt,
       })),
     });
-  }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
     // Erasure (Article 17): the email's letters go too, matched as the site matches emails.
     // Not JSON: no email, nothing erased.

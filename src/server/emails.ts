@@ -1,9 +1,8 @@
 /**
  * The emails the site sends, built from their words (EMAIL_COPY, src/config/messages.ts) and the signed
- * links they carry. Every value is escaped in the HTML part; header values pass through
- * mailer.ts's readyToSend. Emails to a visitor echo none of what was typed (a stranger could
- * otherwise send anyone words of their choosing from the site's address); only the team's
- * notification shows the fields, escaped, to the team.
+ * links they carry. Every value is escaped in the HTML part; header values pass through mailer.ts's
+ * readyToSend. Emails to a visitor echo none of what was typed (a stranger could otherwise send anyone
+ * words of their choosing from the site's address); only the team's notification shows the fields, escaped.
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/page-templates.ts';
@@ -75,11 +74,10 @@ function textOf(body: Body): string {
 }
 
 /**
- * The emails' colours: the site's (src/styles/global.css), light, and dark for the clients that
- * honour `prefers-color-scheme` (Apple Mail, iOS Mail, Outlook on the web and on Mac). Clients
- * that invert colours themselves (Gmail's apps, Outlook on Windows) get the light ones to invert:
- * every text sits on a colour of its own (white on the brand purple in the button and the mark),
- * so the inverted pairs keep their contrast.
+ * The emails' colours: the site's (src/styles/global.css), light, and dark for the clients that honour
+ * `prefers-color-scheme` (Apple Mail, iOS Mail, Outlook on the web and on Mac). Clients that invert colours
+ * themselves (Gmail's apps, Outlook on Windows) get the light ones to invert: every text sits on a colour of
+ * its own (white on the brand purple in the button and the mark), so the inverted pairs keep their contrast.
  */
 const COLOURS = {
   page: '#f4f1fb',
@@ -123,14 +121,13 @@ function button(label: string, url: string): string {
 function htmlOf(subject: string, body: Body): string {
   const linkStyle = `color:${COLOURS.brand};text-decoration:underline`;
   const parts = body.paragraphs.map((paragraph) => `<p style="margin:0 0 16px">${escapeHtml(paragraph)}</p>`);
-  if (body.action) {
+  if (body.action)
     parts.push(
       button(body.action.label, body.action.url),
       `<p class="email-muted" style="margin:0 0 4px;font-size:14px;color:${COLOURS.muted}">${escapeHtml(EMAIL_COPY.fallbackLink)}</p>`,
       // A long signed address breaks anywhere rather than run past a phone's edge.
       `<p style="margin:0 0 16px;font-size:14px;word-break:break-all;overflow-wrap:anywhere"><a class="email-link" href="${escapeHtml(body.action.url)}" style="${linkStyle};word-break:break-all">${escapeHtml(body.action.url)}</a></p>`,
     );
-  }
   if (body.rows?.length) {
     const rows = body.rows
       .map(
@@ -142,11 +139,10 @@ function htmlOf(subject: string, body: Body): string {
   }
   parts.push(`<p style="margin:0">${escapeHtml(EMAIL_COPY.signOff)}</p>`);
   const footer = [escapeHtml(EMAIL_COPY.footer)];
-  if (body.unsubscribeUrl) {
+  if (body.unsubscribeUrl)
     footer.push(
       `<a class="email-link" href="${escapeHtml(body.unsubscribeUrl)}" style="${linkStyle}">${escapeHtml(EMAIL_COPY.unsubscribeLine.replace(/:$/, ''))}</a>`,
     );
-  }
   // The first paragraph as the inbox's preview line, hidden in the message itself.
   const preview = body.paragraphs[0]
     ? `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(body.paragraphs[0])}</div>`
@@ -188,9 +184,8 @@ async function visitorEmail(
 }
 
 /**
- * The one confirmation email a new address of a form that confirms gets; with `withdrawnAt`, the
- * one a withdrawn address gets when its owner asks to join again (its link confirms only that
- * withdrawal).
+ * The one confirmation email a new address of a form that confirms gets; with `withdrawnAt`, the one a
+ * withdrawn address gets when its owner asks to join again (its link confirms only that withdrawal).
  */
 export async function confirmationEmail(
   context: MailContext,

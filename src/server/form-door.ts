@@ -165,9 +165,7 @@ export function isHiddenPath(pathname: string): boolean {
 }
 
 /** Where the build writes a form's answer template inside dist/ (a path on the site's origin). */
-export function formTemplatePath(form: string): string {
-  return `${FORM_TEMPLATES_PREFIX}${form}.html`;
-}
+export const formTemplatePath = (form: string): string => `${FORM_TEMPLATES_PREFIX}${form}.html`;
 
 /** An attribute's value as escapeHtml writes it (React writes `'` as &#x27;), to compare escaped. */
 const asEscaped = (attribute: string) => attribute.replaceAll('&#x27;', '&#39;');
@@ -190,9 +188,8 @@ export function renderFormAnswer(
   outcome: NativeOutcome,
   values: NativeValues,
 ): string {
-  if (!template.includes(regionStart(FORM_ANSWER_REGION_ATTRIBUTE, outcome))) {
+  if (!template.includes(regionStart(FORM_ANSWER_REGION_ATTRIBUTE, outcome)))
     throw new Error(`The ${form} form's answer template has no '${outcome}' region`);
-  }
   const kept = new Set(FORM_ANSWER_KEPT[outcome]);
   const valuesOf = reader(values);
   let html = template;
@@ -247,7 +244,6 @@ export interface DoorsOptions extends RequestCheckOptions {
    * of a confirmed quote change) goes on the mail queue.
    */
   mail?: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
-  /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
 }
 
@@ -256,18 +252,12 @@ export type DoorsHandler = (request: Request, client?: { address?: string }) => 
 
 const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
 
-/** What a form's door answers: POST, and GET (or HEAD) with a redirect to the form's page. */
-const FORM_DOOR_METHODS = 'GET, HEAD, POST';
-
 /** Longest one Airtable request of a pressed email link may take: half the visitor's bound. */
 const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
 
 export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const requestCheck = createRequestCheck({ ...options, warn });
-  // One per-client budget for every door that writes: the forms' and the emails' links'.
-  const { clientLimiter } = requestCheck;
-
   const { mail, siteOrigin } = options;
   // A link's modules load on its first request: a sign-up never needs them.
   const linkOptions = async (): Promise<EmailLinkOptions | undefined> => {
@@ -309,23 +299,22 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
       const ready = await links;
       // Without mail (its settings are wrong: worker.ts) or a site origin, no link can be checked.
       if (!ready) return linksUnavailablePage(options.templates);
-      // Opening a link changes nothing; a press writes, so it counts against the client's
-      // budget like a form's post (its body is read within the same bounds: link-actions.ts).
+      // Opening a link changes nothing; a press writes, so it counts against the one per-client budget
+      // of the forms' posts (its body is read within the same bounds: link-actions.ts).
       if (request.method === 'POST') {
-        const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
+        const taken = await requestCheck.clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
         if (!taken.ok) return linksUnavailablePage(options.templates, taken.retryAfterSeconds);
       }
       return handleEmailLink(request, ready);
     }
     const form = formAtPath(pathname);
     if (!form) return new Response('Not found', { status: 404, headers: TEXT_HEADERS });
-    // A visitor who opens the door's address is sent to the form's page.
     if (request.method === 'GET' || request.method === 'HEAD')
       return new Response(null, { status: 303, headers: { location: form.page } });
     if (request.method !== 'POST')
       return new Response('Method not allowed', {
         status: 405,
-        headers: { allow: FORM_DOOR_METHODS, ...TEXT_HEADERS },
+        headers: { allow: 'GET, HEAD, POST', ...TEXT_HEADERS },
       });
     const result = await requestCheck.submit(request, { form, clientAddress: client.address ?? 'unknown' });
     // The enhanced form's fetch asks for JSON.

@@ -4,9 +4,8 @@
  * Checking one needs no database: the link carries everything and the signature proves the
  * server wrote it. Runs on Web Crypto (workerd and Node alike).
  *
- * A token is `<payload>.<signature>`, both base64url: the payload is JSON, the signature is
- * HMAC-SHA-256 over a fixed label and the payload, so a token cannot be replayed as another
- * kind of signed value.
+ * A token is `<payload>.<signature>`, both base64url: the payload is JSON, the signature is HMAC-SHA-256 over
+ * a fixed label and the payload, so a token cannot be replayed as another kind of signed value.
  */
 import { type FormContract } from '#src/lib/forms/contract.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
@@ -23,10 +22,8 @@ const PURPOSE_BY_PATH = new Map<string, LinkPurpose>(
   Object.entries(EMAIL_LINK_PATHS).map(([purpose, path]) => [path, purpose as LinkPurpose]),
 );
 
-/** The purpose of the email link at `pathname`, if it is one. */
 export const linkPurposeAt = (pathname: string) => PURPOSE_BY_PATH.get(pathname);
 
-/** Whether `pathname` is one of the email links' paths. */
 export const isEmailLinkPath = (pathname: string) => PURPOSE_BY_PATH.has(pathname);
 
 /** What a link does once its button is pressed. */
@@ -153,10 +150,9 @@ function claimsOf(json: unknown): LinkClaims | null {
 }
 
 /**
- * Checks a token: signed by one of `secrets` (the current one first, then any still honoured
- * after a rotation), for `purpose`, and not expired at `now`. The signature is checked before
- * anything in the payload is trusted; an expired link still names its claims, so its page can
- * offer to sign up again.
+ * Checks a token: signed by one of `secrets` (the current one first, then any still honoured after a
+ * rotation), for `purpose`, and not expired at `now`. The signature is checked before anything in the payload
+ * is trusted; an expired link still names its claims, so its page can offer to sign up again.
  */
 export async function checkLink(
   token: string,

@@ -1,11 +1,10 @@
 /**
- * The mail ledger. No mail bombing: one inbox gets at most one email from the site per 10 minutes
- * and 3 in any 24 hours, however many clients submit it and whichever form they use, counted per
- * inbox (inboxKey), since that is whose letterbox fills up. The ledger keeps the send times in KV
- * (MAIL_LEDGER; the Vite plugin's stand-in locally), read and written by the queue consumer, which
- * runs one batch at a time (`max_concurrency: 1`), so its reads see its own writes; in memory
- * where KV is not bound. It also keeps which emails went out (the sent marks) and the team
- * inbox's held notices (team-inbox.ts).
+ * The mail ledger. No mail bombing: one inbox gets at most one email from the site per 10 minutes and 3 in
+ * any 24 hours, however many clients submit it and whichever form they use, counted per inbox (inboxKey),
+ * since that is whose letterbox fills up. The ledger keeps the send times in KV (MAIL_LEDGER; the Vite
+ * plugin's stand-in locally), read and written by the queue consumer, which runs one batch at a time
+ * (`max_concurrency: 1`), so its reads see its own writes; in memory where KV is not bound. It also keeps
+ * which emails went out (the sent marks) and the team inbox's held notices (team-inbox.ts).
  */
 import { keyedSerialiser } from '#src/lib/forms/submission.ts';
 
@@ -110,12 +109,11 @@ const ONE_INBOX: readonly { domains: readonly string[]; ignored: RegExp }[] = [
 const FASTMAIL_SUBDOMAIN = /^([^.]+)\.(fastmail\.(?:com|fm))$/;
 
 /**
- * The inbox a stored address (canonicalEmail's form) delivers to, for the per-email limits only:
- * a '+tag' is dropped (Gmail, Outlook, iCloud, Fastmail, Proton and most others deliver 'ana+x@'
- * to 'ana@'), and each provider of ONE_INBOX is one domain with its ignored characters gone. So
- * 'A.na+1@googlemail.com' counts as 'ana@gmail.com', 'a_n-a@pm.me' as 'ana@proton.me',
- * 'ana@me.com' as 'ana@icloud.com' and 'x@ana.fastmail.com' as 'ana@fastmail.com'. What is
- * stored stays what was typed.
+ * The inbox a stored address (canonicalEmail's form) delivers to, for the per-email limits only: a '+tag' is
+ * dropped (Gmail, Outlook, iCloud, Fastmail, Proton and most others deliver 'ana+x@' to 'ana@'), and each
+ * provider of ONE_INBOX is one domain with its ignored characters gone. So 'A.na+1@googlemail.com' counts as
+ * 'ana@gmail.com', 'a_n-a@pm.me' as 'ana@proton.me', 'ana@me.com' as 'ana@icloud.com' and
+ * 'x@ana.fastmail.com' as 'ana@fastmail.com'. What is stored stays what was typed.
  */
 export function inboxKey(email: string): string {
   const at = email.lastIndexOf('@');

@@ -229,7 +229,6 @@ export interface WorkerMailEnv extends WorkerSettingsEnv {
   EMAIL?: SendEmailBinding;
   /** The mail limits and sent marks (a KV namespace); per isolate when unbound. */
   MAIL_LEDGER?: MailLedgerKv;
-  /** The mail queue's producer. */
   MAIL_JOBS?: { send(body: MailJob, options?: { contentType?: 'json' }): Promise<void> };
   DEAD_LETTERS?: DeadLetterStore;
 }
@@ -276,5 +275,4 @@ export function workerMail(env: WorkerMailEnv) {
   };
 }
 
-/** The Worker's mail, put together from its bindings. */
 export type WorkerMail = NonNullable<ReturnType<typeof workerMail>['mail']>;

@@ -1,9 +1,8 @@
 /**
- * The pacer: this instance's one door to Airtable. Airtable allows 5 requests per second per base
- * and, after a breach, refuses every client of the base for 30 seconds. The pacer spaces requests
- * so at most `perSecond` start in any one-second window, and after a 429 it stays shut for the
- * penalty so nothing we send prolongs it. The Airtable client (airtable-client.ts) is the only
- * place that reacts to a 429.
+ * The pacer: this instance's one door to Airtable. Airtable allows 5 requests per second per base and, after
+ * a breach, refuses every client of the base for 30 seconds. The pacer spaces requests so at most `perSecond`
+ * start in any one-second window, and after a 429 it stays shut for the penalty so nothing we send prolongs
+ * it. The Airtable client (airtable-client.ts) is the only place that reacts to a 429.
  */
 
 /** Airtable's documented limit and penalty. */

@@ -103,9 +103,8 @@ function lastActivity(table: string, record: StoredRecord): Date | null {
 }
 
 /**
- * The formula that asks Airtable for the records of `table` whose last activity is before `cutoff`,
- * or, with `pending` on the confirming form's table, also the unconfirmed sign-ups whose last
- * activity is before that.
+ * The formula that asks Airtable for the records of `table` whose last activity is before `cutoff`, or, with
+ * `pending` on the confirming form's table, also the unconfirmed sign-ups whose last activity is before that.
  */
 export function expiredFormula(table: string, cutoff: Date, pending?: Date): string {
   const { activity, consent } = fieldsOf(table);
@@ -145,10 +144,9 @@ const retrying = (options: PrivacyOptions): AirtableClient =>
 const isNotFound = (error: unknown) => error instanceof AirtableError && error.status === 404;
 
 /**
- * Deletes records at most 10 per request. A record someone deleted meanwhile makes Airtable
- * refuse its whole request (404): that request's records are then deleted one by one, and the
- * missing one counts as gone. Stops early (leaving the rest for the next run) once `stopAt`, a
- * time in the client's clock, has passed.
+ * Deletes records at most 10 per request. A record someone deleted meanwhile makes Airtable refuse its whole
+ * request (404): that request's records are then deleted one by one, and the missing one counts as gone.
+ * Stops early (leaving the rest for the next run) once `stopAt`, a time in the client's clock, has passed.
  */
 async function deleteIds(
   options: PrivacyOptions,

@@ -34,7 +34,6 @@ import ipaddr from 'ipaddr.js';
 export const REQUEST_MAX_BODY_BYTES = 16 * 1024;
 export const REQUEST_BODY_TIMEOUT_MS = 8_000;
 
-/** A submission refused or failed. */
 export interface CheckRefusal extends Refusal {
   outcome: 'refused';
   retryAfterSeconds?: number;
@@ -60,10 +59,9 @@ export interface RequestCheckOptions {
   /** Where operational warnings go (never with a token or an email in them). */
   warn?: (message: string) => void;
   /**
-   * The site's configured origin (SITE_URL): the only Origin a post is taken from, and the one
-   * the links in the emails it causes lead to. Never the request's Host, request line or a
-   * forwarding header. Null while the deploy has none: every post is then refused as a failure
-   * (503), its values kept.
+   * The site's configured origin (SITE_URL): the only Origin a post is taken from, and the one the links in
+   * its emails lead to; never the request's Host, request line or a forwarding header. Null while the
+   * deploy has none: every post is then refused as a failure (503), its values kept.
    */
   siteOrigin: string | null;
   now?: () => number;
@@ -96,7 +94,6 @@ function isSameSite(request: Request, siteOrigin: string): boolean {
   return origin === siteOrigin;
 }
 
-/** The one body a door takes: what an HTML form posts. */
 const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 export type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
@@ -273,11 +270,9 @@ const MAX_TRACKED_KEYS = 50_000;
 export type LimitAnswer = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 export interface Limiter {
-  /** Counts one attempt for `key`; says whether it is within the limit. */
   take(key: string): Promise<LimitAnswer>;
 }
 
-/** Cloudflare's Rate Limiting binding, as the Worker sees it. */
 export interface RateLimitBinding {
   limit(options: { key: string }): Promise<{ success: boolean }>;
 }

@@ -125,10 +125,9 @@ function read<S extends v.GenericSchema>(schema: S, value: unknown) {
 }
 
 /**
- * The site's own origin, from SITE_URL (in `vite` and `vite preview`, the address the server
- * serves): the one Origin a form post is taken from and the one every emailed link leads to.
- * Never taken from a request: a forged Host or an absolute request line would otherwise put a
- * stranger's address into links the site signs.
+ * The site's own origin, from SITE_URL (in `vite` and `vite preview`, the address the server serves): the one
+ * Origin a form post is taken from and the one every emailed link leads to. Never taken from a request: a
+ * forged Host or an absolute request line would otherwise put a stranger's address into links the site signs.
  */
 export function siteOriginOf(value: string | undefined): { origin: string } | { problem: string } {
   const site = read(SITE_URL, value);

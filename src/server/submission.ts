@@ -200,15 +200,11 @@ export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
 };
 
 /**
- * Consent on the server's one write path (relay and queued modes; docs/consent.md): a new address
- * is stored Pending with the statement its visitor saw; an address already stored is never
- * written over on a visitor's word: the submission is held and its owner gets one email whose
- * signed link carries the new values. Pressing a link's button applies it (consent-records.ts).
- */
-
-/**
- * The consent fields of `table`, when its form confirms its addresses (its contract declares
- * them: contract.ts), and the statement its new records carry.
+ * Consent on the server's one write path (relay and queued modes; docs/consent.md): a new address is stored
+ * Pending with the statement its visitor saw; an address already stored is never written over on a
+ * visitor's word: the submission is held and its owner gets one email whose signed link carries the new
+ * values. Pressing a link's button applies it (consent-records.ts). Here: the consent fields of `table`, when
+ * its form confirms its addresses (its contract declares them), and the statement its new records carry.
  */
 export function consentOf(table: string) {
   const form = confirmingForm();
@@ -258,25 +254,23 @@ export function isWithdrawn(stored: Cells | undefined): boolean {
   return fields !== undefined && stored?.[fields.consent] === 'Withdrawn';
 }
 
-/** The team's rows for a request: every cell its contact sent, in the contract's order. */
-function teamRows(submission: Submission): [string, string][] {
-  const form = formOf(submission);
-  return Object.values(form.fields)
-    .map((field) => field.airtable)
-    .filter((name) => name in submission.cells)
-    .map((name) => {
-      const value = submission.cells[name] ?? '';
-      return [name, typeof value === 'string' ? value : value.join(', ')];
-    });
-}
-
-/** What the team reads of a request of a form that tells it (conduct.tellsTeam): its rows and its subject. */
+/**
+ * What the team reads of a request of a form that tells it (conduct.tellsTeam): its subject, and as rows
+ * every cell its contact sent, in the contract's order.
+ */
 function forTheTeam(submission: Submission) {
   const form = formOf(submission);
   const told = form.conduct.tellsTeam;
   if (!told) return {};
   const subject = submission.cells[form.fields[told.subjectField]?.airtable ?? ''];
-  return { teamRows: teamRows(submission), subject: typeof subject === 'string' ? subject : '' };
+  const teamRows = Object.values(form.fields)
+    .map((field) => field.airtable)
+    .filter((name) => name in submission.cells)
+    .map((name): [string, string] => {
+      const value = submission.cells[name] ?? '';
+      return [name, typeof value === 'string' ? value : value.join(', ')];
+    });
+  return { teamRows, subject: typeof subject === 'string' ? subject : '' };
 }
 
 /**

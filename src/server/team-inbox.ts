@@ -1,9 +1,8 @@
 /**
- * The team's inbox has a ceiling no stranger passes (docs/consent.md): at most
- * TEAM_NOTICES_PER_HOUR notices in any hour, all contacts together, besides the cap per contact
- * (TEAM_MAIL_LIMITS). A notice past it is held back, never lost: its request is stored as ever,
- * and once its clock hour has ended, one digest, keyed by its hour (so sent once however often it
- * is planned), lists every notice held back in it.
+ * The team's inbox has a ceiling no stranger passes (docs/consent.md): at most TEAM_NOTICES_PER_HOUR notices
+ * in any hour, all contacts together, besides the cap per contact (TEAM_MAIL_LIMITS). A notice past it is
+ * held back, never lost: its request is stored as ever, and once its clock hour has ended, one digest, keyed
+ * by its hour (so sent once however often it is planned), lists every notice held back in it.
  *
  * The held notices wait in the mail ledger's KV, one key per clock hour. A hold writes only the
  * current hour's key and a digest reads only hours that ended DIGEST_SETTLE_MS ago (KV's reads

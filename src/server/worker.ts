@@ -171,9 +171,8 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
     });
   }
   if (isHiddenPath(pathname) || startsWith(pathname, '/api')) {
-    // The raw answer templates are the Worker's to read, not a page, however the path spells
-    // them (the assets server decodes it); no other /api path exists, whatever the method:
-    // the not-found page instead.
+    // The raw answer templates are the Worker's to read, not a page, however the path spells them (the assets
+    // server decodes it); no other /api path exists, whatever the method: the not-found page instead.
     const notFound = await env.ASSETS.fetch(new Request(new URL('/404', request.url)));
     return new Response(notFound.body, { status: 404, headers: notFound.headers });
   }
@@ -244,11 +243,10 @@ export default {
 
   /**
    * The Cron Triggers (wrangler.jsonc `triggers.crons`), told apart by `controller.cron`: hourly
-   * (TEAM_DIGEST_CRON), the schools team's digests of the hours that ended (team-inbox.ts), at
-   * the trigger's scheduled time; any other, the privacy policy's retention (retention-job.ts),
-   * through the same pacer as the queue's writer, which logs counts, never emails. Under
-   * `wrangler dev --test-scheduled`, GET /__scheduled?cron=…&time=… fires one (run_worker_first
-   * lists the path).
+   * (TEAM_DIGEST_CRON), the schools team's digests of the hours that ended (team-inbox.ts), at the trigger's
+   * scheduled time; any other, the privacy policy's retention (retention-job.ts), through the same pacer as
+   * the queue's writer, which logs counts, never emails. Under `wrangler dev --test-scheduled`, GET
+   * /__scheduled?cron=…&time=… fires one (run_worker_first lists the path).
    */
   async scheduled(controller: { cron: string; scheduledTime: number }, env: WorkerEnv): Promise<void> {
     const teamInbox = await import('./team-inbox.ts');

@@ -107,9 +107,8 @@ async function lookupThenWrite(
 const oneAtATimePerKey = keyedSerialiser();
 
 /**
- * Direct mode's write of one form post: read by the form's contract as the server reads it
- * (parsePosted), then created or updated (by email) in the form's table. Throws StorageError
- * with a spec message.
+ * Direct mode's write of one form post: read by the form's contract as the server reads it (parsePosted),
+ * then created or updated (by email) in the form's table. Throws StorageError with a spec message.
  */
 export async function upsertForm(
   form: FormContract & { name: FormName },

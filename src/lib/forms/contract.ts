@@ -1,10 +1,9 @@
 /**
- * What a form contract is: forms.ts declares everything about each form once, and everything else
- * reads it: the form's markup (post names, labels, options),
- * the server's door (its path, the page it belongs to, the honeypot), the one parser and the one
- * cell builder (submission.ts, shared by the server and direct mode), the base's schema (table,
- * Airtable field names, types, bounds, select choices: src/lib/airtable/schema.ts, which the setup
- * and check commands and the emulator read) and the tests.
+ * What a form contract is: forms.ts declares everything about each form once, and everything else reads it:
+ * the form's markup (post names, labels, options), the server's door (its path, the page it belongs to, the
+ * honeypot), the one parser and the one cell builder (submission.ts, shared by the server and direct mode),
+ * the base's schema (table, Airtable field names, types, bounds, select choices: src/lib/airtable/schema.ts,
+ * which the setup and check commands and the emulator read) and the tests.
  *
  * A field says where its value comes from (`source`):
  * - 'posted': the form posts it under `post`, labelled `label`; `required` ones may never be blank;
@@ -20,7 +19,6 @@ export interface PostedSource {
   readonly source: 'posted';
   /** The name the form posts the field under (`name` of its input). */
   readonly post: string;
-  /** The field's label on the form. */
   readonly label: string;
   /** Never blank: required on a create, never emptied on an update. */
   readonly required: boolean;
@@ -77,7 +75,6 @@ export interface OtherRule<K extends string = string> {
 export interface FormContract {
   /** Which form: names the door, the answer template and the route's form. */
   readonly name: string;
-  /** The table its records are stored in. */
   readonly table: string;
   /** Where the form posts, on the site's own origin (relay and queued modes). */
   readonly path: string;
@@ -198,7 +195,6 @@ export const EMAIL_KEY_FIELD = {
  */
 export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/** Text without bidirectional controls. */
 export const withoutBidiControls = (text: string) => text.replace(BIDI_CONTROLS, '');
 
 /** Long enough for any real name or school, short enough that a 1 MB paste is refused early. */

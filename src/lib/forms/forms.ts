@@ -102,7 +102,6 @@ export const WAITLIST_FORM = defineForm({
 export type WaitlistForm = typeof WAITLIST_FORM;
 /** What the waitlist form posts: `{ email, interests }` (interest option ids). */
 export type WaitlistPosted = PostedValues<WaitlistForm>;
-/** The id of an interest the form offers. */
 export type InterestId = WaitlistForm['fields']['interests']['options'][number]['id'];
 
 // The schools quote request (schools page).
@@ -203,14 +202,12 @@ export const QUOTE_FORM = defineForm({
 export type QuoteForm = typeof QUOTE_FORM;
 /** What the quote form posts, by post name (use cases as option ids). */
 export type QuotePosted = PostedValues<QuoteForm>;
-/** The id of a use case the form offers. */
 export type UseCaseId = QuoteForm['fields']['useCases']['options'][number]['id'];
 
 // Every form of the site, by name.
 
 export const FORMS = { waitlist: WAITLIST_FORM, quote: QUOTE_FORM } as const;
 
-/** Which of the site's forms: 'waitlist' | 'quote'. */
 export type FormName = keyof typeof FORMS;
 
 const forms: FormContract[] = Object.values(FORMS);
@@ -247,10 +244,8 @@ export function emailFieldOf(form: FormContract): string {
   return field.airtable;
 }
 
-/** The form named `name`, or undefined. */
 export const formNamed = (name: string) => forms.find((form) => form.name === name);
 
-/** The form whose records live in `table`, or undefined. */
 export const formOfTable = (table: string) => forms.find((form) => form.table === table);
 
 /** The form whose door is at `pathname` (a trailing slash allowed), or undefined. */

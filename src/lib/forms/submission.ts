@@ -32,9 +32,8 @@ export interface Submission {
   /** The posted fields' cells (Airtable field names); timestamps and fixed values are cellsFor's. */
   cells: Cells;
   /**
-   * Cells written only when the submission creates its record (the default interest of a sign-up
-   * that chose none); over a stored record they are left out, so an empty selection never
-   * replaces a stored one.
+   * Cells written only when the submission creates its record (the default interest of a sign-up that chose
+   * none); over a stored record they are left out, so an empty selection never replaces a stored one.
    */
   defaults?: Cells;
   /** When the door accepted it (ISO), so a later writer keeps the order submissions came in. */
@@ -183,12 +182,11 @@ export function clearsOtherText(form: FormContract, cells: Cells): boolean {
 }
 
 /**
- * The cells one write sends for a submission, by the contract's rules: fixed values (a quote's
- * Status 'New', the sign-up's Page Source) on every write; Last Updated on every write and Created
- * At on creation only; create-only defaults on creation only; and, over a stored record, the
- * 'Other' text cleared when the select was sent without an 'Other' item. Fields the submission
- * does not carry are never blanked. `now` is the server's (or direct mode's page's) clock;
- * `existing`, whether the record exists.
+ * The cells one write sends for a submission, by the contract's rules: fixed values (a quote's Status 'New',
+ * the sign-up's Page Source) on every write; Last Updated on every write and Created At on creation only;
+ * create-only defaults on creation only; and, over a stored record, the 'Other' text cleared when the select
+ * was sent without an 'Other' item. Fields the submission does not carry are never blanked. `now` is the
+ * server's (or direct mode's page's) clock; `existing`, whether the record exists.
  */
 export function cellsFor(submission: Submission, { now, existing }: { now: Date; existing: boolean }): Cells {
   const form = formOf(submission);
