@@ -88,9 +88,8 @@ export function enableAnalytics(): Promise<ReactGAModule | null> {
 export function disableAnalytics(): void {
   enabled = false;
   if (typeof window === 'undefined') return;
-  if (config.measurementId) {
+  if (config.measurementId)
     (window as unknown as Record<string, unknown>)[`ga-disable-${config.measurementId}`] = true;
-  }
   for (const cookie of document.cookie.split(';')) {
     const name = cookie.split('=')[0]?.trim() ?? '';
     if (name === '_ga' || name.startsWith('_ga_') || name === '_gid') {
@@ -122,15 +121,12 @@ export function validateEvent(event: Partial<AnalyticsEvent> | null | undefined)
     problems.push('category is required');
   if (typeof event.action !== 'string' || event.action.trim() === '') problems.push('action is required');
   if (event.label !== undefined && typeof event.label !== 'string') problems.push('label must be a string');
-  if (event.value !== undefined && (typeof event.value !== 'number' || !Number.isFinite(event.value))) {
+  if (event.value !== undefined && (typeof event.value !== 'number' || !Number.isFinite(event.value)))
     problems.push('value must be a finite number');
-  }
-  if (event.nonInteraction !== undefined && typeof event.nonInteraction !== 'boolean') {
+  if (event.nonInteraction !== undefined && typeof event.nonInteraction !== 'boolean')
     problems.push('nonInteraction must be a boolean');
-  }
-  if (event.transport !== undefined && !ANALYTICS_TRANSPORTS.includes(event.transport)) {
+  if (event.transport !== undefined && !ANALYTICS_TRANSPORTS.includes(event.transport))
     problems.push(`transport must be one of ${ANALYTICS_TRANSPORTS.join(', ')}`);
-  }
   return problems;
 }
 

@@ -11,9 +11,8 @@ let table: Map<string, string> | undefined;
 function lookAlikeOf(char: string): string | undefined {
   if (!table) {
     table = new Map();
-    for (const [ascii, chars] of Object.entries(LOOK_ALIKES)) {
+    for (const [ascii, chars] of Object.entries(LOOK_ALIKES))
       for (const look of chars) table.set(look, ascii);
-    }
   }
   return table.get(char);
 }

@@ -179,9 +179,6 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
   return env.ASSETS.fetch(request);
 }
 
-/** wrangler.jsonc names each dead-letter queue after its queue plus this suffix. */
-const DEAD_LETTER_QUEUE_SUFFIX = '-dead';
-
 /** A dead-letter queue's messages, whose retries ran out: kept for the owner to list and replay. */
 async function keepExhausted(batch: QueueBatch, store: DeadLetterStore | undefined): Promise<void> {
   const { keepDeadLetter } = await import('./queues.ts');
@@ -213,7 +210,8 @@ export default {
    * otherwise mail jobs are sent (mail.ts) and submissions written (queue-writer.ts).
    */
   async queue(batch: QueueBatch, env: WorkerEnv): Promise<void> {
-    if (batch.queue.endsWith(DEAD_LETTER_QUEUE_SUFFIX)) return keepExhausted(batch, env.DEAD_LETTERS);
+    // wrangler.jsonc names each dead-letter queue after its queue plus '-dead'.
+    if (batch.queue.endsWith('-dead')) return keepExhausted(batch, env.DEAD_LETTERS);
     const { mail, problem } = mailOf(env);
     if (problem) {
       // Storing without consent would rewrite records on a stranger's word: every message waits

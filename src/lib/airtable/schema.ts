@@ -124,9 +124,7 @@ export type TableKey = keyof AirtableSchema;
 
 /** Field key → field name of one table, keeping the literal names in the type. */
 export type FieldNames<K extends TableKey> = {
-  readonly [F in keyof AirtableSchema[K]['fields']]: AirtableSchema[K]['fields'][F] extends {
-    name: infer N;
-  }
+  readonly [F in keyof AirtableSchema[K]['fields']]: AirtableSchema[K]['fields'][F] extends { name: infer N }
     ? N
     : never;
 };

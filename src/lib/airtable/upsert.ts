@@ -26,10 +26,7 @@ import { StorageError, StorageTimeoutError, isRateLimited, toStorageError } from
  * Backoff for 429 inside the answer bound. Airtable's limit is per second (5 requests per base),
  * so waits start at a second rather than airtable.js's 5 s, which would leave room for few tries.
  */
-export const STORAGE_RETRY_DEFAULTS = {
-  initialDelayMs: 1_000,
-  maxDelayMs: 8_000,
-} as const;
+export const STORAGE_RETRY_DEFAULTS = { initialDelayMs: 1_000, maxDelayMs: 8_000 } as const;
 
 /** Knobs for tests and special callers; production uses the defaults. */
 export interface StorageOptions {
@@ -60,9 +57,7 @@ export function backoffDelayMs(
   return step / 2 + random() * (step / 2);
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Settles with `work`, or rejects with StorageTimeoutError once `remainingMs` have passed. */
 function beforeDeadline<T>(work: Promise<T>, remainingMs: number, boundMs: number): Promise<T> {
@@ -118,9 +113,8 @@ export async function upsertForm(
   const operation = form.name;
   const emailField = Object.values(form.fields).find((field) => field.type === 'email');
   const typed = emailField?.source === 'posted' ? values[emailField.post] : undefined;
-  if (typeof typed !== 'string' || !typed.includes('@')) {
+  if (typeof typed !== 'string' || !typed.includes('@'))
     throw new StorageError('invalid-email', STORAGE_ERRORS.invalidEmailFormat);
-  }
   const boundMs = options.answerBoundMs ?? env.storageAnswerBoundMs;
   // One clock for everything this call does with time: the records' stamps and the bound.
   const now = options.now ?? (() => new Date());

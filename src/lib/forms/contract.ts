@@ -118,12 +118,7 @@ export interface FormConduct {
 type EmailCopy = typeof EMAIL_COPY;
 /** The keys of EMAIL_COPY that are an email with one button. */
 export type AcknowledgementCopy = {
-  [K in keyof EmailCopy]: EmailCopy[K] extends {
-    subject: string;
-    intro: string;
-    ignore: string;
-    action: string;
-  }
+  [K in keyof EmailCopy]: EmailCopy[K] extends Record<'subject' | 'intro' | 'ignore' | 'action', string>
     ? K
     : never;
 }[keyof EmailCopy];

@@ -53,12 +53,9 @@ async function sendForm<C extends FormContract & { name: FormName }>(
   // Every posted value is text or a list of texts (PostedValues); both ways read them by post name.
   const values = posted as Readonly<Record<string, string | readonly string[]>>;
   try {
-    if (env.storageMode === 'direct' || options?.config !== undefined) {
-      const storage = await import('#src/lib/airtable/upsert.ts');
-      await storage.upsertForm(form, values, options);
-    } else {
-      await postToDoor(form, values);
-    }
+    if (env.storageMode === 'direct' || options?.config !== undefined)
+      await (await import('#src/lib/airtable/upsert.ts')).upsertForm(form, values, options);
+    else await postToDoor(form, values);
     return { success: true };
   } catch (error) {
     console.error(`${LOG_NAMES[form.name]} failed:`, error);

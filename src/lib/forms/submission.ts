@@ -52,9 +52,7 @@ export interface Refusal {
 /** A form's post: the posted body, or the same values by post name. */
 export type Posted = URLSearchParams | Readonly<Record<string, string | readonly string[] | undefined>>;
 
-export function isRefusal(value: Submission | Refusal): value is Refusal {
-  return 'status' in value;
-}
+export const isRefusal = (value: Submission | Refusal): value is Refusal => 'status' in value;
 
 const refuse = (message: string, type = 'INVALID_VALUE_FOR_COLUMN'): Refusal => ({
   status: 422,
