@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_NAME } from '#src/config/site.ts';
-import {
-  AIRTABLE_SCHEMA,
-  airtableTables,
-  choiceNames,
-  fieldNamesOf,
-} from '#src/lib/airtable/schema.ts';
+import { AIRTABLE_SCHEMA, airtableTables, choiceNames, fieldNamesOf } from '#src/lib/airtable/schema.ts';
 
 describe('Airtable schema', () => {
   it('maps field keys to field names', () => {
