@@ -17,8 +17,15 @@ export interface ChaosOptions {
 }
 
 export async function startChaosProxy(options: ChaosOptions) {
-  // peakPerSecond: most API requests that started within any one second.
-  const counts = { requests: 0, byStatus: {} as Record<string, number>, peakPerSecond: 0 };
+  // peakPerSecond: most API requests that started within any one second; firstAt and lastAt: when
+  // the first and the last API request came (ms since epoch; 0 before any).
+  const counts = {
+    requests: 0,
+    byStatus: {} as Record<string, number>,
+    peakPerSecond: 0,
+    firstAt: 0,
+    lastAt: 0,
+  };
   const recent: number[] = [];
   const count = (status: number | string) => {
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
@@ -31,6 +38,8 @@ export async function startChaosProxy(options: ChaosOptions) {
       if (isApi) {
         counts.requests += 1;
         const now = Date.now();
+        counts.firstAt ||= now;
+        counts.lastAt = now;
         recent.push(now);
         while ((recent[0] ?? now) <= now - 1000) recent.shift();
         counts.peakPerSecond = Math.max(counts.peakPerSecond, recent.length);

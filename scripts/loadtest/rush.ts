@@ -57,15 +57,23 @@ export interface RushOptions {
 
 type Submission = { at: number; kind: 'waitlist' | 'quote'; email: string };
 
-/** The rush's schedule: originals evenly spread, each repeat after its original. */
+/**
+ * The rush's schedule: originals evenly spread, quotes among the sign-ups as they would arrive
+ * (one in every `signups / quotes`, not all of one form first), each repeat after its original.
+ */
 function schedule(options: Pick<RushOptions, 'signups' | 'quotes' | 'repeats' | 'overMs'>, token: string) {
-  const originals: Submission[] = [];
+  const placed: { place: number; submission: Submission }[] = [];
   for (let i = 0; i < options.signups; i += 1)
-    originals.push({ at: 0, kind: 'waitlist', email: `rush.s${i}.${token}@example.com` });
+    placed.push({
+      place: (i + 0.5) / options.signups,
+      submission: { at: 0, kind: 'waitlist', email: `rush.s${i}.${token}@example.com` },
+    });
   for (let i = 0; i < options.quotes; i += 1)
-    originals.push({ at: 0, kind: 'quote', email: `rush.q${i}.${token}@school.sch.uk` });
-  // Quotes interleaved with sign-ups, as they would arrive.
-  originals.sort((a, b) => (a.email < b.email ? -1 : 1));
+    placed.push({
+      place: (i + 0.5) / options.quotes,
+      submission: { at: 0, kind: 'quote', email: `rush.q${i}.${token}@school.sch.uk` },
+    });
+  const originals = placed.sort((a, b) => a.place - b.place).map(({ submission }) => submission);
   const step = options.overMs / Math.max(1, originals.length + options.repeats);
   const all: Submission[] = [];
   const repeatEvery = Math.max(1, Math.floor(originals.length / Math.max(1, options.repeats)));
@@ -165,7 +173,7 @@ export async function runRush(options: RushOptions) {
   const closers: (() => Promise<void>)[] = [() => proxy.close(), () => emulator.close()];
   let stopAttack: ReturnType<typeof floodFrom> | undefined;
   // What the Worker's mail sent so far, and its queued count.
-  let sentMail: (() => { to: string; subject: string }[]) | undefined;
+  let sentMail: (() => { to: string; subject: string; at: number }[]) | undefined;
   let mailQueued = 0;
   try {
     // Queued: each visitor from an address of its own (the site limits per address), as in production.
@@ -222,15 +230,29 @@ export async function runRush(options: RushOptions) {
     const plan = schedule(options, Date.now().toString(36));
     log(`${options.mode}: ${plan.length} submissions over ${Math.round(options.overMs / 1000)} s…`);
 
-    const answers: { ms: number; email: string; kind: Submission['kind']; error: string | undefined }[] = [];
+    // `doneAt`: when the answer came (ms since epoch, the clock of the emulator's records and the mail's stamps).
+    const answers: {
+      ms: number;
+      doneAt: number;
+      email: string;
+      kind: Submission['kind'];
+      error: string | undefined;
+    }[] = [];
     const started = performance.now();
+    const startedAt = Date.now();
     await Promise.all(
       plan.map(async (submission, visitor) => {
         const wait = submission.at - (performance.now() - started);
         if (wait > 0) await sleep(wait);
         const sent = performance.now();
         const error = await submit(submission, visitor).then(() => undefined, describeFailure);
-        answers.push({ ms: performance.now() - sent, email: submission.email, kind: submission.kind, error });
+        answers.push({
+          ms: performance.now() - sent,
+          doneAt: Date.now(),
+          email: submission.email,
+          kind: submission.kind,
+          error,
+        });
       }),
     );
     const attackReport = await stopAttack?.();
@@ -287,11 +309,34 @@ export async function runRush(options: RushOptions) {
         log: (unsent) => log(`${options.mode}: ${unsent} confirmations still to send…`),
       });
       const counts = confirmations();
+      // From each new address's first answer to its first confirmation leaving the Worker.
+      const answeredAt = new Map<string, number>();
+      for (const answer of answers)
+        if (answer.kind === 'waitlist' && answer.error === undefined) {
+          const email = normaliseEmail(answer.email);
+          answeredAt.set(email, Math.min(answeredAt.get(email) ?? Infinity, answer.doneAt));
+        }
+      const confirmedAt = new Map<string, number>();
+      for (const { to, subject, at } of sentMail())
+        if (subject === EMAIL_COPY.confirm.subject && !confirmedAt.has(normaliseEmail(to)))
+          confirmedAt.set(normaliseEmail(to), at);
+      const waits = [...confirmedAt]
+        .flatMap(([email, at]) => {
+          const answered = answeredAt.get(email);
+          return answered === undefined ? [] : [at - answered];
+        })
+        .sort((a, b) => a - b);
       mail = {
         queued: mailQueued,
         sent: sentMail().length,
         confirmationsMissing: left,
         confirmationsDoubled: [...counts.values()].filter((count) => count > 1).length,
+        /** Answer → confirmation leaving, over the new addresses confirmed. */
+        confirmP50Ms: percentile(waits, 50),
+        confirmP95Ms: percentile(waits, 95),
+        confirmMaxMs: waits.at(-1) ?? 0,
+        /** The last confirmation left this long after the burst began. */
+        lastConfirmationMs: confirmedAt.size > 0 ? Math.max(...confirmedAt.values()) - startedAt : null,
       };
       log(`${options.mode}: ${mail.sent} emails sent (${mail.queued} queued)`);
     }
@@ -306,6 +351,29 @@ export async function runRush(options: RushOptions) {
     for (const { error } of answers) if (error !== undefined) errors[error] = (errors[error] ?? 0) + 1;
     const attackStored = storedIn('Waitlist').filter(isAttack).length;
     const writingSeconds = Math.max(1, (lastSubmission - started + (settledMs ?? 0)) / 1000);
+    // When each expected address's record was created (the emulator's createdTime), the last of them.
+    const createdAt = new Map<string, number>();
+    for (const table of Object.keys(expectedByTable))
+      for (const { fields, createdTime } of emulator.records(table)) {
+        const email = normaliseEmail(String(fields.Email ?? ''));
+        const at = Date.parse(createdTime ?? '');
+        if (Number.isFinite(at))
+          createdAt.set(`${table}:${email}`, Math.min(createdAt.get(`${table}:${email}`) ?? at, at));
+      }
+    const storedTimes = Object.entries(expectedByTable).flatMap(([table, emails]) =>
+      [...emails].flatMap((email) => {
+        const at = createdAt.get(`${table}:${email}`);
+        return at === undefined ? [] : [at];
+      }),
+    );
+    const lastStoredMs =
+      missingLeft === 0 && storedTimes.length > 0 ? Math.max(...storedTimes) - startedAt : null;
+    // Airtable's budget over the time requests went to it: requests / (5 × seconds from the first to the last).
+    const requestSeconds = (counts.lastAt - counts.firstAt) / 1000;
+    const budgetUsed =
+      requestSeconds > 0
+        ? counts.requests / ((options.rateLimitPerSecond ?? AIRTABLE_RATE_LIMIT_PER_SECOND) * requestSeconds)
+        : 0;
     return {
       mode: options.mode,
       submitted: plan.length,
@@ -332,6 +400,10 @@ export async function runRush(options: RushOptions) {
       rateLimited: counts.byStatus['429'] ?? 0,
       peakRequestsPerSecond: counts.peakPerSecond,
       settledMs,
+      /** The last expected record was created this long after the burst began (null: not all were). */
+      lastStoredMs,
+      /** Share of the emulator's request budget used from its first request to its last. */
+      budgetUsed,
       /** Records written per Airtable request, and requests per second while writing. */
       recordsPerRequest: counts.requests > 0 ? stored / counts.requests : 0,
       requestsPerSecond: counts.requests / writingSeconds,
@@ -362,7 +434,9 @@ function markdownTable(
 const seconds = (ms: number | null) => (ms === null ? 'never' : `${(ms / 1000).toFixed(1)} s`);
 const ms = (value: number) => `${Math.round(value)} ms`;
 
-/** One Markdown table, one row per run. */
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+
+/** One Markdown table, one row per run (times after the burst began, unless said). */
 export function formatRushTable(reports: readonly RushReport[]): string {
   return markdownTable(reports, [
     ['mode', (r) => r.mode],
@@ -370,18 +444,23 @@ export function formatRushTable(reports: readonly RushReport[]): string {
     ['answered success', (r) => r.succeeded],
     ['answered error', (r) => r.failed],
     ['p50 answer', (r) => ms(r.p50Ms)],
-    ['p95 answer', (r) => ms(r.p95Ms)],
     ['p99 answer', (r) => ms(r.p99Ms)],
     ['stored', (r) => r.stored],
+    ['last record stored', (r) => (r.mode === 'queued' ? seconds(r.lastStoredMs) : 'when answered')],
+    ['records / request', (r) => r.recordsPerRequest.toFixed(2)],
+    ['Airtable requests', (r) => r.airtableRequests],
+    ['budget used', (r) => percent(r.budgetUsed)],
+    ['429s', (r) => r.rateLimited],
     ['duplicates', (r) => r.duplicates],
     ['lost', (r) => r.lost],
-    ['Airtable requests', (r) => r.airtableRequests],
-    ['429s', (r) => r.rateLimited],
     [
-      'last record stored',
-      (r) => (r.mode === 'queued' ? `${seconds(r.settledMs)} after the last submission` : 'when answered'),
+      'answer → confirmation p50 / p95 / max',
+      (r) =>
+        r.mail
+          ? `${seconds(r.mail.confirmP50Ms)} / ${seconds(r.mail.confirmP95Ms)} / ${seconds(r.mail.confirmMaxMs)}`
+          : 'n/a',
     ],
-    ['emails queued', (r) => r.mail?.queued ?? 'n/a'],
+    ['last confirmation', (r) => (r.mail ? seconds(r.mail.lastConfirmationMs) : 'n/a')],
     ['emails sent', (r) => r.mail?.sent ?? 'n/a'],
     ['one confirmation per new address', (r) => (r.mail ? confirmationVerdict(r.mail) : 'n/a (no server)')],
   ]);

@@ -43,29 +43,33 @@ export type WranglerConfig = Record<string, unknown> & {
 
 const SENT_MARKER = 'send_email binding called with MessageBuilder:';
 
-/** Collects the emails from `wrangler dev`'s log lines (a marker line, then From/To/Subject/Text). */
+/**
+ * Collects the emails from `wrangler dev`'s log lines (a marker line, then From/To/Subject/Text),
+ * each stamped (`at`, ms since epoch) when its marker line arrived: the time it left the Worker
+ * through the binding, give or take the log's pipe.
+ */
 function sentEmailLog() {
-  const sent: Record<'From' | 'To' | 'Subject' | 'Text', string>[] = [];
+  const sent: (Record<'From' | 'To' | 'Subject' | 'Text', string> & { at: number })[] = [];
   let current: (typeof sent)[number] | undefined;
   return {
     take(line: string) {
       if (line.includes(SENT_MARKER)) {
-        current = { From: '', To: '', Subject: '', Text: '' };
+        current = { From: '', To: '', Subject: '', Text: '', at: Date.now() };
         sent.push(current);
         return;
       }
       const [, name, value = ''] = /^(From|To|Subject|Text|HTML): (.*)$/.exec(line.trim()) ?? [];
       if (!current || !name) return;
       if (name === 'HTML') current = undefined;
-      else current[name as keyof typeof current] = value;
+      else current[name as 'From' | 'To' | 'Subject' | 'Text'] = value;
     },
     /** Each email the Worker handed to its `send_email` binding, oldest first. */
     emails() {
-      return sent.map(({ From: from, To: to, Subject: subject, Text: textFile }) => {
+      return sent.map(({ From: from, To: to, Subject: subject, Text: textFile, at }) => {
         // The plain-text part, from the file the binding kept.
         const text = () => (textFile ? readFile(textFile, 'utf8') : Promise.resolve(''));
         const links = async () => (await text()).match(/https?:\/\/[^\s<>"]+/g) ?? [];
-        return { from, to, subject, text, links };
+        return { from, to, subject, text, links, at };
       });
     },
   };
