@@ -12,20 +12,66 @@ function virtualClock() {
   };
 }
 
+/**
+ * A clock with timers that only moves when every caller is asleep: concurrent callers' sleeps end
+ * in time order, each `late` ms after it was due (a busy isolate's late wake-up).
+ */
+function timedClock(late: () => number = () => 0) {
+  let now = 0;
+  const timers: { at: number; wake: () => void }[] = [];
+  return {
+    now: () => now,
+    sleep: (ms: number) => new Promise<void>((wake) => timers.push({ at: now + ms + late(), wake })),
+    /** Runs until `until` (virtual ms), waking sleepers in order. */
+    async runUntil(until: number) {
+      for (;;) {
+        await new Promise((resolve) => setImmediate(resolve));
+        timers.sort((a, b) => a.at - b.at);
+        const next = timers[0];
+        if (!next || next.at > until) return;
+        timers.shift();
+        now = Math.max(now, next.at);
+        next.wake();
+      }
+    },
+  };
+}
+
+/** Most starts within any `windowMs` (a window opening at each start). */
+const busiest = (starts: readonly number[], windowMs = 1000) =>
+  Math.max(0, ...starts.map((start) => starts.filter((t) => t >= start && t < start + windowMs).length));
+
+/** `callers` callers each asking for a slot again as soon as they have one, for `ms` virtual ms. */
+async function steadyDemand(clock: ReturnType<typeof timedClock>, callers: number, ms: number, options = {}) {
+  const pacer = createPacer({ ...options, now: clock.now, sleep: clock.sleep });
+  const starts: number[] = [];
+  let running = true;
+  const loops = Array.from({ length: callers }, async () => {
+    while (running && (await pacer.acquire())) starts.push(clock.now());
+  });
+  await clock.runUntil(ms);
+  running = false;
+  void loops;
+  return starts.filter((t) => t < ms);
+}
+
 describe('pacer', () => {
-  it('starts at most 5 requests in any window of 1.1 s', async () => {
-    const clock = virtualClock();
-    const pacer = createPacer({ ...clock, perSecond: 5, windowMs: 1100 });
-    const starts: number[] = [];
-    for (let i = 0; i < 23; i += 1) {
-      await pacer.acquire();
-      starts.push(clock.now());
-    }
-    for (const start of starts) {
-      expect(starts.filter((other) => other >= start && other < start + 1100).length).toBeLessThanOrEqual(5);
-    }
-    // And it does not hold back more than the limit needs: 23 starts take four windows.
-    expect(starts.at(-1)).toBe(4 * 1100);
+  it('spaces starts evenly: never 6 in any second, and at least 4.5 a second under steady demand', async () => {
+    const clock = timedClock();
+    const starts = await steadyDemand(clock, 8, 60_000);
+    expect(busiest(starts)).toBe(5);
+    expect(starts.length / 60).toBeGreaterThanOrEqual(4.5);
+    for (let i = 1; i < starts.length; i += 1)
+      expect((starts[i] ?? 0) - (starts[i - 1] ?? 0)).toBeGreaterThanOrEqual(200);
+  });
+
+  it('stays under the limit when sleepers wake late, by up to a second', async () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 1000;
+    const clock = timedClock(() => (random() < 100 ? random() : 0));
+    const starts = await steadyDemand(clock, 8, 60_000);
+    expect(busiest(starts)).toBeLessThanOrEqual(5);
+    expect(starts.length / 60).toBeGreaterThanOrEqual(4);
   });
 
   it('stays shut for the penalty after a 429, for callers already waiting too', async () => {
@@ -48,27 +94,24 @@ describe('pacer', () => {
 });
 
 describe('a busy isolate', () => {
-  it('counts when callers really left: one woken late does not let a window hold one too many', async () => {
+  it('counts when callers really left: the one after a late caller waits a gap after it', async () => {
     let t = 0;
     let late = 0;
     const pacer = createPacer({
-      perSecond: 2,
-      windowMs: 1000,
+      gapMs: 250,
       now: () => t,
       sleep: async (ms) => {
         t += ms + late;
       },
     });
     const left: number[] = [];
-    for (const lateness of [0, 0, 500, 0, 0]) {
+    for (const lateness of [0, 0, 400, 0, 0]) {
       late = lateness;
       await pacer.acquire();
       left.push(t);
     }
-    // The third caller was due at 1000 but woke at 1500; the fifth, due at 2000, waits for 2500.
-    expect(left).toEqual([0, 0, 1500, 1500, 2500]);
-    for (let i = 0; i + 2 < left.length; i += 1)
-      expect((left[i + 2] ?? 0) - (left[i] ?? 0)).toBeGreaterThanOrEqual(1000);
+    // The third caller was due at 500 but woke at 900; the fourth, due at 750, waits for 1150.
+    expect(left).toEqual([0, 250, 900, 1150, 1400]);
   });
 });
 
