@@ -15,8 +15,8 @@ import { normaliseEmail } from '#src/lib/forms/submission.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
 import { QUOTE_FORM, type QuotePosted, WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/forms.ts';
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { AIRTABLE_RATE_LIMIT_PER_SECOND, startEmulator } from '#scripts/airtable-emulator/emulator.ts';
-import { startChaosProxy } from './chaos-proxy.ts';
+import { AIRTABLE_RATE_LIMIT_PER_SECOND } from '#scripts/airtable-emulator/emulator.ts';
+import { startAirtableThread } from './airtable-thread.ts';
 import { startClientSpread } from './client-spread.ts';
 import { startWorker } from './worker-process.ts';
 import { enhancedPost } from '#tests/integration/support/door.ts';
@@ -112,10 +112,10 @@ function describeFailure(error: unknown): string {
  * has stopped coming, not slowed down), logging it every 15 s. Returns what is left.
  */
 async function waitWhileProgressing(
-  countLeft: () => number,
+  countLeft: () => number | Promise<number>,
   wait: { deadline: number; stallMs: number; log: (left: number) => void },
 ): Promise<number> {
-  let left = countLeft();
+  let left = await countLeft();
   let fewest = left;
   let lastProgress = performance.now();
   let lastLog = Number.NEGATIVE_INFINITY;
@@ -124,11 +124,10 @@ async function waitWhileProgressing(
       lastLog = performance.now();
       wait.log(left);
     }
-    // Each count copies and reads every stored record in this process, which also runs the
-    // emulator: polled every 250 ms it starved the emulator, which then met the Worker's spaced
-    // requests in bunches (a 429 in 2 of 3 runs). Once a second costs 1 s of precision.
+    // Each count reads every stored record in the emulator's thread, which then reads no request:
+    // once a second is enough, since the times reported come from the records (createdTime).
     await sleep(1_000);
-    left = countLeft();
+    left = await countLeft();
     if (left < fewest) [fewest, lastProgress] = [left, performance.now()];
   }
   return left;
@@ -160,17 +159,14 @@ export type RushReport = Awaited<ReturnType<typeof runRush>>;
 
 export async function runRush(options: RushOptions) {
   const log = options.log ?? (() => undefined);
-  const emulator = await startEmulator({
-    port: 0,
+  // The emulator behind the proxy, in a thread of its own (airtable-thread.ts).
+  const airtable = await startAirtableThread({
     rateLimitPerSecond: options.rateLimitPerSecond ?? AIRTABLE_RATE_LIMIT_PER_SECOND,
     rateLimitPenaltyMs: options.penaltyMs,
-  });
-  const proxy = await startChaosProxy({
-    upstream: emulator.url,
     errorRate: options.errorRate ?? 0,
     dropRate: options.dropRate ?? 0,
   });
-  const closers: (() => Promise<void>)[] = [() => proxy.close(), () => emulator.close()];
+  const closers: (() => Promise<void>)[] = [() => airtable.close()];
   let stopAttack: ReturnType<typeof floodFrom> | undefined;
   // What the Worker's mail sent so far, and its queued count.
   let sentMail: (() => { to: string; subject: string; at: number }[]) | undefined;
@@ -182,9 +178,9 @@ export async function runRush(options: RushOptions) {
       // The doors render their own pages: the Worker needs no built site.
       const worker = await startWorker({
         vars: {
-          AIRTABLE_API_KEY: emulator.apiKey,
-          AIRTABLE_BASE_ID: emulator.baseId,
-          AIRTABLE_ENDPOINT_URL: proxy.url,
+          AIRTABLE_API_KEY: airtable.apiKey,
+          AIRTABLE_BASE_ID: airtable.baseId,
+          AIRTABLE_ENDPOINT_URL: airtable.url,
         },
         onLog: (line) => {
           const queued = /(\d+) emails queued/.exec(line);
@@ -202,7 +198,7 @@ export async function runRush(options: RushOptions) {
         stopAttack = floodFrom(spread.urlFor(9_999_999, WAITLIST_FORM.path), options.attackInFlight);
     }
     const storage: StorageOptions = {
-      config: { apiKey: emulator.apiKey, baseId: emulator.baseId, endpointUrl: proxy.url },
+      config: { apiKey: airtable.apiKey, baseId: airtable.baseId, endpointUrl: airtable.url },
       ...(options.retry ? { retry: options.retry } : {}),
       answerBoundMs: options.answerBoundMs ?? 30_000,
     };
@@ -266,19 +262,12 @@ export async function runRush(options: RushOptions) {
       new Set(succeeded.filter((a) => a.kind === kind).map((a) => normaliseEmail(a.email)));
     const expectedByTable = { Waitlist: expectedIn('waitlist'), 'School Quotes': expectedIn('quote') };
     const expected = expectedByTable.Waitlist.size + expectedByTable['School Quotes'].size;
-    const normalised = new Map<string, string>();
-    const storedIn = (table: string) =>
-      emulator.records(table).map(({ fields }) => {
-        const email = String(fields.Email ?? '');
-        if (!normalised.has(email)) normalised.set(email, normaliseEmail(email));
-        return normalised.get(email) ?? email;
-      });
+    const storedIn = async (table: string) => (await airtable.rows(table)).map((row) => row.email);
     const isAttack = (email: string) => email.startsWith('attack.');
-    const missing = () =>
-      Object.entries(expectedByTable).reduce((sum, [table, emails]) => {
-        const have = new Set(storedIn(table));
-        return sum + [...emails].filter((email) => !have.has(email)).length;
-      }, 0);
+    await airtable.expect(
+      Object.fromEntries(Object.entries(expectedByTable).map(([table, emails]) => [table, [...emails]])),
+    );
+    const missing = () => airtable.missing();
     const settleDeadline = lastSubmission + (options.settleTimeoutMs ?? 10 * 60_000);
     const stallMs = options.settleStallMs ?? 2 * options.penaltyMs + 60_000;
     // Direct mode stores as it answers: only the queue is waited for.
@@ -342,20 +331,21 @@ export async function runRush(options: RushOptions) {
     }
 
     // Each table's stored emails, the attacker's left out.
-    const byTable = Object.keys(expectedByTable).map((table) => storedIn(table).filter((e) => !isAttack(e)));
+    const byTable = await Promise.all(
+      Object.keys(expectedByTable).map(async (table) => (await storedIn(table)).filter((e) => !isAttack(e))),
+    );
     const duplicates = byTable.reduce((sum, emails) => sum + emails.length - new Set(emails).size, 0);
     const stored = byTable.reduce((sum, emails) => sum + new Set(emails).size, 0);
     const times = answers.map((answer) => answer.ms).sort((a, b) => a - b);
-    const counts = proxy.counts();
+    const counts = await airtable.counts();
     const errors: Record<string, number> = {};
     for (const { error } of answers) if (error !== undefined) errors[error] = (errors[error] ?? 0) + 1;
-    const attackStored = storedIn('Waitlist').filter(isAttack).length;
+    const attackStored = (await storedIn('Waitlist')).filter(isAttack).length;
     const writingSeconds = Math.max(1, (lastSubmission - started + (settledMs ?? 0)) / 1000);
     // When each expected address's record was created (the emulator's createdTime), the last of them.
     const createdAt = new Map<string, number>();
     for (const table of Object.keys(expectedByTable))
-      for (const { fields, createdTime } of emulator.records(table)) {
-        const email = normaliseEmail(String(fields.Email ?? ''));
+      for (const { email, createdTime } of await airtable.rows(table)) {
         const at = Date.parse(createdTime ?? '');
         if (Number.isFinite(at))
           createdAt.set(`${table}:${email}`, Math.min(createdAt.get(`${table}:${email}`) ?? at, at));
@@ -395,7 +385,7 @@ export async function runRush(options: RushOptions) {
       stored,
       expected,
       duplicates,
-      lost: missing(),
+      lost: await missing(),
       airtableRequests: counts.requests,
       rateLimited: counts.byStatus['429'] ?? 0,
       peakRequestsPerSecond: counts.peakPerSecond,
