@@ -56,6 +56,8 @@ export function createPacer({
   // When callers really went ahead (a late wake-up included), oldest first.
   const departures: number[] = [];
   let closedUntil = startClosedForMs > 0 ? now() + startClosedForMs : 0;
+  // Callers leave in the order they booked: each waits for the one before it to leave (or give up).
+  let lastTurn = Promise.resolve();
 
   /** The earliest time a new slot may start, booking it: a gap after the last slot booked. */
   const book = (): number => {
@@ -65,6 +67,35 @@ export function createPacer({
     const slot = last === undefined ? at : Math.max(at, last + gapMs);
     booked.push(slot);
     return slot;
+  };
+
+  /** Waits for `slot`, the callers booked before, a shut pacer and the departures' spacing; then leaves. */
+  const leave = async (slot: number, deadline: number, before: Promise<void>): Promise<boolean> => {
+    const wait = slot - now();
+    if (wait > 0) await sleep(wait);
+    await before;
+    // A 429 seen while this caller waited shuts the pacer for it too.
+    if (closedUntil > now()) {
+      if (closedUntil > deadline) return false;
+      await sleep(closedUntil - now());
+    }
+    // A busy isolate wakes a sleeper late, so a caller may leave after the next slot's time:
+    // count the requests that really left, and wait again while the last left less than a gap
+    // ago or a window holds `perSecond`.
+    for (;;) {
+      const at = now();
+      while (departures.length > 0 && (departures[0] ?? 0) <= at - windowMs) departures.shift();
+      const last = departures.at(-1);
+      const free = Math.max(
+        last === undefined ? at : last + gapMs,
+        departures.length < perSecond ? at : (departures[departures.length - perSecond] ?? at) + windowMs,
+      );
+      if (free <= at) break;
+      if (free > deadline) return false;
+      await sleep(free - at);
+    }
+    departures.push(now());
+    return true;
   };
 
   return {
@@ -81,30 +112,14 @@ export function createPacer({
         booked.splice(booked.lastIndexOf(slot), 1);
         return false;
       }
-      const wait = slot - now();
-      if (wait > 0) await sleep(wait);
-      // A 429 seen while this caller waited shuts the pacer for it too.
-      if (closedUntil > now()) {
-        if (closedUntil > deadline) return false;
-        await sleep(closedUntil - now());
+      const before = lastTurn;
+      let done = () => undefined as void;
+      lastTurn = new Promise<void>((resolve) => (done = resolve));
+      try {
+        return await leave(slot, deadline, before);
+      } finally {
+        done();
       }
-      // A busy isolate wakes a sleeper late, so a caller may leave after the next slot's time:
-      // count the requests that really left, and wait again while the last left less than a gap
-      // ago or a window holds `perSecond`.
-      for (;;) {
-        const at = now();
-        while (departures.length > 0 && (departures[0] ?? 0) <= at - windowMs) departures.shift();
-        const last = departures.at(-1);
-        const free = Math.max(
-          last === undefined ? at : last + gapMs,
-          departures.length < perSecond ? at : (departures[departures.length - perSecond] ?? at) + windowMs,
-        );
-        if (free <= at) break;
-        if (free > deadline) return false;
-        await sleep(free - at);
-      }
-      departures.push(now());
-      return true;
     },
     /** Records a 429: no slot is handed out until the penalty has passed. */
     penalise() {

@@ -14,20 +14,25 @@
  * With mail (`WriterOptions.mail`), consent applies (submission.ts's CONSENTED_UPSERT) and each
  * write's emails go on the mail queue (mail.ts).
  */
-import { keyedSerialiser, normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
-import { type AirtableClient, AirtableError, createAirtableClient } from './airtable-client.ts';
+import { keyedSerialiser, type Submission } from '#src/lib/forms/submission.ts';
+import {
+  type AirtableClient,
+  AirtableError,
+  createAirtableClient,
+  type StoredRecord,
+} from './airtable-client.ts';
 import { createPacer, RATE_WINDOW_MS, type Pacer, retryDelaySeconds } from './pacer.ts';
 import { airtableAccess, type AirtableEnv } from './settings.ts';
-import { confirmingForm, emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
+import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import {
   SUBMISSION_UPSERT,
   type UpsertHow,
   upsertByEmail,
   CONSENTED_UPSERT,
-  chunks,
-  EMAILS_PER_LOOKUP,
   isWithdrawn,
-  type UpsertResult,
+  lookupByEmails,
+  lookupFieldsOf,
+  mergeByEmail,
   writeOutcome,
 } from './submission.ts';
 import { queueOutcomeMail, type WorkerMail } from './mail.ts';
@@ -207,55 +212,86 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
   }
 
   /**
-   * The contacts of another form's records on the suppression list (the confirming form's table,
-   * Consent 'Withdrawn'): they hear nothing a stranger's request causes. One lookup per 100 written
-   * records; if it fails, every contact of the batch is treated as withdrawn (the team still hears).
+   * A batch's lookups, all sent at once (the pacer spaces them): each table's stored records of
+   * its emails, 100 per request, and, with mail, the suppression list (the confirming form's table,
+   * Consent 'Withdrawn') for the other forms' contacts, who hear nothing a stranger's request causes.
+   * Those contacts are looked up with the confirming form's own emails, in the same requests while
+   * they fit in 100. If that lookup fails, every contact is treated as withdrawn (the team still hears).
    */
-  async function withdrawnContacts(table: string, results: readonly UpsertResult<Queued>[]) {
-    const emails = results.filter((result) => result.outcome !== 'failed').map((result) => result.email);
-    const list = confirmingForm();
-    const withdrawn = new Set<string>();
-    if (!list || table === list.table || emails.length === 0) return withdrawn;
-    for (const part of chunks(emails, EMAILS_PER_LOOKUP)) {
-      try {
-        const records = await client.findByEmails(
-          list.table,
-          part,
-          undefined,
-          CONSENTED_UPSERT.lookupFields?.(list.table),
-        );
-        for (const record of records)
-          if (isWithdrawn(record.fields))
-            withdrawn.add(normaliseEmail(String(record.fields[emailFieldOf(list)])));
-      } catch (error) {
-        log(
-          `Airtable writer: the suppression list could not be read (${String(error)}); no email to these contacts`,
-        );
-        for (const email of part) withdrawn.add(email);
-      }
+  async function lookUp(groups: ReadonlyMap<string, readonly Queued[]>, how: UpsertHow<Queued>) {
+    const emails = new Map(
+      [...groups].map(([table, items]) => [table, mergeByEmail(items, how).map((e) => e.email)]),
+    );
+    const list = options.mail ? confirmingForm() : undefined;
+    const contacts = list ? [...emails].flatMap(([table, of]) => (table === list.table ? [] : of)) : [];
+    if (list && contacts.length > 0) {
+      const own = emails.get(list.table) ?? [];
+      const known = new Set(own);
+      emails.set(list.table, [...own, ...new Set(contacts.filter((email) => !known.has(email)))]);
     }
-    return withdrawn;
+    type Found = { stored: Map<string, StoredRecord> } | { error: unknown };
+    const found = new Map<string, Found>(
+      await Promise.all(
+        [...emails].map(async ([table, of]) => {
+          const fields = lookupFieldsOf(table === list?.table ? CONSENTED_UPSERT : how, table);
+          try {
+            return [table, { stored: await lookupByEmails(client, table, of, fields) }] as [string, Found];
+          } catch (error) {
+            return [table, { error }] as [string, Found];
+          }
+        }),
+      ),
+    );
+    const withdrawn = new Set<string>();
+    const suppression = list && contacts.length > 0 ? found.get(list.table) : undefined;
+    if (suppression && 'error' in suppression) {
+      log(
+        `Airtable writer: the suppression list could not be read (${String(suppression.error)}); no email to these contacts`,
+      );
+      for (const email of contacts) withdrawn.add(email);
+    } else if (suppression)
+      for (const email of contacts)
+        if (isWithdrawn(suppression.stored.get(email)?.fields)) withdrawn.add(email);
+    return { found, withdrawn };
   }
 
-  /** Upserts one table's items; acks what was stored, retries or dead-letters the rest per request. */
-  async function write(table: string, items: readonly Queued[], report: BatchReport) {
+  /**
+   * Upserts one table's items with the batch's lookups (`lookups`; looked up here when not given);
+   * acks what was stored and queues its emails as each write answers, then retries or
+   * dead-letters the rest per request.
+   */
+  async function write(
+    table: string,
+    items: readonly Queued[],
+    report: BatchReport,
+    lookups?: Awaited<ReturnType<typeof lookUp>>,
+  ) {
     const how = options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
-    const results = await upsertByEmail(client, table, items, how, { now });
-    const withdrawn = options.mail ? await withdrawnContacts(table, results) : new Set<string>();
+    const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]]), how));
+    const looked = found.get(table);
+    // Without the lookup nothing may be written: a create could double a stored record.
+    if (!looked || 'error' in looked) return retryOrDeadLetter(items, looked?.error, report);
     const failures = new Map<unknown, Queued[]>();
-    for (const result of results) {
-      if (result.outcome === 'failed') {
-        failures.set(result.error, [...(failures.get(result.error) ?? []), result.item]);
-        continue;
-      }
-      for (const message of result.item.messages) message.ack();
-      report[result.outcome] += 1;
-      if (result.outcome !== 'held') report.stored += 1;
-      await queueMail(result.item, result.outcome, report, {
-        ...(result.stored ? { stored: result.stored } : {}),
-        contactWithdrawn: withdrawn.has(result.email),
-      });
-    }
+    await upsertByEmail(client, table, items, how, {
+      now,
+      stored: looked.stored,
+      // Each write's records acknowledged and their emails queued once it answers, in the order of sign-up.
+      onWritten: async (results) => {
+        for (const result of results) {
+          if (result.outcome === 'failed') {
+            failures.set(result.error, [...(failures.get(result.error) ?? []), result.item]);
+            continue;
+          }
+          for (const message of result.item.messages) message.ack();
+          report[result.outcome] += 1;
+          if (result.outcome !== 'held') report.stored += 1;
+          await queueMail(result.item, result.outcome, report, {
+            ...(result.stored ? { stored: result.stored } : {}),
+            contactWithdrawn: withdrawn.has(result.email),
+          });
+        }
+      },
+    });
     // One failed request's records together: its error says whether to retry or find the culprit.
     for (const [error, failed] of failures) await retryOrDeadLetter(failed, error, report);
   }
@@ -288,10 +324,14 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
         }
       }
       queued.sort(byAcceptance);
-      for (const { table } of FORM_LIST) {
-        const group = queued.filter((item) => item.submission.table === table);
-        if (group.length > 0) await write(table, group, report);
-      }
+      const groups = new Map(
+        FORM_LIST.map(
+          ({ table }) => [table, queued.filter((item) => item.submission.table === table)] as const,
+        ).filter(([, group]) => group.length > 0),
+      );
+      // Every lookup of the batch at once, then every write: each request goes as soon as the pacer lets it.
+      const lookups = await lookUp(groups, options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT);
+      await Promise.all([...groups].map(([table, group]) => write(table, group, report, lookups)));
       report.requests = client.requestsSent() - sentBefore;
       return report;
     },

@@ -54,7 +54,7 @@ export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
   keyed(submission, cellsFor(submission, { now: at, existing: true }));
 
 /** Most emails in one lookup formula. */
-export const EMAILS_PER_LOOKUP = 100;
+const EMAILS_PER_LOOKUP = 100;
 
 /** How the items of a call become records; `T` is whatever the caller carries (a submission…). */
 export interface UpsertHow<T> {
@@ -92,97 +92,167 @@ export function mergeByEmail<T>(
   return [...byEmail].map(([email, item]) => ({ email, item }));
 }
 
-export function chunks<T>(items: readonly T[], size: number): T[][] {
+function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
   return result;
 }
 
+/** The stored fields a lookup asks for: the caller's, and the Email Key (a write by key needs it there). */
+export const lookupFieldsOf = <T>(how: Pick<UpsertHow<T>, 'lookupFields'>, table: string) => [
+  ...(how.lookupFields?.(table) ?? []),
+  EMAIL_KEY_FIELD.airtable,
+];
+
+/**
+ * The stored record of each (normalised) email of `table`, up to 100 emails per request (trimmed
+ * and case-insensitive, so a record typed in by hand is found too): the first, should someone
+ * have typed a second by hand. Throws what the client throws.
+ */
+export async function lookupByEmails(
+  client: AirtableClient,
+  table: string,
+  emails: readonly string[],
+  fields: readonly string[],
+): Promise<Map<string, StoredRecord>> {
+  const emailField = emailFieldOf(formOf({ table }));
+  const stored = new Map<string, StoredRecord>();
+  const parts = chunks(emails, EMAILS_PER_LOOKUP);
+  const pages = await Promise.all(parts.map((part) => client.findByEmails(table, part, undefined, fields)));
+  for (const record of pages.flat()) {
+    const email = record.fields[emailField];
+    if (typeof email === 'string' && !stored.has(normaliseEmail(email)))
+      stored.set(normaliseEmail(email), record);
+  }
+  return stored;
+}
+
+export interface UpsertOptions<T> {
+  /** The clock of the records' timestamps (each request is bounded by the client). */
+  now?: () => number;
+  /**
+   * The stored records of the items' emails, looked up already (with `lookupFieldsOf`) by a caller
+   * that shares one lookup between tables' needs (the queue's writer); without it, looked up here.
+   */
+  stored?: ReadonlyMap<string, StoredRecord>;
+  /**
+   * Told each request's results once it answers (the held ones first, as they need none), in the
+   * items' order: the next request's results wait for this to finish, the requests themselves do not.
+   */
+  onWritten?: (results: UpsertResult<T>[]) => void | Promise<void>;
+}
+
 /**
  * The server's one upsert by email (the queue's writer's, per batch): the items of one email
- * merged into one, their emails looked up 100 per request (trimmed and case-insensitive, so a
- * record typed in by hand is found too), then records created or updated 10 per request.
+ * merged into one, their emails looked up 100 per request, then records written 10 per request,
+ * creates and updates together, every request sent as soon as the pacer lets it (none waits for
+ * another's answer: each email is in one request only).
  *
  * One email, one record: a lookup and a write cannot be made atomic, so callers never upsert
  * one email twice at once (the queue has one consumer), every try starts with a fresh lookup,
- * and a create is Airtable's upsert on the email's key (EMAIL_KEY_FIELD), so a create whose answer
+ * and a write is Airtable's upsert on the email's key (EMAIL_KEY_FIELD), so a create whose answer
  * was lost, or that Airtable applied after the try gave up, becomes an update, never a second
- * record. It never throws for Airtable's sake: each email gets its outcome, and a failed request
- * fails only the records it carried, so the caller decides what to retry.
+ * record; an update merges into the stored record by the same key. A stored record without its key
+ * (typed in by hand) is updated by its id instead, in requests of its own. It never throws for
+ * Airtable's sake: each email gets its outcome, and a failed request fails only the records it
+ * carried, so the caller decides what to retry.
  */
 export async function upsertByEmail<T>(
   client: AirtableClient,
   table: string,
   items: readonly T[],
   how: UpsertHow<T>,
-  /** `now`: the clock of the records' timestamps (each request is bounded by the client). */
-  { now = Date.now }: { now?: () => number } = {},
+  { now = Date.now, stored: lookedUp, onWritten }: UpsertOptions<T> = {},
 ): Promise<UpsertResult<T>[]> {
   const merged = mergeByEmail(items, how);
-  const emailField = emailFieldOf(formOf({ table }));
+  const results: UpsertResult<T>[] = [];
+  let told = Promise.resolve();
+  /** Keeps a request's results and tells the caller, after the results told before. */
+  const tell = (part: UpsertResult<T>[]) => {
+    results.push(...part);
+    told = told.then(() => onWritten?.(part));
+    return told;
+  };
 
-  // The stored record of each email (the first, should someone have typed a second by hand).
-  const stored = new Map<string, StoredRecord>();
-  for (const part of chunks(merged, EMAILS_PER_LOOKUP)) {
-    try {
-      const records = await client.findByEmails(
+  let stored: ReadonlyMap<string, StoredRecord>;
+  try {
+    stored =
+      lookedUp ??
+      (await lookupByEmails(
+        client,
         table,
-        part.map(({ email }) => email),
-        undefined,
-        how.lookupFields?.(table),
-      );
-      for (const record of records) {
-        const email = record.fields[emailField];
-        if (typeof email === 'string' && !stored.has(normaliseEmail(email)))
-          stored.set(normaliseEmail(email), record);
-      }
-    } catch (error) {
-      // Without the lookup nothing may be written: a create could double a stored record.
-      return merged.map(({ email, item }) => ({ item, email, outcome: 'failed', error }));
-    }
+        merged.map(({ email }) => email),
+        lookupFieldsOf(how, table),
+      ));
+  } catch (error) {
+    // Without the lookup nothing may be written: a create could double a stored record.
+    await tell(merged.map(({ email, item }) => ({ item, email, outcome: 'failed', error })));
+    return results;
   }
 
   const at = new Date(now());
-  const results: UpsertResult<T>[] = [];
-  const creates = merged.filter(({ email }) => !stored.has(email));
-  // Creates, then updates, 10 per request, so one failing request only fails its own records.
-  for (const part of chunks(creates, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
-    try {
+  type Write = { email: string; item: T; fields: Cells; record?: StoredRecord };
+  const byKey: Write[] = [];
+  const byId: Write[] = [];
+  const held: UpsertResult<T>[] = [];
+  for (const { email, item } of merged) {
+    const record = stored.get(email);
+    if (!record) {
+      byKey.push({ email, item, fields: how.cells(item, at).create });
+      continue;
+    }
+    const fields = how.cells(item, at, record.fields).update;
+    // Held: the record is stored and nothing is written over it (the consent rules decide what follows).
+    if (fields === null) held.push({ item, email, outcome: 'held', id: record.id, stored: record.fields });
+    else if (record.fields[EMAIL_KEY_FIELD.airtable] === email && fields[EMAIL_KEY_FIELD.airtable] === email)
+      byKey.push({ email, item, fields, record });
+    else byId.push({ email, item, fields, record });
+  }
+  void tell(held);
+
+  const outcomeOf = (write: Write, id: string): UpsertResult<T> =>
+    write.record
+      ? {
+          item: write.item,
+          email: write.email,
+          outcome: 'updated',
+          id: write.record.id,
+          stored: write.record.fields,
+        }
+      : { item: write.item, email: write.email, outcome: 'created', id };
+  const failed = (part: readonly Write[], error: unknown): UpsertResult<T>[] =>
+    part.map(({ email, item }) => ({ item, email, outcome: 'failed', error }));
+  // Every request asks the pacer for its slot now, in the items' order.
+  const requests = [
+    ...chunks(byKey, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) =>
       // Merged on the email's key: a create Airtable applied after this writer gave up on it is
       // found by the retry's upsert, not doubled by it (the lookup may predate that late write).
-      const records = await client.upsert(
-        table,
-        part.map(({ item }) => how.cells(item, at).create),
-        EMAIL_KEY_FIELD.airtable,
-      );
-      part.forEach(({ email, item }, i) =>
-        results.push({ item, email, outcome: 'created', id: records[i]?.id ?? '' }),
-      );
-    } catch (error) {
-      for (const { email, item } of part) results.push({ item, email, outcome: 'failed', error });
-    }
-  }
-  // Held: the record is stored and nothing is written over it (the consent rules decide what follows).
-  const writable = merged.flatMap(({ email, item }) => {
-    const record = stored.get(email);
-    if (!record) return [];
-    const fields = how.cells(item, at, record.fields).update;
-    if (fields !== null) return [{ email, item, record, fields }];
-    results.push({ item, email, outcome: 'held', id: record.id, stored: record.fields });
-    return [];
-  });
-  for (const part of chunks(writable, AIRTABLE_MAX_RECORDS_PER_WRITE)) {
-    try {
-      await client.update(
-        table,
-        part.map(({ record, fields }) => ({ id: record.id, fields })),
-      );
-      for (const { email, item, record } of part)
-        results.push({ item, email, outcome: 'updated', id: record.id, stored: record.fields });
-    } catch (error) {
-      for (const { email, item } of part) results.push({ item, email, outcome: 'failed', error });
-    }
-  }
+      client
+        .upsert(
+          table,
+          part.map(({ fields }) => fields),
+          EMAIL_KEY_FIELD.airtable,
+        )
+        .then(
+          (records) => part.map((write, i) => outcomeOf(write, records[i]?.id ?? '')),
+          (error: unknown) => failed(part, error),
+        ),
+    ),
+    ...chunks(byId, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) =>
+      client
+        .update(
+          table,
+          part.map(({ record, fields }) => ({ id: record?.id ?? '', fields })),
+        )
+        .then(
+          () => part.map((write) => outcomeOf(write, write.record?.id ?? '')),
+          (error: unknown) => failed(part, error),
+        ),
+    ),
+  ];
+  // Told in order, each as soon as it and those before it have answered.
+  for (const request of requests) await tell(await request);
+  await told;
   return results;
 }
 

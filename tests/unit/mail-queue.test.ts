@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { sendMailJobs } from '#src/server/mail.ts';
 import { memoryMailLedger } from '#src/server/mail-ledger.ts';
@@ -72,6 +72,106 @@ const writer = (airtable: ReturnType<typeof fakeAirtable>, mail: ReturnType<type
   });
 
 describe("the Worker's queue writer with mail", () => {
+  it('queues each write’s emails once that write answers, in the order of sign-up, without waiting for the batch', async () => {
+    const sent: string[] = [];
+    const held: (() => void)[] = [];
+    // The second write's answer waits for the test; the others answer at once.
+    const fetchStub: typeof fetch = async (input, init) => {
+      const body = JSON.parse(String(init?.body ?? '{}')) as {
+        records?: { fields: Record<string, unknown> }[];
+      };
+      if (String(input).endsWith('/listRecords')) return Response.json({ records: [] });
+      sent.push(String(body.records?.[0]?.fields.Email));
+      const answer = Response.json({
+        records: (body.records ?? []).map((record, i) => ({
+          id: `rec${sent.length}x${i}`,
+          fields: record.fields,
+        })),
+      });
+      if (sent.length === 2) await new Promise<void>((resolve) => held.push(resolve));
+      return answer;
+    };
+    const jobs: string[] = [];
+    const mail = mailFor(async (job) => void jobs.push(job.email));
+    const entries = Array.from({ length: 25 }, (_, i) =>
+      message(signUp(`n${i}@example.com`, `2026-05-04T08:59:${String(i).padStart(2, '0')}.000Z`)),
+    );
+    const batch = createQueueWriter(ENV, {
+      fetch: fetchStub,
+      pacer: createPacer({ perSecond: 1000 }),
+      now: () => NOW,
+      log: () => undefined,
+      mail,
+    }).writeBatch({ queue: 'podling-submissions', messages: entries.map((entry) => entry.msg) });
+    // The third write went out while the second had no answer, and the first's ten emails are queued.
+    await vi.waitFor(() => expect(sent).toHaveLength(3));
+    await vi.waitFor(() => expect(jobs).toHaveLength(10));
+    expect(jobs).toEqual(Array.from({ length: 10 }, (_, i) => `n${i}@example.com`));
+    expect(entries.slice(0, 10).every((entry) => entry.state.acked)).toBe(true);
+    expect(entries.slice(10, 20).some((entry) => entry.state.acked)).toBe(false);
+    held[0]?.();
+    await batch;
+    expect(jobs).toEqual(Array.from({ length: 25 }, (_, i) => `n${i}@example.com`));
+  });
+
+  it('looks the quote contacts up on the suppression list in the sign-ups’ own lookup', async () => {
+    const lookups: { table: string; formula: string }[] = [];
+    const writes: string[] = [];
+    const fetchStub: typeof fetch = async (input, init) => {
+      const body = JSON.parse(String(init?.body ?? '{}')) as {
+        records?: { fields: Record<string, unknown> }[];
+        filterByFormula?: string;
+      };
+      const table = decodeURIComponent(String(input).split('/')[5] ?? '');
+      if (String(input).endsWith('/listRecords')) {
+        lookups.push({ table, formula: body.filterByFormula ?? '' });
+        // One quote contact withdrew from the waitlist.
+        const withdrawn = table === 'Waitlist' && body.filterByFormula?.includes("'q0@school.test'");
+        return Response.json({
+          records: withdrawn
+            ? [{ id: 'recW', fields: { Email: 'q0@school.test', Consent: 'Withdrawn' } }]
+            : [],
+        });
+      }
+      writes.push(table);
+      return Response.json({
+        records: (body.records ?? []).map((record, i) => ({
+          id: `rec${writes.length}x${i}`,
+          fields: record.fields,
+        })),
+      });
+    };
+    const quote = (email: string): QueuedSubmission => ({
+      table: 'School Quotes',
+      email,
+      acceptedAt: '2026-05-04T08:59:30.000Z',
+      cells: { Email: email, 'Contact Name': 'Ada', 'School Name': 'Hill' },
+      origin: ORIGIN,
+    });
+    const jobs: MailJob[] = [];
+    const entries = [
+      ...Array.from({ length: 20 }, (_, i) => message(signUp(`s${i}@example.com`))),
+      ...Array.from({ length: 5 }, (_, i) => message(quote(`q${i}@school.test`))),
+    ];
+    const report = await createQueueWriter(ENV, {
+      fetch: fetchStub,
+      pacer: createPacer({ perSecond: 1000 }),
+      now: () => NOW,
+      log: () => undefined,
+      mail: mailFor(async (job) => void jobs.push(job)),
+    }).writeBatch({ queue: 'podling-submissions', messages: entries.map((entry) => entry.msg) });
+    // Two lookups (one per table, the contacts in the waitlist's) and three writes: 5 requests, not 6.
+    expect(lookups.map((lookup) => lookup.table).sort()).toEqual(['School Quotes', 'Waitlist']);
+    expect(lookups.find((lookup) => lookup.table === 'Waitlist')?.formula).toContain("'q4@school.test'");
+    expect(writes.sort()).toEqual(['School Quotes', 'Waitlist', 'Waitlist']);
+    expect(report).toMatchObject({ created: 25, requests: 5 });
+    // The withdrawn contact hears nothing; the team hears of every quote.
+    const to = (email: string) => jobs.filter((job) => job.message.to === email).length;
+    expect(to('q0@school.test')).toBe(0);
+    expect(to('q1@school.test')).toBe(1);
+    expect(to('team@podling.test')).toBe(5);
+  });
+
   it('stores a new address Pending and queues one confirmation, after the write', async () => {
     const airtable = fakeAirtable();
     const jobs: MailJob[] = [];

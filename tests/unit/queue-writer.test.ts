@@ -5,6 +5,7 @@ import { type Submission } from '#src/lib/forms/submission.ts';
 import { mergeByEmail } from '#src/server/submission.ts';
 import type { DeadLetterBody } from '#src/server/queues.ts';
 import { queueMessage as message } from './support/queue-message.ts';
+import { timedClock } from './support/timed-clock.ts';
 
 const ENV = {
   AIRTABLE_API_KEY: 'patServer',
@@ -188,32 +189,29 @@ describe('queue writer', () => {
     expect([...entries, repeat].every((entry) => entry.state.acked)).toBe(true);
   });
 
-  it('paces its own requests through the pacer: never more than 5 start in one window', async () => {
-    // A fake clock: the pacer's waits move it, so the request starts are the writer's own doing.
-    let clock = 0;
+  it('paces its own requests through the pacer: never more than 5 start in one second, each 200 ms apart or more', async () => {
+    // A virtual clock: the pacer's waits move it, so the request starts are the writer's own doing.
+    const clock = timedClock();
     const starts: number[] = [];
     const airtable = fakeAirtable();
     const writer = createQueueWriter(ENV, {
       fetch: (input, init) => {
-        starts.push(clock);
+        starts.push(clock.now());
         return airtable.fetch(input, init);
       },
-      pacer: createPacer({
-        now: () => clock,
-        sleep: async (ms) => {
-          clock += ms;
-        },
-      }),
+      pacer: createPacer({ now: clock.now, sleep: clock.sleep }),
       log: () => undefined,
       deadLetter: async () => undefined,
     });
     const entries = Array.from({ length: 100 }, (_, i) =>
       message(waitlist(`pace${i}@x.co`, '2026-11-23T10:00:00Z')),
     );
-    const report = await writer.writeBatch({
+    const written = writer.writeBatch({
       queue: 'podling-submissions',
       messages: entries.map((e) => e.msg),
     });
+    await clock.runUntil(60_000);
+    const report = await written;
 
     expect(report).toMatchObject({ stored: 100, created: 100 });
     expect(starts).toHaveLength(11); // one lookup, ten writes of ten
@@ -221,6 +219,10 @@ describe('queue writer', () => {
       ...starts.map((start) => starts.filter((t) => t >= start && t < start + RATE_WINDOW_MS).length),
     );
     expect(busiest).toBe(AIRTABLE_REQUESTS_PER_SECOND);
+    for (let i = 1; i < starts.length; i += 1)
+      expect((starts[i] ?? 0) - (starts[i - 1] ?? 0)).toBeGreaterThanOrEqual(200);
+    // No write waits for another's answer: the ten go one gap apart, 2.1 s in all.
+    expect((starts.at(-1) ?? 0) - (starts[1] ?? 0)).toBeLessThan(9 * 250);
   });
 
   it('retries on a dropped connection; the retry’s lookup then finds the record, so it updates', async () => {

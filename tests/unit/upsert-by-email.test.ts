@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { vi } from 'vitest';
 import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable-client.ts';
 import { type Cells, type Submission } from '#src/lib/forms/submission.ts';
 import { SUBMISSION_UPSERT, upsertByEmail, type UpsertHow } from '#src/server/submission.ts';
@@ -10,7 +11,10 @@ type Request =
   | { kind: 'update'; records: readonly { id: string; fields: Cells }[] };
 
 /** A client over an in-memory table; `fail` refuses the request it names (by its number). */
-function fakeClient(stored: { id: string; email: string }[] = [], fail: Record<number, AirtableError> = {}) {
+function fakeClient(
+  stored: { id: string; email: string; keyed?: boolean }[] = [],
+  fail: Record<number, AirtableError> = {},
+) {
   const requests: Request[] = [];
   const refuse = () => {
     const error = fail[requests.length];
@@ -22,7 +26,11 @@ function fakeClient(stored: { id: string; email: string }[] = [], fail: Record<n
       refuse();
       return stored
         .filter((record) => emails.includes(record.email.trim().toLowerCase()))
-        .map((record): StoredRecord => ({ id: record.id, fields: { Email: record.email } }));
+        .map((record): StoredRecord => ({
+          id: record.id,
+          // A record the server wrote carries its Email Key; one typed in by hand may not.
+          fields: { Email: record.email, ...(record.keyed ? { 'Email Key': record.email } : {}) },
+        }));
     },
     // A create is Airtable's upsert on the Email Key (one record per address, late writes too).
     async upsert(_table, records, mergeOn) {
@@ -174,5 +182,62 @@ describe('the one upsert by email', () => {
       'Page Source': 'home',
       'Last Updated': '2026-11-24T06:00:00.000Z',
     });
+  });
+
+  it('writes creates and updates of records stored with their key together, 10 a request', async () => {
+    const signUp = (email: string): Submission => ({
+      table: 'Waitlist',
+      email,
+      acceptedAt: '2026-11-24T05:59:00Z',
+      cells: { Email: email },
+    });
+    const stored = Array.from({ length: 5 }, (_, i) => ({ id: `rec${i}`, email: `s${i}@x.co`, keyed: true }));
+    const { requests, client } = fakeClient(stored);
+    const items = [
+      ...Array.from({ length: 15 }, (_, i) => `n${i}@x.co`),
+      ...stored.map(({ email }) => email),
+    ];
+    const results = await upsertByEmail(client, 'Waitlist', items.map(signUp), SUBMISSION_UPSERT, {
+      now: () => AT,
+    });
+    // One lookup and two writes on the Email Key for 20 records, not three (10 + 5 creates, 5 updates).
+    expect(
+      requests.map(
+        (request) =>
+          `${request.kind} ${'emails' in request ? request.emails.length : request.records.length}`,
+      ),
+    ).toEqual(['find 20', 'create 10', 'create 10']);
+    expect(results.flatMap((result) => (result.outcome === 'updated' ? [result.id] : []))).toEqual(
+      stored.map(({ id }) => id),
+    );
+  });
+
+  it('sends every write at once, and tells each write’s results as it answers, in the items’ order', async () => {
+    const sent: number[] = [];
+    const answers: (() => void)[] = [];
+    const client = {
+      findByEmails: async () => [],
+      upsert: (_table: string, records: readonly Cells[]) => {
+        sent.push(records.length);
+        return new Promise<StoredRecord[]>((resolve) => {
+          answers.push(() => resolve(records.map((fields, i) => ({ id: `rec${sent.length}x${i}`, fields }))));
+        });
+      },
+    } as unknown as AirtableClient;
+    const told: string[][] = [];
+    const items = Array.from({ length: 25 }, (_, i) => ({ Email: `n${i}@x.co` }));
+    const upserted = upsertByEmail(client, 'Waitlist', items, CELLS, {
+      onWritten: (results) => void told.push(results.map((result) => result.email)),
+    });
+    // All three writes are out before any has answered.
+    await vi.waitFor(() => expect(sent).toEqual([10, 10, 5]));
+    answers[1]?.();
+    answers[2]?.();
+    await Promise.resolve();
+    expect(told.flat()).toEqual([]); // the first write's records come first
+    answers[0]?.();
+    await upserted;
+    expect(told.map((part) => part.length)).toEqual([0, 10, 10, 5]); // the held ones (none), then each write
+    expect(told.flat()).toEqual(items.map((item) => item.Email));
   });
 });
