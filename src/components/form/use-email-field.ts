@@ -1,10 +1,12 @@
 import { useCallback, useRef, useState, type ChangeEvent, type RefObject } from 'react';
+import { MESSAGES } from '#src/config/messages.ts';
+import { isAcceptedEmail } from '#src/lib/email.ts';
 
 export type UseEmailFieldOptions = {
-  /** The rule a value must pass, e.g. `isAcceptedEmail` from `#src/lib/email.ts`. */
-  isValid: (value: string) => boolean;
+  /** The rule a value must pass (the forms': isAcceptedEmail). */
+  isValid?: (value: string) => boolean;
   /** The message shown under the field while the value fails the rule. */
-  message: string;
+  message?: string;
   initialValue?: string;
 };
 
@@ -18,6 +20,8 @@ export type EmailFieldState = {
   validate: () => boolean;
   setValue: (value: string) => void;
   inputRef: RefObject<HTMLInputElement | null>;
+  /** The props a Field takes from this state, to spread. */
+  input: Pick<EmailFieldState, 'value' | 'onChange' | 'onBlur' | 'inputRef'>;
 };
 
 /**
@@ -26,10 +30,10 @@ export type EmailFieldState = {
  * as soon as the visitor fixes it and never nags while they are still typing a first attempt.
  */
 export function useEmailField({
-  isValid,
-  message,
+  isValid = isAcceptedEmail,
+  message = MESSAGES.invalidEmail,
   initialValue = '',
-}: UseEmailFieldOptions): EmailFieldState {
+}: UseEmailFieldOptions = {}): EmailFieldState {
   const [value, setValue] = useState(initialValue);
   const [error, setError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -63,5 +67,6 @@ export function useEmailField({
     return passed;
   }, [check, value]);
 
-  return { value, error, onChange, onBlur, validate, setValue, inputRef };
+  const input = { value, onChange, onBlur, inputRef };
+  return { ...input, error, validate, setValue, input };
 }

@@ -10,7 +10,6 @@ import { QUOTE_FIELD_IDS, QuoteForm } from './quote-form.tsx';
 import '#src/styles/schools.css';
 
 const QUOTE_ANSWER_HEADING_ID = 'quote-answer-heading';
-const QUOTE_ANSWER_BACK_LABEL = 'Back to the schools page';
 
 /**
  * The page the server answers a native quote request with (src/server/form-door.ts): the spec's
@@ -34,7 +33,7 @@ export function QuoteAnswerPage({ backHref }: { backHref: string }) {
             title={MESSAGES.quoteThankYouTitle}
             body={MESSAGES.quoteThankYouBody}
             backHref={backHref}
-            backLabel={QUOTE_ANSWER_BACK_LABEL}
+            backLabel="Back to the schools page"
           />
         </AnswerRegion>
         <AnswerRegion region="form">

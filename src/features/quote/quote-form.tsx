@@ -16,7 +16,6 @@ import { MESSAGES } from '#src/config/messages.ts';
 import { submitQuoteRequest, type SubmitResult } from '#src/lib/forms/send-form.ts';
 import { OTHER_USE_CASE_ID, type UseCaseId, USE_CASE_OPTIONS, postedUseCases } from './use-cases.ts';
 import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/forms.ts';
-import { isAcceptedEmail } from '#src/lib/email.ts';
 import { toast } from '#src/lib/toast.ts';
 
 /** Ids of the quote form's fields, for labels, tests and in-page focus. */
@@ -88,11 +87,7 @@ export function QuoteForm({
 }: QuoteFormProps) {
   const [texts, setTexts] = useState(() => readTexts((name) => answer?.value(name) ?? ''));
   const [selected, setSelected] = useState<ReadonlySet<UseCaseId>>(() => new Set());
-  const email = useEmailField({
-    isValid: isAcceptedEmail,
-    message: MESSAGES.invalidEmail,
-    initialValue: answer?.value(QUOTE_FIELD_NAMES.email) ?? '',
-  });
+  const email = useEmailField({ initialValue: answer?.value(QUOTE_FIELD_NAMES.email) ?? '' });
   const hydrated = useHydrated();
 
   const formRef = useRef<HTMLFormElement>(null);
@@ -181,13 +176,10 @@ export function QuoteForm({
   const emailField = (error: string | null) => (
     <Field
       {...EMAIL_INPUT}
+      {...email.input}
       id={QUOTE_FIELD_IDS.email}
       label={QUOTE_FORM_LABELS.email}
-      value={email.value}
       error={error}
-      onChange={email.onChange}
-      onBlur={email.onBlur}
-      inputRef={email.inputRef}
     />
   );
   const textField = (key: 'name' | 'school' | 'role', autoComplete: string) => (

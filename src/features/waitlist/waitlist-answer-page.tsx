@@ -10,7 +10,6 @@ import { WAITLIST_EMAIL_ID, WaitlistForm } from './waitlist-form.tsx';
 import '#src/styles/home.css';
 
 const WAITLIST_ANSWER_HEADING_ID = 'waitlist-answer-heading';
-const WAITLIST_ANSWER_BACK_LABEL = 'Back to the home page';
 
 /**
  * The page the server answers a native waitlist post with (src/server/form-door.ts): the spec's
@@ -28,7 +27,7 @@ export function WaitlistAnswerPage({ backHref }: { backHref: string }) {
           <FormAnswerConfirmation
             title={MESSAGES.waitlistJoined}
             backHref={backHref}
-            backLabel={WAITLIST_ANSWER_BACK_LABEL}
+            backLabel="Back to the home page"
           />
         </AnswerRegion>
         <AnswerRegion region="form">

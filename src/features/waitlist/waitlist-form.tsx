@@ -16,7 +16,6 @@ import { useFormSubmit } from '#src/components/form/use-form-submit.ts';
 import { MESSAGES, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { WAITLIST_INTEREST_OPTIONS } from '#src/content/home.ts';
 import { ROUTE_PATHS } from '#src/config/site.ts';
-import { isAcceptedEmail } from '#src/lib/email.ts';
 import './waitlist-form.css';
 
 export type WaitlistFormProps = NativePostProps & {
@@ -56,11 +55,7 @@ export function WaitlistForm({
   postsNatively = FORMS_POST_NATIVELY,
   answer,
 }: WaitlistFormProps) {
-  const email = useEmailField({
-    isValid: isAcceptedEmail,
-    message: MESSAGES.invalidEmail,
-    initialValue: answer?.value(FIELDS.email.post) ?? '',
-  });
+  const email = useEmailField({ initialValue: answer?.value(FIELDS.email.post) ?? '' });
   const [interests, setInterests] = useState<InterestId[]>([]);
   const result = useRef<HTMLDivElement>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -90,13 +85,10 @@ export function WaitlistForm({
   const emailField = (error: string | null) => (
     <Field
       {...EMAIL_INPUT}
+      {...email.input}
       id={WAITLIST_EMAIL_ID}
       label={WAITLIST_FORM_TEXT.emailLabel}
-      value={email.value}
       error={error}
-      onChange={email.onChange}
-      onBlur={email.onBlur}
-      inputRef={email.inputRef}
       className="waitlist-form__email"
     />
   );
