@@ -1,8 +1,7 @@
 /**
- * The slice of Airtable's APIs the site and the owner's commands use, so development needs no
- * account and every test drives the real client over HTTP. Nothing under src/ imports it.
- * `createEmulator` is a handler for `/v0/…` and `/__emulator…` (Vite's servers mount it);
- * `startEmulator` serves it on its own loopback port. docs/emulator.md lists its modules.
+ * The slice of Airtable's APIs the site and the owner's commands use (README.md); nothing under src/
+ * imports it. `createEmulator` is a handler for `/v0/…` and `/__emulator…` (Vite's servers mount
+ * it); `startEmulator` serves it on its own loopback port. docs/emulator.md lists its modules.
  */
 import { once } from 'node:events';
 import http from 'node:http';
@@ -54,9 +53,8 @@ export interface EmulatorOptions {
   /** Host names besides loopback ones the admin API answers under (others: DNS rebinding). */
   allowedHosts?: readonly string[];
   /**
-   * Which pages the v0 API answers across origins: 'any' (default, as Airtable; direct mode calls
-   * it from the page), or 'own' when mounted on the site's server (worker-server.ts), so a page on
-   * another localhost origin cannot read submissions with the fixed key. No Origin: served in both.
+   * The v0 API's cross-origin pages: 'any' (as Airtable; direct mode calls it from the page), or
+   * 'own' on the site's server, so no other localhost page reads submissions with the fixed key.
    */
   apiOrigins?: 'any' | 'own';
   /** The site's local mail outbox (MAIL_OUTBOX_DIR), listed on the admin page and at /__emulator/outbox. */

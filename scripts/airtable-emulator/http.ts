@@ -46,11 +46,8 @@ export function sendJson(res: http.ServerResponse, status: number, body: unknown
 
 /** Answers an Airtable-style error; Airtable's 429 body uses the older `errors` array shape. */
 export function sendError(res: http.ServerResponse, { status, type, message }: ApiError): void {
-  sendJson(
-    res,
-    status,
-    status === 429 ? { errors: [{ error: type, message }] } : { error: { type, message } },
-  );
+  const body = status === 429 ? { errors: [{ error: type, message }] } : { error: { type, message } };
+  sendJson(res, status, body);
 }
 
 /** The parsed JSON body, or undefined when empty; 413 above 1 MB, 422 when not JSON. */

@@ -25,8 +25,7 @@ export function outboxMailer(directory: string, now: () => Date = () => new Date
         if (existing) return { id: path.join(directory, existing) };
         const at = now();
         const sender = typeof from === 'string' ? from : { address: from.email, name: from.name };
-        const domain = message.from.email.split('@')[1] ?? 'localhost';
-        const messageId = `<${randomUUID()}@${domain}>`;
+        const messageId = `<${randomUUID()}@${message.from.email.split('@')[1] ?? 'localhost'}>`;
         const raw = await new MailComposer({ ...ready, from: sender, messageId, date: at }).compile().build();
         const file = path.join(directory, `${at.toISOString().replace(/[:.]/g, '-')}-${key}.eml`);
         // Visitors' addresses and live links: this user's alone.
@@ -58,12 +57,7 @@ export type OutboxMessage = Awaited<ReturnType<typeof parseOutboxMessage>>;
 
 /** The outbox's messages, oldest first; an empty list when the directory does not exist yet. */
 export async function readOutbox(directory: string) {
-  const files = await readdir(directory).catch(() => [] as string[]);
-  const names = files.filter((name) => name.endsWith('.eml')).sort();
-  return Promise.all(
-    names.map(async (name) => {
-      const file = path.join(directory, name);
-      return parseOutboxMessage(file, await readFile(file, 'utf8'));
-    }),
-  );
+  const names = (await readdir(directory).catch(() => [] as string[])).sort();
+  const files = names.filter((name) => name.endsWith('.eml')).map((name) => path.join(directory, name));
+  return Promise.all(files.map(async (file) => parseOutboxMessage(file, await readFile(file, 'utf8'))));
 }

@@ -131,36 +131,26 @@ export function createRestApi(store: BaseStore, tokens: readonly EmulatorToken[]
     const entry: LoggedRequest = { at, method, path: url.pathname, ...(table ? { table } : {}), status: 0 };
     requestLog.push(entry);
     if (requestLog.length > REQUEST_LOG_LIMIT) requestLog = requestLog.slice(-REQUEST_LOG_LIMIT);
-    res.on('finish', () => {
-      entry.status = res.statusCode;
-    });
+    res.on('finish', () => Object.assign(entry, { status: res.statusCode }));
     return entry;
   };
 
   /** Applies an armed fault; true when it has answered (or deliberately never will). */
   const applyFault = async (fault: Fault, req: http.IncomingMessage, res: http.ServerResponse) => {
     const kind = fault.kind ?? (fault.status ? 'status' : 'hang');
-    if (kind === 'hang') {
-      hung.add(res);
-      res.on('close', () => hung.delete(res));
-      return true;
-    }
-    if (kind === 'drop') {
-      req.socket.destroy();
-      return true;
-    }
-    if (kind === 'invalid-json') {
-      // Like a proxy's error page. (A 200 with such a body trips airtable.js: it then throws
-      // an unhandled TypeError and never settles, which only the storage layer's bound ends.)
-      res.writeHead(fault.status ?? 502, { 'content-type': 'text/html' });
-      res.end('<html>Bad gateway</html>');
-      return true;
-    }
     if (kind === 'delay') {
       await sleep(fault.delayMs ?? 1000);
       return false;
     }
-    sendError(res, apiError(fault.status ?? 500, fault.type, fault.message));
+    // 'invalid-json' is like a proxy's error page. (A 200 with such a body trips airtable.js: it
+    // then throws an unhandled TypeError and never settles, which only the storage layer's bound ends.)
+    if (kind === 'hang') {
+      hung.add(res);
+      res.on('close', () => hung.delete(res));
+    } else if (kind === 'drop') req.socket.destroy();
+    else if (kind === 'invalid-json')
+      res.writeHead(fault.status ?? 502, { 'content-type': 'text/html' }).end('<html>Bad gateway</html>');
+    else sendError(res, apiError(fault.status ?? 500, fault.type, fault.message));
     return true;
   };
 

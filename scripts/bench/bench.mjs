@@ -138,11 +138,10 @@ function medianRun(runs) {
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|manifest\+json|xml)|image\/svg\+xml)/;
 
 /**
- * `vite preview` of a folder on `port` + 10 (the Worker in workerd serving it, as in production;
- * with `plain`, static files: the floor has no Worker), behind Cloudflare's edge on `port`. The edge
- * compresses each text response (brotli or gzip, as the browser asks) and caches it per path and
- * encoding; the Worker's local assets server does not, and the audits would time uncompressed
- * transfers no visitor gets. @param {string} outDir @param {number} port @param {boolean} [plain]
+ * `vite preview` of a folder on `port` + 10 (the Worker in workerd; `plain`: static files, for the
+ * floor) behind a stand-in for Cloudflare's edge on `port`, which compresses and caches text as the
+ * edge does: the local assets server does not, and the audits would time transfers no visitor gets.
+ * @param {string} outDir @param {number} port @param {boolean} [plain]
  */
 async function serveBehindEdge(outDir, port, plain = false) {
   const origin = `http://127.0.0.1:${port + 10}`;
@@ -187,10 +186,7 @@ async function serveBehindEdge(outDir, port, plain = false) {
   };
 }
 
-/**
- * Asks once for every file of the site as a browser would (brotli, then gzip), so no audited load
- * pays the compression or the local server's first-request costs. @param {string} url @param {string} dir
- */
+/** Each file once in brotli and gzip: no audit pays first costs. @param {string} url @param {string} dir */
 async function warmCompression(url, dir) {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
@@ -210,8 +206,7 @@ await warmCompression(site.url, SITE_FILES);
 const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: [...CHROMIUM_FLAGS] });
 
 /**
- * The floor, then every route this build has. The JavaScript target applies to the content pages
- * (interactive ones load as little as they can, over it: docs/speed.md).
+ * The JavaScript target is the content pages' (interactive ones go over it: docs/speed.md).
  * @type {{ route: string, url: string, jsKb: number, jsTarget: boolean }[]}
  */
 const targets = [
@@ -285,10 +280,9 @@ for (const preset of PRESETS) {
     if (r.cls > TARGETS.cls) problems.push(`CLS ${r.cls.toFixed(3)}`);
     if (r.tbtMs >= TARGETS.tbtMs) problems.push(`TBT ${r.tbtMs.toFixed(0)} ms`);
     if (target.jsTarget && target.jsKb > TARGETS.jsKb) problems.push(`JS ${target.jsKb.toFixed(1)} KB`);
+    const failing = r.failing.join(', ') || 'none';
     if (problems.length > 0)
-      misses.push(
-        `${target.route}: ${problems.join(', ')}; failing audits: ${r.failing.join(', ') || 'none'}`,
-      );
+      misses.push(`${target.route}: ${problems.join(', ')}; failing audits: ${failing}`);
   }
   console.log(`\n${preset} (Lighthouse ${preset} preset, simulated throttling), median of ${RUNS} run(s):`);
   console.log(formatColumns(table));

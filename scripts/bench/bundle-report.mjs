@@ -13,12 +13,10 @@ import { gzipSync } from 'node:zlib';
 /** The target for JavaScript (gzip) a route loads before interaction (issue 6); bench reports against it. */
 export const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
 /**
- * What `npm test` enforces per route, by the page's kind in the route table (src/config/site.ts).
- * A content page (and the not-found page) keeps its prerendered markup and loads only the shell
- * (src/app/lazy-page.tsx): held to the target itself, which leaves room for each new page's title,
- * description and nav labels in the shell's route table. An interactive page hydrates with its own
- * chunk: React DOM 19 and react-router alone are about 80 KB gzip (docs/speed.md), so its ceiling
- * sits just above what it reaches. Raise it only for a reason the commit gives.
+ * What `npm test` enforces per route kind (src/config/site.ts). A content page loads only the shell
+ * (src/app/lazy-page.tsx): held to the target. An interactive page hydrates with its own chunk (React
+ * DOM 19 and react-router alone are about 80 KB gzip, docs/speed.md): just above what it reaches.
+ * Raise a ceiling only for a reason the commit gives.
  */
 export const JS_CEILING_KB = Object.freeze({ interactive: 105, content: JS_BEFORE_INTERACTION_BUDGET_KB });
 

@@ -10,9 +10,8 @@
 export const BOOT_MODULES_ID = 'boot-modules';
 
 /**
- * Longest wait for the first contentful paint's entry where the browser reports paint timing (one
- * without it starts after the first frame): long enough that a slow first paint on a busy phone
- * (over a second happens) never has code requested ahead of it. A background tab starts when shown.
+ * Longest wait for the first contentful paint where the browser reports paint timing (else: the
+ * first frame): a slow first paint on a busy phone (over a second happens) never waits on code.
  */
 export const FIRST_PAINT_WAIT_MS = 5000;
 

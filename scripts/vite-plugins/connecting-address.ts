@@ -9,18 +9,10 @@ import type { Connect } from 'vite';
 
 /** Parses TRUSTED_PROXIES: addresses, separated by commas or spaces. */
 export function trustedProxies(value: string | undefined): ReadonlySet<string> {
-  return new Set(
-    (value ?? '')
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map(plainAddress),
-  );
+  return new Set(((value ?? '').match(/[^\s,]+/g) ?? []).map(plainAddress));
 }
 
-/**
- * An address in one spelling, so a proxy matches however it is written: '::ffff:127.0.0.1' (IPv4
- * on a dual-stack socket) → '127.0.0.1', '2001:DB8:0::1' → '2001:db8::1'; a non-address as it is.
- */
+/** One spelling, so a proxy matches however written: '::ffff:127.0.0.1' → '127.0.0.1', 'DB8:0::1' → 'db8::1'. */
 function plainAddress(address: string): string {
   return ipaddr.IPv6.isValid(address) ? ipaddr.process(address).toString() : address;
 }
@@ -37,10 +29,7 @@ export function clientAddress(
 ): string {
   let address = plainAddress(socketAddress ?? '') || 'unknown';
   if (!proxies.has(address) || !forwardedFor) return address;
-  const hops = forwardedFor
-    .split(',')
-    .map((hop) => plainAddress(hop.trim()))
-    .filter(Boolean);
+  const hops = forwardedFor.split(',').flatMap((hop) => plainAddress(hop.trim()) || []);
   while (proxies.has(address) && hops.length > 0) address = hops.pop() ?? address;
   return address;
 }
@@ -49,12 +38,8 @@ export function clientAddress(
 export function connectingAddress(): Connect.NextHandleFunction {
   const proxies = trustedProxies(process.env.TRUSTED_PROXIES);
   return (req, _res, next) => {
-    const forwarded = req.headers['x-forwarded-for'];
-    const address = clientAddress(
-      req.socket.remoteAddress,
-      Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? null),
-      proxies,
-    );
+    const forwarded = [req.headers['x-forwarded-for'] ?? []].flat().join(',') || null;
+    const address = clientAddress(req.socket.remoteAddress, forwarded, proxies);
     // Cloudflare's plugin builds the Worker's request from the raw headers: replace it there too.
     const raw: string[] = [];
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)

@@ -56,6 +56,3 @@ export async function devFormTemplate(server: ViteDevServer, form?: FormName): P
   const indexHtml = await readFile(join(server.config.root, 'index.html'), 'utf8');
   return assembleFormTemplate(indexHtml, rendered, form ? devStylesheetLinks(server) : '');
 }
-
-/** The emails' links' page template on the dev server (see devFormTemplate). */
-export const devLinkPageTemplate = (server: ViteDevServer) => devFormTemplate(server);

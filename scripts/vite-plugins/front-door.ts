@@ -1,16 +1,11 @@
 /**
- * The first middleware of `vite` and `vite preview` (mounted by worker-server.ts), in Node, before
- * anything hands a request to workerd. Local runs only: on Cloudflare the edge does this.
- *
- * - **A request target a Request cannot be made from** (`//a@b/`, credentials, absolute-form or
- *   `*`, undecodable percent-encoding) is answered 400: Cloudflare's plugin builds a `Request` from
- *   the target, and its dev middleware's rejection ended `vite`.
- * - **A body over the Worker's bound** (BODY_READ_TO_END_BYTES) never reaches workerd: a
- *   Content-Length over it is answered 413 unread (`Connection: close`), a chunked body cut at the
- *   bound. workerd keeps a connection whose upload was left unread for the next request, which then
- *   fails (workerd issue 1741): any later request, on any connection, became a 500.
- * - **An error in any middleware** is passed on to the server's error handler (logged, answered
- *   500), never left as an unhandled rejection that ends the process.
+ * The first middleware of `vite` and `vite preview`, before anything reaches workerd (on Cloudflare
+ * the edge does this; README.md lists what). Why: Cloudflare's plugin builds a `Request` from the
+ * target, and its rejection of one (`//a@b/`, credentials, `*`, bad percent-encoding) ended `vite`;
+ * workerd keeps a connection whose upload was left unread for the next request, which then fails
+ * (workerd issue 1741): any later request, on any connection, became a 500. So a Content-Length over
+ * BODY_READ_TO_END_BYTES is answered 413 unread and a chunked body cut at it; a middleware's
+ * rejection goes to the server's error handler, never ending the process.
  */
 import type http from 'node:http';
 import type { Connect } from 'vite';

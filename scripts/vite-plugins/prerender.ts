@@ -135,13 +135,10 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
       '<meta name="referrer" content="strict-origin-when-cross-origin" />',
     ].join('\n    ');
     const charset = '<meta charset="UTF-8" />';
-    const write = async (path: string, html: string) => {
-      const file = join(outDir, path);
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(
-        file,
-        html.replace(charset, () => `${charset}\n    ${securityMeta}`),
-      );
+    const withMeta = (html: string) => html.replace(charset, () => `${charset}\n    ${securityMeta}`);
+    const write = async (path: string, text: string) => {
+      await mkdir(dirname(join(outDir, path)), { recursive: true });
+      await writeFile(join(outDir, path), withMeta(text));
     };
     for (const { page, html } of documents) await write(fileForPath(page.path), html);
     // Relay mode only (only there does a server answer a native post or send email), none a route
@@ -159,18 +156,15 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
         assembleFormTemplate(builtIndexHtml, server.renderLinkPageTemplate(), ''),
       );
     const { siteUrl } = settings.current;
-    await writeFile(join(outDir, '_headers'), headersFile(settings.current, scriptHashes));
+    await write('_headers', headersFile(settings.current, scriptHashes));
     const urls = pages
       .filter((page) => page.path !== '*')
       .map((page) => `<url><loc>${siteUrl}${page.path}</loc></url>`);
-    await writeFile(
-      join(outDir, 'sitemap.xml'),
+    await write(
+      'sitemap.xml',
       `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  ${urls.join('\n  ')}\n</urlset>\n`,
     );
-    await writeFile(
-      join(outDir, 'robots.txt'),
-      `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`,
-    );
+    await write('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`);
     builder.config.logger.info(
       `Prerendered ${pages.length} pages, ${templates.length} form answer templates and ` +
         `${relay ? 1 : 0} email link page template into ${outDir}, ` +

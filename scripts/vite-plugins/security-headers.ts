@@ -54,12 +54,9 @@ export function contentSecurityPolicy(
 
 /**
  * The headers file for the static host. No Cross-Origin-Opener-Policy, on purpose: `same-origin`
- * forces a new browsing context group, so every arrival from a page without it (a search result, a
- * social app, a new tab) starts in a fresh renderer process, as on Android Chrome. On this
- * project's test machine that cold commit took 27–53 ms of main-thread work against 14 ms without,
- * which Lighthouse counts ×4 as Total Blocking Time (35–199 ms with, 8–33 ms without). It buys this
- * site little: no per-visitor data, no cross-origin isolation features, every outside link
- * `noopener`. Weigh that again before adding it (docs/decisions/0003-no-coop-header.md).
+ * starts every arrival from a page without it in a fresh renderer process: 27–53 ms of main-thread
+ * work against 14 ms on the test machine (TBT 35–199 ms against 8–33), for little this site needs.
+ * Weigh that again before adding it (docs/decisions/0003-no-coop-header.md).
  */
 export function headersFile(settings: SiteSettings, scriptHashes: readonly string[] = []): string {
   return [

@@ -1,27 +1,14 @@
 /**
  * The one server, in `vite` and `vite preview` as on Cloudflare: the Worker (src/server/worker.ts,
- * wrangler.jsonc) runs in workerd through Cloudflare's Vite plugin, with its queues and their
- * consumers, Rate Limiting, KV and mail bindings as the plugin's local stand-ins. So development,
- * every test and production store a submission through the same queue and the same paced writer.
- *
- * What this file adds around Cloudflare's plugin, for local runs only:
- *
- * - **The front door** (front-door.ts), first on both servers.
- * - **Nothing of `.data/` served**: the link secret, the emulator's data and the outbox are
- *   denied to Vite's file serving (`server.fs.deny`, beside Cloudflare's own for `.dev.vars`,
- *   `.env*` and `.wrangler/`); the emulator's admin answers loopback clients only (admin.ts).
- * - **The Worker's settings from the shell** (or `.env` files, or `.dev.vars`), for the names in
- *   WORKER_SETTINGS (src/server/settings.ts). Cloudflare's plugin reads `vite preview`'s variables
- *   from the `.dev.vars` it copied at build time (workers-sdk discussion 13885): this bridges the
- *   shell's in, so `AIRTABLE_ENDPOINT_URL=… npm run preview` points the built Worker elsewhere.
- * - **Stand-ins for the outside services**, on loopback: with no AIRTABLE_API_KEY, the Airtable
- *   emulator (data in `.data/airtable.json`); and always the mail outbox (MAIL_OUTBOX_DIR, default
- *   `.data/outbox`, one `.eml` per message) the Worker posts its emails to (MAIL_OUTBOX_URL). Both
- *   are listed on the emulator's page, `/__emulator/` on the site's origin.
- * - **A link secret of this checkout's own** when LINK_SECRET is unset, kept in `.data/link-secret`.
- * - **The connecting address** (connecting-address.ts): `CF-Connecting-IP` from the socket.
- *
- * A direct-mode build (VITE_AIRTABLE_API_KEY) is static files, `dist/client`: no Worker (`assetsOnly`).
+ * wrangler.jsonc) in workerd through Cloudflare's Vite plugin, with its queues, Rate Limiting, KV and
+ * mail bindings as the plugin's local stand-ins, so every run stores through the same queue and writer.
+ * Around it, for local runs only: the front door (front-door.ts) first on both servers; nothing of
+ * `.data/` served (`server.fs.deny`); the Worker's settings (WORKER_SETTINGS) from the shell, `.env` or
+ * `.dev.vars` (the plugin reads `vite preview`'s from the `.dev.vars` copied at build time, workers-sdk
+ * discussion 13885, so this bridges the shell's in); on loopback, with no AIRTABLE_API_KEY, the Airtable
+ * emulator, and always the mail outbox the Worker posts to (MAIL_OUTBOX_URL), both listed on
+ * `/__emulator/`; a link secret of this checkout's own in `.data/link-secret`; and `CF-Connecting-IP`
+ * from the socket (connecting-address.ts). A direct-mode build is static files (`assetsOnly`).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,7 +37,7 @@ import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/page-templates.ts';
 import { WORKER_SETTINGS } from '#src/server/settings.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
 import { onLoopback } from '#scripts/loopback.ts';
-import { devFormTemplate, devLinkPageTemplate } from './form-templates.ts';
+import { devFormTemplate } from './form-templates.ts';
 import { connectingAddress } from './connecting-address.ts';
 import { frontDoor } from './front-door.ts';
 import type { SiteSettingsHolder } from './site-settings.ts';
@@ -110,7 +97,7 @@ function devTemplates(server: ViteDevServer): Connect.NextHandleFunction {
       : '';
     const isLinkPage = pathname.replace(/\.html$/, '') === linkPage;
     if (!isLinkPage && !Object.hasOwn(FORMS, name)) return next();
-    (isLinkPage ? devLinkPageTemplate(server) : devFormTemplate(server, name as FormName)).then((html) => {
+    devFormTemplate(server, isLinkPage ? undefined : (name as FormName)).then((html) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
     }, next);

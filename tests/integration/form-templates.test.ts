@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, EMAIL_COPY } from '#src/config/messages.ts';
 import { renderFormAnswer } from '#src/server/form-door.ts';
 import { renderLinkPage } from '#src/server/link-page.ts';
-import { devFormTemplate, devLinkPageTemplate } from '#scripts/vite-plugins/form-templates.ts';
+import { devFormTemplate } from '#scripts/vite-plugins/form-templates.ts';
 import { freePort } from '#scripts/loadtest/worker-process.ts';
 
 describe('devFormTemplate', () => {
@@ -51,7 +51,7 @@ describe('devFormTemplate', () => {
   );
 
   it('the emails’ links’ page: a whole page, its styles inline and no script, filled like a built one', async () => {
-    const template = await devLinkPageTemplate(server!);
+    const template = await devFormTemplate(server!);
     expect(template).toMatch(/^<!doctype html>/i);
     expect(template).not.toMatch(/<script\b/i);
     expect(template).not.toContain('<link rel="stylesheet"');
