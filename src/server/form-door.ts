@@ -42,7 +42,7 @@ import { isEmailLinkPath } from './link-tokens.ts';
 import type { EmailLinkOptions } from './link-actions.ts';
 import type { PageTemplates } from './link-page.ts';
 import { queueOutcomeMail, type WorkerMail } from './mail.ts';
-import { confirmedChange, rejoinRequest } from './submission.ts';
+import { confirmedChange, rejoinRequest } from './mail.ts';
 import {
   createRequestCheck,
   type CheckResult,

@@ -8,7 +8,8 @@
  *    what may pass later and keeps the rest as dead letters for the owner to replay. A job whose
  *    email went out is marked sent (by its idempotency key): delivered again, it is not sent again.
  */
-import { formNamed } from '#src/lib/forms/forms.ts';
+import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
+import { type Cells, formOf, type Submission } from '#src/lib/forms/submission.ts';
 import {
   acknowledgement,
   changeEmail,
@@ -31,14 +32,12 @@ import {
   cloudflareMailer,
   errorMessage,
   localOutboxMailer,
-  type Mailer,
-  MailFailure,
   type MailJob,
   type MailMessage,
   type SendEmailBinding,
 } from './mailer.ts';
-import type { DeadLetterStore, QueueMessage } from './queues.ts';
-import { retryDelaySeconds } from './pacer.ts';
+import type { DeadLetterStore } from './queues.ts';
+import { consentOf, isWithdrawn, submissionOf } from './submission.ts';
 import { parseMailSettings, type WorkerSettingsEnv } from './settings.ts';
 
 /** What the write path did with one submission, as the mail needs it. */
@@ -64,6 +63,78 @@ export interface WriteOutcome {
   /** Unique per submission (the queue message's id): a retried send is the same email. */
   readonly key: string;
 }
+
+/**
+ * What the team reads of a request of a form that tells it (conduct.tellsTeam): its subject, and as rows
+ * every cell its contact sent, in the contract's order.
+ */
+function forTheTeam(submission: Submission) {
+  const form = formOf(submission);
+  const told = form.conduct.tellsTeam;
+  if (!told) return {};
+  const subject = submission.cells[form.fields[told.subjectField]?.airtable ?? ''];
+  const teamRows = Object.values(form.fields)
+    .map((field) => field.airtable)
+    .filter((name) => name in submission.cells)
+    .map((name): [string, string] => {
+      const value = submission.cells[name] ?? '';
+      return [name, typeof value === 'string' ? value : value.join(', ')];
+    });
+  return { teamRows, subject: typeof subject === 'string' ? subject : '' };
+}
+
+/**
+ * What the mail needs to know about a write (mail.ts's emailsFor), with consent: an update is a
+ * Pending sign-up taking its latest values (its confirmation, within the limits, as for a new
+ * one); a withdrawn address hears nothing a stranger can cause (`stored`: the sign-up's stored
+ * Consent; `contactWithdrawn`: another form's contact is on the suppression list).
+ */
+export function writeOutcome(
+  submission: Submission,
+  written: 'created' | 'updated' | 'held',
+  key: string,
+  { stored, contactWithdrawn = false }: { stored?: Cells; contactWithdrawn?: boolean } = {},
+): WriteOutcome | null {
+  if (consentOf(submission.table) && isWithdrawn(stored)) return null;
+  return {
+    form: formOf(submission).name,
+    email: submission.email,
+    outcome: written === 'updated' ? 'created' : written,
+    // A held change carries the submission's cells, by Airtable field name.
+    values: submission.cells,
+    key,
+    ...forTheTeam(submission),
+    ...(contactWithdrawn ? { contactWithdrawn } : {}),
+  };
+}
+
+/**
+ * A held change its contact confirmed (by the change email's button), as the mail sees it: the
+ * team of a form that tells it hears, as of a new request (a quote's Status is back to 'New').
+ */
+export function confirmedChange(form: string, email: string, values: LinkValues, at: Date): WriteOutcome {
+  return {
+    form,
+    email,
+    outcome: 'confirmed-change',
+    values,
+    key: `confirmed-change:${at.toISOString()}`,
+    ...forTheTeam(submissionOf(form, email, values, at)),
+  };
+}
+
+/**
+ * 'Join again' pressed for a withdrawn address, as the mail sees it: a confirmation to the
+ * address whose link confirms only the withdrawal stored at `withdrawnAt`.
+ */
+export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): WriteOutcome => ({
+  form: confirmingForm()?.name ?? '',
+  email,
+  outcome: 'rejoin',
+  values: {},
+  withdrawnAt,
+  key: `rejoin:${at.toISOString()}`,
+});
 
 /** One email to send, and the limits it counts against. */
 interface Outgoing {
@@ -165,62 +236,6 @@ export async function queueOutcomeMail(
     else await enqueue({ kind: 'mail', message, email, form, queuedAt: at.toISOString() });
   }
   return counts;
-}
-
-/** Emails sent at once within a batch. */
-const SEND_CONCURRENCY = 6;
-
-/** Sends one batch of mail jobs; every message is acked or retried before it returns. */
-export async function sendMailJobs(
-  messages: readonly { message: QueueMessage; job: MailJob }[],
-  options: {
-    mailer: Mailer;
-    ledger: Pick<MailLedger, 'hasSent' | 'markSent'>;
-    /** Where an email no retry can send goes (the dead letters); without it, the queue's DLQ. */
-    deadLetter?: (job: MailJob, reason: string) => Promise<void>;
-    log?: (message: string) => void;
-  },
-) {
-  const log = options.log ?? ((line: string) => console.log(line));
-  // What the batch did, for the log; alreadySent: delivered again after their email went out.
-  const report = { sent: 0, alreadySent: 0, retried: 0, deadLettered: 0 };
-  const sendOne = async ({ message, job }: { message: QueueMessage; job: MailJob }) => {
-    const key = job.message.idempotencyKey;
-    if (await options.ledger.hasSent(key)) {
-      report.alreadySent += 1;
-      message.ack();
-      return;
-    }
-    try {
-      await options.mailer.send(job.message);
-    } catch (error) {
-      const reason = errorMessage(error);
-      if (error instanceof MailFailure && !error.retryable && options.deadLetter) {
-        await options.deadLetter(job, reason);
-        message.ack();
-        report.deadLettered += 1;
-        log(`Mailer: an email could not be sent (${reason}); kept as a dead letter`);
-        return;
-      }
-      message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
-      report.retried += 1;
-      log(`Mailer: an email failed (attempt ${message.attempts}: ${reason}); retrying`);
-      return;
-    }
-    report.sent += 1;
-    message.ack();
-    // The email went out: if the mark cannot be written, a redelivery may send it again, which
-    // beats retrying this one (that would send it again for sure).
-    await options.ledger.markSent(key).catch((error: unknown) => {
-      log(`Mailer: an email went out but could not be marked sent (${String(error)})`);
-    });
-  };
-  const queue = [...messages];
-  const workers = Array.from({ length: SEND_CONCURRENCY }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await sendOne(next);
-  });
-  await Promise.all(workers);
-  return report;
 }
 
 /** The Worker's bindings and settings for mail (wrangler.jsonc; docs/deploy.md). */

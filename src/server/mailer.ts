@@ -13,6 +13,8 @@
  */
 import { BIDI_CONTROLS } from '#src/lib/forms/contract.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
+import type { MailLedger } from './mail-ledger.ts';
+import { retryDelaySeconds } from './pacer.ts';
 
 /** A sender or recipient: an address and, for the sender, a display name. */
 export interface MailAddress {
@@ -221,4 +223,67 @@ export function localOutboxMailer(url: string): Mailer {
       return { id: typeof id === 'string' ? id : '' };
     },
   };
+}
+
+/** A mail queue's message, as the send loop acks or retries it (Cloudflare's Message). */
+type QueueMessage = {
+  readonly attempts: number;
+  ack(): void;
+  retry(options?: { delaySeconds?: number }): void;
+};
+
+/** Emails sent at once within a batch. */
+const SEND_CONCURRENCY = 6;
+
+/** Sends one batch of mail jobs; every message is acked or retried before it returns. */
+export async function sendMailJobs(
+  messages: readonly { message: QueueMessage; job: MailJob }[],
+  options: {
+    mailer: Mailer;
+    ledger: Pick<MailLedger, 'hasSent' | 'markSent'>;
+    /** Where an email no retry can send goes (the dead letters); without it, the queue's DLQ. */
+    deadLetter?: (job: MailJob, reason: string) => Promise<void>;
+    log?: (message: string) => void;
+  },
+) {
+  const log = options.log ?? ((line: string) => console.log(line));
+  // What the batch did, for the log; alreadySent: delivered again after their email went out.
+  const report = { sent: 0, alreadySent: 0, retried: 0, deadLettered: 0 };
+  const sendOne = async ({ message, job }: { message: QueueMessage; job: MailJob }) => {
+    const key = job.message.idempotencyKey;
+    if (await options.ledger.hasSent(key)) {
+      report.alreadySent += 1;
+      message.ack();
+      return;
+    }
+    try {
+      await options.mailer.send(job.message);
+    } catch (error) {
+      const reason = errorMessage(error);
+      if (error instanceof MailFailure && !error.retryable && options.deadLetter) {
+        await options.deadLetter(job, reason);
+        message.ack();
+        report.deadLettered += 1;
+        log(`Mailer: an email could not be sent (${reason}); kept as a dead letter`);
+        return;
+      }
+      message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
+      report.retried += 1;
+      log(`Mailer: an email failed (attempt ${message.attempts}: ${reason}); retrying`);
+      return;
+    }
+    report.sent += 1;
+    message.ack();
+    // The email went out: if the mark cannot be written, a redelivery may send it again, which
+    // beats retrying this one (that would send it again for sure).
+    await options.ledger.markSent(key).catch((error: unknown) => {
+      log(`Mailer: an email went out but could not be marked sent (${String(error)})`);
+    });
+  };
+  const queue = [...messages];
+  const workers = Array.from({ length: SEND_CONCURRENCY }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await sendOne(next);
+  });
+  await Promise.all(workers);
+  return report;
 }

@@ -1,20 +1,15 @@
 /**
- * The one paced writer: the consumer of the SUBMISSIONS queue (max concurrency 1, wrangler.jsonc)
- * is the only thing that talks to Airtable. Per batch it merges the submissions of one email and
- * table (the later one wins, as two submits in a row would: mergeLaterSubmission) and upserts them
- * by email (upsertByEmail: up to 100 emails per lookup, 10 records per write, through the pacer).
- *
- * This module is the queue's policy around that upsert. Acknowledged messages are stored; a
- * transient failure (429, 5xx, timeout, dropped connection) is retried with backoff; a permanent
- * one (say, a field the base does not have) is retried record by record to find the culprit,
- * whose message goes to the dead letters. Every retry starts with a fresh lookup, so a create
- * whose answer was lost becomes an update, never a second record.
- *
- * A queued message no form stores, or that is not a submission, goes to the dead letters too.
+ * The one paced writer: the SUBMISSIONS queue's consumer (max concurrency 1, wrangler.jsonc), the only
+ * thing that talks to Airtable. Per batch it merges the submissions of one email and table (the later
+ * wins) and upserts them by email (upsertByEmail: 100 emails per lookup, 10 records per write, paced).
+ * Around that upsert, the queue's policy: acknowledged messages are stored; a transient failure (429,
+ * 5xx, timeout, dropped connection) is retried with backoff; a permanent one (a field the base lacks)
+ * is retried record by record to find the culprit, whose message goes to the dead letters, as does a
+ * message no form stores. Every retry starts with a fresh lookup: a lost answer never makes two records.
  * With mail (`WriterOptions.mail`), consent applies (submission.ts's CONSENTED_UPSERT) and each
  * write's emails go on the mail queue (mail.ts).
  */
-import { keyedSerialiser, type Submission } from '#src/lib/forms/submission.ts';
+import { isSubmission, keyedSerialiser, type Submission } from '#src/lib/forms/submission.ts';
 import {
   type AirtableClient,
   AirtableError,
@@ -33,9 +28,8 @@ import {
   lookupByEmails,
   lookupFieldsOf,
   mergeByEmail,
-  writeOutcome,
 } from './submission.ts';
-import { queueOutcomeMail, type WorkerMail } from './mail.ts';
+import { queueOutcomeMail, type WorkerMail, writeOutcome } from './mail.ts';
 import { type QueuedSubmission, submissionMailKey } from './request-check.ts';
 import type { DeadLetterBody, DeadLetterStore, QueueBatch, QueueMessage } from './queues.ts';
 
@@ -69,19 +63,6 @@ const emptyReport = () => ({
   emailsLimited: 0,
 });
 type BatchReport = ReturnType<typeof emptyReport>;
-
-export function isSubmission(body: unknown): body is Submission {
-  if (typeof body !== 'object' || body === null) return false;
-  const { table, email, cells, acceptedAt, defaults } = body as Partial<Submission>;
-  return (
-    typeof table === 'string' &&
-    typeof email === 'string' &&
-    typeof acceptedAt === 'string' &&
-    typeof cells === 'object' &&
-    cells !== null &&
-    (defaults === undefined || (typeof defaults === 'object' && defaults !== null))
-  );
-}
 
 /** A table's submissions for one email, merged in the order they were accepted, and their messages. */
 export interface Queued {

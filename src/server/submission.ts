@@ -16,7 +16,6 @@ import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
 import { AIRTABLE_MAX_RECORDS_PER_WRITE, type AirtableClient, type StoredRecord } from './airtable-client.ts';
 import { confirmingForm, emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
 import type { LinkValues } from './link-tokens.ts';
-import { type WriteOutcome } from './mail.ts';
 
 /**
  * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as
@@ -323,78 +322,6 @@ export function isWithdrawn(stored: Cells | undefined): boolean {
   const fields = consentOf(confirmingForm()?.table ?? '');
   return fields !== undefined && stored?.[fields.consent] === 'Withdrawn';
 }
-
-/**
- * What the team reads of a request of a form that tells it (conduct.tellsTeam): its subject, and as rows
- * every cell its contact sent, in the contract's order.
- */
-function forTheTeam(submission: Submission) {
-  const form = formOf(submission);
-  const told = form.conduct.tellsTeam;
-  if (!told) return {};
-  const subject = submission.cells[form.fields[told.subjectField]?.airtable ?? ''];
-  const teamRows = Object.values(form.fields)
-    .map((field) => field.airtable)
-    .filter((name) => name in submission.cells)
-    .map((name): [string, string] => {
-      const value = submission.cells[name] ?? '';
-      return [name, typeof value === 'string' ? value : value.join(', ')];
-    });
-  return { teamRows, subject: typeof subject === 'string' ? subject : '' };
-}
-
-/**
- * What the mail needs to know about a write (mail.ts's emailsFor), with consent: an update is a
- * Pending sign-up taking its latest values (its confirmation, within the limits, as for a new
- * one); a withdrawn address hears nothing a stranger can cause (`stored`: the sign-up's stored
- * Consent; `contactWithdrawn`: another form's contact is on the suppression list).
- */
-export function writeOutcome(
-  submission: Submission,
-  written: 'created' | 'updated' | 'held',
-  key: string,
-  { stored, contactWithdrawn = false }: { stored?: Cells; contactWithdrawn?: boolean } = {},
-): WriteOutcome | null {
-  if (consentOf(submission.table) && isWithdrawn(stored)) return null;
-  return {
-    form: formOf(submission).name,
-    email: submission.email,
-    outcome: written === 'updated' ? 'created' : written,
-    // A held change carries the submission's cells, by Airtable field name.
-    values: submission.cells,
-    key,
-    ...forTheTeam(submission),
-    ...(contactWithdrawn ? { contactWithdrawn } : {}),
-  };
-}
-
-/**
- * A held change its contact confirmed (by the change email's button), as the mail sees it: the
- * team of a form that tells it hears, as of a new request (a quote's Status is back to 'New').
- */
-export function confirmedChange(form: string, email: string, values: LinkValues, at: Date): WriteOutcome {
-  return {
-    form,
-    email,
-    outcome: 'confirmed-change',
-    values,
-    key: `confirmed-change:${at.toISOString()}`,
-    ...forTheTeam(submissionOf(form, email, values, at)),
-  };
-}
-
-/**
- * 'Join again' pressed for a withdrawn address, as the mail sees it: a confirmation to the
- * address whose link confirms only the withdrawal stored at `withdrawnAt`.
- */
-export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): WriteOutcome => ({
-  form: confirmingForm()?.name ?? '',
-  email,
-  outcome: 'rejoin',
-  values: {},
-  withdrawnAt,
-  key: `rejoin:${at.toISOString()}`,
-});
 
 /** A held change's values as a submission again, to apply them by the form's rules. */
 export function submissionOf(name: string, email: string, values: LinkValues, at: Date): Submission {

@@ -19,12 +19,14 @@ import {
   type RateLimitBinding,
 } from './request-check.ts';
 import { createDoors, type DoorsHandler, isHiddenPath, pageTemplates } from './form-door.ts';
-import { writeQueuedBatch, isolatePacer, isSubmission } from './queue-writer.ts';
+import { writeQueuedBatch, isolatePacer } from './queue-writer.ts';
+import { isSubmission } from '#src/lib/forms/submission.ts';
 import type { DeadLetterStore, QueueBatch } from './queues.ts';
 import { retryDelaySeconds } from './pacer.ts';
 import type { DeadLetterAdminEnv } from './dead-letter-admin.ts';
 import { isEmailLinkPath } from './link-tokens.ts';
-import { sendMailJobs, type WorkerMailEnv, workerMail } from './mail.ts';
+import { type WorkerMailEnv, workerMail } from './mail.ts';
+import { sendMailJobs } from './mailer.ts';
 import { isMailJob } from './mailer.ts';
 import { siteOriginOf, type WorkerSettingsEnv } from './settings.ts';
 import { SECURITY_HEADERS } from '#src/config/constants.ts';

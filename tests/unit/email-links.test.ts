@@ -9,8 +9,7 @@ import {
 } from '#src/server/link-tokens.ts';
 import { type ConsentState } from '#src/lib/forms/contract.ts';
 import { signedUrl, type MailContext } from '#src/server/emails.ts';
-import { emailsFor } from '#src/server/mail.ts';
-import { rejoinRequest } from '#src/server/submission.ts';
+import { emailsFor, rejoinRequest } from '#src/server/mail.ts';
 import { inboxKey } from '#src/server/mail-ledger.ts';
 
 const SECRET = 'q'.repeat(40);

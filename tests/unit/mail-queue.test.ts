@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { sendMailJobs } from '#src/server/mail.ts';
+import { sendMailJobs } from '#src/server/mailer.ts';
 import { memoryMailLedger } from '#src/server/mail-ledger.ts';
 import { cloudflareMailer, type Mailer, MailFailure, type MailJob } from '#src/server/mailer.ts';
 import { parseMailSettings } from '#src/server/settings.ts';

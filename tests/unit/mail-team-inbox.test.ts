@@ -1,5 +1,6 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { queueOutcomeMail, sendMailJobs, type WriteOutcome } from '#src/server/mail.ts';
+import { queueOutcomeMail, type WriteOutcome } from '#src/server/mail.ts';
+import { sendMailJobs } from '#src/server/mailer.ts';
 import { kvMailLedger, type MailLedgerKv, memoryMailLedger } from '#src/server/mail-ledger.ts';
 import type { MailJob } from '#src/server/mailer.ts';
 import { parseMailSettings } from '#src/server/settings.ts';
@@ -117,14 +118,11 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
     const ledger = kvMailLedger(kv);
     const job = jobs.find((queued) => queued.message.idempotencyKey.startsWith('team-digest:'))!;
     for (let delivery = 0; delivery < 2; delivery += 1)
-      await sendMailJobs(
-        [{ message: { id: 'm', body: job, attempts: 1, ack: () => undefined, retry: () => undefined }, job }],
-        {
-          mailer: { send: async (m) => (sent.push(m.idempotencyKey), { id: m.idempotencyKey }) },
-          ledger,
-          log: () => undefined,
-        },
-      );
+      await sendMailJobs([{ message: { attempts: 1, ack: () => undefined, retry: () => undefined }, job }], {
+        mailer: { send: async (m) => (sent.push(m.idempotencyKey), { id: m.idempotencyKey }) },
+        ledger,
+        log: () => undefined,
+      });
     expect(sent).toEqual(['team-digest:2026-05-04T09:00:00.000Z']);
   });
 });

@@ -40,6 +40,20 @@ export interface Submission {
   acceptedAt: string;
 }
 
+/** Whether a queued message's body is a submission (the queue's writer and the Worker read it). */
+export function isSubmission(body: unknown): body is Submission {
+  if (typeof body !== 'object' || body === null) return false;
+  const { table, email, cells, acceptedAt, defaults } = body as Partial<Submission>;
+  return (
+    typeof table === 'string' &&
+    typeof email === 'string' &&
+    typeof acceptedAt === 'string' &&
+    typeof cells === 'object' &&
+    cells !== null &&
+    (defaults === undefined || (typeof defaults === 'object' && defaults !== null))
+  );
+}
+
 /** Why a post was refused. */
 export interface Refusal {
   status: number;
