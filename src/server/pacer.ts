@@ -58,6 +58,11 @@ export function createPacer({
   let closedUntil = startClosedForMs > 0 ? now() + startClosedForMs : 0;
   // Callers leave in the order they booked: each waits for the one before it to leave (or give up).
   let lastTurn = Promise.resolve();
+  // When the last request really went out, as far as this isolate can tell: a request leaves
+  // when the event loop gets to it, so on a busy isolate it goes later than its caller left here,
+  // and the one after it, on time, would reach Airtable less than a gap behind. A timer set as a
+  // caller leaves fires once the loop has caught up with what was queued before it.
+  let lastOut: Promise<number> = Promise.resolve(Number.NEGATIVE_INFINITY);
 
   /** The earliest time a new slot may start, booking it: a gap after the last slot booked. */
   const book = (): number => {
@@ -80,14 +85,15 @@ export function createPacer({
       await sleep(closedUntil - now());
     }
     // A busy isolate wakes a sleeper late, so a caller may leave after the next slot's time:
-    // count the requests that really left, and wait again while the last left less than a gap
-    // ago or a window holds `perSecond`.
+    // count the requests that really left, and wait again while the last went out less than a
+    // gap ago or a window holds `perSecond`.
+    const lastWentOut = await lastOut;
     for (;;) {
       const at = now();
       while (departures.length > 0 && (departures[0] ?? 0) <= at - windowMs) departures.shift();
       const last = departures.at(-1);
       const free = Math.max(
-        last === undefined ? at : last + gapMs,
+        last === undefined ? at : Math.max(last, lastWentOut) + gapMs,
         departures.length < perSecond ? at : (departures[departures.length - perSecond] ?? at) + windowMs,
       );
       if (free <= at) break;
@@ -95,6 +101,7 @@ export function createPacer({
       await sleep(free - at);
     }
     departures.push(now());
+    lastOut = sleep(0).then(now);
     return true;
   };
 
