@@ -1,7 +1,6 @@
 /**
- * The project's Node commands are TypeScript modules run by tsx (`node --import tsx <file.ts>`).
- * Each exports `main(argv)` for its tests and ends with `runAsCommand(import.meta.url, main)`, which
- * calls it only when the module is the file Node was started with; a returned number is the exit code.
+ * Each Node command (a TypeScript module run by tsx) exports `main(argv)` for its tests and ends with
+ * `runAsCommand(import.meta.url, main)`: run when it is Node's entry file; a number is the exit code.
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';

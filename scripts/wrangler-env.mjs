@@ -1,7 +1,6 @@
 /**
- * The environment of every local `wrangler dev` the project starts: no usage metrics, and no fetch
- * of `request.cf` data from workers.cloudflare.com (miniflare uses its built-in sample), so nothing
- * outside the machine is asked and nothing is logged about a host it cannot reach.
+ * Every local `wrangler dev`'s environment: no usage metrics, no `request.cf` fetch from
+ * workers.cloudflare.com (miniflare's sample instead), so nothing outside the machine is asked.
  */
 export const WRANGLER_LOCAL_ENV = Object.freeze({
   WRANGLER_SEND_METRICS: 'false',

@@ -79,10 +79,9 @@ export function fromOtherOrigin(req: AdminRequest): boolean {
 }
 
 /**
- * Why an admin request is refused, or null: a non-loopback socket (`vite --host` lets another
- * machine in, with any Host); a Host neither loopback nor in `allowedHosts` (DNS rebinding); a
- * change (preflights too) from a foreign Origin or `Sec-Fetch-Site: cross-site`, whose reads get no
- * CORS grant. Requests without Origin (tests, curl, Playwright) pass.
+ * Why an admin request is refused, or null: a non-loopback socket (`vite --host` lets other machines
+ * in); a Host neither loopback nor allowed (DNS rebinding); a change (preflights too) from another
+ * origin, whose reads get no CORS grant. Requests without Origin (tests, curl) pass.
  */
 export function adminRequestProblem(req: AdminRequest, allowedHosts: readonly string[] = []): string | null {
   if (!isLoopbackAddress(req.socket?.remoteAddress))

@@ -1,7 +1,6 @@
 /**
  * The base's schema in the shapes Airtable's APIs use: tables and fields built from what a client
- * sends the Metadata API (or a test seeds), and each written cell checked against its field, with
- * Airtable's validation errors.
+ * sends the Metadata API, and each written cell checked against its field, with Airtable's errors.
  */
 import { randomBytes } from 'node:crypto';
 import { airtableTables } from '#src/lib/airtable/schema.ts';

@@ -1,8 +1,4 @@
-/**
- * `npm run emulator`: the Airtable emulator on its own loopback port.
- *
- *   node --import tsx scripts/airtable-emulator/cli.ts --port 8787 --data .data/airtable.json
- */
+/** `npm run emulator` (USAGE below): the Airtable emulator on its own loopback port. */
 import { ADMIN_HELP } from './admin.ts';
 import {
   EMULATOR_ADMIN_PREFIX,

@@ -1,7 +1,6 @@
 /**
- * Airtable's REST API (v0) as airtable.js and the owner's commands use it: records, the Metadata
- * API's tables and fields, token scopes, the per-base rate limit with its penalty, latency, a
- * request log, and faults a test arms to see how the site copes.
+ * Airtable's REST API (v0) as airtable.js and the owner's commands use it (records, Metadata API,
+ * scopes, rate limit and penalty, latency), a request log, and faults a test arms.
  */
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';

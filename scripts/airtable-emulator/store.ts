@@ -104,10 +104,7 @@ export class BaseStore {
     this.save();
   }
 
-  /**
-   * A table by name or id; else the records API's 404 TABLE_NOT_FOUND, or the Metadata API's
-   * 403 (`hidden`): it does not say whether a table exists to a token that cannot see it.
-   */
+  /** A table by name or id; else 404, or the Metadata API's 403 (`hidden`: it never says which exists). */
   table(nameOrId: string, hidden = false): TableState {
     const table = this.tables.find((candidate) => candidate.id === nameOrId || candidate.name === nameOrId);
     if (table) return table;
@@ -150,9 +147,8 @@ export class BaseStore {
   }
 
   /**
-   * One write of 1 to 10 records, all or nothing: every record's cells are validated against one
-   * copy of the select options (options several records add are all kept, as in Airtable), which
-   * replaces them only once the whole write is valid. A write naming a record merges into it.
+   * One write of 1 to 10 records, all or nothing: the cells are checked against one copy of the select
+   * options (every option added kept, as in Airtable), which replaces them once the whole write is valid.
    */
   private write(
     table: TableState,

@@ -1,12 +1,9 @@
 // @ts-check
 /**
- * `npm run bench`: builds the site, serves it on loopback as deployed, runs Lighthouse 12 (Debian
- * Chromium, simulated throttling) on every route and on a static page holding only the home hero
- * (the floor no framework can beat), and prints one table per preset: FCP and LCP with their ratios
- * to the floor, TBT, CLS, JavaScript before interaction and the category scores, each the median of
- * BENCH_RUNS runs (default 5: TBT varies from run to run on a shared machine). Runs are interleaved
- * (every route once, then again) so a noisy moment spreads over all routes, floor included.
- * BENCH_PRESETS=mobile,desktop adds the desktop preset. Not part of `npm test`: slow and noisy.
+ * `npm run bench`: Lighthouse 12 (simulated throttling) on every route of a build served as deployed
+ * and on the floor (the home hero alone, static), a table per preset of medians of BENCH_RUNS runs
+ * (default 5: TBT varies on a shared machine), interleaved (every route once, then again) so a noisy
+ * moment spreads over all routes. BENCH_PRESETS=mobile,desktop adds desktop. Not in `npm test`.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';

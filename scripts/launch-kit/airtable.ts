@@ -1,9 +1,8 @@
 /**
- * `npm run airtable:setup|check` (USAGE below): a base's tables and fields against the site's
- * schema (src/lib/airtable/schema.ts), through the Metadata API with a schema token that is never
- * written anywhere. setup adds what is missing (never deletes or retypes). check prints a line per
- * table and field, probes the site's token in each table with a marked test record (look up,
- * create, update, delete if it may), lists addresses stored twice, and exits 1 on any problem.
+ * `npm run airtable:setup|check` (USAGE below): a base against the site's schema
+ * (src/lib/airtable/schema.ts), through the Metadata API with a schema token never written anywhere.
+ * check also probes the site's token in each table with a marked test record and lists addresses
+ * stored twice.
  */
 import { airtableTables, type TableDefinition } from '#src/lib/airtable/schema.ts';
 import { emailLookupFormula, normaliseEmail } from '#src/lib/forms/submission.ts';
@@ -63,10 +62,7 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
   try {
     for (const { table, existing, fields } of tables) {
       if (!existing) {
-        await client.createTable(
-          table.name,
-          fields.map(({ field }) => field),
-        );
+        await client.createTable(table.name, Object.values(table.fields));
         report.changed = true;
         const names = fields.map(({ field }) => `'${field.name}'`).join(', ');
         report.lines.push(`Created table '${table.name}' with ${names}.`);

@@ -1,8 +1,6 @@
 /**
- * `npm run launch-check`: what must be real before launch, a line each, exit 1 while any fails:
- * placeholder() marks in src/config/site.ts, the legal review, wrangler.jsonc, and the build's
- * environment as `vite build` reads it. The production build prints it as a warning
- * (scripts/vite-plugins/site-settings.ts): the one module of the owner's commands it loads.
+ * `npm run launch-check`: what must be real before launch, a line each, exit 1 while any fails. The
+ * production build prints it as a warning (vite-plugins/site-settings.ts): the one command it loads.
  */
 import {
   ADMIN_TOKEN_MIN_LENGTH,

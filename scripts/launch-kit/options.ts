@@ -10,9 +10,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 const string = { type: 'string' } as const;
 
 /**
- * A command's flags over the environment: the kit's four and its `extra` ones. `siteToken` is the
- * relay's (AIRTABLE_API_KEY). On a bad flag or (unless `positionals`) an argument, prints why and
- * the usage, and returns null (exit code 2).
+ * A command's flags over the environment: the kit's four and its `extra` ones (`siteToken` is the
+ * relay's AIRTABLE_API_KEY). On a bad flag or an unasked argument, prints why and the usage: null.
  */
 export function readKitOptions(
   argv: readonly string[],

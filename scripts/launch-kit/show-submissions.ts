@@ -1,7 +1,6 @@
 /**
- * `npm run submissions -- [--table Waitlist] [--json] [--data .data/airtable.json | --url URL]`:
- * what the forms stored in the local emulator, newest first, from its data file (no server
- * needed) or, with --url, a running emulator (e.g. one started with --no-data).
+ * `npm run submissions -- [--table Waitlist] [--json] [--data .data/airtable.json | --url URL]`: what
+ * the forms stored in the local emulator, newest first, from its data file or a running emulator.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,6 @@
 /**
- * `npm run waitlist:export > confirmed.csv` (USAGE below): for the newsletter tool, the sign-ups
- * whose owner pressed the emailed link (`Confirmed`); never `Pending`, `Withdrawn` (unsubscribed)
- * or no Consent (direct mode, or older), which nobody can show consented (docs/consent.md).
+ * `npm run waitlist:export > confirmed.csv` (USAGE below): the `Confirmed` sign-ups; never `Pending`,
+ * `Withdrawn` or no Consent (direct mode, or older), which nobody can show consented (docs/consent.md).
  */
 import { FORMS } from '#src/lib/forms/forms.ts';
 import type { ConsentState } from '#src/lib/forms/contract.ts';

@@ -1,9 +1,8 @@
 /**
- * Screenshots of the email journey, from the real thing: starts the site (`vite preview` of dist/,
- * or `vite` with --dev) on a free loopback port with its own emulator data, outbox and link secret
- * in a temporary folder; signs up through the real forms in Chromium; shoots each email's HTML part
- * from the outbox, then opens its links and presses their buttons, shooting each page, at 390 and
- * 1280 CSS px wide. docs/consent.md shows them; tests/e2e/email-link-pages.spec.ts checks the pages.
+ * Screenshots of the email journey, from the real thing: the site (`vite preview` of dist/, or `vite`
+ * with --dev) on a free loopback port with its state in a temporary folder; sign-ups through the real
+ * forms in Chromium; each email's HTML part, then its links' pages, buttons pressed, at 390 and 1280
+ * CSS px. docs/consent.md shows them; tests/e2e/email-link-pages.spec.ts checks the pages.
  *
  *   npm run build && npm run screenshots:email        # the build, as deployed
  *   npm run screenshots:email -- --dev                # the sources, through `vite`

@@ -1,8 +1,7 @@
 /**
- * The connecting address in `vite` and `vite preview`: the Worker reads the client's address from
- * `CF-Connecting-IP`, as on Cloudflare, and here it is set from the socket, whatever the client
- * sent, so the per-client limits (src/server/client-limits.ts) hold. A proxy named in
- * TRUSTED_PROXIES (the browser tests' harness) may name its client in `X-Forwarded-For`.
+ * `CF-Connecting-IP` in `vite` and `vite preview`, set from the socket whatever the client sent, so
+ * the per-client limits (src/server/client-limits.ts) hold. A proxy named in TRUSTED_PROXIES (the
+ * browser tests' harness) may name its client in `X-Forwarded-For`.
  */
 import ipaddr from 'ipaddr.js';
 import type { Connect } from 'vite';
@@ -18,9 +17,8 @@ function plainAddress(address: string): string {
 }
 
 /**
- * The address a request comes from: the socket's, unless the socket is a trusted proxy, in which
- * case the nearest forwarded-for entry that is not itself a trusted proxy. A client cannot choose
- * its key by sending a header: without a named proxy, forwarded-for headers are ignored.
+ * The socket's address or, from a trusted proxy, the nearest forwarded-for entry that is not one: a
+ * client cannot choose its key by sending a header.
  */
 export function clientAddress(
   socketAddress: string | undefined,

@@ -1,7 +1,6 @@
 /**
- * The forms' answer templates (src/server/form-door.ts fills them per native post) and the page the
- * emails' links open (src/server/links.ts): the build writes them into dist/ (prerender.ts); the
- * dev server, which has no dist/, renders them on demand.
+ * The forms' answer templates (src/server/form-door.ts fills them) and the emails' links' page
+ * (src/server/links.ts): the build writes them into dist/; the dev server renders them on demand.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -46,9 +45,8 @@ function devStylesheetLinks(server: ViteDevServer): string {
 }
 
 /**
- * The answer template of `form` on the dev server (`vite`, listening), or with no form the links'
- * page, rendered through Vite's SSR loader as the build renders it. An answer template links the
- * dev server's stylesheets (no dist/ to inline from); the link page's are inline (the entry's).
+ * The answer template of `form` on the listening dev server, or with no form the links' page, as the
+ * build renders it; an answer template links the dev server's stylesheets (no dist/ to inline from).
  */
 export async function devFormTemplate(server: ViteDevServer, form?: FormName): Promise<string> {
   const entry = (await server.ssrLoadModule('/src/entry-server.tsx')) as FormTemplateModule;

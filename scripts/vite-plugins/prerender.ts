@@ -1,8 +1,6 @@
 /**
- * `vite build` builds the whole deployable site with Vite's Environment API: the client bundle, an
- * SSR build of src/entry-server.tsx, then every route prerendered to its own HTML file (and
- * 404.html) with only that page's CSS inlined and its boot list, and _headers, sitemap.xml and
- * robots.txt.
+ * `vite build` builds the deployable site (Vite's Environment API): the client bundle, an SSR build,
+ * then every route (and 404.html) prerendered with only its page's CSS inlined and its boot list.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -32,10 +30,7 @@ export interface PrerenderedPage {
 const SSR_ENTRY = 'src/entry-server.tsx';
 const CLIENT_START_MODULE = 'src/app/start.tsx';
 
-/**
- * The chunks behind the app's start module and a page's own chunk (when given), each after its
- * static imports, the entry left out: the page's boot list (boot-loader.ts), in load order.
- */
+/** A page's boot list (boot-loader.ts), in load order: the chunks behind the start module and its own. */
 function hydrationChunks(manifest: Manifest, modulePath: string | null): ManifestChunk[] {
   const chunks: ManifestChunk[] = [];
   const visited = new Set<string>();
@@ -59,10 +54,9 @@ export function fileForPath(path: string): string {
 }
 
 /**
- * The CSS a page needs, in cascade order: the entry's (global styles), then that of the chunks
- * that hydrate it. Inline (first paint waits on no request), then a disabled link to each file it
- * came from: browsers never fetch a disabled stylesheet, and Vite's loader, seeing the link, does
- * not fetch that CSS again when the page's chunk is imported for hydration.
+ * The CSS a page needs (global, then its hydrating chunks'), inline: first paint waits on no request.
+ * Then a disabled link to each file, which browsers never fetch and which stops Vite's loader
+ * fetching that CSS again when the page's chunk is imported for hydration.
  */
 async function inlineStyles(outDir: string, manifest: Manifest, modulePath: string | null): Promise<string> {
   const entries = Object.values(manifest).filter((chunk) => chunk.isEntry);
@@ -166,9 +160,8 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
     );
     await write('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`);
     builder.config.logger.info(
-      `Prerendered ${pages.length} pages, ${templates.length} form answer templates and ` +
-        `${relay ? 1 : 0} email link page template into ${outDir}, ` +
-        'with _headers, sitemap.xml and robots.txt ' +
+      `Prerendered ${pages.length} pages, ${templates.length} form answer templates and ${relay ? 1 : 0} ` +
+        `email link page template into ${outDir}, with _headers, sitemap.xml and robots.txt ` +
         `(storage: ${settings.current.storageMode} mode)`,
     );
   } finally {

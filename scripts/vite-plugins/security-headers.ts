@@ -1,7 +1,6 @@
 /**
- * The site's Content-Security-Policy and other security headers, from the settings the app uses
- * (storage mode and endpoint, analytics script), so the policy allows exactly what the site talks
- * to. The build writes them to dist/_headers and into each page as a <meta> fallback.
+ * The site's CSP and other security headers, from the app's settings (storage, analytics), so the
+ * policy allows exactly what the site talks to: in dist/_headers and each page's <meta> fallback.
  */
 import { hash } from 'node:crypto';
 import type { SiteSettings } from '#src/config/settings.ts';

@@ -1,9 +1,7 @@
 /**
- * Reads the build's settings once (environment first, then .env files, as Vite does), validates
- * them with src/config/settings.ts and stops `vite dev` / `vite build` with a message naming every
- * bad variable. The app receives the validated object as `__SITE_SETTINGS__`: never the whole
- * `import.meta.env`, and in relay mode no Airtable key, base id or endpoint. A production build
- * also warns with the launch checklist (scripts/launch-kit/checklist.ts) while any item fails.
+ * The build's settings, validated once (src/config/settings.ts: a bad variable stops `vite`), reach
+ * the app as `__SITE_SETTINGS__`: never the whole `import.meta.env`, and in relay mode no Airtable
+ * key, base id or endpoint. A production build warns with the launch checklist while any item fails.
  */
 import { loadEnv, type Plugin } from 'vite';
 import { parseSiteSettings, type SiteSettings } from '#src/config/settings.ts';
