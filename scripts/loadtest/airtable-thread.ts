@@ -1,9 +1,11 @@
 /**
- * The Airtable stand-in of a rush (the emulator and, in front of it, the chaos proxy) in a thread
- * of its own. Airtable counts requests as they arrive; the emulator can only count them when its
- * event loop reads them, and in the load test's main thread, busy with thousands of visitors, it
- * read requests the Worker had spaced 210 ms apart in bunches (a 429 where Airtable would see
- * none). Here only Airtable's traffic shares its loop. The main thread asks it what is stored.
+ * The Airtable stand-in of a rush in two threads of its own: the chaos proxy, which keeps
+ * Airtable's limit (it counts each request the moment it arrives, as Airtable does), and behind it
+ * the emulator. In the load test's main thread, busy with thousands of visitors, the emulator read
+ * requests the Worker had spaced 210 ms apart in bunches; in one thread with the proxy, the proxy
+ * met a request late whenever the emulator was busy answering a lookup (a 100-email formula over
+ * thousands of records). Either way a 429 where Airtable would see none. The main thread asks the
+ * emulator's thread what is stored, and the proxy's what it counted.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { normaliseEmail } from '#src/lib/forms/submission.ts';
@@ -29,19 +31,26 @@ type Request =
   | { id: number; op: 'counts' }
   | { id: number; op: 'close' };
 
-async function serve(options: AirtableThreadOptions) {
+type Role = { role: 'emulator' } | { role: 'proxy'; upstream: string };
+
+async function serve(options: AirtableThreadOptions, role: Role) {
   const port = parentPort;
   if (!port) return;
-  const emulator = await startEmulator({
-    port: 0,
-    rateLimitPerSecond: options.rateLimitPerSecond,
-    rateLimitPenaltyMs: options.rateLimitPenaltyMs,
-  });
-  const proxy = await startChaosProxy({
-    upstream: emulator.url,
-    errorRate: options.errorRate,
-    dropRate: options.dropRate,
-  });
+  if (role.role === 'proxy') {
+    const proxy = await startChaosProxy({ upstream: role.upstream, ...options });
+    port.on('message', (request: Request) => {
+      if (request.op === 'counts') port.postMessage({ id: request.id, result: proxy.counts() });
+      else
+        void proxy.close().then(() => {
+          port.postMessage({ id: request.id, result: null });
+          port.close();
+        });
+    });
+    port.postMessage({ id: 0, result: { url: proxy.url } });
+    return;
+  }
+  // The limit is the proxy's: the emulator answers every request that reaches it.
+  const emulator = await startEmulator({ port: 0, rateLimitPerSecond: 0 });
   // Each stored email normalised once (the count runs every second over thousands of records).
   const normalised = new Map<string, string>();
   const rows = (table: string): StoredRow[] =>
@@ -61,24 +70,26 @@ async function serve(options: AirtableThreadOptions) {
     if (request.op === 'rows') answer(rows(request.table));
     else if (request.op === 'expect') answer((expected = request.byTable) && null);
     else if (request.op === 'missing') answer(missing());
-    else if (request.op === 'counts') answer(proxy.counts());
     else
-      void Promise.all([proxy.close(), emulator.close()]).then(() => {
+      void emulator.close().then(() => {
         answer(null);
         port.close();
       });
   });
   port.postMessage({
     id: 0,
-    result: { url: proxy.url, apiKey: emulator.apiKey, baseId: emulator.baseId },
+    result: { url: emulator.url, apiKey: emulator.apiKey, baseId: emulator.baseId },
   });
 }
 
-if (!isMainThread && (workerData as { airtableThread?: AirtableThreadOptions } | null)?.airtableThread)
-  void serve((workerData as { airtableThread: AirtableThreadOptions }).airtableThread);
+type Booted = { airtableThread: AirtableThreadOptions & Role };
+if (!isMainThread && (workerData as Booted | null)?.airtableThread) {
+  const { airtableThread } = workerData as Booted;
+  void serve(airtableThread, airtableThread);
+}
 
-/** Starts the stand-in's thread; its `url` is the proxy's (the one the Worker and the pages use). */
-export async function startAirtableThread(options: AirtableThreadOptions) {
+/** One of the stand-in's threads, and how to ask it something. */
+async function startThread<Started>(options: AirtableThreadOptions & Role) {
   const thread = new Worker(new URL('./thread-boot.mjs', import.meta.url), {
     workerData: { module: import.meta.url, airtableThread: options },
   });
@@ -99,21 +110,43 @@ export async function startAirtableThread(options: AirtableThreadOptions) {
       waiting.set(id, resolve as (result: unknown) => void);
       thread.postMessage({ ...request, id });
     });
-  const started = await new Promise<{ url: string; apiKey: string; baseId: string }>((resolve, reject) => {
+  const started = await new Promise<Started>((resolve, reject) => {
     waiting.set(0, resolve as (result: unknown) => void);
     thread.once('error', reject);
   });
+  const close = async () => {
+    await ask<null>({ op: 'close' }).catch(() => undefined);
+    await thread.terminate();
+  };
+  return { started, ask, close };
+}
+
+/** Starts the stand-in's threads; its `url` is the proxy's (the one the Worker and the pages use). */
+export async function startAirtableThread(options: AirtableThreadOptions) {
+  const emulator = await startThread<{ url: string; apiKey: string; baseId: string }>({
+    ...options,
+    role: 'emulator',
+  });
+  const proxy = await startThread<{ url: string }>({
+    ...options,
+    role: 'proxy',
+    upstream: emulator.started.url,
+  });
+  const { ask } = emulator;
   return {
-    ...started,
+    url: proxy.started.url,
+    apiKey: emulator.started.apiKey,
+    baseId: emulator.started.baseId,
     /** Each stored record's normalised email and createdTime. */
     rows: (table: string) => ask<StoredRow[]>({ op: 'rows', table }),
     /** The emails each table should hold, for `missing`. */
     expect: (byTable: Record<string, string[]>) => ask<null>({ op: 'expect', byTable }),
     missing: () => ask<number>({ op: 'missing' }),
-    counts: () => ask<ReturnType<Awaited<ReturnType<typeof startChaosProxy>>['counts']>>({ op: 'counts' }),
+    counts: () =>
+      proxy.ask<ReturnType<Awaited<ReturnType<typeof startChaosProxy>>['counts']>>({ op: 'counts' }),
     close: async () => {
-      await ask<null>({ op: 'close' }).catch(() => undefined);
-      await thread.terminate();
+      await proxy.close();
+      await emulator.close();
     },
   };
 }

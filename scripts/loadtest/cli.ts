@@ -121,6 +121,12 @@ export async function main(argv: string[]): Promise<number> {
         `(Airtable's ceiling: 5 requests/s × 10 records = 50 records/s)${failures ? `; errors: ${failures}` : ''}`,
     );
   }
+  for (const report of reports)
+    if (report.before429) {
+      const first = report.before429[0]?.at ?? 0;
+      console.log(`\n${report.mode}: the requests of the two seconds before the first 429 (ms):`);
+      for (const { at, what } of report.before429) console.log(`  +${at - first} ${what.slice(0, 60)}`);
+    }
   const healthy = (r: RushReport) =>
     r.lost === 0 && r.duplicates === 0 && (!r.mail || confirmationVerdict(r.mail) === 'yes');
   return reports.every(healthy) ? 0 : 1;

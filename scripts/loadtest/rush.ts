@@ -388,6 +388,8 @@ export async function runRush(options: RushOptions) {
       lost: await missing(),
       airtableRequests: counts.requests,
       rateLimited: counts.byStatus['429'] ?? 0,
+      /** The API requests of the two seconds before the first 429, if any. */
+      before429: counts.before429,
       peakRequestsPerSecond: counts.peakPerSecond,
       settledMs,
       /** The last expected record was created this long after the burst began (null: not all were). */
