@@ -1,12 +1,7 @@
-/**
- * The Airtable stand-in of a rush in two threads of its own: the chaos proxy, which keeps
- * Airtable's limit (it counts each request the moment it arrives, as Airtable does), and behind it
- * the emulator. In the load test's main thread, busy with thousands of visitors, the emulator read
- * requests the Worker had spaced 210 ms apart in bunches; in one thread with the proxy, the proxy
- * met a request late whenever the emulator was busy answering a lookup (a 100-email formula over
- * thousands of records). Either way a 429 where Airtable would see none. The main thread asks the
- * emulator's thread what is stored, and the proxy's what it counted.
- */
+// A rush's Airtable stand-in in two threads: the chaos proxy (keeps the limit) and the emulator. In
+// the visitors' main thread the emulator read the Worker's 210 ms-spaced requests in bunches; in one
+// thread with the proxy, a lookup (100-email formula) made the proxy count late: 429s Airtable
+// would not give (issue 49).
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { normaliseEmail } from '#src/lib/forms/submission.ts';
 import { startEmulator } from '#scripts/airtable-emulator/emulator.ts';
@@ -19,10 +14,7 @@ export interface AirtableThreadOptions {
   dropRate: number;
 }
 
-interface StoredRow {
-  email: string;
-  createdTime: string;
-}
+type StoredRow = { email: string; createdTime: string };
 
 type Request =
   | { id: number; op: 'rows'; table: string }
@@ -49,7 +41,6 @@ async function serve(options: AirtableThreadOptions, role: Role) {
     port.postMessage({ id: 0, result: { url: proxy.url } });
     return;
   }
-  // The limit is the proxy's: the emulator answers every request that reaches it.
   const emulator = await startEmulator({ port: 0, rateLimitPerSecond: 0 });
   // Each stored email normalised once (the count runs every second over thousands of records).
   const normalised = new Map<string, string>();
@@ -88,7 +79,6 @@ if (!isMainThread && (workerData as Booted | null)?.airtableThread) {
   void serve(airtableThread, airtableThread);
 }
 
-/** One of the stand-in's threads, and how to ask it something. */
 async function startThread<Started>(options: AirtableThreadOptions & Role) {
   const thread = new Worker(new URL('./thread-boot.mjs', import.meta.url), {
     workerData: { module: import.meta.url, airtableThread: options },
@@ -121,7 +111,7 @@ async function startThread<Started>(options: AirtableThreadOptions & Role) {
   return { started, ask, close };
 }
 
-/** Starts the stand-in's threads; its `url` is the proxy's (the one the Worker and the pages use). */
+/** Its `url` is the proxy's. */
 export async function startAirtableThread(options: AirtableThreadOptions) {
   const emulator = await startThread<{ url: string; apiKey: string; baseId: string }>({
     ...options,
@@ -132,16 +122,14 @@ export async function startAirtableThread(options: AirtableThreadOptions) {
     role: 'proxy',
     upstream: emulator.started.url,
   });
-  const { ask } = emulator;
   return {
     url: proxy.started.url,
     apiKey: emulator.started.apiKey,
     baseId: emulator.started.baseId,
-    /** Each stored record's normalised email and createdTime. */
-    rows: (table: string) => ask<StoredRow[]>({ op: 'rows', table }),
+    rows: (table: string) => emulator.ask<StoredRow[]>({ op: 'rows', table }),
     /** The emails each table should hold, for `missing`. */
-    expect: (byTable: Record<string, string[]>) => ask<null>({ op: 'expect', byTable }),
-    missing: () => ask<number>({ op: 'missing' }),
+    expect: (byTable: Record<string, string[]>) => emulator.ask<null>({ op: 'expect', byTable }),
+    missing: () => emulator.ask<number>({ op: 'missing' }),
     counts: () =>
       proxy.ask<ReturnType<Awaited<ReturnType<typeof startChaosProxy>>['counts']>>({ op: 'counts' }),
     close: async () => {

@@ -1,31 +1,21 @@
-/**
- * A loopback proxy in front of the emulator that plays Airtable's bad days: it counts every API
- * request and its answer ("Airtable requests", "429s"), and turns a chosen share of answers into
- * 500s (not applied) or dropped connections (applied, then the socket cut: the worst case for duplicates).
- * With `rateLimitPerSecond`, it is where Airtable's limit is kept: each request is counted the moment
- * it arrives, as Airtable counts, and never later because the emulator behind it, in another thread,
- * was busy answering a lookup (it then counted a request 70 ms late and met six in its second).
- */
+// Airtable's bad days in front of the emulator: counts every API request and answer, turns a share
+// into 500s (not applied) or dropped connections (applied, then cut: the worst case for duplicates),
+// and keeps Airtable's limit as it arrives (the emulator, busy with a lookup, counted 70 ms late).
 import http from 'node:http';
 import { onLoopback } from '#scripts/loopback.ts';
 import { forward } from './client-spread.ts';
 
 export interface ChaosOptions {
-  /** Where requests go (the emulator's origin). */
   upstream: string;
-  /** Share of API requests answered 500 without reaching the upstream (0–1). */
   errorRate?: number;
-  /** Share of API requests applied upstream whose answer is then dropped (0–1). */
   dropRate?: number;
-  /** Airtable's limit, kept here (0 or none: the upstream's own, if any). */
+  /** 0 or none: the upstream's own limit, if any. */
   rateLimitPerSecond?: number;
-  /** After a breach, every request is answered 429 this long. */
   rateLimitPenaltyMs?: number;
 }
 
 export async function startChaosProxy(options: ChaosOptions) {
-  // peakPerSecond: most API requests that started within any one second; firstAt and lastAt: when
-  // the first and the last API request came (ms since epoch; 0 before any).
+  // peakPerSecond: most API requests within one second; firstAt, lastAt: ms since epoch (0: none).
   const counts = {
     requests: 0,
     byStatus: {} as Record<string, number>,
@@ -34,8 +24,7 @@ export async function startChaosProxy(options: ChaosOptions) {
     lastAt: 0,
   };
   const recent: number[] = [];
-  // The API requests of the last two seconds (when each came, ms since epoch, and what it asked),
-  // and a copy of them when the first 429 came back: what the emulator counted.
+  // The API requests of the last two seconds, copied when the first 429 came back.
   const lately: { at: number; what: string }[] = [];
   let before429: { at: number; what: string }[] | undefined;
   const count = (status: number | string) => {
@@ -83,8 +72,10 @@ export async function startChaosProxy(options: ChaosOptions) {
         before429 ??= [...lately];
         req.resume();
         res.writeHead(429, { 'content-type': 'application/json' });
-        const message = 'Rate limit exceeded. Please try again later';
-        res.end(JSON.stringify({ errors: [{ error: 'RATE_LIMIT_REACHED', message }] }));
+        const errors = [
+          { error: 'RATE_LIMIT_REACHED', message: 'Rate limit exceeded. Please try again later' },
+        ];
+        res.end(JSON.stringify({ errors }));
         return;
       }
       const roll = isApi ? Math.random() : 1;

@@ -1,7 +1,5 @@
 /**
- * `npm run loadtest`: the launch-day rush against a local emulator with Airtable's limit, in one
- * or more deploy modes, printed as one table. Defaults are the launch target:
- *
+ * `npm run loadtest` (README.md), defaults the launch target:
  *   npm run loadtest                                  # queued mode (the Worker in workerd)
  *   npm run loadtest -- --mode all                    # direct and queued, one table
  *   npm run loadtest -- --errors 0.02 --drops 0.01    # Airtable having a bad day
@@ -20,7 +18,7 @@ import {
 } from './rush.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
-/** The numeric options and their defaults (`over` and `settle` in seconds, `penalty` in ms). */
+/** `over` and `settle` in seconds, `penalty` in ms. */
 const DEFAULTS = {
   signups: 10_000,
   quotes: 1_000,
@@ -32,10 +30,7 @@ const DEFAULTS = {
   settle: 600,
   'attack-in-flight': 20,
 };
-/**
- * The launch's two shapes (issue 49): `launch`, 11,500 in 60 s (the defaults), and `burst`, 2,300
- * sign-ups and quotes in 20 s (a fifth of it, three times as fast). Given numbers override them.
- */
+/** Issue 49's two shapes: 11,500 in 60 s, and 2,300 in 20 s. Given numbers override them. */
 const PRESETS: Record<string, Partial<typeof DEFAULTS>> = {
   launch: {},
   burst: { signups: 2_000, quotes: 200, repeats: 100, over: 20 },
@@ -78,20 +73,21 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`--mode must be one of ${RUSH_MODES.join(', ')} or all`);
     return 2;
   }
-  const rush = {
-    signups: numbers.signups,
-    quotes: numbers.quotes,
-    repeats: numbers.repeats,
-    overMs: numbers.over * 1000,
-    penaltyMs: numbers.penalty,
-    errorRate: numbers.errors,
-    dropRate: numbers.drops,
-    settleTimeoutMs: numbers.settle * 1000,
-    ...(values.attack ? { attackInFlight: numbers['attack-in-flight'] } : {}),
-    log: (line: string) => console.log(line),
-  };
   const reports: RushReport[] = [];
-  for (const each of modes) reports.push(await runRush({ mode: each, ...rush }));
+  for (const each of modes)
+    reports.push(
+      await runRush({
+        mode: each,
+        ...numbers,
+        overMs: numbers.over * 1000,
+        penaltyMs: numbers.penalty,
+        errorRate: numbers.errors,
+        dropRate: numbers.drops,
+        settleTimeoutMs: numbers.settle * 1000,
+        ...(values.attack ? { attackInFlight: numbers['attack-in-flight'] } : {}),
+        log: (line: string) => console.log(line),
+      }),
+    );
   const airtable = `Airtable limit 5 requests/s, penalty ${numbers.penalty / 1000} s`;
   if (values.attack) {
     console.log(

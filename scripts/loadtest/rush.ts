@@ -1,15 +1,6 @@
-/**
- * The launch-day rush, measured: thousands of visitors submit the two forms within a minute against
- * a fresh emulator with Airtable's limit (5 requests per second per base) and its penalty, behind a
- * proxy that counts Airtable's requests and can inject 500s and dropped connections. Two deploys:
- *
- * - direct: the page talks to Airtable itself (the spec's mode) through the REAL storage layer
- *   (src/lib/airtable/upsert.ts → airtable.js over HTTP, with the production 30 s answer bound);
- * - queued: the Worker in workerd (`wrangler dev`): the enhanced form posts to the door (asking for
- *   JSON), which accepts into a Cloudflare Queue whose one paced consumer writes to Airtable. With
- *   mail, as deployed (docs/consent.md): the mail queue and the `send_email` binding `wrangler dev`
- *   simulates; the report counts emails queued and sent, and one confirmation per new address.
- */
+// The launch-day rush (README.md). direct: the page through the REAL storage layer (upsert.ts →
+// airtable.js, production 30 s answer bound); queued: the Worker's door (JSON) → Queue → one paced
+// consumer, with mail as deployed (docs/consent.md).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { normaliseEmail } from '#src/lib/forms/submission.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
@@ -28,39 +19,30 @@ export interface RushOptions {
   mode: RushMode;
   signups: number;
   quotes: number;
-  /** Re-submissions of earlier emails (as typed again: other case, spaces). */
+  /** Re-submissions of earlier emails as typed again (other case, spaces). */
   repeats: number;
-  /** Submissions are spread evenly over this long. */
   overMs: number;
-  /** Airtable answers 429 to everyone this long after a breach (Airtable: 30 s). */
+  /** Airtable: 30 s. */
   penaltyMs: number;
-  /** Requests per second the emulator allows the base before that penalty (Airtable: 5, the default). */
+  /** Airtable: 5, the default. */
   rateLimitPerSecond?: number;
-  /** Shares of Airtable's answers turned into 500s / dropped connections. */
   errorRate?: number;
   dropRate?: number;
-  /** Longest a visitor waits (production: 30 s). */
+  /** Production: 30 s. */
   answerBoundMs?: number;
-  /** Direct mode: the storage layer's retry delays (the integration test's shorter ones). */
+  /** Direct mode (the integration test's shorter ones). */
   retry?: StorageOptions['retry'];
-  /** Longest to wait, after the last submission, for the queue to store everything. */
   settleTimeoutMs?: number;
-  /**
-   * Stop waiting sooner once no record was stored and no confirmation sent for this long (a busy
-   * machine only slows the queue down). Default: two of Airtable's penalties and a minute.
-   */
+  /** Stop once nothing was stored or sent this long (busy machines only slow). Default: 2 penalties + 1 min. */
   settleStallMs?: number;
-  /** Queued mode: one attacking client (one address) keeps this many creates in flight throughout. */
+  /** Queued mode: one attacking client keeps this many creates in flight. */
   attackInFlight?: number;
   log?: (line: string) => void;
 }
 
 type Submission = { at: number; kind: 'waitlist' | 'quote'; email: string };
 
-/**
- * The rush's schedule: originals evenly spread, quotes among the sign-ups as they would arrive
- * (one in every `signups / quotes`, not all of one form first), each repeat after its original.
- */
+/** Originals evenly spread, quotes among the sign-ups (not one form first), repeats after theirs. */
 function schedule(options: Pick<RushOptions, 'signups' | 'quotes' | 'repeats' | 'overMs'>, token: string) {
   const placed: { place: number; submission: Submission }[] = [];
   for (let i = 0; i < options.signups; i += 1)
@@ -96,7 +78,6 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? 0;
 }
 
-/** The visitor's message and what lay under it (status, code or message of the cause). */
 function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause as
@@ -107,10 +88,7 @@ function describeFailure(error: unknown): string {
   return detail ? `${error.message} (${detail.slice(0, 120)})` : error.message;
 }
 
-/**
- * Polls `countLeft` until it is 0, the deadline passes, or it has not fallen for `stallMs` (then it
- * has stopped coming, not slowed down), logging it every 15 s. Returns what is left.
- */
+/** Polls `countLeft` until 0, the deadline, or no fall for `stallMs`, logging every 15 s. */
 async function waitWhileProgressing(
   countLeft: () => number | Promise<number>,
   wait: { deadline: number; stallMs: number; log: (left: number) => void },
@@ -124,8 +102,7 @@ async function waitWhileProgressing(
       lastLog = performance.now();
       wait.log(left);
     }
-    // Each count reads every stored record in the emulator's thread, which then reads no request:
-    // once a second is enough, since the times reported come from the records (createdTime).
+    // Each count blocks the emulator's thread; once a second will do (times come from createdTime).
     await sleep(1_000);
     left = await countLeft();
     if (left < fewest) [fewest, lastProgress] = [left, performance.now()];
@@ -133,7 +110,7 @@ async function waitWhileProgressing(
   return left;
 }
 
-/** One client keeping `inFlight` sign-ups going until stopped (a dropped connection: sent, not accepted). */
+/** One client keeping `inFlight` sign-ups going until stopped. */
 function floodFrom(url: string, inFlight: number) {
   let running = true;
   const counts = { sent: 0, accepted: 0 };
@@ -154,12 +131,11 @@ function floodFrom(url: string, inFlight: number) {
   };
 }
 
-/** One run's figures (`lost`: expected addresses not stored; `settledMs`: from the last submission until the last record was stored, null when not all were). */
+/** `settledMs`: from the last submission to the last record stored (null: not all were). */
 export type RushReport = Awaited<ReturnType<typeof runRush>>;
 
 export async function runRush(options: RushOptions) {
   const log = options.log ?? (() => undefined);
-  // The emulator behind the proxy, in a thread of its own (airtable-thread.ts).
   const airtable = await startAirtableThread({
     rateLimitPerSecond: options.rateLimitPerSecond ?? AIRTABLE_RATE_LIMIT_PER_SECOND,
     rateLimitPenaltyMs: options.penaltyMs,
@@ -168,14 +144,12 @@ export async function runRush(options: RushOptions) {
   });
   const closers: (() => Promise<void>)[] = [() => airtable.close()];
   let stopAttack: ReturnType<typeof floodFrom> | undefined;
-  // What the Worker's mail sent so far, and its queued count.
   let sentMail: (() => { to: string; subject: string; at: number }[]) | undefined;
   let mailQueued = 0;
   try {
     // Queued: each visitor from an address of its own (the site limits per address), as in production.
     let doorFor: ((visitor: number, path: string) => string) | undefined;
     if (options.mode === 'queued') {
-      // The doors render their own pages: the Worker needs no built site.
       const worker = await startWorker({
         vars: {
           AIRTABLE_API_KEY: airtable.apiKey,
@@ -211,29 +185,23 @@ export async function runRush(options: RushOptions) {
       useCases: ['support-learners'],
       otherUseCase: '',
     });
-    const viaDoor = async (url: string, posted: Readonly<Record<string, string | readonly string[]>>) => {
-      const response = await enhancedPost(url, posted);
+    const submit = async ({ kind, email }: Submission, visitor: number): Promise<unknown> => {
+      if (!doorFor)
+        return kind === 'waitlist'
+          ? upsertWaitlistEntry(waitlistPost(email), storage)
+          : upsertQuoteRequest(quotePost(email), storage);
+      const [form, posted] =
+        kind === 'waitlist' ? [WAITLIST_FORM, waitlistPost(email)] : [QUOTE_FORM, quotePost(email)];
+      const response = await enhancedPost(doorFor(visitor, form.path), posted);
       const answer = (await response.json().catch(() => null)) as { success?: unknown } | null;
       if (!response.ok || answer?.success !== true) throw new Error(`door answered ${response.status}`);
-    };
-    const submit = ({ kind, email }: Submission, visitor: number): Promise<unknown> => {
-      if (doorFor && kind === 'waitlist')
-        return viaDoor(doorFor(visitor, WAITLIST_FORM.path), waitlistPost(email));
-      if (doorFor) return viaDoor(doorFor(visitor, QUOTE_FORM.path), quotePost(email));
-      if (kind === 'waitlist') return upsertWaitlistEntry(waitlistPost(email), storage);
-      return upsertQuoteRequest(quotePost(email), storage);
     };
     const plan = schedule(options, Date.now().toString(36));
     log(`${options.mode}: ${plan.length} submissions over ${Math.round(options.overMs / 1000)} s…`);
 
-    // `doneAt`: when the answer came (ms since epoch, the clock of the emulator's records and the mail's stamps).
-    const answers: {
-      ms: number;
-      doneAt: number;
-      email: string;
-      kind: Submission['kind'];
-      error: string | undefined;
-    }[] = [];
+    // `doneAt`: ms since epoch, the clock of the emulator's records and the mail's stamps.
+    const answers: (Omit<Submission, 'at'> & { ms: number; doneAt: number; error: string | undefined })[] =
+      [];
     const started = performance.now();
     const startedAt = Date.now();
     await Promise.all(
@@ -267,11 +235,10 @@ export async function runRush(options: RushOptions) {
     await airtable.expect(
       Object.fromEntries(Object.entries(expectedByTable).map(([table, emails]) => [table, [...emails]])),
     );
-    const missing = () => airtable.missing();
     const settleDeadline = lastSubmission + (options.settleTimeoutMs ?? 10 * 60_000);
     const stallMs = options.settleStallMs ?? 2 * options.penaltyMs + 60_000;
     // Direct mode stores as it answers: only the queue is waited for.
-    const missingLeft = await waitWhileProgressing(missing, {
+    const missingLeft = await waitWhileProgressing(airtable.missing, {
       deadline: options.mode === 'queued' ? settleDeadline : 0,
       stallMs,
       log: (left) => log(`${options.mode}: ${left} records still to store…`),
@@ -381,22 +348,18 @@ export async function runRush(options: RushOptions) {
           perMinuteStored: attackStored / Math.max(1 / 60, attackReport.durationMs / 60_000),
         },
       }),
-      /** Distinct emails stored, per the two tables together. */
       stored,
       expected,
       duplicates,
-      lost: await missing(),
+      lost: await airtable.missing(),
       airtableRequests: counts.requests,
       rateLimited: counts.byStatus['429'] ?? 0,
-      /** The API requests of the two seconds before the first 429, if any. */
       before429: counts.before429,
       peakRequestsPerSecond: counts.peakPerSecond,
       settledMs,
-      /** The last expected record was created this long after the burst began (null: not all were). */
+      /** After the burst began (null: not all were stored). */
       lastStoredMs,
-      /** Share of the emulator's request budget used from its first request to its last. */
       budgetUsed,
-      /** Records written per Airtable request, and requests per second while writing. */
       recordsPerRequest: counts.requests > 0 ? stored / counts.requests : 0,
       requestsPerSecond: counts.requests / writingSeconds,
       errors,
@@ -413,7 +376,7 @@ export function confirmationVerdict(mail: { confirmationsMissing: number; confir
   return `no: ${mail.confirmationsMissing} without, ${mail.confirmationsDoubled} with more than one`;
 }
 
-/** A Markdown table with one row per report: each column's header and what it shows of a report. */
+/** One row per report; each column: its header and what it shows. */
 function markdownTable(
   reports: readonly RushReport[],
   columns: [string, (r: RushReport) => unknown][],
@@ -425,7 +388,6 @@ function markdownTable(
 
 const seconds = (ms: number | null) => (ms === null ? 'never' : `${(ms / 1000).toFixed(1)} s`);
 const ms = (value: number) => `${Math.round(value)} ms`;
-
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
 /** One Markdown table, one row per run (times after the burst began, unless said). */

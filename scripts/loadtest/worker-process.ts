@@ -1,11 +1,7 @@
 /**
- * The reference deploy run locally: `wrangler dev` (workerd) with wrangler.jsonc — static assets,
- * the relay, the SUBMISSIONS queue and its consumer, dead letters in local KV — its AIRTABLE_*
- * variables pointing at a loopback stand-in. Used by the load test and npm test.
- *
- * Mail: `wrangler dev` (miniflare) simulates the `send_email` binding EMAIL with no account: it
- * sends nothing, logs each email (From, To, Subject) and keeps its parts in local files;
- * `sentEmails()` reads them back from the log, so a test sees what went through the real binding.
+ * The reference deploy locally: `wrangler dev` (workerd) with wrangler.jsonc, AIRTABLE_* pointing
+ * at a loopback stand-in. Its simulated `send_email` binding sends nothing, logs each email and
+ * keeps its parts in files: `sentEmails()` reads them back, what went through the real binding.
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -27,7 +23,6 @@ export interface WorkerOptions {
   /** The built site (dist/) the Worker serves; without it, a two-page stand-in (its doors render their own pages). */
   assetsDir?: string;
   vars: Record<string, string>;
-  /** Called with each line the Worker logs (the queue writer's batch reports, say). */
   onLog?: (line: string) => void;
   /** More `wrangler dev` flags (`--test-scheduled`, say). */
   extraArgs?: readonly string[];
@@ -43,11 +38,7 @@ export type WranglerConfig = Record<string, unknown> & {
 
 const SENT_MARKER = 'send_email binding called with MessageBuilder:';
 
-/**
- * Collects the emails from `wrangler dev`'s log lines (a marker line, then From/To/Subject/Text),
- * each stamped (`at`, ms since epoch) when its marker line arrived: the time it left the Worker
- * through the binding, give or take the log's pipe.
- */
+/** The emails in the log (marker, then From/To/Subject/Text), `at` when the marker arrived: when it left. */
 function sentEmailLog() {
   const sent: (Record<'From' | 'To' | 'Subject' | 'Text', string> & { at: number })[] = [];
   let current: (typeof sent)[number] | undefined;
@@ -63,10 +54,8 @@ function sentEmailLog() {
       if (name === 'HTML') current = undefined;
       else current[name as 'From' | 'To' | 'Subject' | 'Text'] = value;
     },
-    /** Each email the Worker handed to its `send_email` binding, oldest first. */
     emails() {
       return sent.map(({ From: from, To: to, Subject: subject, Text: textFile, at }) => {
-        // The plain-text part, from the file the binding kept.
         const text = () => (textFile ? readFile(textFile, 'utf8') : Promise.resolve(''));
         const links = async () => (await text()).match(/https?:\/\/[^\s<>"]+/g) ?? [];
         return { from, to, subject, text, links, at };
@@ -107,14 +96,10 @@ function withoutMovedClock(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, FAKETIME: undefined, LD_PRELOAD: kept.length > 0 ? kept.join(':') : undefined };
 }
 
-/** What workerd or wrangler says when a port it was given has been taken meanwhile. */
 const PORT_TAKEN = /Address already in use|EADDRINUSE/;
 const START_ATTEMPTS = 3;
 
-/**
- * Starts `wrangler dev` on free ports. A port found free is released for wrangler to bind, so
- * another process can take it in between (the two moved clocks' Workers did): then it tries again.
- */
+/** A port found free can be taken before wrangler binds it (the two moved clocks' Workers did): retried. */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   for (let attempt = 1; ; attempt += 1) {
     try {
