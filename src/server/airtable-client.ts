@@ -1,14 +1,10 @@
 /**
- * The server's one Airtable client, with its one error type (AirtableError). Every server-side
- * call to Airtable goes through it: the upsert by email (submission.ts) of the queue's writer
- * and of a pressed email link, the privacy jobs (privacy.ts) and the owner's
- * commands (scripts/launch-kit/: setup, check, privacy), Metadata API included.
- *
- * Plain fetch rather than airtable.js (decision 12): airtable.js cannot be paced (its fetch is fixed, with no
- * hook before a request), retries a 429 on its own timers instead of shutting one pacer for every caller, has
- * one timeout per client rather than a deadline per request, and has no Metadata API for the setup and check
- * commands. Here every request waits for a slot in the caller's pacer (pacer.ts), is bounded by a deadline,
- * and fails with an AirtableError that says whether it is worth another try.
+ * The server's one Airtable client and error type (AirtableError), for every server-side call: the
+ * upsert by email (submission.ts), the privacy jobs and the owner's commands, Metadata API included.
+ * Plain fetch, not airtable.js (decision 12): that cannot be paced (fixed fetch, no hook), retries a
+ * 429 on its own timers instead of shutting one pacer for all, has one timeout per client rather than
+ * a deadline per request, and no Metadata API. Here each request waits for the caller's pacer
+ * (pacer.ts), has a deadline, and fails with an AirtableError saying whether to try again.
  */
 import { type FieldDefinition } from '#src/lib/airtable/schema.ts';
 import { emailLookupFormula, type Cells } from '#src/lib/forms/submission.ts';

@@ -1,22 +1,12 @@
 /**
- * The forms' doors: one per form (its contract's `path`, /api/forms/waitlist and /api/forms/quote),
- * as one web-standard handler mounted by the Worker (worker.ts). The enhanced form and the native
- * post (before hydration, or without JavaScript) post the same urlencoded fields; the request check
- * (request-check.ts) decides, and this turns its result into what the browser asked for. A door
- * answers POST; a GET (or HEAD) is sent to the form's page (303); anything else is 405.
- *
- * The enhanced form asks for JSON (answerEnhancedPost): `{ success: true }` or `{ success: false,
- * error, field? }` with the request check's status, from which the page shows the spec's states and toasts.
- * A native post gets a full page:
- *
- * - stored, queued or trapped: the spec's confirmation (200);
- * - an email the request check refused: the form again with the spec's message at the field and every
- *   value kept (422);
- * - anything else (a limit, a refused field, a storage failure): the form again with the spec's
- *   'Something went wrong. Please try again.' and every value kept, with the request check's status.
- *
- * The page comes from the build (the hosts pass a renderer over its answer templates); a host
- * without one answers a plain page with the same words and a link back.
+ * The forms' doors (each contract's `path`), one handler the Worker mounts. Enhanced and native posts
+ * (before hydration or without JavaScript) send the same urlencoded fields; request-check.ts decides
+ * and this answers in the form asked: POST only, a GET (or HEAD) sent to the form's page (303), else 405.
+ * Enhanced (JSON, answerEnhancedPost): `{ success: true }` or `{ success: false, error, field? }` with
+ * the check's status. Native, a full page: stored, queued or trapped, the spec's confirmation (200); a
+ * refused email, the form again with the spec's message at the field (422); anything else, the form
+ * with 'Something went wrong. Please try again.' and the check's status; every value kept. The page
+ * comes from the build's answer templates; a host without them answers a plain page, same words.
  */
 import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
 import { MESSAGES, THANK_YOU } from '#src/config/messages.ts';

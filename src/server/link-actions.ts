@@ -1,17 +1,10 @@
 /**
- * What happens when someone opens a link from one of the site's emails.
- *
- * - GET shows a page with one button and changes nothing: mail scanners open links.
- * - POST (the button, a plain form that works without JavaScript; or a mail provider's RFC 8058
- *   one-click unsubscribe, with no Origin, cookies or page marker) does the link's one thing.
- *   Doing it again changes nothing and sends nothing.
- * - A tampered or malformed link gets a 400 page and an expired one a 410 page that offers to
- *   sign up again; neither changes anything.
- *
- * The signed token is the proof: only the mailbox's owner has it, so no Origin check is needed
- * (and a one-click unsubscribe has none). Records are reached through `ConsentRecords`, which
- * consent-records.ts implements; the cells a change writes come from the forms' own
- * rules (`applyValues`), so this module knows consent, not fields.
+ * What opening a link from one of the site's emails does. GET shows one button and changes nothing
+ * (mail scanners open links). POST (the button, a plain form; or RFC 8058 one-click unsubscribe, with
+ * no Origin, cookies or page marker) does the link's one thing; again, it changes and sends nothing.
+ * Tampered or malformed: 400 page; expired: 410 page offering to sign up again; neither changes anything.
+ * The signed token is the proof (only the mailbox's owner has it): no Origin check. Records via
+ * `ConsentRecords` (consent-records.ts), cells via the forms' `applyValues`: this knows consent, not fields.
  */
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
 import { type ConsentState } from '#src/lib/forms/contract.ts';

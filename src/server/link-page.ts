@@ -1,9 +1,7 @@
 /**
- * The pages the emails' links open, in the site's frame. The build writes one template
- * (src/entry-server.tsx `renderLinkPageTemplate`, scripts/vite-plugins/prerender.ts): the site's
- * header and footer around every part such a page can show, between region markers, with slots
- * for the words (src/lib/page-templates.ts). Per request this keeps the parts of one page and puts its
- * words in, HTML-escaped, in one pass, so nothing a link carries is ever read as a marker.
+ * The links' pages in the site's frame, from one built template (renderLinkPageTemplate, prerender.ts;
+ * region markers and word slots, src/lib/page-templates.ts): per request one page's parts, its words
+ * HTML-escaped in one pass, so nothing a link carries is read as a marker.
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { confirmingForm } from '#src/lib/forms/forms.ts';

@@ -1,11 +1,8 @@
 /**
- * Signed links: what a link in one of the site's emails may do, for which address, until when,
- * and (for a held change) with which values, sealed with an HMAC of the server's `LINK_SECRET`.
- * Checking one needs no database: the link carries everything and the signature proves the
- * server wrote it. Runs on Web Crypto (workerd and Node alike).
- *
- * A token is `<payload>.<signature>`, both base64url: the payload is JSON, the signature is HMAC-SHA-256 over
- * a fixed label and the payload, so a token cannot be replayed as another kind of signed value.
+ * Signed links: what a link may do, for which address, until when, with which values (a held change),
+ * sealed with an HMAC of `LINK_SECRET`; no database needed. Web Crypto (workerd and Node). A token is
+ * `<payload>.<signature>`, base64url: JSON, and HMAC-SHA-256 over a fixed label and the payload, so it
+ * cannot be replayed as another kind of signed value.
  */
 import { type FormContract } from '#src/lib/forms/contract.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';

@@ -1,10 +1,8 @@
 /**
- * The mail ledger. No mail bombing: one inbox gets at most one email from the site per 10 minutes and 3 in
- * any 24 hours, however many clients submit it and whichever form they use, counted per inbox (inboxKey),
- * since that is whose letterbox fills up. The ledger keeps the send times in KV (MAIL_LEDGER; the Vite
- * plugin's stand-in locally), read and written by the queue consumer, which runs one batch at a time
- * (`max_concurrency: 1`), so its reads see its own writes; in memory where KV is not bound. It also keeps
- * which emails went out (the sent marks) and the team inbox's held notices (team-inbox.ts).
+ * No mail bombing: an inbox (inboxKey) gets at most one email per 10 minutes and 3 per 24 hours,
+ * whoever submits it on whichever form. Send times in KV (MAIL_LEDGER), used only by the queue
+ * consumer (`max_concurrency: 1`, so it reads its own writes); in memory without KV. Also the sent
+ * marks and the team inbox's held notices (team-inbox.ts).
  */
 import { keyedSerialiser } from '#src/lib/forms/submission.ts';
 

@@ -1,12 +1,10 @@
 /**
  * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013):
- * 1. the plan: a write (a queued submission's, or a pressed email link's) causes the emails its
- *    form's conduct says; those the recipients' limits allow (mail-ledger.ts) go on the mail queue
- *    (MAIL_JOBS), one job per email. The write is done whatever happens to its mail, so a mail
- *    failure never writes a record twice;
- * 2. the send: the mail queue's consumer sends each job through the mailer (mailer.ts), retries
- *    what may pass later and keeps the rest as dead letters for the owner to replay. A job whose
- *    email went out is marked sent (by its idempotency key): delivered again, it is not sent again.
+ * 1. plan: a write (a queued submission's or a pressed link's) causes the emails its form's conduct
+ *    says; those the limits allow (mail-ledger.ts) go on MAIL_JOBS, one job each. The write is done
+ *    whatever its mail does, so a mail failure never writes a record twice;
+ * 2. send: the mail consumer sends each job (mailer.ts), retries what may pass later, dead-letters the
+ *    rest; a sent job is marked by its idempotency key, so a redelivery is not sent again.
  */
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
 import { type Cells, formOf, type Submission } from '#src/lib/forms/submission.ts';

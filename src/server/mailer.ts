@@ -1,15 +1,11 @@
 /**
- * One email: what it is (MailMessage; MailJob, the mail queue's message holding it) and how it goes
- * out: every email passes `Mailer.send`, Cloudflare's `send_email` binding on a deploy, the local
- * outbox in local runs.
- *
- * Header text is text: whatever a visitor typed reads as typed in every header (readyToSend is the
- * one way a value reaches a header). Controls, CR and LF included, become spaces, so nothing typed
- * adds a header; bidirectional controls go, so nothing reads backwards; a value holding `=?`, which
- * may begin an RFC 2047 encoded word a mail program would show decoded (`=?utf-8?b?VVJHRU5U…?=`
- * reads "URGENT…"), is encoded in full as encoded words, which decode to the typed characters (and
- * a word is one only as a whole token, so nothing typed is left beside them to decode). Any other
- * value, non-ASCII included, the transport encodes whole.
+ * One email (MailMessage; MailJob, the mail queue's message) and `Mailer.send`, which every email
+ * passes: the `send_email` binding deployed, the local outbox in local runs.
+ * Header text is text (readyToSend is the one way into a header): controls, CR and LF, become spaces
+ * (nothing typed adds a header); bidirectional controls go (nothing reads backwards); a value holding
+ * `=?` (an RFC 2047 encoded word shows decoded: `=?utf-8?b?VVJHRU5U…?=` reads "URGENT…") is encoded
+ * whole as encoded words, decoding to the typed characters, nothing left beside them to decode. Any
+ * other value, non-ASCII included, the transport encodes whole.
  */
 import { BIDI_CONTROLS } from '#src/lib/forms/contract.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';

@@ -1,13 +1,10 @@
 /**
- * The pacer: this instance's one door to Airtable. Airtable allows 5 requests per second per base
- * and, after a breach, refuses every client of the base for 30 seconds. The pacer spaces request
- * starts evenly, `gapMs` apart (210 ms: 4.76 a second, 95 % of the limit), rather than letting 5
- * go at once and then waiting a window: Airtable counts arrivals in a sliding second, and a burst
- * of 5 whose first members arrive late meets the next burst within one second (the load test's
- * emulator met exactly that, its own process busy). Evenly spaced, six starts span 1,050 ms, and
- * no window of a second ever holds six departures (checked on when callers really left). After a
- * 429 it stays shut for the penalty so nothing we send prolongs it. The Airtable client
- * (airtable-client.ts) is the only place that reacts to a 429.
+ * This instance's one door to Airtable: 5 requests a second per base, else every client refused 30 s.
+ * Starts are spaced evenly, `gapMs` apart (210 ms: 4.76/s, 95 % of the limit), not 5 at once and a
+ * wait: Airtable counts arrivals in a sliding second, and a burst whose first members arrive late meets
+ * the next within one (the load test's emulator did, its process busy). Six even starts span 1,050 ms,
+ * no second holds six departures (checked on real departures). After a 429 it stays shut for the
+ * penalty; the client (airtable-client.ts) is the only place that reacts to a 429.
  */
 
 /** Airtable's documented limit and penalty. */

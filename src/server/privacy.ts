@@ -1,19 +1,12 @@
 /**
- * The privacy policy's promises, kept by the system (UK GDPR Articles 5(1)(e), 15 and 17), over
- * every form's table:
- *
- * - retention: records whose last activity (the form's 'updated' field, else its 'created' one,
- *   else the record's own creation time) is more than DATA_RETENTION_MONTHS calendar months ago
- *   are deleted, and unconfirmed sign-ups (the confirming form's, Consent 'Pending') after
- *   PENDING_RETENTION_DAYS days — daily by the Worker's Cron Trigger (retention-job.ts),
- *   or by `npm run privacy:retention`. 'Confirmed' and 'Withdrawn' sign-ups (the suppression list) and
- *   records with no Consent (direct mode, or stored before consent) keep the months;
- * - erasure: every record of one email, matched as the site matches (trimmed, case-insensitive);
- * - access: every record of one email, fields and times, for a subject access request.
- *
- * Everything goes through the server's one Airtable client (airtable-client.ts): pages of 100,
- * deletes of at most 10 ids, every request through the pacer (on the Worker the same pacer as
- * the queue's writer). Logs and reports carry counts, never emails.
+ * The privacy policy's promises (UK GDPR Art. 5(1)(e), 15, 17) over every form's table:
+ * - retention: records whose last activity ('updated', else 'created', else the record's creation)
+ *   is over DATA_RETENTION_MONTHS calendar months old, and unconfirmed sign-ups (Consent 'Pending')
+ *   after PENDING_RETENTION_DAYS, are deleted: daily by the Cron Trigger (retention-job.ts) or
+ *   `npm run privacy:retention`. 'Confirmed', 'Withdrawn' (suppression list), no Consent: the months;
+ * - erasure and access: every record of one email, matched as the site matches (trimmed, any case).
+ * Through the one Airtable client: pages of 100, deletes of ≤ 10 ids, all paced (on the Worker the
+ * queue writer's pacer). Logs and reports carry counts, never emails.
  */
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { normaliseEmail, emailLookupFormula } from '#src/lib/forms/submission.ts';

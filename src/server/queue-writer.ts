@@ -1,13 +1,10 @@
 /**
- * The one paced writer: the SUBMISSIONS queue's consumer (max concurrency 1, wrangler.jsonc), the only
- * thing that talks to Airtable. Per batch it merges the submissions of one email and table (the later
- * wins) and upserts them by email (upsertByEmail: 100 emails per lookup, 10 records per write, paced).
- * Around that upsert, the queue's policy: acknowledged messages are stored; a transient failure (429,
- * 5xx, timeout, dropped connection) is retried with backoff; a permanent one (a field the base lacks)
- * is retried record by record to find the culprit, whose message goes to the dead letters, as does a
- * message no form stores. Every retry starts with a fresh lookup: a lost answer never makes two records.
- * With mail (`WriterOptions.mail`), consent applies (submission.ts's CONSENTED_UPSERT) and each
- * write's emails go on the mail queue (mail.ts).
+ * The one paced writer: the SUBMISSIONS queue's consumer (max concurrency 1), the only thing that
+ * talks to Airtable. Per batch it merges one email and table's submissions (the later wins) and upserts
+ * by email (100 emails a lookup, 10 records a write). Transient failures (429, 5xx, timeout, dropped
+ * connection) retry with backoff; a permanent one (a field the base lacks) retries record by record to
+ * dead-letter the culprit, as is a message no form stores. Each retry looks up afresh: a lost answer
+ * never makes two records. With mail, consent applies (CONSENTED_UPSERT) and emails go on the mail queue.
  */
 import { isSubmission, keyedSerialiser, type Submission } from '#src/lib/forms/submission.ts';
 import {
@@ -106,10 +103,7 @@ const oneBatchAtATime = keyedSerialiser();
 // The consumer runs with max concurrency 1: one pacer per isolate paces every request it sends.
 let sharedPacer: Pacer | undefined;
 
-/**
- * The isolate's one pacer for Airtable, shared by the queue's writer and the retention job.
- * A new isolate does not know what the last one sent: it waits one window before its first request.
- */
+/** Shared with the retention job; a new isolate, not knowing what the last sent, waits one window. */
 export function isolatePacer(): Pacer {
   return (sharedPacer ??= createPacer({ startClosedForMs: RATE_WINDOW_MS }));
 }
@@ -163,10 +157,7 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
     }
   }
 
-  /**
-   * Queues the emails one write causes, within the recipients' limits. Never throws: the record is
-   * stored and its messages acknowledged whatever happens here, so mail never writes it twice.
-   */
+  /** Never throws: the record is stored and acked whatever happens here, so mail never writes it twice. */
   async function queueMail(
     item: Queued,
     outcome: 'created' | 'updated' | 'held',
@@ -236,11 +227,7 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
     return { found, withdrawn };
   }
 
-  /**
-   * Upserts one table's items with the batch's lookups (`lookups`; looked up here when not given);
-   * acks what was stored and queues its emails as each write answers, then retries or
-   * dead-letters the rest per request.
-   */
+  /** Acks what was stored and queues its emails as each write answers; retries or dead-letters the rest. */
   async function write(
     table: string,
     items: readonly Queued[],

@@ -1,23 +1,16 @@
 /**
- * The one request check every submission passes, in the Worker, however the form was sent
- * (enhanced by the page's script, or posted natively before hydration or without JavaScript: the
- * same urlencoded fields to the same door). It trusts nothing in the request:
- *
- * 1. same site only: a write whose Origin is another site's, or that the browser marks
- *    `Sec-Fetch-Site: cross-site`, is refused (403), and so is a post with neither header
- *    (isSameSite); only `application/x-www-form-urlencoded` is taken (415);
- * 2. per client: at most SUBMISSIONS_PER_CLIENT_PER_MINUTE from one address, an IPv6 one per /64
- *    (429, Retry-After), counted before the body is read, so a flood never reaches the pacer;
- * 3. bounded: a body larger than REQUEST_MAX_BODY_BYTES (413) or slower than
- *    REQUEST_BODY_TIMEOUT_MS (408) is refused, and not kept (readBody);
- * 4. the bot trap (the contract's honeypot);
- * 5. the fields read by the form's contract (parsePosted): only its fields, nothing blanked, one
- *    canonical email, only the options it offers;
- * 6. per email: at most SUBMISSIONS_PER_EMAIL_PER_MINUTE writes of one inbox (inboxKey);
- * 7. then queued for the one paced writer (queue-writer.ts).
- *
- * The answer to an accepted submission never depends on what is stored: the same status, shape
- * and receipt (a fresh id, the acceptance time) for a stored and an unknown email.
+ * The one check every submission passes, enhanced or posted natively (the same urlencoded fields to
+ * the same door). It trusts nothing in the request:
+ * 1. same site: an Origin of another site, `Sec-Fetch-Site: cross-site`, or neither header: 403
+ *    (isSameSite); only `application/x-www-form-urlencoded` (415);
+ * 2. per client: SUBMISSIONS_PER_CLIENT_PER_MINUTE per address, IPv6 per /64 (429, Retry-After),
+ *    counted before the body is read, so a flood never reaches the pacer;
+ * 3. bounded: over REQUEST_MAX_BODY_BYTES (413) or REQUEST_BODY_TIMEOUT_MS (408), refused, not kept;
+ * 4. the bot trap (honeypot); 5. the contract's fields (parsePosted): only its fields, nothing
+ *    blanked, one canonical email, only offered options;
+ * 6. per email: SUBMISSIONS_PER_EMAIL_PER_MINUTE writes per inbox (inboxKey); 7. queued for the writer.
+ * An accepted submission's answer never depends on what is stored: same status, shape and receipt
+ * (fresh id, acceptance time) for a stored and an unknown email.
  */
 import {
   isRefusal,

@@ -1,12 +1,8 @@
 /**
- * The Worker's retention Cron Trigger (wrangler.jsonc `triggers.crons`, daily; worker.ts loads
- * this module when it fires): privacy.ts's retention on the deployed base, and on the Worker's
- * dead letters. It logs counts, never emails.
- *
- * Its requests go through the isolate's one pacer, the one the queue's writer uses, so in one
- * isolate the two together stay under Airtable's 5 requests a second. Cloudflare may run the cron
- * in another isolate than a busy queue consumer: the trigger fires at a quiet hour, and a 429
- * nonetheless costs a 30 s wait (both pacers stay shut for the penalty), never a record.
+ * The retention Cron Trigger (daily; worker.ts loads this when it fires): privacy.ts's retention on
+ * the base and the dead letters, logging counts, never emails. Through the isolate's one pacer (the
+ * queue writer's), so together they stay under 5 a second. Cloudflare may run it in another isolate
+ * than a busy consumer: it fires at a quiet hour, and a 429 costs a 30 s wait, never a record.
  */
 import { createAirtableClient } from './airtable-client.ts';
 import type { Pacer } from './pacer.ts';

@@ -1,9 +1,7 @@
 /**
- * The Worker's settings, by the names deploys and tests set (wrangler.jsonc's vars and secrets,
- * .dev.vars, the Vite plugin's stand-ins; docs/deploy.md lists them), each read by one valibot
- * schema whose message names the setting. The owner's commands (scripts/launch-kit/) read the same.
- * Server side only: the page never imports src/server/, so valibot never reaches its bundle (the
- * build's VITE_* settings are src/config/settings.ts, which the page does import).
+ * The Worker's settings by their deploy names (docs/deploy.md), each read by a valibot schema naming
+ * it; the owner's commands read the same. Server only, so valibot never reaches the page's bundle (its
+ * VITE_* settings are src/config/settings.ts).
  */
 import * as v from 'valibot';
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';

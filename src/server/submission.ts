@@ -129,10 +129,7 @@ export async function lookupByEmails(
 export interface UpsertOptions<T> {
   /** The clock of the records' timestamps (each request is bounded by the client). */
   now?: () => number;
-  /**
-   * The stored records of the items' emails, looked up already (with `lookupFieldsOf`) by a caller
-   * that shares one lookup between tables' needs (the queue's writer); without it, looked up here.
-   */
+  /** Looked up already (`lookupFieldsOf`) by a caller sharing one lookup between tables; else here. */
   stored?: ReadonlyMap<string, StoredRecord>;
   /**
    * Told each request's results once it answers (the held ones first, as they need none), in the
@@ -255,10 +252,7 @@ export async function upsertByEmail<T>(
   return results;
 }
 
-/**
- * A validated form submission as an upsert item (submission.ts's rules): a later submission
- * merged over an earlier one, the spec's defaults on a create only, Created At kept on update.
- */
+/** Later merged over earlier, the spec's defaults on a create only, Created At kept on update. */
 export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
   emailOf: (submission) => submission.email,
   merge: mergeLaterSubmission,

@@ -1,14 +1,10 @@
 /**
- * The team's inbox has a ceiling no stranger passes (docs/consent.md): at most TEAM_NOTICES_PER_HOUR notices
- * in any hour, all contacts together, besides the cap per contact (TEAM_MAIL_LIMITS). A notice past it is
- * held back, never lost: its request is stored as ever, and once its clock hour has ended, one digest, keyed
- * by its hour (so sent once however often it is planned), lists every notice held back in it.
- *
- * The held notices wait in the mail ledger's KV, one key per clock hour. A hold writes only the
- * current hour's key and a digest reads only hours that ended DIGEST_SETTLE_MS ago (KV's reads
- * settle within a minute), so the two never write the same key. The next write that makes a team
- * notice, and the hourly Cron Trigger (TEAM_DIGEST_CRON), send the digests: mail.ts and worker.ts
- * load this module only then, so a sign-up never does.
+ * The team inbox's ceiling (docs/consent.md): at most TEAM_NOTICES_PER_HOUR notices an hour, all contacts
+ * together, besides TEAM_MAIL_LIMITS. A notice past it is held, never lost: its request is stored, and
+ * after its clock hour one digest, keyed by the hour (sent once), lists the hour's held notices.
+ * They wait in the mail ledger's KV, a key per hour: a hold writes only the current hour's, a digest
+ * reads only hours ended DIGEST_SETTLE_MS ago (KV settles within a minute), never the same key. The next
+ * team notice and the hourly cron (TEAM_DIGEST_CRON) send digests: only then is this loaded.
  */
 import { keyedSerialiser } from '#src/lib/forms/submission.ts';
 import { FORM_LIST } from '#src/lib/forms/forms.ts';

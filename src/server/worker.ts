@@ -1,13 +1,9 @@
 /**
- * The site's one server: a Cloudflare Worker (wrangler.jsonc), run by `vite` and `vite preview`
- * in workerd through Cloudflare's Vite plugin, by `wrangler dev`, and by Cloudflare. It serves the
- * built site as static assets (clean URLs, 404.html with status 404, _headers) and runs the forms'
- * doors (form-door.ts): a door accepts each valid submission into the SUBMISSIONS queue and answers at
- * once, and this Worker's queue consumer is the only writer to Airtable.
- *
- * Mail (docs/consent.md, docs/decisions/0013): with the `send_email` binding EMAIL (or, in local
- * runs, the outbox at MAIL_OUTBOX_URL), consent applies to every write, the queue consumer sends
- * each write's emails through the mail queue (MAIL_JOBS), and the doors answer the emails' links.
+ * The site's one server: a Cloudflare Worker run by `vite`/`vite preview` (workerd, Cloudflare's Vite
+ * plugin), `wrangler dev` and Cloudflare. It serves the built site (clean URLs, 404.html as 404,
+ * _headers) and the forms' doors (form-door.ts), which queue each valid submission and answer at once;
+ * its queue consumer is the only writer to Airtable. With mail (EMAIL binding, or MAIL_OUTBOX_URL
+ * locally; docs/consent.md, decision 0013), consent applies, emails go via MAIL_JOBS, links are answered.
  */
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import {
@@ -40,10 +36,7 @@ export interface WorkerEnv extends WorkerSettingsEnv, DeadLetterAdminEnv, Worker
   SUBMIT_LIMITER?: RateLimitBinding;
   EMAIL_LIMITER?: RateLimitBinding;
   ADMIN_LIMITER?: RateLimitBinding;
-  /**
-   * `vite` only (scripts/vite-plugins/worker-server.ts): where the page templates are rendered
-   * from the sources, since the dev server's assets are not the build's. Read on every use.
-   */
+  /** `vite` only (worker-server.ts): page templates rendered from the sources; read on every use. */
   DEV_TEMPLATES_URL?: string;
 }
 
@@ -92,10 +85,7 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
   return doors.handler;
 }
 
-/**
- * A page template: from the build's static assets (clean URLs: '/x.html' is served at '/x'), or
- * on `vite` rendered from the sources.
- */
+/** A page template from the build's assets (clean URLs: '/x.html' is at '/x'), or on `vite` rendered. */
 async function templateText(env: WorkerEnv, path: string): Promise<string | null> {
   const response = env.DEV_TEMPLATES_URL
     ? await fetch(new URL(path, env.DEV_TEMPLATES_URL))
@@ -106,10 +96,7 @@ async function templateText(env: WorkerEnv, path: string): Promise<string | null
 /** How long queued messages wait while the mail settings are wrong. */
 const MAIL_PROBLEM_RETRY_SECONDS = 300;
 
-/**
- * Cloudflare sets the connecting address on every request; a client cannot choose it. `vite` and
- * `vite preview` set it the same way from the socket (scripts/vite-plugins/worker-server.ts).
- */
+// Cloudflare sets it, a client cannot; `vite` and `vite preview` set it from the socket (worker-server.ts).
 const connectingAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
 const startsWith = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
@@ -123,10 +110,7 @@ const POLICY_FOR_AN_ANSWER =
   "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const POLICY_FOR_A_PAGE = "frame-ancestors 'none'";
 
-/**
- * The answer with every security header it lacks (SECURITY_HEADERS), keeping any it sets itself
- * (a link's page keeps its stricter `no-referrer` and its own policy).
- */
+/** Adds the SECURITY_HEADERS it lacks (a link's page keeps its stricter `no-referrer` and policy). */
 export function withSecurityHeaders(response: Response): Response {
   const isPage = response.headers.get('content-type')?.startsWith('text/html') ?? false;
   const wanted: [string, string][] = [
@@ -207,10 +191,7 @@ async function keepExhausted(batch: QueueBatch, store: DeadLetterStore | undefin
 export default {
   fetch: answerReadingTheBody,
 
-  /**
-   * Both queues' consumer: a dead-letter queue's messages (retries run out) are kept for the owner;
-   * otherwise mail jobs are sent (mail.ts) and submissions written (queue-writer.ts).
-   */
+  /** Both queues' consumer; a dead-letter queue's messages are kept for the owner. */
   async queue(batch: QueueBatch, env: WorkerEnv): Promise<void> {
     // wrangler.jsonc names each dead-letter queue after its queue plus '-dead'.
     if (batch.queue.endsWith('-dead')) return keepExhausted(batch, env.DEAD_LETTERS);
