@@ -40,10 +40,7 @@ import {
   clientLimitKey,
 } from './request-check.ts';
 
-/**
- * An answer page carries no script: its policy says so, and it is never framed or cached (the
- * Worker adds the other security headers to every answer: worker.ts).
- */
+/** No script, never framed or cached (worker.ts adds the other security headers to every answer). */
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
@@ -168,10 +165,7 @@ const CHECKBOX_PATTERN = new RegExp(
 const CHECKBOX_MARKER = new RegExp(`\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="[^"]*"`);
 const VALUE_ATTRIBUTE = /\svalue="([^"]*)"/;
 
-/**
- * A form's answer page for one native post (the outcomes: this module's head), every value kept.
- * Throws when the template lacks a marker, so a template that drifted fails loudly.
- */
+/** One native post's answer page, every value kept; throws when a marker is missing (a drifted template). */
 export function renderFormAnswer(
   template: string,
   form: string,
@@ -195,10 +189,7 @@ export function renderFormAnswer(
   return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(name)[0] ?? ''));
 }
 
-/**
- * The build's page templates (the forms' answers and the links' page), read by `load` once per
- * instance when `cache` is on: a deploy's templates never change.
- */
+/** The build's page templates, read once per instance when `cache` is on (a deploy's never change). */
 export function pageTemplates(
   load: (path: string) => Promise<string | null>,
   { cache = true }: { cache?: boolean } = {},
@@ -228,11 +219,7 @@ export interface DoorsOptions extends RequestCheckOptions {
   pacer: Pacer;
   /** The build's templates: the forms' native posts' answers and the emails' links' pages. */
   templates?: PageTemplates;
-  /**
-   * The Worker's mail: with it, consent applies to every write (submission.ts) and the emails' links
-   * are answered here (EMAIL_LINK_PATHS); the mail a pressed link causes (the schools team told
-   * of a confirmed quote change) goes on the mail queue.
-   */
+  /** With it, consent applies, the emails' links are answered here (EMAIL_LINK_PATHS), their mail queued. */
   mail?: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
   fetch?: typeof fetch;
 }

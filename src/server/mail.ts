@@ -62,10 +62,7 @@ export interface WriteOutcome {
   readonly key: string;
 }
 
-/**
- * What the team reads of a request of a form that tells it (conduct.tellsTeam): its subject, and as rows
- * every cell its contact sent, in the contract's order.
- */
+/** What the team reads (conduct.tellsTeam): a subject, and every cell sent as rows, in contract order. */
 function forTheTeam(submission: Submission) {
   const form = formOf(submission);
   const told = form.conduct.tellsTeam;
@@ -121,10 +118,7 @@ export function confirmedChange(form: string, email: string, values: LinkValues,
   };
 }
 
-/**
- * 'Join again' pressed for a withdrawn address, as the mail sees it: a confirmation to the
- * address whose link confirms only the withdrawal stored at `withdrawnAt`.
- */
+/** 'Join again' pressed: a confirmation whose link confirms only the withdrawal stored at `withdrawnAt`. */
 export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): WriteOutcome => ({
   form: confirmingForm()?.name ?? '',
   email,
@@ -145,10 +139,7 @@ interface Outgoing {
   readonly teamNotice?: HeldNotice;
 }
 
-/**
- * The emails one write causes, by its form's conduct (docs/consent.md has them as a table).
- * `inboxOf` gives an address's inbox (the limits count per inbox).
- */
+/** The emails one write causes by its form's conduct (docs/consent.md's table); limits count per inbox. */
 export async function emailsFor(
   outcome: WriteOutcome,
   context: MailContext,

@@ -35,10 +35,7 @@ export interface MailMessage {
   readonly idempotencyKey: string;
 }
 
-/**
- * One email on the mail queue (MAIL_JOBS), built, signed and counted when its record was written.
- * One job per email, so a retried send never repeats its submission's emails that went out.
- */
+/** Built, signed and counted at the write; one per email, so a retry never repeats one that went out. */
 export interface MailJob {
   readonly kind: 'mail';
   readonly message: MailMessage;
@@ -201,10 +198,7 @@ export function cloudflareMailer(binding: SendEmailBinding): Mailer {
   };
 }
 
-/**
- * The Worker's mailer in local runs: each message is posted to the local outbox (MAIL_OUTBOX_URL,
- * the emulator's `/__emulator/outbox`, one `.eml` file each). Never on a deploy (launch-check).
- */
+/** Local runs: each message to MAIL_OUTBOX_URL (one `.eml`); never on a deploy (launch-check). */
 export function localOutboxMailer(url: string): Mailer {
   return {
     async send(message) {

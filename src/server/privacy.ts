@@ -22,10 +22,7 @@ import {
 /** The tables whose records hold people's data: every form's. */
 export const privacyTables = (): string[] => FORM_LIST.map((form) => form.table);
 
-/**
- * The fields the jobs read of a table's records, from its form's contract: the email, the activity
- * fields (the 'updated' one first) and, on the confirming form's table, Consent.
- */
+/** From the contract: the email, the activity fields ('updated' first) and, if confirming, Consent. */
 function fieldsOf(table: string) {
   const form: FormContract | undefined = formOfTable(table);
   const named = (test: (field: ContractField) => boolean) =>

@@ -100,10 +100,7 @@ export type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
  */
 export const BODY_READ_TO_END_BYTES = 64 * 1024;
 
-/**
- * Reads a body within `limit` bytes and `timeoutMs`: every door's read, the emails' links' too.
- * A body over `limit` is still read to its end, up to BODY_READ_TO_END_BYTES, and discarded.
- */
+/** Every door's read; a body over `limit` is still read to its end (BODY_READ_TO_END_BYTES), discarded. */
 export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<BodyRead> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > BODY_READ_TO_END_BYTES) return { problem: 'too-large' };
@@ -231,10 +228,7 @@ export interface QueuedSubmission extends Submission {
   readonly origin?: string;
 }
 
-/**
- * Where accepted submissions go: the queue drained by the Worker's one paced writer (Cloudflare
- * Queues, or its local stand-in: one write path). The door answers as soon as it has one.
- */
+/** The one paced writer's queue (Cloudflare Queues or its local stand-in); the door answers once sent. */
 export interface SubmissionQueue {
   send(submission: QueuedSubmission): Promise<void>;
 }
