@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { defineForm, EMAIL_KEY_FIELD, FORM_HONEYPOT } from '#src/lib/forms/contract.ts';
-import { confirmingForm, formNamed, registerForm } from '#src/lib/forms/forms.ts';
+import { confirmingForm, formNamed, registerForm, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
 import { handleEmailLink, type ConsentRecords } from '#src/server/link-actions.ts';
 import {
   checkLink,
@@ -25,15 +25,8 @@ const TUTORS = defineForm({
   page: '/tutors',
   honeypot: FORM_HONEYPOT,
   fields: {
-    email: {
-      airtable: 'Email',
-      type: 'email',
-      maxLength: 254,
-      source: 'posted',
-      post: 'email',
-      label: 'Email',
-      required: true,
-    },
+    // The site's email field, as the waitlist declares it.
+    email: WAITLIST_FORM.fields.email,
     subject: {
       airtable: 'Subject',
       type: 'singleLineText',

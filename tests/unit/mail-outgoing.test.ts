@@ -1,6 +1,6 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { FORM_HONEYPOT, type FormConduct, type FormContract } from '#src/lib/forms/contract.ts';
-import { registerForm } from '#src/lib/forms/forms.ts';
+import { registerForm, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
 import type { MailContext } from '#src/server/emails.ts';
 import { emailsFor, type WriteOutcome } from '#src/server/mail.ts';
 
@@ -114,15 +114,7 @@ function throwawayForm(name: string, conduct: FormConduct) {
     page: `/${name}`,
     honeypot: FORM_HONEYPOT,
     fields: {
-      email: {
-        airtable: 'Email',
-        type: 'email',
-        maxLength: 254,
-        source: 'posted',
-        post: 'email',
-        label: 'Email',
-        required: true,
-      },
+      email: WAITLIST_FORM.fields.email,
     },
     conduct,
   };

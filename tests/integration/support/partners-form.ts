@@ -4,9 +4,8 @@
  * Importing this module registers it, in the test's process (the owner's commands, the emulator's
  * base) and in the Worker (partners-worker.ts): nothing under src/server knows of it.
  */
-import { EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
 import { defineForm, EMAIL_KEY_FIELD, FORM_HONEYPOT, NAME_MAX_LENGTH } from '#src/lib/forms/contract.ts';
-import { formNamed, registerForm } from '#src/lib/forms/forms.ts';
+import { formNamed, registerForm, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
 
 export const PARTNERS_FORM = defineForm({
   name: 'partners',
@@ -15,15 +14,8 @@ export const PARTNERS_FORM = defineForm({
   page: '/partners',
   honeypot: FORM_HONEYPOT,
   fields: {
-    email: {
-      airtable: 'Email',
-      type: 'email',
-      maxLength: EMAIL_MAX_LENGTH,
-      source: 'posted',
-      post: 'email',
-      label: 'Email address',
-      required: true,
-    },
+    // The site's email field, as the waitlist declares it.
+    email: WAITLIST_FORM.fields.email,
     organisation: {
       airtable: 'Organisation',
       type: 'singleLineText',
