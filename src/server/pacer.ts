@@ -9,7 +9,7 @@
 
 /** Airtable's documented limit and penalty. */
 export const AIRTABLE_REQUESTS_PER_SECOND = 5;
-const AIRTABLE_RATE_LIMIT_PENALTY_MS = 30_000;
+export const AIRTABLE_RATE_LIMIT_PENALTY_MS = 30_000;
 /** The window Airtable counts in: never more than `perSecond` departures within it. */
 export const RATE_WINDOW_MS = 1_000;
 /**

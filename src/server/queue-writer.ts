@@ -1,19 +1,19 @@
 /**
- * The one paced writer: the SUBMISSIONS queue's consumer (max concurrency 1), the only thing that
- * talks to Airtable. Per batch it merges one email and table's submissions (the later wins) and upserts
- * by email (100 emails a lookup, 10 records a write). Transient failures (429, 5xx, timeout, dropped
+ * The writer of one round of submissions (airtable-desk.ts, the one paced writer, hands them over as
+ * queue messages): it merges one email and table's submissions (the later wins) and upserts by email
+ * (100 emails a lookup, 10 records a write). Transient failures (429, 5xx, timeout, dropped
  * connection) retry with backoff; a permanent one (a field the base lacks) retries record by record to
  * dead-letter the culprit, as is a message no form stores. Each retry looks up afresh: a lost answer
  * never makes two records. With mail, consent applies (CONSENTED_UPSERT) and emails go on the mail queue.
  */
-import { isSubmission, keyedSerialiser, type Submission } from '#src/lib/forms/submission.ts';
+import { isSubmission, type Submission } from '#src/lib/forms/submission.ts';
 import {
   type AirtableClient,
   AirtableError,
   createAirtableClient,
   type StoredRecord,
 } from './airtable-client.ts';
-import { createPacer, RATE_WINDOW_MS, type Pacer, retryDelaySeconds } from './pacer.ts';
+import { type Pacer, retryDelaySeconds } from './pacer.ts';
 import { airtableAccess, type AirtableEnv } from './settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import {
@@ -28,14 +28,15 @@ import {
 } from './submission.ts';
 import { queueOutcomeMail, type WorkerMail, writeOutcome } from './mail.ts';
 import { type QueuedSubmission, submissionMailKey } from './request-check.ts';
-import type { DeadLetterBody, DeadLetterStore, QueueBatch, QueueMessage } from './queues.ts';
+import type { DeadLetterBody, QueueBatch, QueueMessage } from './queues.ts';
 
 /** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;
 
 export interface WriterOptions {
   fetch?: typeof fetch;
-  pacer?: Pacer;
+  /** Every request waits for a slot here: the desk's one pacer (airtable-desk.ts). */
+  pacer: Pacer;
   now?: () => number;
   /** Where permanently failing submissions, and messages no form knows, go (the dead-letter store). */
   deadLetter?: (letter: DeadLetterBody, reason: string) => Promise<void>;
@@ -94,25 +95,11 @@ const requeueable = (item: Queued): QueuedSubmission =>
 /** Oldest first: the order the request check accepted them in, so the later one wins the merge. */
 const byAcceptance = (a: Queued, b: Queued) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt);
 
-// One batch of submissions written at a time in an isolate, whatever the queue does: a batch
-// delivered again while its first delivery still runs (`wrangler dev` retries a whole batch whose
-// handler it gave up on, without stopping it) waits, then finds its records and holds them,
-// instead of looking them up before the first delivery created them and creating them twice.
-const oneBatchAtATime = keyedSerialiser();
-
-// The consumer runs with max concurrency 1: one pacer per isolate paces every request it sends.
-let sharedPacer: Pacer | undefined;
-
-/** Shared with the retention job; a new isolate, not knowing what the last sent, waits one window. */
-export function isolatePacer(): Pacer {
-  return (sharedPacer ??= createPacer({ startClosedForMs: RATE_WINDOW_MS }));
-}
-
-export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {}) {
+export function createQueueWriter(env: AirtableEnv, options: WriterOptions) {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((message: string) => console.log(message));
   const client: AirtableClient = createAirtableClient(airtableAccess(env), {
-    pacer: options.pacer ?? isolatePacer(),
+    pacer: options.pacer,
     fetch: options.fetch,
     now,
     requestBoundMs: REQUEST_BOUND_MS,
@@ -304,33 +291,4 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions = {})
       return report;
     },
   };
-}
-
-/** The Worker's writer of one delivery's submissions (worker.ts sends its mail jobs and keeps its dead letters). */
-export async function writeQueuedBatch(
-  batch: QueueBatch,
-  env: AirtableEnv & { DEAD_LETTERS?: DeadLetterStore },
-  mail?: WorkerMail,
-): Promise<void> {
-  const log = (message: string) => console.log(message);
-  const store = env.DEAD_LETTERS;
-  const writer = createQueueWriter(env, {
-    mail,
-    log,
-    deadLetter:
-      store &&
-      (async (letter, reason) =>
-        (await import('./queues.ts')).keepDeadLetter(store, {
-          ...letter,
-          reason,
-          failedAt: new Date().toISOString(),
-        })),
-  });
-  const report = await oneBatchAtATime('submissions', () => writer.writeBatch(batch));
-  log(
-    `Airtable writer: ${batch.messages.length} messages, ${report.stored} records stored ` +
-      `(${report.created} new, ${report.updated} updated, ${report.held} held), ${report.retried} retried, ` +
-      `${report.deadLettered} dead-lettered, ${report.requests} requests` +
-      (mail ? `; ${report.emailsQueued} emails queued, ${report.emailsLimited} held back by limits` : ''),
-  );
 }

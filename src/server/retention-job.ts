@@ -1,13 +1,11 @@
 /**
  * The retention Cron Trigger (daily; worker.ts loads this when it fires): privacy.ts's retention on
- * the base and the dead letters, logging counts, never emails. Through the isolate's one pacer (the
- * queue writer's), so together they stay under 5 a second. Cloudflare may run it in another isolate
- * than a busy consumer: it fires at a quiet hour, and a 429 costs a 30 s wait, never a record.
+ * the base and the dead letters, logging counts, never emails. Through the desk's one pacer (the
+ * writer's, airtable-desk.ts), so together they stay under 5 a second.
  */
 import { createAirtableClient } from './airtable-client.ts';
 import type { Pacer } from './pacer.ts';
 import { applyRetention, describeRetention } from './privacy.ts';
-import { isolatePacer } from './queue-writer.ts';
 import { type DeadLetterStore, listDeadLetters } from './queues.ts';
 import { airtableAccess, type AirtableEnv } from './settings.ts';
 
@@ -37,7 +35,8 @@ export interface RetentionJobEnv extends AirtableEnv {
 }
 
 export interface RetentionJobOptions {
-  pacer?: Pacer;
+  /** The desk's pacer (airtable-desk.ts), shared with the writer, so together they stay under 5 a second. */
+  pacer: Pacer;
   /** The policy's clock (the cutoff); Airtable requests are bounded on the real one. */
   now?: () => number;
   log?: (line: string) => void;
@@ -46,7 +45,7 @@ export interface RetentionJobOptions {
 /** One retention run; throws (after logging why) when Airtable could not be asked, so the run shows as failed. */
 export async function runRetentionJob(
   env: RetentionJobEnv,
-  options: RetentionJobOptions = {},
+  options: RetentionJobOptions,
 ): Promise<void> {
   const log = options.log ?? ((line: string) => console.log(line));
   const access = airtableAccess(env);
@@ -54,7 +53,7 @@ export async function runRetentionJob(
     log('Retention: AIRTABLE_API_KEY or AIRTABLE_BASE_ID is not set; nothing done');
     return;
   }
-  const client = createAirtableClient(access, { pacer: options.pacer ?? isolatePacer() });
+  const client = createAirtableClient(access, { pacer: options.pacer });
   try {
     const report = await applyRetention({
       client,

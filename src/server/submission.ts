@@ -53,7 +53,7 @@ export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
   keyed(submission, cellsFor(submission, { now: at, existing: true }));
 
 /** Most emails in one lookup formula. */
-const EMAILS_PER_LOOKUP = 100;
+export const EMAILS_PER_LOOKUP = 100;
 
 /** How the items of a call become records; `T` is whatever the caller carries (a submission…). */
 export interface UpsertHow<T> {

@@ -15,7 +15,7 @@ import {
   type RateLimitBinding,
 } from './request-check.ts';
 import { createDoors, type DoorsHandler, isHiddenPath, pageTemplates } from './form-door.ts';
-import { writeQueuedBatch, isolatePacer } from './queue-writer.ts';
+import { type DeskNamespace, deskPacer, handToDesk, MAIL_PROBLEM_RETRY_SECONDS } from './airtable-desk.ts';
 import { isSubmission } from '#src/lib/forms/submission.ts';
 import type { DeadLetterStore, QueueBatch } from './queues.ts';
 import { retryDelaySeconds } from './pacer.ts';
@@ -36,6 +36,8 @@ export interface WorkerEnv extends WorkerSettingsEnv, DeadLetterAdminEnv, Worker
   SUBMIT_LIMITER?: RateLimitBinding;
   EMAIL_LIMITER?: RateLimitBinding;
   ADMIN_LIMITER?: RateLimitBinding;
+  /** The one paced writer (airtable-desk.ts, wrangler.jsonc `durable_objects`). */
+  AIRTABLE_DESK: DeskNamespace;
   /** `vite` only (worker-server.ts): page templates rendered from the sources; read on every use. */
   DEV_TEMPLATES_URL?: string;
 }
@@ -71,9 +73,9 @@ function doorsFor(env: WorkerEnv, queue: SubmissionQueue): DoorsHandler {
       handler: createDoors(env, {
         queue,
         siteOrigin: 'origin' in site ? site.origin : null,
-        // Pressing an email link writes its one record through this isolate's pacer, while the
+        // Pressing an email link writes its one record through the desk's pacer, while the
         // visitor waits for the page saying it is done (decision 0013); its mail is queued.
-        pacer: isolatePacer(),
+        pacer: deskPacer(env.AIRTABLE_DESK),
         mail,
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
@@ -92,9 +94,6 @@ async function templateText(env: WorkerEnv, path: string): Promise<string | null
     : await env.ASSETS.fetch(new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')));
   return response.ok ? response.text() : null;
 }
-
-/** How long queued messages wait while the mail settings are wrong. */
-const MAIL_PROBLEM_RETRY_SECONDS = 300;
 
 // Cloudflare sets it, a client cannot; `vite` and `vite preview` set it from the socket (worker-server.ts).
 const connectingAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
@@ -188,6 +187,8 @@ async function keepExhausted(batch: QueueBatch, store: DeadLetterStore | undefin
   }
 }
 
+export { AirtableDesk } from './airtable-desk.ts';
+
 export default {
   fetch: answerReadingTheBody,
 
@@ -219,7 +220,16 @@ export default {
       log(`Mailer: ${jobs.length} emails wait: mail is not set up on this Worker`);
     }
     const submissions = batch.messages.filter((message) => !isMailJob(message.body));
-    if (submissions.length > 0) await writeQueuedBatch({ ...batch, messages: submissions }, env, mail);
+    if (submissions.length === 0) return;
+    // Kept by the one paced writer, which acks them here once they are in its storage.
+    try {
+      await handToDesk(env.AIRTABLE_DESK, submissions);
+      for (const message of submissions) message.ack();
+    } catch (error) {
+      log(`Airtable writer: ${submissions.length} submissions not handed over (${String(error)}); retried`);
+      for (const message of submissions)
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
+    }
   },
 
   /**
@@ -232,7 +242,7 @@ export default {
   async scheduled(controller: { cron: string; scheduledTime: number }, env: WorkerEnv): Promise<void> {
     const teamInbox = await import('./team-inbox.ts');
     if (controller.cron !== teamInbox.TEAM_DIGEST_CRON)
-      return (await import('./retention-job.ts')).runRetentionJob(env);
+      return (await import('./retention-job.ts')).runRetentionJob(env, { pacer: deskPacer(env.AIRTABLE_DESK) });
     const { mail } = mailOf(env);
     if (mail) await teamInbox.queueTeamDigests(mail, new Date(controller.scheduledTime));
   },

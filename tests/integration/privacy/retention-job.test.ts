@@ -83,7 +83,7 @@ describe('the retention job (Cron Trigger)', () => {
 
   it('does nothing without the Airtable settings, and fails visibly (no email logged) when Airtable refuses', async () => {
     const lines: string[] = [];
-    await runRetentionJob({}, { log: (line) => lines.push(line) });
+    await runRetentionJob({}, { pacer: createPacer(), log: (line) => lines.push(line) });
     expect(lines).toEqual(['Retention: AIRTABLE_API_KEY or AIRTABLE_BASE_ID is not set; nothing done']);
     emulator().seed('Waitlist', { Email: 'secret@x.co', 'Last Updated': monthsAgo(25) });
     await expect(

@@ -1,0 +1,310 @@
+/**
+ * The one paced writer, as a Durable Object (decision 0018): the only thing that talks to Airtable
+ * under load, with the base's one pacer. The submissions' queue consumer hands each delivery to it
+ * (`accept`: kept in the object's storage, then acked); it writes them in rounds, one form and up to
+ * 100 addresses each (one lookup, at most ten writes), up to ROUNDS_IN_FLIGHT at once on disjoint
+ * addresses, so the next round's lookup waits in the pacer while this one's writes go, and Airtable's
+ * 5 a second stay full whatever batches Cloudflare Queues hands out. A pressed email link and the
+ * retention job take their slots from the same pacer (`deskPacer`). A retry waits in storage for its
+ * time; after DESK_MAX_ATTEMPTS tries a submission becomes a dead letter, as the queue's would.
+ */
+import { isSubmission, normaliseEmail } from '#src/lib/forms/submission.ts';
+import { formOfTable } from '#src/lib/forms/forms.ts';
+import { AIRTABLE_RATE_LIMIT_PENALTY_MS, createPacer, type Pacer, RATE_WINDOW_MS } from './pacer.ts';
+import { createQueueWriter } from './queue-writer.ts';
+import { EMAILS_PER_LOOKUP } from './submission.ts';
+import { workerMail, type WorkerMailEnv } from './mail.ts';
+import type { AirtableEnv } from './settings.ts';
+import type { DeadLetterBody, DeadLetterStore, QueueMessage } from './queues.ts';
+
+/** Rounds written at once: the next ones' lookups queue in the pacer behind this one's writes. */
+const ROUNDS_IN_FLIGHT = 3;
+/** Tries of one submission before it becomes a dead letter: the queue's max_retries (10) + 1. */
+export const DESK_MAX_ATTEMPTS = 11;
+/** How long stored submissions wait while the mail settings are wrong (then they retry). */
+export const MAIL_PROBLEM_RETRY_SECONDS = 300;
+/** One alarm drains at most this long (Cloudflare allows 15 minutes), then the next goes on. */
+const DRAIN_BUDGET_MS = 10 * 60_000;
+/** Cloudflare's most keys per storage put or delete. */
+const KEYS_PER_STORAGE_CALL = 128;
+const ITEM_PREFIX = 'q:';
+
+/** A submission (or whatever a queue message held) waiting in the desk's storage. */
+export interface DeskItem {
+  /** Its storage key: ITEM_PREFIX and a sequence number, so keys sort in order of acceptance. */
+  key: string;
+  /** The queue message's id, so a delivery handed over twice is kept once. */
+  id: string;
+  body: unknown;
+  attempts: number;
+  /** Not tried again before this time (ms since the epoch). */
+  notBefore: number;
+}
+
+/** The parts of a Durable Object's state and storage the desk uses. */
+export interface DeskState {
+  storage: {
+    get<T>(key: string): Promise<T | undefined>;
+    put(entries: Record<string, unknown>): Promise<void>;
+    delete(keys: string[]): Promise<number>;
+    list<T>(options: { prefix: string }): Promise<Map<string, T>>;
+    getAlarm(): Promise<number | null>;
+    setAlarm(at: number): Promise<void>;
+  };
+  blockConcurrencyWhile<T>(callback: () => Promise<T>): Promise<T>;
+}
+
+/** A Durable Object namespace binding, as the Worker reaches the desk. */
+export interface DeskNamespace {
+  idFromName(name: string): unknown;
+  get(id: unknown): { fetch(input: string, init?: RequestInit): Promise<Response> };
+}
+
+export interface DeskEnv extends AirtableEnv, WorkerMailEnv {
+  DEAD_LETTERS?: DeadLetterStore;
+}
+
+/** What a submission is written as: its table and normalised email; another body goes to the dead letters alone. */
+function keyOf(item: DeskItem): { table: string; email: string } | undefined {
+  const { body } = item;
+  return isSubmission(body) && formOfTable(body.table)
+    ? { table: body.table, email: normaliseEmail(body.email) }
+    : undefined;
+}
+const busyKey = (table: string, email: string) => `${table}\n${email}`;
+
+/**
+ * The next round, oldest first: the oldest ready submission's form, up to EMAILS_PER_LOOKUP
+ * addresses (their later submissions join them, to be merged), none an address a round in flight
+ * holds or one with an earlier submission left waiting (so an address's submissions stay in order).
+ */
+export function pickRound(items: Iterable<DeskItem>, busy: ReadonlySet<string>, now: number): DeskItem[] {
+  const round: DeskItem[] = [];
+  const blocked = new Set(busy);
+  const emails = new Set<string>();
+  let table: string | undefined;
+  for (const item of items) {
+    const key = keyOf(item);
+    if (!key) {
+      if (item.notBefore <= now) round.push(item);
+      continue;
+    }
+    const name = busyKey(key.table, key.email);
+    if (blocked.has(name)) continue;
+    table ??= item.notBefore <= now ? key.table : undefined;
+    const fits = emails.has(key.email) || emails.size < EMAILS_PER_LOOKUP;
+    if (item.notBefore > now || key.table !== table || !fits) {
+      blocked.add(name);
+      continue;
+    }
+    emails.add(key.email);
+    round.push(item);
+  }
+  return round;
+}
+
+/** Keeps a dead letter (the store loads only when something failed). */
+async function keep(store: DeadLetterStore, letter: DeadLetterBody, reason: string): Promise<void> {
+  const { keepDeadLetter } = await import('./queues.ts');
+  await keepDeadLetter(store, { ...letter, reason, failedAt: new Date().toISOString() });
+}
+
+/** The Durable Object class (wrangler.jsonc `durable_objects`): one instance, named DESK_NAME. */
+export class AirtableDesk {
+  readonly #state: DeskState;
+  readonly #env: DeskEnv;
+  readonly #items = new Map<string, DeskItem>();
+  readonly #busy = new Set<string>();
+  #seq = 0;
+  #draining = false;
+  #wake = () => {};
+  readonly #pacer: Pacer = createPacer({ startClosedForMs: RATE_WINDOW_MS });
+
+  constructor(state: DeskState, env: DeskEnv) {
+    this.#state = state;
+    this.#env = env;
+    void state.blockConcurrencyWhile(async () => {
+      const stored = await state.storage.list<DeskItem>({ prefix: ITEM_PREFIX });
+      for (const item of stored.values()) this.#items.set(item.key, item);
+      this.#seq = (await state.storage.get<number>('seq')) ?? 0;
+    });
+  }
+
+  /** POST /accept (queue messages, kept before the answer), /pace (a slot) and /penalise (a 429 seen). */
+  async fetch(request: Request): Promise<Response> {
+    const { pathname, searchParams } = new URL(request.url);
+    if (pathname === '/accept') {
+      await this.accept((await request.json()) as { id: string; body: unknown }[]);
+      return new Response(null, { status: 204 });
+    }
+    if (pathname === '/pace') {
+      const within = Number(searchParams.get('within') ?? 'Infinity');
+      const ok = await this.#pacer.acquire(Number.isNaN(within) ? 0 : within);
+      return Response.json({ ok, closedFor: this.#pacer.closedFor() });
+    }
+    if (pathname === '/penalise') {
+      this.#pacer.penalise();
+      return new Response(null, { status: 204 });
+    }
+    return new Response('Not found', { status: 404 });
+  }
+
+  /** Keeps the messages (each id once), then wakes the writer. */
+  async accept(messages: readonly { id: string; body: unknown }[]): Promise<void> {
+    const known = new Set([...this.#items.values()].map((item) => item.id));
+    const now = Date.now();
+    const fresh: DeskItem[] = [];
+    for (const { id, body } of messages) {
+      if (known.has(id)) continue;
+      known.add(id);
+      this.#seq += 1;
+      fresh.push({ key: `${ITEM_PREFIX}${String(this.#seq).padStart(12, '0')}`, id, body, attempts: 1, notBefore: now });
+    }
+    for (let i = 0; i < fresh.length; i += KEYS_PER_STORAGE_CALL - 1) {
+      const part = fresh.slice(i, i + KEYS_PER_STORAGE_CALL - 1);
+      await this.#state.storage.put({ ...Object.fromEntries(part.map((item) => [item.key, item])), seq: this.#seq });
+    }
+    for (const item of fresh) this.#items.set(item.key, item);
+    if (this.#draining) this.#wake();
+    else await this.#state.storage.setAlarm(now);
+  }
+
+  /** Writes rounds while any submission is ready; wakes again for the next retry's time. */
+  async alarm(): Promise<void> {
+    if (this.#draining) return;
+    this.#draining = true;
+    const until = Date.now() + DRAIN_BUDGET_MS;
+    const rounds = new Set<Promise<void>>();
+    try {
+      for (;;) {
+        while (rounds.size < ROUNDS_IN_FLIGHT && Date.now() < until) {
+          const round = pickRound(this.#items.values(), this.#busy, Date.now());
+          if (round.length === 0) break;
+          const running: Promise<void> = this.#write(round).finally(() => {
+            rounds.delete(running);
+            this.#wake();
+          });
+          rounds.add(running);
+        }
+        if (rounds.size === 0) break;
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+      }
+    } finally {
+      this.#draining = false;
+    }
+    const next = Math.min(...[...this.#items.values()].map((item) => item.notBefore));
+    if (Number.isFinite(next)) await this.#state.storage.setAlarm(Math.max(next, Date.now()));
+  }
+
+  /** One round through the queue's writer, its messages acked (deleted) or retried (kept, later). */
+  async #write(round: readonly DeskItem[]): Promise<void> {
+    const keys = round.flatMap((item) => {
+      const key = keyOf(item);
+      return key ? [busyKey(key.table, key.email)] : [];
+    });
+    for (const key of keys) this.#busy.add(key);
+    const done: string[] = [];
+    const later: DeskItem[] = [];
+    const exhausted: DeskItem[] = [];
+    const messages: QueueMessage[] = round.map((item) => ({
+      id: item.id,
+      body: item.body,
+      attempts: item.attempts,
+      ack: () => void done.push(item.key),
+      retry: ({ delaySeconds = 0 } = {}) => {
+        const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + delaySeconds * 1000 };
+        (next.attempts > DESK_MAX_ATTEMPTS ? exhausted : later).push(next);
+      },
+    }));
+    try {
+      const { mail, problem } = workerMail(this.#env);
+      if (problem) {
+        console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
+        for (const message of messages) message.retry({ delaySeconds: MAIL_PROBLEM_RETRY_SECONDS });
+      } else await this.#writerOf(mail).writeBatch({ queue: 'airtable-desk', messages });
+    } catch (error) {
+      // Unexpected (the writer settles every message): the round is tried again later.
+      console.error(`Airtable writer: a round failed (${String(error)}); it is tried again`);
+      for (const message of messages) message.retry({ delaySeconds: 2 });
+    } finally {
+      await this.#settle(done, later, exhausted);
+      for (const key of keys) this.#busy.delete(key);
+    }
+  }
+
+  #writer?: ReturnType<typeof createQueueWriter>;
+  /** The writer through the desk's pacer, its failures kept as dead letters (the env is the instance's). */
+  #writerOf(mail: ReturnType<typeof workerMail>['mail']) {
+    const store = this.#env.DEAD_LETTERS;
+    return (this.#writer ??= createQueueWriter(this.#env, {
+      pacer: this.#pacer,
+      mail,
+      log: (line) => console.log(line),
+      deadLetter: store && ((letter, reason) => keep(store, letter, reason)),
+    }));
+  }
+
+  /** Deletes what was written, keeps what waits, and turns what ran out of tries into dead letters. */
+  async #settle(done: string[], later: DeskItem[], exhausted: DeskItem[]): Promise<void> {
+    const store = this.#env.DEAD_LETTERS;
+    for (const item of exhausted) {
+      if (store) {
+        const letter = isSubmission(item.body) ? { submission: item.body } : { unreadable: item.body };
+        await keep(store, letter, 'retries exhausted');
+      }
+      console.log('Airtable writer: a submission ran out of retries; kept as a dead letter');
+    }
+    const gone = [...done, ...exhausted.map((item) => item.key)];
+    for (const key of gone) this.#items.delete(key);
+    for (const item of later) this.#items.set(item.key, item);
+    for (let i = 0; i < gone.length; i += KEYS_PER_STORAGE_CALL)
+      await this.#state.storage.delete(gone.slice(i, i + KEYS_PER_STORAGE_CALL));
+    for (let i = 0; i < later.length; i += KEYS_PER_STORAGE_CALL)
+      await this.#state.storage.put(
+        Object.fromEntries(later.slice(i, i + KEYS_PER_STORAGE_CALL).map((item) => [item.key, item])),
+      );
+  }
+}
+
+/** The name of the desk's one instance: every Worker reaches the same object. */
+const DESK_NAME = 'airtable';
+const deskOf = (namespace: DeskNamespace) => namespace.get(namespace.idFromName(DESK_NAME));
+
+/** Hands queue messages to the desk; resolves once it has kept them (then they may be acked). */
+export async function handToDesk(
+  namespace: DeskNamespace,
+  messages: readonly { id: string; body: unknown }[],
+): Promise<void> {
+  const answer = await deskOf(namespace).fetch('https://desk/accept', {
+    method: 'POST',
+    body: JSON.stringify(messages.map(({ id, body }) => ({ id, body }))),
+  });
+  if (!answer.ok) throw new Error(`The Airtable desk answered ${answer.status}`);
+}
+
+/**
+ * The desk's pacer, for an Airtable client outside it (a pressed link, the retention job): a slot
+ * is asked of the desk, the request then goes from the caller, and a 429 it meets shuts the desk's pacer.
+ */
+export function deskPacer(namespace: DeskNamespace): Pacer {
+  let closedUntil = 0;
+  return {
+    async acquire(withinMs = Number.POSITIVE_INFINITY) {
+      try {
+        const answer = await deskOf(namespace).fetch(`https://desk/pace?within=${withinMs}`, { method: 'POST' });
+        const { ok, closedFor } = (await answer.json()) as { ok: boolean; closedFor: number };
+        closedUntil = Date.now() + closedFor;
+        return ok;
+      } catch {
+        return false;
+      }
+    },
+    penalise() {
+      closedUntil = Date.now() + AIRTABLE_RATE_LIMIT_PENALTY_MS;
+      void deskOf(namespace)
+        .fetch('https://desk/penalise', { method: 'POST' })
+        .catch(() => undefined);
+    },
+    closedFor: () => Math.max(0, closedUntil - Date.now()),
+  };
+}
