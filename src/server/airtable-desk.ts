@@ -118,12 +118,19 @@ export class AirtableDesk {
   #seq = 0;
   #draining = false;
   #wake = () => {};
-  readonly #pacer: Pacer = createPacer({ startClosedForMs: RATE_WINDOW_MS });
+  readonly #pacer: Pacer;
+  readonly #fetch: typeof fetch | undefined;
+  /** The stored submissions read into memory (Cloudflare holds events until then; tests await it). */
+  readonly #loaded: Promise<void>;
 
-  constructor(state: DeskState, env: DeskEnv) {
+  /** `options` are the tests' (Cloudflare passes state and env): a quicker pacer, Airtable's stand-in. */
+  constructor(state: DeskState, env: DeskEnv, options: { pacer?: Pacer; fetch?: typeof fetch } = {}) {
     this.#state = state;
     this.#env = env;
-    void state.blockConcurrencyWhile(async () => {
+    // A new instance, not knowing what the last one sent just before, waits one window.
+    this.#pacer = options.pacer ?? createPacer({ startClosedForMs: RATE_WINDOW_MS });
+    this.#fetch = options.fetch;
+    this.#loaded = state.blockConcurrencyWhile(async () => {
       const stored = await state.storage.list<DeskItem>({ prefix: ITEM_PREFIX });
       for (const item of stored.values()) this.#items.set(item.key, item);
       this.#seq = (await state.storage.get<number>('seq')) ?? 0;
@@ -151,6 +158,7 @@ export class AirtableDesk {
 
   /** Keeps the messages (each id once), then wakes the writer. */
   async accept(messages: readonly { id: string; body: unknown }[]): Promise<void> {
+    await this.#loaded;
     const known = new Set([...this.#items.values()].map((item) => item.id));
     const now = Date.now();
     const fresh: DeskItem[] = [];
@@ -158,11 +166,20 @@ export class AirtableDesk {
       if (known.has(id)) continue;
       known.add(id);
       this.#seq += 1;
-      fresh.push({ key: `${ITEM_PREFIX}${String(this.#seq).padStart(12, '0')}`, id, body, attempts: 1, notBefore: now });
+      fresh.push({
+        key: `${ITEM_PREFIX}${String(this.#seq).padStart(12, '0')}`,
+        id,
+        body,
+        attempts: 1,
+        notBefore: now,
+      });
     }
     for (let i = 0; i < fresh.length; i += KEYS_PER_STORAGE_CALL - 1) {
       const part = fresh.slice(i, i + KEYS_PER_STORAGE_CALL - 1);
-      await this.#state.storage.put({ ...Object.fromEntries(part.map((item) => [item.key, item])), seq: this.#seq });
+      await this.#state.storage.put({
+        ...Object.fromEntries(part.map((item) => [item.key, item])),
+        seq: this.#seq,
+      });
     }
     for (const item of fresh) this.#items.set(item.key, item);
     if (this.#draining) this.#wake();
@@ -171,6 +188,7 @@ export class AirtableDesk {
 
   /** Writes rounds while any submission is ready; wakes again for the next retry's time. */
   async alarm(): Promise<void> {
+    await this.#loaded;
     if (this.#draining) return;
     this.#draining = true;
     const until = Date.now() + DRAIN_BUDGET_MS;
@@ -238,6 +256,7 @@ export class AirtableDesk {
     const store = this.#env.DEAD_LETTERS;
     return (this.#writer ??= createQueueWriter(this.#env, {
       pacer: this.#pacer,
+      fetch: this.#fetch,
       mail,
       log: (line) => console.log(line),
       deadLetter: store && ((letter, reason) => keep(store, letter, reason)),
@@ -291,7 +310,9 @@ export function deskPacer(namespace: DeskNamespace): Pacer {
   return {
     async acquire(withinMs = Number.POSITIVE_INFINITY) {
       try {
-        const answer = await deskOf(namespace).fetch(`https://desk/pace?within=${withinMs}`, { method: 'POST' });
+        const answer = await deskOf(namespace).fetch(`https://desk/pace?within=${withinMs}`, {
+          method: 'POST',
+        });
         const { ok, closedFor } = (await answer.json()) as { ok: boolean; closedFor: number };
         closedUntil = Date.now() + closedFor;
         return ok;

@@ -1,0 +1,232 @@
+// @vitest-environment node
+import {
+  AirtableDesk,
+  DESK_MAX_ATTEMPTS,
+  type DeskItem,
+  type DeskState,
+  pickRound,
+} from '#src/server/airtable-desk.ts';
+import { createPacer } from '#src/server/pacer.ts';
+import type { Submission } from '#src/lib/forms/submission.ts';
+import type { DeadLetter } from '#src/server/queues.ts';
+
+const ENV = {
+  AIRTABLE_API_KEY: 'patServer',
+  AIRTABLE_BASE_ID: 'appBase',
+  AIRTABLE_ENDPOINT_URL: 'https://airtable.test',
+};
+
+const signUp = (email: string, name = 'A'): Submission => ({
+  table: 'Waitlist',
+  email,
+  acceptedAt: new Date(0).toISOString(),
+  cells: { Email: email, 'Parent Name': name, Interests: ['Use Podling'] },
+});
+const quote = (email: string): Submission => ({
+  table: 'School Quotes',
+  email,
+  acceptedAt: new Date(0).toISOString(),
+  cells: { 'Contact Email': email, 'School Name': 'Oak School', 'Contact Name': 'Ms Oak' },
+});
+
+let seq = 0;
+const item = (body: unknown, notBefore = 0): DeskItem => {
+  seq += 1;
+  return { key: `q:${String(seq).padStart(12, '0')}`, id: `m${seq}`, body, attempts: 1, notBefore };
+};
+const emailsOf = (round: DeskItem[]) => round.map((each) => (each.body as Submission).email);
+
+describe('a round of the desk', () => {
+  it("is the oldest ready submission's form, up to 100 addresses, with their repeats", () => {
+    const items = [
+      item(signUp('a@x.co')),
+      item(quote('q@x.co')),
+      ...Array.from({ length: 120 }, (_, i) => item(signUp(`p${i}@x.co`))),
+      item(signUp('A@x.co', 'later')),
+    ];
+    const round = pickRound(items, new Set(), 0);
+    expect(emailsOf(round)).toEqual([
+      'a@x.co',
+      ...Array.from({ length: 99 }, (_, i) => `p${i}@x.co`),
+      'A@x.co',
+    ]);
+  });
+
+  it('leaves out an address a round in flight holds, or one waiting for its retry, and everything after them', () => {
+    const items = [
+      item(signUp('busy@x.co')),
+      item(signUp('waits@x.co'), 5_000),
+      item(signUp('free@x.co')),
+      item(signUp('waits@x.co', 'later')),
+      item(signUp('busy@x.co', 'later')),
+      item({ not: 'a submission' }),
+    ];
+    const round = pickRound(items, new Set(['Waitlist\nbusy@x.co']), 1_000);
+    expect(round.map((each) => each.body)).toEqual([signUp('free@x.co'), { not: 'a submission' }]);
+    expect(emailsOf(pickRound(items, new Set(), 6_000))).toEqual([
+      'busy@x.co',
+      'waits@x.co',
+      'free@x.co',
+      'waits@x.co',
+      'busy@x.co',
+      undefined,
+    ]);
+  });
+});
+
+/** A Durable Object's storage in memory, and the alarm it was asked for. */
+function memoryState() {
+  const data = new Map<string, unknown>();
+  let alarm: number | null = null;
+  const state: DeskState = {
+    storage: {
+      get: async <T>(key: string) => data.get(key) as T | undefined,
+      put: async (entries) => {
+        for (const [key, value] of Object.entries(entries)) data.set(key, structuredClone(value));
+      },
+      delete: async (keys) => keys.filter((key) => data.delete(key)).length,
+      list: async <T>({ prefix }: { prefix: string }) =>
+        new Map([...data].filter(([key]) => key.startsWith(prefix)).sort() as [string, T][]),
+      getAlarm: async () => alarm,
+      setAlarm: async (at) => void (alarm = at),
+    },
+    blockConcurrencyWhile: (callback) => callback(),
+  };
+  return {
+    state,
+    data,
+    alarm: () => alarm,
+    items: () => [...data.keys()].filter((key) => key.startsWith('q:')),
+  };
+}
+
+interface Call {
+  kind: 'lookup' | 'write';
+  table: string;
+  records: number;
+}
+
+/** Airtable: every address new; `failWrites` answers that many writes 503. */
+function airtable(failWrites = 0) {
+  const calls: Call[] = [];
+  const stored = new Map<string, number>();
+  let failures = failWrites;
+  const fetchStub: typeof fetch = async (input, init) => {
+    const table = decodeURIComponent(String(input).split('/')[5] ?? '');
+    const body = JSON.parse(String(init?.body ?? '{}')) as {
+      records?: { fields: Record<string, unknown> }[];
+    };
+    if (String(input).endsWith('/listRecords')) {
+      calls.push({ kind: 'lookup', table, records: 0 });
+      return Response.json({ records: [] });
+    }
+    calls.push({ kind: 'write', table, records: body.records?.length ?? 0 });
+    if (failures > 0) {
+      failures -= 1;
+      return Response.json({ error: 'SERVER_ERROR' }, { status: 503 });
+    }
+    for (const record of body.records ?? []) {
+      const key = `${table}:${String(record.fields['Email Key'])}`;
+      stored.set(key, (stored.get(key) ?? 0) + 1);
+    }
+    return Response.json({
+      records: (body.records ?? []).map((record, i) => ({ id: `rec${i}`, fields: record.fields })),
+    });
+  };
+  return { calls, stored, fetch: fetchStub };
+}
+
+const accepted = (bodies: unknown[]) => bodies.map((body, i) => ({ id: `id${i}`, body }));
+
+describe('the Airtable desk', () => {
+  it('keeps what it is handed before answering (a delivery handed over twice once) and wakes its writer', async () => {
+    const memory = memoryState();
+    const desk = new AirtableDesk(memory.state, ENV, { pacer: createPacer({ perSecond: 1000 }) });
+    const answer = await desk.fetch(
+      new Request('https://desk/accept', {
+        method: 'POST',
+        body: JSON.stringify(accepted([signUp('a@x.co'), signUp('b@x.co')])),
+      }),
+    );
+    expect(answer.status).toBe(204);
+    await desk.accept(accepted([signUp('a@x.co')]));
+    expect(memory.items()).toHaveLength(2);
+    expect(memory.alarm()).not.toBeNull();
+    // A new instance (the object restarted) finds them in its storage.
+    const again = new AirtableDesk(memory.state, ENV, {
+      pacer: createPacer({ perSecond: 1000 }),
+      fetch: airtable().fetch,
+    });
+    await again.alarm();
+    expect(memory.items()).toEqual([]);
+  });
+
+  it('writes one form per round, 100 addresses a lookup and 10 a write, the next lookup before this round ends', async () => {
+    const memory = memoryState();
+    const base = airtable();
+    const desk = new AirtableDesk(memory.state, ENV, {
+      pacer: createPacer({ perSecond: 1000 }),
+      fetch: base.fetch,
+    });
+    const bodies = Array.from({ length: 300 }, (_, i) =>
+      i % 11 === 10 ? quote(`q${i}@x.co`) : signUp(`p${i}@x.co`),
+    );
+    await desk.accept(accepted(bodies));
+    await desk.alarm();
+
+    const lookups = base.calls.filter((call) => call.kind === 'lookup');
+    const writes = base.calls.filter((call) => call.kind === 'write');
+    // 273 sign-ups: 3 lookups, 28 writes; 27 quotes: 1 lookup, 3 writes (no mail: no suppression list).
+    expect(lookups.map((call) => call.table).sort()).toEqual([
+      'School Quotes',
+      'Waitlist',
+      'Waitlist',
+      'Waitlist',
+    ]);
+    expect(writes).toHaveLength(31);
+    expect(writes.every((call) => call.records <= 10)).toBe(true);
+    expect(base.stored.size).toBe(300);
+    expect([...base.stored.values()].every((count) => count === 1)).toBe(true);
+    // Rounds overlap: the second lookup goes before the first round's last write.
+    expect(base.calls.findIndex((call, i) => call.kind === 'lookup' && i > 0)).toBeLessThan(
+      base.calls.findIndex((call, i) => i > 10 && call.kind === 'write'),
+    );
+    expect(memory.items()).toEqual([]);
+  });
+
+  it('keeps a submission Airtable failed for its retry, wakes for it, and makes it a dead letter after its last try', async () => {
+    const memory = memoryState();
+    const letters: DeadLetter[] = [];
+    const store = {
+      put: async (_key: string, value: string) => void letters.push(JSON.parse(value) as DeadLetter),
+      get: async () => null,
+      delete: async () => undefined,
+      list: async () => ({ keys: [], list_complete: true }),
+    };
+    const base = airtable(1);
+    const desk = new AirtableDesk(
+      memory.state,
+      { ...ENV, DEAD_LETTERS: store },
+      { pacer: createPacer({ perSecond: 1000 }), fetch: base.fetch },
+    );
+    const before = Date.now();
+    await desk.accept(accepted([signUp('retry@x.co')]));
+    await desk.alarm();
+    const [kept] = [...memory.data.values()].filter((value): value is DeskItem => typeof value === 'object');
+    expect(kept).toMatchObject({ attempts: 2, body: signUp('retry@x.co') });
+    expect(kept?.notBefore).toBeGreaterThanOrEqual(before + 2_000);
+    expect(memory.alarm()).toBe(kept?.notBefore);
+
+    // Its last try fails too: a dead letter, and nothing left.
+    const key = memory.items()[0] ?? '';
+    memory.data.set(key, { ...kept, attempts: DESK_MAX_ATTEMPTS, notBefore: 0 });
+    const last = airtable(1);
+    await new AirtableDesk(
+      memory.state,
+      { ...ENV, DEAD_LETTERS: store },
+      { pacer: createPacer({ perSecond: 1000 }), fetch: last.fetch },
+    ).alarm();
+    expect(letters).toMatchObject([{ submission: signUp('retry@x.co'), reason: 'retries exhausted' }]);
+    expect(memory.items()).toEqual([]);
+  });
+});
