@@ -8,7 +8,7 @@
  * retention job take their slots from the same pacer (`deskPacer`). A retry waits in storage for its
  * time; after DESK_MAX_ATTEMPTS tries a submission becomes a dead letter, as the queue's would.
  */
-import { isSubmission, normaliseEmail } from '#src/lib/forms/submission.ts';
+import { isSubmission, normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { formOfTable } from '#src/lib/forms/forms.ts';
 import { AIRTABLE_RATE_LIMIT_PENALTY_MS, createPacer, type Pacer, RATE_WINDOW_MS } from './pacer.ts';
 import { createQueueWriter } from './queue-writer.ts';
@@ -36,6 +36,8 @@ export interface DeskItem {
   /** The queue message's id, so a delivery handed over twice is kept once. */
   id: string;
   body: unknown;
+  /** Its address (groupOf), kept so a round is picked without reading every body again. */
+  group: string | null;
   attempts: number;
   /** Not tried again before this time (ms since the epoch). */
   notBefore: number;
@@ -64,43 +66,83 @@ export interface DeskEnv extends AirtableEnv, WorkerMailEnv {
   DEAD_LETTERS?: DeadLetterStore;
 }
 
-/** What a submission is written as: its table and normalised email; another body goes to the dead letters alone. */
-function keyOf(item: DeskItem): { table: string; email: string } | undefined {
-  const { body } = item;
+/** The address a submission is written to (table and normalised email); null: not one, a dead letter alone. */
+export function groupOf(body: unknown): string | null {
   return isSubmission(body) && formOfTable(body.table)
-    ? { table: body.table, email: normaliseEmail(body.email) }
-    : undefined;
+    ? `${body.table}\n${normaliseEmail(body.email)}`
+    : null;
 }
-const busyKey = (table: string, email: string) => `${table}\n${email}`;
 
-/**
- * The next round, oldest first: the oldest ready submission's form, up to EMAILS_PER_LOOKUP
- * addresses (their later submissions join them, to be merged), none an address a round in flight
- * holds or one with an earlier submission left waiting (so an address's submissions stay in order).
- */
-export function pickRound(items: Iterable<DeskItem>, busy: ReadonlySet<string>, now: number): DeskItem[] {
-  const round: DeskItem[] = [];
-  const blocked = new Set(busy);
-  const emails = new Set<string>();
-  let table: string | undefined;
-  for (const item of items) {
-    const key = keyOf(item);
-    if (!key) {
-      if (item.notBefore <= now) round.push(item);
-      continue;
-    }
-    const name = busyKey(key.table, key.email);
-    if (blocked.has(name)) continue;
-    table ??= item.notBefore <= now ? key.table : undefined;
-    const fits = emails.has(key.email) || emails.size < EMAILS_PER_LOOKUP;
-    if (item.notBefore > now || key.table !== table || !fits) {
-      blocked.add(name);
-      continue;
-    }
-    emails.add(key.email);
-    round.push(item);
+/** The waiting submissions in order of acceptance, and by address (an address's in order too). */
+export class Backlog {
+  readonly #items = new Map<string, DeskItem>();
+  readonly #groups = new Map<string, DeskItem[]>();
+  readonly #ids = new Set<string>();
+
+  get size() {
+    return this.#items.size;
   }
-  return round;
+  has(id: string) {
+    return this.#ids.has(id);
+  }
+  /** Adds an item, or puts a retried one back where it was. */
+  set(item: DeskItem) {
+    const group = item.group === null ? [] : (this.#groups.get(item.group) ?? []);
+    const at = group.findIndex((each) => each.key === item.key);
+    if (at >= 0) group[at] = item;
+    else group.push(item);
+    if (item.group !== null) this.#groups.set(item.group, group);
+    this.#items.set(item.key, item);
+    this.#ids.add(item.id);
+  }
+  delete(key: string) {
+    const item = this.#items.get(key);
+    if (!item) return;
+    this.#items.delete(key);
+    this.#ids.delete(item.id);
+    const rest =
+      item.group === null ? [] : (this.#groups.get(item.group) ?? []).filter((each) => each !== item);
+    if (item.group !== null && rest.length > 0) this.#groups.set(item.group, rest);
+    else if (item.group !== null) this.#groups.delete(item.group);
+  }
+  /** When the next waiting item may be tried (Infinity: none waits). */
+  earliest(): number {
+    let at = Number.POSITIVE_INFINITY;
+    for (const item of this.#items.values()) at = Math.min(at, item.notBefore);
+    return at;
+  }
+
+  /**
+   * The next round, oldest first: the oldest ready submission's form, up to EMAILS_PER_LOOKUP
+   * addresses with all their ready submissions (merged by the writer), none an address a round in
+   * flight holds or one whose oldest waits for its retry (an address's submissions stay in order).
+   */
+  pick(busy: ReadonlySet<string>, now: number): DeskItem[] {
+    const round: DeskItem[] = [];
+    const seen = new Set<string>();
+    const skipped = new Set<string>();
+    let table: string | undefined;
+    for (const item of this.#items.values()) {
+      if (seen.size >= EMAILS_PER_LOOKUP) break;
+      if (item.group === null) {
+        if (item.notBefore <= now) round.push(item);
+        continue;
+      }
+      if (seen.has(item.group) || skipped.has(item.group) || busy.has(item.group)) continue;
+      const body = item.body as Submission;
+      table ??= item.notBefore <= now ? body.table : undefined;
+      if (item.notBefore > now || body.table !== table) {
+        skipped.add(item.group);
+        continue;
+      }
+      seen.add(item.group);
+      for (const same of this.#groups.get(item.group) ?? []) {
+        if (same.notBefore > now) break;
+        round.push(same);
+      }
+    }
+    return round;
+  }
 }
 
 /** Keeps a dead letter (the store loads only when something failed). */
@@ -113,7 +155,7 @@ async function keep(store: DeadLetterStore, letter: DeadLetterBody, reason: stri
 export class AirtableDesk {
   readonly #state: DeskState;
   readonly #env: DeskEnv;
-  readonly #items = new Map<string, DeskItem>();
+  readonly #backlog = new Backlog();
   readonly #busy = new Set<string>();
   #seq = 0;
   #draining = false;
@@ -132,7 +174,7 @@ export class AirtableDesk {
     this.#fetch = options.fetch;
     this.#loaded = state.blockConcurrencyWhile(async () => {
       const stored = await state.storage.list<DeskItem>({ prefix: ITEM_PREFIX });
-      for (const item of stored.values()) this.#items.set(item.key, item);
+      for (const item of stored.values()) this.#backlog.set(item);
       this.#seq = (await state.storage.get<number>('seq')) ?? 0;
     });
   }
@@ -159,17 +201,18 @@ export class AirtableDesk {
   /** Keeps the messages (each id once), then wakes the writer. */
   async accept(messages: readonly { id: string; body: unknown }[]): Promise<void> {
     await this.#loaded;
-    const known = new Set([...this.#items.values()].map((item) => item.id));
+    const known = new Set<string>();
     const now = Date.now();
     const fresh: DeskItem[] = [];
     for (const { id, body } of messages) {
-      if (known.has(id)) continue;
+      if (known.has(id) || this.#backlog.has(id)) continue;
       known.add(id);
       this.#seq += 1;
       fresh.push({
         key: `${ITEM_PREFIX}${String(this.#seq).padStart(12, '0')}`,
         id,
         body,
+        group: groupOf(body),
         attempts: 1,
         notBefore: now,
       });
@@ -181,7 +224,7 @@ export class AirtableDesk {
         seq: this.#seq,
       });
     }
-    for (const item of fresh) this.#items.set(item.key, item);
+    for (const item of fresh) this.#backlog.set(item);
     if (this.#draining) this.#wake();
     else await this.#state.storage.setAlarm(now);
   }
@@ -196,7 +239,7 @@ export class AirtableDesk {
     try {
       for (;;) {
         while (rounds.size < ROUNDS_IN_FLIGHT && Date.now() < until) {
-          const round = pickRound(this.#items.values(), this.#busy, Date.now());
+          const round = this.#backlog.pick(this.#busy, Date.now());
           if (round.length === 0) break;
           const running: Promise<void> = this.#write(round).finally(() => {
             rounds.delete(running);
@@ -210,16 +253,13 @@ export class AirtableDesk {
     } finally {
       this.#draining = false;
     }
-    const next = Math.min(...[...this.#items.values()].map((item) => item.notBefore));
+    const next = this.#backlog.earliest();
     if (Number.isFinite(next)) await this.#state.storage.setAlarm(Math.max(next, Date.now()));
   }
 
   /** One round through the queue's writer, its messages acked (deleted) or retried (kept, later). */
   async #write(round: readonly DeskItem[]): Promise<void> {
-    const keys = round.flatMap((item) => {
-      const key = keyOf(item);
-      return key ? [busyKey(key.table, key.email)] : [];
-    });
+    const keys = round.flatMap((item) => (item.group === null ? [] : [item.group]));
     for (const key of keys) this.#busy.add(key);
     const done: string[] = [];
     const later: DeskItem[] = [];
@@ -274,8 +314,8 @@ export class AirtableDesk {
       console.log('Airtable writer: a submission ran out of retries; kept as a dead letter');
     }
     const gone = [...done, ...exhausted.map((item) => item.key)];
-    for (const key of gone) this.#items.delete(key);
-    for (const item of later) this.#items.set(item.key, item);
+    for (const key of gone) this.#backlog.delete(key);
+    for (const item of later) this.#backlog.set(item);
     for (let i = 0; i < gone.length; i += KEYS_PER_STORAGE_CALL)
       await this.#state.storage.delete(gone.slice(i, i + KEYS_PER_STORAGE_CALL));
     for (let i = 0; i < later.length; i += KEYS_PER_STORAGE_CALL)

@@ -215,7 +215,7 @@ export function pageTemplates(
 
 /** The request check's options (its `siteOrigin` is also where links lead; null: they answer 'unavailable'). */
 export interface DoorsOptions extends RequestCheckOptions {
-  /** Airtable's pace for the writes a pressed email link makes: the isolate's one pacer. */
+  /** Airtable's pace for the writes a pressed email link makes: the writer's one pacer (deskPacer). */
   pacer: Pacer;
   /** The build's templates: the forms' native posts' answers and the emails' links' pages. */
   templates?: PageTemplates;

@@ -1,5 +1,5 @@
 /**
- * What the Worker's two queue consumers share (the submissions' writer, queue-writer.ts, and the
+ * What the Worker's two queue consumers share (the submissions' writer, airtable-desk.ts, and the
  * mail's sender, mail.ts): the messages Cloudflare Queues hands them, and the dead letters a
  * message ends as when it cannot be delivered. Only types reach a sign-up's path: the store is
  * imported when something fails, and by the owner's endpoint (dead-letter-admin.ts).

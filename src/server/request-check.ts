@@ -47,7 +47,7 @@ export interface Receipt {
 }
 
 export interface RequestCheckOptions {
-  /** Accepted submissions go here, for the one paced writer (queue-writer.ts). */
+  /** Accepted submissions go here, for the one paced writer (airtable-desk.ts). */
   queue: SubmissionQueue;
   /** Where operational warnings go (never with a token or an email in them). */
   warn?: (message: string) => void;

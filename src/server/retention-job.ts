@@ -43,10 +43,7 @@ export interface RetentionJobOptions {
 }
 
 /** One retention run; throws (after logging why) when Airtable could not be asked, so the run shows as failed. */
-export async function runRetentionJob(
-  env: RetentionJobEnv,
-  options: RetentionJobOptions,
-): Promise<void> {
+export async function runRetentionJob(env: RetentionJobEnv, options: RetentionJobOptions): Promise<void> {
   const log = options.log ?? ((line: string) => console.log(line));
   const access = airtableAccess(env);
   if (!access.token || !access.baseId) {

@@ -2,7 +2,8 @@
  * The site's one server: a Cloudflare Worker run by `vite`/`vite preview` (workerd, Cloudflare's Vite
  * plugin), `wrangler dev` and Cloudflare. It serves the built site (clean URLs, 404.html as 404,
  * _headers) and the forms' doors (form-door.ts), which queue each valid submission and answer at once;
- * its queue consumer is the only writer to Airtable. With mail (EMAIL binding, or MAIL_OUTBOX_URL
+ * its queue consumer hands them to the one paced writer (airtable-desk.ts, a Durable Object), the only
+ * writer to Airtable. With mail (EMAIL binding, or MAIL_OUTBOX_URL
  * locally; docs/consent.md, decision 0013), consent applies, emails go via MAIL_JOBS, links are answered.
  */
 import { formAtPath } from '#src/lib/forms/forms.ts';
@@ -47,7 +48,7 @@ function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
   return queue ? { send: (submission) => queue.send(submission, { contentType: 'json' }) } : undefined;
 }
 
-// One server per isolate: its pacer and per-email order hold across the isolate's requests.
+// One set of doors per isolate: its limits and per-email order hold across the isolate's requests.
 let doors: { handler: DoorsHandler; env: WorkerEnv } | undefined;
 
 // A problem with the settings is logged once per isolate, not once per request.
@@ -242,7 +243,9 @@ export default {
   async scheduled(controller: { cron: string; scheduledTime: number }, env: WorkerEnv): Promise<void> {
     const teamInbox = await import('./team-inbox.ts');
     if (controller.cron !== teamInbox.TEAM_DIGEST_CRON)
-      return (await import('./retention-job.ts')).runRetentionJob(env, { pacer: deskPacer(env.AIRTABLE_DESK) });
+      return (await import('./retention-job.ts')).runRetentionJob(env, {
+        pacer: deskPacer(env.AIRTABLE_DESK),
+      });
     const { mail } = mailOf(env);
     if (mail) await teamInbox.queueTeamDigests(mail, new Date(controller.scheduledTime));
   },

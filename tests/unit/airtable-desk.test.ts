@@ -1,10 +1,12 @@
 // @vitest-environment node
 import {
   AirtableDesk,
+  deskPacer,
   DESK_MAX_ATTEMPTS,
   type DeskItem,
   type DeskState,
-  pickRound,
+  Backlog,
+  groupOf,
 } from '#src/server/airtable-desk.ts';
 import { createPacer } from '#src/server/pacer.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
@@ -32,7 +34,13 @@ const quote = (email: string): Submission => ({
 let seq = 0;
 const item = (body: unknown, notBefore = 0): DeskItem => {
   seq += 1;
-  return { key: `q:${String(seq).padStart(12, '0')}`, id: `m${seq}`, body, attempts: 1, notBefore };
+  const key = `q:${String(seq).padStart(12, '0')}`;
+  return { key, id: `m${seq}`, body, group: groupOf(body), attempts: 1, notBefore };
+};
+const backlogOf = (items: DeskItem[]) => {
+  const backlog = new Backlog();
+  for (const each of items) backlog.set(each);
+  return backlog;
 };
 const emailsOf = (round: DeskItem[]) => round.map((each) => (each.body as Submission).email);
 
@@ -44,11 +52,12 @@ describe('a round of the desk', () => {
       ...Array.from({ length: 120 }, (_, i) => item(signUp(`p${i}@x.co`))),
       item(signUp('A@x.co', 'later')),
     ];
-    const round = pickRound(items, new Set(), 0);
+    const round = backlogOf(items).pick(new Set(), 0);
+    // An address's submissions together, in order (the writer merges them, the later winning).
     expect(emailsOf(round)).toEqual([
       'a@x.co',
-      ...Array.from({ length: 99 }, (_, i) => `p${i}@x.co`),
       'A@x.co',
+      ...Array.from({ length: 99 }, (_, i) => `p${i}@x.co`),
     ]);
   });
 
@@ -61,14 +70,14 @@ describe('a round of the desk', () => {
       item(signUp('busy@x.co', 'later')),
       item({ not: 'a submission' }),
     ];
-    const round = pickRound(items, new Set(['Waitlist\nbusy@x.co']), 1_000);
+    const round = backlogOf(items).pick(new Set(['Waitlist\nbusy@x.co']), 1_000);
     expect(round.map((each) => each.body)).toEqual([signUp('free@x.co'), { not: 'a submission' }]);
-    expect(emailsOf(pickRound(items, new Set(), 6_000))).toEqual([
+    expect(emailsOf(backlogOf(items).pick(new Set(), 6_000))).toEqual([
       'busy@x.co',
+      'busy@x.co',
+      'waits@x.co',
       'waits@x.co',
       'free@x.co',
-      'waits@x.co',
-      'busy@x.co',
       undefined,
     ]);
   });
@@ -187,10 +196,10 @@ describe('the Airtable desk', () => {
     expect(writes.every((call) => call.records <= 10)).toBe(true);
     expect(base.stored.size).toBe(300);
     expect([...base.stored.values()].every((count) => count === 1)).toBe(true);
-    // Rounds overlap: the second lookup goes before the first round's last write.
-    expect(base.calls.findIndex((call, i) => call.kind === 'lookup' && i > 0)).toBeLessThan(
-      base.calls.findIndex((call, i) => i > 10 && call.kind === 'write'),
-    );
+    // Rounds overlap: the second round's lookup goes before the first round's tenth write.
+    const secondLookup = base.calls.findIndex((call, i) => call.kind === 'lookup' && i > 0);
+    const tenthWrite = base.calls.flatMap((call, i) => (call.kind === 'write' ? [i] : []))[9] ?? -1;
+    expect(secondLookup).toBeLessThan(tenthWrite);
     expect(memory.items()).toEqual([]);
   });
 
@@ -228,5 +237,27 @@ describe('the Airtable desk', () => {
     ).alarm();
     expect(letters).toMatchObject([{ submission: signUp('retry@x.co'), reason: 'retries exhausted' }]);
     expect(memory.items()).toEqual([]);
+  });
+
+  it("gives a pressed link or the retention job its slot from the desk's pacer, and a 429 they meet shuts it", async () => {
+    const pacer = createPacer({ perSecond: 1000 });
+    const desk = new AirtableDesk(memoryState().state, ENV, { pacer });
+    const asked: string[] = [];
+    const remote = deskPacer({
+      idFromName: (name) => name,
+      get: () => ({
+        fetch: (input, init) => {
+          asked.push(new URL(input).pathname);
+          return desk.fetch(new Request(input, init));
+        },
+      }),
+    });
+    expect(await remote.acquire(1_000)).toBe(true);
+    expect(remote.closedFor()).toBe(0);
+    remote.penalise();
+    await expect.poll(() => pacer.closedFor()).toBeGreaterThan(29_000);
+    expect(await remote.acquire(1_000)).toBe(false);
+    expect(remote.closedFor()).toBeGreaterThan(29_000);
+    expect(asked).toEqual(['/pace', '/penalise', '/pace']);
   });
 });
