@@ -279,7 +279,17 @@ export class AirtableDesk {
       if (problem) {
         console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
         for (const message of messages) message.retry({ delaySeconds: MAIL_PROBLEM_RETRY_SECONDS });
-      } else await this.#writerOf(mail).writeBatch({ queue: 'airtable-desk', messages });
+      } else {
+        const report = await this.#writerOf(mail).writeBatch({ queue: 'airtable-desk', messages });
+        console.log(
+          `Airtable writer: a round of ${round.length}, ${report.stored} records stored ` +
+            `(${report.created} new, ${report.updated} updated, ${report.held} held), ${report.retried} retried, ` +
+            `${report.deadLettered} dead-lettered, ${this.#backlog.size} waiting` +
+            (mail
+              ? `; ${report.emailsQueued} emails queued, ${report.emailsLimited} held back by limits`
+              : ''),
+        );
+      }
     } catch (error) {
       // Unexpected (the writer settles every message): the round is tried again later.
       console.error(`Airtable writer: a round failed (${String(error)}); it is tried again`);
