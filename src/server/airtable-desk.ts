@@ -11,7 +11,7 @@
 import { isSubmission, normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { formOfTable } from '#src/lib/forms/forms.ts';
 import { AIRTABLE_RATE_LIMIT_PENALTY_MS, createPacer, type Pacer, RATE_WINDOW_MS } from './pacer.ts';
-import { createQueueWriter } from './queue-writer.ts';
+import type { createQueueWriter } from './queue-writer.ts';
 import { EMAILS_PER_LOOKUP } from './submission.ts';
 import { workerMail, type WorkerMailEnv } from './mail.ts';
 import type { AirtableEnv } from './settings.ts';
@@ -280,7 +280,7 @@ export class AirtableDesk {
         console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
         for (const message of messages) message.retry({ delaySeconds: MAIL_PROBLEM_RETRY_SECONDS });
       } else {
-        const report = await this.#writerOf(mail).writeBatch({ queue: 'airtable-desk', messages });
+        const report = await (await this.#writerOf(mail)).writeBatch({ queue: 'airtable-desk', messages });
         console.log(
           `Airtable writer: a round of ${round.length}, ${report.stored} records stored ` +
             `(${report.created} new, ${report.updated} updated, ${report.held} held), ${report.retried} retried, ` +
@@ -300,17 +300,19 @@ export class AirtableDesk {
     }
   }
 
-  #writer?: ReturnType<typeof createQueueWriter>;
-  /** The writer through the desk's pacer, its failures kept as dead letters (the env is the instance's). */
+  #writer?: Promise<ReturnType<typeof createQueueWriter>>;
+  /** The writer (loaded on the first round) through the desk's pacer, its failures kept as dead letters. */
   #writerOf(mail: ReturnType<typeof workerMail>['mail']) {
     const store = this.#env.DEAD_LETTERS;
-    return (this.#writer ??= createQueueWriter(this.#env, {
-      pacer: this.#pacer,
-      fetch: this.#fetch,
-      mail,
-      log: (line) => console.log(line),
-      deadLetter: store && ((letter, reason) => keep(store, letter, reason)),
-    }));
+    return (this.#writer ??= import('./queue-writer.ts').then(({ createQueueWriter }) =>
+      createQueueWriter(this.#env, {
+        pacer: this.#pacer,
+        fetch: this.#fetch,
+        mail,
+        log: (line) => console.log(line),
+        deadLetter: store && ((letter, reason) => keep(store, letter, reason)),
+      }),
+    ));
   }
 
   /** Deletes what was written, keeps what waits, and turns what ran out of tries into dead letters. */

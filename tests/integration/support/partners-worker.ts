@@ -4,4 +4,4 @@
  */
 import './partners-form.ts';
 
-export { default } from '#src/server/worker.ts';
+export { default, AirtableDesk } from '#src/server/worker.ts';
