@@ -5,12 +5,12 @@
  * 100 addresses each (one lookup, at most ten writes), up to ROUNDS_IN_FLIGHT at once on disjoint
  * addresses, so the next round's lookup waits in the pacer while this one's writes go, and Airtable's
  * 5 a second stay full whatever batches Cloudflare Queues hands out. A pressed email link and the
- * retention job take their slots from the same pacer (`deskPacer`). A retry waits in storage for its
+ * retention job take their slots from the same pacer (`deskPacer` in worker.ts, POST /pace). A retry waits in storage for its
  * time; after DESK_MAX_ATTEMPTS tries a submission becomes a dead letter, as the queue's would.
  */
 import { isSubmission, normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { formOfTable } from '#src/lib/forms/forms.ts';
-import { AIRTABLE_RATE_LIMIT_PENALTY_MS, createPacer, type Pacer, RATE_WINDOW_MS } from './pacer.ts';
+import { createPacer, type Pacer, RATE_WINDOW_MS } from './pacer.ts';
 import type { createQueueWriter } from './queue-writer.ts';
 import { EMAILS_PER_LOOKUP } from './submission.ts';
 import { workerMail, type WorkerMailEnv } from './mail.ts';
@@ -25,8 +25,10 @@ export const DESK_MAX_ATTEMPTS = 11;
 export const MAIL_PROBLEM_RETRY_SECONDS = 300;
 /** One alarm drains at most this long (Cloudflare allows 15 minutes), then the next goes on. */
 const DRAIN_BUDGET_MS = 10 * 60_000;
-/** Cloudflare's most keys per storage put or delete. */
-const KEYS_PER_STORAGE_CALL = 128;
+/** Cloudflare's most keys per storage put or delete (a put also carries the sequence number). */
+const KEYS_PER_CALL = 128;
+const inChunks = <T>(all: readonly T[], size: number) =>
+  Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
 const ITEM_PREFIX = 'q:';
 
 /** A submission (or whatever a queue message held) waiting in the desk's storage. */
@@ -37,7 +39,7 @@ export interface DeskItem {
   id: string;
   body: unknown;
   /** Its address (groupOf), kept so a round is picked without reading every body again. */
-  group: string | null;
+  group: string;
   attempts: number;
   /** Not tried again before this time (ms since the epoch). */
   notBefore: number;
@@ -50,23 +52,16 @@ export interface DeskState {
     put(entries: Record<string, unknown>): Promise<void>;
     delete(keys: string[]): Promise<number>;
     list<T>(options: { prefix: string }): Promise<Map<string, T>>;
-    getAlarm(): Promise<number | null>;
     setAlarm(at: number): Promise<void>;
   };
   blockConcurrencyWhile<T>(callback: () => Promise<T>): Promise<T>;
-}
-
-/** A Durable Object namespace binding, as the Worker reaches the desk. */
-export interface DeskNamespace {
-  idFromName(name: string): unknown;
-  get(id: unknown): { fetch(input: string, init?: RequestInit): Promise<Response> };
 }
 
 export interface DeskEnv extends AirtableEnv, WorkerMailEnv {
   DEAD_LETTERS?: DeadLetterStore;
 }
 
-/** The address a submission is written to (table and normalised email); null: not one, a dead letter alone. */
+/** The address a submission is written to (table and normalised email); null: no form stores it. */
 export function groupOf(body: unknown): string | null {
   return isSubmission(body) && formOfTable(body.table)
     ? `${body.table}\n${normaliseEmail(body.email)}`
@@ -87,11 +82,10 @@ export class Backlog {
   }
   /** Adds an item, or puts a retried one back where it was. */
   set(item: DeskItem) {
-    const group = item.group === null ? [] : (this.#groups.get(item.group) ?? []);
+    const group = this.#groups.get(item.group) ?? [];
     const at = group.findIndex((each) => each.key === item.key);
-    if (at >= 0) group[at] = item;
-    else group.push(item);
-    if (item.group !== null) this.#groups.set(item.group, group);
+    group.splice(at < 0 ? group.length : at, 1, item);
+    this.#groups.set(item.group, group);
     this.#items.set(item.key, item);
     this.#ids.add(item.id);
   }
@@ -100,10 +94,9 @@ export class Backlog {
     if (!item) return;
     this.#items.delete(key);
     this.#ids.delete(item.id);
-    const rest =
-      item.group === null ? [] : (this.#groups.get(item.group) ?? []).filter((each) => each !== item);
-    if (item.group !== null && rest.length > 0) this.#groups.set(item.group, rest);
-    else if (item.group !== null) this.#groups.delete(item.group);
+    const rest = (this.#groups.get(item.group) ?? []).filter((each) => each !== item);
+    if (rest.length > 0) this.#groups.set(item.group, rest);
+    else this.#groups.delete(item.group);
   }
   /** When the next waiting item may be tried (Infinity: none waits). */
   earliest(): number {
@@ -124,10 +117,6 @@ export class Backlog {
     let table: string | undefined;
     for (const item of this.#items.values()) {
       if (seen.size >= EMAILS_PER_LOOKUP) break;
-      if (item.group === null) {
-        if (item.notBefore <= now) round.push(item);
-        continue;
-      }
       if (seen.has(item.group) || skipped.has(item.group) || busy.has(item.group)) continue;
       const body = item.body as Submission;
       table ??= item.notBefore <= now ? body.table : undefined;
@@ -189,6 +178,9 @@ export class AirtableDesk {
     if (pathname === '/pace') {
       const within = Number(searchParams.get('within') ?? 'Infinity');
       const ok = await this.#pacer.acquire(Number.isNaN(within) ? 0 : within);
+      // A slot given away costs two: its request leaves once this answer has reached the caller,
+      // up to a gap later than the pacer counts it, and the next must not follow it within the gap.
+      if (ok) void this.#pacer.acquire();
       return Response.json({ ok, closedFor: this.#pacer.closedFor() });
     }
     if (pathname === '/penalise') {
@@ -207,23 +199,16 @@ export class AirtableDesk {
     for (const { id, body } of messages) {
       if (known.has(id) || this.#backlog.has(id)) continue;
       known.add(id);
+      const group = groupOf(body);
+      if (group === null) {
+        await this.#deadLetter(body, 'a queued message no form of this Worker stores');
+        continue;
+      }
       this.#seq += 1;
-      fresh.push({
-        key: `${ITEM_PREFIX}${String(this.#seq).padStart(12, '0')}`,
-        id,
-        body,
-        group: groupOf(body),
-        attempts: 1,
-        notBefore: now,
-      });
+      const key = `${ITEM_PREFIX}${String(this.#seq).padStart(12, '0')}`;
+      fresh.push({ key, id, body, group, attempts: 1, notBefore: now });
     }
-    for (let i = 0; i < fresh.length; i += KEYS_PER_STORAGE_CALL - 1) {
-      const part = fresh.slice(i, i + KEYS_PER_STORAGE_CALL - 1);
-      await this.#state.storage.put({
-        ...Object.fromEntries(part.map((item) => [item.key, item])),
-        seq: this.#seq,
-      });
-    }
+    await this.#store(fresh);
     for (const item of fresh) this.#backlog.set(item);
     if (this.#draining) this.#wake();
     else await this.#state.storage.setAlarm(now);
@@ -259,7 +244,7 @@ export class AirtableDesk {
 
   /** One round through the queue's writer, its messages acked (deleted) or retried (kept, later). */
   async #write(round: readonly DeskItem[]): Promise<void> {
-    const keys = round.flatMap((item) => (item.group === null ? [] : [item.group]));
+    const keys = round.map((item) => item.group);
     for (const key of keys) this.#busy.add(key);
     const done: string[] = [];
     const later: DeskItem[] = [];
@@ -300,6 +285,15 @@ export class AirtableDesk {
     }
   }
 
+  /** Keeps a dead letter (the store loads only when something failed); unbound, the letter is logged. */
+  async #deadLetter(body: unknown, reason: string): Promise<void> {
+    const store = this.#env.DEAD_LETTERS;
+    if (store) await keep(store, isSubmission(body) ? { submission: body } : { unreadable: body }, reason);
+    console.log(
+      `Airtable writer: ${reason}; ${store ? 'kept as a dead letter' : 'dropped (no DEAD_LETTERS)'}`,
+    );
+  }
+
   #writer?: Promise<ReturnType<typeof createQueueWriter>>;
   /** The writer (loaded on the first round) through the desk's pacer, its failures kept as dead letters. */
   #writerOf(mail: ReturnType<typeof workerMail>['mail']) {
@@ -315,69 +309,22 @@ export class AirtableDesk {
     ));
   }
 
+  /** Writes items to storage (the last sequence number with them). */
+  async #store(items: readonly DeskItem[]): Promise<void> {
+    for (const part of inChunks(items, KEYS_PER_CALL - 1))
+      await this.#state.storage.put({
+        ...Object.fromEntries(part.map((item) => [item.key, item])),
+        seq: this.#seq,
+      });
+  }
+
   /** Deletes what was written, keeps what waits, and turns what ran out of tries into dead letters. */
   async #settle(done: string[], later: DeskItem[], exhausted: DeskItem[]): Promise<void> {
-    const store = this.#env.DEAD_LETTERS;
-    for (const item of exhausted) {
-      if (store) {
-        const letter = isSubmission(item.body) ? { submission: item.body } : { unreadable: item.body };
-        await keep(store, letter, 'retries exhausted');
-      }
-      console.log('Airtable writer: a submission ran out of retries; kept as a dead letter');
-    }
+    for (const item of exhausted) await this.#deadLetter(item.body, 'retries exhausted');
     const gone = [...done, ...exhausted.map((item) => item.key)];
     for (const key of gone) this.#backlog.delete(key);
     for (const item of later) this.#backlog.set(item);
-    for (let i = 0; i < gone.length; i += KEYS_PER_STORAGE_CALL)
-      await this.#state.storage.delete(gone.slice(i, i + KEYS_PER_STORAGE_CALL));
-    for (let i = 0; i < later.length; i += KEYS_PER_STORAGE_CALL)
-      await this.#state.storage.put(
-        Object.fromEntries(later.slice(i, i + KEYS_PER_STORAGE_CALL).map((item) => [item.key, item])),
-      );
+    for (const keys of inChunks(gone, KEYS_PER_CALL)) await this.#state.storage.delete(keys);
+    await this.#store(later);
   }
-}
-
-/** The name of the desk's one instance: every Worker reaches the same object. */
-const DESK_NAME = 'airtable';
-const deskOf = (namespace: DeskNamespace) => namespace.get(namespace.idFromName(DESK_NAME));
-
-/** Hands queue messages to the desk; resolves once it has kept them (then they may be acked). */
-export async function handToDesk(
-  namespace: DeskNamespace,
-  messages: readonly { id: string; body: unknown }[],
-): Promise<void> {
-  const answer = await deskOf(namespace).fetch('https://desk/accept', {
-    method: 'POST',
-    body: JSON.stringify(messages.map(({ id, body }) => ({ id, body }))),
-  });
-  if (!answer.ok) throw new Error(`The Airtable desk answered ${answer.status}`);
-}
-
-/**
- * The desk's pacer, for an Airtable client outside it (a pressed link, the retention job): a slot
- * is asked of the desk, the request then goes from the caller, and a 429 it meets shuts the desk's pacer.
- */
-export function deskPacer(namespace: DeskNamespace): Pacer {
-  let closedUntil = 0;
-  return {
-    async acquire(withinMs = Number.POSITIVE_INFINITY) {
-      try {
-        const answer = await deskOf(namespace).fetch(`https://desk/pace?within=${withinMs}`, {
-          method: 'POST',
-        });
-        const { ok, closedFor } = (await answer.json()) as { ok: boolean; closedFor: number };
-        closedUntil = Date.now() + closedFor;
-        return ok;
-      } catch {
-        return false;
-      }
-    },
-    penalise() {
-      closedUntil = Date.now() + AIRTABLE_RATE_LIMIT_PENALTY_MS;
-      void deskOf(namespace)
-        .fetch('https://desk/penalise', { method: 'POST' })
-        .catch(() => undefined);
-    },
-    closedFor: () => Math.max(0, closedUntil - Date.now()),
-  };
 }

@@ -130,7 +130,8 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions) {
         message.retry({ delaySeconds: retryDelaySeconds(message.attempts, airtableError?.status === 429) });
         report.retried += 1;
       }
-      log(`Airtable writer: ${items.length} records to try again (${String(error)})`);
+      const why = airtableError ? `${airtableError.status} ${airtableError.type}` : String(error);
+      log(`Airtable writer: ${items.length} records to try again (${why})`);
       return;
     }
     // Permanent: with one record the culprit is known; with more, try each on its own.

@@ -16,10 +16,10 @@ import {
   type RateLimitBinding,
 } from './request-check.ts';
 import { createDoors, type DoorsHandler, isHiddenPath, pageTemplates } from './form-door.ts';
-import { type DeskNamespace, deskPacer, handToDesk, MAIL_PROBLEM_RETRY_SECONDS } from './airtable-desk.ts';
+import { MAIL_PROBLEM_RETRY_SECONDS } from './airtable-desk.ts';
 import { isSubmission } from '#src/lib/forms/submission.ts';
 import type { DeadLetterStore, QueueBatch } from './queues.ts';
-import { retryDelaySeconds } from './pacer.ts';
+import { AIRTABLE_RATE_LIMIT_PENALTY_MS, type Pacer, retryDelaySeconds } from './pacer.ts';
 import type { DeadLetterAdminEnv } from './dead-letter-admin.ts';
 import { isEmailLinkPath } from './link-tokens.ts';
 import { type WorkerMailEnv, workerMail } from './mail.ts';
@@ -46,6 +46,57 @@ export interface WorkerEnv extends WorkerSettingsEnv, DeadLetterAdminEnv, Worker
 function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
   const queue = env.SUBMISSIONS;
   return queue ? { send: (submission) => queue.send(submission, { contentType: 'json' }) } : undefined;
+}
+
+/** The one paced writer's namespace (airtable-desk.ts), as this Worker reaches it: POST /accept, /pace. */
+interface DeskNamespace {
+  idFromName(name: string): unknown;
+  get(id: unknown): { fetch(input: string, init?: RequestInit): Promise<Response> };
+}
+
+/** The name of the desk's one instance: every Worker reaches the same object. */
+const DESK_NAME = 'airtable';
+const deskOf = (namespace: DeskNamespace) => namespace.get(namespace.idFromName(DESK_NAME));
+
+/** Hands queue messages to the desk; resolves once it has kept them (then they may be acked). */
+async function handToDesk(
+  namespace: DeskNamespace,
+  messages: readonly { id: string; body: unknown }[],
+): Promise<void> {
+  const answer = await deskOf(namespace).fetch('https://desk/accept', {
+    method: 'POST',
+    body: JSON.stringify(messages.map(({ id, body }) => ({ id, body }))),
+  });
+  if (!answer.ok) throw new Error(`The Airtable desk answered ${answer.status}`);
+}
+
+/**
+ * The desk's pacer, for an Airtable client outside it (a pressed link, the retention job): a slot
+ * is asked of the desk, the request then goes from the caller, and a 429 it meets shuts the desk's pacer.
+ */
+export function deskPacer(namespace: DeskNamespace): Pacer {
+  let closedUntil = 0;
+  return {
+    async acquire(withinMs = Number.POSITIVE_INFINITY) {
+      try {
+        const answer = await deskOf(namespace).fetch(`https://desk/pace?within=${withinMs}`, {
+          method: 'POST',
+        });
+        const { ok, closedFor } = (await answer.json()) as { ok: boolean; closedFor: number };
+        closedUntil = Date.now() + closedFor;
+        return ok;
+      } catch {
+        return false;
+      }
+    },
+    penalise() {
+      closedUntil = Date.now() + AIRTABLE_RATE_LIMIT_PENALTY_MS;
+      void deskOf(namespace)
+        .fetch('https://desk/penalise', { method: 'POST' })
+        .catch(() => undefined);
+    },
+    closedFor: () => Math.max(0, closedUntil - Date.now()),
+  };
 }
 
 // One set of doors per isolate: its limits and per-email order hold across the isolate's requests.

@@ -1,7 +1,6 @@
 // @vitest-environment node
 import {
   AirtableDesk,
-  deskPacer,
   DESK_MAX_ATTEMPTS,
   type DeskItem,
   type DeskState,
@@ -9,6 +8,7 @@ import {
   groupOf,
 } from '#src/server/airtable-desk.ts';
 import { createPacer } from '#src/server/pacer.ts';
+import { deskPacer } from '#src/server/worker.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
 import type { DeadLetter } from '#src/server/queues.ts';
 
@@ -32,10 +32,10 @@ const quote = (email: string): Submission => ({
 });
 
 let seq = 0;
-const item = (body: unknown, notBefore = 0): DeskItem => {
+const item = (body: Submission, notBefore = 0): DeskItem => {
   seq += 1;
   const key = `q:${String(seq).padStart(12, '0')}`;
-  return { key, id: `m${seq}`, body, group: groupOf(body), attempts: 1, notBefore };
+  return { key, id: `m${seq}`, body, group: groupOf(body) ?? '', attempts: 1, notBefore };
 };
 const backlogOf = (items: DeskItem[]) => {
   const backlog = new Backlog();
@@ -68,17 +68,15 @@ describe('a round of the desk', () => {
       item(signUp('free@x.co')),
       item(signUp('waits@x.co', 'later')),
       item(signUp('busy@x.co', 'later')),
-      item({ not: 'a submission' }),
     ];
     const round = backlogOf(items).pick(new Set(['Waitlist\nbusy@x.co']), 1_000);
-    expect(round.map((each) => each.body)).toEqual([signUp('free@x.co'), { not: 'a submission' }]);
+    expect(round.map((each) => each.body)).toEqual([signUp('free@x.co')]);
     expect(emailsOf(backlogOf(items).pick(new Set(), 6_000))).toEqual([
       'busy@x.co',
       'busy@x.co',
       'waits@x.co',
       'waits@x.co',
       'free@x.co',
-      undefined,
     ]);
   });
 });
@@ -96,7 +94,6 @@ function memoryState() {
       delete: async (keys) => keys.filter((key) => data.delete(key)).length,
       list: async <T>({ prefix }: { prefix: string }) =>
         new Map([...data].filter(([key]) => key.startsWith(prefix)).sort() as [string, T][]),
-      getAlarm: async () => alarm,
       setAlarm: async (at) => void (alarm = at),
     },
     blockConcurrencyWhile: (callback) => callback(),
@@ -145,6 +142,14 @@ function airtable(failWrites = 0) {
   return { calls, stored, fetch: fetchStub };
 }
 
+/** A dead-letter store keeping what is put into `letters`. */
+const letterStore = (letters: DeadLetter[]) => ({
+  put: async (_key: string, value: string) => void letters.push(JSON.parse(value) as DeadLetter),
+  get: async () => null,
+  delete: async () => undefined,
+  list: async () => ({ keys: [], list_complete: true }),
+});
+
 const accepted = (bodies: unknown[]) => bodies.map((body, i) => ({ id: `id${i}`, body }));
 
 describe('the Airtable desk', () => {
@@ -167,6 +172,20 @@ describe('the Airtable desk', () => {
       fetch: airtable().fetch,
     });
     await again.alarm();
+    expect(memory.items()).toEqual([]);
+  });
+
+  it('keeps a message no form stores as a dead letter at once, never waiting in its storage', async () => {
+    const memory = memoryState();
+    const letters: DeadLetter[] = [];
+    const desk = new AirtableDesk(memory.state, { ...ENV, DEAD_LETTERS: letterStore(letters) });
+    const tutors = { ...signUp('t@x.co'), table: 'Tutors' };
+    await desk.accept(accepted([{ not: 'a submission' }, tutors]));
+    const reason = 'a queued message no form of this Worker stores';
+    expect(letters).toMatchObject([
+      { unreadable: { not: 'a submission' }, reason },
+      { submission: tutors, reason },
+    ]);
     expect(memory.items()).toEqual([]);
   });
 
@@ -206,12 +225,7 @@ describe('the Airtable desk', () => {
   it('keeps a submission Airtable failed for its retry, wakes for it, and makes it a dead letter after its last try', async () => {
     const memory = memoryState();
     const letters: DeadLetter[] = [];
-    const store = {
-      put: async (_key: string, value: string) => void letters.push(JSON.parse(value) as DeadLetter),
-      get: async () => null,
-      delete: async () => undefined,
-      list: async () => ({ keys: [], list_complete: true }),
-    };
+    const store = letterStore(letters);
     const base = airtable(1);
     const desk = new AirtableDesk(
       memory.state,
@@ -254,6 +268,13 @@ describe('the Airtable desk', () => {
     });
     expect(await remote.acquire(1_000)).toBe(true);
     expect(remote.closedFor()).toBe(0);
+    // The slot after a given-away one is held too: the caller's request leaves after the answer.
+    const taken: number[] = [];
+    const counting = new AirtableDesk(memoryState().state, ENV, {
+      pacer: { ...pacer, acquire: async (within) => (taken.push(within ?? Infinity), true) },
+    });
+    await counting.fetch(new Request('https://desk/pace?within=500', { method: 'POST' }));
+    expect(taken).toEqual([500, Infinity]);
     remote.penalise();
     await expect.poll(() => pacer.closedFor()).toBeGreaterThan(29_000);
     expect(await remote.acquire(1_000)).toBe(false);
