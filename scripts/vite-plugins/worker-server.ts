@@ -248,13 +248,15 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       inspectorPort: false,
       // Merged into wrangler.jsonc's config. `vite` only: the shell's settings and the stand-ins, and
       // unknown paths answered by the app's router (no dist/404.html yet). A direct-mode build is
-      // static files: nothing runs before the assets.
-      config: () =>
-        developing
-          ? { vars, assets: { not_found_handling: 'single-page-application' } }
-          : settings.current.storageMode === 'direct'
-            ? { assets: { run_worker_first: false } }
-            : {},
+      // static files: nothing runs before the assets, and without the Worker there is no writer's
+      // Durable Object (taken out of the config itself: the plugin merges arrays, never empties one).
+      config: (worker) => {
+        if (developing) return { vars, assets: { not_found_handling: 'single-page-application' } };
+        if (settings.current.storageMode !== 'direct') return {};
+        worker.durable_objects = { bindings: [] };
+        worker.migrations = [];
+        return { assets: { run_worker_first: false } };
+      },
     }).map(notInVitest),
   ];
 }
