@@ -30,7 +30,9 @@ export async function startChaosProxy(options: ChaosOptions) {
   const count = (status: number | string) => {
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
   };
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // Its idle sockets to the emulator are closed before the emulator's 5 s keep-alive ends: one
+  // reused just as the emulator closed it was reset, and answered 502, which Airtable would not give.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 4_000 });
   // The limit as the emulator keeps it (rest-api.ts): rejected requests are not counted.
   let hits: number[] = [];
   let penaltyUntil = 0;
