@@ -249,12 +249,19 @@ export class AirtableDesk {
     const done: string[] = [];
     const later: DeskItem[] = [];
     const exhausted: DeskItem[] = [];
+    const settled = new Set<string>();
     const messages: QueueMessage[] = round.map((item) => ({
       id: item.id,
       body: item.body,
       attempts: item.attempts,
-      ack: () => void done.push(item.key),
+      ack: () => {
+        if (settled.has(item.key)) return;
+        settled.add(item.key);
+        done.push(item.key);
+      },
       retry: ({ delaySeconds = 0 } = {}) => {
+        if (settled.has(item.key)) return;
+        settled.add(item.key);
         const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + delaySeconds * 1000 };
         (next.attempts > DESK_MAX_ATTEMPTS ? exhausted : later).push(next);
       },
@@ -276,8 +283,10 @@ export class AirtableDesk {
         );
       }
     } catch (error) {
-      // Unexpected (the writer settles every message): the round is tried again later.
-      console.error(`Airtable writer: a round failed (${String(error)}); it is tried again`);
+      // Unexpected (the writer settles every message): what it had not settled is tried again later.
+      console.error(
+        `Airtable writer: a round broke off (${String(error)}); what it had not stored is tried again`,
+      );
       for (const message of messages) message.retry({ delaySeconds: 2 });
     } finally {
       await this.#settle(done, later, exhausted);

@@ -112,8 +112,8 @@ interface Call {
   records: number;
 }
 
-/** Airtable: every address new; `failWrites` answers that many writes 503. */
-function airtable(failWrites = 0) {
+/** Airtable: every address new; `failWrites` answers that many writes 503, a write holding `refused` 422. */
+function airtable(failWrites = 0, refused?: string) {
   const calls: Call[] = [];
   const stored = new Map<string, number>();
   let failures = failWrites;
@@ -131,6 +131,8 @@ function airtable(failWrites = 0) {
       failures -= 1;
       return Response.json({ error: 'SERVER_ERROR' }, { status: 503 });
     }
+    if (refused && body.records?.some((record) => record.fields['Email Key'] === refused))
+      return Response.json({ error: { type: 'UNKNOWN_FIELD_NAME', message: 'x' } }, { status: 422 });
     for (const record of body.records ?? []) {
       const key = `${table}:${String(record.fields['Email Key'])}`;
       stored.set(key, (stored.get(key) ?? 0) + 1);
@@ -280,5 +282,26 @@ describe('the Airtable desk', () => {
     expect(await remote.acquire(1_000)).toBe(false);
     expect(remote.closedFor()).toBeGreaterThan(29_000);
     expect(asked).toEqual(['/pace', '/penalise', '/pace']);
+  });
+
+  it('deletes what was written and keeps the rest when a round breaks off (the dead letters could not be kept)', async () => {
+    const memory = memoryState();
+    const base = airtable(0, 'bad@x.co');
+    const broken = { ...letterStore([]), put: () => Promise.reject(new Error('KV is down')) };
+    const desk = new AirtableDesk(
+      memory.state,
+      { ...ENV, DEAD_LETTERS: broken },
+      { pacer: createPacer({ perSecond: 1000 }), fetch: base.fetch },
+    );
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await desk.accept(accepted([signUp('good@x.co'), signUp('bad@x.co')]));
+    await desk.alarm();
+    expect(errors).toHaveBeenCalledWith(
+      'Airtable writer: a round broke off (Error: KV is down); what it had not stored is tried again',
+    );
+    errors.mockRestore();
+    expect([...base.stored.keys()]).toEqual(['Waitlist:good@x.co']);
+    const kept = [...memory.data.values()].filter((value): value is DeskItem => typeof value === 'object');
+    expect(kept).toMatchObject([{ body: signUp('bad@x.co'), attempts: 2 }]);
   });
 });
