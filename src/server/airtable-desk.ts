@@ -267,7 +267,7 @@ export class AirtableDesk {
       },
     }));
     try {
-      const { mail, problem } = workerMail(this.#env);
+      const { mail, problem } = (this.#mailSetup ??= workerMail(this.#env));
       if (problem) {
         console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
         for (const message of messages) message.retry({ delaySeconds: MAIL_PROBLEM_RETRY_SECONDS });
@@ -303,6 +303,8 @@ export class AirtableDesk {
     );
   }
 
+  /** The mail settings, read once: an instance's env never changes (a new deploy is a new instance). */
+  #mailSetup?: ReturnType<typeof workerMail>;
   #writer?: Promise<ReturnType<typeof createQueueWriter>>;
   /** The writer (loaded on the first round) through the desk's pacer, its failures kept as dead letters. */
   #writerOf(mail: ReturnType<typeof workerMail>['mail']) {
