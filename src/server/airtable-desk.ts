@@ -13,7 +13,7 @@ import { formOfTable } from '#src/lib/forms/forms.ts';
 import { createPacer, type Pacer, RATE_WINDOW_MS } from './pacer.ts';
 import type { createQueueWriter } from './queue-writer.ts';
 import { EMAILS_PER_LOOKUP } from './submission.ts';
-import { workerMail, type WorkerMailEnv } from './mail.ts';
+import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from './mail.ts';
 import type { AirtableEnv } from './settings.ts';
 import type { DeadLetterBody, DeadLetterStore, QueueMessage } from './queues.ts';
 
@@ -21,8 +21,6 @@ import type { DeadLetterBody, DeadLetterStore, QueueMessage } from './queues.ts'
 const ROUNDS_IN_FLIGHT = 3;
 /** Tries of one submission before it becomes a dead letter: the queue's max_retries (10) + 1. */
 export const DESK_MAX_ATTEMPTS = 11;
-/** How long stored submissions wait while the mail settings are wrong (then they retry). */
-export const MAIL_PROBLEM_RETRY_SECONDS = 300;
 /** One alarm drains at most this long (Cloudflare allows 15 minutes), then the next goes on. */
 const DRAIN_BUDGET_MS = 10 * 60_000;
 /** Cloudflare's most keys per storage put or delete (a put also carries the sequence number). */

@@ -237,7 +237,11 @@ export interface WorkerMailEnv extends WorkerSettingsEnv {
   DEAD_LETTERS?: DeadLetterStore;
 }
 
-// Per isolate when MAIL_LEDGER is not bound: the queue's consumers run one batch at a time.
+/** How long submissions and mail jobs wait while the mail settings are wrong (then they retry). */
+export const MAIL_PROBLEM_RETRY_SECONDS = 300;
+
+// Per isolate when MAIL_LEDGER is not bound (wrangler.jsonc binds it): the writer (the desk) and
+// the mail queue's consumer may run in different isolates, so only the KV is shared by both.
 let isolateLedger: MailLedger | undefined;
 
 /**

@@ -16,13 +16,12 @@ import {
   type RateLimitBinding,
 } from './request-check.ts';
 import { createDoors, type DoorsHandler, isHiddenPath, pageTemplates } from './form-door.ts';
-import { MAIL_PROBLEM_RETRY_SECONDS } from './airtable-desk.ts';
 import { isSubmission } from '#src/lib/forms/submission.ts';
 import type { DeadLetterStore, QueueBatch } from './queues.ts';
 import { AIRTABLE_RATE_LIMIT_PENALTY_MS, type Pacer, retryDelaySeconds } from './pacer.ts';
 import type { DeadLetterAdminEnv } from './dead-letter-admin.ts';
 import { isEmailLinkPath } from './link-tokens.ts';
-import { type WorkerMailEnv, workerMail } from './mail.ts';
+import { MAIL_PROBLEM_RETRY_SECONDS, type WorkerMailEnv, workerMail } from './mail.ts';
 import { sendMailJobs } from './mailer.ts';
 import { isMailJob } from './mailer.ts';
 import { siteOriginOf, type WorkerSettingsEnv } from './settings.ts';
