@@ -188,5 +188,32 @@ export function compileFormula(
   const known = new Set(fieldNames);
   const unknown = [...new Set(referencedFields(tree))].filter((name) => !known.has(name));
   if (unknown.length > 0) formulaError(`Unknown field names: ${unknown.join(', ')}`);
-  return (record) => truthy(evaluate(tree, record.fields, { createdTime: record.createdTime }));
+  const generic = (record: { fields: Readonly<Record<string, CellValue>>; createdTime?: string }) =>
+    truthy(evaluate(tree, record.fields, { createdTime: record.createdTime }));
+  const among = oneOfStrings(tree);
+  if (!among) return generic;
+  // What the generic evaluation gives, with x read once a record: a number compares as a number.
+  return (record) => {
+    const value = evaluate(among.x, record.fields, { createdTime: record.createdTime });
+    return typeof value === 'number' ? generic(record) : among.values.has(asText(value));
+  };
+}
+
+/**
+ * `OR(x = 'a', x = 'b', …)` with one x and string literals (the server's email lookups, 300 terms
+ * over thousands of records): x and its texts, so a record costs one evaluation, not 300.
+ */
+function oneOfStrings(tree: FormulaNode): { x: FormulaNode; values: Set<string> } | null {
+  if (tree.k !== 'call' || tree.name !== 'OR' || tree.args.length < 2) return null;
+  const values = new Set<string>();
+  const [first] = tree.args;
+  if (first?.k !== 'bin') return null;
+  const x = first.l;
+  const same = JSON.stringify(x);
+  for (const arg of tree.args) {
+    if (arg.k !== 'bin' || arg.op !== '=' || arg.r.k !== 'lit' || typeof arg.r.v !== 'string') return null;
+    if (JSON.stringify(arg.l) !== same) return null;
+    values.add(arg.r.v);
+  }
+  return { x, values };
 }

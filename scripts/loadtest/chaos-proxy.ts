@@ -15,13 +15,15 @@ export interface ChaosOptions {
 }
 
 export async function startChaosProxy(options: ChaosOptions) {
-  // peakPerSecond: most API requests within one second; firstAt, lastAt: ms since epoch (0: none).
+  // peakPerSecond: most API requests within one second; firstAt, lastAt: ms since epoch (0: none);
+  // perTenSeconds: API requests in each 10 s from the first (where a run lost its budget).
   const counts = {
     requests: 0,
     byStatus: {} as Record<string, number>,
     peakPerSecond: 0,
     firstAt: 0,
     lastAt: 0,
+    perTenSeconds: [] as number[],
   };
   const recent: number[] = [];
   // The API requests of the last two seconds, copied when the first 429 came back.
@@ -57,6 +59,9 @@ export async function startChaosProxy(options: ChaosOptions) {
         const now = Date.now();
         counts.firstAt ||= now;
         counts.lastAt = now;
+        const tenth = Math.floor((now - counts.firstAt) / 10_000);
+        while (counts.perTenSeconds.length <= tenth) counts.perTenSeconds.push(0);
+        counts.perTenSeconds[tenth] = (counts.perTenSeconds[tenth] ?? 0) + 1;
         recent.push(now);
         while ((recent[0] ?? now) <= now - 1000) recent.shift();
         counts.peakPerSecond = Math.max(counts.peakPerSecond, recent.length);

@@ -356,6 +356,7 @@ export async function runRush(options: RushOptions) {
       rateLimited: counts.byStatus['429'] ?? 0,
       before429: counts.before429,
       peakRequestsPerSecond: counts.peakPerSecond,
+      requestsPerTenSeconds: counts.perTenSeconds,
       settledMs,
       /** After the burst began (null: not all were stored). */
       lastStoredMs,

@@ -95,6 +95,31 @@ export function emailsLookupFormula(table: string, emails: readonly string[]): s
   return each.length === 1 ? (each[0] ?? '') : `OR(${each.join(', ')})`;
 }
 
+/**
+ * Longest lookup formula sent: Airtable refuses a URL over 16,000 characters, and a formula under
+ * it is one Airtable documents taking (by GET, or POSTed to listRecords as here). About 300 typical
+ * addresses (`LOWER(TRIM({Email})) = 'someone@example.com'`, 50 characters each).
+ */
+export const LOOKUP_FORMULA_MAX_CHARS = 15_000;
+
+/** `emails` as few lookup formulas as fit in LOOKUP_FORMULA_MAX_CHARS each (none for no email). */
+export function lookupFormulas(table: string, emails: readonly string[]): string[] {
+  const field = emailFieldIn(table);
+  const parts: string[][] = [];
+  let size = Number.POSITIVE_INFINITY;
+  for (const email of emails) {
+    const term = emailLookupFormula(email, field);
+    // OR( … ) and a ', ' between terms.
+    if (size + term.length + 2 > LOOKUP_FORMULA_MAX_CHARS) {
+      parts.push([]);
+      size = 'OR()'.length - 2;
+    }
+    parts.at(-1)?.push(email);
+    size += term.length + 2;
+  }
+  return parts.map((part) => emailsLookupFormula(table, part));
+}
+
 /** The field as the Metadata API takes it on create: name, type and options only. */
 function fieldForCreate(field: FieldDefinition): { name: string; type: string; options?: unknown } {
   return { name: field.name, type: field.type, ...('options' in field ? { options: field.options } : {}) };
@@ -245,8 +270,9 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       return records;
     },
     /**
-     * Records whose normalised email is one of `emails` (one request for up to 100 emails), with
-     * their email and the `fields` asked for.
+     * Records whose normalised email is one of `emails`, with their email and the `fields` asked
+     * for: one request per formula of up to LOOKUP_FORMULA_MAX_CHARS (about 300 addresses), sent
+     * together (the pacer spaces them), and a page more for each further 100 records a formula finds.
      */
     async findByEmails(
       table: string,
@@ -254,13 +280,20 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       deadline?: number,
       fields: readonly string[] = [],
     ) {
-      if (emails.length === 0) return [];
-      const page = await listPage(
-        table,
-        { filterByFormula: emailsLookupFormula(table, emails), fields: [emailFieldIn(table), ...fields] },
-        deadline,
+      const query = { fields: [emailFieldIn(table), ...fields] };
+      const found = await Promise.all(
+        lookupFormulas(table, emails).map(async (filterByFormula) => {
+          const records: StoredRecord[] = [];
+          let offset: string | undefined;
+          do {
+            const page = await listPage(table, { ...query, filterByFormula, offset }, deadline);
+            records.push(...page.records);
+            offset = page.offset;
+          } while (offset);
+          return records;
+        }),
       );
-      return page.records;
+      return found.flat();
     },
     /** Creates up to 10 records in one request. */
     create: (table: string, records: readonly Cells[], deadline?: number) =>

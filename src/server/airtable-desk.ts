@@ -2,9 +2,10 @@
  * The one paced writer, as a Durable Object (decision 0018): the only thing that talks to Airtable
  * under load, with the base's one pacer. The submissions' queue consumer hands each delivery to it
  * (`accept`: kept in the object's storage, then acked); it writes them in rounds, one form and up to
- * 100 addresses each (one lookup, at most ten writes), up to ROUNDS_IN_FLIGHT at once on disjoint
- * addresses, so the next round's lookup waits in the pacer while this one's writes go, and Airtable's
- * 5 a second stay full whatever batches Cloudflare Queues hands out. A pressed email link and the
+ * ADDRESSES_PER_ROUND addresses each (one lookup while under 100 of them are stored, at most 30
+ * writes), up to ROUNDS_IN_FLIGHT at once on disjoint addresses, so the next round's lookup waits in
+ * the pacer while this one's writes go, and Airtable's 5 a second stay full whatever batches
+ * Cloudflare Queues hands out. A pressed email link and the
  * retention job take their slots from the same pacer (`deskPacer` in worker.ts, POST /pace). A retry waits in storage for its
  * time; after DESK_MAX_ATTEMPTS tries a submission becomes a dead letter, as the queue's would.
  */
@@ -12,13 +13,23 @@ import { isSubmission, normaliseEmail, type Submission } from '#src/lib/forms/su
 import { formOfTable } from '#src/lib/forms/forms.ts';
 import { createPacer, type Pacer, RATE_WINDOW_MS } from './pacer.ts';
 import type { createQueueWriter } from './queue-writer.ts';
-import { EMAILS_PER_LOOKUP } from './submission.ts';
 import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from './mail.ts';
 import type { AirtableEnv } from './settings.ts';
 import type { DeadLetterBody, DeadLetterStore, QueueMessage } from './queues.ts';
 
-/** Rounds written at once: the next ones' lookups queue in the pacer behind this one's writes. */
-const ROUNDS_IN_FLIGHT = 3;
+/**
+ * Most addresses in a round: what one lookup formula holds (LOOKUP_FORMULA_MAX_CHARS in
+ * airtable-client.ts, about 300 typical addresses). A rush's addresses are mostly new, so the
+ * lookup finds few and is one request: 1,100 writes and 40 lookups store 11,000, where lookups of
+ * 100 took 120.
+ */
+export const ADDRESSES_PER_ROUND = 300;
+/**
+ * Rounds written at once: the next one's lookup queues in the pacer behind this one's writes (a
+ * full round's 30 take over 6 s, ample for a lookup's answer). Not more: a round's writes follow
+ * its lookup by the writes booked ahead of them, and a record may change in between.
+ */
+const ROUNDS_IN_FLIGHT = 2;
 /** Tries of one submission before it becomes a dead letter: the queue's max_retries (10) + 1. */
 export const DESK_MAX_ATTEMPTS = 11;
 /** One alarm drains at most this long (Cloudflare allows 15 minutes), then the next goes on. */
@@ -104,7 +115,7 @@ export class Backlog {
   }
 
   /**
-   * The next round, oldest first: the oldest ready submission's form, up to EMAILS_PER_LOOKUP
+   * The next round, oldest first: the oldest ready submission's form, up to ADDRESSES_PER_ROUND
    * addresses with all their ready submissions (merged by the writer), none an address a round in
    * flight holds or one whose oldest waits for its retry (an address's submissions stay in order).
    */
@@ -114,7 +125,7 @@ export class Backlog {
     const skipped = new Set<string>();
     let table: string | undefined;
     for (const item of this.#items.values()) {
-      if (seen.size >= EMAILS_PER_LOOKUP) break;
+      if (seen.size >= ADDRESSES_PER_ROUND) break;
       if (seen.has(item.group) || skipped.has(item.group) || busy.has(item.group)) continue;
       const body = item.body as Submission;
       table ??= item.notBefore <= now ? body.table : undefined;

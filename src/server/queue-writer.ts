@@ -1,7 +1,7 @@
 /**
  * The writer of one round of submissions (airtable-desk.ts, the one paced writer, hands them over as
  * queue messages): it merges one email and table's submissions (the later wins) and upserts by email
- * (100 emails a lookup, 10 records a write). Transient failures (429, 5xx, timeout, dropped
+ * (about 300 emails a lookup, 10 records a write). Transient failures (429, 5xx, timeout, dropped
  * connection) retry with backoff; a permanent one (a field the base lacks) retries record by record to
  * dead-letter the culprit, as is a message no form stores. Each retry looks up afresh: a lost answer
  * never makes two records. With mail, consent applies (CONSENTED_UPSERT) and emails go on the mail queue.
@@ -174,10 +174,10 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions) {
 
   /**
    * A batch's lookups, all sent at once (the pacer spaces them): each table's stored records of
-   * its emails, 100 per request, and, with mail, the suppression list (the confirming form's table,
+   * its emails, about 300 per request, and, with mail, the suppression list (the confirming form's table,
    * Consent 'Withdrawn') for the other forms' contacts, who hear nothing a stranger's request causes.
    * Those contacts are looked up with the confirming form's own emails, in the same requests while
-   * they fit in 100. If that lookup fails, every contact is treated as withdrawn (the team still hears).
+   * they fit in one formula. If that lookup fails, every contact is treated as withdrawn (the team still hears).
    */
   async function lookUp(groups: ReadonlyMap<string, readonly Queued[]>, how: UpsertHow<Queued>) {
     const emails = new Map(

@@ -52,9 +52,6 @@ export const cellsForCreate = (submission: Submission, at: Date): Cells =>
 export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
   keyed(submission, cellsFor(submission, { now: at, existing: true }));
 
-/** Most emails in one lookup formula. */
-export const EMAILS_PER_LOOKUP = 100;
-
 /** How the items of a call become records; `T` is whatever the caller carries (a submission…). */
 export interface UpsertHow<T> {
   /** The email an item's record is matched on (normalised here). */
@@ -104,9 +101,9 @@ export const lookupFieldsOf = <T>(how: Pick<UpsertHow<T>, 'lookupFields'>, table
 ];
 
 /**
- * The stored record of each (normalised) email of `table`, up to 100 emails per request (trimmed
- * and case-insensitive, so a record typed in by hand is found too): the first, should someone
- * have typed a second by hand. Throws what the client throws.
+ * The stored record of each (normalised) email of `table` (trimmed and case-insensitive, so a
+ * record typed in by hand is found too; about 300 emails a request, `findByEmails`): the first,
+ * should someone have typed a second by hand. Throws what the client throws.
  */
 export async function lookupByEmails(
   client: AirtableClient,
@@ -116,9 +113,7 @@ export async function lookupByEmails(
 ): Promise<Map<string, StoredRecord>> {
   const emailField = emailFieldOf(formOf({ table }));
   const stored = new Map<string, StoredRecord>();
-  const parts = chunks(emails, EMAILS_PER_LOOKUP);
-  const pages = await Promise.all(parts.map((part) => client.findByEmails(table, part, undefined, fields)));
-  for (const record of pages.flat()) {
+  for (const record of await client.findByEmails(table, emails, undefined, fields)) {
     const email = record.fields[emailField];
     if (typeof email === 'string' && !stored.has(normaliseEmail(email)))
       stored.set(normaliseEmail(email), record);
@@ -140,7 +135,7 @@ export interface UpsertOptions<T> {
 
 /**
  * The server's one upsert by email (the queue's writer's, per batch): the items of one email
- * merged into one, their emails looked up 100 per request, then records written 10 per request,
+ * merged into one, their emails looked up about 300 per request, then records written 10 per request,
  * creates and updates together, every request sent as soon as the pacer lets it (none waits for
  * another's answer: each email is in one request only).
  *

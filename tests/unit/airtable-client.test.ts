@@ -32,6 +32,32 @@ async function failure(promise: Promise<unknown>): Promise<AirtableError> {
 }
 
 describe('the server’s one Airtable client', () => {
+  it('looks up many emails with formulas under 15,000 characters, and follows each one’s pages', async () => {
+    const emails = Array.from({ length: 700 }, (_, i) => `parent.number${i}@example.co.uk`);
+    const found = (from: number, to: number) =>
+      emails.slice(from, to).map((email, i) => ({ id: `rec${from + i}`, fields: { Email: email } }));
+    const airtable = answering(
+      () => Response.json({ records: found(0, 100), offset: 'itr100/rec99' }),
+      () => Response.json({ records: [] }),
+      () => Response.json({ records: [] }),
+      () => Response.json({ records: found(100, 101) }),
+    );
+    const client = createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch });
+    expect(await client.findByEmails('Waitlist', emails)).toHaveLength(101);
+    const bodies = airtable.calls.map(({ body }) => body as { filterByFormula: string; offset?: string });
+    expect(bodies).toHaveLength(4);
+    const formulas = bodies.filter((body) => !body.offset).map((body) => body.filterByFormula);
+    expect(formulas).toHaveLength(3);
+    for (const formula of formulas) expect(formula.length).toBeLessThanOrEqual(15_000);
+    // Every email asked for once, most in one request.
+    const asked = formulas.flatMap((formula) => formula.match(/parent\.number\d+@/g) ?? []);
+    expect(new Set(asked).size).toBe(700);
+    expect(asked).toHaveLength(700);
+    expect(Math.max(...formulas.map((formula) => formula.split(' = ').length - 1))).toBeGreaterThan(250);
+    // The first formula's second page: the same formula, from its offset.
+    expect(bodies[3]).toMatchObject({ filterByFormula: formulas[0], offset: 'itr100/rec99' });
+  });
+
   it('speaks Airtable’s REST and Metadata APIs with the token, the base and the table in the URL', async () => {
     const airtable = answering(
       () => Response.json({ records: [{ id: 'rec1', fields: { Email: 'a@x.co' } }] }),

@@ -1,5 +1,6 @@
 // @vitest-environment node
 import {
+  ADDRESSES_PER_ROUND,
   AirtableDesk,
   DESK_MAX_ATTEMPTS,
   type DeskItem,
@@ -45,11 +46,12 @@ const backlogOf = (items: DeskItem[]) => {
 const emailsOf = (round: DeskItem[]) => round.map((each) => (each.body as Submission).email);
 
 describe('a round of the desk', () => {
-  it("is the oldest ready submission's form, up to 100 addresses, with their repeats", () => {
+  it("is the oldest ready submission's form, up to 300 addresses, with their repeats", () => {
+    expect(ADDRESSES_PER_ROUND).toBe(300);
     const items = [
       item(signUp('a@x.co')),
       item(quote('q@x.co')),
-      ...Array.from({ length: 120 }, (_, i) => item(signUp(`p${i}@x.co`))),
+      ...Array.from({ length: 320 }, (_, i) => item(signUp(`p${i}@x.co`))),
       item(signUp('A@x.co', 'later')),
     ];
     const round = backlogOf(items).pick(new Set(), 0);
@@ -57,7 +59,7 @@ describe('a round of the desk', () => {
     expect(emailsOf(round)).toEqual([
       'a@x.co',
       'A@x.co',
-      ...Array.from({ length: 99 }, (_, i) => `p${i}@x.co`),
+      ...Array.from({ length: 299 }, (_, i) => `p${i}@x.co`),
     ]);
   });
 
@@ -191,14 +193,14 @@ describe('the Airtable desk', () => {
     expect(memory.items()).toEqual([]);
   });
 
-  it('writes one form per round, 100 addresses a lookup and 10 a write, the next lookup before this round ends', async () => {
+  it('writes one form per round, 300 addresses a lookup and 10 a write, the next lookup before this round ends', async () => {
     const memory = memoryState();
     const base = airtable();
     const desk = new AirtableDesk(memory.state, ENV, {
       pacer: createPacer({ perSecond: 1000 }),
       fetch: base.fetch,
     });
-    const bodies = Array.from({ length: 300 }, (_, i) =>
+    const bodies = Array.from({ length: 900 }, (_, i) =>
       i % 11 === 10 ? quote(`q${i}@x.co`) : signUp(`p${i}@x.co`),
     );
     await desk.accept(accepted(bodies));
@@ -206,16 +208,16 @@ describe('the Airtable desk', () => {
 
     const lookups = base.calls.filter((call) => call.kind === 'lookup');
     const writes = base.calls.filter((call) => call.kind === 'write');
-    // 273 sign-ups: 3 lookups, 28 writes; 27 quotes: 1 lookup, 3 writes (no mail: no suppression list).
+    // 819 sign-ups: 3 lookups, 82 writes; 81 quotes: 1 lookup, 9 writes (no mail: no suppression list).
     expect(lookups.map((call) => call.table).sort()).toEqual([
       'School Quotes',
       'Waitlist',
       'Waitlist',
       'Waitlist',
     ]);
-    expect(writes).toHaveLength(31);
+    expect(writes).toHaveLength(91);
     expect(writes.every((call) => call.records <= 10)).toBe(true);
-    expect(base.stored.size).toBe(300);
+    expect(base.stored.size).toBe(900);
     expect([...base.stored.values()].every((count) => count === 1)).toBe(true);
     // Rounds overlap: the second round's lookup goes before the first round's tenth write.
     const secondLookup = base.calls.findIndex((call, i) => call.kind === 'lookup' && i > 0);

@@ -48,6 +48,29 @@ describe('formula language', () => {
     expect(matches({ fields: { Email: 'x' } })).toBe(true);
     expect(matches({ fields: {} })).toBe(false);
   });
+
+  it('an OR of one expression against many texts (the email lookups) matches as the evaluation does', () => {
+    const emails = Array.from({ length: 300 }, (_, i) => `p${i}@x.co`);
+    const formula = `OR(${emails.map((email) => `LOWER(TRIM({Email})) = '${email}'`).join(', ')})`;
+    const matches = compileFormula(formula, ['Email']);
+    const tree = parseFormula(formula);
+    const records: Record<string, string | string[]>[] = [
+      { Email: ' P7@X.co ' },
+      { Email: 'p299@x.co' },
+      { Email: 'p300@x.co' },
+      { Email: ['p1@x.co'] },
+      { Email: ['p1@x.co', 'p2@x.co'] },
+      {},
+    ];
+    const found = records.map((fields) => matches({ fields }));
+    expect(found).toEqual([true, true, false, true, false, false]);
+    expect(found).toEqual(records.map((fields) => evaluate(tree, fields) === true));
+    // A number is compared as a number, not as its text.
+    expect(compileFormula(`OR(7 = '7.0', 7 = '8')`, [])({ fields: {} })).toBe(true);
+    // Not all one expression: the evaluation as it is.
+    const mixed = compileFormula(`OR({Email} = 'a', {Name} = 'b')`, ['Email', 'Name']);
+    expect(mixed({ fields: { Name: 'b' } })).toBe(true);
+  });
 });
 
 describe('date functions (Airtable’s documented behaviour)', () => {
