@@ -1,10 +1,12 @@
 /**
  * This instance's one door to Airtable: 5 requests a second per base, else every client refused 30 s.
- * Starts are spaced evenly, `gapMs` apart (210 ms: 4.76/s, 95 % of the limit), not 5 at once and a
+ * Starts are booked evenly, `gapMs` apart (210 ms: 4.76/s, 95 % of the limit), not 5 at once and a
  * wait: Airtable counts arrivals in a sliding second, and a burst whose first members arrive late meets
- * the next within one (the load test's emulator did, its process busy). Six even starts span 1,050 ms,
- * no second holds six departures (checked on real departures). After a 429 it stays shut for the
- * penalty; the client (airtable-client.ts) is the only place that reacts to a 429.
+ * the next within one (the load test's emulator did, its process busy). No six departures ever fall
+ * within 1,050 ms (five gaps), counted as they really went out, and more while the loop lags; a late
+ * one is made up at half a gap.
+ * After a 429 it stays shut for the penalty; the client (airtable-client.ts) is the only place that
+ * reacts to a 429.
  */
 
 /** Airtable's documented limit and penalty. */
@@ -17,6 +19,9 @@ export const RATE_WINDOW_MS = 1_000;
  * 50 ms more than Airtable's second (arrival jitter up to that is absorbed) and 95 % of the budget is used.
  */
 const GAP_MARGIN = 1.05;
+
+/** How long a lag the loop showed widens the pacer's span (lagAllowance). */
+const LAG_MEMORY_MS = 5_000;
 
 /** A queued message's wait before its retry, in seconds: Airtable's penalty after a 429, else 2, 4, 8 … up to 5 minutes. */
 export function retryDelaySeconds(attempts: number, rateLimited: boolean): number {
@@ -48,18 +53,35 @@ export function createPacer({
   now = Date.now,
   sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
 }: PacerOptions = {}) {
+  // Never more than `perSecond` departures within `span`: Airtable's second, with the margin,
+  // and the loop's recent lag on top (`lagAllowance`).
+  const span = Math.max(windowMs, perSecond * gapMs);
+  // How late the loop lately sent a request (ms, and when it was seen). A late wake-up is no
+  // danger: its request is counted from when it really left.
+  const lags: { at: number; ms: number }[] = [];
+  const noteLag = (ms: number) => {
+    if (ms > 0) lags.push({ at: now(), ms });
+  };
+  /**
+   * A request sent late by a busy loop may reach Airtable later than the five after it expect: six
+   * then arrive within a second (the load test's one 429 did so, its loop saturated). The most the
+   * loop lagged in the last LAG_MEMORY_MS widens the span by as much, up to a gap.
+   */
+  const lagAllowance = () => {
+    while (lags.length > 0 && (lags[0]?.at ?? 0) <= now() - LAG_MEMORY_MS) lags.shift();
+    return Math.min(gapMs, Math.max(0, ...lags.map((lag) => lag.ms)));
+  };
   // Start times of the slots handed out, oldest first, `gapMs` apart; booked ahead when callers queue up.
   const booked: number[] = [];
-  // When callers really went ahead (a late wake-up included), oldest first.
-  const departures: number[] = [];
+  // When callers really went out (a late wake-up, and a late send, included), oldest first.
+  const departures: { at: number }[] = [];
   let closedUntil = startClosedForMs > 0 ? now() + startClosedForMs : 0;
   // Callers leave in the order they booked: each waits for the one before it to leave (or give up).
   let lastTurn = Promise.resolve();
-  // When the last request really went out, as far as this isolate can tell: a request leaves
-  // when the event loop gets to it, so on a busy isolate it goes later than its caller left here,
-  // and the one after it, on time, would reach Airtable less than a gap behind. A timer set as a
-  // caller leaves fires once the loop has caught up with what was queued before it.
-  let lastOut: Promise<number> = Promise.resolve(Number.NEGATIVE_INFINITY);
+  // A request leaves when the event loop gets to it, so on a busy isolate it goes later than its
+  // caller left here. A timer set as a caller leaves fires once the loop has caught up with what
+  // was queued before it: its departure is moved to then, and the next caller waits for that.
+  let lastOut: Promise<unknown> = Promise.resolve();
 
   /** The earliest time a new slot may start, booking it: a gap after the last slot booked. */
   const book = (): number => {
@@ -71,7 +93,13 @@ export function createPacer({
     return slot;
   };
 
-  /** Waits for `slot`, the callers booked before, a shut pacer and the departures' spacing; then leaves. */
+  /**
+   * Waits for `slot`, the callers booked before, a shut pacer and the departures' spacing; then leaves.
+   * A busy isolate wakes a sleeper late, and sends late: the departures are counted as they really
+   * went, never `perSecond` + 1 within `span`. A caller after a late one goes at its own slot, or
+   * half a gap after the late one, so the late one's delay is made up in a few slots instead of
+   * pushing every later slot back (the load test lost a quarter of the budget so).
+   */
   const leave = async (slot: number, deadline: number, before: Promise<void>): Promise<boolean> => {
     const wait = slot - now();
     if (wait > 0) await sleep(wait);
@@ -81,24 +109,27 @@ export function createPacer({
       if (closedUntil > deadline) return false;
       await sleep(closedUntil - now());
     }
-    // A busy isolate wakes a sleeper late, so a caller may leave after the next slot's time:
-    // count the requests that really left, and wait again while the last went out less than a
-    // gap ago or a window holds `perSecond`.
-    const lastWentOut = await lastOut;
+    await lastOut;
     for (;;) {
       const at = now();
-      while (departures.length > 0 && (departures[0] ?? 0) <= at - windowMs) departures.shift();
+      while (departures.length > 0 && (departures[0]?.at ?? 0) <= at - span - gapMs) departures.shift();
       const last = departures.at(-1);
       const free = Math.max(
-        last === undefined ? at : Math.max(last, lastWentOut) + gapMs,
-        departures.length < perSecond ? at : (departures[departures.length - perSecond] ?? at) + windowMs,
+        last === undefined ? at : last.at + gapMs / 2,
+        departures.length < perSecond
+          ? at
+          : (departures[departures.length - perSecond]?.at ?? at) + span + lagAllowance(),
       );
       if (free <= at) break;
       if (free > deadline) return false;
       await sleep(free - at);
     }
-    departures.push(now());
-    lastOut = sleep(0).then(now);
+    const departure = { at: now() };
+    departures.push(departure);
+    lastOut = sleep(0).then(() => {
+      noteLag(now() - departure.at);
+      departure.at = Math.max(departure.at, now());
+    });
     return true;
   };
 

@@ -70,7 +70,7 @@ describe('pacer', () => {
 });
 
 describe('a busy isolate', () => {
-  it('counts when callers really left: the one after a late caller waits a gap after it', async () => {
+  it('counts when callers really left: the one after a late caller goes half a gap after it', async () => {
     let t = 0;
     let late = 0;
     const pacer = createPacer({
@@ -87,13 +87,37 @@ describe('a busy isolate', () => {
       await pacer.acquire();
       left.push(t);
     }
-    // The third caller was due at 500 but woke at 900; the fourth, due at 750, waits for 1150.
-    expect(left).toEqual([0, 250, 900, 1150, 1400]);
+    // The third caller was due at 500 but woke at 900; the fourth goes at 1025, the fifth at its slot.
+    expect(left).toEqual([0, 250, 900, 1025, 1150]);
+  });
+
+  it('makes up a late wake-up in a few slots instead of pushing every later slot back, never 6 in five gaps', async () => {
+    const clock = timedClock();
+    let hiccups = 0;
+    // The first sleeper due after 2 s wakes 400 ms late; every other one, and every send, on time.
+    const sleep = (ms: number) =>
+      clock.sleep(ms > 0 && clock.now() >= 2_000 && hiccups++ === 0 ? ms + 400 : ms);
+    const pacer = createPacer({ now: clock.now, sleep });
+    const starts: number[] = [];
+    let running = true;
+    const loops = Array.from({ length: 8 }, async () => {
+      while (running && (await pacer.acquire())) starts.push(clock.now());
+    });
+    await clock.runUntil(10_000);
+    running = false;
+    void loops;
+    const within = starts.filter((t) => t < 10_000);
+    expect(hiccups).toBeGreaterThan(0);
+    expect(busiest(within, 1_050)).toBe(5);
+    // Without the hiccup, 48 starts in 10 s (0, 210 … 9,870); a schedule pushed back 400 ms has 46.
+    expect(within.length).toBeGreaterThanOrEqual(47);
+    for (let i = 1; i < within.length; i += 1)
+      expect((within[i] ?? 0) - (within[i - 1] ?? 0)).toBeGreaterThanOrEqual(105);
   });
 });
 
 describe('a busy event loop', () => {
-  it('spaces a request a gap after the one before really went out, when the loop sent that one late', async () => {
+  it('spaces a request half a gap after the one before really went out, when the loop sent that one late', async () => {
     const clock = timedClock();
     // The loop is busy for 300 ms once the first caller leaves, so its request goes out then.
     let busy = 300;
@@ -112,7 +136,39 @@ describe('a busy event loop', () => {
     );
     await clock.runUntil(10_000);
     await callers;
-    expect(starts).toEqual([0, 510, 720]);
+    expect(starts).toEqual([0, 405, 510]);
+  });
+});
+
+describe('a lagging event loop', () => {
+  it('widens its second by the lag it saw lately, up to a gap, and narrows it again after 5 s', async () => {
+    const clock = timedClock();
+    // The first request goes out 150 ms after its caller left; every other one at once.
+    let lag = 150;
+    const sleep = (ms: number) => {
+      const extra = ms === 0 ? lag : 0;
+      if (ms === 0) lag = 0;
+      return clock.sleep(ms + extra);
+    };
+    const pacer = createPacer({ now: clock.now, sleep });
+    const starts: number[] = [];
+    let running = true;
+    const loops = Array.from({ length: 8 }, async () => {
+      while (running && (await pacer.acquire())) starts.push(clock.now());
+    });
+    await clock.runUntil(30_000);
+    running = false;
+    void loops;
+    // For 5 s six starts span 1,050 ms and the 150 ms lag; then 1,050 ms again, at full pace.
+    expect(
+      busiest(
+        starts.filter((t) => t < 5_000),
+        1_200,
+      ),
+    ).toBe(5);
+    const calm = starts.filter((t) => t >= 6_000 && t < 30_000);
+    expect(busiest(calm, 1_050)).toBe(5);
+    expect(calm.length / 24).toBeGreaterThanOrEqual(4.7);
   });
 });
 
