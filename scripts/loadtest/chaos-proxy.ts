@@ -24,6 +24,8 @@ export async function startChaosProxy(options: ChaosOptions) {
     firstAt: 0,
     lastAt: 0,
     perTenSeconds: [] as number[],
+    // API requests by method and what follows the base in the path ('POST Waitlist/listRecords').
+    byKind: {} as Record<string, number>,
   };
   const recent: number[] = [];
   // The API requests of the last two seconds, copied when the first 429 came back.
@@ -65,13 +67,12 @@ export async function startChaosProxy(options: ChaosOptions) {
         recent.push(now);
         while ((recent[0] ?? now) <= now - 1000) recent.shift();
         counts.peakPerSecond = Math.max(counts.peakPerSecond, recent.length);
-        lately.push({
-          at: now,
-          what: `${req.method} ${decodeURIComponent(req.url ?? '')
-            .split('/')
-            .slice(3)
-            .join('/')}`,
-        });
+        const what = `${req.method} ${decodeURIComponent((req.url ?? '').split('?')[0] ?? '')
+          .split('/')
+          .slice(3)
+          .join('/')}`;
+        counts.byKind[what] = (counts.byKind[what] ?? 0) + 1;
+        lately.push({ at: now, what });
         while ((lately[0]?.at ?? now) <= now - 2000) lately.shift();
       }
       if (isApi && rateLimited(Date.now())) {

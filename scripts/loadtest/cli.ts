@@ -120,6 +120,10 @@ export async function main(argv: string[]): Promise<number> {
     console.log(
       `${report.mode}: Airtable requests in each 10 s from the first: ${report.requestsPerTenSeconds.join(' ')}`,
     );
+    const kinds = Object.entries(report.requestsByKind).sort((a, b) => b[1] - a[1]);
+    console.log(
+      `${report.mode}: Airtable requests by kind: ${kinds.map(([kind, n]) => `${n} ${kind}`).join('; ')}`,
+    );
   }
   for (const report of reports)
     if (report.before429) {

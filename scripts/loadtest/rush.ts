@@ -357,6 +357,7 @@ export async function runRush(options: RushOptions) {
       before429: counts.before429,
       peakRequestsPerSecond: counts.peakPerSecond,
       requestsPerTenSeconds: counts.perTenSeconds,
+      requestsByKind: counts.byKind,
       settledMs,
       /** After the burst began (null: not all were stored). */
       lastStoredMs,
