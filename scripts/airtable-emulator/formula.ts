@@ -142,6 +142,11 @@ const FUNCTIONS: Readonly<Record<string, (args: FormulaValue[], context: Formula
   DATETIME_PARSE: ([a = null]) => asDate(a)?.toISOString() ?? null,
   IS_BEFORE: compareDates(true),
   IS_AFTER: compareDates(false),
+  // SWITCH(expression, pattern, result, …, default): the first pattern equal to the expression.
+  SWITCH: ([x = null, ...cases]) => {
+    for (let i = 0; i + 1 < cases.length; i += 2) if (equal(x, cases[i] ?? null)) return cases[i + 1] ?? null;
+    return cases.length % 2 === 1 ? (cases.at(-1) ?? null) : null;
+  },
 };
 
 /** Field names a formula reads. */
@@ -195,25 +200,45 @@ export function compileFormula(
   // What the generic evaluation gives, with x read once a record: a number compares as a number.
   return (record) => {
     const value = evaluate(among.x, record.fields, { createdTime: record.createdTime });
-    return typeof value === 'number' ? generic(record) : among.values.has(asText(value));
+    if (typeof value === 'number') return generic(record);
+    return truthy(among.values.has(asText(value)) ? among.hit : among.miss);
   };
 }
 
 /**
- * `OR(x = 'a', x = 'b', …)` with one x and string literals (the server's email lookups, 300 terms
- * over thousands of records): x and its texts, so a record costs one evaluation, not 300.
+ * One x against many texts, as the server's email lookups ask over thousands of records:
+ * `OR(x = 'a', x = 'b', …)` or `SWITCH(x, 'a', r, 'b', r, …, d)` (one r, literals): x and its
+ * texts, so a record costs one evaluation of x, not one for each text.
  */
-function oneOfStrings(tree: FormulaNode): { x: FormulaNode; values: Set<string> } | null {
-  if (tree.k !== 'call' || tree.name !== 'OR' || tree.args.length < 2) return null;
+function oneOfStrings(
+  tree: FormulaNode,
+): { x: FormulaNode; values: Set<string>; hit: FormulaValue; miss: FormulaValue } | null {
+  if (tree.k !== 'call') return null;
   const values = new Set<string>();
+  const text = (node: FormulaNode | undefined) =>
+    node?.k === 'lit' && typeof node.v === 'string' ? node.v : undefined;
+  if (tree.name === 'SWITCH') {
+    const [x, ...cases] = tree.args;
+    const hit = cases[1];
+    const miss = cases.length % 2 === 1 ? cases.at(-1) : undefined;
+    if (!x || hit?.k !== 'lit' || (miss && miss.k !== 'lit')) return null;
+    for (let i = 0; i + 1 < cases.length; i += 2) {
+      const pattern = text(cases[i]);
+      const result = cases[i + 1];
+      if (pattern === undefined || result?.k !== 'lit' || result.v !== hit.v) return null;
+      values.add(pattern);
+    }
+    return { x, values, hit: hit.v, miss: miss?.k === 'lit' ? miss.v : null };
+  }
+  if (tree.name !== 'OR' || tree.args.length < 2) return null;
   const [first] = tree.args;
   if (first?.k !== 'bin') return null;
   const x = first.l;
   const same = JSON.stringify(x);
   for (const arg of tree.args) {
-    if (arg.k !== 'bin' || arg.op !== '=' || arg.r.k !== 'lit' || typeof arg.r.v !== 'string') return null;
-    if (JSON.stringify(arg.l) !== same) return null;
-    values.add(arg.r.v);
+    const pattern = arg.k === 'bin' && arg.op === '=' ? text(arg.r) : undefined;
+    if (arg.k !== 'bin' || pattern === undefined || JSON.stringify(arg.l) !== same) return null;
+    values.add(pattern);
   }
-  return { x, values };
+  return { x, values, hit: true, miss: false };
 }

@@ -6,7 +6,8 @@ import { openAirtableBase } from '#src/lib/airtable/client.ts';
 import { WAITLIST_FIELDS } from '#src/lib/airtable/schema.ts';
 import { normaliseEmail, emailLookupFormula, toFormulaStringLiteral } from '#src/lib/forms/submission.ts';
 import { upsertWaitlistEntry } from '#src/lib/airtable/upsert.ts';
-import { compileFormula } from '#scripts/airtable-emulator/formula.ts';
+import { compileFormula, evaluate, parseFormula } from '#scripts/airtable-emulator/formula.ts';
+import { emailsLookupFormula } from '#src/server/airtable-client.ts';
 import { type Emulator, useEmulator } from './support/emulator.ts';
 
 /*
@@ -127,6 +128,33 @@ describe('lookup formula against the emulator formula engine (property-based)', 
         ).toEqual([targetId]);
       }),
       { numRuns: 1_500, examples: HOSTILE_EXAMPLES.map((typed): [string, string[]] => [typed, []]) },
+    );
+  });
+
+  it("the server's lookup of many addresses (one SWITCH) matches exactly theirs, whatever they hold", () => {
+    fc.assert(
+      fc.property(
+        fc.array(anyText, { minLength: 2, maxLength: 5 }),
+        fc.array(anyText, { maxLength: 3 }),
+        (typed, extra) => {
+          const targets = typed.map(normaliseEmail);
+          const { rows } = table(targets[0] ?? '', [
+            ...targets.slice(1),
+            ...targets.flatMap(neighbours),
+            ...extra,
+          ]);
+          const formula = emailsLookupFormula('Waitlist', typed);
+          const matches = compileFormula(formula, WAITLIST_FIELD_NAMES);
+          const tree = parseFormula(formula);
+          for (const row of rows) {
+            const mine = typed.some((one) => isSameAddress(row.fields.Email, one));
+            const context = JSON.stringify({ typed, stored: row.fields.Email });
+            expect(matches(row), context).toBe(mine);
+            expect(Boolean(evaluate(tree, row.fields)), context).toBe(mine);
+          }
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 

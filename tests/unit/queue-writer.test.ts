@@ -178,7 +178,7 @@ describe('queue writer', () => {
       Array(3).fill({ fieldsToMergeOn: ['Email Key'] }),
     );
     expect(airtable.calls[4]?.body.performUpsert).toBeUndefined();
-    expect(airtable.calls[0]?.body.filterByFormula).toMatch(/^OR\(/);
+    expect(airtable.calls[0]?.body.filterByFormula).toMatch(/^SWITCH\(/);
     expect(airtable.calls.slice(1, 4).map((call) => call.body.records?.length)).toEqual([10, 10, 4]);
     const created = airtable.calls[1]?.body.records?.[0]?.fields;
     expect(created?.['Created At']).toBe(created?.['Last Updated']);

@@ -241,12 +241,15 @@ export function toFormulaStringLiteral(value: string): string {
   return `'${value.replace(/[\\'"\n\r\t]/g, (char) => STRING_ESCAPES[char] ?? char)}'`;
 }
 
+/** The stored side of a lookup: the Email, trimmed and lower-cased (rows typed in by hand too). */
+export const emailLookupExpression = (emailField = 'Email') => `LOWER(TRIM({${emailField}}))`;
+
 /**
  * The one lookup formula: records whose Email, trimmed and lower-cased, equals the normalised
  * email. Trimming the stored side also finds rows someone typed into Airtable by hand.
  */
 export function emailLookupFormula(email: string, emailField = 'Email'): string {
-  return `LOWER(TRIM({${emailField}})) = ${toFormulaStringLiteral(normaliseEmail(email))}`;
+  return `${emailLookupExpression(emailField)} = ${toFormulaStringLiteral(normaliseEmail(email))}`;
 }
 
 /**

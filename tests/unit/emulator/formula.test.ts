@@ -24,6 +24,16 @@ describe('formula language', () => {
     expect(run(`1 = '1.0'`)).toBe(true);
   });
 
+  it('SWITCH gives the result of the first pattern equal to its expression, else its default or blank', () => {
+    expect(run(`SWITCH('b', 'a', 1, 'b', 2, 'b', 3, 0)`)).toBe(2);
+    expect(run(`SWITCH('c', 'a', 1, 0)`)).toBe(0);
+    expect(run(`SWITCH('c', 'a', 1)`)).toBeNull();
+    expect(run(`SWITCH(LOWER({Email}), 'x@y.co', 'yes', 'no')`, { Email: 'X@Y.co' })).toBe('yes');
+    // Mixed results or a computed pattern: the evaluation as it is.
+    const mixed = compileFormula(`SWITCH({Email}, 'a', 1, 'b', 0, 1)`, ['Email']);
+    expect(['a', 'b', 'c'].map((Email) => mixed({ fields: { Email } }))).toEqual([true, false, true]);
+  });
+
   it('evaluates the functions the lookup uses, and IF', () => {
     expect(run(`LOWER(TRIM({Email})) = 'a@b.co'`, { Email: '  A@B.co ' })).toBe(true);
     expect(run(`IF(TRUE(), 'yes', 'no')`)).toBe('yes');
@@ -67,6 +77,13 @@ describe('formula language', () => {
     expect(found).toEqual(records.map((fields) => evaluate(tree, fields) === true));
     // A number is compared as a number, not as its text.
     expect(compileFormula(`OR(7 = '7.0', 7 = '8')`, [])({ fields: {} })).toBe(true);
+    // The same lookup as a SWITCH, the server's form of it: the same records.
+    const cases = emails.map((email) => `'${email}', 1, `).join('');
+    const switched = `SWITCH(LOWER(TRIM({Email})), ${cases}0)`;
+    const bySwitch = compileFormula(switched, ['Email']);
+    expect(records.map((fields) => bySwitch({ fields }))).toEqual(found);
+    const switchTree = parseFormula(switched);
+    expect(records.map((fields) => Boolean(evaluate(switchTree, fields)))).toEqual(found);
     // Not all one expression: the evaluation as it is.
     const mixed = compileFormula(`OR({Email} = 'a', {Name} = 'b')`, ['Email', 'Name']);
     expect(mixed({ fields: { Name: 'b' } })).toBe(true);
