@@ -149,6 +149,7 @@ export async function runRush(options: RushOptions) {
   try {
     // Queued: each visitor from an address of its own (the site limits per address), as in production.
     let doorFor: ((visitor: number, path: string) => string) | undefined;
+    let began = 0;
     if (options.mode === 'queued') {
       const worker = await startWorker({
         vars: {
@@ -159,7 +160,9 @@ export async function runRush(options: RushOptions) {
         onLog: (line) => {
           const queued = /(\d+) emails queued/.exec(line);
           if (queued) mailQueued += Number(queued[1]);
-          if (/Airtable (writer|relay)|rror/.test(line)) log(`  worker: ${line.trim()}`);
+          // Stamped with the seconds since the burst began, to place a round in the run.
+          const at = began > 0 ? `+${((Date.now() - began) / 1000).toFixed(1)} s ` : '';
+          if (/Airtable (writer|relay)|rror/.test(line)) log(`  worker: ${at}${line.trim()}`);
         },
       });
       closers.unshift(worker.close);
@@ -204,6 +207,7 @@ export async function runRush(options: RushOptions) {
       [];
     const started = performance.now();
     const startedAt = Date.now();
+    began = startedAt;
     await Promise.all(
       plan.map(async (submission, visitor) => {
         const wait = submission.at - (performance.now() - started);

@@ -254,6 +254,7 @@ export class AirtableDesk {
   /** One round through the queue's writer, its messages acked (deleted) or retried (kept, later). */
   async #write(round: readonly DeskItem[]): Promise<void> {
     const keys = round.map((item) => item.group);
+    const began = Date.now();
     for (const key of keys) this.#busy.add(key);
     const done: string[] = [];
     const later: DeskItem[] = [];
@@ -285,7 +286,7 @@ export class AirtableDesk {
         console.log(
           `Airtable writer: a round of ${round.length}, ${report.stored} records stored ` +
             `(${report.created} new, ${report.updated} updated, ${report.held} held), ${report.retried} retried, ` +
-            `${report.deadLettered} dead-lettered, ${this.#backlog.size} waiting` +
+            `${report.deadLettered} dead-lettered, ${this.#backlog.size} waiting, in ${((Date.now() - began) / 1000).toFixed(1)} s` +
             (mail
               ? `; ${report.emailsQueued} emails queued, ${report.emailsLimited} held back by limits`
               : ''),
