@@ -18,10 +18,9 @@ import type { AirtableEnv } from './settings.ts';
 import type { DeadLetterBody, DeadLetterStore, QueueMessage } from './queues.ts';
 
 /**
- * Most addresses in a round: what one lookup formula holds (LOOKUP_FORMULA_MAX_CHARS in
- * airtable-client.ts: 300 addresses of up to 42 characters on average). A rush's addresses are
- * mostly new, so the lookup finds few and is one request: 1,100 writes and 42 lookups store
- * 11,000, where lookups of 100 took 120.
+ * Most addresses in a round: what one lookup formula holds (LOOKUP_FORMULA_MAX_CHARS, 300 addresses
+ * of up to 42 characters on average). A rush's addresses are mostly new, so the lookup finds few
+ * and is one request: 1,100 writes and 42 lookups store 11,000 (lookups of 100 took 120).
  */
 export const ADDRESSES_PER_ROUND = 300;
 /**
