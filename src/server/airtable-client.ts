@@ -114,10 +114,10 @@ const switchCase = (email: string) => `${toFormulaStringLiteral(normaliseEmail(e
  * it is one Airtable documents taking (by GET, or POSTed to listRecords as here): 300 addresses
  * of up to 42 characters (each costs its length and 7), about 440 of 25.
  */
-export const LOOKUP_FORMULA_MAX_CHARS = 15_000;
+const LOOKUP_FORMULA_MAX_CHARS = 15_000;
 
 /** `emails` as few lookup formulas as fit in LOOKUP_FORMULA_MAX_CHARS each (none for no email). */
-export function lookupFormulas(table: string, emails: readonly string[]): string[] {
+function lookupFormulas(table: string, emails: readonly string[]): string[] {
   // SWITCH(expression, …, 0): the parts around the cases.
   const frame = `SWITCH(${emailLookupExpression(emailFieldIn(table))}, 0)`.length;
   const parts: string[][] = [];
