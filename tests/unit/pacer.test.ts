@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { createPacer } from '#src/server/pacer.ts';
+import { createPacer, type PacerOptions } from '#src/server/pacer.ts';
 import { timedClock } from './support/timed-clock.ts';
 
 /** A clock the pacer's sleeps move forward, so pacing is checked without waiting. */
@@ -18,8 +18,13 @@ const busiest = (starts: readonly number[], windowMs = 1000) =>
   Math.max(0, ...starts.map((start) => starts.filter((t) => t >= start && t < start + windowMs).length));
 
 /** `callers` callers each asking for a slot again as soon as they have one, for `ms` virtual ms. */
-async function steadyDemand(clock: ReturnType<typeof timedClock>, callers: number, ms: number, options = {}) {
-  const pacer = createPacer({ ...options, now: clock.now, sleep: clock.sleep });
+async function steadyDemand(
+  clock: ReturnType<typeof timedClock>,
+  callers: number,
+  ms: number,
+  options: PacerOptions = {},
+) {
+  const pacer = createPacer({ now: clock.now, sleep: clock.sleep, ...options });
   const starts: number[] = [];
   let running = true;
   const loops = Array.from({ length: callers }, async () => {
@@ -29,6 +34,16 @@ async function steadyDemand(clock: ReturnType<typeof timedClock>, callers: numbe
   running = false;
   void loops;
   return starts.filter((t) => t < ms);
+}
+
+/** The clock's sleep, the first sleep(0) (a request going out) `lagMs` late: a loop busy once. */
+function sendsLateOnce(clock: ReturnType<typeof timedClock>, lagMs: number) {
+  let lag = lagMs;
+  return (ms: number) => {
+    const extra = ms === 0 ? lag : 0;
+    if (ms === 0) lag = 0;
+    return clock.sleep(ms + extra);
+  };
 }
 
 describe('pacer', () => {
@@ -97,16 +112,7 @@ describe('a busy isolate', () => {
     // The first sleeper due after 2 s wakes 400 ms late; every other one, and every send, on time.
     const sleep = (ms: number) =>
       clock.sleep(ms > 0 && clock.now() >= 2_000 && hiccups++ === 0 ? ms + 400 : ms);
-    const pacer = createPacer({ now: clock.now, sleep });
-    const starts: number[] = [];
-    let running = true;
-    const loops = Array.from({ length: 8 }, async () => {
-      while (running && (await pacer.acquire())) starts.push(clock.now());
-    });
-    await clock.runUntil(10_000);
-    running = false;
-    void loops;
-    const within = starts.filter((t) => t < 10_000);
+    const within = await steadyDemand(clock, 8, 10_000, { sleep });
     expect(hiccups).toBeGreaterThan(0);
     expect(busiest(within, 1_050)).toBe(5);
     // Without the hiccup, 48 starts in 10 s (0, 210 … 9,870); a schedule pushed back 400 ms has 46.
@@ -120,13 +126,7 @@ describe('a busy event loop', () => {
   it('spaces a request half a gap after the one before really went out, when the loop sent that one late', async () => {
     const clock = timedClock();
     // The loop is busy for 300 ms once the first caller leaves, so its request goes out then.
-    let busy = 300;
-    const sleep = (ms: number) => {
-      const extra = ms === 0 ? busy : 0;
-      if (ms === 0) busy = 0;
-      return clock.sleep(ms + extra);
-    };
-    const pacer = createPacer({ now: clock.now, sleep });
+    const pacer = createPacer({ now: clock.now, sleep: sendsLateOnce(clock, 300) });
     const starts: number[] = [];
     const callers = Promise.all(
       [0, 1, 2].map(async () => {
@@ -144,21 +144,7 @@ describe('a lagging event loop', () => {
   it('widens its second by the lag it saw lately, up to a gap, and narrows it again after 5 s', async () => {
     const clock = timedClock();
     // The first request goes out 150 ms after its caller left; every other one at once.
-    let lag = 150;
-    const sleep = (ms: number) => {
-      const extra = ms === 0 ? lag : 0;
-      if (ms === 0) lag = 0;
-      return clock.sleep(ms + extra);
-    };
-    const pacer = createPacer({ now: clock.now, sleep });
-    const starts: number[] = [];
-    let running = true;
-    const loops = Array.from({ length: 8 }, async () => {
-      while (running && (await pacer.acquire())) starts.push(clock.now());
-    });
-    await clock.runUntil(30_000);
-    running = false;
-    void loops;
+    const starts = await steadyDemand(clock, 8, 30_000, { sleep: sendsLateOnce(clock, 150) });
     // For 5 s six starts span 1,050 ms and the 150 ms lag; then 1,050 ms again, at full pace.
     expect(
       busiest(
