@@ -7,13 +7,7 @@
  * (pacer.ts), has a deadline, and fails with an AirtableError saying whether to try again.
  */
 import { type FieldDefinition } from '#src/lib/airtable/schema.ts';
-import {
-  type Cells,
-  emailLookupExpression,
-  emailLookupFormula,
-  normaliseEmail,
-  toFormulaStringLiteral,
-} from '#src/lib/forms/submission.ts';
+import { type Cells, emailsLookupFormula, lookupFormulas } from '#src/lib/forms/submission.ts';
 import { emailFieldOf, formOfTable } from '#src/lib/forms/forms.ts';
 import type { Pacer } from './pacer.ts';
 import type { AirtableAccess } from './settings.ts';
@@ -95,44 +89,9 @@ function emailFieldIn(table: string): string {
   return emailFieldOf(form);
 }
 
-/**
- * The one formula for many emails of `table`: the storage layer's own lookup for one email; for
- * more, its stored side compared once with each (`SWITCH(LOWER(TRIM({Email})), 'a@x.co', 1, …, 0)`,
- * about 35 characters an address where an OR of comparisons took 55).
- */
-export function emailsLookupFormula(table: string, emails: readonly string[]): string {
-  const field = emailFieldIn(table);
-  if (emails.length === 1) return emailLookupFormula(emails[0] ?? '', field);
-  return `SWITCH(${emailLookupExpression(field)}, ${emails.map((email) => `${switchCase(email)}, `).join('')}0)`;
-}
-
-/** One address's case in the lookup's SWITCH: its normalised text, then 1 (a match). */
-const switchCase = (email: string) => `${toFormulaStringLiteral(normaliseEmail(email))}, 1`;
-
-/**
- * Longest lookup formula sent: Airtable refuses a URL over 16,000 characters, and a formula under
- * it is one Airtable documents taking (by GET, or POSTed to listRecords as here): 300 addresses
- * of up to 42 characters (each costs its length and 7), about 440 of 25.
- */
-const LOOKUP_FORMULA_MAX_CHARS = 15_000;
-
-/** `emails` as few lookup formulas as fit in LOOKUP_FORMULA_MAX_CHARS each (none for no email). */
-function lookupFormulas(table: string, emails: readonly string[]): string[] {
-  // SWITCH(expression, …, 0): the parts around the cases.
-  const frame = `SWITCH(${emailLookupExpression(emailFieldIn(table))}, 0)`.length;
-  const parts: string[][] = [];
-  let size = Number.POSITIVE_INFINITY;
-  for (const email of emails) {
-    const term = switchCase(email).length + 2;
-    if (size + term > LOOKUP_FORMULA_MAX_CHARS) {
-      parts.push([]);
-      size = frame;
-    }
-    parts.at(-1)?.push(email);
-    size += term;
-  }
-  return parts.map((part) => emailsLookupFormula(table, part));
-}
+/** The lookup formula for `emails` of `table` (the storage layer's, on the table's email field). */
+export const tableLookupFormula = (table: string, emails: readonly string[]) =>
+  emailsLookupFormula(emails, emailFieldIn(table));
 
 /** The field as the Metadata API takes it on create: name, type and options only. */
 function fieldForCreate(field: FieldDefinition): { name: string; type: string; options?: unknown } {
@@ -296,7 +255,7 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
     ) {
       const query = { fields: [emailFieldIn(table), ...fields] };
       const found = await Promise.all(
-        lookupFormulas(table, emails).map(async (filterByFormula) => {
+        lookupFormulas(emails, emailFieldIn(table)).map(async (filterByFormula) => {
           const records: StoredRecord[] = [];
           let offset: string | undefined;
           do {

@@ -6,7 +6,7 @@
 import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD, type ConsentState, type FormContract } from '#src/lib/forms/contract.ts';
 import { confirmingForm, emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
-import { type AirtableClient, emailsLookupFormula, type StoredRecord } from './airtable-client.ts';
+import { type AirtableClient, type StoredRecord, tableLookupFormula } from './airtable-client.ts';
 import type { ConsentRecords } from './link-actions.ts';
 import { cellsForCreate, cellsForUpdate, consentOf, submissionOf } from './submission.ts';
 
@@ -31,7 +31,7 @@ const sameCell = (stored: unknown, wanted: string | readonly string[]) =>
 export function consentRecords(client: AirtableClient): ConsentRecords {
   // Every field of the address's record (the upsert's lookup reads the email only).
   const first = async (table: string, email: string): Promise<StoredRecord | undefined> =>
-    (await client.listPage(table, { filterByFormula: emailsLookupFormula(table, [email]), maxRecords: 1 }))
+    (await client.listPage(table, { filterByFormula: tableLookupFormula(table, [email]), maxRecords: 1 }))
       .records[0];
   return {
     async find(name, email) {

@@ -4,10 +4,14 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openAirtableBase } from '#src/lib/airtable/client.ts';
 import { WAITLIST_FIELDS } from '#src/lib/airtable/schema.ts';
-import { normaliseEmail, emailLookupFormula, toFormulaStringLiteral } from '#src/lib/forms/submission.ts';
+import {
+  normaliseEmail,
+  emailLookupFormula,
+  emailsLookupFormula,
+  toFormulaStringLiteral,
+} from '#src/lib/forms/submission.ts';
 import { upsertWaitlistEntry } from '#src/lib/airtable/upsert.ts';
 import { compileFormula, evaluate, parseFormula } from '#scripts/airtable-emulator/formula.ts';
-import { emailsLookupFormula } from '#src/server/airtable-client.ts';
 import { type Emulator, useEmulator } from './support/emulator.ts';
 
 /*
@@ -143,7 +147,7 @@ describe('lookup formula against the emulator formula engine (property-based)', 
             ...targets.flatMap(neighbours),
             ...extra,
           ]);
-          const formula = emailsLookupFormula('Waitlist', typed);
+          const formula = emailsLookupFormula(typed);
           const matches = compileFormula(formula, WAITLIST_FIELD_NAMES);
           const tree = parseFormula(formula);
           for (const row of rows) {
