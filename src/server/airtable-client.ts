@@ -253,9 +253,10 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       deadline?: number,
       fields: readonly string[] = [],
     ) {
-      const query = { fields: [emailFieldIn(table), ...fields] };
+      const field = emailFieldIn(table);
+      const query = { fields: [field, ...fields] };
       const found = await Promise.all(
-        lookupFormulas(emails, emailFieldIn(table)).map(async (filterByFormula) => {
+        lookupFormulas(emails, field).map(async (filterByFormula) => {
           const records: StoredRecord[] = [];
           let offset: string | undefined;
           do {

@@ -4,9 +4,8 @@
  * wait: Airtable counts arrivals in a sliding second, and a burst whose first members arrive late meets
  * the next within one (the load test's emulator did, its process busy). No six departures ever fall
  * within 1,050 ms (five gaps), counted as they really went out, and more while the loop lags; a late
- * one is made up at half a gap.
- * After a 429 it stays shut for the penalty; the client (airtable-client.ts) is the only place that
- * reacts to a 429.
+ * one is made up at half a gap. After a 429 it stays shut for the penalty; the client
+ * (airtable-client.ts) is the only place that reacts to a 429.
  */
 
 /** Airtable's documented limit and penalty. */
