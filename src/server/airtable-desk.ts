@@ -5,9 +5,9 @@
  * ADDRESSES_PER_ROUND addresses each (one lookup while under 100 of them are stored, at most 30
  * writes), up to ROUNDS_IN_FLIGHT at once on disjoint addresses, so the next round's lookup waits in
  * the pacer while this one's writes go, and Airtable's 5 a second stay full whatever batches
- * Cloudflare Queues hands out. A pressed email link and the
- * retention job take their slots from the same pacer (`deskPacer` in worker.ts, POST /pace). A retry waits in storage for its
- * time; after DESK_MAX_ATTEMPTS tries a submission becomes a dead letter, as the queue's would.
+ * Cloudflare Queues hands out. A pressed email link and the retention job take their slots from the
+ * same pacer (`deskPacer` in worker.ts, POST /pace). A retry waits in storage for its time; after
+ * DESK_MAX_ATTEMPTS tries a submission becomes a dead letter, as the queue's would.
  */
 import { isSubmission, normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { formOfTable } from '#src/lib/forms/forms.ts';
