@@ -3,6 +3,7 @@
 // and keeps Airtable's limit as it arrives (the emulator, busy with a lookup, counted 70 ms late).
 import http from 'node:http';
 import { onLoopback } from '#scripts/loopback.ts';
+import { DEPARTURE_SPAN_MS } from '#src/server/pacer.ts';
 import { forward } from './client-spread.ts';
 
 export interface ChaosOptions {
@@ -12,6 +13,28 @@ export interface ChaosOptions {
   /** 0 or none: the upstream's own limit, if any. */
   rateLimitPerSecond?: number;
   rateLimitPenaltyMs?: number;
+}
+
+/**
+ * How close a run came to a 429, from the arrival times: the shortest time in which `requests`
+ * arrived (one more than Airtable's 5 a second: it refuses the sixth within 1,000 ms), and how
+ * many such spans were under the pacer's (DEPARTURE_SPAN_MS, 1,050 ms). tightestSpanMs is null until `requests` came.
+ */
+export function createSpanMeter(requests: number) {
+  const last: number[] = [];
+  let tightestSpanMs: number | null = null;
+  let spansUnderPacerSpan = 0;
+  return {
+    note(at: number) {
+      last.push(at);
+      if (last.length > requests) last.shift();
+      if (last.length < requests) return;
+      const span = at - (last[0] ?? at);
+      tightestSpanMs = Math.min(tightestSpanMs ?? span, span);
+      if (span < DEPARTURE_SPAN_MS) spansUnderPacerSpan += 1;
+    },
+    report: () => ({ tightestSpanMs, spansUnderPacerSpan }),
+  };
 }
 
 export async function startChaosProxy(options: ChaosOptions) {
@@ -27,6 +50,7 @@ export async function startChaosProxy(options: ChaosOptions) {
     // API requests by method and what follows the base in the path ('POST Waitlist/listRecords').
     byKind: {} as Record<string, number>,
   };
+  const spans = createSpanMeter((options.rateLimitPerSecond || 5) + 1);
   const recent: number[] = [];
   // The API requests of the last two seconds, copied when the first 429 came back.
   const lately: { at: number; what: string }[] = [];
@@ -64,6 +88,7 @@ export async function startChaosProxy(options: ChaosOptions) {
         const tenth = Math.floor((now - counts.firstAt) / 10_000);
         while (counts.perTenSeconds.length <= tenth) counts.perTenSeconds.push(0);
         counts.perTenSeconds[tenth] = (counts.perTenSeconds[tenth] ?? 0) + 1;
+        spans.note(now);
         recent.push(now);
         while ((recent[0] ?? now) <= now - 1000) recent.shift();
         counts.peakPerSecond = Math.max(counts.peakPerSecond, recent.length);
@@ -107,5 +132,5 @@ export async function startChaosProxy(options: ChaosOptions) {
     },
     () => [agent],
   );
-  return { ...server, counts: () => structuredClone({ ...counts, before429 }) };
+  return { ...server, counts: () => structuredClone({ ...counts, ...spans.report(), before429 }) };
 }

@@ -37,6 +37,8 @@ export interface RushOptions {
   settleStallMs?: number;
   /** Queued mode: one attacking client keeps this many creates in flight. */
   attackInFlight?: number;
+  /** Queued mode: the desk and the mail in a `wrangler dev` of their own (worker-process.ts). */
+  deskApart?: boolean;
   log?: (line: string) => void;
 }
 
@@ -145,6 +147,7 @@ export async function runRush(options: RushOptions) {
   const closers: (() => Promise<void>)[] = [() => airtable.close()];
   let stopAttack: ReturnType<typeof floodFrom> | undefined;
   let sentMail: (() => { to: string; subject: string; at: number }[]) | undefined;
+  let workerProcesses = 0;
   let mailQueued = 0;
   try {
     // Queued: each visitor from an address of its own (the site limits per address), as in production.
@@ -152,6 +155,7 @@ export async function runRush(options: RushOptions) {
     let began = 0;
     if (options.mode === 'queued') {
       const worker = await startWorker({
+        deskApart: options.deskApart,
         vars: {
           AIRTABLE_API_KEY: airtable.apiKey,
           AIRTABLE_BASE_ID: airtable.baseId,
@@ -167,6 +171,7 @@ export async function runRush(options: RushOptions) {
       });
       closers.unshift(worker.close);
       sentMail = worker.sentEmails;
+      workerProcesses = worker.processes;
       const spread = await startClientSpread(worker.url);
       closers.unshift(spread.close);
       doorFor = spread.urlFor;
@@ -360,9 +365,13 @@ export async function runRush(options: RushOptions) {
       rateLimited: counts.byStatus['429'] ?? 0,
       before429: counts.before429,
       peakRequestsPerSecond: counts.peakPerSecond,
+      tightestSpanMs: counts.tightestSpanMs,
+      spansUnderPacerSpan: counts.spansUnderPacerSpan,
       requestsPerTenSeconds: counts.perTenSeconds,
       requestsByKind: counts.byKind,
       settledMs,
+      /** `wrangler dev` processes (queued mode): 2 with the desk apart. */
+      workerProcesses,
       /** After the burst began (null: not all were stored). */
       lastStoredMs,
       budgetUsed,

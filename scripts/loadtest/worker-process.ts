@@ -28,6 +28,12 @@ export interface WorkerOptions {
   extraArgs?: readonly string[];
   /** Changes wrangler.jsonc for this run only (a test's fewer retries, a refused recipient). */
   editConfig?: (config: WranglerConfig) => void;
+  /**
+   * The desk (the Durable Object) and the mail in a `wrangler dev` of their own, as on Cloudflare,
+   * where no visitor's request runs in the Durable Object's isolate: locally one workerd runs every
+   * isolate of a Worker on one thread, and the load test's visitors then delay the desk's timers.
+   */
+  deskApart?: boolean;
 }
 
 /** wrangler.jsonc as JSON, for `editConfig`. */
@@ -113,7 +119,6 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 export type RunningWorker = Awaited<ReturnType<typeof startWorkerOnce>>;
 
 async function startWorkerOnce(options: WorkerOptions) {
-  const port = await freePort();
   const state = await mkdtemp(path.join(tmpdir(), 'podling-wrangler-'));
   let assetsDir = options.assetsDir;
   if (!assetsDir) {
@@ -123,20 +128,106 @@ async function startWorkerOnce(options: WorkerOptions) {
     await writeFile(path.join(assetsDir, 'index.html'), page('Podling'));
     await writeFile(path.join(assetsDir, '404.html'), page('Not found'));
   }
+  const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // A link secret of this run's own: nothing in the repository signs a link.
   const vars = { LINK_SECRET: randomBytes(32).toString('hex'), SITE_URL: url, ...options.vars };
+  const emails = sentEmailLog();
+  const started: Awaited<ReturnType<typeof startWrangler>>[] = [];
+  const close = async () => {
+    for (const wrangler of started.reverse()) await wrangler.close();
+    await rm(state, { recursive: true, force: true });
+  };
+  const common = { state, assetsDir, vars, options, emails };
+  try {
+    if (options.deskApart) {
+      // The desk's own workerd first (a process, so a thread, of its own), found by the doors'
+      // through a dev registry of this run's own.
+      const env = { WRANGLER_REGISTRY_PATH: path.join(state, 'registry') };
+      const desk = { name: DESK_APART_NAME, port: await freePort(), env };
+      started.push(await startWrangler({ ...common, ...desk, edit: deskApart.desk }));
+      started.push(await startWrangler({ ...common, name: 'doors', port, env, edit: deskApart.doors }));
+    } else started.push(await startWrangler({ ...common, name: 'worker', port, env: {} }));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  // processes: how many `wrangler dev` it took (2 with the desk apart).
+  return { url, close, sentEmails: () => emails.emails(), processes: started.length };
+}
+
+/** The Worker's name in the desk's own process (`deskApart`), which the doors' desk binding names. */
+const DESK_APART_NAME = 'podling-desk';
+
+/**
+ * The two configs of a run with the desk apart: the doors' (the submissions' queue and its
+ * consumer, the desk reached in the other process) and the desk's (the Durable Object, the mail
+ * queue and its consumer). Same script, same bindings otherwise.
+ */
+const deskApart = {
+  doors(config: WranglerConfig) {
+    const objects = config.durable_objects as { bindings: Record<string, unknown>[] };
+    for (const binding of objects.bindings) binding.script_name = DESK_APART_NAME;
+    delete config.migrations;
+    config.queues = {
+      ...config.queues,
+      consumers: config.queues?.consumers?.filter((each) =>
+        String(each.queue).startsWith('podling-submissions'),
+      ),
+    };
+  },
+  desk(config: WranglerConfig) {
+    config.name = DESK_APART_NAME;
+    config.queues = {
+      ...config.queues,
+      consumers: config.queues?.consumers?.filter(
+        (each) => !String(each.queue).startsWith('podling-submissions'),
+      ),
+    };
+  },
+};
+
+/** One `wrangler dev`, answering at `port`; its log lines go to `onLog` and the email log. */
+async function startWrangler({
+  state,
+  assetsDir,
+  vars,
+  options,
+  emails,
+  name,
+  port,
+  env,
+  edit,
+}: {
+  state: string;
+  assetsDir: string;
+  vars: Record<string, string>;
+  options: WorkerOptions;
+  emails: ReturnType<typeof sentEmailLog>;
+  name: string;
+  port: number;
+  env: Record<string, string>;
+  edit?: (config: WranglerConfig) => void;
+}) {
+  const url = `http://127.0.0.1:${port}`;
+  const own = path.join(state, name);
+  await mkdir(own);
+  const editConfig = options.editConfig;
   const flags = {
-    '--config': options.editConfig
-      ? await editedConfig(state, options.editConfig)
-      : path.join(ROOT, 'wrangler.jsonc'),
+    '--config':
+      editConfig || edit
+        ? await editedConfig(own, (config) => {
+            editConfig?.(config);
+            edit?.(config);
+          })
+        : path.join(ROOT, 'wrangler.jsonc'),
     '--ip': '127.0.0.1',
     '--port': String(port),
     // Its own devtools port too: wrangler's default (9229) is one per machine, and two Workers
     // starting at once (the integration tests' forks, the two moved clocks) raced for it.
     '--inspector-port': String(await freePort()),
     '--assets': assetsDir,
-    '--persist-to': path.join(state, 'persist'),
+    '--persist-to': path.join(own, 'persist'),
   };
   const args = [
     WRANGLER,
@@ -144,15 +235,14 @@ async function startWorkerOnce(options: WorkerOptions) {
     ...Object.entries(flags).flat(),
     '--show-interactive-dev-session=false',
     ...(options.extraArgs ?? []),
-    ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
+    ...Object.entries(vars).flatMap(([key, value]) => ['--var', `${key}:${value}`]),
   ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...withoutMovedClock(process.env), ...WRANGLER_LOCAL_ENV, NO_COLOR: '1' },
+    env: { ...withoutMovedClock(process.env), ...WRANGLER_LOCAL_ENV, ...env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const emails = sentEmailLog();
   for (const stream of [child.stdout, child.stderr]) {
     stream.on('data', (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-20_000);
@@ -170,7 +260,6 @@ async function startWorkerOnce(options: WorkerOptions) {
       await exited;
       clearTimeout(timer);
     }
-    await rm(state, { recursive: true, force: true });
   };
   // Until it answers: a start that ends or loses its port fails at once (startWorker retries the latter).
   try {
@@ -185,5 +274,5 @@ async function startWorkerOnce(options: WorkerOptions) {
     await close();
     throw error;
   }
-  return { url, close, sentEmails: () => emails.emails() };
+  return { close };
 }

@@ -18,6 +18,8 @@ export const RATE_WINDOW_MS = 1_000;
  * 50 ms more than Airtable's second (arrival jitter up to that is absorbed) and 95 % of the budget is used.
  */
 const GAP_MARGIN = 1.05;
+/** Never more than AIRTABLE_REQUESTS_PER_SECOND departures within this (1,050 ms), while the loop keeps time. */
+export const DEPARTURE_SPAN_MS = RATE_WINDOW_MS * GAP_MARGIN;
 
 /** How long a lag the loop showed widens the pacer's span (lagAllowance). */
 const LAG_MEMORY_MS = 5_000;
