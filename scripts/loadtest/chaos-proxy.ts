@@ -22,18 +22,26 @@ export interface ChaosOptions {
  */
 export function createSpanMeter(requests: number) {
   const last: number[] = [];
+  let first: number | undefined;
   let tightestSpanMs: number | null = null;
+  // When the tightest span began, in ms after the first request.
+  let tightestAtMs: number | null = null;
   let spansUnderPacerSpan = 0;
   return {
     note(at: number) {
+      first ??= at;
       last.push(at);
       if (last.length > requests) last.shift();
       if (last.length < requests) return;
-      const span = at - (last[0] ?? at);
-      tightestSpanMs = Math.min(tightestSpanMs ?? span, span);
+      const began = last[0] ?? at;
+      const span = at - began;
+      if (tightestSpanMs === null || span < tightestSpanMs) {
+        tightestSpanMs = span;
+        tightestAtMs = began - first;
+      }
       if (span < DEPARTURE_SPAN_MS) spansUnderPacerSpan += 1;
     },
-    report: () => ({ tightestSpanMs, spansUnderPacerSpan }),
+    report: () => ({ tightestSpanMs, tightestAtMs, spansUnderPacerSpan }),
   };
 }
 

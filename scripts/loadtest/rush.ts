@@ -366,6 +366,7 @@ export async function runRush(options: RushOptions) {
       before429: counts.before429,
       peakRequestsPerSecond: counts.peakPerSecond,
       tightestSpanMs: counts.tightestSpanMs,
+      tightestAtMs: counts.tightestAtMs,
       spansUnderPacerSpan: counts.spansUnderPacerSpan,
       requestsPerTenSeconds: counts.perTenSeconds,
       requestsByKind: counts.byKind,
