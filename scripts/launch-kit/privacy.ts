@@ -28,7 +28,7 @@ const USAGE = [
   '       npm run privacy:erase -- EMAIL',
   '       npm run privacy:export -- EMAIL',
   'Airtable: AIRTABLE_API_KEY, AIRTABLE_BASE_ID, AIRTABLE_ENDPOINT_URL (or --site-token, --base, --endpoint URL).',
-  "Workers deploy: SITE_URL and ADMIN_TOKEN (or --url, --admin-token) make erase and export cover the Worker's dead letters too.",
+  "Workers deploy: SITE_URL and ADMIN_TOKEN (or --url, --admin-token) make erase and export cover the Worker's dead letters too, and erase its submissions waiting to be written.",
 ].join('\n');
 
 /** `now`: the retention's and the export's clock; `out`, `err`: where output goes (tests collect it). */
@@ -110,6 +110,12 @@ export async function main(
       return 0;
     }
 
+    // The Worker first: a submission of it still waiting to be written would make its record again.
+    const onWorker = site
+      ? await deadLetterAdmin<{ erased: number; waiting?: number; stillWriting?: boolean }>(site, '/erase', {
+          email,
+        })
+      : undefined;
     const erased = await eraseEmail({ client, now }, email);
     const tables = privacyTables();
     if (erased.length === 0) out(`Nothing found for ${target} in ${tables.join(' or ')}.`);
@@ -121,12 +127,16 @@ export async function main(
         .join(', ');
       out(`Erased ${target}: ${counts} ${requestCount(client)}.`);
     }
-    if (site) {
-      const { erased: letters } = await deadLetterAdmin<{ erased: number }>(site, '/erase', { email });
-      out(`Dead letters of ${target} dropped on the Worker: ${letters}.`);
+    if (onWorker) {
+      out(`Dead letters of ${target} dropped on the Worker: ${onWorker.erased}.`);
+      out(`Submissions of ${target} waiting to be written, dropped on the Worker: ${onWorker.waiting ?? 0}.`);
+      if (onWorker.stillWriting)
+        out(
+          `A write of ${target} was still under way on the Worker (Airtable is slow or refusing): run this again in a few minutes.`,
+        );
     } else {
       out(
-        "(On the Workers deploy, set SITE_URL and ADMIN_TOKEN to drop the Worker's dead letters of it too.)",
+        "(On the Workers deploy, set SITE_URL and ADMIN_TOKEN to drop the Worker's dead letters and waiting submissions of it too.)",
       );
     }
     return 0;

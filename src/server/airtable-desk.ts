@@ -7,7 +7,8 @@
  * the pacer while this one's writes go, and Airtable's 5 a second stay full whatever batches
  * Cloudflare Queues hands out. A pressed email link and the retention job take their slots from the
  * same pacer (`deskPacer` in worker.ts, POST /pace). A retry waits in storage for its time; after
- * DESK_MAX_ATTEMPTS tries a submission becomes a dead letter, as the queue's would.
+ * DESK_MAX_ATTEMPTS tries a submission becomes a dead letter, as the queue's would. An erasure
+ * (POST /erase, desk-erasure.ts) drops an address's waiting submissions and those accepted before it.
  */
 import { isSubmission, normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { formOfTable } from '#src/lib/forms/forms.ts';
@@ -38,6 +39,8 @@ const KEYS_PER_CALL = 128;
 const inChunks = <T>(all: readonly T[], size: number) =>
   Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
 const ITEM_PREFIX = 'q:';
+/** The storage keys of erased addresses (desk-erasure.ts): the prefix and the address's SHA-256. */
+const ERASED_PREFIX = 'erased:';
 
 /** A submission (or whatever a queue message held) waiting in the desk's storage. */
 export interface DeskItem {
@@ -106,6 +109,10 @@ export class Backlog {
     if (rest.length > 0) this.#groups.set(item.group, rest);
     else this.#groups.delete(item.group);
   }
+  /** The waiting items whose group (`table\naddress`) `holds` says yes to. */
+  matching(holds: (group: string) => boolean): DeskItem[] {
+    return [...this.#groups].flatMap(([group, items]) => (holds(group) ? items : []));
+  }
   /** When the next waiting item may be tried (Infinity: none waits). */
   earliest(): number {
     let at = Number.POSITIVE_INFINITY;
@@ -154,6 +161,8 @@ export class AirtableDesk {
   readonly #env: DeskEnv;
   readonly #backlog = new Backlog();
   readonly #busy = new Set<string>();
+  /** Erased addresses' SHA-256 → when (desk-erasure.ts). */
+  readonly #erased = new Map<string, number>();
   #seq = 0;
   #draining = false;
   #wake = () => {};
@@ -173,10 +182,12 @@ export class AirtableDesk {
       const stored = await state.storage.list<DeskItem>({ prefix: ITEM_PREFIX });
       for (const item of stored.values()) this.#backlog.set(item);
       this.#seq = (await state.storage.get<number>('seq')) ?? 0;
+      const erased = await state.storage.list<number>({ prefix: ERASED_PREFIX });
+      for (const [key, at] of erased) this.#erased.set(key.slice(ERASED_PREFIX.length), at);
     });
   }
 
-  /** POST /accept (queue messages, kept before the answer), /pace (a slot) and /penalise (a 429 seen). */
+  /** POST /accept (queue messages, kept before the answer), /pace (a slot), /penalise (a 429 seen), /erase. */
   async fetch(request: Request): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
     if (pathname === '/accept') {
@@ -190,6 +201,19 @@ export class AirtableDesk {
       // up to a gap later than the pacer counts it, and the next must not follow it within the gap.
       if (ok) void this.#pacer.acquire();
       return Response.json({ ok, closedFor: this.#pacer.closedFor() });
+    }
+    if (pathname === '/erase') {
+      await this.#loaded;
+      const { email } = (await request.json()) as { email: string };
+      const { eraseFromDesk } = await import('./desk-erasure.ts');
+      const desk = {
+        backlog: this.#backlog,
+        busy: this.#busy,
+        erased: this.#erased,
+        storage: this.#state.storage,
+      };
+      const erasedKey = (sha: string) => ERASED_PREFIX + sha;
+      return Response.json(await eraseFromDesk({ ...desk, erasedKey }, String(email)));
     }
     if (pathname === '/penalise') {
       this.#pacer.penalise();
@@ -216,8 +240,9 @@ export class AirtableDesk {
       const key = `${ITEM_PREFIX}${String(this.#seq).padStart(12, '0')}`;
       fresh.push({ key, id, body, group, attempts: 1, notBefore: now });
     }
-    await this.#store(fresh);
-    for (const item of fresh) this.#backlog.set(item);
+    const kept = await this.#withoutErased(fresh);
+    await this.#store(kept);
+    for (const item of kept) this.#backlog.set(item);
     if (this.#draining) this.#wake();
     else await this.#state.storage.setAlarm(now);
   }
@@ -338,10 +363,20 @@ export class AirtableDesk {
       });
   }
 
-  /** Deletes what was written, keeps what waits, and turns what ran out of tries into dead letters. */
-  async #settle(done: string[], later: DeskItem[], exhausted: DeskItem[]): Promise<void> {
-    for (const item of exhausted) await this.#deadLetter(item.body, 'retries exhausted');
-    const gone = [...done, ...exhausted.map((item) => item.key)];
+  /** The items, less those of an address erased after the door accepted them (desk-erasure.ts). */
+  async #withoutErased(items: DeskItem[]): Promise<DeskItem[]> {
+    if (this.#erased.size === 0) return items;
+    const dropped = new Set(await (await import('./desk-erasure.ts')).erasedItems(items, this.#erased));
+    return items.filter((item) => !dropped.has(item));
+  }
+
+  /** Deletes what was written or erased, keeps what waits, and turns what ran out of tries into dead letters. */
+  async #settle(done: string[], retried: DeskItem[], exhausted: DeskItem[]): Promise<void> {
+    for (const item of await this.#withoutErased(exhausted))
+      await this.#deadLetter(item.body, 'retries exhausted');
+    const later = await this.#withoutErased(retried);
+    const erased = retried.filter((item) => !later.includes(item));
+    const gone = [...done, ...exhausted.map((item) => item.key), ...erased.map((item) => item.key)];
     for (const key of gone) this.#backlog.delete(key);
     for (const item of later) this.#backlog.set(item);
     for (const keys of inChunks(gone, KEYS_PER_CALL)) await this.#state.storage.delete(keys);

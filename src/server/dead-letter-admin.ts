@@ -61,6 +61,11 @@ export interface DeadLetterAdminOptions {
   failureDelayMs?: number;
   /** Puts an unsent email back on the mail queue; without it, mail letters are kept on replay. */
   requeueMail?: (job: MailJob) => Promise<void>;
+  /**
+   * Erasure's reach into the writer: drops the email's submissions still waiting to be written
+   * (desk-erasure.ts); stillWriting, a write of it was under way past the wait.
+   */
+  eraseWaiting?: (email: string) => Promise<{ erased: number; stillWriting: boolean }>;
 }
 
 export interface DeadLetterAdminEnv {
@@ -73,7 +78,8 @@ export interface DeadLetterAdminEnv {
  *                                  (kind: 'submission' not stored, or 'mail' not sent)
  * POST /api/dead-letters/replay  → re-queues every letter (a submission to the writer, an email
  *                                  to the mail queue), deletes it; { replayed }
- * POST /api/dead-letters/erase   { email } → deletes that email's letters; { erased }
+ * POST /api/dead-letters/erase   { email } → deletes that email's letters and its submissions
+ *                                  waiting to be written; { erased, waiting, stillWriting }
  * Without ADMIN_TOKEN configured the endpoint does not exist (404); a wrong token gets 401.
  */
 export async function handleDeadLetterAdmin(
@@ -125,13 +131,15 @@ export async function handleDeadLetterAdmin(
     const email = String(posted?.email ?? '');
     if (!email.trim()) return Response.json({ error: 'email required' }, { status: 400 });
     const target = normaliseEmail(email);
+    // The waiting submissions first: one that fails now becomes no dead letter after this.
+    const waiting = (await options.eraseWaiting?.(target)) ?? { erased: 0, stillWriting: false };
     let erased = 0;
-    for (const { key, letter } of letters) {
+    for (const { key, letter } of await listDeadLetters(store)) {
       if (!addressesOf(letter).includes(target)) continue;
       await store.delete(key);
       erased += 1;
     }
-    return Response.json({ erased });
+    return Response.json({ erased, waiting: waiting.erased, stillWriting: waiting.stillWriting });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {
     let replayed = 0;

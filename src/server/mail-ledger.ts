@@ -40,7 +40,7 @@ const SENT_PREFIX = 'mail-sent:';
 const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 /** The key's SHA-256, so no address is a KV key of its own. */
-async function digest(key: string): Promise<string> {
+export async function digest(key: string): Promise<string> {
   const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

@@ -47,7 +47,7 @@ function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
   return queue ? { send: (submission) => queue.send(submission, { contentType: 'json' }) } : undefined;
 }
 
-/** The one paced writer's namespace (airtable-desk.ts), as this Worker reaches it: POST /accept, /pace. */
+/** The one paced writer's namespace (airtable-desk.ts), as this Worker reaches it: POST /accept, /pace, /erase. */
 interface DeskNamespace {
   idFromName(name: string): unknown;
   get(id: unknown): { fetch(input: string, init?: RequestInit): Promise<Response> };
@@ -57,16 +57,32 @@ interface DeskNamespace {
 const DESK_NAME = 'airtable';
 const deskOf = (namespace: DeskNamespace) => namespace.get(namespace.idFromName(DESK_NAME));
 
+/** POSTs `body` to the desk's `path`; its answer, or a throw when it did not succeed. */
+async function askDesk(namespace: DeskNamespace, path: string, body: unknown): Promise<Response> {
+  const answer = await deskOf(namespace).fetch(`https://desk${path}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+  });
+  if (!answer.ok) throw new Error(`The Airtable desk answered ${answer.status}`);
+  return answer;
+}
+
 /** Hands queue messages to the desk; resolves once it has kept them (then they may be acked). */
 async function handToDesk(
   namespace: DeskNamespace,
   messages: readonly { id: string; body: unknown }[],
 ): Promise<void> {
-  const answer = await deskOf(namespace).fetch('https://desk/accept', {
-    method: 'POST',
-    body: JSON.stringify(messages.map(({ id, body }) => ({ id, body }))),
-  });
-  if (!answer.ok) throw new Error(`The Airtable desk answered ${answer.status}`);
+  await askDesk(
+    namespace,
+    '/accept',
+    messages.map(({ id, body }) => ({ id, body })),
+  );
+}
+
+/** Erasure's reach into the desk (desk-erasure.ts): the email's waiting submissions dropped. */
+async function eraseFromDesk(namespace: DeskNamespace, email: string) {
+  const answer = await askDesk(namespace, '/erase', { email });
+  return (await answer.json()) as { erased: number; stillWriting: boolean };
 }
 
 /**
@@ -204,6 +220,7 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
       clientAddress: connectingAddress(request) ?? 'unknown',
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
       ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
+      eraseWaiting: (email) => eraseFromDesk(env.AIRTABLE_DESK, email),
     });
   }
   if (isHiddenPath(pathname) || startsWith(pathname, '/api')) {

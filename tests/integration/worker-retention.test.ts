@@ -137,6 +137,48 @@ describe('retention and erasure on the Worker under workerd', () => {
     );
     expect(code).toBe(0);
     expect(out).toContain(`Dead letters of ${erased} dropped on the Worker: 1.`);
+    expect(out).toContain(`Submissions of ${erased} waiting to be written, dropped on the Worker: 0.`);
     expect(await letters()).toEqual([other]);
   }, 90_000);
+
+  it('erasure drops a submission the desk keeps for its retry, which is then never written (its neighbour is)', async () => {
+    const token = Date.now().toString(36);
+    const [erased, kept] = [`waiting.${token}@school.example`, `kept.${token}@school.example`];
+    const ask = (email: string) =>
+      enhancedPost(`${worker.url}${FORMS.quote.path}`, {
+        email,
+        contactName: 'Grace',
+        schoolName: 'Oak School',
+        useCases: ['showcase-creativity'],
+      });
+    // Airtable's penalty, started by ten reads at once: the desk's lookup meets a 429 and keeps
+    // both quotes for their retry 30 s later.
+    const read = () =>
+      fetch(`${emulator.url}/v0/${emulator.baseId}/School%20Quotes?maxRecords=1`, {
+        headers: { authorization: `Bearer ${emulator.apiKey}` },
+      });
+    const statuses = await Promise.all(Array.from({ length: 10 }, async () => (await read()).status));
+    expect(statuses).toContain(429);
+    const seen = worker.logs.length;
+    expect((await ask(erased)).status).toBe(200);
+    expect((await ask(kept)).status).toBe(200);
+    // The desk's rounds (one or two): nothing stored, both kept for their retry.
+    const retried = () =>
+      worker.logs
+        .slice(seen)
+        .map((line) => /Airtable writer: a round of .* (\d+) retried/.exec(line)?.[1] ?? '0')
+        .reduce((sum, count) => sum + Number(count), 0);
+    await expect.poll(retried, { timeout: 20_000 }).toBe(2);
+
+    const answer = await fetch(`${worker.url}/api/dead-letters/erase`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: erased.toUpperCase() }),
+    });
+    expect(await answer.json()).toEqual({ erased: 0, waiting: 1, stillWriting: false });
+
+    const stored = () => emulator.records('School Quotes').map((record) => String(record.fields.Email));
+    await expect.poll(stored, { timeout: 90_000, interval: 1_000 }).toContain(kept);
+    expect(stored()).not.toContain(erased);
+  }, 150_000);
 });

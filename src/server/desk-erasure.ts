@@ -1,0 +1,81 @@
+/**
+ * Erasure (Article 17) reaches the submissions the Airtable desk still keeps. `npm run
+ * privacy:erase` asks the Worker (POST /api/dead-letters/erase), which asks the desk (POST /erase).
+ * The desk drops the address's waiting submissions, on both forms, and waits out a round in flight
+ * that holds the address, so that round's write lands before the command deletes the records. It
+ * remembers the erasure for ERASURE_MEMORY_MS: a submission the door accepted before the erasure
+ * and handed over later (from the queue, or back from a failed round for its retry) is dropped
+ * too. A submission accepted after the erasure is a new one and is kept. The address is
+ * remembered by its SHA-256 only.
+ */
+import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
+import { digest } from './mail-ledger.ts';
+import type { Backlog, DeskItem, DeskState } from './airtable-desk.ts';
+
+/** Cloudflare Queues' default retention: no submission accepted before an erasure is handed over later. */
+const ERASURE_MEMORY_MS = 4 * 24 * 60 * 60_000;
+/** The longest an erasure waits for a round in flight holding the address (a 429's 30 s, and the writes). */
+const IN_FLIGHT_WAIT_MS = 90_000;
+const IN_FLIGHT_POLL_MS = 250;
+
+/** The address part of a desk item's group (`table\naddress`). */
+const addressOf = (group: string) => group.slice(group.indexOf('\n') + 1);
+
+/** The items whose address was erased after the door accepted them (`erased`: SHA-256 → when). */
+export async function erasedItems(
+  items: readonly DeskItem[],
+  erased: ReadonlyMap<string, number>,
+): Promise<DeskItem[]> {
+  const dropped: DeskItem[] = [];
+  for (const item of items) {
+    const at = erased.get(await digest(addressOf(item.group)));
+    const acceptedAt = Date.parse((item.body as Submission).acceptedAt);
+    // A submission without a readable time is older than any erasure: dropped.
+    if (at !== undefined && !(acceptedAt > at)) dropped.push(item);
+  }
+  return dropped;
+}
+
+/** What of the desk an erasure reaches. */
+export interface ErasableDesk {
+  backlog: Backlog;
+  /** The groups (`table\naddress`) of the rounds in flight. */
+  busy: ReadonlySet<string>;
+  /** Erased addresses' SHA-256 → when (ms since the epoch). */
+  erased: Map<string, number>;
+  storage: DeskState['storage'];
+  /** The storage key that remembers an erasure, from the address's SHA-256. */
+  erasedKey: (sha: string) => string;
+}
+
+/**
+ * Erases `email` from the desk: `erased`, the waiting submissions dropped; `stillWriting`, a round
+ * holding it was still in flight after IN_FLIGHT_WAIT_MS (its record may be written after the
+ * command's deletion: run it again).
+ */
+export async function eraseFromDesk(
+  desk: ErasableDesk,
+  email: string,
+  { now = Date.now, sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)) } = {},
+): Promise<{ erased: number; stillWriting: boolean }> {
+  const address = normaliseEmail(email);
+  const key = await digest(address);
+  const at = now();
+  desk.erased.set(key, at);
+  const forgotten = [...desk.erased].filter(([, when]) => when <= at - ERASURE_MEMORY_MS).map(([k]) => k);
+  for (const old of forgotten) desk.erased.delete(old);
+  await desk.storage.put({ [desk.erasedKey(key)]: at });
+  if (forgotten.length > 0) await desk.storage.delete(forgotten.map(desk.erasedKey));
+  const holds = (group: string) => addressOf(group) === address;
+  let erased = 0;
+  for (const deadline = at + IN_FLIGHT_WAIT_MS; ; await sleep(IN_FLIGHT_POLL_MS)) {
+    // Taken from the backlog at once, so no round picks them while their storage is deleted. A
+    // round's own stay with it: it writes them, or drops their retry (erasedItems).
+    const waiting = desk.backlog.matching((group) => holds(group) && !desk.busy.has(group));
+    for (const item of waiting) desk.backlog.delete(item.key);
+    if (waiting.length > 0) await desk.storage.delete(waiting.map((item) => item.key));
+    erased += waiting.length;
+    const inFlight = [...desk.busy].some(holds);
+    if (!inFlight || now() >= deadline) return { erased, stillWriting: inFlight };
+  }
+}
