@@ -112,7 +112,12 @@ export async function main(
 
     // The Worker first: a submission of it still waiting to be written would make its record again.
     const onWorker = site
-      ? await deadLetterAdmin<{ erased: number; waiting?: number; stillWriting?: boolean }>(site, '/erase', {
+      ? await deadLetterAdmin<{
+          erased: number;
+          waiting?: number;
+          stillWriting?: boolean;
+          teamNotices?: number;
+        }>(site, '/erase', {
           email,
         })
       : undefined;
@@ -130,6 +135,7 @@ export async function main(
     if (onWorker) {
       out(`Dead letters of ${target} dropped on the Worker: ${onWorker.erased}.`);
       out(`Submissions of ${target} waiting to be written, dropped on the Worker: ${onWorker.waiting ?? 0}.`);
+      out(`Notices of ${target} held for the schools team's digest, dropped: ${onWorker.teamNotices ?? 0}.`);
       if (onWorker.stillWriting)
         out(
           `A write of ${target} was still under way on the Worker (Airtable is slow or refusing): run this again in a few minutes.`,

@@ -66,6 +66,8 @@ export interface DeadLetterAdminOptions {
    * (desk-erasure.ts); stillWriting, a write of it was under way past the wait.
    */
   eraseWaiting?: (email: string) => Promise<{ erased: number; stillWriting: boolean }>;
+  /** Erasure's reach into the team inbox: the email's notices held for a digest (team-inbox.ts). */
+  eraseHeldNotices?: (email: string) => Promise<number>;
 }
 
 export interface DeadLetterAdminEnv {
@@ -78,8 +80,9 @@ export interface DeadLetterAdminEnv {
  *                                  (kind: 'submission' not stored, or 'mail' not sent)
  * POST /api/dead-letters/replay  → re-queues every letter (a submission to the writer, an email
  *                                  to the mail queue), deletes it; { replayed }
- * POST /api/dead-letters/erase   { email } → deletes that email's letters and its submissions
- *                                  waiting to be written; { erased, waiting, stillWriting }
+ * POST /api/dead-letters/erase   { email } → deletes that email's letters, its submissions
+ *                                  waiting to be written and its team notices held for a digest;
+ *                                  { erased, waiting, stillWriting, teamNotices }
  * Without ADMIN_TOKEN configured the endpoint does not exist (404); a wrong token gets 401.
  */
 export async function handleDeadLetterAdmin(
@@ -139,7 +142,13 @@ export async function handleDeadLetterAdmin(
       await store.delete(key);
       erased += 1;
     }
-    return Response.json({ erased, waiting: waiting.erased, stillWriting: waiting.stillWriting });
+    const teamNotices = (await options.eraseHeldNotices?.(target)) ?? 0;
+    return Response.json({
+      erased,
+      waiting: waiting.erased,
+      stillWriting: waiting.stillWriting,
+      teamNotices,
+    });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {
     let replayed = 0;

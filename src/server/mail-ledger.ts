@@ -31,7 +31,7 @@ function stillCounted(sentAt: readonly number[], now: number, limits: MailLimits
 /** The part of a Workers KV namespace the ledger uses. */
 export interface MailLedgerKv {
   get(key: string): Promise<string | null>;
-  put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
+  put(key: string, value: string, options?: { expirationTtl?: number; expiration?: number }): Promise<void>;
 }
 
 const KV_PREFIX = 'mail-ledger:';

@@ -6,7 +6,7 @@
  * reads only hours ended DIGEST_SETTLE_MS ago (KV settles within a minute), never the same key. The next
  * team notice and the hourly cron (TEAM_DIGEST_CRON) send digests: only then is this loaded.
  */
-import { keyedSerialiser } from '#src/lib/forms/submission.ts';
+import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { FORM_LIST } from '#src/lib/forms/forms.ts';
 import { type HeldHour, type HeldNotice, teamDigest } from './emails.ts';
 import type { MailLedger, MailLedgerKv } from './mail-ledger.ts';
@@ -46,6 +46,15 @@ export function heldNotices(kv: MailLedgerKv) {
   };
   const write = (hour: number, held: { notices: HeldNotice[]; more: number }) =>
     kv.put(HELD_PREFIX + hour, JSON.stringify(held), { expirationTtl: HELD_TTL_SECONDS });
+  // An hour's list rewritten later keeps the expiry it had (its hour's end plus HELD_TTL_SECONDS),
+  // or a minute from now, the soonest KV takes.
+  const rewrite = (hour: number, held: { notices: HeldNotice[]; more: number }, now: Date) =>
+    kv.put(HELD_PREFIX + hour, JSON.stringify(held), {
+      expiration: Math.max(
+        ((hour + 1) * HOUR_MS) / 1000 + HELD_TTL_SECONDS,
+        Math.ceil(now.getTime() / 1000) + 60,
+      ),
+    });
   const oneAtATime = keyedSerialiser();
   // Hours before this one this store has read since they ended (and sent their digests).
   let readBefore = 0;
@@ -72,6 +81,21 @@ export function heldNotices(kv: MailLedgerKv) {
       return found;
     },
     sent: (hour: number) => write(hour, { notices: [], more: 0 }),
+    /** Erasure (Article 17): drops `contact`'s notices from every hour still kept; how many went. */
+    async erase(contact: string, now: Date): Promise<number> {
+      const address = normaliseEmail(contact);
+      const last = hourOf(now.getTime());
+      let erased = 0;
+      for (let hour = last - HELD_TTL_SECONDS / 3600; hour <= last; hour += 1)
+        await oneAtATime(String(hour), async () => {
+          const held = await read(hour);
+          const notices = held.notices.filter((notice) => normaliseEmail(notice.contact) !== address);
+          if (notices.length === held.notices.length) return;
+          erased += held.notices.length - notices.length;
+          await rewrite(hour, { ...held, notices }, now);
+        });
+      return erased;
+    },
   };
 }
 
@@ -84,6 +108,11 @@ function heldOf(ledger: MailLedger) {
 }
 
 /** Whether the team's inbox takes one more notice now; if not, it is held for its hour's digest. */
+/** Erasure (Article 17): `contact`'s notices held for a digest, dropped from the ledger's KV; how many. */
+export function eraseHeldNotices(kv: MailLedgerKv, contact: string, now: Date): Promise<number> {
+  return heldNotices(kv).erase(contact, now);
+}
+
 export async function admitNotice(ledger: MailLedger, notice: HeldNotice, at: Date): Promise<boolean> {
   if (await ledger.reserve(TEAM_INBOX, at, TEAM_HOURLY_LIMITS)) return true;
   await heldOf(ledger).hold(notice, at);

@@ -221,6 +221,10 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
       ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
       eraseWaiting: (email) => eraseFromDesk(env.AIRTABLE_DESK, email),
+      eraseHeldNotices: async (email) => {
+        const kv = env.MAIL_LEDGER;
+        return kv ? (await import('./team-inbox.ts')).eraseHeldNotices(kv, email, new Date()) : 0;
+      },
     });
   }
   if (isHiddenPath(pathname) || startsWith(pathname, '/api')) {

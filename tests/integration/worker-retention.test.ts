@@ -138,6 +138,7 @@ describe('retention and erasure on the Worker under workerd', () => {
     expect(code).toBe(0);
     expect(out).toContain(`Dead letters of ${erased} dropped on the Worker: 1.`);
     expect(out).toContain(`Submissions of ${erased} waiting to be written, dropped on the Worker: 0.`);
+    expect(out).toContain(`Notices of ${erased} held for the schools team's digest, dropped: 0.`);
     expect(await letters()).toEqual([other]);
   }, 90_000);
 
@@ -175,7 +176,7 @@ describe('retention and erasure on the Worker under workerd', () => {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ email: erased.toUpperCase() }),
     });
-    expect(await answer.json()).toEqual({ erased: 0, waiting: 1, stillWriting: false });
+    expect(await answer.json()).toEqual({ erased: 0, waiting: 1, stillWriting: false, teamNotices: 0 });
 
     const stored = () => emulator.records('School Quotes').map((record) => String(record.fields.Email));
     await expect.poll(stored, { timeout: 90_000, interval: 1_000 }).toContain(kept);

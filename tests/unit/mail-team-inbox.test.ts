@@ -4,7 +4,12 @@ import { sendMailJobs } from '#src/server/mailer.ts';
 import { kvMailLedger, type MailLedgerKv, memoryMailLedger } from '#src/server/mail-ledger.ts';
 import type { MailJob } from '#src/server/mailer.ts';
 import { parseMailSettings } from '#src/server/settings.ts';
-import { heldNotices, queueTeamDigests, TEAM_NOTICES_PER_HOUR } from '#src/server/team-inbox.ts';
+import {
+  eraseHeldNotices,
+  heldNotices,
+  queueTeamDigests,
+  TEAM_NOTICES_PER_HOUR,
+} from '#src/server/team-inbox.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -124,5 +129,42 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
         log: () => undefined,
       });
     expect(sent).toEqual(['team-digest:2026-05-04T09:00:00.000Z']);
+  });
+
+  it("erasure drops a contact's held notices from the hours still kept, keeping each hour's expiry, and the digest lists the rest", async () => {
+    const values = new Map<string, string>();
+    const puts: { key: string; expiration?: number }[] = [];
+    const kv: MailLedgerKv = {
+      get: async (key) => values.get(key) ?? null,
+      put: async (key, value, options) => {
+        values.set(key, value);
+        puts.push({ key, ...(options?.expiration ? { expiration: options.expiration } : {}) });
+      },
+    };
+    const { jobs, mail } = mailOver(kvMailLedger(kv));
+    // 30 notices go out; 31 and 32 are held, 32 twice over (a second quote of the same contact).
+    for (let n = 1; n <= 32; n += 1)
+      await queueOutcomeMail(mail, quote(n), 'https://x', { now: () => START + n * 1000 });
+    await queueOutcomeMail(mail, { ...quote(32), key: 'msg-32b' }, 'https://x', {
+      now: () => START + 40_000,
+    });
+    const heldFor = async () => JSON.stringify([...values].filter(([key]) => key.startsWith('team-held:')));
+    expect(await heldFor()).toContain('head32@school32.sch.uk');
+
+    puts.length = 0;
+    const erasedAt = new Date(START + 20 * MINUTE);
+    expect(await eraseHeldNotices(kv, '  HEAD32@School32.sch.uk ', erasedAt)).toBe(2);
+    expect(await heldFor()).not.toContain('head32@school32.sch.uk');
+    // The hour's list keeps its expiry: two days after its hour ended.
+    expect(puts).toEqual([
+      { key: expect.stringMatching(/^team-held:/), expiration: (START + HOUR) / 1000 + 2 * 24 * 60 * 60 },
+    ]);
+    expect(await eraseHeldNotices(kv, 'head32@school32.sch.uk', erasedAt)).toBe(0);
+
+    await queueTeamDigests(mail, new Date(START + HOUR + 5 * MINUTE));
+    const [digest] = digests(jobs);
+    expect(digest?.subject).toBe(EMAIL_COPY.schoolsTeam.digest.subject(1));
+    expect(digest?.text).toContain('head31@school31.sch.uk');
+    expect(digest?.text).not.toContain('head32@school32.sch.uk');
   });
 });
