@@ -206,14 +206,9 @@ export class AirtableDesk {
       await this.#loaded;
       const { email } = (await request.json()) as { email: string };
       const { eraseFromDesk } = await import('./desk-erasure.ts');
-      const desk = {
-        backlog: this.#backlog,
-        busy: this.#busy,
-        erased: this.#erased,
-        storage: this.#state.storage,
-      };
+      const [backlog, busy, erased, storage] = [this.#backlog, this.#busy, this.#erased, this.#state.storage];
       const erasedKey = (sha: string) => ERASED_PREFIX + sha;
-      return Response.json(await eraseFromDesk({ ...desk, erasedKey }, String(email)));
+      return Response.json(await eraseFromDesk({ backlog, busy, erased, storage, erasedKey }, String(email)));
     }
     if (pathname === '/penalise') {
       this.#pacer.penalise();
@@ -375,7 +370,8 @@ export class AirtableDesk {
     for (const item of await this.#withoutErased(exhausted))
       await this.#deadLetter(item.body, 'retries exhausted');
     const later = await this.#withoutErased(retried);
-    const erased = retried.filter((item) => !later.includes(item));
+    const kept = new Set(later);
+    const erased = retried.filter((item) => !kept.has(item));
     const gone = [...done, ...exhausted.map((item) => item.key), ...erased.map((item) => item.key)];
     for (const key of gone) this.#backlog.delete(key);
     for (const item of later) this.#backlog.set(item);

@@ -86,7 +86,7 @@ export function heldNotices(kv: MailLedgerKv) {
       const address = normaliseEmail(contact);
       const last = hourOf(now.getTime());
       let erased = 0;
-      for (let hour = last - HELD_TTL_SECONDS / 3600; hour <= last; hour += 1)
+      for (let hour = last - (HELD_TTL_SECONDS * 1000) / HOUR_MS; hour <= last; hour += 1)
         await oneAtATime(String(hour), async () => {
           const held = await read(hour);
           const notices = held.notices.filter((notice) => normaliseEmail(notice.contact) !== address);
@@ -107,12 +107,12 @@ function heldOf(ledger: MailLedger) {
   return store;
 }
 
-/** Whether the team's inbox takes one more notice now; if not, it is held for its hour's digest. */
 /** Erasure (Article 17): `contact`'s notices held for a digest, dropped from the ledger's KV; how many. */
 export function eraseHeldNotices(kv: MailLedgerKv, contact: string, now: Date): Promise<number> {
   return heldNotices(kv).erase(contact, now);
 }
 
+/** Whether the team's inbox takes one more notice now; if not, it is held for its hour's digest. */
 export async function admitNotice(ledger: MailLedger, notice: HeldNotice, at: Date): Promise<boolean> {
   if (await ledger.reserve(TEAM_INBOX, at, TEAM_HOURLY_LIMITS)) return true;
   await heldOf(ledger).hold(notice, at);
