@@ -28,7 +28,7 @@ const USAGE = [
   '       npm run privacy:erase -- EMAIL',
   '       npm run privacy:export -- EMAIL',
   'Airtable: AIRTABLE_API_KEY, AIRTABLE_BASE_ID, AIRTABLE_ENDPOINT_URL (or --site-token, --base, --endpoint URL).',
-  "Workers deploy: SITE_URL and ADMIN_TOKEN (or --url, --admin-token) make erase and export cover the Worker's dead letters too, and erase its submissions waiting to be written.",
+  "Workers deploy: SITE_URL and ADMIN_TOKEN (or --url, --admin-token) make erase and export cover the Worker's dead letters too, and erase its submissions waiting to be written and its team notices held for a digest.",
 ].join('\n');
 
 /** `now`: the retention's and the export's clock; `out`, `err`: where output goes (tests collect it). */
@@ -142,7 +142,7 @@ export async function main(
         );
     } else {
       out(
-        "(On the Workers deploy, set SITE_URL and ADMIN_TOKEN to drop the Worker's dead letters and waiting submissions of it too.)",
+        "(On the Workers deploy, set SITE_URL and ADMIN_TOKEN to drop the Worker's dead letters, waiting submissions and held team notices of it too.)",
       );
     }
     return 0;

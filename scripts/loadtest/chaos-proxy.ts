@@ -3,7 +3,7 @@
 // and keeps Airtable's limit as it arrives (the emulator, busy with a lookup, counted 70 ms late).
 import http from 'node:http';
 import { onLoopback } from '#scripts/loopback.ts';
-import { DEPARTURE_SPAN_MS } from '#src/server/pacer.ts';
+import { AIRTABLE_REQUESTS_PER_SECOND, DEPARTURE_SPAN_MS } from '#src/server/pacer.ts';
 import { forward } from './client-spread.ts';
 
 export interface ChaosOptions {
@@ -18,7 +18,8 @@ export interface ChaosOptions {
 /**
  * How close a run came to a 429, from the arrival times: the shortest time in which `requests`
  * arrived (one more than Airtable's 5 a second: it refuses the sixth within 1,000 ms), and how
- * many such spans were under the pacer's (DEPARTURE_SPAN_MS, 1,050 ms). tightestSpanMs is null until `requests` came.
+ * many such spans were under the pacer's (DEPARTURE_SPAN_MS, 1,050 ms). tightestSpanMs is null
+ * until `requests` came.
  */
 export function createSpanMeter(requests: number) {
   const last: number[] = [];
@@ -58,7 +59,7 @@ export async function startChaosProxy(options: ChaosOptions) {
     // API requests by method and what follows the base in the path ('POST Waitlist/listRecords').
     byKind: {} as Record<string, number>,
   };
-  const spans = createSpanMeter((options.rateLimitPerSecond || 5) + 1);
+  const spans = createSpanMeter((options.rateLimitPerSecond || AIRTABLE_REQUESTS_PER_SECOND) + 1);
   const recent: number[] = [];
   // The API requests of the last two seconds, copied when the first 429 came back.
   const lately: { at: number; what: string }[] = [];

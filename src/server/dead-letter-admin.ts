@@ -6,6 +6,7 @@
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
 import type { MailJob } from './mailer.ts';
+import type { DeskErasure } from './desk-erasure.ts';
 import {
   ADMIN_ATTEMPTS_PER_MINUTE,
   clientLimitKey,
@@ -65,7 +66,7 @@ export interface DeadLetterAdminOptions {
    * Erasure's reach into the writer: drops the email's submissions still waiting to be written
    * (desk-erasure.ts); stillWriting, a write of it was under way past the wait.
    */
-  eraseWaiting?: (email: string) => Promise<{ erased: number; stillWriting: boolean }>;
+  eraseWaiting?: (email: string) => Promise<DeskErasure>;
   /** Erasure's reach into the team inbox: the email's notices held for a digest (team-inbox.ts). */
   eraseHeldNotices?: (email: string) => Promise<number>;
 }

@@ -36,6 +36,9 @@ export async function erasedItems(
   return dropped;
 }
 
+/** An erasure's answer: the waiting submissions dropped, and whether a round still held the address. */
+export type DeskErasure = { erased: number; stillWriting: boolean };
+
 /** What of the desk an erasure reaches. */
 export interface ErasableDesk {
   backlog: Backlog;
@@ -57,7 +60,7 @@ export async function eraseFromDesk(
   desk: ErasableDesk,
   email: string,
   { now = Date.now, sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)) } = {},
-): Promise<{ erased: number; stillWriting: boolean }> {
+): Promise<DeskErasure> {
   const address = normaliseEmail(email);
   const key = await digest(address);
   const at = now();

@@ -20,6 +20,7 @@ import { isSubmission } from '#src/lib/forms/submission.ts';
 import type { DeadLetterStore, QueueBatch } from './queues.ts';
 import { AIRTABLE_RATE_LIMIT_PENALTY_MS, type Pacer, retryDelaySeconds } from './pacer.ts';
 import type { DeadLetterAdminEnv } from './dead-letter-admin.ts';
+import type { DeskErasure } from './desk-erasure.ts';
 import { isEmailLinkPath } from './link-tokens.ts';
 import { MAIL_PROBLEM_RETRY_SECONDS, type WorkerMailEnv, workerMail } from './mail.ts';
 import { sendMailJobs } from './mailer.ts';
@@ -82,7 +83,7 @@ async function handToDesk(
 /** Erasure's reach into the desk (desk-erasure.ts): the email's waiting submissions dropped. */
 async function eraseFromDesk(namespace: DeskNamespace, email: string) {
   const answer = await askDesk(namespace, '/erase', { email });
-  return (await answer.json()) as { erased: number; stillWriting: boolean };
+  return (await answer.json()) as DeskErasure;
 }
 
 /**
