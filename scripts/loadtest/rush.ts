@@ -4,7 +4,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { normaliseEmail } from '#src/lib/forms/submission.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
-import { QUOTE_FORM, type QuotePosted, WAITLIST_FORM, type WaitlistPosted } from '#src/lib/forms/forms.ts';
+import {
+  FORMS,
+  type FormName,
+  QUOTE_FORM,
+  type QuotePosted,
+  WAITLIST_FORM,
+  type WaitlistPosted,
+} from '#src/lib/forms/forms.ts';
+import type { FormContract } from '#src/lib/forms/contract.ts';
+import { DEFAULT_SCHOOLS_TEAM_EMAIL } from '#src/server/settings.ts';
+import { TEAM_NOTICES_PER_HOUR } from '#src/server/team-inbox.ts';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND } from '#scripts/airtable-emulator/emulator.ts';
 import { startAirtableThread } from './airtable-thread.ts';
@@ -42,7 +52,14 @@ export interface RushOptions {
   log?: (line: string) => void;
 }
 
-type Submission = { at: number; kind: 'waitlist' | 'quote'; email: string };
+const KINDS = ['waitlist', 'quote'] as const satisfies readonly FormName[];
+type Submission = { at: number; kind: (typeof KINDS)[number]; email: string };
+
+/** The subject of the email a new address of `form` gets first, as its contract's conduct says. */
+function firstEmailSubject({ conduct }: FormContract): string | undefined {
+  if (conduct.confirms) return EMAIL_COPY.confirm.subject;
+  return conduct.acknowledgement && EMAIL_COPY[conduct.acknowledgement.copy].subject;
+}
 
 /** Originals evenly spread, quotes among the sign-ups (not one form first), repeats after theirs. */
 function schedule(options: Pick<RushOptions, 'signups' | 'quotes' | 'repeats' | 'overMs'>, token: string) {
@@ -256,24 +273,37 @@ export async function runRush(options: RushOptions) {
     if (missingLeft > 0 && options.mode === 'queued')
       log(`${options.mode}: ${missingLeft} records not stored`);
 
-    // The emails follow their records: wait (within the same deadline) for every confirmation.
-    const confirmations = () => {
+    // The emails follow their records: wait (within the same deadline) for each new address's first
+    // email, as its form's contract says (a confirmation or an acknowledgement), and for the team's
+    // notices up to the hour's ceiling (past it they wait for the hour's digest).
+    const firstEmails = () => {
       const counts = new Map<string, number>();
-      for (const { to, subject } of sentMail?.() ?? [])
-        if (subject === EMAIL_COPY.confirm.subject)
-          counts.set(normaliseEmail(to), (counts.get(normaliseEmail(to)) ?? 0) + 1);
+      for (const { to, subject } of sentMail?.() ?? []) {
+        const key = `${subject}\n${normaliseEmail(to)}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
       return counts;
     };
-    const unconfirmed = (counts = confirmations()) =>
-      [...expectedByTable.Waitlist].filter((email) => !counts.has(email)).length;
+    const expectedFirst = KINDS.flatMap((kind) => {
+      const subject = firstEmailSubject(FORMS[kind]);
+      return subject === undefined ? [] : [...expectedIn(kind)].map((email) => `${subject}\n${email}`);
+    });
+    const teamNoticesDue = KINDS.filter((kind) => FORMS[kind].conduct.tellsTeam)
+      .reduce((due, kind) => due + expectedIn(kind).size, 0);
+    const teamNotices = () =>
+      (sentMail?.() ?? []).filter(({ to }) => normaliseEmail(to) === DEFAULT_SCHOOLS_TEAM_EMAIL).length;
+    const firstUnsent = (counts = firstEmails()) => expectedFirst.filter((key) => !counts.has(key)).length;
+    const unsent = () =>
+      firstUnsent() +
+      Math.max(0, Math.min(teamNoticesDue, TEAM_NOTICES_PER_HOUR) - teamNotices());
     let mail;
     if (sentMail) {
-      const left = await waitWhileProgressing(unconfirmed, {
+      const unsentLeft = await waitWhileProgressing(unsent, {
         deadline: settleDeadline,
         stallMs,
-        log: (unsent) => log(`${options.mode}: ${unsent} confirmations still to send…`),
+        log: (left) => log(`${options.mode}: ${left} emails still to send…`),
       });
-      const counts = confirmations();
+      const counts = firstEmails();
       // From each new address's first answer to its first confirmation leaving the Worker.
       const answeredAt = new Map<string, number>();
       for (const answer of answers)
@@ -294,8 +324,10 @@ export async function runRush(options: RushOptions) {
       mail = {
         queued: mailQueued,
         sent: sentMail().length,
-        confirmationsMissing: left,
-        confirmationsDoubled: [...counts.values()].filter((count) => count > 1).length,
+        confirmationsMissing: firstUnsent(counts),
+        confirmationsDoubled: expectedFirst.filter((key) => (counts.get(key) ?? 0) > 1).length,
+        /** Emails still unsent when the wait ended (first emails and the team's notices). */
+        unsent: unsentLeft,
         /** Answer → confirmation leaving, over the new addresses confirmed. */
         confirmP50Ms: percentile(waits, 50),
         confirmP95Ms: percentile(waits, 95),
@@ -386,7 +418,7 @@ export async function runRush(options: RushOptions) {
   }
 }
 
-/** Whether every new address got exactly one confirmation, or what went wrong. */
+/** Whether every new address got exactly one first email (confirmation or acknowledgement), or what went wrong. */
 export function confirmationVerdict(mail: { confirmationsMissing: number; confirmationsDoubled: number }) {
   if (mail.confirmationsMissing === 0 && mail.confirmationsDoubled === 0) return 'yes';
   return `no: ${mail.confirmationsMissing} without, ${mail.confirmationsDoubled} with more than one`;
@@ -432,7 +464,7 @@ export function formatRushTable(reports: readonly RushReport[]): string {
     ],
     ['last confirmation', (r) => (r.mail ? seconds(r.mail.lastConfirmationMs) : 'n/a')],
     ['emails sent', (r) => r.mail?.sent ?? 'n/a'],
-    ['one confirmation per new address', (r) => (r.mail ? confirmationVerdict(r.mail) : 'n/a (no server)')],
+    ['one first email per new address', (r) => (r.mail ? confirmationVerdict(r.mail) : 'n/a (no server)')],
   ]);
 }
 
