@@ -61,6 +61,9 @@ function firstEmailSubject({ conduct }: FormContract): string | undefined {
   return conduct.acknowledgement && EMAIL_COPY[conduct.acknowledgement.copy].subject;
 }
 
+/** Whether the team hears of each new record of `form`. */
+const tellsTeam = ({ conduct }: FormContract) => conduct.tellsTeam !== undefined;
+
 /** Originals evenly spread, quotes among the sign-ups (not one form first), repeats after theirs. */
 function schedule(options: Pick<RushOptions, 'signups' | 'quotes' | 'repeats' | 'overMs'>, token: string) {
   const placed: { place: number; submission: Submission }[] = [];
@@ -288,14 +291,15 @@ export async function runRush(options: RushOptions) {
       const subject = firstEmailSubject(FORMS[kind]);
       return subject === undefined ? [] : [...expectedIn(kind)].map((email) => `${subject}\n${email}`);
     });
-    const teamNoticesDue = KINDS.filter((kind) => FORMS[kind].conduct.tellsTeam)
-      .reduce((due, kind) => due + expectedIn(kind).size, 0);
+    const teamNoticesDue = KINDS.filter((kind) => tellsTeam(FORMS[kind])).reduce(
+      (due, kind) => due + expectedIn(kind).size,
+      0,
+    );
     const teamNotices = () =>
       (sentMail?.() ?? []).filter(({ to }) => normaliseEmail(to) === DEFAULT_SCHOOLS_TEAM_EMAIL).length;
     const firstUnsent = (counts = firstEmails()) => expectedFirst.filter((key) => !counts.has(key)).length;
     const unsent = () =>
-      firstUnsent() +
-      Math.max(0, Math.min(teamNoticesDue, TEAM_NOTICES_PER_HOUR) - teamNotices());
+      firstUnsent() + Math.max(0, Math.min(teamNoticesDue, TEAM_NOTICES_PER_HOUR) - teamNotices());
     let mail;
     if (sentMail) {
       const unsentLeft = await waitWhileProgressing(unsent, {
