@@ -28,7 +28,7 @@ const USAGE = [
   '       npm run privacy:erase -- EMAIL',
   '       npm run privacy:export -- EMAIL',
   'Airtable: AIRTABLE_API_KEY, AIRTABLE_BASE_ID, AIRTABLE_ENDPOINT_URL (or --site-token, --base, --endpoint URL).',
-  "Workers deploy: SITE_URL and ADMIN_TOKEN (or --url, --admin-token) make erase and export cover the Worker's dead letters too, and erase its submissions waiting to be written and its team notices held for a digest.",
+  "Workers deploy: SITE_URL and ADMIN_TOKEN (or --url, --admin-token) make erase and export cover the Worker's dead letters too, and erase its submissions waiting to be written, its team notices held for a digest and its emails still queued.",
 ].join('\n');
 
 /** `now`: the retention's and the export's clock; `out`, `err`: where output goes (tests collect it). */
@@ -136,13 +136,16 @@ export async function main(
       out(`Dead letters of ${target} dropped on the Worker: ${onWorker.erased}.`);
       out(`Submissions of ${target} waiting to be written, dropped on the Worker: ${onWorker.waiting ?? 0}.`);
       out(`Notices of ${target} held for the schools team's digest, dropped: ${onWorker.teamNotices ?? 0}.`);
+      out(
+        `Emails to or about ${target} still queued on the Worker: stopped (one leaving within the minute may still go).`,
+      );
       if (onWorker.stillWriting)
         out(
           `A write of ${target} was still under way on the Worker (Airtable is slow or refusing): run this again in a few minutes.`,
         );
     } else {
       out(
-        "(On the Workers deploy, set SITE_URL and ADMIN_TOKEN to drop the Worker's dead letters, waiting submissions and held team notices of it too.)",
+        "(On the Workers deploy, set SITE_URL and ADMIN_TOKEN to drop the Worker's dead letters, waiting submissions, held team notices and queued emails of it too.)",
       );
     }
     return 0;

@@ -67,8 +67,11 @@ export interface DeadLetterAdminOptions {
    * (desk-erasure.ts); stillWriting, a write of it was under way past the wait.
    */
   eraseWaiting?: (email: string) => Promise<DeskErasure>;
-  /** Erasure's reach into the team inbox: the email's notices held for a digest (team-inbox.ts). */
-  eraseHeldNotices?: (email: string) => Promise<number>;
+  /**
+   * Erasure's reach into the mail: the email's emails still queued are not sent (mail-ledger.ts's
+   * erasure mark) and its notices held for a digest are dropped (team-inbox.ts); `teamNotices`: how many.
+   */
+  eraseMail?: (email: string) => Promise<{ teamNotices: number }>;
 }
 
 export interface DeadLetterAdminEnv {
@@ -82,7 +85,8 @@ export interface DeadLetterAdminEnv {
  * POST /api/dead-letters/replay  → re-queues every letter (a submission to the writer, an email
  *                                  to the mail queue), deletes it; { replayed }
  * POST /api/dead-letters/erase   { email } → deletes that email's letters, its submissions
- *                                  waiting to be written and its team notices held for a digest;
+ *                                  waiting to be written and its team notices held for a digest,
+ *                                  and stops its emails still queued;
  *                                  { erased, waiting, stillWriting, teamNotices }
  * Without ADMIN_TOKEN configured the endpoint does not exist (404); a wrong token gets 401.
  */
@@ -143,12 +147,13 @@ export async function handleDeadLetterAdmin(
       await store.delete(key);
       erased += 1;
     }
-    const teamNotices = (await options.eraseHeldNotices?.(target)) ?? 0;
+    // After the writer's rounds of it are done: the emails they queued are older than the mark.
+    const mail = await options.eraseMail?.(target);
     return Response.json({
       erased,
       waiting: waiting.erased,
       stillWriting: waiting.stillWriting,
-      teamNotices,
+      teamNotices: mail?.teamNotices ?? 0,
     });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {

@@ -9,11 +9,9 @@
  * remembered by its SHA-256 only.
  */
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
-import { digest } from './mail-ledger.ts';
+import { digest, ERASURE_MEMORY_MS } from './mail-ledger.ts';
 import type { Backlog, DeskItem, DeskState } from './airtable-desk.ts';
 
-/** Cloudflare Queues' default retention: no submission accepted before an erasure is handed over later. */
-const ERASURE_MEMORY_MS = 4 * 24 * 60 * 60_000;
 /** The longest an erasure waits for a round in flight holding the address (a 429's 30 s, and the writes). */
 const IN_FLIGHT_WAIT_MS = 90_000;
 const IN_FLIGHT_POLL_MS = 250;

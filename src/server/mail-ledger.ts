@@ -2,9 +2,10 @@
  * No mail bombing: an inbox (inboxKey) gets at most one email per 10 minutes and 3 per 24 hours,
  * whoever submits it on whichever form. Send times in KV (MAIL_LEDGER), used only by the queue
  * consumer (`max_concurrency: 1`, so it reads its own writes); in memory without KV. Also the sent
- * marks and the team inbox's held notices (team-inbox.ts).
+ * marks, the erasure marks (an email queued before its address was erased is not sent) and the
+ * team inbox's held notices (team-inbox.ts).
  */
-import { keyedSerialiser } from '#src/lib/forms/submission.ts';
+import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -38,6 +39,12 @@ const KV_PREFIX = 'mail-ledger:';
 const SENT_PREFIX = 'mail-sent:';
 /** How long a sent mark is kept: far longer than a job's retries, and any replay of its dead letter. */
 const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
+const ERASED_PREFIX = 'mail-erased:';
+/**
+ * How long an erasure is remembered: Cloudflare Queues' default retention, so nothing queued before
+ * it (a submission, an email) is handed over later without its mark.
+ */
+export const ERASURE_MEMORY_MS = 4 * 24 * 60 * 60_000;
 
 /** The key's SHA-256, so no address is a KV key of its own. */
 export async function digest(key: string): Promise<string> {
@@ -79,6 +86,16 @@ export function kvMailLedger(kv: MailLedgerKv) {
     hasSent: async (key: string) => (await kv.get(SENT_PREFIX + (await digest(key)))) !== null,
     markSent: async (key: string) =>
       kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS }),
+    /** Remembers that `email` was erased at `at`: the emails queued for it (or about it) before then are not sent. */
+    markErased: async (email: string, at: Date) =>
+      kv.put(ERASED_PREFIX + (await digest(normaliseEmail(email))), String(at.getTime()), {
+        expirationTtl: ERASURE_MEMORY_MS / 1000,
+      }),
+    /** When `email` was last erased (ms since epoch), if within ERASURE_MEMORY_MS. */
+    erasedAt: async (email: string): Promise<number | undefined> => {
+      const at = Number(await kv.get(ERASED_PREFIX + (await digest(normaliseEmail(email)))));
+      return at > 0 ? at : undefined;
+    },
   };
 }
 

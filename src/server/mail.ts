@@ -244,6 +244,11 @@ export const MAIL_PROBLEM_RETRY_SECONDS = 300;
 // the mail queue's consumer may run in different isolates, so only the KV is shared by both.
 let isolateLedger: MailLedger | undefined;
 
+/** The mail ledger: in MAIL_LEDGER's KV, else this isolate's memory. */
+export function mailLedgerOf(env: Pick<WorkerMailEnv, 'MAIL_LEDGER'>): MailLedger {
+  return env.MAIL_LEDGER ? kvMailLedger(env.MAIL_LEDGER) : (isolateLedger ??= memoryMailLedger());
+}
+
 /**
  * The Worker's mail from its environment: `mail` when EMAIL (or, in local runs, MAIL_OUTBOX_URL)
  * is there and the settings hold; `problem` when something it needs is missing or wrong (the
@@ -261,7 +266,7 @@ export function workerMail(env: WorkerMailEnv) {
   } catch (error) {
     return { problem: errorMessage(error) };
   }
-  const ledger = env.MAIL_LEDGER ? kvMailLedger(env.MAIL_LEDGER) : (isolateLedger ??= memoryMailLedger());
+  const ledger = mailLedgerOf(env);
   const mailer = outbox ? localOutboxMailer(outbox) : cloudflareMailer(binding as SendEmailBinding);
   const store = env.DEAD_LETTERS;
   return {

@@ -230,19 +230,30 @@ export async function sendMailJobs(
   messages: readonly { message: QueueMessage; job: MailJob }[],
   options: {
     mailer: Mailer;
-    ledger: Pick<MailLedger, 'hasSent' | 'markSent'>;
+    ledger: Pick<MailLedger, 'hasSent' | 'markSent' | 'erasedAt'>;
     /** Where an email no retry can send goes (the dead letters); without it, the queue's DLQ. */
     deadLetter?: (job: MailJob, reason: string) => Promise<void>;
     log?: (message: string) => void;
   },
 ) {
   const log = options.log ?? ((line: string) => console.log(line));
-  // What the batch did, for the log; alreadySent: delivered again after their email went out.
-  const report = { sent: 0, alreadySent: 0, retried: 0, deadLettered: 0 };
+  // What the batch did, for the log; alreadySent: delivered again after their email went out;
+  // erased: queued before their address (the job's email) was erased, so never sent.
+  const report = { sent: 0, alreadySent: 0, erased: 0, retried: 0, deadLettered: 0 };
   const sendOne = async ({ message, job }: { message: QueueMessage; job: MailJob }) => {
     const key = job.message.idempotencyKey;
-    if (await options.ledger.hasSent(key)) {
+    const [sent, erasedAt] = await Promise.all([
+      options.ledger.hasSent(key),
+      options.ledger.erasedAt(job.email),
+    ]);
+    if (sent) {
       report.alreadySent += 1;
+      message.ack();
+      return;
+    }
+    // A job without a readable time is older than any erasure.
+    if (erasedAt !== undefined && !(Date.parse(job.queuedAt) > erasedAt)) {
+      report.erased += 1;
       message.ack();
       return;
     }

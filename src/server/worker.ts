@@ -22,7 +22,7 @@ import { AIRTABLE_RATE_LIMIT_PENALTY_MS, type Pacer, retryDelaySeconds } from '.
 import type { DeadLetterAdminEnv } from './dead-letter-admin.ts';
 import type { DeskErasure } from './desk-erasure.ts';
 import { isEmailLinkPath } from './link-tokens.ts';
-import { MAIL_PROBLEM_RETRY_SECONDS, type WorkerMailEnv, workerMail } from './mail.ts';
+import { MAIL_PROBLEM_RETRY_SECONDS, mailLedgerOf, type WorkerMailEnv, workerMail } from './mail.ts';
 import { sendMailJobs } from './mailer.ts';
 import { isMailJob } from './mailer.ts';
 import { siteOriginOf, type WorkerSettingsEnv } from './settings.ts';
@@ -222,9 +222,13 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
       ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
       eraseWaiting: (email) => eraseFromDesk(env.AIRTABLE_DESK, email),
-      eraseHeldNotices: async (email) => {
-        const kv = env.MAIL_LEDGER;
-        return kv ? (await import('./team-inbox.ts')).eraseHeldNotices(kv, email, new Date()) : 0;
+      eraseMail: async (email) => {
+        const ledger = mailLedgerOf(env);
+        const now = new Date();
+        await ledger.markErased(email, now);
+        return {
+          teamNotices: await (await import('./team-inbox.ts')).eraseHeldNotices(ledger.kv, email, now),
+        };
       },
     });
   }
@@ -284,7 +288,7 @@ export default {
       const sent = await sendMailJobs(jobs, { ...mail, log });
       log(
         `Mailer: ${jobs.length} emails, ${sent.sent} sent, ${sent.alreadySent} already sent, ` +
-          `${sent.retried} retried, ${sent.deadLettered} dead-lettered`,
+          `${sent.erased} erased, ${sent.retried} retried, ${sent.deadLettered} dead-lettered`,
       );
     } else if (jobs.length > 0) {
       // Mail is off (EMAIL unbound): the jobs wait for it, then go to dead letters.

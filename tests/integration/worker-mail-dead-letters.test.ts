@@ -3,7 +3,8 @@
  * A send that keeps failing, on the reference deploy in its real runtime: the Worker under
  * workerd through `wrangler dev` (as in worker-mail.test.ts), its `send_email` binding refusing a
  * recipient. The mail queue retries, then keeps a dead letter; the record is stored once and no
- * email goes out twice. Its own file, so its retries run beside the other Worker suites.
+ * email goes out twice. An email waiting for its retry when its address is erased is dropped.
+ * Its own file, so its retries run beside the other Worker suites.
  */
 import { describe, expect, it } from 'vitest';
 import { FORMS } from '#src/lib/forms/forms.ts';
@@ -50,5 +51,38 @@ describe('a send that keeps failing, on the Worker under workerd', () => {
     const sent = worker.sentEmails();
     expect(sent.filter((email) => email.to === contact)).toHaveLength(1);
     expect(sent.filter((email) => email.to === TEAM_EMAIL)).toHaveLength(0);
+  }, 90_000);
+
+  it('an email still queued for its retry when its address is erased is dropped at its next try: never sent, never kept', async () => {
+    const { worker, logs } = running();
+    // Refused by the binding too, so its confirmation waits on the mail queue for its retry.
+    const erased = `erased.${Date.now().toString(36)}@example.com`;
+    const seen = logs.length;
+    const since = () => logs.slice(seen);
+    const answer = await enhancedPost(`${worker.url}${FORMS.waitlist.path}`, {
+      email: erased,
+      interests: ['use'],
+    });
+    expect(answer.status).toBe(200);
+    await expect
+      .poll(() => since().filter((line) => line.includes('Mailer: an email failed')).length, {
+        timeout: 30_000,
+      })
+      .toBeGreaterThanOrEqual(1);
+
+    const erasure = await fetch(`${worker.url}/api/dead-letters/erase`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `  ${erased.toUpperCase()} ` }),
+    });
+    expect(await erasure.json()).toMatchObject({ erased: 0, waiting: 0, stillWriting: false });
+    // Its next try reads the erasure mark in MAIL_LEDGER's KV and drops it (acknowledged, not retried).
+    const dropped = /Mailer: \d+ emails, 0 sent, 0 already sent, 1 erased, 0 retried, 0 dead-lettered/;
+    await expect.poll(() => since().some((line) => dropped.test(line)), { timeout: 30_000 }).toBe(true);
+    const letters = (await (
+      await fetch(`${worker.url}/api/dead-letters`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    ).json()) as { letters: { email: string }[] };
+    expect(letters.letters.map((letter) => letter.email)).not.toContain(erased);
+    expect(worker.sentEmails().filter((email) => email.to === erased)).toHaveLength(0);
   }, 90_000);
 });

@@ -284,6 +284,41 @@ describe("the Worker's mail queue consumer", () => {
     expect(first.state.acked && again.state.acked).toBe(true);
   });
 
+  it('never sends an email queued before its address was erased; one queued after it, and other addresses, go', async () => {
+    const sent: string[] = [];
+    const ledger = memoryMailLedger();
+    const options = {
+      mailer: mailer(async (m) => {
+        sent.push(m.idempotencyKey);
+        return { id: m.idempotencyKey };
+      }),
+      ledger,
+      log: () => undefined,
+    };
+    // Erased as typed by the owner: matched as the site matches emails.
+    await ledger.markErased('  A@Example.com ', new Date('2026-05-04T09:00:00.000Z'));
+    const queuedAt = (key: string, at: string, email = 'a@example.com'): MailJob => ({
+      ...job(key),
+      email,
+      queuedAt: at,
+    });
+    const jobs = [
+      queuedAt('confirm:before', '2026-05-04T08:59:59.999Z'),
+      queuedAt('team:same-ms', '2026-05-04T09:00:00.000Z'),
+      queuedAt('confirm:unreadable', 'not a time'),
+      queuedAt('confirm:after', '2026-05-04T09:00:00.001Z'),
+      queuedAt('confirm:other', '2026-05-04T08:00:00.000Z', 'b@example.com'),
+    ].map((body) => ({ body, ...message(body) }));
+    const report = await sendMailJobs(
+      jobs.map(({ msg, body }) => ({ message: msg, job: body })),
+      options,
+    );
+    expect(report).toMatchObject({ sent: 2, erased: 3, retried: 0 });
+    expect(sent.sort()).toEqual(['confirm:after', 'confirm:other']);
+    // All acknowledged: the queue never hands the erased ones over again.
+    expect(jobs.every(({ state }) => state.acked && state.retried === undefined)).toBe(true);
+  });
+
   it('retries a send that may pass later, with backoff, and dead-letters one that cannot', async () => {
     const kept: MailJob[] = [];
     const failing = (retryable: boolean) =>

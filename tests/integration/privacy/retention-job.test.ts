@@ -114,14 +114,14 @@ describe('dead letters and the privacy promises', () => {
     expect(letters.keys()).toHaveLength(1);
   });
 
-  it('POST /api/dead-letters/erase drops one email’s letters, its waiting submissions and its held team notices, matched trimmed and in any case, with the admin token', async () => {
+  it('POST /api/dead-letters/erase drops one email’s letters, its waiting submissions, its held team notices and its queued emails (after the waiting ones), matched trimmed and in any case, with the admin token', async () => {
     const letters = memoryStore();
     const asked: string[] = [];
     const eraseWaiting = async (email: string) => {
       asked.push(email);
       return { erased: 1, stillWriting: false };
     };
-    const eraseHeldNotices = async (email: string) => (asked.push(`held ${email}`), 2);
+    const eraseMail = async (email: string) => (asked.push(`mail ${email}`), { teamNotices: 2 });
     for (const email of ['jane@x.co', 'Jane@X.co', 'john@x.co'])
       await keepDeadLetter(letters, { submission: submission(email), reason: 'x', failedAt: iso(NOW) });
     const erase = (token: string, body: unknown) =>
@@ -133,7 +133,7 @@ describe('dead letters and the privacy promises', () => {
         }),
         { ADMIN_TOKEN, DEAD_LETTERS: letters },
         async () => undefined,
-        { clientAddress: '192.0.2.1', failureDelayMs: 0, eraseWaiting, eraseHeldNotices },
+        { clientAddress: '192.0.2.1', failureDelayMs: 0, eraseWaiting, eraseMail },
       );
     expect((await erase('wrong', { email: 'jane@x.co' })).status).toBe(401);
     expect(letters.keys()).toHaveLength(3);
@@ -141,7 +141,7 @@ describe('dead letters and the privacy promises', () => {
     expect(asked).toEqual([]);
     const answer = await erase(ADMIN_TOKEN, { email: '  JANE@x.co ' });
     expect(await answer.json()).toEqual({ erased: 2, waiting: 1, stillWriting: false, teamNotices: 2 });
-    expect(asked).toEqual(['jane@x.co', 'held jane@x.co']);
+    expect(asked).toEqual(['jane@x.co', 'mail jane@x.co']);
     expect(letters.keys()).toHaveLength(1);
   });
 });
