@@ -18,6 +18,7 @@ import {
   type RushReport,
 } from './rush.ts';
 import { runAsCommand } from '#scripts/command.ts';
+import { DEPARTURE_SPAN_MS, RATE_WINDOW_MS } from '#src/server/pacer.ts';
 
 /** `over` and `settle` in seconds, `penalty` in ms. */
 const DEFAULTS = {
@@ -124,7 +125,8 @@ export async function main(argv: string[]): Promise<number> {
       console.log(
         `${report.mode}: the closest six Airtable requests arrived within ${report.tightestSpanMs} ms, ` +
           `${((report.tightestAtMs ?? 0) / 1000).toFixed(1)} s after the first ` +
-          `(Airtable refuses under 1,000; ${report.spansUnderPacerSpan} times under the pacer's 1,050)`,
+          `(Airtable refuses under ${RATE_WINDOW_MS.toLocaleString('en-GB')}; ` +
+          `${report.spansUnderPacerSpan} times under the pacer's ${DEPARTURE_SPAN_MS.toLocaleString('en-GB')})`,
       );
     // The pacer's most is 47.6 in 10 s: a smaller number is budget lost there.
     console.log(

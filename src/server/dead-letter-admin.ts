@@ -121,8 +121,9 @@ export async function handleDeadLetterAdmin(
     return Response.json({ error: 'unauthorized' }, { status: 401 });
   }
   const { pathname } = new URL(request.url);
-  const letters = await listDeadLetters(store);
-  if (request.method === 'GET' && pathname === DEAD_LETTERS_PATH)
+  // Each route lists the store when it needs it (erasure after the writer's wait), once.
+  if (request.method === 'GET' && pathname === DEAD_LETTERS_PATH) {
+    const letters = await listDeadLetters(store);
     return Response.json({
       count: letters.length,
       letters: letters.map(({ key, letter }) => ({
@@ -132,6 +133,7 @@ export async function handleDeadLetterAdmin(
         failedAt: letter.failedAt,
       })),
     });
+  }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
     // Erasure (Article 17): the email's letters go too, matched as the site matches emails.
     // Not JSON: no email, nothing erased.
@@ -158,7 +160,7 @@ export async function handleDeadLetterAdmin(
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {
     let replayed = 0;
-    for (const { key, letter } of letters) {
+    for (const { key, letter } of await listDeadLetters(store)) {
       if ('unreadable' in letter) continue;
       if ('mail' in letter) {
         if (!options.requeueMail) continue;

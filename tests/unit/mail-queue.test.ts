@@ -259,18 +259,19 @@ describe("the Worker's mail queue consumer", () => {
     },
   });
   const mailer = (send: Mailer['send']): Mailer => ({ send });
-
-  it('sends each job once: a job delivered again after its email went out is acknowledged, not sent', async () => {
+  /** sendMailJobs' options over a fresh ledger, with a mailer that records each key it sends. */
+  const recordingSender = () => {
     const sent: string[] = [];
     const ledger = memoryMailLedger();
-    const options = {
-      mailer: mailer(async (m) => {
-        sent.push(m.idempotencyKey);
-        return { id: m.idempotencyKey };
-      }),
-      ledger,
-      log: () => undefined,
+    const send: Mailer['send'] = async (m) => {
+      sent.push(m.idempotencyKey);
+      return { id: m.idempotencyKey };
     };
+    return { sent, ledger, options: { mailer: mailer(send), ledger, log: () => undefined } };
+  };
+
+  it('sends each job once: a job delivered again after its email went out is acknowledged, not sent', async () => {
+    const { sent, options } = recordingSender();
     const first = message(job('confirm:1'));
     expect(await sendMailJobs([{ message: first.msg, job: job('confirm:1') }], options)).toMatchObject({
       sent: 1,
@@ -285,16 +286,7 @@ describe("the Worker's mail queue consumer", () => {
   });
 
   it('never sends an email queued before its address was erased; one queued after it, and other addresses, go', async () => {
-    const sent: string[] = [];
-    const ledger = memoryMailLedger();
-    const options = {
-      mailer: mailer(async (m) => {
-        sent.push(m.idempotencyKey);
-        return { id: m.idempotencyKey };
-      }),
-      ledger,
-      log: () => undefined,
-    };
+    const { sent, ledger, options } = recordingSender();
     // Erased as typed by the owner: matched as the site matches emails.
     await ledger.markErased('  A@Example.com ', new Date('2026-05-04T09:00:00.000Z'));
     const queuedAt = (key: string, at: string, email = 'a@example.com'): MailJob => ({
