@@ -10,7 +10,7 @@
  */
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { digest, ERASURE_MEMORY_MS } from './mail-ledger.ts';
-import type { Backlog, DeskItem, DeskState } from './airtable-desk.ts';
+import type { Backlog, DeskItem, DeskState } from './desk-backlog.ts';
 
 /** The longest an erasure waits for a round in flight holding the address (a 429's 30 s, and the writes). */
 const IN_FLIGHT_WAIT_MS = 90_000;

@@ -1,12 +1,6 @@
 // @vitest-environment node
-import {
-  ADDRESSES_PER_ROUND,
-  AirtableDesk,
-  DESK_MAX_ATTEMPTS,
-  type DeskItem,
-  Backlog,
-  groupOf,
-} from '#src/server/airtable-desk.ts';
+import { AirtableDesk, DESK_MAX_ATTEMPTS } from '#src/server/airtable-desk.ts';
+import { ADDRESSES_PER_ROUND, Backlog, type DeskItem, groupOf } from '#src/server/desk-backlog.ts';
 import { createPacer } from '#src/server/pacer.ts';
 import { deskPacer } from '#src/server/worker.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';

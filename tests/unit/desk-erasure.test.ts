@@ -3,7 +3,8 @@
  * Erasure (Article 17) reaching the submissions the Airtable desk still keeps (desk-erasure.ts):
  * POST /erase on the desk, as `npm run privacy:erase` reaches it through the Worker.
  */
-import { AirtableDesk, Backlog } from '#src/server/airtable-desk.ts';
+import { AirtableDesk } from '#src/server/airtable-desk.ts';
+import { Backlog } from '#src/server/desk-backlog.ts';
 import { eraseFromDesk } from '#src/server/desk-erasure.ts';
 import { createPacer } from '#src/server/pacer.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
