@@ -2,7 +2,7 @@
 import type http from 'node:http';
 import ipaddr from 'ipaddr.js';
 import { escapeHtml } from '#src/lib/page-templates.ts';
-import { isMailMessage } from '#src/server/mailer.ts';
+import { isMailMessage } from '#src/server/mail/message.ts';
 import { type OutboxMessage, outboxMailer, readOutbox } from './outbox.ts';
 import { apiError, isObject, readBody, sendJson } from './http.ts';
 import type { StoredRecord } from './base-schema.ts';

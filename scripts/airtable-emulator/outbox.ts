@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import PostalMime from 'postal-mime';
-import { type Mailer, MailFailure, readyToSend } from '#src/server/mailer.ts';
+import { type Mailer, MailFailure, readyToSend } from '#src/server/mail/message.ts';
 
 export const DEFAULT_MAIL_OUTBOX_DIR = '.data/outbox';
 

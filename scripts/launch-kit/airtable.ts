@@ -11,7 +11,7 @@ import {
   AirtableError,
   type RemoteTable,
   type StoredRecord,
-} from '#src/server/airtable-client.ts';
+} from '#src/server/airtable/client.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
 import { type KitOptions, kitClient, readKitOptions } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';

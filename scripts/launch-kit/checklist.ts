@@ -17,7 +17,7 @@ import { placeholderMarks } from '#src/config/site.ts';
 import { parseSiteSettings, SettingsError, type SiteSettings } from '#src/config/settings.ts';
 import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { cronTriggersOf, isDaily, wranglerVarOf } from './privacy-trigger.ts';
-import { TEAM_DIGEST_CRON } from '#src/server/team-inbox.ts';
+import { TEAM_DIGEST_CRON } from '#src/server/mail/team-inbox.ts';
 import { isValidEmail } from '#src/lib/email.ts';
 import { runAsCommand } from '#scripts/command.ts';
 

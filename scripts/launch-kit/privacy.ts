@@ -11,7 +11,7 @@ import {
   eraseEmail,
   exportEmail,
   privacyTables,
-} from '#src/server/privacy.ts';
+} from '#src/server/privacy/policy.ts';
 import { runAsCommand } from '#scripts/command.ts';
 import {
   deadLetterAdmin,

@@ -3,7 +3,7 @@
 // and keeps Airtable's limit as it arrives (the emulator, busy with a lookup, counted 70 ms late).
 import http from 'node:http';
 import { onLoopback } from '#scripts/loopback.ts';
-import { AIRTABLE_REQUESTS_PER_SECOND, DEPARTURE_SPAN_MS } from '#src/server/pacer.ts';
+import { AIRTABLE_REQUESTS_PER_SECOND, DEPARTURE_SPAN_MS } from '#src/server/airtable/pacer.ts';
 import { forward } from './client-spread.ts';
 
 export interface ChaosOptions {

@@ -14,7 +14,7 @@ import {
 } from '#src/lib/forms/forms.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
 import { DEFAULT_SCHOOLS_TEAM_EMAIL } from '#src/server/settings.ts';
-import { TEAM_NOTICES_PER_HOUR } from '#src/server/team-inbox.ts';
+import { TEAM_NOTICES_PER_HOUR } from '#src/server/mail/team-inbox.ts';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND } from '#scripts/airtable-emulator/emulator.ts';
 import { startAirtableThread } from './airtable-thread.ts';

@@ -21,7 +21,7 @@ import { readOutbox, type OutboxMessage } from '#scripts/airtable-emulator/outbo
 import { CHROMIUM_FLAGS, testBrowserPath } from '#scripts/chromium.mjs';
 import { freePort } from '#scripts/loadtest/worker-process.ts';
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { signLink } from '#src/server/link-tokens.ts';
+import { signLink } from '#src/server/links/tokens.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WIDTHS = [390, 1280] as const;

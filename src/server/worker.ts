@@ -14,17 +14,17 @@ import {
   type SubmissionQueue,
   bindingLimiter,
   type RateLimitBinding,
-} from './request-check.ts';
-import { createDoors, type DoorsHandler, isHiddenPath, pageTemplates } from './form-door.ts';
+} from './doors/request-check.ts';
+import { createDoors, type DoorsHandler, isHiddenPath, pageTemplates } from './doors/form-door.ts';
 import { isSubmission } from '#src/lib/forms/submission.ts';
-import type { DeadLetterStore, QueueBatch } from './queues.ts';
-import { AIRTABLE_RATE_LIMIT_PENALTY_MS, type Pacer, retryDelaySeconds } from './pacer.ts';
-import type { DeadLetterAdminEnv } from './dead-letter-admin.ts';
-import type { DeskErasure } from './desk-erasure.ts';
-import { isEmailLinkPath } from './link-tokens.ts';
-import { MAIL_PROBLEM_RETRY_SECONDS, mailLedgerOf, type WorkerMailEnv, workerMail } from './mail.ts';
-import { sendMailJobs } from './mailer.ts';
-import { isMailJob } from './mailer.ts';
+import type { DeadLetterStore, QueueBatch } from './queues/dead-letters.ts';
+import { AIRTABLE_RATE_LIMIT_PENALTY_MS, type Pacer, retryDelaySeconds } from './airtable/pacer.ts';
+import type { DeadLetterAdminEnv } from './queues/dead-letter-admin.ts';
+import type { DeskErasure } from './desk/erasure.ts';
+import { isEmailLinkPath } from './links/tokens.ts';
+import { MAIL_PROBLEM_RETRY_SECONDS, mailLedgerOf, type WorkerMailEnv, workerMail } from './mail/plan.ts';
+import { sendMailJobs } from './mail/message.ts';
+import { isMailJob } from './mail/message.ts';
 import { siteOriginOf, type WorkerSettingsEnv } from './settings.ts';
 import { SECURITY_HEADERS } from '#src/config/constants.ts';
 
@@ -213,7 +213,7 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
       return doorsFor(env, queue)(request, { address: connectingAddress(request) });
   }
   // The owner's endpoint and the dead-letter store load only when asked for (never on a sign-up).
-  const admin = startsWith(pathname, '/api') ? await import('./dead-letter-admin.ts') : null;
+  const admin = startsWith(pathname, '/api') ? await import('./queues/dead-letter-admin.ts') : null;
   if (admin && startsWith(pathname, admin.DEAD_LETTERS_PATH)) {
     if (!queue) return new Response('Not found', { status: 404 });
     const jobs = env.MAIL_JOBS;
@@ -227,7 +227,7 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
         const now = new Date();
         await ledger.markErased(email, now);
         return {
-          teamNotices: await (await import('./team-inbox.ts')).eraseHeldNotices(ledger.kv, email, now),
+          teamNotices: await (await import('./mail/team-inbox.ts')).eraseHeldNotices(ledger.kv, email, now),
         };
       },
     });
@@ -243,7 +243,7 @@ async function route(request: Request, env: WorkerEnv): Promise<Response> {
 
 /** A dead-letter queue's messages, whose retries ran out: kept for the owner to list and replay. */
 async function keepExhausted(batch: QueueBatch, store: DeadLetterStore | undefined): Promise<void> {
-  const { keepDeadLetter } = await import('./queues.ts');
+  const { keepDeadLetter } = await import('./queues/dead-letters.ts');
   for (const message of batch.messages) {
     const { body } = message;
     const letter = isMailJob(body)
@@ -264,7 +264,7 @@ async function keepExhausted(batch: QueueBatch, store: DeadLetterStore | undefin
   }
 }
 
-export { AirtableDesk } from './airtable-desk.ts';
+export { AirtableDesk } from './desk/desk.ts';
 
 export default {
   fetch: answerReadingTheBody,
@@ -317,9 +317,9 @@ export default {
    * /__scheduled?cron=…&time=… fires one (run_worker_first lists the path).
    */
   async scheduled(controller: { cron: string; scheduledTime: number }, env: WorkerEnv): Promise<void> {
-    const teamInbox = await import('./team-inbox.ts');
+    const teamInbox = await import('./mail/team-inbox.ts');
     if (controller.cron !== teamInbox.TEAM_DIGEST_CRON)
-      return (await import('./retention-job.ts')).runRetentionJob(env, {
+      return (await import('./privacy/retention-job.ts')).runRetentionJob(env, {
         pacer: deskPacer(env.AIRTABLE_DESK),
       });
     const { mail } = mailOf(env);

@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { CALENDAR, PRODUCT_NAME } from '#src/config/site.ts';
-import { signedUrl } from '#src/server/emails.ts';
-import { signLink } from '#src/server/link-tokens.ts';
+import { signedUrl } from '#src/server/mail/emails.ts';
+import { signLink } from '#src/server/links/tokens.ts';
 import { E2E_LINK_SECRET, RELAY_EMULATOR_URL as AIRTABLE, SITE_RELAY_URL } from './support/config.mjs';
 import { QUOTES_TABLE, recordsFor, seedRecord, WAITLIST_TABLE } from './support/emulator.ts';
 import { expect, expectConsoleErrors, test } from './support/fixtures.ts';

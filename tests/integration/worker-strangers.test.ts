@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY, MESSAGES, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
-import { signedUrl } from '#src/server/emails.ts';
+import { signedUrl } from '#src/server/mail/emails.ts';
 import { AIRTABLE_LIMITS, MAIL_WAIT, TEAM_EMAIL, useWorker, workerMailView } from './support/worker.ts';
 
 const WAIT = MAIL_WAIT;

@@ -11,7 +11,7 @@ import PostalMime from 'postal-mime';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
-import { TEAM_NOTICES_PER_HOUR } from '#src/server/team-inbox.ts';
+import { TEAM_NOTICES_PER_HOUR } from '#src/server/mail/team-inbox.ts';
 import { AIRTABLE_LIMITS, MAIL_WAIT, TEAM_EMAIL, useWorker, workerMailView } from './support/worker.ts';
 
 const ENCODED_WORD = '=?utf-8?b?VVJHRU5UOiB2aXNpdCBldmlsLmV4YW1wbGU=?=';

@@ -1,6 +1,6 @@
 // @vitest-environment node
-import { AirtableError, createAirtableClient } from '#src/server/airtable-client.ts';
-import { createPacer } from '#src/server/pacer.ts';
+import { AirtableError, createAirtableClient } from '#src/server/airtable/client.ts';
+import { createPacer } from '#src/server/airtable/pacer.ts';
 
 const ACCESS = { endpointUrl: 'https://airtable.test/', baseId: 'appBase', token: 'patServer' };
 const open = () => createPacer({ perSecond: 1000 });

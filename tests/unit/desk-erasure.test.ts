@@ -3,12 +3,12 @@
  * Erasure (Article 17) reaching the submissions the Airtable desk still keeps (desk-erasure.ts):
  * POST /erase on the desk, as `npm run privacy:erase` reaches it through the Worker.
  */
-import { AirtableDesk } from '#src/server/airtable-desk.ts';
-import { Backlog } from '#src/server/desk-backlog.ts';
-import { eraseFromDesk } from '#src/server/desk-erasure.ts';
-import { createPacer } from '#src/server/pacer.ts';
+import { AirtableDesk } from '#src/server/desk/desk.ts';
+import { Backlog } from '#src/server/desk/backlog.ts';
+import { eraseFromDesk } from '#src/server/desk/erasure.ts';
+import { createPacer } from '#src/server/airtable/pacer.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
-import type { DeadLetter } from '#src/server/queues.ts';
+import type { DeadLetter } from '#src/server/queues/dead-letters.ts';
 import { accepted, airtable, ENV, letterStore, memoryState, quote, signUp } from './support/desk-fixtures.ts';
 
 const fastPacer = () => createPacer({ perSecond: 1000 });

@@ -1,16 +1,16 @@
 import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
-import { type ConsentRecords, handleEmailLink } from '#src/server/link-actions.ts';
+import { type ConsentRecords, handleEmailLink } from '#src/server/links/actions.ts';
 import {
   isEmailLinkPath,
   type LinkForm,
   type LinkValues,
   EMAIL_LINK_PATHS,
   checkLink,
-} from '#src/server/link-tokens.ts';
+} from '#src/server/links/tokens.ts';
 import { type ConsentState } from '#src/lib/forms/contract.ts';
-import { signedUrl, type MailContext } from '#src/server/emails.ts';
-import { emailsFor, rejoinRequest } from '#src/server/mail.ts';
-import { inboxKey } from '#src/server/mail-ledger.ts';
+import { signedUrl, type MailContext } from '#src/server/mail/emails.ts';
+import { emailsFor, rejoinRequest } from '#src/server/mail/plan.ts';
+import { inboxKey } from '#src/server/mail/ledger.ts';
 
 const SECRET = 'q'.repeat(40);
 const SENT = new Date('2026-02-10T08:00:00Z');

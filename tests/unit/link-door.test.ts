@@ -6,14 +6,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { EMAIL_LINK_PATHS } from '#src/server/link-tokens.ts';
-import { signedUrl } from '#src/server/emails.ts';
-import { REQUEST_MAX_BODY_BYTES, SUBMISSIONS_PER_CLIENT_PER_MINUTE } from '#src/server/request-check.ts';
-import { createDoors } from '#src/server/form-door.ts';
-import { memoryMailLedger } from '#src/server/mail-ledger.ts';
-import type { MailJob } from '#src/server/mailer.ts';
+import { EMAIL_LINK_PATHS } from '#src/server/links/tokens.ts';
+import { signedUrl } from '#src/server/mail/emails.ts';
+import {
+  REQUEST_MAX_BODY_BYTES,
+  SUBMISSIONS_PER_CLIENT_PER_MINUTE,
+} from '#src/server/doors/request-check.ts';
+import { createDoors } from '#src/server/doors/form-door.ts';
+import { memoryMailLedger } from '#src/server/mail/ledger.ts';
+import type { MailJob } from '#src/server/mail/message.ts';
 import { parseMailSettings } from '#src/server/settings.ts';
-import { createPacer } from '#src/server/pacer.ts';
+import { createPacer } from '#src/server/airtable/pacer.ts';
 
 const SITE = 'https://podling.test';
 const UNSUBSCRIBE = `${SITE}${EMAIL_LINK_PATHS.unsubscribe}`;

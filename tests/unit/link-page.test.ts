@@ -9,11 +9,11 @@ import {
   regionStart,
   linkPageSlot,
 } from '#src/lib/page-templates.ts';
-import { isHiddenPath } from '#src/server/form-door.ts';
-import { renderLinkPage } from '#src/server/link-page.ts';
-import { handleEmailLink, type ConsentRecords } from '#src/server/link-actions.ts';
-import { pageTemplates } from '#src/server/form-door.ts';
-import { signedUrl, type MailContext } from '#src/server/emails.ts';
+import { isHiddenPath } from '#src/server/doors/form-door.ts';
+import { renderLinkPage } from '#src/server/links/page.ts';
+import { handleEmailLink, type ConsentRecords } from '#src/server/links/actions.ts';
+import { pageTemplates } from '#src/server/doors/form-door.ts';
+import { signedUrl, type MailContext } from '#src/server/mail/emails.ts';
 
 /** A template as the build renders one: every region and slot, in a frame. */
 const TEMPLATE = `<!doctype html><html><head><title>${linkPageSlot('title')}</title></head><body><header>frame</header><main><h1>${linkPageSlot('heading')}</h1><p>${linkPageSlot('body')}</p>${linkPageSlot('rows')}${LINK_PAGE_REGIONS.map(

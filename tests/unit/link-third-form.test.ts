@@ -9,14 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { defineForm, EMAIL_KEY_FIELD, FORM_HONEYPOT } from '#src/lib/forms/contract.ts';
 import { confirmingForm, formNamed, registerForm, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
-import { handleEmailLink, type ConsentRecords } from '#src/server/link-actions.ts';
+import { handleEmailLink, type ConsentRecords } from '#src/server/links/actions.ts';
 import {
   checkLink,
   EMAIL_LINK_PATHS,
   linkExpiry,
   type LinkPurpose,
   signLink,
-} from '#src/server/link-tokens.ts';
+} from '#src/server/links/tokens.ts';
 
 const TUTORS = defineForm({
   name: 'tutors',

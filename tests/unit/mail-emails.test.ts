@@ -5,9 +5,9 @@ import {
   confirmationEmail,
   type MailContext,
   teamNotification,
-} from '#src/server/emails.ts';
-import { readyToSend } from '#src/server/mailer.ts';
-import { checkLink, EMAIL_LINK_PATHS } from '#src/server/link-tokens.ts';
+} from '#src/server/mail/emails.ts';
+import { readyToSend } from '#src/server/mail/message.ts';
+import { checkLink, EMAIL_LINK_PATHS } from '#src/server/links/tokens.ts';
 
 const SECRET = 's'.repeat(48);
 const NOW = new Date('2026-06-01T12:00:00Z');

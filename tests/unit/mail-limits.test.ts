@@ -6,7 +6,7 @@ import {
   mayEmail,
   memoryMailLedger,
   TEAM_MAIL_LIMITS,
-} from '#src/server/mail-ledger.ts';
+} from '#src/server/mail/ledger.ts';
 
 const MINUTE = 60 * 1000;
 const START = Date.UTC(2026, 4, 4, 9, 0, 0);

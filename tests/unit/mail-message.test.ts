@@ -11,8 +11,8 @@ import {
   type MailMessage,
   readyToSend,
   type SendEmailBinding,
-} from '#src/server/mailer.ts';
-import { teamNotification } from '#src/server/emails.ts';
+} from '#src/server/mail/message.ts';
+import { teamNotification } from '#src/server/mail/emails.ts';
 import PostalMime from 'postal-mime';
 import { outboxMailer, parseOutboxMessage, readOutbox } from '#scripts/airtable-emulator/outbox.ts';
 

@@ -1,8 +1,8 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { FORM_HONEYPOT, type FormConduct, type FormContract } from '#src/lib/forms/contract.ts';
 import { registerForm, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
-import type { MailContext } from '#src/server/emails.ts';
-import { emailsFor, type WriteOutcome } from '#src/server/mail.ts';
+import type { MailContext } from '#src/server/mail/emails.ts';
+import { emailsFor, type WriteOutcome } from '#src/server/mail/plan.ts';
 
 const NOW = new Date('2026-09-01T10:00:00Z');
 const context: MailContext = {

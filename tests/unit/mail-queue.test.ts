@@ -1,13 +1,13 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { sendMailJobs } from '#src/server/mailer.ts';
-import { memoryMailLedger } from '#src/server/mail-ledger.ts';
-import { cloudflareMailer, type Mailer, MailFailure, type MailJob } from '#src/server/mailer.ts';
+import { sendMailJobs } from '#src/server/mail/message.ts';
+import { memoryMailLedger } from '#src/server/mail/ledger.ts';
+import { cloudflareMailer, type Mailer, MailFailure, type MailJob } from '#src/server/mail/message.ts';
 import { parseMailSettings } from '#src/server/settings.ts';
-import { createPacer } from '#src/server/pacer.ts';
-import { createQueueWriter } from '#src/server/queue-writer.ts';
-import type { QueuedSubmission } from '#src/server/request-check.ts';
+import { createPacer } from '#src/server/airtable/pacer.ts';
+import { createQueueWriter } from '#src/server/desk/round-writer.ts';
+import type { QueuedSubmission } from '#src/server/doors/request-check.ts';
 import { queueMessage as message } from './support/queue-message.ts';
 
 const ENV = {

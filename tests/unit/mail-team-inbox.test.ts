@@ -1,15 +1,15 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { queueOutcomeMail, type WriteOutcome } from '#src/server/mail.ts';
-import { sendMailJobs } from '#src/server/mailer.ts';
-import { kvMailLedger, type MailLedgerKv, memoryMailLedger } from '#src/server/mail-ledger.ts';
-import type { MailJob } from '#src/server/mailer.ts';
+import { queueOutcomeMail, type WriteOutcome } from '#src/server/mail/plan.ts';
+import { sendMailJobs } from '#src/server/mail/message.ts';
+import { kvMailLedger, type MailLedgerKv, memoryMailLedger } from '#src/server/mail/ledger.ts';
+import type { MailJob } from '#src/server/mail/message.ts';
 import { parseMailSettings } from '#src/server/settings.ts';
 import {
   eraseHeldNotices,
   heldNotices,
   queueTeamDigests,
   TEAM_NOTICES_PER_HOUR,
-} from '#src/server/team-inbox.ts';
+} from '#src/server/mail/team-inbox.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { createPacer, type PacerOptions } from '#src/server/pacer.ts';
+import { createPacer, type PacerOptions } from '#src/server/airtable/pacer.ts';
 import { timedClock } from './support/timed-clock.ts';
 
 /** A clock the pacer's sleeps move forward, so pacing is checked without waiting. */

@@ -1,9 +1,9 @@
 // @vitest-environment node
-import { AIRTABLE_REQUESTS_PER_SECOND, createPacer, RATE_WINDOW_MS } from '#src/server/pacer.ts';
-import { createQueueWriter, QUEUED_UPSERT } from '#src/server/queue-writer.ts';
+import { AIRTABLE_REQUESTS_PER_SECOND, createPacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
+import { createQueueWriter, QUEUED_UPSERT } from '#src/server/desk/round-writer.ts';
 import { type Submission } from '#src/lib/forms/submission.ts';
-import { mergeByEmail } from '#src/server/submission.ts';
-import type { DeadLetterBody } from '#src/server/queues.ts';
+import { mergeByEmail } from '#src/server/airtable/upsert.ts';
+import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
 import { queueMessage as message } from './support/queue-message.ts';
 import { timedClock } from './support/timed-clock.ts';
 

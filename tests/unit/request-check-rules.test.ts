@@ -13,14 +13,14 @@ import {
   REQUEST_MAX_BODY_BYTES,
   type QueuedSubmission,
   createWindowLimiter,
-} from '#src/server/request-check.ts';
+} from '#src/server/doors/request-check.ts';
 import worker, { type WorkerEnv } from '#src/server/worker.ts';
-import { createDoors, type DoorsOptions } from '#src/server/form-door.ts';
-import { cellsForCreate, cellsForUpdate } from '#src/server/submission.ts';
-import { createPacer } from '#src/server/pacer.ts';
-import { handleDeadLetterAdmin } from '#src/server/dead-letter-admin.ts';
+import { createDoors, type DoorsOptions } from '#src/server/doors/form-door.ts';
+import { cellsForCreate, cellsForUpdate } from '#src/server/airtable/upsert.ts';
+import { createPacer } from '#src/server/airtable/pacer.ts';
+import { handleDeadLetterAdmin } from '#src/server/queues/dead-letter-admin.ts';
 import { ADMIN_TOKEN_MIN_LENGTH } from '#src/server/settings.ts';
-import { type DeadLetterStore } from '#src/server/queues.ts';
+import { type DeadLetterStore } from '#src/server/queues/dead-letters.ts';
 
 const ORIGIN = 'https://podling.test';
 const NOW = Date.parse('2030-01-01T00:00:00.000Z');

@@ -8,8 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
-import type { StoredRecord } from '#src/server/airtable-client.ts';
-import { cutoffFor, expiredFormula, isExpired, monthsBefore, retentionCutoffs } from '#src/server/privacy.ts';
+import type { StoredRecord } from '#src/server/airtable/client.ts';
+import {
+  cutoffFor,
+  expiredFormula,
+  isExpired,
+  monthsBefore,
+  retentionCutoffs,
+} from '#src/server/privacy/policy.ts';
 
 const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
 const QUOTES = AIRTABLE_SCHEMA.quotes.name;

@@ -4,7 +4,7 @@ import {
   type LinkClaims,
   linkExpiry,
   signLink,
-} from '#src/server/link-tokens.ts';
+} from '#src/server/links/tokens.ts';
 import { linkSecretProblem } from '#src/server/settings.ts';
 
 const SECRET = 'k'.repeat(40);

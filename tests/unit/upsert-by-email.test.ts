@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { vi } from 'vitest';
-import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable-client.ts';
+import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable/client.ts';
 import { type Cells, type Submission } from '#src/lib/forms/submission.ts';
-import { SUBMISSION_UPSERT, upsertByEmail, type UpsertHow } from '#src/server/submission.ts';
+import { SUBMISSION_UPSERT, upsertByEmail, type UpsertHow } from '#src/server/airtable/upsert.ts';
 
 /** What the upsert asked of the client. */
 type Request =

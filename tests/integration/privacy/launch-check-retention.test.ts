@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchChecklist, retentionTriggerLine } from '#scripts/launch-kit/checklist.ts';
 import { cronTriggersOf, isDaily, stripJsonc } from '#scripts/launch-kit/privacy-trigger.ts';
-import { TEAM_DIGEST_CRON } from '#src/server/team-inbox.ts';
+import { TEAM_DIGEST_CRON } from '#src/server/mail/team-inbox.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 

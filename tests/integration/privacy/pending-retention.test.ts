@@ -10,9 +10,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
-import { monthsBefore } from '#src/server/privacy.ts';
-import { runRetentionJob } from '#src/server/retention-job.ts';
-import { createPacer } from '#src/server/pacer.ts';
+import { monthsBefore } from '#src/server/privacy/policy.ts';
+import { runRetentionJob } from '#src/server/privacy/retention-job.ts';
+import { createPacer } from '#src/server/airtable/pacer.ts';
 import {
   type Emulator,
   emulatorEnv,

@@ -10,10 +10,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
-import { createAirtableClient } from '#src/server/airtable-client.ts';
-import { createPacer } from '#src/server/pacer.ts';
+import { createAirtableClient } from '#src/server/airtable/client.ts';
+import { createPacer } from '#src/server/airtable/pacer.ts';
 import { main as privacy } from '#scripts/launch-kit/privacy.ts';
-import { applyRetention, eraseEmail, monthsBefore, retentionCutoffs } from '#src/server/privacy.ts';
+import { applyRetention, eraseEmail, monthsBefore, retentionCutoffs } from '#src/server/privacy/policy.ts';
 import {
   type Emulator,
   runPrivacyCommand,

@@ -5,11 +5,11 @@
  * dead letters it expires or erases (POST /api/dead-letters/erase).
  */
 import { describe, expect, it } from 'vitest';
-import { handleDeadLetterAdmin } from '#src/server/dead-letter-admin.ts';
-import { type DeadLetterStore, keepDeadLetter } from '#src/server/queues.ts';
-import { monthsBefore } from '#src/server/privacy.ts';
-import { expireDeadLetters, runRetentionJob } from '#src/server/retention-job.ts';
-import { createPacer } from '#src/server/pacer.ts';
+import { handleDeadLetterAdmin } from '#src/server/queues/dead-letter-admin.ts';
+import { type DeadLetterStore, keepDeadLetter } from '#src/server/queues/dead-letters.ts';
+import { monthsBefore } from '#src/server/privacy/policy.ts';
+import { expireDeadLetters, runRetentionJob } from '#src/server/privacy/retention-job.ts';
+import { createPacer } from '#src/server/airtable/pacer.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
 import { useEmulator } from '#tests/integration/support/emulator.ts';
 

@@ -1,7 +1,7 @@
 /** The Airtable desk's test fixtures: submissions, a Durable Object's storage in memory, Airtable's stand-in. */
-import type { DeskState } from '#src/server/desk-backlog.ts';
+import type { DeskState } from '#src/server/desk/backlog.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
-import type { DeadLetter } from '#src/server/queues.ts';
+import type { DeadLetter } from '#src/server/queues/dead-letters.ts';
 
 export const ENV = {
   AIRTABLE_API_KEY: 'patServer',

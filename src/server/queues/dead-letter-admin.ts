@@ -5,16 +5,16 @@
  */
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
-import type { MailJob } from './mailer.ts';
-import type { DeskErasure } from './desk-erasure.ts';
+import type { MailJob } from '#src/server/mail/message.ts';
+import type { DeskErasure } from '#src/server/desk/erasure.ts';
 import {
   ADMIN_ATTEMPTS_PER_MINUTE,
   clientLimitKey,
   createWindowLimiter,
   type Limiter,
-} from './request-check.ts';
-import { adminTokenProblem } from './settings.ts';
-import { type DeadLetter, type DeadLetterStore, listDeadLetters } from './queues.ts';
+} from '#src/server/doors/request-check.ts';
+import { adminTokenProblem } from '#src/server/settings.ts';
+import { type DeadLetter, type DeadLetterStore, listDeadLetters } from './dead-letters.ts';
 
 /** Where the admin endpoint answers, on the site's origin. */
 export const DEAD_LETTERS_PATH = '/api/dead-letters';

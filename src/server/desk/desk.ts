@@ -11,12 +11,12 @@
  * (POST /erase, desk-erasure.ts) drops an address's waiting submissions and those accepted before it.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
-import { Backlog, type DeskItem, type DeskState, groupOf } from './desk-backlog.ts';
-import { createPacer, type Pacer, RATE_WINDOW_MS } from './pacer.ts';
-import type { createQueueWriter } from './queue-writer.ts';
-import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from './mail.ts';
-import type { AirtableEnv } from './settings.ts';
-import type { DeadLetterBody, DeadLetterStore, QueueMessage } from './queues.ts';
+import { Backlog, type DeskItem, type DeskState, groupOf } from './backlog.ts';
+import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
+import type { createQueueWriter } from './round-writer.ts';
+import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from '#src/server/mail/plan.ts';
+import type { AirtableEnv } from '#src/server/settings.ts';
+import type { DeadLetterBody, DeadLetterStore, QueueMessage } from '#src/server/queues/dead-letters.ts';
 
 /**
  * Rounds written at once: the next one's lookup queues in the pacer behind this one's writes (a
@@ -42,7 +42,7 @@ export interface DeskEnv extends AirtableEnv, WorkerMailEnv {
 
 /** Keeps a dead letter (the store loads only when something failed). */
 async function keep(store: DeadLetterStore, letter: DeadLetterBody, reason: string): Promise<void> {
-  const { keepDeadLetter } = await import('./queues.ts');
+  const { keepDeadLetter } = await import('#src/server/queues/dead-letters.ts');
   await keepDeadLetter(store, { ...letter, reason, failedAt: new Date().toISOString() });
 }
 
@@ -96,7 +96,7 @@ export class AirtableDesk {
     if (pathname === '/erase') {
       await this.#loaded;
       const { email } = (await request.json()) as { email: string };
-      const { eraseFromDesk } = await import('./desk-erasure.ts');
+      const { eraseFromDesk } = await import('./erasure.ts');
       const [backlog, busy, erased, storage] = [this.#backlog, this.#busy, this.#erased, this.#state.storage];
       const erasedKey = (sha: string) => ERASED_PREFIX + sha;
       return Response.json(await eraseFromDesk({ backlog, busy, erased, storage, erasedKey }, String(email)));
@@ -229,7 +229,7 @@ export class AirtableDesk {
   /** The writer (loaded on the first round) through the desk's pacer, its failures kept as dead letters. */
   #writerOf(mail: ReturnType<typeof workerMail>['mail']) {
     const store = this.#env.DEAD_LETTERS;
-    return (this.#writer ??= import('./queue-writer.ts').then(({ createQueueWriter }) =>
+    return (this.#writer ??= import('./round-writer.ts').then(({ createQueueWriter }) =>
       createQueueWriter(this.#env, {
         pacer: this.#pacer,
         fetch: this.#fetch,
@@ -252,7 +252,7 @@ export class AirtableDesk {
   /** The items, less those of an address erased after the door accepted them (desk-erasure.ts). */
   async #withoutErased(items: DeskItem[]): Promise<DeskItem[]> {
     if (this.#erased.size === 0) return items;
-    const dropped = new Set(await (await import('./desk-erasure.ts')).erasedItems(items, this.#erased));
+    const dropped = new Set(await (await import('./erasure.ts')).erasedItems(items, this.#erased));
     return items.filter((item) => !dropped.has(item));
   }
 

@@ -10,7 +10,7 @@ import { type FieldDefinition } from '#src/lib/airtable/schema.ts';
 import { type Cells, emailsLookupFormula, lookupFormulas } from '#src/lib/forms/submission.ts';
 import { emailFieldOf, formOfTable } from '#src/lib/forms/forms.ts';
 import type { Pacer } from './pacer.ts';
-import type { AirtableAccess } from './settings.ts';
+import type { AirtableAccess } from '#src/server/settings.ts';
 
 /** Airtable's most records per create, update or delete request. */
 export const AIRTABLE_MAX_RECORDS_PER_WRITE = 10;

@@ -21,7 +21,7 @@ import {
 } from '#src/lib/page-templates.ts';
 import { CALENDAR } from '#src/config/site.ts';
 import { PRODUCT_NAME } from '#src/config/constants.ts';
-import type { LinkClaims, LinkForm, LinkPurpose } from './link-tokens.ts';
+import type { LinkClaims, LinkForm, LinkPurpose } from './tokens.ts';
 
 const copy = EMAIL_COPY.linkPages;
 const SIGN_UP_HREF = '/#waitlist';

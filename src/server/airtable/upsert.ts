@@ -13,9 +13,9 @@ import {
   normaliseEmail,
 } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
-import { AIRTABLE_MAX_RECORDS_PER_WRITE, type AirtableClient, type StoredRecord } from './airtable-client.ts';
+import { AIRTABLE_MAX_RECORDS_PER_WRITE, type AirtableClient, type StoredRecord } from './client.ts';
 import { confirmingForm, emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
-import type { LinkValues } from './link-tokens.ts';
+import type { LinkValues } from '#src/server/links/tokens.ts';
 
 /**
  * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as

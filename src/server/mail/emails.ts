@@ -7,8 +7,14 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/page-templates.ts';
 import { type AcknowledgementCopy, withoutBidiControls } from '#src/lib/forms/contract.ts';
-import type { MailAddress, MailMessage } from './mailer.ts';
-import { EMAIL_LINK_PATHS, type LinkPurpose, type LinkValues, linkExpiry, signLink } from './link-tokens.ts';
+import type { MailAddress, MailMessage } from './message.ts';
+import {
+  EMAIL_LINK_PATHS,
+  type LinkPurpose,
+  type LinkValues,
+  linkExpiry,
+  signLink,
+} from '#src/server/links/tokens.ts';
 
 /** What the team is told of: a new request, one held for a contact on record, a confirmed change. */
 export type TeamNotice = 'new' | 'held' | 'confirmed-change';

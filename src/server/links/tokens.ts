@@ -6,7 +6,7 @@
  */
 import { type FormContract } from '#src/lib/forms/contract.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
-import { linkSecretProblem } from './settings.ts';
+import { linkSecretProblem } from '#src/server/settings.ts';
 
 /** Where each kind of signed link lands (the Worker runs first for /api/*). */
 export const EMAIL_LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {

@@ -3,11 +3,11 @@
  * the base and the dead letters, logging counts, never emails. Through the desk's one pacer (the
  * writer's, airtable-desk.ts), so together they stay under 5 a second.
  */
-import { createAirtableClient } from './airtable-client.ts';
-import type { Pacer } from './pacer.ts';
-import { applyRetention, describeRetention } from './privacy.ts';
-import { type DeadLetterStore, listDeadLetters } from './queues.ts';
-import { airtableAccess, type AirtableEnv } from './settings.ts';
+import { createAirtableClient } from '#src/server/airtable/client.ts';
+import type { Pacer } from '#src/server/airtable/pacer.ts';
+import { applyRetention, describeRetention } from './policy.ts';
+import { type DeadLetterStore, listDeadLetters } from '#src/server/queues/dead-letters.ts';
+import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 
 /**
  * Retention for the Worker's dead letters (submissions it could not store; they hold emails):

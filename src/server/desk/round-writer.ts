@@ -12,9 +12,9 @@ import {
   AirtableError,
   createAirtableClient,
   type StoredRecord,
-} from './airtable-client.ts';
-import { type Pacer, retryDelaySeconds } from './pacer.ts';
-import { airtableAccess, type AirtableEnv } from './settings.ts';
+} from '#src/server/airtable/client.ts';
+import { type Pacer, retryDelaySeconds } from '#src/server/airtable/pacer.ts';
+import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import {
   SUBMISSION_UPSERT,
@@ -25,10 +25,10 @@ import {
   lookupByEmails,
   lookupFieldsOf,
   mergeByEmail,
-} from './submission.ts';
-import { queueOutcomeMail, type WorkerMail, writeOutcome } from './mail.ts';
-import { type QueuedSubmission, submissionMailKey } from './request-check.ts';
-import type { DeadLetterBody, QueueBatch, QueueMessage } from './queues.ts';
+} from '#src/server/airtable/upsert.ts';
+import { queueOutcomeMail, type WorkerMail, writeOutcome } from '#src/server/mail/plan.ts';
+import { type QueuedSubmission, submissionMailKey } from '#src/server/doors/request-check.ts';
+import type { DeadLetterBody, QueueBatch, QueueMessage } from '#src/server/queues/dead-letters.ts';
 
 /** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;

@@ -6,9 +6,9 @@
 import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD, type ConsentState, type FormContract } from '#src/lib/forms/contract.ts';
 import { confirmingForm, emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
-import { type AirtableClient, type StoredRecord, tableLookupFormula } from './airtable-client.ts';
-import type { ConsentRecords } from './link-actions.ts';
-import { cellsForCreate, cellsForUpdate, consentOf, submissionOf } from './submission.ts';
+import { type AirtableClient, type StoredRecord, tableLookupFormula } from '#src/server/airtable/client.ts';
+import type { ConsentRecords } from '#src/server/links/actions.ts';
+import { cellsForCreate, cellsForUpdate, consentOf, submissionOf } from '#src/server/airtable/upsert.ts';
 
 const EMAIL_KEY = EMAIL_KEY_FIELD.airtable;
 

@@ -8,7 +8,11 @@
  */
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
 import { type ConsentState } from '#src/lib/forms/contract.ts';
-import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './request-check.ts';
+import {
+  readBody,
+  REQUEST_BODY_TIMEOUT_MS,
+  REQUEST_MAX_BODY_BYTES,
+} from '#src/server/doors/request-check.ts';
 import {
   checkLink,
   linkPurposeAt,
@@ -16,7 +20,7 @@ import {
   type LinkClaims,
   type LinkForm,
   type LinkValues,
-} from './link-tokens.ts';
+} from './tokens.ts';
 import {
   confirmPage,
   donePage,
@@ -25,7 +29,7 @@ import {
   refusedPage,
   render,
   UNAVAILABLE,
-} from './link-page.ts';
+} from './page.ts';
 
 type Applied = 'applied' | 'unchanged' | 'superseded';
 

@@ -17,7 +17,7 @@ import {
   type AirtableClient,
   AirtableError,
   type StoredRecord,
-} from './airtable-client.ts';
+} from '#src/server/airtable/client.ts';
 
 /** The tables whose records hold people's data: every form's. */
 export const privacyTables = (): string[] => FORM_LIST.map((form) => form.table);

@@ -9,8 +9,8 @@
  */
 import { BIDI_CONTROLS } from '#src/lib/forms/contract.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
-import type { MailLedger } from './mail-ledger.ts';
-import { retryDelaySeconds } from './pacer.ts';
+import type { MailLedger } from './ledger.ts';
+import { retryDelaySeconds } from '#src/server/airtable/pacer.ts';
 
 /** A sender or recipient: an address and, for the sender, a display name. */
 export interface MailAddress {

@@ -25,14 +25,14 @@ import {
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
 import { reader } from '#src/lib/forms/submission.ts';
-import { createAirtableClient } from './airtable-client.ts';
-import { type AirtableEnv, airtableAccess } from './settings.ts';
-import type { Pacer } from './pacer.ts';
-import { isEmailLinkPath } from './link-tokens.ts';
-import type { EmailLinkOptions } from './link-actions.ts';
-import type { PageTemplates } from './link-page.ts';
-import { queueOutcomeMail, type WorkerMail } from './mail.ts';
-import { confirmedChange, rejoinRequest } from './mail.ts';
+import { createAirtableClient } from '#src/server/airtable/client.ts';
+import { type AirtableEnv, airtableAccess } from '#src/server/settings.ts';
+import type { Pacer } from '#src/server/airtable/pacer.ts';
+import { isEmailLinkPath } from '#src/server/links/tokens.ts';
+import type { EmailLinkOptions } from '#src/server/links/actions.ts';
+import type { PageTemplates } from '#src/server/links/page.ts';
+import { queueOutcomeMail, type WorkerMail } from '#src/server/mail/plan.ts';
+import { confirmedChange, rejoinRequest } from '#src/server/mail/plan.ts';
 import {
   createRequestCheck,
   type CheckResult,
@@ -239,7 +239,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
   // A link's modules load on its first request: a sign-up never needs them.
   const linkOptions = async (): Promise<EmailLinkOptions | undefined> => {
     if (!mail || siteOrigin === null) return undefined;
-    const { consentRecords } = await import('./consent-records.ts');
+    const { consentRecords } = await import('#src/server/privacy/consent-records.ts');
     return {
       records: consentRecords(
         createAirtableClient(airtableAccess(env), {
@@ -269,8 +269,8 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     const { pathname } = new URL(request.url);
     if (isEmailLinkPath(pathname)) {
       const [{ handleEmailLink }, { linksUnavailablePage }] = await Promise.all([
-        import('./link-actions.ts'),
-        import('./link-page.ts'),
+        import('#src/server/links/actions.ts'),
+        import('#src/server/links/page.ts'),
       ]);
       links ??= linkOptions();
       const ready = await links;

@@ -17,7 +17,7 @@ import {
   type TeamNotice,
   teamNotification,
 } from './emails.ts';
-import type { LinkValues } from './link-tokens.ts';
+import type { LinkValues } from '#src/server/links/tokens.ts';
 import {
   inboxKey,
   kvMailLedger,
@@ -25,7 +25,7 @@ import {
   type MailLedgerKv,
   memoryMailLedger,
   TEAM_MAIL_LIMITS,
-} from './mail-ledger.ts';
+} from './ledger.ts';
 import {
   cloudflareMailer,
   errorMessage,
@@ -33,10 +33,10 @@ import {
   type MailJob,
   type MailMessage,
   type SendEmailBinding,
-} from './mailer.ts';
-import type { DeadLetterStore } from './queues.ts';
-import { consentOf, isWithdrawn, submissionOf } from './submission.ts';
-import { parseMailSettings, type WorkerSettingsEnv } from './settings.ts';
+} from './message.ts';
+import type { DeadLetterStore } from '#src/server/queues/dead-letters.ts';
+import { consentOf, isWithdrawn, submissionOf } from '#src/server/airtable/upsert.ts';
+import { parseMailSettings, type WorkerSettingsEnv } from '#src/server/settings.ts';
 
 /** What the write path did with one submission, as the mail needs it. */
 export interface WriteOutcome {
@@ -279,7 +279,7 @@ export function workerMail(env: WorkerMailEnv) {
       deadLetter:
         store &&
         (async (job: MailJob, reason: string) =>
-          (await import('./queues.ts')).keepDeadLetter(store, {
+          (await import('#src/server/queues/dead-letters.ts')).keepDeadLetter(store, {
             mail: job,
             reason,
             failedAt: new Date().toISOString(),

@@ -20,7 +20,7 @@ import {
   submissionKey,
 } from '#src/lib/forms/submission.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
-import { inboxKey } from './mail-ledger.ts';
+import { inboxKey } from '#src/server/mail/ledger.ts';
 import ipaddr from 'ipaddr.js';
 
 /** Largest body the check reads (a submission is under 4 KB), and longest it may take to arrive. */

@@ -9,8 +9,8 @@
 import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { FORM_LIST } from '#src/lib/forms/forms.ts';
 import { type HeldHour, type HeldNotice, teamDigest } from './emails.ts';
-import type { MailLedger, MailLedgerKv } from './mail-ledger.ts';
-import { errorMessage, type MailAddress, type MailJob } from './mailer.ts';
+import type { MailLedger, MailLedgerKv } from './ledger.ts';
+import { errorMessage, type MailAddress, type MailJob } from './message.ts';
 
 /** The most notices the team gets in any hour (a digest after that). */
 export const TEAM_NOTICES_PER_HOUR = 30;

@@ -5,7 +5,7 @@
  * imported when something fails, and by the owner's endpoint (dead-letter-admin.ts).
  */
 import type { Submission } from '#src/lib/forms/submission.ts';
-import type { MailJob } from './mailer.ts';
+import type { MailJob } from '#src/server/mail/message.ts';
 
 /** The parts of Cloudflare's MessageBatch the writer uses. */
 export interface QueueMessage {

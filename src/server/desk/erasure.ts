@@ -9,8 +9,8 @@
  * remembered by its SHA-256 only.
  */
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
-import { digest, ERASURE_MEMORY_MS } from './mail-ledger.ts';
-import type { Backlog, DeskItem, DeskState } from './desk-backlog.ts';
+import { digest, ERASURE_MEMORY_MS } from '#src/server/mail/ledger.ts';
+import type { Backlog, DeskItem, DeskState } from './backlog.ts';
 
 /** The longest an erasure waits for a round in flight holding the address (a 429's 30 s, and the writes). */
 const IN_FLIGHT_WAIT_MS = 90_000;
