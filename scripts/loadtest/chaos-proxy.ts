@@ -3,7 +3,10 @@
 // and keeps Airtable's limit as it arrives (the emulator, busy with a lookup, counted 70 ms late).
 import http from 'node:http';
 import { onLoopback } from '#scripts/loopback.ts';
-import { AIRTABLE_REQUESTS_PER_SECOND, DEPARTURE_SPAN_MS } from '#src/server/airtable/pacer.ts';
+import { AIRTABLE_REQUESTS_PER_SECOND, GAP_MARGIN, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
+
+/** The pacer's span: never more than AIRTABLE_REQUESTS_PER_SECOND departures within it (1,050 ms). */
+export const DEPARTURE_SPAN_MS = RATE_WINDOW_MS * GAP_MARGIN;
 import { forward } from './client-spread.ts';
 
 export interface ChaosOptions {

@@ -18,7 +18,8 @@ import {
   type RushReport,
 } from './rush.ts';
 import { runAsCommand } from '#scripts/command.ts';
-import { DEPARTURE_SPAN_MS, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
+import { RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
+import { DEPARTURE_SPAN_MS } from './chaos-proxy.ts';
 
 /** `over` and `settle` in seconds, `penalty` in ms. */
 const DEFAULTS = {

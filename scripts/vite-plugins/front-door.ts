@@ -9,7 +9,7 @@
  */
 import type http from 'node:http';
 import type { Connect } from 'vite';
-import { BODY_READ_TO_END_BYTES } from '#src/server/doors/request-check.ts';
+import { BODY_READ_TO_END_BYTES } from '#src/server/doors/body.ts';
 import { SECURITY_HEADERS } from '#src/config/constants.ts';
 
 /** True when a Request can be made from the target: origin-form, decodable, no credentials. */

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Manifest, ManifestChunk, Plugin, ViteBuilder } from 'vite';
 import type { FormName } from '#src/lib/forms/forms.ts';
 import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/page-templates.ts';
-import { formTemplatePath } from '#src/server/doors/form-door.ts';
+import { formTemplatePath } from '#src/server/doors/form-answer.ts';
 import { BOOT_MODULES_ID, withBootLoader } from './boot-loader.ts';
 import { assembleFormTemplate, type RenderedFormTemplate } from './form-templates.ts';
 import { contentSecurityPolicy, headersFile, inlineScriptHashes } from './security-headers.ts';

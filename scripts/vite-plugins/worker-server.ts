@@ -31,7 +31,7 @@ import {
   type Emulator,
 } from '#scripts/airtable-emulator/emulator.ts';
 import { DEFAULT_MAIL_OUTBOX_DIR } from '#scripts/airtable-emulator/outbox.ts';
-import { FORM_TEMPLATES_PREFIX } from '#src/server/doors/form-door.ts';
+import { FORM_TEMPLATES_PREFIX } from '#src/server/doors/form-answer.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/page-templates.ts';
 import { WORKER_SETTINGS } from '#src/server/settings.ts';

@@ -158,3 +158,11 @@ export function parseMailSettings(env: WorkerSettingsEnv) {
   if (mail.problem !== undefined) throw new Error(mail.problem);
   return mail.value;
 }
+
+// A problem with the settings is logged once per isolate, not once per request.
+const reported = new Set<string>();
+export function reportOnce(problem: string) {
+  if (reported.has(problem)) return;
+  reported.add(problem);
+  console.error(`The Worker is set up wrongly, so it stores and sends nothing until it is fixed: ${problem}`);
+}

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, EMAIL_COPY } from '#src/config/messages.ts';
-import { renderFormAnswer } from '#src/server/doors/form-door.ts';
+import { renderFormAnswer } from '#src/server/doors/form-answer.ts';
 import { renderLinkPage } from '#src/server/links/page.ts';
 import { devFormTemplate } from '#scripts/vite-plugins/form-templates.ts';
 import { freePort } from '#scripts/loadtest/worker-process.ts';

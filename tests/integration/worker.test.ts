@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createBuilder } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORMS } from '#src/lib/forms/forms.ts';
-import { REQUEST_MAX_BODY_BYTES } from '#src/server/doors/request-check.ts';
+import { REQUEST_MAX_BODY_BYTES } from '#src/server/doors/body.ts';
 import { enhancedPost } from './support/door.ts';
 import { AIRTABLE_LIMITS, useWorker } from './support/worker.ts';
 import { siteBaseSchema } from '#scripts/airtable-emulator/emulator.ts';

@@ -2,7 +2,7 @@
 import { AirtableDesk, DESK_MAX_ATTEMPTS } from '#src/server/desk/desk.ts';
 import { ADDRESSES_PER_ROUND, Backlog, type DeskItem, groupOf } from '#src/server/desk/backlog.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
-import { deskPacer } from '#src/server/worker.ts';
+import { deskPacer } from '#src/server/desk/desk-client.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
 import type { DeadLetter } from '#src/server/queues/dead-letters.ts';
 import { accepted, airtable, ENV, letterStore, memoryState, quote, signUp } from './support/desk-fixtures.ts';

@@ -3,7 +3,7 @@
  * What the limits count under: a client is one IPv4 address, or one IPv6 /64 (the block one
  * subscriber is routed), whatever spelling the host reports it in.
  */
-import { clientLimitKey } from '#src/server/doors/request-check.ts';
+import { clientLimitKey } from '#src/server/doors/limiters.ts';
 
 describe('clientLimitKey', () => {
   it.each([

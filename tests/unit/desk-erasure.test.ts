@@ -5,7 +5,7 @@
  */
 import { AirtableDesk } from '#src/server/desk/desk.ts';
 import { Backlog } from '#src/server/desk/backlog.ts';
-import { eraseFromDesk } from '#src/server/desk/erasure.ts';
+import { eraseAddress } from '#src/server/desk/erasure.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
 import type { Submission } from '#src/lib/forms/submission.ts';
 import type { DeadLetter } from '#src/server/queues/dead-letters.ts';
@@ -83,7 +83,7 @@ describe('erasure on the Airtable desk', () => {
   });
 });
 
-describe('eraseFromDesk', () => {
+describe('eraseAddress', () => {
   const deskHolding = (group: string) => ({
     backlog: new Backlog(),
     busy: new Set([group]),
@@ -95,7 +95,7 @@ describe('eraseFromDesk', () => {
   it('answers once no round in flight holds the address', async () => {
     const desk = deskHolding('School Quotes\njane@x.co');
     let sleeps = 0;
-    const answer = await eraseFromDesk(desk, 'Jane@x.co', {
+    const answer = await eraseAddress(desk, 'Jane@x.co', {
       sleep: async () => {
         sleeps += 1;
         desk.busy.clear();
@@ -107,7 +107,7 @@ describe('eraseFromDesk', () => {
 
   it('says a write is still under way when a round holds the address past its wait', async () => {
     let now = 0;
-    const answer = await eraseFromDesk(deskHolding('Waitlist\njane@x.co'), 'jane@x.co', {
+    const answer = await eraseAddress(deskHolding('Waitlist\njane@x.co'), 'jane@x.co', {
       now: () => now,
       sleep: async (ms) => void (now += ms),
     });

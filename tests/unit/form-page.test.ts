@@ -10,7 +10,7 @@ import {
   renderFormAnswer,
   type NativeOutcome,
   type NativeValues,
-} from '#src/server/doors/form-door.ts';
+} from '#src/server/doors/form-answer.ts';
 
 /**
  * The server's answer pages for native posts, filled from each form's template as the build

@@ -4,7 +4,7 @@
  * forms' answer templates however a path spells them, and paths a file server could read
  * another way than they look.
  */
-import { isHiddenPath } from '#src/server/doors/form-door.ts';
+import { isHiddenPath } from '#src/server/doors/form-answer.ts';
 
 describe('isHiddenPath', () => {
   it.each([

@@ -9,10 +9,10 @@ import {
   regionStart,
   linkPageSlot,
 } from '#src/lib/page-templates.ts';
-import { isHiddenPath } from '#src/server/doors/form-door.ts';
+import { isHiddenPath } from '#src/server/doors/form-answer.ts';
 import { renderLinkPage } from '#src/server/links/page.ts';
 import { handleEmailLink, type ConsentRecords } from '#src/server/links/actions.ts';
-import { pageTemplates } from '#src/server/doors/form-door.ts';
+import { pageTemplates } from '#src/server/doors/page-templates.ts';
 import { signedUrl, type MailContext } from '#src/server/mail/emails.ts';
 
 /** A template as the build renders one: every region and slot, in a frame. */

@@ -2,15 +2,14 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EMAIL_COPY } from '#src/config/messages.ts';
+import { cloudflareMailer, type SendEmailBinding } from '#src/server/mail/transports.ts';
 import {
-  cloudflareMailer,
   headerAddress,
   headerText,
   headerValue,
   MailFailure,
   type MailMessage,
   readyToSend,
-  type SendEmailBinding,
 } from '#src/server/mail/message.ts';
 import { teamNotification } from '#src/server/mail/emails.ts';
 import PostalMime from 'postal-mime';

@@ -1,13 +1,14 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { sendMailJobs } from '#src/server/mail/message.ts';
+import { sendMailJobs } from '#src/server/mail/send.ts';
 import { memoryMailLedger } from '#src/server/mail/ledger.ts';
-import { cloudflareMailer, type Mailer, MailFailure, type MailJob } from '#src/server/mail/message.ts';
+import { cloudflareMailer } from '#src/server/mail/transports.ts';
+import { type Mailer, MailFailure, type MailJob } from '#src/server/mail/message.ts';
 import { parseMailSettings } from '#src/server/settings.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
 import { createQueueWriter } from '#src/server/desk/round-writer.ts';
-import type { QueuedSubmission } from '#src/server/doors/request-check.ts';
+import type { QueuedSubmission } from '#src/server/queues/messages.ts';
 import { queueMessage as message } from './support/queue-message.ts';
 
 const ENV = {

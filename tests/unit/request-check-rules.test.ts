@@ -7,16 +7,13 @@
 import { canonicalEmail } from '#src/lib/email.ts';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { toFormBody } from '#src/lib/forms/send-form.ts';
-import {
-  BODY_READ_TO_END_BYTES,
-  readBody,
-  REQUEST_MAX_BODY_BYTES,
-  type QueuedSubmission,
-  createWindowLimiter,
-} from '#src/server/doors/request-check.ts';
-import worker, { type WorkerEnv } from '#src/server/worker.ts';
+import { BODY_READ_TO_END_BYTES, readBody, REQUEST_MAX_BODY_BYTES } from '#src/server/doors/body.ts';
+import { type QueuedSubmission } from '#src/server/queues/messages.ts';
+import { createWindowLimiter } from '#src/server/doors/limiters.ts';
+import worker from '#src/server/worker.ts';
+import type { WorkerEnv } from '#src/server/doors/routes.ts';
 import { createDoors, type DoorsOptions } from '#src/server/doors/form-door.ts';
-import { cellsForCreate, cellsForUpdate } from '#src/server/airtable/upsert.ts';
+import { cellsForCreate, cellsForUpdate } from '#src/server/desk/submission-upsert.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
 import { handleDeadLetterAdmin } from '#src/server/queues/dead-letter-admin.ts';
 import { ADMIN_TOKEN_MIN_LENGTH } from '#src/server/settings.ts';

@@ -2,7 +2,8 @@
 import { vi } from 'vitest';
 import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable/client.ts';
 import { type Cells, type Submission } from '#src/lib/forms/submission.ts';
-import { SUBMISSION_UPSERT, upsertByEmail, type UpsertHow } from '#src/server/airtable/upsert.ts';
+import { SUBMISSION_UPSERT } from '#src/server/desk/submission-upsert.ts';
+import { upsertByEmail, type UpsertHow } from '#src/server/airtable/upsert.ts';
 
 /** What the upsert asked of the client. */
 type Request =

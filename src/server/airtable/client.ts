@@ -1,6 +1,6 @@
 /**
  * The server's one Airtable client and error type (AirtableError), for every server-side call: the
- * upsert by email (submission.ts), the privacy jobs and the owner's commands, Metadata API included.
+ * upsert by email (upsert.ts), the privacy jobs and the owner's commands, Metadata API included.
  * Plain fetch, not airtable.js (decision 12): that cannot be paced (fixed fetch, no hook), retries a
  * 429 on its own timers instead of shutting one pacer for all, has one timeout per client rather than
  * a deadline per request, and no Metadata API. Here each request waits for the caller's pacer

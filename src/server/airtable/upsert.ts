@@ -1,56 +1,11 @@
 /**
- * The server's part of a submission's write, beyond the one parser and cell builder that direct
- * mode shares (src/lib/forms/submission.ts): merging two submissions of one email, the upsert by
- * email of the queue's writer, and the consent rules.
+ * The server's one upsert by email (the desk's round writer's): items of one email merged, their
+ * records looked up about 300 emails a request, then written 10 records a request by the email's key.
  */
-import {
-  clearsOtherText,
-  type Cells,
-  cellsFor,
-  formOf,
-  type Submission,
-  withDefaults,
-  normaliseEmail,
-} from '#src/lib/forms/submission.ts';
+import { type Cells, formOf, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
+import { emailFieldOf } from '#src/lib/forms/forms.ts';
 import { AIRTABLE_MAX_RECORDS_PER_WRITE, type AirtableClient, type StoredRecord } from './client.ts';
-import { confirmingForm, emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
-import type { LinkValues } from '#src/server/links/tokens.ts';
-
-/**
- * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as
- * one: later cells over earlier ones (a later select without its 'Other' item loses the earlier
- * 'Other' text with it), and create-only defaults kept only for the fields neither chose (a chosen
- * selection is never undone by a later empty one, and a later choice replaces an earlier default).
- */
-function mergeLaterSubmission(earlier: Submission, later: Submission): Submission {
-  const cells = { ...earlier.cells, ...later.cells };
-  const form = formOf(later);
-  const rule = form.other;
-  if (rule && clearsOtherText(form, later.cells)) {
-    const text = form.fields[rule.textField]?.airtable;
-    if (text) delete cells[text];
-  }
-  const defaults = Object.fromEntries(
-    Object.entries({ ...earlier.defaults, ...later.defaults }).filter(([name]) => !(name in cells)),
-  );
-  const merged: Submission = { table: later.table, email: later.email, cells, acceptedAt: later.acceptedAt };
-  return Object.keys(defaults).length > 0 ? { ...merged, defaults } : merged;
-}
-
-/** The cells with the record's merge key (EMAIL_KEY_FIELD), which every server write carries. */
-const keyed = (submission: Submission, cells: Cells): Cells => ({
-  ...cells,
-  [EMAIL_KEY_FIELD.airtable]: normaliseEmail(submission.email),
-});
-
-/** Cells of the record a submission creates (cellsFor, for callers that know it is new). */
-export const cellsForCreate = (submission: Submission, at: Date): Cells =>
-  keyed(submission, cellsFor(submission, { now: at, existing: false }));
-
-/** Cells written over an existing record (cellsFor, for callers that know it is stored). */
-export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
-  keyed(submission, cellsFor(submission, { now: at, existing: true }));
 
 /** How the items of a call become records; `T` is whatever the caller carries (a submission…). */
 export interface UpsertHow<T> {
@@ -245,79 +200,4 @@ export async function upsertByEmail<T>(
   for (const request of requests) await tell(await request);
   await told;
   return results;
-}
-
-/** Later merged over earlier, the spec's defaults on a create only, Created At kept on update. */
-export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
-  emailOf: (submission) => submission.email,
-  merge: mergeLaterSubmission,
-  cells: (submission, at) => ({
-    create: cellsForCreate(submission, at),
-    update: cellsForUpdate(submission, at),
-  }),
-};
-
-/**
- * Consent on the server's one write path (relay and queued modes; docs/consent.md): a new address is stored
- * Pending with the statement its visitor saw; an address already stored is never written over on a
- * visitor's word: the submission is held and its owner gets one email whose signed link carries the new
- * values. Pressing a link's button applies it (consent-records.ts). Here: the consent fields of `table`, when
- * its form confirms its addresses (its contract declares them), and the statement its new records carry.
- */
-export function consentOf(table: string) {
-  const form = confirmingForm();
-  if (!form?.conduct.confirms || form.table !== table) return undefined;
-  const name = (key: string) => {
-    const field = form.fields[key];
-    if (!field) throw new Error(`The ${form.name} form confirms addresses, so it needs a '${key}' field`);
-    return field.airtable;
-  };
-  return {
-    statement: form.conduct.confirms.statement,
-    consent: name('consent'),
-    consentText: name('consentText'),
-    confirmedAt: name('confirmedAt'),
-  };
-}
-
-/**
- * The write path with consent: a new address is created (Pending); a stored one is held, except
- * a sign-up nobody has confirmed yet (Pending), which takes the latest values and stays Pending.
- * Its address has proved nothing either way, so a stranger's earlier sign-up never keeps the
- * owner's own from being stored (and the confirmation email already sent confirms the latest).
- * A form that does not confirm its addresses holds every stored one.
- */
-export const CONSENTED_UPSERT: UpsertHow<Submission> = {
-  ...SUBMISSION_UPSERT,
-  cells: (submission, at, stored) => {
-    const fields = consentOf(submission.table);
-    if (!fields) return { create: cellsForCreate(submission, at), update: null };
-    const statement = { [fields.consentText]: fields.statement };
-    return {
-      // A sign-up's new record: Pending, with the words its visitor saw.
-      create: { ...cellsForCreate(submission, at), [fields.consent]: 'Pending', ...statement },
-      update:
-        stored?.[fields.consent] === 'Pending' ? { ...cellsForUpdate(submission, at), ...statement } : null,
-    };
-  },
-  lookupFields: (table) => {
-    const fields = consentOf(table);
-    return fields ? [fields.consent] : [];
-  },
-};
-
-/** Whether a stored record of the confirming form (its lookup fields) is on the suppression list. */
-export function isWithdrawn(stored: Cells | undefined): boolean {
-  const fields = consentOf(confirmingForm()?.table ?? '');
-  return fields !== undefined && stored?.[fields.consent] === 'Withdrawn';
-}
-
-/** A held change's values as a submission again, to apply them by the form's rules. */
-export function submissionOf(name: string, email: string, values: LinkValues, at: Date): Submission {
-  const form = formNamed(name);
-  if (!form) throw new Error(`No form is named '${name}'`);
-  const cells: Cells = Object.fromEntries(
-    Object.entries(values).map(([key, value]) => [key, typeof value === 'string' ? value : [...value]]),
-  );
-  return withDefaults(form, { table: form.table, email, cells, acceptedAt: at.toISOString() });
 }

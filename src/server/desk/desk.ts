@@ -6,17 +6,19 @@
  * writes), up to ROUNDS_IN_FLIGHT at once on disjoint addresses, so the next round's lookup waits in
  * the pacer while this one's writes go, and Airtable's 5 a second stay full whatever batches
  * Cloudflare Queues hands out. A pressed email link and the retention job take their slots from the
- * same pacer (`deskPacer` in worker.ts, POST /pace). A retry waits in storage for its time; after
+ * same pacer (`deskPacer` in desk-client.ts, POST /pace). A retry waits in storage for its time; after
  * DESK_MAX_ATTEMPTS tries a submission becomes a dead letter, as the queue's would. An erasure
- * (POST /erase, desk-erasure.ts) drops an address's waiting submissions and those accepted before it.
+ * (POST /erase, erasure.ts) drops an address's waiting submissions and those accepted before it.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
 import { Backlog, type DeskItem, type DeskState, groupOf } from './backlog.ts';
 import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
 import type { createQueueWriter } from './round-writer.ts';
-import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from '#src/server/mail/plan.ts';
+import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
 import type { AirtableEnv } from '#src/server/settings.ts';
-import type { DeadLetterBody, DeadLetterStore, QueueMessage } from '#src/server/queues/dead-letters.ts';
+import { hostOf, type HostEnv } from '#src/server/host.ts';
+import type { DeadLetterBody, DeadLetterStore } from '#src/server/queues/dead-letters.ts';
+import type { QueueMessage } from '#src/server/queues/messages.ts';
 
 /**
  * Rounds written at once: the next one's lookup queues in the pacer behind this one's writes (a
@@ -33,10 +35,10 @@ const KEYS_PER_CALL = 128;
 const inChunks = <T>(all: readonly T[], size: number) =>
   Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
 const ITEM_PREFIX = 'q:';
-/** The storage keys of erased addresses (desk-erasure.ts): the prefix and the address's SHA-256. */
+/** The storage keys of erased addresses (desk/erasure.ts): the prefix and the address's SHA-256. */
 const ERASED_PREFIX = 'erased:';
 
-export interface DeskEnv extends AirtableEnv, WorkerMailEnv {
+export interface DeskEnv extends AirtableEnv, WorkerMailEnv, HostEnv {
   DEAD_LETTERS?: DeadLetterStore;
 }
 
@@ -52,7 +54,7 @@ export class AirtableDesk {
   readonly #env: DeskEnv;
   readonly #backlog = new Backlog();
   readonly #busy = new Set<string>();
-  /** Erased addresses' SHA-256 → when (desk-erasure.ts). */
+  /** Erased addresses' SHA-256 → when (desk/erasure.ts). */
   readonly #erased = new Map<string, number>();
   #seq = 0;
   #draining = false;
@@ -96,10 +98,10 @@ export class AirtableDesk {
     if (pathname === '/erase') {
       await this.#loaded;
       const { email } = (await request.json()) as { email: string };
-      const { eraseFromDesk } = await import('./erasure.ts');
+      const { eraseAddress } = await import('./erasure.ts');
       const [backlog, busy, erased, storage] = [this.#backlog, this.#busy, this.#erased, this.#state.storage];
       const erasedKey = (sha: string) => ERASED_PREFIX + sha;
-      return Response.json(await eraseFromDesk({ backlog, busy, erased, storage, erasedKey }, String(email)));
+      return Response.json(await eraseAddress({ backlog, busy, erased, storage, erasedKey }, String(email)));
     }
     if (pathname === '/penalise') {
       this.#pacer.penalise();
@@ -187,7 +189,7 @@ export class AirtableDesk {
       },
     }));
     try {
-      const { mail, problem } = (this.#mailSetup ??= workerMail(this.#env));
+      const { mail, problem } = (this.#mailSetup ??= workerMail(this.#env, hostOf(this.#env).mailer));
       if (problem) {
         console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
         for (const message of messages) message.retry({ delaySeconds: MAIL_PROBLEM_RETRY_SECONDS });
@@ -249,7 +251,7 @@ export class AirtableDesk {
       });
   }
 
-  /** The items, less those of an address erased after the door accepted them (desk-erasure.ts). */
+  /** The items, less those of an address erased after the door accepted them (desk/erasure.ts). */
   async #withoutErased(items: DeskItem[]): Promise<DeskItem[]> {
     if (this.#erased.size === 0) return items;
     const dropped = new Set(await (await import('./erasure.ts')).erasedItems(items, this.#erased));

@@ -54,7 +54,7 @@ export interface ErasableDesk {
  * holding it was still in flight after IN_FLIGHT_WAIT_MS (its record may be written after the
  * command's deletion: run it again).
  */
-export async function eraseFromDesk(
+export async function eraseAddress(
   desk: ErasableDesk,
   email: string,
   { now = Date.now, sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)) } = {},

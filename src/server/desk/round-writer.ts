@@ -1,5 +1,5 @@
 /**
- * The writer of one round of submissions (airtable-desk.ts, the one paced writer, hands them over as
+ * The writer of one round of submissions (desk.ts, the one paced writer, hands them over as
  * queue messages): it merges one email and table's submissions (the later wins) and upserts by email
  * (about 300 emails a lookup, 10 records a write). Transient failures (429, 5xx, timeout, dropped
  * connection) retry with backoff; a permanent one (a field the base lacks) retries record by record to
@@ -13,29 +13,35 @@ import {
   createAirtableClient,
   type StoredRecord,
 } from '#src/server/airtable/client.ts';
-import { type Pacer, retryDelaySeconds } from '#src/server/airtable/pacer.ts';
+import type { Pacer } from '#src/server/airtable/pacer.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import {
-  SUBMISSION_UPSERT,
   type UpsertHow,
   upsertByEmail,
-  CONSENTED_UPSERT,
-  isWithdrawn,
   lookupByEmails,
   lookupFieldsOf,
   mergeByEmail,
 } from '#src/server/airtable/upsert.ts';
-import { queueOutcomeMail, type WorkerMail, writeOutcome } from '#src/server/mail/plan.ts';
-import { type QueuedSubmission, submissionMailKey } from '#src/server/doors/request-check.ts';
-import type { DeadLetterBody, QueueBatch, QueueMessage } from '#src/server/queues/dead-letters.ts';
+import { CONSENTED_UPSERT, SUBMISSION_UPSERT } from './submission-upsert.ts';
+import { isWithdrawn } from '#src/server/privacy/consent.ts';
+import { queueOutcomeMail } from '#src/server/mail/enqueue.ts';
+import { submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';
+import type { WorkerMail } from '#src/server/mail/setup.ts';
+import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
+import {
+  type QueueBatch,
+  type QueuedSubmission,
+  type QueueMessage,
+  retryDelaySeconds,
+} from '#src/server/queues/messages.ts';
 
 /** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;
 
 export interface WriterOptions {
   fetch?: typeof fetch;
-  /** Every request waits for a slot here: the desk's one pacer (airtable-desk.ts). */
+  /** Every request waits for a slot here: the desk's one pacer (desk/desk.ts). */
   pacer: Pacer;
   now?: () => number;
   /** Where permanently failing submissions, and messages no form knows, go (the dead-letter store). */

@@ -20,12 +20,16 @@ import {
   submissionKey,
 } from '#src/lib/forms/submission.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
-import { inboxKey } from '#src/server/mail/ledger.ts';
-import ipaddr from 'ipaddr.js';
-
-/** Largest body the check reads (a submission is under 4 KB), and longest it may take to arrive. */
-export const REQUEST_MAX_BODY_BYTES = 16 * 1024;
-export const REQUEST_BODY_TIMEOUT_MS = 8_000;
+import { inboxKey } from '#src/server/mail/inbox-key.ts';
+import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './body.ts';
+import {
+  createWindowLimiter,
+  clientLimitKey,
+  type Limiter,
+  SUBMISSIONS_PER_CLIENT_PER_MINUTE,
+  SUBMISSIONS_PER_EMAIL_PER_MINUTE,
+} from './limiters.ts';
+import type { SubmissionQueue } from '#src/server/queues/messages.ts';
 
 export interface CheckRefusal extends Refusal {
   outcome: 'refused';
@@ -47,7 +51,7 @@ export interface Receipt {
 }
 
 export interface RequestCheckOptions {
-  /** Accepted submissions go here, for the one paced writer (airtable-desk.ts). */
+  /** Accepted submissions go here, for the one paced writer (desk/desk.ts). */
   queue: SubmissionQueue;
   /** Where operational warnings go (never with a token or an email in them). */
   warn?: (message: string) => void;
@@ -88,50 +92,6 @@ function isSameSite(request: Request, siteOrigin: string): boolean {
 }
 
 const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
-
-export type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
-
-/**
- * How much of a body is read to its end, whatever is kept of it: workerd keeps a connection whose
- * upload was left unread or cancelled open for the next request, which then fails (workerd issue
- * 1741). Under `vite`, `vite preview` and `wrangler dev` every visitor's request shares that
- * connection, so one refused post would turn an unrelated visitor's next request into a 500.
- * Only a body larger than this (no form sends one) is cut off unread.
- */
-export const BODY_READ_TO_END_BYTES = 64 * 1024;
-
-/** Every door's read; a body over `limit` is still read to its end (BODY_READ_TO_END_BYTES), discarded. */
-export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<BodyRead> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > BODY_READ_TO_END_BYTES) return { problem: 'too-large' };
-  if (!request.body) return { text: '' };
-  const reader = request.body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const next = await Promise.race([reader.read(), timedOut]);
-      if (next === 'timeout') {
-        void reader.cancel().catch(() => undefined);
-        return { problem: 'too-slow' };
-      }
-      if (next.done) break;
-      size += next.value.byteLength;
-      if (size > BODY_READ_TO_END_BYTES) {
-        void reader.cancel().catch(() => undefined);
-        return { problem: 'too-large' };
-      }
-      if (size <= limit) chunks.push(next.value);
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  return size > limit ? { problem: 'too-large' } : { text: await new Blob(chunks).text() };
-}
 
 /** A queued submission's receipt id, shaped like Airtable's ('rec' and 14 letters or digits). */
 function randomReceiptId(): string {
@@ -217,115 +177,4 @@ export function createRequestCheck(options: RequestCheckOptions) {
       return { outcome: 'accepted', submission: parsed, receipt, form };
     },
   };
-}
-
-/** One key per submission: its emails keep it, so a retried send is the same email. */
-export const submissionMailKey = (submission: Submission) =>
-  `${submission.table}:${submission.email}:${submission.acceptedAt}`;
-
-/** A submission as queued: with the site's origin the visitor reached, for its emails' links. */
-export interface QueuedSubmission extends Submission {
-  readonly origin?: string;
-}
-
-/** The one paced writer's queue (Cloudflare Queues or its local stand-in); the door answers once sent. */
-export interface SubmissionQueue {
-  send(submission: QueuedSubmission): Promise<void>;
-}
-
-// The limits of steps 2 and 6 (and of link presses and the dead-letter admin): every person of a
-// rush gets through, a flooding address gets a trickle. Counted by Cloudflare's Rate Limiting
-// binding (wrangler.jsonc `ratelimits`; a local stand-in under `vite`) on the connecting address
-// (CF-Connecting-IP); without a binding (unit tests), by an in-memory sliding window.
-
-/**
- * Submissions one client address may make per minute: a school office or a family sends a handful;
- * ten leaves room for a staff room, while a flooding address gets 10 of Airtable's 300 writes a minute.
- */
-export const SUBMISSIONS_PER_CLIENT_PER_MINUTE = 10;
-/** Writes of one email address per minute: a corrected choice or two, not a rewrite loop. */
-const SUBMISSIONS_PER_EMAIL_PER_MINUTE = 3;
-/**
- * Dead-letter admin requests one address may make per minute: the owner makes one or two, a
- * guesser of a 32-character random token gets nowhere at 30 (each wrong one also waits a second).
- */
-export const ADMIN_ATTEMPTS_PER_MINUTE = 30;
-const LIMIT_WINDOW_MS = 60_000;
-/** Keys an in-memory limiter remembers at most: a botnet cannot grow it without bound. */
-const MAX_TRACKED_KEYS = 50_000;
-
-export type LimitAnswer = { ok: true } | { ok: false; retryAfterSeconds: number };
-
-export interface Limiter {
-  take(key: string): Promise<LimitAnswer>;
-}
-
-export interface RateLimitBinding {
-  limit(options: { key: string }): Promise<{ success: boolean }>;
-}
-
-/** A sliding window in memory: at most `limit` attempts per key in any LIMIT_WINDOW_MS. */
-export function createWindowLimiter({
-  limit,
-  now = Date.now,
-}: {
-  limit: number;
-  now?: () => number;
-}): Limiter {
-  const windowMs = LIMIT_WINDOW_MS;
-  const attempts = new Map<string, number[]>();
-  // A key is put last whenever an attempt counts (Map keeps insertion order), so the keys whose
-  // last attempt is oldest come first: forget those out of the window, then, still full, the oldest.
-  const prune = (at: number) => {
-    for (const [key, times] of attempts) {
-      if (attempts.size < MAX_TRACKED_KEYS && (times.at(-1) ?? 0) > at - windowMs) break;
-      attempts.delete(key);
-    }
-  };
-  return {
-    async take(key) {
-      const at = now();
-      const recent = (attempts.get(key) ?? []).filter((time) => time > at - windowMs);
-      if (recent.length >= limit) {
-        attempts.set(key, recent);
-        const oldest = recent[0] ?? at;
-        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - at) / 1000)) };
-      }
-      recent.push(at);
-      attempts.delete(key);
-      if (attempts.size >= MAX_TRACKED_KEYS) prune(at);
-      attempts.set(key, recent);
-      return { ok: true };
-    },
-  };
-}
-
-/** The Worker's binding as a Limiter; its period is the binding's (60 s in wrangler.jsonc). */
-export function bindingLimiter(binding: RateLimitBinding): Limiter {
-  return {
-    async take(key) {
-      const { success } = await binding.limit({ key });
-      return success ? { ok: true } : { ok: false, retryAfterSeconds: LIMIT_WINDOW_MS / 1000 };
-    },
-  };
-}
-
-/**
- * The key a per-client limit counts under: an IPv4 address as it is; an IPv6 address as its /64,
- * which one subscriber, phone or server is routed whole ('2001:db8:0:1::/64'); an IPv4-mapped one
- * as its IPv4 address; brackets and a zone id dropped; anything else ('unknown') lower-cased.
- */
-export function clientLimitKey(address: string): string {
-  const bare = address
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1')
-    .replace(/%.*$/, '');
-  if (!bare.includes(':') || !ipaddr.IPv6.isValid(bare)) return bare;
-  const ip = ipaddr.IPv6.parse(bare);
-  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
-  return `${ip.parts
-    .slice(0, 4)
-    .map((part) => part.toString(16))
-    .join(':')}::/64`;
 }

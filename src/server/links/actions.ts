@@ -4,15 +4,13 @@
  * no Origin, cookies or page marker) does the link's one thing; again, it changes and sends nothing.
  * Tampered or malformed: 400 page; expired: 410 page offering to sign up again; neither changes anything.
  * The signed token is the proof (only the mailbox's owner has it): no Origin check. Records via
- * `ConsentRecords` (consent-records.ts), cells via the forms' `applyValues`: this knows consent, not fields.
+ * `ConsentRecords` (privacy/consent-records.ts), cells via the forms' `applyValues`: this knows consent, not fields.
  */
-import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
+import { formNamed } from '#src/lib/forms/forms.ts';
+import { suppressionList } from '#src/server/privacy/consent.ts';
 import { type ConsentState } from '#src/lib/forms/contract.ts';
-import {
-  readBody,
-  REQUEST_BODY_TIMEOUT_MS,
-  REQUEST_MAX_BODY_BYTES,
-} from '#src/server/doors/request-check.ts';
+import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from '#src/server/doors/body.ts';
+import type { PageTemplates } from '#src/server/doors/page-templates.ts';
 import {
   checkLink,
   linkPurposeAt,
@@ -21,19 +19,11 @@ import {
   type LinkForm,
   type LinkValues,
 } from './tokens.ts';
-import {
-  confirmPage,
-  donePage,
-  type Page,
-  type PageTemplates,
-  refusedPage,
-  render,
-  UNAVAILABLE,
-} from './page.ts';
+import { confirmPage, donePage, type Page, refusedPage, render, UNAVAILABLE } from './page.ts';
 
 type Applied = 'applied' | 'unchanged' | 'superseded';
 
-/** What a link needs from the store (consent-records.ts). */
+/** What a link needs from the store (privacy/consent-records.ts). */
 export interface ConsentRecords {
   /** A record's id, its consent if its form has one, and its Last Updated as stored. */
   find(
@@ -90,14 +80,6 @@ async function pressOf(
   return { token: fields?.get('token') || fromQuery, rejoin: fields?.get('rejoin') === '1' };
 }
 
-/** The confirming form: its table is the suppression list every email the site sends checks. */
-function suppressionList() {
-  const form = confirmingForm();
-  if (!form?.conduct.confirms)
-    throw new Error('No form confirms its addresses: there is no suppression list');
-  return { name: form.name, statement: form.conduct.confirms.statement };
-}
-
 /** Does the link's one thing; answers the page that says it is done. */
 async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press): Promise<Page> {
   const at = options.now();
@@ -105,7 +87,7 @@ async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press):
   switch (claims.purpose) {
     case 'confirm': {
       const list = suppressionList();
-      const record = await records.find(list.name, claims.email);
+      const record = await records.find(list.form.name, claims.email);
       // A rejoin confirmation applies to the withdrawal it was sent for, never to a later one.
       const rejoining = record?.consent === 'Withdrawn' && claims.withdrawnAt === (record.changedAt ?? '');
       // Gone (deleted after 30 days unconfirmed) or withdrawn since: this link no longer applies.
@@ -129,18 +111,18 @@ async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press):
     }
     case 'unsubscribe': {
       const list = suppressionList();
-      const record = await records.find(list.name, claims.email);
+      const record = await records.find(list.form.name, claims.email);
       const already = record?.consent === 'Withdrawn';
       if (press.rejoin) {
         // The one way back once withdrawn (the forms send a withdrawn address nothing), but the
         // token lives for years in any forwarded email: it only sends the address a fresh
         // confirmation, and nothing changes until that is pressed. Another form's token never joins.
-        if (claims.form !== list.name || !record) return refusedPage('invalid');
-        if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', list.name, press);
+        if (claims.form !== list.form.name || !record) return refusedPage('invalid');
+        if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', list.form.name, press);
         if (!already) return refusedPage('invalid');
         const sent = await options.rejoinMail?.(claims.email, record.changedAt ?? '', at);
         if (!sent?.queued && !sent?.limited) return { status: 503, ...UNAVAILABLE };
-        return donePage(sent.queued ? 'rejoinSent' : 'rejoinLimited', list.name, press);
+        return donePage(sent.queued ? 'rejoinSent' : 'rejoinLimited', list.form.name, press);
       }
       if (!record) await records.createWithdrawn(claims.email, at);
       else if (!already) await records.setConsent(record.id, 'Withdrawn', at);

@@ -22,6 +22,7 @@ import {
 import { CALENDAR } from '#src/config/site.ts';
 import { PRODUCT_NAME } from '#src/config/constants.ts';
 import type { LinkClaims, LinkForm, LinkPurpose } from './tokens.ts';
+import type { PageTemplates } from '#src/server/doors/page-templates.ts';
 
 const copy = EMAIL_COPY.linkPages;
 const SIGN_UP_HREF = '/#waitlist';
@@ -168,12 +169,6 @@ interface LinkPageContent {
   readonly rejoin?: Posts;
   readonly parts?: readonly Exclude<LinkPageRegion, 'ask'>[];
 }
-
-/**
- * Fills the build's template at `path` (form-door.ts `pageTemplates`), or answers null when there
- * is none, or one that drifted from its renderer: the caller answers a plain page.
- */
-export type PageTemplates = (path: string, fill: (template: string) => string) => Promise<string | null>;
 
 /** Keeps the template's one copy of the region (without its markers) or cuts it out with its content. */
 function keepOrCut(html: string, region: LinkPageRegion, keep: boolean): string {

@@ -1,6 +1,6 @@
 /**
  * The emails the site sends, built from their words (EMAIL_COPY, src/config/messages.ts) and the signed
- * links they carry. Every value is escaped in the HTML part; header values pass through mailer.ts's
+ * links they carry. Every value is escaped in the HTML part; header values pass through message.ts's
  * readyToSend. Emails to a visitor echo none of what was typed (a stranger could otherwise send anyone
  * words of their choosing from the site's address); only the team's notification shows the fields, escaped.
  */

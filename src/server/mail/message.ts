@@ -9,8 +9,6 @@
  */
 import { BIDI_CONTROLS } from '#src/lib/forms/contract.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
-import type { MailLedger } from './ledger.ts';
-import { retryDelaySeconds } from '#src/server/airtable/pacer.ts';
 
 /** A sender or recipient: an address and, for the sender, a display name. */
 export interface MailAddress {
@@ -48,7 +46,7 @@ export interface MailJob {
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string';
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+export const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Whether a value is a whole mail message (a job's, or one posted to the local outbox). */
@@ -155,136 +153,4 @@ export function readyToSend(message: MailMessage) {
   } catch (error) {
     throw new MailFailure(errorMessage(error), false);
   }
-}
-
-/**
- * Cloudflare Email Service's `send_email` binding, with a structured message
- * (developers.cloudflare.com/email-service/api/send-emails/workers-api/). Custom headers must be
- * on Cloudflare's allowlist: List-Unsubscribe (with an https URI) and List-Unsubscribe-Post are.
- */
-export interface SendEmailBinding {
-  send(message: ReturnType<typeof readyToSend>): Promise<{ messageId: string }>;
-}
-
-/**
- * The binding's error codes no retry fixes (a bad payload, a refused recipient, an unverified
- * sender): straight to the dead letters, for the owner to replay once fixed. Any other is retried.
- */
-const PERMANENT_SEND_ERRORS = new Set(
-  `E_VALIDATION_ERROR E_FIELD_MISSING E_TOO_MANY_RECIPIENTS E_SENDER_NOT_VERIFIED E_RECIPIENT_NOT_ALLOWED
-  E_RECIPIENT_SUPPRESSED E_SENDER_DOMAIN_NOT_AVAILABLE E_CONTENT_TOO_LARGE E_HEADER_NOT_ALLOWED
-  E_HEADER_USE_API_FIELD E_HEADER_VALUE_INVALID E_HEADER_VALUE_TOO_LONG E_HEADER_NAME_INVALID
-  E_HEADERS_TOO_LARGE E_HEADERS_TOO_MANY`.split(/\s+/),
-);
-
-/** The Worker's mailer: Cloudflare Email Service through the `send_email` binding. */
-export function cloudflareMailer(binding: SendEmailBinding): Mailer {
-  return {
-    async send(message) {
-      const ready = readyToSend(message);
-      try {
-        const { messageId } = await binding.send(ready);
-        return { id: messageId };
-      } catch (error) {
-        // `code`: the one Cloudflare's binding puts on its errors.
-        const found: unknown = isObject(error) && 'code' in error ? error.code : undefined;
-        const code = typeof found === 'string' ? found : undefined;
-        throw new MailFailure(
-          `send_email failed${code ? ` (${code})` : ''}: ${errorMessage(error)}`,
-          !(code && PERMANENT_SEND_ERRORS.has(code)),
-        );
-      }
-    },
-  };
-}
-
-/** Local runs: each message to MAIL_OUTBOX_URL (one `.eml`); never on a deploy (launch-check). */
-export function localOutboxMailer(url: string): Mailer {
-  return {
-    async send(message) {
-      readyToSend(message);
-      const [headers, body] = [{ 'content-type': 'application/json' }, JSON.stringify(message)];
-      const response = await fetch(url, { method: 'POST', headers, body }).catch((error: unknown) => {
-        throw new MailFailure(`The local outbox did not answer: ${String(error)}`, true);
-      });
-      if (!response.ok)
-        throw new MailFailure(`The local outbox answered ${response.status}`, response.status >= 500);
-      const { id } = (await response.json()) as { id?: unknown };
-      return { id: typeof id === 'string' ? id : '' };
-    },
-  };
-}
-
-/** A mail queue's message, as the send loop acks or retries it (Cloudflare's Message). */
-type QueueMessage = {
-  readonly attempts: number;
-  ack(): void;
-  retry(options?: { delaySeconds?: number }): void;
-};
-
-/** Emails sent at once within a batch. */
-const SEND_CONCURRENCY = 6;
-
-/** Sends one batch of mail jobs; every message is acked or retried before it returns. */
-export async function sendMailJobs(
-  messages: readonly { message: QueueMessage; job: MailJob }[],
-  options: {
-    mailer: Mailer;
-    ledger: Pick<MailLedger, 'hasSent' | 'markSent' | 'erasedAt'>;
-    /** Where an email no retry can send goes (the dead letters); without it, the queue's DLQ. */
-    deadLetter?: (job: MailJob, reason: string) => Promise<void>;
-    log?: (message: string) => void;
-  },
-) {
-  const log = options.log ?? ((line: string) => console.log(line));
-  // What the batch did, for the log; alreadySent: delivered again after their email went out;
-  // erased: queued before their address (the job's email) was erased, so never sent.
-  const report = { sent: 0, alreadySent: 0, erased: 0, retried: 0, deadLettered: 0 };
-  const sendOne = async ({ message, job }: { message: QueueMessage; job: MailJob }) => {
-    const key = job.message.idempotencyKey;
-    const [sent, erasedAt] = await Promise.all([
-      options.ledger.hasSent(key),
-      options.ledger.erasedAt(job.email),
-    ]);
-    if (sent) {
-      report.alreadySent += 1;
-      message.ack();
-      return;
-    }
-    // A job without a readable time is older than any erasure.
-    if (erasedAt !== undefined && !(Date.parse(job.queuedAt) > erasedAt)) {
-      report.erased += 1;
-      message.ack();
-      return;
-    }
-    try {
-      await options.mailer.send(job.message);
-    } catch (error) {
-      const reason = errorMessage(error);
-      if (error instanceof MailFailure && !error.retryable && options.deadLetter) {
-        await options.deadLetter(job, reason);
-        message.ack();
-        report.deadLettered += 1;
-        log(`Mailer: an email could not be sent (${reason}); kept as a dead letter`);
-        return;
-      }
-      message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
-      report.retried += 1;
-      log(`Mailer: an email failed (attempt ${message.attempts}: ${reason}); retrying`);
-      return;
-    }
-    report.sent += 1;
-    message.ack();
-    // The email went out: if the mark cannot be written, a redelivery may send it again, which
-    // beats retrying this one (that would send it again for sure).
-    await options.ledger.markSent(key).catch((error: unknown) => {
-      log(`Mailer: an email went out but could not be marked sent (${String(error)})`);
-    });
-  };
-  const queue = [...messages];
-  const workers = Array.from({ length: SEND_CONCURRENCY }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await sendOne(next);
-  });
-  await Promise.all(workers);
-  return report;
 }

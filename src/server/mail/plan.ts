@@ -1,9 +1,8 @@
 /**
  * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013):
- * 1. plan: a write (a queued submission's or a pressed link's) causes the emails its form's conduct
- *    says; those the limits allow (mail-ledger.ts) go on MAIL_JOBS, one job each. The write is done
- *    whatever its mail does, so a mail failure never writes a record twice;
- * 2. send: the mail consumer sends each job (mailer.ts), retries what may pass later, dead-letters the
+ * 1. plan (here): a write (a queued submission's or a pressed link's) causes the emails its form's
+ *    conduct says; enqueue.ts puts those the limits allow on MAIL_JOBS, one job each;
+ * 2. send: the mail consumer sends each job (send.ts), retries what may pass later, dead-letters the
  *    rest; a sent job is marked by its idempotency key, so a redelivery is not sent again.
  */
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
@@ -18,25 +17,12 @@ import {
   teamNotification,
 } from './emails.ts';
 import type { LinkValues } from '#src/server/links/tokens.ts';
-import {
-  inboxKey,
-  kvMailLedger,
-  type MailLedger,
-  type MailLedgerKv,
-  memoryMailLedger,
-  TEAM_MAIL_LIMITS,
-} from './ledger.ts';
-import {
-  cloudflareMailer,
-  errorMessage,
-  localOutboxMailer,
-  type MailJob,
-  type MailMessage,
-  type SendEmailBinding,
-} from './message.ts';
-import type { DeadLetterStore } from '#src/server/queues/dead-letters.ts';
-import { consentOf, isWithdrawn, submissionOf } from '#src/server/airtable/upsert.ts';
-import { parseMailSettings, type WorkerSettingsEnv } from '#src/server/settings.ts';
+import type { MailMessage } from './message.ts';
+import { consentOf, isWithdrawn, submissionOf } from '#src/server/privacy/consent.ts';
+
+/** One key per submission: its emails keep it, so a retried send is the same email. */
+export const submissionMailKey = (submission: Submission) =>
+  `${submission.table}:${submission.email}:${submission.acceptedAt}`;
 
 /** What the write path did with one submission, as the mail needs it. */
 export interface WriteOutcome {
@@ -79,7 +65,7 @@ function forTheTeam(submission: Submission) {
 }
 
 /**
- * What the mail needs to know about a write (mail.ts's emailsFor), with consent: an update is a
+ * What the mail needs to know about a write (emailsFor), with consent: an update is a
  * Pending sign-up taking its latest values (its confirmation, within the limits, as for a new
  * one); a withdrawn address hears nothing a stranger can cause (`stored`: the sign-up's stored
  * Consent; `contactWithdrawn`: another form's contact is on the suppression list).
@@ -182,110 +168,3 @@ export async function emailsFor(
       ];
   }
 }
-
-/**
- * Queues the emails of one write that the recipients' limits allow (`limited`: how many they
- * dropped; `held`: team notices past the team inbox's hourly ceiling, kept for the hour's digest),
- * links signed by the current secret. Never throws on a job that cannot be queued: it is kept as
- * a dead letter (or logged lost), since the write is done and must not be retried for it.
- */
-export async function queueOutcomeMail(
-  mail: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>,
-  outcome: WriteOutcome,
-  origin: string,
-  options: { now?: () => number; log?: (line: string) => void } = {},
-): Promise<{ queued: number; limited: number; held: number }> {
-  const at = new Date((options.now ?? Date.now)());
-  const log = options.log ?? ((line: string) => console.error(line));
-  const { from, schoolsTeamEmail, linkSecrets } = mail.settings;
-  const context: MailContext = { from, siteUrl: origin, now: at, linkSecret: linkSecrets[0] ?? '' };
-  const planned = await emailsFor(outcome, context, schoolsTeamEmail, inboxKey);
-  // Only a team notice needs the team inbox (its ceiling and digests), so only then is it loaded.
-  const teamInbox = planned.some((email) => email.teamNotice) ? await import('./team-inbox.ts') : undefined;
-  await teamInbox?.queueTeamDigests(mail, at, log);
-  const counts = { queued: 0, limited: 0, held: 0 };
-  const enqueue = async (job: MailJob) => {
-    try {
-      await mail.enqueue(job);
-      counts.queued += 1;
-    } catch (error) {
-      const reason = `could not be queued: ${errorMessage(error)}`;
-      log(`Mailer: an email ${reason}; ${mail.deadLetter ? 'kept as a dead letter' : 'lost'}`);
-      await mail.deadLetter?.(job, reason).catch(() => undefined);
-    }
-  };
-  const { email, form } = outcome;
-  for (const { message, limitedInbox, limitedContact, teamNotice } of planned) {
-    const allowed =
-      limitedContact !== undefined
-        ? await mail.ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
-        : limitedInbox === undefined || (await mail.ledger.reserve(limitedInbox, at));
-    if (!allowed) counts.limited += 1;
-    else if (teamNotice && !(await teamInbox?.admitNotice(mail.ledger, teamNotice, at))) counts.held += 1;
-    else await enqueue({ kind: 'mail', message, email, form, queuedAt: at.toISOString() });
-  }
-  return counts;
-}
-
-/** The Worker's bindings and settings for mail (wrangler.jsonc; docs/deploy.md). */
-export interface WorkerMailEnv extends WorkerSettingsEnv {
-  /** Cloudflare Email Service's `send_email` binding: with it, consent and mail are on. */
-  EMAIL?: SendEmailBinding;
-  /** The mail limits and sent marks (a KV namespace); per isolate when unbound. */
-  MAIL_LEDGER?: MailLedgerKv;
-  MAIL_JOBS?: { send(body: MailJob, options?: { contentType?: 'json' }): Promise<void> };
-  DEAD_LETTERS?: DeadLetterStore;
-}
-
-/** How long submissions and mail jobs wait while the mail settings are wrong (then they retry). */
-export const MAIL_PROBLEM_RETRY_SECONDS = 300;
-
-// Per isolate when MAIL_LEDGER is not bound (wrangler.jsonc binds it): the writer (the desk) and
-// the mail queue's consumer may run in different isolates, so only the KV is shared by both.
-let isolateLedger: MailLedger | undefined;
-
-/** The mail ledger: in MAIL_LEDGER's KV, else this isolate's memory. */
-export function mailLedgerOf(env: Pick<WorkerMailEnv, 'MAIL_LEDGER'>): MailLedger {
-  return env.MAIL_LEDGER ? kvMailLedger(env.MAIL_LEDGER) : (isolateLedger ??= memoryMailLedger());
-}
-
-/**
- * The Worker's mail from its environment: `mail` when EMAIL (or, in local runs, MAIL_OUTBOX_URL)
- * is there and the settings hold; `problem` when something it needs is missing or wrong (the
- * Worker then stores nothing rather than store without consent); neither without it (no mail).
- */
-export function workerMail(env: WorkerMailEnv) {
-  const binding = env.EMAIL;
-  const outbox = env.MAIL_OUTBOX_URL;
-  if (!binding && !outbox) return {};
-  const jobs = env.MAIL_JOBS;
-  if (!jobs) return { problem: 'EMAIL is bound but the MAIL_JOBS queue is not (wrangler.jsonc)' };
-  let settings;
-  try {
-    settings = parseMailSettings(env);
-  } catch (error) {
-    return { problem: errorMessage(error) };
-  }
-  const ledger = mailLedgerOf(env);
-  const mailer = outbox ? localOutboxMailer(outbox) : cloudflareMailer(binding as SendEmailBinding);
-  const store = env.DEAD_LETTERS;
-  return {
-    mail: {
-      settings,
-      ledger,
-      mailer,
-      enqueue: (job: MailJob) => jobs.send(job, { contentType: 'json' }),
-      /** Keeps an email no retry can send, or one that could not be queued, for the owner. */
-      deadLetter:
-        store &&
-        (async (job: MailJob, reason: string) =>
-          (await import('#src/server/queues/dead-letters.ts')).keepDeadLetter(store, {
-            mail: job,
-            reason,
-            failedAt: new Date().toISOString(),
-          })),
-    },
-  };
-}
-
-export type WorkerMail = NonNullable<ReturnType<typeof workerMail>['mail']>;

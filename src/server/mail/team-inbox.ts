@@ -119,7 +119,7 @@ export async function admitNotice(ledger: MailLedger, notice: HeldNotice, at: Da
   return false;
 }
 
-/** What queueing a digest needs of the Worker's mail (mail.ts's WorkerMail, which imports this module). */
+/** What queueing a digest needs of the Worker's mail (setup.ts's WorkerMail). */
 interface DigestMail {
   settings: { from: MailAddress; schoolsTeamEmail: string };
   ledger: MailLedger;

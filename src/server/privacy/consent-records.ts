@@ -1,14 +1,15 @@
 /**
- * The records a pressed email link reads and writes (link-actions.ts's ConsentRecords), over the
+ * The records a pressed email link reads and writes (links/actions.ts's ConsentRecords), over the
  * server's one Airtable client. Consent lives in the confirming form's table (the suppression
- * list: consentOf); a held change is applied by its form's own rules (submission.ts).
+ * list: consentOf); a held change is applied by its form's own rules (upsert.ts).
  */
 import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD, type ConsentState, type FormContract } from '#src/lib/forms/contract.ts';
-import { confirmingForm, emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
+import { emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
 import { type AirtableClient, type StoredRecord, tableLookupFormula } from '#src/server/airtable/client.ts';
 import type { ConsentRecords } from '#src/server/links/actions.ts';
-import { cellsForCreate, cellsForUpdate, consentOf, submissionOf } from '#src/server/airtable/upsert.ts';
+import { cellsForCreate, cellsForUpdate } from '#src/server/desk/submission-upsert.ts';
+import { consentOf, submissionOf, suppressionList } from './consent.ts';
 
 const EMAIL_KEY = EMAIL_KEY_FIELD.airtable;
 
@@ -16,12 +17,10 @@ const EMAIL_KEY = EMAIL_KEY_FIELD.airtable;
 const stampOf = (form: FormContract | undefined, source: 'created' | 'updated') =>
   Object.values(form?.fields ?? {}).find((field) => field.source === source)?.airtable ?? '';
 
-/** The suppression list: the confirming form, its consent fields and its stamps. */
-function suppressionList() {
-  const form = confirmingForm();
-  const fields = form && consentOf(form.table);
-  if (!form || !fields) throw new Error('No form confirms its addresses: there is no suppression list');
-  return { form, ...fields, createdAt: stampOf(form, 'created'), lastUpdated: stampOf(form, 'updated') };
+/** The suppression list (consent.ts) and its stamps. */
+function suppressionFields() {
+  const list = suppressionList();
+  return { ...list, createdAt: stampOf(list.form, 'created'), lastUpdated: stampOf(list.form, 'updated') };
 }
 
 const sameCell = (stored: unknown, wanted: string | readonly string[]) =>
@@ -47,7 +46,7 @@ export function consentRecords(client: AirtableClient): ConsentRecords {
       };
     },
     async setConsent(id, consent, at, statement) {
-      const list = suppressionList();
+      const list = suppressionFields();
       const stamp = at.toISOString();
       const fields = {
         [list.consent]: consent,
@@ -58,7 +57,7 @@ export function consentRecords(client: AirtableClient): ConsentRecords {
       await client.update(list.form.table, [{ id, fields }]);
     },
     async createWithdrawn(email, at) {
-      const list = suppressionList();
+      const list = suppressionFields();
       const stamp = at.toISOString();
       const record = {
         [emailFieldOf(list.form)]: email,

@@ -1,7 +1,7 @@
 /**
- * The retention Cron Trigger (daily; worker.ts loads this when it fires): privacy.ts's retention on
+ * The retention Cron Trigger (daily; worker.ts loads this when it fires): policy.ts's retention on
  * the base and the dead letters, logging counts, never emails. Through the desk's one pacer (the
- * writer's, airtable-desk.ts), so together they stay under 5 a second.
+ * writer's, desk/desk.ts), so together they stay under 5 a second.
  */
 import { createAirtableClient } from '#src/server/airtable/client.ts';
 import type { Pacer } from '#src/server/airtable/pacer.ts';
@@ -35,7 +35,7 @@ export interface RetentionJobEnv extends AirtableEnv {
 }
 
 export interface RetentionJobOptions {
-  /** The desk's pacer (airtable-desk.ts), shared with the writer, so together they stay under 5 a second. */
+  /** The desk's pacer (desk/desk.ts), shared with the writer, so together they stay under 5 a second. */
   pacer: Pacer;
   /** The policy's clock (the cutoff); Airtable requests are bounded on the real one. */
   now?: () => number;

@@ -1,6 +1,6 @@
 /**
  * The owner's dead-letter endpoint (`npm run dead-letters`, the privacy commands): lists, replays
- * and erases the Worker's dead letters (queues.ts) behind ADMIN_TOKEN. The Worker loads it when
+ * and erases the Worker's dead letters (dead-letters.ts) behind ADMIN_TOKEN. The Worker loads it when
  * the endpoint is asked, never on a sign-up's path.
  */
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
@@ -12,7 +12,7 @@ import {
   clientLimitKey,
   createWindowLimiter,
   type Limiter,
-} from '#src/server/doors/request-check.ts';
+} from '#src/server/doors/limiters.ts';
 import { adminTokenProblem } from '#src/server/settings.ts';
 import { type DeadLetter, type DeadLetterStore, listDeadLetters } from './dead-letters.ts';
 
@@ -64,12 +64,12 @@ export interface DeadLetterAdminOptions {
   requeueMail?: (job: MailJob) => Promise<void>;
   /**
    * Erasure's reach into the writer: drops the email's submissions still waiting to be written
-   * (desk-erasure.ts); stillWriting, a write of it was under way past the wait.
+   * (desk/erasure.ts); stillWriting, a write of it was under way past the wait.
    */
   eraseWaiting?: (email: string) => Promise<DeskErasure>;
   /**
-   * Erasure's reach into the mail: the email's emails still queued are not sent (mail-ledger.ts's
-   * erasure mark) and its notices held for a digest are dropped (team-inbox.ts); `teamNotices`: how many.
+   * Erasure's reach into the mail: the email's emails still queued are not sent (mail/ledger.ts's
+   * erasure mark) and its notices held for a digest are dropped (mail/team-inbox.ts); `teamNotices`: how many.
    */
   eraseMail?: (email: string) => Promise<{ teamNotices: number }>;
 }

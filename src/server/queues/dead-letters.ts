@@ -1,24 +1,11 @@
 /**
- * What the Worker's two queue consumers share (the submissions' writer, airtable-desk.ts, and the
- * mail's sender, mail.ts): the messages Cloudflare Queues hands them, and the dead letters a
- * message ends as when it cannot be delivered. Only types reach a sign-up's path: the store is
- * imported when something fails, and by the owner's endpoint (dead-letter-admin.ts).
+ * The dead letters a submission or an email ends as when it cannot be delivered (the desk's, the
+ * mail consumer's, the queues' own dead-letter queues). Only types reach a sign-up's path: the
+ * store is imported when something fails, and by the owner's endpoint (dead-letter-admin.ts).
  */
-import type { Submission } from '#src/lib/forms/submission.ts';
-import type { MailJob } from '#src/server/mail/message.ts';
-
-/** The parts of Cloudflare's MessageBatch the writer uses. */
-export interface QueueMessage {
-  readonly id: string;
-  readonly body: unknown;
-  readonly attempts: number;
-  ack(): void;
-  retry(options?: { delaySeconds?: number }): void;
-}
-export interface QueueBatch {
-  readonly queue: string;
-  readonly messages: readonly QueueMessage[];
-}
+import { isSubmission, type Submission } from '#src/lib/forms/submission.ts';
+import { isMailJob, type MailJob } from '#src/server/mail/message.ts';
+import type { QueueBatch } from './messages.ts';
 
 /**
  * Dead letters: submissions the queue's writer could not store (a field the base lacks, a
@@ -69,4 +56,26 @@ export async function listDeadLetters(
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
   return found;
+}
+
+/** A dead-letter queue's messages, whose retries ran out: kept for the owner to list and replay. */
+export async function keepExhausted(batch: QueueBatch, store: DeadLetterStore | undefined): Promise<void> {
+  for (const message of batch.messages) {
+    const { body } = message;
+    const letter = isMailJob(body)
+      ? { mail: body }
+      : isSubmission(body)
+        ? { submission: body }
+        : { unreadable: body };
+    if (store) {
+      await keepDeadLetter(store, {
+        ...letter,
+        reason: 'retries exhausted',
+        failedAt: new Date().toISOString(),
+      });
+      const what = 'mail' in letter ? 'Mailer: an email' : 'Airtable writer: a queued message';
+      console.log(`${what} ran out of retries; kept as a dead letter`);
+    }
+    message.ack();
+  }
 }

@@ -1,4 +1,4 @@
-import { type QueueMessage } from '#src/server/queues/dead-letters.ts';
+import { type QueueMessage } from '#src/server/queues/messages.ts';
 
 /** A queue message as the runtime hands it over, recording whether it was acked or retried. */
 export function queueMessage(body: unknown, attempts = 1) {

@@ -1,0 +1,87 @@
+/**
+ * How a submission becomes a record on the write path (the desk's round writer): two submissions
+ * of one email merged as one, the cells of a create and of an update, and, with mail, the consent
+ * rules (docs/consent.md): a new address Pending, a stored one held.
+ */
+import {
+  clearsOtherText,
+  type Cells,
+  cellsFor,
+  formOf,
+  type Submission,
+  normaliseEmail,
+} from '#src/lib/forms/submission.ts';
+import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
+import type { UpsertHow } from '#src/server/airtable/upsert.ts';
+import { consentOf } from '#src/server/privacy/consent.ts';
+
+/**
+ * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as
+ * one: later cells over earlier ones (a later select without its 'Other' item loses the earlier
+ * 'Other' text with it), and create-only defaults kept only for the fields neither chose (a chosen
+ * selection is never undone by a later empty one, and a later choice replaces an earlier default).
+ */
+function mergeLaterSubmission(earlier: Submission, later: Submission): Submission {
+  const cells = { ...earlier.cells, ...later.cells };
+  const form = formOf(later);
+  const rule = form.other;
+  if (rule && clearsOtherText(form, later.cells)) {
+    const text = form.fields[rule.textField]?.airtable;
+    if (text) delete cells[text];
+  }
+  const defaults = Object.fromEntries(
+    Object.entries({ ...earlier.defaults, ...later.defaults }).filter(([name]) => !(name in cells)),
+  );
+  const merged: Submission = { table: later.table, email: later.email, cells, acceptedAt: later.acceptedAt };
+  return Object.keys(defaults).length > 0 ? { ...merged, defaults } : merged;
+}
+
+/** The cells with the record's merge key (EMAIL_KEY_FIELD), which every server write carries. */
+const keyed = (submission: Submission, cells: Cells): Cells => ({
+  ...cells,
+  [EMAIL_KEY_FIELD.airtable]: normaliseEmail(submission.email),
+});
+
+/** Cells of the record a submission creates (cellsFor, for callers that know it is new). */
+export const cellsForCreate = (submission: Submission, at: Date): Cells =>
+  keyed(submission, cellsFor(submission, { now: at, existing: false }));
+
+/** Cells written over an existing record (cellsFor, for callers that know it is stored). */
+export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
+  keyed(submission, cellsFor(submission, { now: at, existing: true }));
+
+/** Later merged over earlier, the spec's defaults on a create only, Created At kept on update. */
+export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
+  emailOf: (submission) => submission.email,
+  merge: mergeLaterSubmission,
+  cells: (submission, at) => ({
+    create: cellsForCreate(submission, at),
+    update: cellsForUpdate(submission, at),
+  }),
+};
+
+/**
+ * The write path with consent: a new address is created (Pending); a stored one is held, except
+ * a sign-up nobody has confirmed yet (Pending), which takes the latest values and stays Pending.
+ * Its address has proved nothing either way, so a stranger's earlier sign-up never keeps the
+ * owner's own from being stored (and the confirmation email already sent confirms the latest).
+ * A form that does not confirm its addresses holds every stored one.
+ */
+export const CONSENTED_UPSERT: UpsertHow<Submission> = {
+  ...SUBMISSION_UPSERT,
+  cells: (submission, at, stored) => {
+    const fields = consentOf(submission.table);
+    if (!fields) return { create: cellsForCreate(submission, at), update: null };
+    const statement = { [fields.consentText]: fields.statement };
+    return {
+      // A sign-up's new record: Pending, with the words its visitor saw.
+      create: { ...cellsForCreate(submission, at), [fields.consent]: 'Pending', ...statement },
+      update:
+        stored?.[fields.consent] === 'Pending' ? { ...cellsForUpdate(submission, at), ...statement } : null,
+    };
+  },
+  lookupFields: (table) => {
+    const fields = consentOf(table);
+    return fields ? [fields.consent] : [];
+  },
+};

@@ -1,0 +1,102 @@
+/**
+ * The limits of the request check's steps 2 and 6, of link presses and of the dead-letter admin,
+ * and the key a client address counts under.
+ */
+import ipaddr from 'ipaddr.js';
+
+// The limits of steps 2 and 6 (and of link presses and the dead-letter admin): every person of a
+// rush gets through, a flooding address gets a trickle. Counted by Cloudflare's Rate Limiting
+// binding (wrangler.jsonc `ratelimits`; a local stand-in under `vite`) on the connecting address
+// (CF-Connecting-IP); without a binding (unit tests), by an in-memory sliding window.
+
+/**
+ * Submissions one client address may make per minute: a school office or a family sends a handful;
+ * ten leaves room for a staff room, while a flooding address gets 10 of Airtable's 300 writes a minute.
+ */
+export const SUBMISSIONS_PER_CLIENT_PER_MINUTE = 10;
+/** Writes of one email address per minute: a corrected choice or two, not a rewrite loop. */
+export const SUBMISSIONS_PER_EMAIL_PER_MINUTE = 3;
+/**
+ * Dead-letter admin requests one address may make per minute: the owner makes one or two, a
+ * guesser of a 32-character random token gets nowhere at 30 (each wrong one also waits a second).
+ */
+export const ADMIN_ATTEMPTS_PER_MINUTE = 30;
+const LIMIT_WINDOW_MS = 60_000;
+/** Keys an in-memory limiter remembers at most: a botnet cannot grow it without bound. */
+const MAX_TRACKED_KEYS = 50_000;
+
+export type LimitAnswer = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+export interface Limiter {
+  take(key: string): Promise<LimitAnswer>;
+}
+
+export interface RateLimitBinding {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
+/** A sliding window in memory: at most `limit` attempts per key in any LIMIT_WINDOW_MS. */
+export function createWindowLimiter({
+  limit,
+  now = Date.now,
+}: {
+  limit: number;
+  now?: () => number;
+}): Limiter {
+  const windowMs = LIMIT_WINDOW_MS;
+  const attempts = new Map<string, number[]>();
+  // A key is put last whenever an attempt counts (Map keeps insertion order), so the keys whose
+  // last attempt is oldest come first: forget those out of the window, then, still full, the oldest.
+  const prune = (at: number) => {
+    for (const [key, times] of attempts) {
+      if (attempts.size < MAX_TRACKED_KEYS && (times.at(-1) ?? 0) > at - windowMs) break;
+      attempts.delete(key);
+    }
+  };
+  return {
+    async take(key) {
+      const at = now();
+      const recent = (attempts.get(key) ?? []).filter((time) => time > at - windowMs);
+      if (recent.length >= limit) {
+        attempts.set(key, recent);
+        const oldest = recent[0] ?? at;
+        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - at) / 1000)) };
+      }
+      recent.push(at);
+      attempts.delete(key);
+      if (attempts.size >= MAX_TRACKED_KEYS) prune(at);
+      attempts.set(key, recent);
+      return { ok: true };
+    },
+  };
+}
+
+/** The Worker's binding as a Limiter; its period is the binding's (60 s in wrangler.jsonc). */
+export function bindingLimiter(binding: RateLimitBinding): Limiter {
+  return {
+    async take(key) {
+      const { success } = await binding.limit({ key });
+      return success ? { ok: true } : { ok: false, retryAfterSeconds: LIMIT_WINDOW_MS / 1000 };
+    },
+  };
+}
+
+/**
+ * The key a per-client limit counts under: an IPv4 address as it is; an IPv6 address as its /64,
+ * which one subscriber, phone or server is routed whole ('2001:db8:0:1::/64'); an IPv4-mapped one
+ * as its IPv4 address; brackets and a zone id dropped; anything else ('unknown') lower-cased.
+ */
+export function clientLimitKey(address: string): string {
+  const bare = address
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '');
+  if (!bare.includes(':') || !ipaddr.IPv6.isValid(bare)) return bare;
+  const ip = ipaddr.IPv6.parse(bare);
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
+  return `${ip.parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
+}

@@ -1,0 +1,112 @@
+/**
+ * The Worker's `fetch`: which door answers a request. The forms' doors and the emails' links
+ * (form-door.ts), the owner's dead-letter endpoint (loaded only when asked for), and the built site
+ * (the assets); every answer leaves the request's body read and carries the security headers.
+ */
+import { formAtPath } from '#src/lib/forms/forms.ts';
+import type { DeskNamespace } from '#src/server/desk/desk-client.ts';
+import { deskPacer } from '#src/server/desk/desk-client.ts';
+import type { Host, HostEnv } from '#src/server/host.ts';
+import { isEmailLinkPath } from '#src/server/links/tokens.ts';
+import { checkedMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
+import type { DeadLetterAdminEnv } from '#src/server/queues/dead-letter-admin.ts';
+import type { QueuedSubmission, SubmissionQueue } from '#src/server/queues/messages.ts';
+import { siteOriginOf, reportOnce } from '#src/server/settings.ts';
+import { readBody, REQUEST_BODY_TIMEOUT_MS } from './body.ts';
+import { createDoors, type DoorsHandler } from './form-door.ts';
+import { isHiddenPath } from './form-answer.ts';
+import { bindingLimiter, type RateLimitBinding } from './limiters.ts';
+import { pageTemplates } from './page-templates.ts';
+import { withSecurityHeaders } from './security-headers.ts';
+
+/** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
+export interface WorkerEnv extends HostEnv, DeadLetterAdminEnv, WorkerMailEnv {
+  ASSETS: { fetch(request: Request): Promise<Response> };
+  /** The submissions' queue, drained by this Worker's one paced writer (wrangler.jsonc). */
+  SUBMISSIONS?: { send(body: QueuedSubmission, options?: { contentType?: 'json' }): Promise<void> };
+  /** Cloudflare's Rate Limiting bindings (wrangler.jsonc `ratelimits`); in memory when unbound. */
+  SUBMIT_LIMITER?: RateLimitBinding;
+  EMAIL_LIMITER?: RateLimitBinding;
+  ADMIN_LIMITER?: RateLimitBinding;
+  /** The one paced writer (desk/desk.ts, wrangler.jsonc `durable_objects`). */
+  AIRTABLE_DESK: DeskNamespace;
+}
+
+function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
+  const queue = env.SUBMISSIONS;
+  return queue ? { send: (submission) => queue.send(submission, { contentType: 'json' }) } : undefined;
+}
+
+// One set of doors per isolate: its limits and per-email order hold across the isolate's requests.
+let doors: { handler: DoorsHandler; env: WorkerEnv } | undefined;
+
+function doorsFor(env: WorkerEnv, host: Host, queue: SubmissionQueue): DoorsHandler {
+  if (doors?.env !== env) {
+    const { mail } = checkedMail(env, host.mailer);
+    const site = siteOriginOf(env.SITE_URL);
+    if ('problem' in site) reportOnce(site.problem);
+    doors = {
+      env,
+      handler: createDoors(env, {
+        queue,
+        siteOrigin: 'origin' in site ? site.origin : null,
+        // Pressing an email link writes its one record through the desk's pacer, while the
+        // visitor waits for the page saying it is done (decision 0013); its mail is queued.
+        pacer: deskPacer(env.AIRTABLE_DESK),
+        mail,
+        clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
+        emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
+        // Read from the host once per isolate (on `vite`, on every use).
+        templates: pageTemplates(host.templateText, { cache: host.cachesTemplates }),
+      }),
+    };
+  }
+  return doors.handler;
+}
+
+// Cloudflare sets it, a client cannot; `vite` and `vite preview` set it from the socket (worker-server.ts).
+const connectingAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
+const startsWith = (pathname: string, prefix: string) =>
+  pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+/**
+ * Every answer leaves the request's body read (BODY_READ_TO_END_BYTES says why) and carries the
+ * security headers, whatever its status (withSecurityHeaders).
+ */
+export async function answer(request: Request, env: WorkerEnv, host: Host): Promise<Response> {
+  const response = await route(request, env, host);
+  if (request.body && !request.bodyUsed) await readBody(request, 0, REQUEST_BODY_TIMEOUT_MS);
+  return withSecurityHeaders(response);
+}
+
+async function route(request: Request, env: WorkerEnv, host: Host): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const queue = queueOf(env);
+  if (formAtPath(pathname) || isEmailLinkPath(pathname)) {
+    if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
+    // The emails' links exist only where mail is set up (with its settings wrong, they answer
+    // 'unavailable'); without it, the not-found page below.
+    if (formAtPath(pathname) || host.mailer)
+      return doorsFor(env, host, queue)(request, { address: connectingAddress(request) });
+  }
+  // The owner's endpoint and the dead-letter store load only when asked for (never on a sign-up).
+  const admin = startsWith(pathname, '/api') ? await import('#src/server/queues/dead-letter-admin.ts') : null;
+  if (admin && startsWith(pathname, admin.DEAD_LETTERS_PATH)) {
+    if (!queue) return new Response('Not found', { status: 404 });
+    const jobs = env.MAIL_JOBS;
+    const { erasureReach } = await import('#src/server/privacy/erase-reach.ts');
+    return admin.handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {
+      clientAddress: connectingAddress(request) ?? 'unknown',
+      limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
+      ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
+      ...erasureReach(env),
+    });
+  }
+  if (isHiddenPath(pathname) || startsWith(pathname, '/api')) {
+    // The raw answer templates are the Worker's to read, not a page, however the path spells them (the assets
+    // server decodes it); no other /api path exists, whatever the method: the not-found page instead.
+    const notFound = await env.ASSETS.fetch(new Request(new URL('/404', request.url)));
+    return new Response(notFound.body, { status: 404, headers: notFound.headers });
+  }
+  return env.ASSETS.fetch(request);
+}

@@ -1,0 +1,56 @@
+/**
+ * Where the Worker runs, chosen once at each entry (worker.ts, the desk): Cloudflare (the
+ * `send_email` binding, the build's assets), or a local run (`vite`, `vite preview`, the tests:
+ * scripts/vite-plugins/worker-server.ts), whose stand-ins live here alone: the outbox every email
+ * goes to instead (MAIL_OUTBOX_URL; launch-check fails a deploy that sets it) and, on `vite`, the
+ * page templates rendered from the sources on every use (DEV_TEMPLATES_URL).
+ */
+import { MailFailure, type Mailer, readyToSend } from './mail/message.ts';
+import { cloudflareMailer, type SendEmailBinding } from './mail/transports.ts';
+import type { WorkerSettingsEnv } from './settings.ts';
+
+export interface HostEnv extends WorkerSettingsEnv {
+  /** Cloudflare Email Service's `send_email` binding: with it, consent and mail are on. */
+  EMAIL?: SendEmailBinding;
+  /** The built site (dist/client); the page templates are read from it. */
+  ASSETS?: { fetch(request: Request): Promise<Response> };
+  /** `vite` only (worker-server.ts): page templates rendered from the sources; read on every use. */
+  DEV_TEMPLATES_URL?: string;
+}
+
+/** Local runs: each message to MAIL_OUTBOX_URL (one `.eml`); never on a deploy (launch-check). */
+function localOutboxMailer(url: string): Mailer {
+  return {
+    async send(message) {
+      readyToSend(message);
+      const [headers, body] = [{ 'content-type': 'application/json' }, JSON.stringify(message)];
+      const response = await fetch(url, { method: 'POST', headers, body }).catch((error: unknown) => {
+        throw new MailFailure(`The local outbox did not answer: ${String(error)}`, true);
+      });
+      if (!response.ok)
+        throw new MailFailure(`The local outbox answered ${response.status}`, response.status >= 500);
+      const { id } = (await response.json()) as { id?: unknown };
+      return { id: typeof id === 'string' ? id : '' };
+    },
+  };
+}
+
+/** The host's mail transport (none: mail is off) and page templates. */
+export function hostOf(env: HostEnv) {
+  const outbox = env.MAIL_OUTBOX_URL;
+  const rendered = env.DEV_TEMPLATES_URL;
+  const { ASSETS: assets } = env;
+  return {
+    mailer: outbox ? localOutboxMailer(outbox) : env.EMAIL && cloudflareMailer(env.EMAIL),
+    /** A page template from the build's assets (clean URLs: '/x.html' is at '/x'), or on `vite` rendered. */
+    async templateText(path: string): Promise<string | null> {
+      const response = rendered
+        ? await fetch(new URL(path, rendered))
+        : await assets?.fetch(new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')));
+      return response?.ok ? response.text() : null;
+    },
+    /** A deploy's templates never change: read once per isolate (on `vite`, on every use). */
+    cachesTemplates: !rendered,
+  };
+}
+export type Host = ReturnType<typeof hostOf>;

@@ -1,0 +1,77 @@
+/**
+ * The mail consumer's send loop: each job of a batch sent once (the sent marks), none sent whose
+ * address was erased after it was queued, a failure retried or, for good, kept as a dead letter.
+ */
+import type { MailLedger } from './ledger.ts';
+import { errorMessage, type MailJob, MailFailure, type Mailer } from './message.ts';
+import { type QueueMessage, retryDelaySeconds } from '#src/server/queues/messages.ts';
+
+/** A mail queue's message, as the send loop acks or retries it. */
+type Delivery = Pick<QueueMessage, 'attempts' | 'ack' | 'retry'>;
+
+/** Emails sent at once within a batch. */
+const SEND_CONCURRENCY = 6;
+
+/** Sends one batch of mail jobs; every message is acked or retried before it returns. */
+export async function sendMailJobs(
+  messages: readonly { message: Delivery; job: MailJob }[],
+  options: {
+    mailer: Mailer;
+    ledger: Pick<MailLedger, 'hasSent' | 'markSent' | 'erasedAt'>;
+    /** Where an email no retry can send goes (the dead letters); without it, the queue's DLQ. */
+    deadLetter?: (job: MailJob, reason: string) => Promise<void>;
+    log?: (message: string) => void;
+  },
+) {
+  const log = options.log ?? ((line: string) => console.log(line));
+  // What the batch did, for the log; alreadySent: delivered again after their email went out;
+  // erased: queued before their address (the job's email) was erased, so never sent.
+  const report = { sent: 0, alreadySent: 0, erased: 0, retried: 0, deadLettered: 0 };
+  const sendOne = async ({ message, job }: { message: Delivery; job: MailJob }) => {
+    const key = job.message.idempotencyKey;
+    const [sent, erasedAt] = await Promise.all([
+      options.ledger.hasSent(key),
+      options.ledger.erasedAt(job.email),
+    ]);
+    if (sent) {
+      report.alreadySent += 1;
+      message.ack();
+      return;
+    }
+    // A job without a readable time is older than any erasure.
+    if (erasedAt !== undefined && !(Date.parse(job.queuedAt) > erasedAt)) {
+      report.erased += 1;
+      message.ack();
+      return;
+    }
+    try {
+      await options.mailer.send(job.message);
+    } catch (error) {
+      const reason = errorMessage(error);
+      if (error instanceof MailFailure && !error.retryable && options.deadLetter) {
+        await options.deadLetter(job, reason);
+        message.ack();
+        report.deadLettered += 1;
+        log(`Mailer: an email could not be sent (${reason}); kept as a dead letter`);
+        return;
+      }
+      message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
+      report.retried += 1;
+      log(`Mailer: an email failed (attempt ${message.attempts}: ${reason}); retrying`);
+      return;
+    }
+    report.sent += 1;
+    message.ack();
+    // The email went out: if the mark cannot be written, a redelivery may send it again, which
+    // beats retrying this one (that would send it again for sure).
+    await options.ledger.markSent(key).catch((error: unknown) => {
+      log(`Mailer: an email went out but could not be marked sent (${String(error)})`);
+    });
+  };
+  const queue = [...messages];
+  const workers = Array.from({ length: SEND_CONCURRENCY }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await sendOne(next);
+  });
+  await Promise.all(workers);
+  return report;
+}

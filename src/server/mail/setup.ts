@@ -1,0 +1,75 @@
+/**
+ * The Worker's mail setup, read from its environment once per instance: the settings, the ledger,
+ * the mail queue and the dead letters, with the transport the entry chose (host.ts); or the
+ * problem that keeps the Worker from storing and sending anything until it is fixed.
+ */
+import { errorMessage, type MailJob, type Mailer } from './message.ts';
+import { kvMailLedger, type MailLedger, type MailLedgerKv, memoryMailLedger } from './ledger.ts';
+import type { DeadLetterStore } from '#src/server/queues/dead-letters.ts';
+import { parseMailSettings, reportOnce, type WorkerSettingsEnv } from '#src/server/settings.ts';
+
+/** The Worker's bindings and settings for mail (wrangler.jsonc; docs/deploy.md). */
+export interface WorkerMailEnv extends WorkerSettingsEnv {
+  /** The mail limits and sent marks (a KV namespace); per isolate when unbound. */
+  MAIL_LEDGER?: MailLedgerKv;
+  MAIL_JOBS?: { send(body: MailJob, options?: { contentType?: 'json' }): Promise<void> };
+  DEAD_LETTERS?: DeadLetterStore;
+}
+
+/** How long submissions and mail jobs wait while the mail settings are wrong (then they retry). */
+export const MAIL_PROBLEM_RETRY_SECONDS = 300;
+
+// Per isolate when MAIL_LEDGER is not bound (wrangler.jsonc binds it): the writer (the desk) and
+// the mail queue's consumer may run in different isolates, so only the KV is shared by both.
+let isolateLedger: MailLedger | undefined;
+
+/** The mail ledger: in MAIL_LEDGER's KV, else this isolate's memory. */
+export function mailLedgerOf(env: Pick<WorkerMailEnv, 'MAIL_LEDGER'>): MailLedger {
+  return env.MAIL_LEDGER ? kvMailLedger(env.MAIL_LEDGER) : (isolateLedger ??= memoryMailLedger());
+}
+
+/**
+ * The Worker's mail from its environment: `mail` when the entry found a transport (`mailer`:
+ * host.ts; the `send_email` binding, or a local run's outbox) and the settings hold; `problem`
+ * when something it needs is missing or wrong (the Worker then stores nothing rather than store
+ * without consent); neither without a transport (no mail).
+ */
+export function workerMail(env: WorkerMailEnv, mailer: Mailer | undefined) {
+  if (!mailer) return {};
+  const jobs = env.MAIL_JOBS;
+  if (!jobs) return { problem: 'EMAIL is bound but the MAIL_JOBS queue is not (wrangler.jsonc)' };
+  let settings;
+  try {
+    settings = parseMailSettings(env);
+  } catch (error) {
+    return { problem: errorMessage(error) };
+  }
+  const ledger = mailLedgerOf(env);
+  const store = env.DEAD_LETTERS;
+  return {
+    mail: {
+      settings,
+      ledger,
+      mailer,
+      enqueue: (job: MailJob) => jobs.send(job, { contentType: 'json' }),
+      /** Keeps an email no retry can send, or one that could not be queued, for the owner. */
+      deadLetter:
+        store &&
+        (async (job: MailJob, reason: string) =>
+          (await import('#src/server/queues/dead-letters.ts')).keepDeadLetter(store, {
+            mail: job,
+            reason,
+            failedAt: new Date().toISOString(),
+          })),
+    },
+  };
+}
+
+export type WorkerMail = NonNullable<ReturnType<typeof workerMail>['mail']>;
+
+/** workerMail, its problem logged once per isolate. */
+export function checkedMail(env: WorkerMailEnv, mailer: Mailer | undefined) {
+  const found = workerMail(env, mailer);
+  if (found.problem) reportOnce(found.problem);
+  return found;
+}

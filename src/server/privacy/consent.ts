@@ -1,0 +1,55 @@
+/**
+ * Consent on the server's one write path (docs/consent.md): which form's table is the suppression
+ * list and its consent fields (consentOf), whether a stored record withdrew, and a held change's
+ * values as a submission again.
+ */
+import { type Cells, type Submission, withDefaults } from '#src/lib/forms/submission.ts';
+import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
+import type { LinkValues } from '#src/server/links/tokens.ts';
+
+/**
+ * Consent on the server's one write path (relay and queued modes; docs/consent.md): a new address is stored
+ * Pending with the statement its visitor saw; an address already stored is never written over on a
+ * visitor's word: the submission is held and its owner gets one email whose signed link carries the new
+ * values. Pressing a link's button applies it (privacy/consent-records.ts). Here: the consent fields of `table`, when
+ * its form confirms its addresses (its contract declares them), and the statement its new records carry.
+ */
+export function consentOf(table: string) {
+  const form = confirmingForm();
+  if (!form?.conduct.confirms || form.table !== table) return undefined;
+  const name = (key: string) => {
+    const field = form.fields[key];
+    if (!field) throw new Error(`The ${form.name} form confirms addresses, so it needs a '${key}' field`);
+    return field.airtable;
+  };
+  return {
+    statement: form.conduct.confirms.statement,
+    consent: name('consent'),
+    consentText: name('consentText'),
+    confirmedAt: name('confirmedAt'),
+  };
+}
+
+/** Whether a stored record of the confirming form (its lookup fields) is on the suppression list. */
+export function isWithdrawn(stored: Cells | undefined): boolean {
+  const fields = consentOf(confirmingForm()?.table ?? '');
+  return fields !== undefined && stored?.[fields.consent] === 'Withdrawn';
+}
+
+/** A held change's values as a submission again, to apply them by the form's rules. */
+export function submissionOf(name: string, email: string, values: LinkValues, at: Date): Submission {
+  const form = formNamed(name);
+  if (!form) throw new Error(`No form is named '${name}'`);
+  const cells: Cells = Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [key, typeof value === 'string' ? value : [...value]]),
+  );
+  return withDefaults(form, { table: form.table, email, cells, acceptedAt: at.toISOString() });
+}
+
+/** The suppression list: the confirming form, whose table every email the site sends checks, and its consent fields. */
+export function suppressionList() {
+  const form = confirmingForm();
+  const fields = form && consentOf(form.table);
+  if (!form || !fields) throw new Error('No form confirms its addresses: there is no suppression list');
+  return { form, ...fields };
+}

@@ -1,0 +1,55 @@
+/**
+ * The Worker's `queue`: both queues' consumer. A dead-letter queue's messages are kept for the
+ * owner (dead-letters.ts); mail jobs are sent (mail/send.ts); submissions are handed to the desk,
+ * which keeps them until its round writes them (desk/desk.ts).
+ */
+import { type DeskNamespace, handToDesk } from '#src/server/desk/desk-client.ts';
+import type { Host } from '#src/server/host.ts';
+import { isMailJob } from '#src/server/mail/message.ts';
+import { sendMailJobs } from '#src/server/mail/send.ts';
+import { checkedMail, MAIL_PROBLEM_RETRY_SECONDS, type WorkerMailEnv } from '#src/server/mail/setup.ts';
+import { type QueueBatch, retryDelaySeconds } from './messages.ts';
+
+export interface ConsumerEnv extends WorkerMailEnv {
+  AIRTABLE_DESK: DeskNamespace;
+}
+
+export async function consume(batch: QueueBatch, env: ConsumerEnv, host: Host): Promise<void> {
+  // wrangler.jsonc names each dead-letter queue after its queue plus '-dead'.
+  if (batch.queue.endsWith('-dead'))
+    return (await import('./dead-letters.ts')).keepExhausted(batch, env.DEAD_LETTERS);
+  const log = (line: string) => console.log(line);
+  const jobs = batch.messages.flatMap((message) =>
+    isMailJob(message.body) ? [{ message, job: message.body }] : [],
+  );
+  if (jobs.length > 0) {
+    const { mail, problem } = checkedMail(env, host.mailer);
+    if (problem) {
+      // The jobs wait (then go to the dead letters) until the mail settings are fixed.
+      for (const { message } of jobs) message.retry({ delaySeconds: MAIL_PROBLEM_RETRY_SECONDS });
+    } else if (mail) {
+      const sent = await sendMailJobs(jobs, { ...mail, log });
+      log(
+        `Mailer: ${jobs.length} emails, ${sent.sent} sent, ${sent.alreadySent} already sent, ` +
+          `${sent.erased} erased, ${sent.retried} retried, ${sent.deadLettered} dead-lettered`,
+      );
+    } else {
+      // Mail is off (EMAIL unbound): the jobs wait for it, then go to dead letters.
+      for (const { message } of jobs)
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
+      log(`Mailer: ${jobs.length} emails wait: mail is not set up on this Worker`);
+    }
+  }
+  const submissions = batch.messages.filter((message) => !isMailJob(message.body));
+  if (submissions.length === 0) return;
+  // Kept by the one paced writer, which acks them here once they are in its storage; it checks the
+  // mail settings before it writes (storing without consent would rewrite records on a stranger's word).
+  try {
+    await handToDesk(env.AIRTABLE_DESK, submissions);
+    for (const message of submissions) message.ack();
+  } catch (error) {
+    log(`Airtable writer: ${submissions.length} submissions not handed over (${String(error)}); retried`);
+    for (const message of submissions)
+      message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
+  }
+}

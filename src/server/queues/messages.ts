@@ -1,0 +1,36 @@
+/**
+ * What Cloudflare Queues carries (wrangler.jsonc `queues`): a submission on its way from a door to
+ * the desk, or an email job on its way to the mail consumer (mail/message.ts's MailJob); the
+ * message as the runtime hands it over; and when a retried one comes back.
+ */
+import type { Submission } from '#src/lib/forms/submission.ts';
+import { AIRTABLE_RATE_LIMIT_PENALTY_MS } from '#src/server/airtable/pacer.ts';
+
+/** A submission as queued: with the site's origin the visitor reached, for its emails' links. */
+export interface QueuedSubmission extends Submission {
+  readonly origin?: string;
+}
+
+/** The one paced writer's queue (Cloudflare Queues or its local stand-in); the door answers once sent. */
+export interface SubmissionQueue {
+  send(submission: QueuedSubmission): Promise<void>;
+}
+
+/** The parts of Cloudflare's MessageBatch the writer uses. */
+export interface QueueMessage {
+  readonly id: string;
+  readonly body: unknown;
+  readonly attempts: number;
+  ack(): void;
+  retry(options?: { delaySeconds?: number }): void;
+}
+export interface QueueBatch {
+  readonly queue: string;
+  readonly messages: readonly QueueMessage[];
+}
+
+/** A queued message's wait before its retry, in seconds: Airtable's penalty after a 429, else 2, 4, 8 … up to 5 minutes. */
+export function retryDelaySeconds(attempts: number, rateLimited: boolean): number {
+  if (rateLimited) return Math.ceil(AIRTABLE_RATE_LIMIT_PENALTY_MS / 1000);
+  return Math.min(300, 2 ** Math.max(1, attempts));
+}
