@@ -174,13 +174,13 @@ describe('the Airtable desk', () => {
     });
     expect(await remote.acquire(1_000)).toBe(true);
     expect(remote.closedFor()).toBe(0);
-    // The slot after a given-away one is held too: the caller's request leaves after the answer.
-    const taken: number[] = [];
+    // A given-away slot is one slot, lent: the caller's request leaves after the answer.
+    const taken: unknown[] = [];
     const counting = new AirtableDesk(memoryState().state, ENV, {
-      pacer: { ...pacer, acquire: async (within) => (taken.push(within ?? Infinity), true) },
+      pacer: { ...pacer, acquire: async (within, how) => (taken.push([within, how]), true) },
     });
     await counting.fetch(new Request('https://desk/pace?within=500', { method: 'POST' }));
-    expect(taken).toEqual([500, Infinity]);
+    expect(taken).toEqual([[500, { lent: true }]]);
     remote.penalise();
     await expect.poll(() => pacer.closedFor()).toBeGreaterThan(29_000);
     expect(await remote.acquire(1_000)).toBe(false);

@@ -7,7 +7,8 @@ import { cloudflareMailer } from '#src/server/mail/transports.ts';
 import { type Mailer, MailFailure, type MailJob } from '#src/server/mail/message.ts';
 import { parseMailSettings } from '#src/server/settings.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
-import { createQueueWriter } from '#src/server/desk/round-writer.ts';
+import { createRoundWriter } from '#src/server/desk/round-writer.ts';
+import { roundItem, writeRound } from './support/round-item.ts';
 import type { QueuedSubmission } from '#src/server/queues/messages.ts';
 import { queueMessage as message } from './support/queue-message.ts';
 
@@ -64,7 +65,7 @@ function mailFor(enqueue: (job: MailJob) => Promise<void>, kept: MailJob[] = [])
 }
 
 const writer = (airtable: ReturnType<typeof fakeAirtable>, mail: ReturnType<typeof mailFor>) =>
-  createQueueWriter(ENV, {
+  createRoundWriter(ENV, {
     fetch: airtable.fetch,
     pacer: createPacer({ perSecond: 1000 }),
     now: () => NOW,
@@ -95,15 +96,18 @@ describe("the Worker's queue writer with mail", () => {
     const jobs: string[] = [];
     const mail = mailFor(async (job) => void jobs.push(job.email));
     const entries = Array.from({ length: 25 }, (_, i) =>
-      message(signUp(`n${i}@example.com`, `2026-05-04T08:59:${String(i).padStart(2, '0')}.000Z`)),
+      roundItem(signUp(`n${i}@example.com`, `2026-05-04T08:59:${String(i).padStart(2, '0')}.000Z`)),
     );
-    const batch = createQueueWriter(ENV, {
-      fetch: fetchStub,
-      pacer: createPacer({ perSecond: 1000 }),
-      now: () => NOW,
-      log: () => undefined,
-      mail,
-    }).writeBatch({ queue: 'podling-submissions', messages: entries.map((entry) => entry.msg) });
+    const batch = writeRound(
+      createRoundWriter(ENV, {
+        fetch: fetchStub,
+        pacer: createPacer({ perSecond: 1000 }),
+        now: () => NOW,
+        log: () => undefined,
+        mail,
+      }),
+      entries,
+    );
     // The third write went out while the second had no answer, and the first's ten emails are queued.
     await vi.waitFor(() => expect(sent).toHaveLength(3));
     await vi.waitFor(() => expect(jobs).toHaveLength(10));
@@ -151,16 +155,19 @@ describe("the Worker's queue writer with mail", () => {
     });
     const jobs: MailJob[] = [];
     const entries = [
-      ...Array.from({ length: 20 }, (_, i) => message(signUp(`s${i}@example.com`))),
-      ...Array.from({ length: 5 }, (_, i) => message(quote(`q${i}@school.test`))),
+      ...Array.from({ length: 20 }, (_, i) => roundItem(signUp(`s${i}@example.com`))),
+      ...Array.from({ length: 5 }, (_, i) => roundItem(quote(`q${i}@school.test`))),
     ];
-    const report = await createQueueWriter(ENV, {
-      fetch: fetchStub,
-      pacer: createPacer({ perSecond: 1000 }),
-      now: () => NOW,
-      log: () => undefined,
-      mail: mailFor(async (job) => void jobs.push(job)),
-    }).writeBatch({ queue: 'podling-submissions', messages: entries.map((entry) => entry.msg) });
+    const report = await writeRound(
+      createRoundWriter(ENV, {
+        fetch: fetchStub,
+        pacer: createPacer({ perSecond: 1000 }),
+        now: () => NOW,
+        log: () => undefined,
+        mail: mailFor(async (job) => void jobs.push(job)),
+      }),
+      entries,
+    );
     // Two lookups (one per table, the contacts in the waitlist's) and three writes: 5 requests, not 6.
     expect(lookups.map((lookup) => lookup.table).sort()).toEqual(['School Quotes', 'Waitlist']);
     expect(lookups.find((lookup) => lookup.table === 'Waitlist')?.formula).toContain("'q4@school.test'");
@@ -176,14 +183,18 @@ describe("the Worker's queue writer with mail", () => {
   it('stores a new address Pending and queues one confirmation, after the write', async () => {
     const airtable = fakeAirtable();
     const jobs: MailJob[] = [];
-    const { msg, state } = message(signUp('new@example.com'));
-    const report = await writer(
-      airtable,
-      mailFor(async (job) => {
-        expect(airtable.writes).toHaveLength(1); // the record first, then its mail
-        jobs.push(job);
-      }),
-    ).writeBatch({ queue: 'podling-submissions', messages: [msg] });
+    const entry = roundItem(signUp('new@example.com'));
+    const { state } = entry;
+    const report = await writeRound(
+      writer(
+        airtable,
+        mailFor(async (job) => {
+          expect(airtable.writes).toHaveLength(1); // the record first, then its mail
+          jobs.push(job);
+        }),
+      ),
+      [entry],
+    );
     expect(airtable.writes[0]?.records[0]?.fields).toMatchObject({ Consent: 'Pending' });
     expect(state.acked).toBe(true);
     expect(report).toMatchObject({ created: 1, emailsQueued: 1 });
@@ -196,13 +207,17 @@ describe("the Worker's queue writer with mail", () => {
   it('holds a stored address (writes nothing) and queues the change email to it', async () => {
     const airtable = fakeAirtable(['kept@example.com']);
     const jobs: MailJob[] = [];
-    const { msg, state } = message(signUp('kept@example.com'));
-    const report = await writer(
-      airtable,
-      mailFor(async (job) => {
-        jobs.push(job);
-      }),
-    ).writeBatch({ queue: 'podling-submissions', messages: [msg] });
+    const entry = roundItem(signUp('kept@example.com'));
+    const { state } = entry;
+    const report = await writeRound(
+      writer(
+        airtable,
+        mailFor(async (job) => {
+          jobs.push(job);
+        }),
+      ),
+      [entry],
+    );
     expect(airtable.writes).toHaveLength(0);
     expect(state.acked).toBe(true);
     expect(report).toMatchObject({ held: 1, stored: 0, emailsQueued: 1 });
@@ -212,13 +227,17 @@ describe("the Worker's queue writer with mail", () => {
   it('acknowledges the stored submission when its mail cannot be queued, and keeps the email as a dead letter', async () => {
     const airtable = fakeAirtable();
     const kept: MailJob[] = [];
-    const { msg, state } = message(signUp('queue-down@example.com'));
-    await writer(
-      airtable,
-      mailFor(async () => {
-        throw new Error('queue unavailable');
-      }, kept),
-    ).writeBatch({ queue: 'podling-submissions', messages: [msg] });
+    const entry = roundItem(signUp('queue-down@example.com'));
+    const { state } = entry;
+    await writeRound(
+      writer(
+        airtable,
+        mailFor(async () => {
+          throw new Error('queue unavailable');
+        }, kept),
+      ),
+      [entry],
+    );
     expect(airtable.writes).toHaveLength(1);
     expect(state.acked).toBe(true);
     expect(state.retried).toBeUndefined();
@@ -230,14 +249,10 @@ describe("the Worker's queue writer with mail", () => {
     const mail = mailFor(async (job) => {
       jobs.push(job);
     });
-    await writer(fakeAirtable(), mail).writeBatch({
-      queue: 'podling-submissions',
-      messages: [message(signUp('ada@example.com')).msg],
-    });
-    const report = await writer(fakeAirtable(), mail).writeBatch({
-      queue: 'podling-submissions',
-      messages: [message(signUp('ada+list@example.com', '2026-05-04T08:59:30.000Z')).msg],
-    });
+    await writeRound(writer(fakeAirtable(), mail), [roundItem(signUp('ada@example.com'))]);
+    const report = await writeRound(writer(fakeAirtable(), mail), [
+      roundItem(signUp('ada+list@example.com', '2026-05-04T08:59:30.000Z')),
+    ]);
     expect(jobs).toHaveLength(1);
     expect(report).toMatchObject({ created: 1, emailsQueued: 0, emailsLimited: 1 });
   });

@@ -100,7 +100,7 @@ export function createPacer({
    * half a gap after the late one, so the late one's delay is made up in a few slots instead of
    * pushing every later slot back (the load test lost a quarter of the budget so).
    */
-  const leave = async (slot: number, deadline: number, before: Promise<void>): Promise<boolean> => {
+  const leave = async (slot: number, deadline: number, before: Promise<void>, lent: boolean) => {
     const wait = slot - now();
     if (wait > 0) await sleep(wait);
     await before;
@@ -124,7 +124,7 @@ export function createPacer({
       if (free > deadline) return false;
       await sleep(free - at);
     }
-    const departure = { at: now() };
+    const departure = { at: now() + (lent ? gapMs : 0) };
     departures.push(departure);
     lastOut = sleep(0).then(() => {
       noteLag(now() - departure.at);
@@ -138,8 +138,10 @@ export function createPacer({
      * Waits for a slot and takes it. Resolves false without taking one when the wait would last
      * longer than `withinMs`, so a caller with a visitor waiting can answer in time. A duration,
      * not a point in time: the caller's clock and the pacer's need not be the same clock.
+     * `lent`: the slot is lent to a caller elsewhere (the desk's POST /pace), whose request leaves
+     * once the answer reaches it: counted as leaving a gap later.
      */
-    async acquire(withinMs = Number.POSITIVE_INFINITY): Promise<boolean> {
+    async acquire(withinMs = Number.POSITIVE_INFINITY, { lent = false } = {}): Promise<boolean> {
       const deadline = now() + withinMs;
       if (Math.max(now(), closedUntil) > deadline) return false;
       const slot = book();
@@ -151,7 +153,7 @@ export function createPacer({
       let done = () => undefined as void;
       lastTurn = new Promise<void>((resolve) => (done = resolve));
       try {
-        return await leave(slot, deadline, before);
+        return await leave(slot, deadline, before, lent);
       } finally {
         done();
       }

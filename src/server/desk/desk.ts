@@ -13,12 +13,12 @@
 import { isSubmission } from '#src/lib/forms/submission.ts';
 import { Backlog, type DeskItem, type DeskState, groupOf } from './backlog.ts';
 import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
-import type { createQueueWriter } from './round-writer.ts';
+import type { createRoundWriter, RoundOutcome } from './round-writer.ts';
 import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
 import type { AirtableEnv } from '#src/server/settings.ts';
 import { hostOf, type HostEnv } from '#src/server/host.ts';
 import type { DeadLetterBody, DeadLetterStore } from '#src/server/queues/dead-letters.ts';
-import type { QueueMessage } from '#src/server/queues/messages.ts';
+import { retryDelaySeconds } from '#src/server/queues/messages.ts';
 
 /**
  * Rounds written at once: the next one's lookup queues in the pacer behind this one's writes (a
@@ -89,10 +89,9 @@ export class AirtableDesk {
     }
     if (pathname === '/pace') {
       const within = Number(searchParams.get('within') ?? 'Infinity');
-      const ok = await this.#pacer.acquire(Number.isNaN(within) ? 0 : within);
-      // A slot given away costs two: its request leaves once this answer has reached the caller,
-      // up to a gap later than the pacer counts it, and the next must not follow it within the gap.
-      if (ok) void this.#pacer.acquire();
+      // A slot lent: its request leaves once this answer has reached the caller, so the pacer
+      // counts it as leaving up to a gap later (the next never follows it within the gap).
+      const ok = await this.#pacer.acquire(Number.isNaN(within) ? 0 : within, { lent: true });
       return Response.json({ ok, closedFor: this.#pacer.closedFor() });
     }
     if (pathname === '/erase') {
@@ -163,38 +162,28 @@ export class AirtableDesk {
     if (Number.isFinite(next)) await this.#state.storage.setAlarm(Math.max(next, Date.now()));
   }
 
-  /** One round through the queue's writer, its messages acked (deleted) or retried (kept, later). */
+  /** One round through the round writer: each item written (deleted), retried (kept, later) or a dead letter. */
   async #write(round: readonly DeskItem[]): Promise<void> {
     const keys = round.map((item) => item.group);
     const began = Date.now();
     for (const key of keys) this.#busy.add(key);
-    const done: string[] = [];
-    const later: DeskItem[] = [];
-    const exhausted: DeskItem[] = [];
-    const settled = new Set<string>();
-    const messages: QueueMessage[] = round.map((item) => ({
-      id: item.id,
-      body: item.body,
-      attempts: item.attempts,
-      ack: () => {
-        if (settled.has(item.key)) return;
-        settled.add(item.key);
-        done.push(item.key);
-      },
-      retry: ({ delaySeconds = 0 } = {}) => {
-        if (settled.has(item.key)) return;
-        settled.add(item.key);
-        const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + delaySeconds * 1000 };
-        (next.attempts > DESK_MAX_ATTEMPTS ? exhausted : later).push(next);
-      },
-    }));
+    let outcomes = new Map<string, RoundOutcome>();
+    // The writer's dead letters, kept here once it answers; with no store bound (or kept in vain), they retry.
+    let lettersKept = false;
     try {
       const { mail, problem } = (this.#mailSetup ??= workerMail(this.#env, hostOf(this.#env).mailer));
       if (problem) {
         console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
-        for (const message of messages) message.retry({ delaySeconds: MAIL_PROBLEM_RETRY_SECONDS });
+        const wait: RoundOutcome = { kind: 'retry', afterSeconds: MAIL_PROBLEM_RETRY_SECONDS };
+        outcomes = new Map(round.map((item) => [item.key, wait]));
       } else {
-        const report = await (await this.#writerOf(mail)).writeBatch({ queue: 'airtable-desk', messages });
+        const written = await (await this.#writerOf(mail)).writeRound(round);
+        const { report, brokeOff, letters } = written;
+        outcomes = written.outcomes;
+        const store = this.#env.DEAD_LETTERS;
+        if (store) for (const { letter, reason } of letters) await keep(store, letter, reason);
+        lettersKept = store !== undefined;
+        if (brokeOff !== undefined) throw brokeOff;
         console.log(
           `Airtable writer: a round of ${round.length}, ${report.stored} records stored ` +
             `(${report.created} new, ${report.updated} updated, ${report.held} held), ${report.retried} retried, ` +
@@ -205,13 +194,12 @@ export class AirtableDesk {
         );
       }
     } catch (error) {
-      // Unexpected (the writer settles every message): what it had not settled is tried again later.
+      // Unexpected (the writer gives every item its outcome): what had none is tried again shortly.
       console.error(
         `Airtable writer: a round broke off (${String(error)}); what it had not stored is tried again`,
       );
-      for (const message of messages) message.retry({ delaySeconds: 2 });
     } finally {
-      await this.#settle(done, later, exhausted);
+      await this.#settle(round, outcomes, lettersKept);
       for (const key of keys) this.#busy.delete(key);
     }
   }
@@ -227,17 +215,15 @@ export class AirtableDesk {
 
   /** The mail settings, read once: an instance's env never changes (a new deploy is a new instance). */
   #mailSetup?: ReturnType<typeof workerMail>;
-  #writer?: Promise<ReturnType<typeof createQueueWriter>>;
-  /** The writer (loaded on the first round) through the desk's pacer, its failures kept as dead letters. */
+  #writer?: Promise<ReturnType<typeof createRoundWriter>>;
+  /** The round writer (loaded on the first round), through the desk's pacer. */
   #writerOf(mail: ReturnType<typeof workerMail>['mail']) {
-    const store = this.#env.DEAD_LETTERS;
-    return (this.#writer ??= import('./round-writer.ts').then(({ createQueueWriter }) =>
-      createQueueWriter(this.#env, {
+    return (this.#writer ??= import('./round-writer.ts').then(({ createRoundWriter }) =>
+      createRoundWriter(this.#env, {
         pacer: this.#pacer,
         fetch: this.#fetch,
         mail,
         log: (line) => console.log(line),
-        deadLetter: store && ((letter, reason) => keep(store, letter, reason)),
       }),
     ));
   }
@@ -258,8 +244,29 @@ export class AirtableDesk {
     return items.filter((item) => !dropped.has(item));
   }
 
-  /** Deletes what was written or erased, keeps what waits, and turns what ran out of tries into dead letters. */
-  async #settle(done: string[], retried: DeskItem[], exhausted: DeskItem[]): Promise<void> {
+  /**
+   * Deletes what was written, dead-lettered (`lettersKept`) or erased, keeps what waits (an item
+   * without an outcome, the round broken off, in 2 s), and turns what ran out of tries into dead letters.
+   */
+  async #settle(
+    round: readonly DeskItem[],
+    outcomes: ReadonlyMap<string, RoundOutcome>,
+    lettersKept: boolean,
+  ): Promise<void> {
+    const done: string[] = [];
+    const retried: DeskItem[] = [];
+    const exhausted: DeskItem[] = [];
+    for (const item of round) {
+      const outcome = outcomes.get(item.key) ?? { kind: 'retry', afterSeconds: 2 };
+      if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) {
+        done.push(item.key);
+        continue;
+      }
+      const delaySeconds =
+        outcome.kind === 'retry' ? outcome.afterSeconds : retryDelaySeconds(item.attempts, false);
+      const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + delaySeconds * 1000 };
+      (next.attempts > DESK_MAX_ATTEMPTS ? exhausted : retried).push(next);
+    }
     for (const item of await this.#withoutErased(exhausted))
       await this.#deadLetter(item.body, 'retries exhausted');
     const later = await this.#withoutErased(retried);

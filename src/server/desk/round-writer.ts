@@ -1,6 +1,6 @@
 /**
- * The writer of one round of submissions (desk.ts, the one paced writer, hands them over as
- * queue messages): it merges one email and table's submissions (the later wins) and upserts by email
+ * The writer of one round of submissions (desk.ts, the one paced writer, hands over what it keeps
+ * and gets an outcome for each: written, retry after a delay, or dead letter): it merges one email and table's submissions (the later wins) and upserts by email
  * (about 300 emails a lookup, 10 records a write). Transient failures (429, 5xx, timeout, dropped
  * connection) retry with backoff; a permanent one (a field the base lacks) retries record by record to
  * dead-letter the culprit, as is a message no form stores. Each retry looks up afresh: a lost answer
@@ -29,12 +29,7 @@ import { queueOutcomeMail } from '#src/server/mail/enqueue.ts';
 import { submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';
 import type { WorkerMail } from '#src/server/mail/setup.ts';
 import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
-import {
-  type QueueBatch,
-  type QueuedSubmission,
-  type QueueMessage,
-  retryDelaySeconds,
-} from '#src/server/queues/messages.ts';
+import { type QueuedSubmission, retryDelaySeconds } from '#src/server/queues/messages.ts';
 
 /** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;
@@ -44,8 +39,6 @@ export interface WriterOptions {
   /** Every request waits for a slot here: the desk's one pacer (desk/desk.ts). */
   pacer: Pacer;
   now?: () => number;
-  /** Where permanently failing submissions, and messages no form knows, go (the dead-letter store). */
-  deadLetter?: (letter: DeadLetterBody, reason: string) => Promise<void>;
   log?: (message: string) => void;
   /** With mail, consent applies and each write's emails are queued (see the module's comment). */
   mail?: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
@@ -68,22 +61,42 @@ const emptyReport = () => ({
 });
 type BatchReport = ReturnType<typeof emptyReport>;
 
-/** A table's submissions for one email, merged in the order they were accepted, and their messages. */
+/** A submission of the round as the desk keeps it: its storage key, what was queued, its tries so far. */
+export interface RoundItem {
+  readonly key: string;
+  readonly body: unknown;
+  readonly attempts: number;
+}
+/** What became of one: written (or held, stored already), tried again after a wait, or a dead letter. */
+export type RoundOutcome =
+  | { readonly kind: 'written' }
+  | { readonly kind: 'retry'; readonly afterSeconds: number }
+  | { readonly kind: 'dead-letter' };
+/** A round's outcomes by item key, and its dead letters (one for the merged items of one address). */
+export interface RoundResult {
+  report: BatchReport;
+  outcomes: Map<string, RoundOutcome>;
+  letters: { letter: DeadLetterBody; reason: string }[];
+  /** Set when the round broke off unexpectedly. */
+  brokeOff?: unknown;
+}
+
+/** A table's submissions for one email, merged in the order they were accepted, and their items. */
 export interface Queued {
   submission: Submission;
-  messages: readonly QueueMessage[];
+  items: readonly RoundItem[];
   /** The site's origin the visitor reached (its emails' links point there). */
   origin?: string;
 }
 
-/** The upsert's view of queued submissions: merged and written as `how` does submissions, their messages kept. */
+/** The upsert's view of queued submissions: merged and written as `how` does submissions, their items kept. */
 const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): UpsertHow<Queued> => ({
   emailOf: (queued) => queued.submission.email,
   merge: (earlier, later) => {
     const origin = later.origin ?? earlier.origin;
     return {
       submission: merge(earlier.submission, later.submission),
-      messages: [...earlier.messages, ...later.messages],
+      items: [...earlier.items, ...later.items],
       ...(origin ? { origin } : {}),
     };
   },
@@ -101,7 +114,7 @@ const requeueable = (item: Queued): QueuedSubmission =>
 /** Oldest first: the order the request check accepted them in, so the later one wins the merge. */
 const byAcceptance = (a: Queued, b: Queued) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt);
 
-export function createQueueWriter(env: AirtableEnv, options: WriterOptions) {
+export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((message: string) => console.log(message));
   const client: AirtableClient = createAirtableClient(airtableAccess(env), {
@@ -111,30 +124,33 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions) {
     requestBoundMs: REQUEST_BOUND_MS,
   });
 
-  /** Sends one letter to the dead letters (or, with no store bound, lets the queue's retries run out). */
-  async function deadLetter(
-    messages: readonly QueueMessage[],
+  /** Each item's outcome in the round's result (the first one given counts). */
+  const settle = (result: RoundResult, items: readonly RoundItem[], outcome: RoundOutcome) => {
+    for (const item of items) if (!result.outcomes.has(item.key)) result.outcomes.set(item.key, outcome);
+  };
+
+  /** One letter for the dead letters (the desk keeps it; with no store bound, it retries them). */
+  function deadLetter(
+    result: RoundResult,
+    items: readonly RoundItem[],
     letter: DeadLetterBody,
     reason: string,
-    report: BatchReport,
   ) {
-    if (options.deadLetter) {
-      await options.deadLetter(letter, reason);
-      for (const message of messages) message.ack();
-    } else {
-      for (const message of messages)
-        message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
-    }
-    report.deadLettered += 1;
+    result.letters.push({ letter, reason });
+    settle(result, items, { kind: 'dead-letter' });
+    result.report.deadLettered += 1;
     log(`Airtable writer: ${reason}; sent to dead letters`);
   }
 
-  async function retryOrDeadLetter(items: readonly Queued[], error: unknown, report: BatchReport) {
+  async function retryOrDeadLetter(items: readonly Queued[], error: unknown, result: RoundResult) {
     const airtableError = error instanceof AirtableError ? error : undefined;
     if (!airtableError || airtableError.transient) {
-      for (const message of items.flatMap((item) => item.messages)) {
-        message.retry({ delaySeconds: retryDelaySeconds(message.attempts, airtableError?.status === 429) });
-        report.retried += 1;
+      for (const item of items.flatMap((each) => each.items)) {
+        settle(result, [item], {
+          kind: 'retry',
+          afterSeconds: retryDelaySeconds(item.attempts, airtableError?.status === 429),
+        });
+        result.report.retried += 1;
       }
       const why = airtableError ? `${airtableError.status} ${airtableError.type}` : String(error);
       log(`Airtable writer: ${items.length} records to try again (${why})`);
@@ -142,13 +158,13 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions) {
     }
     // Permanent: with one record the culprit is known; with more, try each on its own.
     if (items.length > 1) {
-      for (const item of items) await write(item.submission.table, [item], report);
+      for (const item of items) await write(item.submission.table, [item], result);
       return;
     }
     for (const item of items) {
       const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
       const reason = `a ${item.submission.table} submission failed for good (${why})`;
-      await deadLetter(item.messages, { submission: requeueable(item) }, reason, report);
+      deadLetter(result, item.items, { submission: requeueable(item) }, reason);
     }
   }
 
@@ -156,7 +172,7 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions) {
   async function queueMail(
     item: Queued,
     outcome: 'created' | 'updated' | 'held',
-    report: BatchReport,
+    result: RoundResult,
     about: Parameters<typeof writeOutcome>[3],
   ) {
     const { mail } = options;
@@ -169,8 +185,8 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions) {
     }
     try {
       const { queued, limited } = await queueOutcomeMail(mail, written, item.origin, { now, log });
-      report.emailsQueued += queued;
-      report.emailsLimited += limited;
+      result.report.emailsQueued += queued;
+      result.report.emailsLimited += limited;
     } catch (error) {
       log(
         `Mailer: the emails of a stored ${item.submission.table} submission could not be prepared (${String(error)})`,
@@ -226,77 +242,81 @@ export function createQueueWriter(env: AirtableEnv, options: WriterOptions) {
   async function write(
     table: string,
     items: readonly Queued[],
-    report: BatchReport,
+    result: RoundResult,
     lookups?: Awaited<ReturnType<typeof lookUp>>,
   ) {
     const how = options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
     const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]]), how));
     const looked = found.get(table);
     // Without the lookup nothing may be written: a create could double a stored record.
-    if (!looked || 'error' in looked) return retryOrDeadLetter(items, looked?.error, report);
+    if (!looked || 'error' in looked) return retryOrDeadLetter(items, looked?.error, result);
     const failures = new Map<unknown, Queued[]>();
     await upsertByEmail(client, table, items, how, {
       now,
       stored: looked.stored,
       // Each write's records acknowledged and their emails queued once it answers, in the order of sign-up.
       onWritten: async (results) => {
-        for (const result of results) {
-          if (result.outcome === 'failed') {
-            failures.set(result.error, [...(failures.get(result.error) ?? []), result.item]);
+        for (const written of results) {
+          if (written.outcome === 'failed') {
+            failures.set(written.error, [...(failures.get(written.error) ?? []), written.item]);
             continue;
           }
-          for (const message of result.item.messages) message.ack();
-          report[result.outcome] += 1;
-          if (result.outcome !== 'held') report.stored += 1;
-          await queueMail(result.item, result.outcome, report, {
-            ...(result.stored ? { stored: result.stored } : {}),
-            contactWithdrawn: withdrawn.has(result.email),
+          settle(result, written.item.items, { kind: 'written' });
+          result.report[written.outcome] += 1;
+          if (written.outcome !== 'held') result.report.stored += 1;
+          await queueMail(written.item, written.outcome, result, {
+            ...(written.stored ? { stored: written.stored } : {}),
+            contactWithdrawn: withdrawn.has(written.email),
           });
         }
       },
     });
     // One failed request's records together: its error says whether to retry or find the culprit.
-    for (const [error, failed] of failures) await retryOrDeadLetter(failed, error, report);
+    for (const [error, failed] of failures) await retryOrDeadLetter(failed, error, result);
   }
 
   return {
-    /** Writes one batch of queue messages; every message is acked or retried before it returns. */
-    async writeBatch(batch: QueueBatch): Promise<BatchReport> {
+    /**
+     * Writes one round; every item has its outcome when it returns (it never throws), each put in
+     * `outcomes` as its write answers.
+     */
+    async writeRound(round: readonly RoundItem[], outcomes = new Map<string, RoundOutcome>()) {
       const sentBefore = client.requestsSent();
-      const report = emptyReport();
-      const queued: Queued[] = [];
-      for (const message of batch.messages) {
-        const { body } = message;
-        if (isSubmission(body) && formOfTable(body.table)) {
-          const { origin, ...submission } = body as QueuedSubmission;
-          queued.push({
-            submission,
-            messages: [message],
-            ...(typeof origin === 'string' && origin ? { origin } : {}),
-          });
-        } else if (isSubmission(body)) {
-          const reason = `a submission for table '${body.table}', which no form of this Worker stores`;
-          await deadLetter([message], { submission: body }, reason, report);
-        } else {
-          await deadLetter(
-            [message],
-            { unreadable: body },
-            'a queued message that is not a submission',
-            report,
-          );
+      const result: RoundResult = { report: emptyReport(), outcomes, letters: [] };
+      const { report } = result;
+      try {
+        const queued: Queued[] = [];
+        for (const item of round) {
+          const { body } = item;
+          if (isSubmission(body) && formOfTable(body.table)) {
+            const { origin, ...submission } = body as QueuedSubmission;
+            queued.push({
+              submission,
+              items: [item],
+              ...(typeof origin === 'string' && origin ? { origin } : {}),
+            });
+          } else if (isSubmission(body)) {
+            const reason = `a submission for table '${body.table}', which no form of this Worker stores`;
+            deadLetter(result, [item], { submission: body }, reason);
+          } else
+            deadLetter(result, [item], { unreadable: body }, 'a queued message that is not a submission');
         }
+        queued.sort(byAcceptance);
+        const groups = new Map(
+          FORM_LIST.map(
+            ({ table }) => [table, queued.filter((each) => each.submission.table === table)] as const,
+          ).filter(([, group]) => group.length > 0),
+        );
+        // Every lookup of the round at once, then every write: each request goes as soon as the pacer lets it.
+        const lookups = await lookUp(groups, options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT);
+        await Promise.all([...groups].map(([table, group]) => write(table, group, result, lookups)));
+        report.requests = client.requestsSent() - sentBefore;
+      } catch (error) {
+        // Unexpected (every request's failure is an outcome): what had none is tried again shortly.
+        result.brokeOff = error;
+        settle(result, round, { kind: 'retry', afterSeconds: 2 });
       }
-      queued.sort(byAcceptance);
-      const groups = new Map(
-        FORM_LIST.map(
-          ({ table }) => [table, queued.filter((item) => item.submission.table === table)] as const,
-        ).filter(([, group]) => group.length > 0),
-      );
-      // Every lookup of the batch at once, then every write: each request goes as soon as the pacer lets it.
-      const lookups = await lookUp(groups, options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT);
-      await Promise.all([...groups].map(([table, group]) => write(table, group, report, lookups)));
-      report.requests = client.requestsSent() - sentBefore;
-      return report;
+      return result;
     },
   };
 }

@@ -1,10 +1,10 @@
 // @vitest-environment node
 import { AIRTABLE_REQUESTS_PER_SECOND, createPacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
-import { createQueueWriter, QUEUED_UPSERT } from '#src/server/desk/round-writer.ts';
+import { createRoundWriter, QUEUED_UPSERT } from '#src/server/desk/round-writer.ts';
 import { type Submission } from '#src/lib/forms/submission.ts';
 import { mergeByEmail } from '#src/server/airtable/upsert.ts';
 import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
-import { queueMessage as message } from './support/queue-message.ts';
+import { roundItem as message, writeRound } from './support/round-item.ts';
 import { timedClock } from './support/timed-clock.ts';
 
 const ENV = {
@@ -63,26 +63,32 @@ function fakeAirtable(
   return { calls, fetch: fetchStub };
 }
 
-const writerWith = (airtable: ReturnType<typeof fakeAirtable>, deadLetters: Submission[] = []) =>
-  createQueueWriter(ENV, {
+const writerWith = (airtable: ReturnType<typeof fakeAirtable>, deadLetters: Submission[] = []) => ({
+  writer: createRoundWriter(ENV, {
     fetch: airtable.fetch,
     pacer: createPacer({ perSecond: 1000 }),
     log: () => undefined,
-    deadLetter: async (letter) => {
-      if ('submission' in letter) deadLetters.push(letter.submission);
-    },
-  });
+  }),
+  keep: (letter: DeadLetterBody) => {
+    if ('submission' in letter) deadLetters.push(letter.submission);
+  },
+});
+/** A round written by `writerWith`, its dead letters kept. */
+const written = (
+  { writer, keep }: ReturnType<typeof writerWith>,
+  entries: readonly ReturnType<typeof message>[],
+) => writeRound(writer, entries, keep);
 
-describe('queue writer', () => {
+describe('round writer', () => {
   it('merges submissions for one email: the later one wins, earlier cells it lacks are kept', () => {
     const { msg: a } = message(null);
     const { msg: b } = message(null);
     const merged = mergeByEmail(
       [
-        { submission: waitlist('p@x.co', '2026-11-23T10:00:00Z', { 'Contact Name': 'Pat' }), messages: [a] },
+        { submission: waitlist('p@x.co', '2026-11-23T10:00:00Z', { 'Contact Name': 'Pat' }), items: [a] },
         {
           submission: waitlist('P@x.co', '2026-11-23T10:00:01Z', { Interests: ['Invest in Podling'] }),
-          messages: [b],
+          items: [b],
         },
       ],
       QUEUED_UPSERT,
@@ -94,17 +100,14 @@ describe('queue writer', () => {
       Interests: ['Invest in Podling'],
       'Contact Name': 'Pat',
     });
-    expect(merged[0]?.item.messages).toEqual([a, b]);
+    expect(merged[0]?.item.items).toEqual([a, b]);
   });
 
   it('merges in the order submissions were accepted, not the order the queue delivers them', async () => {
     const airtable = fakeAirtable();
     const later = message(waitlist('p@x.co', '2026-11-23T10:00:01Z', { Interests: ['Invest in Podling'] }));
     const earlier = message(waitlist('p@x.co', '2026-11-23T10:00:00Z', { Interests: ['Use Podling'] }));
-    const report = await writerWith(airtable).writeBatch({
-      queue: 'podling-submissions',
-      messages: [later.msg, earlier.msg],
-    });
+    const report = await written(writerWith(airtable), [later, earlier]);
     expect(report).toMatchObject({ stored: 1, created: 1, requests: 2 });
     expect(airtable.calls[1]?.body.records?.[0]?.fields.Interests).toEqual(['Invest in Podling']);
     expect(later.state.acked && earlier.state.acked).toBe(true);
@@ -123,14 +126,14 @@ describe('queue writer', () => {
     };
     const [merged] = mergeByEmail(
       [
-        { submission: chosen, messages: [a] },
-        { submission: none, messages: [b] },
+        { submission: chosen, items: [a] },
+        { submission: none, items: [b] },
       ],
       QUEUED_UPSERT,
     );
     expect(merged?.item.submission.cells.Interests).toEqual(['Invest in Podling']);
     expect(merged?.item.submission.defaults).toBeUndefined();
-    const [onlyDefaults] = mergeByEmail([{ submission: none, messages: [b] }], QUEUED_UPSERT);
+    const [onlyDefaults] = mergeByEmail([{ submission: none, items: [b] }], QUEUED_UPSERT);
     expect(onlyDefaults?.item.submission.defaults).toEqual({ Interests: ['General Waitlist'] });
   });
 
@@ -144,10 +147,7 @@ describe('queue writer', () => {
       defaults: { Interests: ['General Waitlist'] },
     });
     const entries = [message(none('old@x.co')), message(none('new@x.co'))];
-    await writerWith(airtable).writeBatch({
-      queue: 'podling-submissions',
-      messages: entries.map((e) => e.msg),
-    });
+    await written(writerWith(airtable), entries);
     // A create is Airtable's upsert on the Email Key; an update names the record.
     const created = airtable.calls.find((call) => call.method === 'PATCH' && call.body.performUpsert);
     const updated = airtable.calls.find((call) => call.method === 'PATCH' && !call.body.performUpsert);
@@ -162,10 +162,7 @@ describe('queue writer', () => {
       message(waitlist(`n${i}@x.co`, `2026-11-23T10:00:${String(i).padStart(2, '0')}Z`)),
     );
     const repeat = message(waitlist('old@x.co', '2026-11-23T10:01:00Z'));
-    const report = await writerWith(airtable).writeBatch({
-      queue: 'podling-submissions',
-      messages: [...entries, repeat].map((e) => e.msg),
-    });
+    const report = await written(writerWith(airtable), [...entries, repeat]);
 
     expect(airtable.calls.map((call) => `${call.method} ${call.url.split('/').pop()}`)).toEqual([
       'POST listRecords',
@@ -194,24 +191,20 @@ describe('queue writer', () => {
     const clock = timedClock();
     const starts: number[] = [];
     const airtable = fakeAirtable();
-    const writer = createQueueWriter(ENV, {
+    const writer = createRoundWriter(ENV, {
       fetch: (input, init) => {
         starts.push(clock.now());
         return airtable.fetch(input, init);
       },
       pacer: createPacer({ now: clock.now, sleep: clock.sleep }),
       log: () => undefined,
-      deadLetter: async () => undefined,
     });
     const entries = Array.from({ length: 100 }, (_, i) =>
       message(waitlist(`pace${i}@x.co`, '2026-11-23T10:00:00Z')),
     );
-    const written = writer.writeBatch({
-      queue: 'podling-submissions',
-      messages: entries.map((e) => e.msg),
-    });
+    const round = writeRound(writer, entries, () => undefined);
     await clock.runUntil(60_000);
-    const report = await written;
+    const report = await round;
 
     expect(report).toMatchObject({ stored: 100, created: 100 });
     expect(starts).toHaveLength(11); // one lookup, ten writes of ten
@@ -232,10 +225,7 @@ describe('queue writer', () => {
       },
     });
     const first = message(waitlist('drop@x.co', '2026-11-23T10:00:00Z'));
-    const report = await writerWith(airtable).writeBatch({
-      queue: 'podling-submissions',
-      messages: [first.msg],
-    });
+    const report = await written(writerWith(airtable), [first]);
     expect(report.retried).toBe(1);
     expect(first.state.acked).toBe(false);
     expect(first.state.retried?.delaySeconds).toBeGreaterThan(0);
@@ -244,7 +234,7 @@ describe('queue writer', () => {
   it('backs off 30 s on a 429', async () => {
     const airtable = fakeAirtable([], { 1: () => Response.json({ errors: [] }, { status: 429 }) });
     const entry = message(waitlist('busy@x.co', '2026-11-23T10:00:00Z'));
-    await writerWith(airtable).writeBatch({ queue: 'podling-submissions', messages: [entry.msg] });
+    await written(writerWith(airtable), [entry]);
     expect(entry.state.retried).toEqual({ delaySeconds: 30 });
   });
 
@@ -263,10 +253,7 @@ describe('queue writer', () => {
     const deadLetters: Submission[] = [];
     const good = message(waitlist('good@x.co', '2026-11-23T10:00:00Z'));
     const bad = message(waitlist('bad@x.co', '2026-11-23T10:00:01Z'));
-    const report = await writerWith(airtable, deadLetters).writeBatch({
-      queue: 'podling-submissions',
-      messages: [good.msg, bad.msg],
-    });
+    const report = await written(writerWith(airtable, deadLetters), [good, bad]);
     expect(deadLetters.map((letter) => letter.email)).toEqual(['bad@x.co']);
     expect(good.state.acked && bad.state.acked).toBe(true);
     expect(report).toMatchObject({ stored: 1, deadLettered: 1 });
@@ -277,12 +264,15 @@ describe('queue writer', () => {
     const letters: DeadLetterBody[] = [];
     const logs: string[] = [];
     const junk = message({ hello: 'world' });
-    const report = await createQueueWriter(ENV, {
-      fetch: airtable.fetch,
-      pacer: createPacer({ perSecond: 1000 }),
-      log: (line) => logs.push(line),
-      deadLetter: async (letter) => void letters.push(letter),
-    }).writeBatch({ queue: 'podling-submissions', messages: [junk.msg] });
+    const report = await writeRound(
+      createRoundWriter(ENV, {
+        fetch: airtable.fetch,
+        pacer: createPacer({ perSecond: 1000 }),
+        log: (line) => logs.push(line),
+      }),
+      [junk],
+      (letter) => void letters.push(letter),
+    );
     expect(junk.state.acked).toBe(true);
     expect(letters).toEqual([{ unreadable: { hello: 'world' } }]);
     expect(logs).toEqual([expect.stringMatching(/not a submission; sent to dead letters$/)]);
@@ -297,12 +287,15 @@ describe('queue writer', () => {
     const stray = { ...waitlist('stray@x.co', '2026-11-23T10:00:00Z'), table: 'Partners' };
     const known = message(waitlist('known@x.co', '2026-11-23T10:00:01Z'));
     const unknown = message(stray);
-    const report = await createQueueWriter(ENV, {
-      fetch: airtable.fetch,
-      pacer: createPacer({ perSecond: 1000 }),
-      log: (line) => logs.push(line),
-      deadLetter: async (letter) => void letters.push(letter),
-    }).writeBatch({ queue: 'podling-submissions', messages: [unknown.msg, known.msg] });
+    const report = await writeRound(
+      createRoundWriter(ENV, {
+        fetch: airtable.fetch,
+        pacer: createPacer({ perSecond: 1000 }),
+        log: (line) => logs.push(line),
+      }),
+      [unknown, known],
+      (letter) => void letters.push(letter),
+    );
     expect(letters).toEqual([{ submission: stray }]);
     expect(logs).toEqual([
       "Airtable writer: a submission for table 'Partners', which no form of this Worker stores; sent to dead letters",
@@ -314,11 +307,14 @@ describe('queue writer', () => {
 
   it('without a dead-letter store, retries a message no form knows, so the queue moves it to its dead-letter queue', async () => {
     const unknown = message({ ...waitlist('stray@x.co', '2026-11-23T10:00:00Z'), table: 'Partners' });
-    await createQueueWriter(ENV, {
-      fetch: fakeAirtable().fetch,
-      pacer: createPacer({ perSecond: 1000 }),
-      log: () => undefined,
-    }).writeBatch({ queue: 'podling-submissions', messages: [unknown.msg] });
+    await writeRound(
+      createRoundWriter(ENV, {
+        fetch: fakeAirtable().fetch,
+        pacer: createPacer({ perSecond: 1000 }),
+        log: () => undefined,
+      }),
+      [unknown],
+    );
     expect(unknown.state.acked).toBe(false);
     expect(unknown.state.retried?.delaySeconds).toBeGreaterThan(0);
   });
