@@ -1,5 +1,6 @@
 import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
-import { type ConsentRecords, handleEmailLink } from '#src/server/links/actions.ts';
+import { type ConsentRecords } from '#src/server/privacy/consent-records.ts';
+import { handleEmailLink } from '#src/server/links/actions.ts';
 import {
   isEmailLinkPath,
   type LinkForm,

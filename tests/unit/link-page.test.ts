@@ -11,7 +11,8 @@ import {
 } from '#src/lib/page-templates.ts';
 import { isHiddenPath } from '#src/server/doors/form-answer.ts';
 import { renderLinkPage } from '#src/server/links/page.ts';
-import { handleEmailLink, type ConsentRecords } from '#src/server/links/actions.ts';
+import { handleEmailLink } from '#src/server/links/actions.ts';
+import { type ConsentRecords } from '#src/server/privacy/consent-records.ts';
 import { pageTemplates } from '#src/server/doors/page-templates.ts';
 import { signedUrl, type MailContext } from '#src/server/mail/emails.ts';
 

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { defineForm, EMAIL_KEY_FIELD, FORM_HONEYPOT } from '#src/lib/forms/contract.ts';
 import { confirmingForm, formNamed, registerForm, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
-import { handleEmailLink, type ConsentRecords } from '#src/server/links/actions.ts';
+import { handleEmailLink } from '#src/server/links/actions.ts';
+import { type ConsentRecords } from '#src/server/privacy/consent-records.ts';
 import {
   checkLink,
   EMAIL_LINK_PATHS,

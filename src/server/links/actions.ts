@@ -7,8 +7,8 @@
  * `ConsentRecords` (privacy/consent-records.ts), cells via the forms' `applyValues`: this knows consent, not fields.
  */
 import { formNamed } from '#src/lib/forms/forms.ts';
+import type { ConsentRecords } from '#src/server/privacy/consent-records.ts';
 import { suppressionList } from '#src/server/privacy/consent.ts';
-import { type ConsentState } from '#src/lib/forms/contract.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from '#src/server/doors/body.ts';
 import type { PageTemplates } from '#src/server/doors/page-templates.ts';
 import {
@@ -20,27 +20,6 @@ import {
   type LinkValues,
 } from './tokens.ts';
 import { confirmPage, donePage, type Page, refusedPage, render, UNAVAILABLE } from './page.ts';
-
-type Applied = 'applied' | 'unchanged' | 'superseded';
-
-/** What a link needs from the store (privacy/consent-records.ts). */
-export interface ConsentRecords {
-  /** A record's id, its consent if its form has one, and its Last Updated as stored. */
-  find(
-    form: LinkForm,
-    email: string,
-  ): Promise<{ id: string; consent?: ConsentState; changedAt?: string } | null>;
-  /** Sets a suppression list record's consent (with `statement`, the words a rejoining address agreed to). */
-  setConsent(id: string, consent: ConsentState, at: Date, statement?: string): Promise<void>;
-  /** Stores a suppression entry for an address with no record on the list: Consent Withdrawn. */
-  createWithdrawn(email: string, at: Date): Promise<void>;
-  /**
-   * Applies a held change by its form's rules (creating the record if it is gone). 'unchanged':
-   * the record already holds these values, so a second press does nothing; 'superseded': it was
-   * written after the link was sent (`sentAt`), so two change links pressed in turn cannot loop.
-   */
-  applyValues(form: LinkForm, email: string, values: LinkValues, at: Date, sentAt: Date): Promise<Applied>;
-}
 
 export interface EmailLinkOptions {
   readonly records: ConsentRecords;

@@ -3,22 +3,18 @@
  * never on a sign-up's: a link's records through the desk's pacer, its mail queued, its page from
  * the build's template (actions.ts does the link's one thing, page.ts says so).
  */
-import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
-import { createAirtableClient } from '#src/server/airtable/client.ts';
-import type { Pacer } from '#src/server/airtable/pacer.ts';
 import type { PageTemplates } from '#src/server/doors/page-templates.ts';
 import { clientLimitKey, type Limiter } from '#src/server/doors/limiters.ts';
-import { queueOutcomeMail } from '#src/server/mail/enqueue.ts';
-import { confirmedChange, rejoinRequest } from '#src/server/mail/plan.ts';
+import { linkPressMail } from '#src/server/mail/enqueue.ts';
 import type { WorkerMail } from '#src/server/mail/setup.ts';
-import { consentRecords } from '#src/server/privacy/consent-records.ts';
-import { type AirtableEnv, airtableAccess } from '#src/server/settings.ts';
+import { consentRecords, type PressAccess } from '#src/server/privacy/consent-records.ts';
+import type { AirtableEnv } from '#src/server/settings.ts';
 import { type EmailLinkOptions, handleEmailLink } from './actions.ts';
 import { linksUnavailablePage } from './page.ts';
 
 export interface LinkDoorOptions {
   /** Airtable's pace for the writes a pressed email link makes: the writer's one pacer (deskPacer). */
-  pacer: Pacer;
+  pacer: PressAccess['pacer'];
   /** The build's templates: the forms' native posts' answers and the emails' links' pages. */
   templates?: PageTemplates;
   /** With it, consent applies, the emails' links are answered here (EMAIL_LINK_PATHS), their mail queued. */
@@ -30,31 +26,14 @@ export interface LinkDoorOptions {
   warn?: (message: string) => void;
 }
 
-/** Longest one Airtable request of a pressed email link may take: half the visitor's bound. */
-const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
-
 /** What a link needs, or undefined without mail (its settings are wrong: doors/routes.ts logs it) or a site origin. */
 function linkOptions(env: AirtableEnv, options: LinkDoorOptions): EmailLinkOptions | undefined {
   const { mail, siteOrigin } = options;
   if (!mail || siteOrigin === null) return undefined;
   return {
-    records: consentRecords(
-      createAirtableClient(airtableAccess(env), {
-        pacer: options.pacer,
-        fetch: options.fetch,
-        now: options.now,
-        // A press waits for Airtable; when it hangs, that visitor gets the 'try again'
-        // page within the spec's answer bound (a press makes two requests at most), and
-        // the next press goes as soon as Airtable answers: the pacer spaces starts only.
-        requestBoundMs: LINK_PRESS_REQUEST_BOUND_MS,
-      }),
-    ),
+    records: consentRecords(env, { pacer: options.pacer, fetch: options.fetch, now: options.now }),
     linkSecrets: mail.settings.linkSecrets,
-    // The emails a pressed link causes lead to the site's configured origin.
-    tellTeam: async (form, email, values, at) =>
-      void (await queueOutcomeMail(mail, confirmedChange(form, email, values, at), siteOrigin)),
-    rejoinMail: (email, withdrawnAt, at) =>
-      queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
+    ...linkPressMail(mail, siteOrigin),
     now: () => new Date((options.now ?? Date.now)()),
     ...(options.warn ? { log: options.warn } : {}),
     ...(options.templates ? { pages: options.templates } : {}),

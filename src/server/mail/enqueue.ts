@@ -7,7 +7,8 @@ import type { MailContext } from './emails.ts';
 import { TEAM_MAIL_LIMITS } from './ledger.ts';
 import { inboxKey } from './inbox-key.ts';
 import { errorMessage, type MailJob } from './message.ts';
-import { emailsFor, type WriteOutcome } from './plan.ts';
+import { confirmedChange, emailsFor, rejoinRequest, type WriteOutcome } from './plan.ts';
+import type { LinkValues } from '#src/server/links/tokens.ts';
 import type { WorkerMail } from './setup.ts';
 
 /**
@@ -52,4 +53,17 @@ export async function queueOutcomeMail(
     else await enqueue({ kind: 'mail', message, email, form, queuedAt: at.toISOString() });
   }
   return counts;
+}
+
+/** The mail a pressed link causes (links/link-door.ts); its emails' links lead to the site's origin. */
+export function linkPressMail(
+  mail: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>,
+  siteOrigin: string,
+) {
+  return {
+    tellTeam: async (form: string, email: string, values: LinkValues, at: Date) =>
+      void (await queueOutcomeMail(mail, confirmedChange(form, email, values, at), siteOrigin)),
+    rejoinMail: (email: string, withdrawnAt: string, at: Date) =>
+      queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
+  };
 }

@@ -6,10 +6,38 @@
 import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD, type ConsentState, type FormContract } from '#src/lib/forms/contract.ts';
 import { emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
-import { type AirtableClient, type StoredRecord, tableLookupFormula } from '#src/server/airtable/client.ts';
-import type { ConsentRecords } from '#src/server/links/actions.ts';
+import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
+import {
+  type AirtableClientOptions,
+  createAirtableClient,
+  type StoredRecord,
+  tableLookupFormula,
+} from '#src/server/airtable/client.ts';
+import { type AirtableEnv, airtableAccess } from '#src/server/settings.ts';
+import type { LinkForm, LinkValues } from '#src/server/links/tokens.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/desk/submission-upsert.ts';
 import { consentOf, submissionOf, suppressionList } from './consent.ts';
+
+type Applied = 'applied' | 'unchanged' | 'superseded';
+
+/** What a link needs from the store (links/actions.ts). */
+export interface ConsentRecords {
+  /** A record's id, its consent if its form has one, and its Last Updated as stored. */
+  find(
+    form: LinkForm,
+    email: string,
+  ): Promise<{ id: string; consent?: ConsentState; changedAt?: string } | null>;
+  /** Sets a suppression list record's consent (with `statement`, the words a rejoining address agreed to). */
+  setConsent(id: string, consent: ConsentState, at: Date, statement?: string): Promise<void>;
+  /** Stores a suppression entry for an address with no record on the list: Consent Withdrawn. */
+  createWithdrawn(email: string, at: Date): Promise<void>;
+  /**
+   * Applies a held change by its form's rules (creating the record if it is gone). 'unchanged':
+   * the record already holds these values, so a second press does nothing; 'superseded': it was
+   * written after the link was sent (`sentAt`), so two change links pressed in turn cannot loop.
+   */
+  applyValues(form: LinkForm, email: string, values: LinkValues, at: Date, sentAt: Date): Promise<Applied>;
+}
 
 const EMAIL_KEY = EMAIL_KEY_FIELD.airtable;
 
@@ -27,7 +55,20 @@ const sameCell = (stored: unknown, wanted: string | readonly string[]) =>
   JSON.stringify(Array.isArray(stored) ? [...(stored as unknown[])].sort() : stored) ===
   JSON.stringify(typeof wanted === 'string' ? wanted : [...wanted].sort());
 
-export function consentRecords(client: AirtableClient): ConsentRecords {
+/** Longest one Airtable request of a pressed email link may take: half the visitor's bound. */
+const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
+
+/** How a press reaches Airtable: the desk's pacer (a slot lent), and the tests' stand-ins. */
+export type PressAccess = Pick<AirtableClientOptions, 'pacer' | 'fetch' | 'now'>;
+
+export function consentRecords(env: AirtableEnv, access: PressAccess): ConsentRecords {
+  const client = createAirtableClient(airtableAccess(env), {
+    ...access,
+    // A press waits for Airtable; when it hangs, that visitor gets the 'try again'
+    // page within the spec's answer bound (a press makes two requests at most), and
+    // the next press goes as soon as Airtable answers: the pacer spaces starts only.
+    requestBoundMs: LINK_PRESS_REQUEST_BOUND_MS,
+  });
   // Every field of the address's record (the upsert's lookup reads the email only).
   const first = async (table: string, email: string): Promise<StoredRecord | undefined> =>
     (await client.listPage(table, { filterByFormula: tableLookupFormula(table, [email]), maxRecords: 1 }))
