@@ -1,5 +1,6 @@
 // @vitest-environment node
-import { AirtableError, createAirtableClient } from '#src/server/airtable/client.ts';
+import { AirtableError } from '#src/server/airtable/error.ts';
+import { createAirtableClient } from '#src/server/airtable/client.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
 
 const ACCESS = { endpointUrl: 'https://airtable.test/', baseId: 'appBase', token: 'patServer' };

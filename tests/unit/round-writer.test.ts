@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { AIRTABLE_REQUESTS_PER_SECOND, createPacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
-import { createRoundWriter, QUEUED_UPSERT } from '#src/server/desk/round-writer.ts';
+import { createRoundWriter } from '#src/server/desk/round-writer.ts';
+import { QUEUED_UPSERT } from '#src/server/desk/submission-upsert.ts';
 import { type Submission } from '#src/lib/forms/submission.ts';
 import { mergeByEmail } from '#src/server/airtable/upsert.ts';
 import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';

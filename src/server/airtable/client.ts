@@ -1,5 +1,5 @@
 /**
- * The server's one Airtable client and error type (AirtableError), for every server-side call: the
+ * The server's one Airtable client, for every server-side call: the
  * upsert by email (upsert.ts), the privacy jobs and the owner's commands, Metadata API included.
  * Plain fetch, not airtable.js (decision 12): that cannot be paced (fixed fetch, no hook), retries a
  * 429 on its own timers instead of shutting one pacer for all, has one timeout per client rather than
@@ -10,6 +10,7 @@ import { type FieldDefinition } from '#src/lib/airtable/schema.ts';
 import { type Cells, emailsLookupFormula, lookupFormulas } from '#src/lib/forms/submission.ts';
 import { emailFieldOf, formOfTable } from '#src/lib/forms/forms.ts';
 import type { Pacer } from './pacer.ts';
+import { AirtableError, errorFrom } from './error.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
 
 /** Airtable's most records per create, update or delete request. */
@@ -18,30 +19,6 @@ export const AIRTABLE_MAX_RECORDS_PER_WRITE = 10;
 const AIRTABLE_PAGE_SIZE = 100;
 /** A request's bound when its caller sets none: the spec's client timeout (section 9). */
 const AIRTABLE_REQUEST_TIMEOUT_MS = 300_000;
-
-/** A failed call, in Airtable's vocabulary; `status` 0 when no answer came. */
-export class AirtableError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AirtableError';
-  }
-
-  /** Worth another try later: rate limit, server error, timeout or a dropped connection. */
-  get transient(): boolean {
-    return this.status === 0 || this.status === 429 || this.status >= 500;
-  }
-
-  /** One line for the owner's terminal: status, type and what it usually means. */
-  explain(scope: string): string {
-    if (this.status === 401) return `401 ${this.type}: the token is not valid`;
-    if (this.status === 403) return `403 ${this.type}: the token lacks ${scope}, or cannot see this base`;
-    return `${this.status} ${this.type}: ${this.message}`;
-  }
-}
 
 export interface StoredRecord {
   id: string;
@@ -96,25 +73,6 @@ export const tableLookupFormula = (table: string, emails: readonly string[]) =>
 /** The field as the Metadata API takes it on create: name, type and options only. */
 function fieldForCreate(field: FieldDefinition): { name: string; type: string; options?: unknown } {
   return { name: field.name, type: field.type, ...('options' in field ? { options: field.options } : {}) };
-}
-
-type ErrorBody = {
-  error?: string | { type?: string; message?: string };
-  errors?: { error?: string; message?: string }[];
-};
-
-/** Airtable answers most errors as { error }, and rate limits as { errors: [{ error }] }. */
-async function errorFrom(response: Response): Promise<AirtableError> {
-  // Not JSON (a proxy's HTML page): keep the status.
-  const body = (await response.json().catch(() => undefined)) as ErrorBody | undefined;
-  const first = body?.errors?.[0];
-  const error = body?.error ?? (first ? { type: first.error, message: first.message } : undefined);
-  const type = (typeof error === 'string' ? error : error?.type) || `HTTP_${response.status}`;
-  const message =
-    (typeof error === 'object' ? error.message : undefined) ||
-    response.statusText ||
-    'Airtable answered with an error';
-  return new AirtableError(response.status, type, message.slice(0, 300));
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

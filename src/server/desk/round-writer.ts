@@ -6,13 +6,9 @@
  * dead-letter the culprit, as is a message no form stores. Each retry looks up afresh: a lost answer
  * never makes two records. With mail, consent applies (CONSENTED_UPSERT) and emails go on the mail queue.
  */
-import { isSubmission, type Submission } from '#src/lib/forms/submission.ts';
-import {
-  type AirtableClient,
-  AirtableError,
-  createAirtableClient,
-  type StoredRecord,
-} from '#src/server/airtable/client.ts';
+import { isSubmission } from '#src/lib/forms/submission.ts';
+import { type AirtableClient, createAirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
+import { AirtableError } from '#src/server/airtable/error.ts';
 import type { Pacer } from '#src/server/airtable/pacer.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
@@ -23,7 +19,15 @@ import {
   lookupFieldsOf,
   mergeByEmail,
 } from '#src/server/airtable/upsert.ts';
-import { CONSENTED_UPSERT, SUBMISSION_UPSERT } from './submission-upsert.ts';
+import {
+  byAcceptance,
+  CONSENTED_QUEUED_UPSERT,
+  CONSENTED_UPSERT,
+  type Queued,
+  QUEUED_UPSERT,
+  requeueable,
+} from './submission-upsert.ts';
+import type { RoundItem } from './backlog.ts';
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
 import { queueOutcomeMail } from '#src/server/mail/enqueue.ts';
 import { submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';
@@ -61,12 +65,6 @@ const emptyReport = () => ({
 });
 type BatchReport = ReturnType<typeof emptyReport>;
 
-/** A submission of the round as the desk keeps it: its storage key, what was queued, its tries so far. */
-export interface RoundItem {
-  readonly key: string;
-  readonly body: unknown;
-  readonly attempts: number;
-}
 /** What became of one: written (or held, stored already), tried again after a wait, or a dead letter. */
 export type RoundOutcome =
   | { readonly kind: 'written' }
@@ -80,39 +78,6 @@ export interface RoundResult {
   /** Set when the round broke off unexpectedly. */
   brokeOff?: unknown;
 }
-
-/** A table's submissions for one email, merged in the order they were accepted, and their items. */
-export interface Queued {
-  submission: Submission;
-  items: readonly RoundItem[];
-  /** The site's origin the visitor reached (its emails' links point there). */
-  origin?: string;
-}
-
-/** The upsert's view of queued submissions: merged and written as `how` does submissions, their items kept. */
-const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): UpsertHow<Queued> => ({
-  emailOf: (queued) => queued.submission.email,
-  merge: (earlier, later) => {
-    const origin = later.origin ?? earlier.origin;
-    return {
-      submission: merge(earlier.submission, later.submission),
-      items: [...earlier.items, ...later.items],
-      ...(origin ? { origin } : {}),
-    };
-  },
-  cells: (queued, at, stored) => cells(queued.submission, at, stored),
-  ...(lookupFields ? { lookupFields } : {}),
-});
-export const QUEUED_UPSERT = queuedUpsert(SUBMISSION_UPSERT);
-/** With consent: a new address is created Pending, a stored one held. */
-const CONSENTED_QUEUED_UPSERT = queuedUpsert(CONSENTED_UPSERT);
-
-/** The submission as queued again (a dead letter replayed): its origin kept for its emails. */
-const requeueable = (item: Queued): QueuedSubmission =>
-  item.origin ? { ...item.submission, origin: item.origin } : item.submission;
-
-/** Oldest first: the order the request check accepted them in, so the later one wins the merge. */
-const byAcceptance = (a: Queued, b: Queued) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt);
 
 export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
   const now = options.now ?? Date.now;

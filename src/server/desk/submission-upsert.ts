@@ -14,6 +14,8 @@ import {
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
 import type { UpsertHow } from '#src/server/airtable/upsert.ts';
 import { consentOf } from '#src/server/privacy/consent.ts';
+import type { QueuedSubmission } from '#src/server/queues/messages.ts';
+import type { RoundItem } from './backlog.ts';
 
 /**
  * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as
@@ -85,3 +87,37 @@ export const CONSENTED_UPSERT: UpsertHow<Submission> = {
     return fields ? [fields.consent] : [];
   },
 };
+
+/** A table's submissions for one email, merged in the order they were accepted, and their items. */
+export interface Queued {
+  submission: Submission;
+  items: readonly RoundItem[];
+  /** The site's origin the visitor reached (its emails' links point there). */
+  origin?: string;
+}
+
+/** The upsert's view of queued submissions: merged and written as `how` does submissions, their items kept. */
+const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): UpsertHow<Queued> => ({
+  emailOf: (queued) => queued.submission.email,
+  merge: (earlier, later) => {
+    const origin = later.origin ?? earlier.origin;
+    return {
+      submission: merge(earlier.submission, later.submission),
+      items: [...earlier.items, ...later.items],
+      ...(origin ? { origin } : {}),
+    };
+  },
+  cells: (queued, at, stored) => cells(queued.submission, at, stored),
+  ...(lookupFields ? { lookupFields } : {}),
+});
+export const QUEUED_UPSERT = queuedUpsert(SUBMISSION_UPSERT);
+/** With consent: a new address is created Pending, a stored one held. */
+export const CONSENTED_QUEUED_UPSERT = queuedUpsert(CONSENTED_UPSERT);
+
+/** The submission as queued again (a dead letter replayed): its origin kept for its emails. */
+export const requeueable = (item: Queued): QueuedSubmission =>
+  item.origin ? { ...item.submission, origin: item.origin } : item.submission;
+
+/** Oldest first: the order the request check accepted them in, so the later one wins the merge. */
+export const byAcceptance = (a: Queued, b: Queued) =>
+  a.submission.acceptedAt.localeCompare(b.submission.acceptedAt);
