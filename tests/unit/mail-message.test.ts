@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { cloudflareMailer, type SendEmailBinding } from '#src/server/mail/transports.ts';
+import { cloudflareMailer, type SendEmailBinding } from '#src/server/host.ts';
 import {
   headerAddress,
   headerText,

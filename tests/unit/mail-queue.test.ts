@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { sendMailJobs } from '#src/server/mail/send.ts';
 import { memoryMailLedger } from '#src/server/mail/ledger.ts';
-import { cloudflareMailer } from '#src/server/mail/transports.ts';
+import { cloudflareMailer } from '#src/server/host.ts';
 import { type Mailer, MailFailure, type MailJob } from '#src/server/mail/message.ts';
 import { parseMailSettings } from '#src/server/settings.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
