@@ -26,9 +26,6 @@ export interface DeskItem {
   notBefore: number;
 }
 
-/** A waiting submission as the round writer reads it: its key, what was queued, its tries so far. */
-export type RoundItem = Pick<DeskItem, 'key' | 'body' | 'attempts'>;
-
 /** The parts of a Durable Object's state and storage the desk uses. */
 export interface DeskState {
   storage: {

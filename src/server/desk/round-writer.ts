@@ -24,10 +24,11 @@ import {
   CONSENTED_QUEUED_UPSERT,
   CONSENTED_UPSERT,
   type Queued,
+  type RoundItem,
   QUEUED_UPSERT,
   requeueable,
 } from './submission-upsert.ts';
-import type { RoundItem } from './backlog.ts';
+
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
 import { queueOutcomeMail } from '#src/server/mail/enqueue.ts';
 import { submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';

@@ -15,7 +15,6 @@ import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
 import type { UpsertHow } from '#src/server/airtable/upsert.ts';
 import { consentOf } from '#src/server/privacy/consent.ts';
 import type { QueuedSubmission } from '#src/server/queues/messages.ts';
-import type { RoundItem } from './backlog.ts';
 
 /**
  * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as
@@ -87,6 +86,13 @@ export const CONSENTED_UPSERT: UpsertHow<Submission> = {
     return fields ? [fields.consent] : [];
   },
 };
+
+/** A submission of a round as the desk keeps it (backlog.ts): its storage key, what was queued, its tries so far. */
+export interface RoundItem {
+  readonly key: string;
+  readonly body: unknown;
+  readonly attempts: number;
+}
 
 /** A table's submissions for one email, merged in the order they were accepted, and their items. */
 export interface Queued {

@@ -1,5 +1,5 @@
 import type { createRoundWriter, RoundOutcome } from '#src/server/desk/round-writer.ts';
-import type { RoundItem } from '#src/server/desk/backlog.ts';
+import type { RoundItem } from '#src/server/desk/submission-upsert.ts';
 import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
 import { retryDelaySeconds } from '#src/server/queues/messages.ts';
 
