@@ -6,8 +6,10 @@
  * writes), up to ROUNDS_IN_FLIGHT at once on disjoint addresses, so the next round's lookup waits in
  * the pacer while this one's writes go, and Airtable's 5 a second stay full whatever batches
  * Cloudflare Queues hands out. A pressed email link and the retention job take their slots from the
- * same pacer (`deskPacer` in desk-client.ts, POST /pace). A retry waits in storage for its time; after
- * DESK_MAX_ATTEMPTS tries a submission becomes a dead letter, as the queue's would. An erasure
+ * same pacer (`deskPacer` in desk-client.ts, POST /pace, a slot lent). The round writer
+ * (round-writer.ts) gives each submission its outcome: written (deleted), a retry (kept in storage
+ * for its time) or a dead letter (kept here); after DESK_MAX_ATTEMPTS tries a submission becomes a
+ * dead letter, as the queue's would. An erasure
  * (POST /erase, erasure.ts) drops an address's waiting submissions and those accepted before it.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
