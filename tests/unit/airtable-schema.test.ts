@@ -5,7 +5,7 @@ import { AIRTABLE_SCHEMA, airtableTables, choiceNames, fieldNamesOf } from '#src
 describe('Airtable schema', () => {
   it('maps field keys to field names', () => {
     expect(fieldNamesOf('waitlist')).toMatchObject({ email: 'Email', pageSource: 'Page Source' });
-    expect(fieldNamesOf('quotes')).toMatchObject({ useCases: 'Use Cases', status: 'Status' });
+    expect(fieldNamesOf('quote')).toMatchObject({ useCases: 'Use Cases', status: 'Status' });
   });
 
   it("offers the waitlist interests under the product's current name", () => {

@@ -12,7 +12,7 @@ import type { StoredRecord } from '#src/server/airtable-client.ts';
 import { cutoffFor, expiredFormula, isExpired, monthsBefore, retentionCutoffs } from '#src/server/privacy.ts';
 
 const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
-const QUOTES = AIRTABLE_SCHEMA.quotes.name;
+const QUOTES = AIRTABLE_SCHEMA.quote.name;
 /** Any fixed moment works: nothing here reads the real clock. */
 const NOW = new Date(Date.UTC(2027, 4, 10, 6, 0));
 const DAY_MS = 86_400_000;
