@@ -113,10 +113,7 @@ function tableOf<const C extends FormContract>(form: C): SchemaTable<C> {
   } as SchemaTable<C>;
 }
 
-/**
- * The site's base: one table per form of FORMS, read from its contract. Order of fields is the
- * order the setup command creates them in.
- */
+/** The site's base: a table per form of FORMS, read from its contract. Fields in the order setup creates them. */
 export const AIRTABLE_SCHEMA = Object.fromEntries(
   Object.entries(FORMS).map(([name, form]) => [name, tableOf(form)]),
 ) as { readonly [K in keyof typeof FORMS]: SchemaTable<(typeof FORMS)[K]> } satisfies Readonly<
