@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
  * The bounds of tests/runner/bounds.mjs (in `npm run test:static`): each one found where it is
- * broken, in a throwaway tree, and README.md and scripts/ within theirs here.
+ * broken, in a throwaway tree, and README.md, scripts/ and src + scripts within theirs here.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,8 @@ import {
   brokenBounds,
   importCircles,
   importGraph,
+  LINES_MAX,
+  linesUnder,
   looseScripts,
   LOOSE_SCRIPTS_MAX,
   README_MAX_LINES,
@@ -64,16 +66,17 @@ describe('no import circle', () => {
   });
 });
 
-describe('README.md and scripts/', () => {
-  it(`are broken by a README of ${README_MAX_LINES + 1} lines and ${LOOSE_SCRIPTS_MAX + 1} loose scripts`, () => {
+describe('README.md, scripts/ and the lines', () => {
+  it(`are broken by a README of ${README_MAX_LINES + 1} lines, ${LOOSE_SCRIPTS_MAX + 1} loose scripts and a line too many`, () => {
     const loose = Object.fromEntries(
       Array.from({ length: LOOSE_SCRIPTS_MAX + 1 }, (_, index) => [`scripts/tool-${index}.ts`, '']),
     );
+    const { server, code } = LINES_MAX;
     const root = tree({
       'README.md': 'line\n'.repeat(README_MAX_LINES + 1),
       'scripts/README.md': '',
-      'scripts/kit/cli.ts': '',
-      'src/a.ts': '',
+      'scripts/kit/cli.ts': 'line\n'.repeat(code.max - server.max),
+      'src/server/worker.ts': 'line\n'.repeat(server.max + 1),
       'tests/a.test.ts': '',
       ...loose,
     });
@@ -82,11 +85,14 @@ describe('README.md and scripts/', () => {
       `scripts/ has ${LOOSE_SCRIPTS_MAX + 1} loose files (at most ${LOOSE_SCRIPTS_MAX}): ${Object.keys(loose)
         .map((file) => path.basename(file))
         .join(', ')}`,
+      `src/server: ${server.max + 1} lines (at most ${server.max})`,
+      `src + scripts: ${code.max + 1} lines (at most ${code.max})`,
     ]);
   });
 
-  it('hold here', () => {
+  it('hold here: README.md, scripts/, and src + scripts', () => {
     expect(readmeLines()).toBeLessThanOrEqual(README_MAX_LINES);
     expect(looseScripts().length).toBeLessThanOrEqual(LOOSE_SCRIPTS_MAX);
+    expect(linesUnder(LINES_MAX.code.folders)).toBeLessThanOrEqual(LINES_MAX.code.max);
   });
 });

@@ -9,6 +9,8 @@
  *   `import type` and has no option to count it.)
  * - README.md at most 130 lines: the detail lives in docs/.
  * - At most 3 loose files at the top of scripts/: a tool lives in the folder of its kind.
+ * - src/server at most 4,400 lines, and src and scripts together no more than at issue 55's start
+ *   (20,609), as `wc -l` counts every file in them.
  *
  *   node tests/runner/bounds.mjs
  */
@@ -20,6 +22,11 @@ import ts from 'typescript';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const README_MAX_LINES = 130;
 export const LOOSE_SCRIPTS_MAX = 3;
+/** Folders and the most lines all their files may hold together. */
+export const LINES_MAX = {
+  server: { folders: ['src/server'], max: 4400 },
+  code: { folders: ['src', 'scripts'], max: 20609 },
+};
 /** The folders whose modules import one another, and the package.json `imports` that name them. */
 const CODE_FOLDERS = ['src', 'scripts', 'tests'];
 const CODE_FILE = /\.(ts|tsx|mjs|js)$/;
@@ -124,6 +131,17 @@ export const looseScripts = (root = ROOT) =>
     .map((entry) => entry.name)
     .sort();
 
+/** The lines (newlines, as `wc -l` counts them) of every file under `folders` of `root`. */
+export const linesUnder = (/** @type {string[]} */ folders, root = ROOT) =>
+  folders
+    .flatMap((folder) => readdirSync(path.join(root, folder), { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .reduce(
+      (sum, entry) =>
+        sum + readFileSync(path.join(entry.parentPath, entry.name)).filter((byte) => byte === 10).length,
+      0,
+    );
+
 /** What breaks a bound in the project at `root`, one line each. @param {string} root */
 export function brokenBounds(root = ROOT) {
   const broken = importCircles(importGraph(root)).map((circle) => `import circle: ${circle.join(' → ')}`);
@@ -134,6 +152,10 @@ export function brokenBounds(root = ROOT) {
     broken.push(
       `scripts/ has ${loose.length} loose files (at most ${LOOSE_SCRIPTS_MAX}): ${loose.join(', ')}`,
     );
+  for (const { folders, max } of Object.values(LINES_MAX)) {
+    const total = linesUnder(folders, root);
+    if (total > max) broken.push(`${folders.join(' + ')}: ${total} lines (at most ${max})`);
+  }
   return broken;
 }
 
@@ -141,5 +163,5 @@ if (process.argv[1] === import.meta.filename) {
   const broken = brokenBounds();
   for (const line of broken) console.error(line);
   if (broken.length > 0) process.exit(1);
-  console.log('bounds hold: no import circle, README.md and scripts/ within theirs');
+  console.log('bounds hold: no import circle; README.md, scripts/ and the lines within theirs');
 }
