@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_FLAGS, testBrowserPath } from './scripts/chromium.mjs';
+import { CHROMIUM_FLAGS, testBrowserPath } from './scripts/bench/chromium.mjs';
 import { SITE_URL } from './tests/e2e/support/config.mjs';
 import { launcherFor, selectedSpecs, serversFor } from './tests/e2e/support/servers.mjs';
 
@@ -20,7 +20,7 @@ export default defineConfig({
     // get their own. docs/decisions/0014-one-browser-context-per-worker.md.
     reuseContext: true,
     launchOptions: {
-      // Debian's headless shell where installed, else its full Chromium (scripts/chromium.mjs).
+      // Debian's headless shell where installed, else its full Chromium (scripts/bench/chromium.mjs).
       executablePath: testBrowserPath(),
       args: [...CHROMIUM_FLAGS],
     },

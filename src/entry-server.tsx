@@ -57,23 +57,13 @@ export async function prerenderAll(): Promise<PrerenderedPage[]> {
 }
 
 /**
- * Each form's answer page, its document title and the anchor of the form on its page (the page
- * that holds it is the route at its contract's `page`, src/lib/forms/).
+ * Each form's answer page and the anchor of the form on its page (the page that holds it is the
+ * route at its contract's `page`, its title the contract's `words`; src/lib/forms/): the two are
+ * its feature's and its page's, which a contract, below them, cannot import.
  */
-const FORM_ANSWERS: Record<
-  FormName,
-  { title: string; anchorId: string; page: (backHref: string) => ReactNode }
-> = {
-  waitlist: {
-    title: 'Join the waitlist',
-    anchorId: WAITLIST_ANCHOR_ID,
-    page: (backHref) => <WaitlistAnswerPage backHref={backHref} />,
-  },
-  quote: {
-    title: 'Get a Quote',
-    anchorId: SCHOOLS_SECTION_IDS.quote,
-    page: (backHref) => <QuoteAnswerPage backHref={backHref} />,
-  },
+const FORM_ANSWERS: Record<FormName, { anchorId: string; page: (backHref: string) => ReactNode }> = {
+  waitlist: { anchorId: WAITLIST_ANCHOR_ID, page: (backHref) => <WaitlistAnswerPage backHref={backHref} /> },
+  quote: { anchorId: SCHOOLS_SECTION_IDS.quote, page: (backHref) => <QuoteAnswerPage backHref={backHref} /> },
 };
 
 /**
@@ -102,7 +92,7 @@ export function renderFormTemplate(form: FormName): { head: string; html: string
   const answer = FORM_ANSWERS[form];
   // From the whole table, whatever this build's flags: the dev server renders any form's answer.
   const backHref = `${FORMS[form].page}#${answer.anchorId}`;
-  const title = escapeHtml(`${answer.title} | ${PRODUCT_NAME}`);
+  const title = escapeHtml(`${FORMS[form].words.answerTitle} | ${PRODUCT_NAME}`);
   const head = [
     `<title>${regionStart(FORM_ANSWER_REGION_ATTRIBUTE, 'error')}Error: ${regionEnd(FORM_ANSWER_REGION_ATTRIBUTE, 'error')}${title}</title>`,
     '<meta name="robots" content="noindex" />',

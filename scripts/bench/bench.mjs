@@ -13,7 +13,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { createBuilder, preview } from 'vite';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '#scripts/chromium.mjs';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.mjs';
 import {
   formatColumns,
   JS_BEFORE_INTERACTION_BUDGET_KB,

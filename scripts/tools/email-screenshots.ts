@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { createServer, preview } from 'vite';
 import { readOutbox, type OutboxMessage } from '#scripts/airtable-emulator/outbox.ts';
-import { CHROMIUM_FLAGS, testBrowserPath } from '#scripts/chromium.mjs';
+import { CHROMIUM_FLAGS, testBrowserPath } from '#scripts/bench/chromium.mjs';
 import { freePort } from '#scripts/loadtest/worker-process.ts';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { signLink } from '#src/server/links/tokens.ts';

@@ -5,7 +5,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '#scripts/chromium.mjs';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '#scripts/bench/chromium.mjs';
 
 const ICON_SVG = await readFile('public/favicon.svg', 'utf8');
 

@@ -7,6 +7,7 @@ import {
   isRateLimited,
   toStorageError,
 } from '#src/lib/airtable/errors.ts';
+import { QUOTE_FORM, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
 
 /** The shape airtable.js's AirtableError has. */
 function airtableError(error: string, statusCode: number | null, message = 'from airtable.js') {
@@ -40,24 +41,24 @@ describe('toStorageError', () => {
     [new AirtableConfigError('apiKey'), STORAGE_ERRORS.invalidApiKey],
     [new AirtableConfigError('baseId'), STORAGE_ERRORS.notAuthorized],
   ])('maps %o to its spec message', (error, message) => {
-    const mapped = toStorageError(error, 'quote');
+    const mapped = toStorageError(error, QUOTE_FORM);
     expect(mapped).toBeInstanceOf(StorageError);
     expect(mapped.message).toBe(message);
     expect(mapped.cause).toBe(error);
   });
 
   it('uses the waitlist generic message for the waitlist', () => {
-    expect(toStorageError(airtableError('SERVER_ERROR', 500), 'waitlist').message).toBe(
+    expect(toStorageError(airtableError('SERVER_ERROR', 500), WAITLIST_FORM).message).toBe(
       STORAGE_ERRORS.waitlistFailed,
     );
-    expect(toStorageError(airtableError('AUTHENTICATION_REQUIRED', 401), 'waitlist').message).toBe(
+    expect(toStorageError(airtableError('AUTHENTICATION_REQUIRED', 401), WAITLIST_FORM).message).toBe(
       STORAGE_ERRORS.invalidApiKey,
     );
   });
 
   it('passes a StorageError through unchanged', () => {
     const original = new StorageError('invalid-email', STORAGE_ERRORS.invalidEmailFormat);
-    expect(toStorageError(original, 'waitlist')).toBe(original);
+    expect(toStorageError(original, WAITLIST_FORM)).toBe(original);
     expect(classifyStorageError(original)).toBe('invalid-email');
   });
 });

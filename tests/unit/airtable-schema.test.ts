@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_NAME } from '#src/config/site.ts';
 import { AIRTABLE_SCHEMA, airtableTables, choiceNames, fieldNamesOf } from '#src/lib/airtable/schema.ts';
+import { FORM_LIST, FORMS } from '#src/lib/forms/forms.ts';
 
 describe('Airtable schema', () => {
+  it("has one table per form of the forms' list, each its contract's, and nothing else", () => {
+    expect(Object.keys(AIRTABLE_SCHEMA)).toEqual(Object.keys(FORMS));
+    expect(airtableTables().map((table) => table.name)).toEqual(FORM_LIST.map((form) => form.table));
+    for (const form of FORM_LIST) {
+      const table = airtableTables().find(({ name }) => name === form.table);
+      expect(Object.keys(table?.fields ?? {}), form.name).toEqual(Object.keys(form.fields));
+    }
+  });
+
   it('maps field keys to field names', () => {
     expect(fieldNamesOf('waitlist')).toMatchObject({ email: 'Email', pageSource: 'Page Source' });
-    expect(fieldNamesOf('quotes')).toMatchObject({ useCases: 'Use Cases', status: 'Status' });
+    expect(fieldNamesOf('quote')).toMatchObject({ useCases: 'Use Cases', status: 'Status' });
   });
 
   it("offers the waitlist interests under the product's current name", () => {

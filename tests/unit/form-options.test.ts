@@ -40,6 +40,6 @@ describe('every option a form offers is an option of its base field', () => {
       expect.arrayContaining(WAITLIST_INTEREST_OPTIONS.map((option) => option.label)),
     );
     expect(USE_CASE_OPTIONS.map((option) => option.id)).toContain(OTHER_USE_CASE_ID);
-    expect(choiceNames(AIRTABLE_SCHEMA.quotes.fields.useCases)).not.toContain('Other');
+    expect(choiceNames(AIRTABLE_SCHEMA.quote.fields.useCases)).not.toContain('Other');
   });
 });

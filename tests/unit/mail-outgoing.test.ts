@@ -113,6 +113,7 @@ function throwawayForm(name: string, conduct: FormConduct) {
     path: `/api/forms/${name}`,
     page: `/${name}`,
     honeypot: FORM_HONEYPOT,
+    words: { answerTitle: name, logName: name, failed: `Failed to send ${name}.` },
     fields: {
       email: WAITLIST_FORM.fields.email,
     },

@@ -18,7 +18,7 @@ import {
 } from '#src/server/privacy/policy.ts';
 
 const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
-const QUOTES = AIRTABLE_SCHEMA.quotes.name;
+const QUOTES = AIRTABLE_SCHEMA.quote.name;
 /** Any fixed moment works: nothing here reads the real clock. */
 const NOW = new Date(Date.UTC(2027, 4, 10, 6, 0));
 const DAY_MS = 86_400_000;

@@ -110,7 +110,7 @@ export function QuoteForm({
       }),
     onDone: () => toast.success(MESSAGES.quoteSuccessToast),
     // The default never throws; a replacement might, and the visitor still needs an answer.
-    failureLog: 'Quote request failed:',
+    failureLog: `${QUOTE_FORM.words.logName} failed:`,
   });
   const submitted = status === 'done';
 

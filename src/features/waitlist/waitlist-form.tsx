@@ -76,7 +76,7 @@ export function WaitlistForm({
     send: () => submit({ email: email.value.trim(), interests: interestsToSend(interests) }),
     // The submit button that had focus is gone: hand focus to the confirmation.
     onDone: () => requestAnimationFrame(() => result.current?.focus()),
-    failureLog: 'Waitlist sign-up failed:',
+    failureLog: `${WAITLIST_FORM.words.logName} failed:`,
   });
   const joined = status === 'done';
   const native = postsNatively || answer !== undefined;

@@ -1,5 +1,5 @@
 import { STORAGE_ERRORS } from '#src/config/messages.ts';
-import type { FormName } from '#src/lib/forms/forms.ts';
+import type { FormContract } from '#src/lib/forms/contract.ts';
 import { AirtableConfigError } from './client.ts';
 
 /** Which spec message a storage failure shows. */
@@ -81,14 +81,14 @@ export function classifyStorageError(error: unknown): StorageErrorKind {
 }
 
 /** Maps any failure of a storage call to a StorageError carrying the spec's message. */
-export function toStorageError(error: unknown, operation: FormName): StorageError {
+export function toStorageError(error: unknown, form: Pick<FormContract, 'words'>): StorageError {
   if (error instanceof StorageError) return error;
   const kind = classifyStorageError(error);
   const message = {
     'invalid-api-key': STORAGE_ERRORS.invalidApiKey,
     'not-authorized': STORAGE_ERRORS.notAuthorized,
     'invalid-email': STORAGE_ERRORS.invalidEmailFormat,
-    failed: operation === 'quote' ? STORAGE_ERRORS.quoteFailed : STORAGE_ERRORS.waitlistFailed,
+    failed: form.words.failed,
   }[kind];
   return new StorageError(kind, message, { cause: error });
 }

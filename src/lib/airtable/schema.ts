@@ -113,11 +113,12 @@ function tableOf<const C extends FormContract>(form: C): SchemaTable<C> {
   } as SchemaTable<C>;
 }
 
-/** The site's base, read from the forms' contracts. Order of fields is the order the setup command creates them in. */
-export const AIRTABLE_SCHEMA = {
-  quotes: tableOf(FORMS.quote),
-  waitlist: tableOf(FORMS.waitlist),
-} as const satisfies Readonly<Record<string, TableDefinition>>;
+/** The site's base: a table per form of FORMS, read from its contract. Fields in the order setup creates them. */
+export const AIRTABLE_SCHEMA = Object.fromEntries(
+  Object.entries(FORMS).map(([name, form]) => [name, tableOf(form)]),
+) as { readonly [K in keyof typeof FORMS]: SchemaTable<(typeof FORMS)[K]> } satisfies Readonly<
+  Record<string, TableDefinition>
+>;
 
 export type AirtableSchema = typeof AIRTABLE_SCHEMA;
 export type TableKey = keyof AirtableSchema;
@@ -135,14 +136,8 @@ export function fieldNamesOf<K extends TableKey>(table: K): FieldNames<K> {
   return Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, field.name])) as FieldNames<K>;
 }
 
-/**
- * Every table of the base, one per form: the site's in the order the setup command creates them,
- * then any registered form's (FORM_LIST).
- */
-export const airtableTables = (): TableDefinition[] => [
-  ...Object.values(AIRTABLE_SCHEMA),
-  ...FORM_LIST.filter((form) => !Object.hasOwn(FORMS, form.name)).map(tableOf),
-];
+/** Every table of the base, one per form of FORM_LIST (a registered form's too), in its order. */
+export const airtableTables = (): TableDefinition[] => FORM_LIST.map(tableOf);
 
 /** The select option names of any field; [] for types without options. */
 export function choiceNames(field: FieldDefinition): string[] {
@@ -152,7 +147,7 @@ export function choiceNames(field: FieldDefinition): string[] {
 }
 
 /** Field names of 'School Quotes', exactly as in Airtable (from the quote form's contract). */
-export const QUOTE_FIELDS = fieldNamesOf('quotes');
+export const QUOTE_FIELDS = fieldNamesOf('quote');
 
 /** Field names of 'Waitlist', exactly as in Airtable (from the waitlist form's contract). */
 export const WAITLIST_FIELDS = fieldNamesOf('waitlist');

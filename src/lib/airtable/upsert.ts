@@ -110,7 +110,6 @@ export async function upsertForm(
   values: Readonly<Record<string, string | readonly string[] | undefined>>,
   options: StorageOptions = {},
 ): Promise<UpsertResult> {
-  const operation = form.name;
   const emailField = Object.values(form.fields).find((field) => field.type === 'email');
   const typed = emailField?.source === 'posted' ? values[emailField.post] : undefined;
   if (typeof typed !== 'string' || !typed.includes('@'))
@@ -131,7 +130,7 @@ export async function upsertForm(
       submission.field === 'email'
         ? new StorageError('invalid-email', STORAGE_ERRORS.invalidEmailFormat)
         : new Error(submission.message),
-      operation,
+      form,
     );
 
   const passes = async (): Promise<UpsertResult> => {
@@ -158,7 +157,7 @@ export async function upsertForm(
     const key = submissionKey(submission.table, normaliseEmail(submission.email));
     return await beforeDeadline(oneAtATimePerKey(key, passes), remaining(deadline), boundMs);
   } catch (error) {
-    throw toStorageError(error, operation);
+    throw toStorageError(error, form);
   }
 }
 

@@ -82,6 +82,15 @@ export interface FormContract {
   readonly page: string;
   /** The bot trap's post name: filled, the submission is answered like a success, nothing stored. */
   readonly honeypot: string;
+  /** Its words outside its own markup, which every form must have. */
+  readonly words: {
+    /** The answer page's document title, before ' | ' and the product's name. */
+    readonly answerTitle: string;
+    /** What the browser's console calls it when a send fails (`Quote request failed:`). */
+    readonly logName: string;
+    /** Direct mode's words for a failed write that neither the key, the base nor the address explains. */
+    readonly failed: string;
+  };
   /** The table's fields keyed by the site's own names, in the order the setup command creates them. */
   readonly fields: Readonly<Record<string, ContractField>>;
   /** Written on a new record only, for a selection left empty (never over a stored one). */

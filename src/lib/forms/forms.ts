@@ -10,7 +10,7 @@ import {
   EMAIL_MAX_LENGTH,
   PRODUCT_NAME,
 } from '#src/config/constants.ts';
-import { WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
+import { STORAGE_ERRORS, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { CALENDAR, ROUTES } from '#src/config/site.ts';
 import {
   CONSENT_STATES,
@@ -30,6 +30,11 @@ export const WAITLIST_FORM = defineForm({
   path: '/api/forms/waitlist',
   page: ROUTES.home.path,
   honeypot: FORM_HONEYPOT,
+  words: {
+    answerTitle: 'Join the waitlist',
+    logName: 'Waitlist sign-up',
+    failed: STORAGE_ERRORS.waitlistFailed,
+  },
   fields: {
     email: {
       airtable: 'Email',
@@ -115,6 +120,7 @@ export const QUOTE_FORM = defineForm({
   path: '/api/forms/quote',
   page: ROUTES.schools.path,
   honeypot: FORM_HONEYPOT,
+  words: { answerTitle: 'Get a Quote', logName: 'Quote request', failed: STORAGE_ERRORS.quoteFailed },
   fields: {
     email: {
       airtable: 'Email',

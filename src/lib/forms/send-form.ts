@@ -24,8 +24,6 @@ export function toFormBody(posted: Readonly<Record<string, string | readonly str
   );
 }
 
-const LOG_NAMES: Record<FormName, string> = { waitlist: 'Waitlist sign-up', quote: 'Quote request' };
-
 async function postToDoor(form: FormContract, posted: Readonly<Record<string, string | readonly string[]>>) {
   const response = await fetch(form.path, {
     method: 'POST',
@@ -58,7 +56,7 @@ async function sendForm<C extends FormContract & { name: FormName }>(
     else await postToDoor(form, values);
     return { success: true };
   } catch (error) {
-    console.error(`${LOG_NAMES[form.name]} failed:`, error);
+    console.error(`${form.words.logName} failed:`, error);
     return { success: false };
   }
 }

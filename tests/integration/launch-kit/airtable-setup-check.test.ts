@@ -54,7 +54,7 @@ function siteSchemaWith(
   return siteBaseSchema().map((t) => (t.name === table ? { ...t, fields: change(t.fields) } : t));
 }
 
-const Q = AIRTABLE_SCHEMA.quotes;
+const Q = AIRTABLE_SCHEMA.quote;
 const W = AIRTABLE_SCHEMA.waitlist;
 
 describe('npm run airtable:setup', () => {
@@ -63,8 +63,8 @@ describe('npm run airtable:setup', () => {
     const first = await setupBase(access(SCHEMA_TOKEN));
     expect(first).toMatchObject({ ok: true, changed: true });
     expect(first.lines).toEqual([
-      expect.stringContaining(`Created table '${Q.name}'`),
       expect.stringContaining(`Created table '${W.name}'`),
+      expect.stringContaining(`Created table '${Q.name}'`),
     ]);
     const second = await setupBase(access(SCHEMA_TOKEN));
     expect(second).toEqual({ ok: true, changed: false, lines: [expect.stringContaining('Nothing to do')] });

@@ -23,7 +23,7 @@ import {
 } from '#tests/integration/support/emulator.ts';
 
 const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
-const QUOTES = AIRTABLE_SCHEMA.quotes.name;
+const QUOTES = AIRTABLE_SCHEMA.quote.name;
 const W = AIRTABLE_SCHEMA.waitlist.fields;
 /** Any fixed moment works: the suite never compares it with the real clock. */
 const NOW = Date.UTC(2029, 6, 14, 4, 45);

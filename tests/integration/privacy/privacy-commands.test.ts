@@ -22,7 +22,7 @@ import {
 } from '#tests/integration/support/emulator.ts';
 
 const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
-const QUOTES = AIRTABLE_SCHEMA.quotes.name;
+const QUOTES = AIRTABLE_SCHEMA.quote.name;
 /** Any fixed moment works: the suite never compares it with the real clock. */
 const NOW = Date.UTC(2026, 10, 23, 9, 30);
 const DAY_MS = 86_400_000;

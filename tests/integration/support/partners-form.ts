@@ -13,6 +13,11 @@ export const PARTNERS_FORM = defineForm({
   path: '/api/forms/partners',
   page: '/partners',
   honeypot: FORM_HONEYPOT,
+  words: {
+    answerTitle: 'Partner with us',
+    logName: 'Partners enquiry',
+    failed: 'Failed to send your enquiry. Please try again later.',
+  },
   fields: {
     // The site's email field, as the waitlist declares it.
     email: WAITLIST_FORM.fields.email,

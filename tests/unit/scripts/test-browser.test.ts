@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, testBrowserPath } from '#scripts/chromium.mjs';
+import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH, testBrowserPath } from '#scripts/bench/chromium.mjs';
 
 // Which Chromium the Playwright tests launch (docs/decisions/0015-browser-tests-in-the-headless-shell.md).
 describe('the browser the e2e tests launch', () => {
