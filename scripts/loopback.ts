@@ -36,7 +36,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  * (preflights too) from a page of another site: an Origin whose host is not loopback, or with none,
  * Sec-Fetch-Site. The Worker's requests and tools' (curl) carry neither.
  */
-export function localRequestProblem(
+function localRequestProblem(
   req: Pick<http.IncomingMessage, 'headers' | 'method'>,
   allowedHosts: readonly string[] = [],
 ): string | null {

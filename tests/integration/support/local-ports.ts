@@ -71,10 +71,10 @@ function addressOf(hex: string): string {
   return ipaddr.fromByteArray(ordered).toString();
 }
 
-export type ListeningPort = { address: string; port: number; range: string };
+type ListeningPort = { address: string; port: number; range: string };
 
 /** The TCP ports the Node processes of `pid` listen on, with their addresses. */
-export function listeningPorts(pid: number): ListeningPort[] {
+function listeningPorts(pid: number): ListeningPort[] {
   const inodes = new Set(
     nodeProcesses(pid).flatMap((node) =>
       readdirSync(`/proc/${node}/fd`).flatMap((fd) => {
@@ -101,13 +101,13 @@ export function listeningPorts(pid: number): ListeningPort[] {
   );
 }
 
-export type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
 /**
  * One request to `port` at `address` (from `from`, a source address of this machine), with the
  * Host and headers given: its answer, or the error's code (ECONNREFUSED: nothing listens there).
  */
-export function probe(
+function probe(
   address: string,
   port: number,
   path: string,
@@ -130,7 +130,7 @@ export function probe(
 type ProbeOptions = { method?: string; headers?: Record<string, string>; body?: string; from?: string };
 
 /** A request line Node's parser refuses (a header without a colon): Node answers it itself. */
-export function malformedRequest(address: string, port: number): Promise<string> {
+function malformedRequest(address: string, port: number): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, address);
     let answer = '';
@@ -143,7 +143,7 @@ export function malformedRequest(address: string, port: number): Promise<string>
 }
 
 /** The security headers an answer lacks: its headers, or the raw text of one Node wrote itself. */
-export function missingHeaders(answer: Answer | string): string[] {
+function missingHeaders(answer: Answer | string): string[] {
   return Object.entries(SECURITY_HEADERS)
     .filter(([name, value]) =>
       typeof answer === 'string'
@@ -154,7 +154,7 @@ export function missingHeaders(answer: Answer | string): string[] {
 }
 
 /** The emulator's API as a page or a rebinding name would call it: a read, and a write of `email`. */
-export const emulatorApi = {
+const emulatorApi = {
   path: `/v0/${EMULATOR_BASE_ID}/Waitlist`,
   headers: { authorization: `Bearer ${EMULATOR_API_KEY}`, 'content-type': 'application/json' },
   write: (email: string) => JSON.stringify({ records: [{ fields: { Email: email } }] }),
