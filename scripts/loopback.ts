@@ -81,29 +81,31 @@ export function withSecurityHeaders<S extends NodeJS.EventEmitter>(server: S): S
   return server;
 }
 
-/** `handle` behind localRequestProblem's checks: a refused request gets 403 and its reason. */
-export function loopbackOnly(
-  handle: http.RequestListener,
-  allowedHosts: readonly string[] = [],
-): http.RequestListener {
-  return (req, res) => {
-    const problem = localRequestProblem(req, allowedHosts);
-    if (!problem) return void handle(req, res);
-    res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end(`${problem}\n`);
-  };
+/**
+ * A server of this machine's tools: `handle` behind localRequestProblem (a refused request gets
+ * 403 and its reason), every answer with the security headers.
+ */
+export function localServer(handle: http.RequestListener, allowedHosts: readonly string[] = []) {
+  return withSecurityHeaders(
+    http.createServer((req, res) => {
+      const problem = localRequestProblem(req, allowedHosts);
+      if (!problem) return void handle(req, res);
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`${problem}\n`);
+    }),
+  );
 }
 
 /**
  * A server on a free loopback port, for the dev server's stand-ins (vite-plugins/worker-server.ts)
- * and the load test's forwarder and chaos proxy, as loopbackOnly and withSecurityHeaders keep it.
+ * and the load test's forwarder and chaos proxy, kept as localServer keeps it.
  * Closing it ends its connections and destroys `agents`.
  */
 export async function onLoopback(
   handle: http.RequestListener,
   agents: () => Iterable<http.Agent> = () => [],
 ) {
-  const server = withSecurityHeaders(http.createServer(loopbackOnly(handle)));
+  const server = localServer(handle);
   await once(server.listen(0, '127.0.0.1'), 'listening');
   // The dev server may outlive a test that ends it abruptly: never keep the process alive.
   server.unref();
