@@ -190,6 +190,40 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
     expect(new Set(digests(jobs).map((digest) => digest.idempotencyKey)).size).toBe(digests(jobs).length);
   });
 
+  it('past the 500 one digest lists, the rest are counted, each count told once', async () => {
+    const { jobs, mail } = mailOver(kvMailLedger(memoryKv()));
+    const hold = async (n: number) => {
+      const at = new Date(START + n);
+      const notice = {
+        id: `n${n}`,
+        subject: `School ${n}`,
+        contact: `h${n}@s.sch.uk`,
+        at: at.toISOString(),
+        kind: 'new' as const,
+      };
+      expect(await admitNotice(mail.ledger, notice, at)).toBe(false);
+    };
+    for (let m = 0; m < TEAM_NOTICES_PER_HOUR; m += 1)
+      await mail.ledger.reserve('team-inbox', new Date(START), TEAM_HOURLY);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(START + 10 * MINUTE);
+      for (let n = 1; n <= 505; n += 1) await hold(n);
+      // Early, then three more held in the hour, then on time.
+      await queueTeamDigests(mail, new Date(START + HOUR + 5 * MINUTE));
+      for (let n = 506; n <= 508; n += 1) await hold(n);
+      vi.setSystemTime(START + HOUR + 5 * MINUTE);
+      await queueTeamDigests(mail, new Date(START + HOUR + 5 * MINUTE));
+      await queueTeamDigests(mail, new Date(START + 2 * HOUR + 5 * MINUTE));
+    } finally {
+      vi.useRealTimers();
+    }
+    const copy = EMAIL_COPY.schoolsTeam.digest;
+    expect(digests(jobs).map((digest) => digest.subject)).toEqual([copy.subject(505), copy.subject(3)]);
+    expect(digests(jobs)[0]?.text).toContain(copy.more(5));
+    expect(digests(jobs)[1]?.text).toContain(copy.more(3));
+  });
+
   it("erasure drops a contact's held notices from the hours still kept, keeping each hour's expiry, and the digest lists the rest", async () => {
     const values = new Map<string, string>();
     const puts: { key: string; expiration?: number }[] = [];
