@@ -113,11 +113,11 @@ export function heldNotices(kv: MailLedgerKv) {
   };
 }
 
-// One store per ledger (a ledger's KV namespace, or its memory), as the ledger's own lifetime.
-const stores = new WeakMap<MailLedger, ReturnType<typeof heldNotices>>();
-function heldOf(ledger: MailLedger) {
-  const store = stores.get(ledger) ?? heldNotices(ledger.kv);
-  stores.set(ledger, store);
+// One store per KV namespace (a binding lives as long as its isolate) or ledger's memory.
+const stores = new WeakMap<MailLedgerKv, ReturnType<typeof heldNotices>>();
+function heldOf({ kv }: MailLedger) {
+  const store = stores.get(kv) ?? heldNotices(kv);
+  stores.set(kv, store);
   return store;
 }
 

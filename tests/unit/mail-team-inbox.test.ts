@@ -178,7 +178,7 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
       }
       vi.setSystemTime(START + 44 * HOUR);
       await trigger(44 * HOUR);
-      await trigger(44 * HOUR, mailOver(kvMailLedger(kv)).mail);
+      await trigger(44 * HOUR, mailOver(kvMailLedger({ get: kv.get, put: kv.put })).mail);
       await trigger(45 * HOUR);
     } finally {
       vi.useRealTimers();
