@@ -44,7 +44,7 @@ export async function startVite(args: readonly string[], env: Record<string, str
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const ended = once(child, 'exit');
-    child.kill('SIGTERM');
+    child.kill('SIGINT'); // Ctrl+C, as a developer ends it.
     await ended;
   };
   await ready.catch(async (error: unknown) => {
