@@ -1,8 +1,8 @@
 /** /__emulator: a page of what the forms stored and a JSON API for tests (seed, faults, limits, log). */
 import type http from 'node:http';
-import ipaddr from 'ipaddr.js';
 import { escapeHtml } from '#src/lib/page-templates.ts';
 import { isMailMessage } from '#src/server/mail/message.ts';
+import { hostNameOf, isLoopbackAddress, isLoopbackHost } from '#scripts/loopback.ts';
 import { type OutboxMessage, outboxMailer, readOutbox } from './outbox.ts';
 import { apiError, isObject, readBody, sendJson } from './http.ts';
 import type { StoredRecord } from './base-schema.ts';
@@ -50,21 +50,9 @@ export function renderRecordsPage(
 </head><body><h1>Local Airtable emulator: base ${escapeHtml(baseId)}</h1>${sections.join('')}<h2>Outbox (${outbox.length})</h2><ol class="outbox">${mail.join('')}</ol></body></html>`;
 }
 
-const LOOPBACK_HOST = /^(localhost|[^.]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
-
-/** A Host header without its port (an IPv6 literal keeps its brackets). */
-function hostNameOf(host: string): string {
-  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');
-}
-
 type AdminRequest = Pick<http.IncomingMessage, 'headers' | 'method'> & {
   socket?: { remoteAddress?: string; encrypted?: boolean };
 };
-
-/** True for a loopback address in any spelling (127.0.0.0/8, ::1, ::ffff:127.0.0.1). */
-const isLoopbackAddress = (address = '') =>
-  ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
 
 export function ownOrigin(req: AdminRequest): string {
   return `${req.socket?.encrypted === true ? 'https' : 'http'}://${req.headers.host ?? ''}`;
@@ -86,10 +74,9 @@ export function fromOtherOrigin(req: AdminRequest): boolean {
 export function adminRequestProblem(req: AdminRequest, allowedHosts: readonly string[] = []): string | null {
   if (!isLoopbackAddress(req.socket?.remoteAddress))
     return "The emulator's admin API answers this machine's own clients only";
-  const name = hostNameOf(req.headers.host ?? '').toLowerCase();
-  if (!LOOPBACK_HOST.test(name) && !allowedHosts.some((allowed) => allowed.toLowerCase() === name))
-    return `The emulator's admin API answers on loopback addresses only, not ${name || 'an unnamed host'}`;
-  if (fromOtherOrigin(req) && !SAFE_METHODS.has((req.method ?? 'GET').toUpperCase()))
+  if (!isLoopbackHost(req.headers.host, allowedHosts))
+    return `The emulator's admin API answers on loopback addresses only, not ${hostNameOf(req.headers.host) || 'an unnamed host'}`;
+  if (fromOtherOrigin(req) && !['GET', 'HEAD'].includes((req.method ?? 'GET').toUpperCase()))
     return "The emulator's admin API takes changes only from its own origin";
   return null;
 }

@@ -16,6 +16,7 @@ import {
 import { ApiError, apiError, sendError } from './http.ts';
 import { ALL_SCOPES, type EmulatorToken } from './base-schema.ts';
 import { createRestApi } from './rest-api.ts';
+import { localServer } from '#scripts/loopback.ts';
 import { BaseStore, type InitialSchema } from './store.ts';
 
 export { EMULATOR_ADMIN_PREFIX } from './admin.ts';
@@ -141,12 +142,14 @@ export type RunningEmulator = Awaited<ReturnType<typeof startEmulator>>;
 /** Starts the emulator on its own port; resolves once it listens. */
 export async function startEmulator(options: ListenOptions = {}) {
   const host = options.host ?? EMULATOR_HOST;
-  const emulator = createEmulator({ ...options, allowedHosts: [host, ...(options.allowedHosts ?? [])] });
-  const server = http.createServer((req, res) => {
+  const allowedHosts = [host, ...(options.allowedHosts ?? [])];
+  const emulator = createEmulator({ ...options, allowedHosts });
+  // Its API too refuses another site's name for this machine (DNS rebinding) and another site's changes.
+  const server = localServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://emulator.invalid').pathname;
     if (emulator.handles(pathname)) emulator.handle(req, res);
     else sendError(res, apiError(404));
-  });
+  }, allowedHosts);
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

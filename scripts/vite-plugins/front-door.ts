@@ -5,12 +5,32 @@
  * workerd keeps a connection whose upload was left unread for the next request, which then fails
  * (workerd issue 1741): any later request, on any connection, became a 500. So a Content-Length over
  * BODY_READ_TO_END_BYTES is answered 413 unread and a chunked body cut at it; a middleware's
- * rejection goes to the server's error handler, never ending the process.
+ * rejection goes to the server's error handler, never ending the process. Miniflare's triggers
+ * (`/cdn-cgi/…`: the Cron Triggers' retention job and digest) answer this machine's tools only.
  */
 import type http from 'node:http';
 import type { Connect } from 'vite';
 import { BODY_READ_TO_END_BYTES } from '#src/server/doors/body.ts';
 import { SECURITY_HEADERS } from '#src/config/constants.ts';
+import { isLoopbackAddress } from '#scripts/loopback.ts';
+
+/** Miniflare's own endpoints on the site's port: the Cron and email triggers, its explorer, its media. */
+const TOOL_PATH = /^\/(?:cdn-cgi|__cf_local)(?:\/|$)/i;
+
+/**
+ * True for this machine's own tool (curl, a typed address): a loopback socket, whatever Host it
+ * names, and no page behind it that a browser marks as another's (Sec-Fetch-Site, a foreign
+ * Origin): an `<img>` on any page the developer visits fires nothing.
+ */
+function fromThisMachine({ socket, headers }: http.IncomingMessage): boolean {
+  const site = headers['sec-fetch-site'] ?? 'none';
+  const { origin } = headers;
+  return (
+    isLoopbackAddress(socket.remoteAddress) &&
+    (site === 'none' || site === 'same-origin') &&
+    (origin === undefined || (URL.canParse(origin) && new URL(origin).host === headers.host))
+  );
+}
 
 /** True when a Request can be made from the target: origin-form, decodable, no credentials. */
 function usableTarget(target = ''): boolean {
@@ -66,6 +86,9 @@ export function frontDoor(
       if (typeof layer.handle === 'function' && layer.handle.length < 4 && !guarded.has(layer.handle))
         layer.handle = guard(layer.handle as Connect.NextHandleFunction, log);
     if (!usableTarget(req.url)) return refuse(res, 400, 'Bad request target\n');
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    if (TOOL_PATH.test(decodeURI(pathname)) && !fromThisMachine(req))
+      return refuse(res, 403, "The Worker's triggers answer this machine's own tools only\n");
     if (Number(req.headers['content-length'] ?? 0) > BODY_READ_TO_END_BYTES)
       return refuse(res, 413, 'Request body too large\n');
     if (req.headers['transfer-encoding']) {

@@ -12,9 +12,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { cloudflare } from '@cloudflare/vite-plugin';
+import ipaddr from 'ipaddr.js';
 import {
   type Connect,
   loadEnv,
@@ -36,7 +38,7 @@ import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { LINK_PAGE_TEMPLATE_PATH } from '#src/lib/page-templates.ts';
 import { WORKER_SETTINGS } from '#src/server/settings.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
-import { onLoopback } from '#scripts/loopback.ts';
+import { onLoopback, withSecurityHeaders } from '#scripts/loopback.ts';
 import { devFormTemplate } from './form-templates.ts';
 import { connectingAddress } from './connecting-address.ts';
 import { frontDoor } from './front-door.ts';
@@ -65,13 +67,31 @@ function pointAtBuild(root: string, outDir: string): string | null {
 const readVarsFile = (file: string): Vars =>
   (existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {}) as Vars;
 
-/** The address `vite` (5173) or `vite preview` (4173) serves, from its host and port settings. */
+/** True for a bind to every address (`--host`, `0.0.0.0`, `::`): the server is on the network. */
+const isWildcard = (host: string | boolean | undefined) =>
+  host === true ||
+  (typeof host === 'string' && ipaddr.isValid(host) && ipaddr.parse(host).range() === 'unspecified');
+
+/**
+ * The address `vite` (5173) or `vite preview` (4173) serves, from its host and port settings; on a
+ * wildcard bind the loopback name, the Local address Vite prints (never `[::]`, no page's origin).
+ */
 function localSiteUrl(config: UserConfig, isPreview: boolean): string {
   const options = isPreview ? config.preview : config.server;
   const port = options?.port ?? (isPreview ? 4173 : 5173);
   if (port === 0) throw new Error('Give the server a port (or SITE_URL): emailed links must lead to it');
-  const host = typeof options?.host === 'string' && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+  const given = options?.host;
+  const host = isWildcard(given) ? 'localhost' : typeof given === 'string' ? given : '127.0.0.1';
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** On the network (a phone on the same Wi-Fi): how to give the site the address the phone uses. */
+function networkHint(siteUrl: string, port: number | string): string {
+  const lan = Object.values(networkInterfaces())
+    .flat()
+    .find((entry) => entry && !entry.internal && entry.family === 'IPv4')?.address;
+  const example = `SITE_URL=http://${lan ?? '<this machine’s address>'}:${port}`;
+  return `  ➜  Forms and emailed links use ${siteUrl}; to try the site from a phone, start again with ${example}`;
 }
 
 /** This checkout's own link secret (ignored by git): made once, 32 random bytes as hex. */
@@ -109,6 +129,7 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
   const mountStandIns = ({ middlewares, httpServer, config }: ViteDevServer | PreviewServer) => {
     if (config.mode === 'test') return;
     middlewares.use(frontDoor(middlewares.stack, (message) => config.logger.error(message)));
+    if (httpServer) withSecurityHeaders(httpServer);
     const stand = emulator;
     if (!stand || !httpServer) return;
     middlewares.use(connectingAddress());
@@ -120,6 +141,8 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
       const address = httpServer.address();
       const port = address && typeof address === 'object' ? address.port : '';
       config.logger.info(`  ➜  ${describe}: see them at http://127.0.0.1:${port}${EMULATOR_ADMIN_PREFIX}/`);
+      const { host } = developing ? config.server : config.preview;
+      if (isWildcard(host) && !givenSiteUrl) config.logger.info(networkHint(vars.SITE_URL ?? '', port));
     });
     httpServer.once('close', () => void standIns?.close());
   };
@@ -128,6 +151,7 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
   let standIns: { url: string; close: () => Promise<void> } | undefined;
   let templates: Connect.NextHandleFunction | undefined;
   let describe = '';
+  let givenSiteUrl = '';
   let developing = false;
   Object.assign(process.env, WRANGLER_LOCAL_ENV);
 
@@ -174,7 +198,7 @@ export function workerServer(settings: SiteSettingsHolder): Plugin[] {
         ...fromShell,
         // The address this server serves, on the port it is told (taken strictly, below): every
         // emailed link leads there, whatever Host or request line a client sends.
-        SITE_URL: given.SITE_URL || localSiteUrl(config, isPreview === true),
+        SITE_URL: (givenSiteUrl = given.SITE_URL ?? '') || localSiteUrl(config, isPreview === true),
         LINK_SECRET: given.LINK_SECRET || localLinkSecret(root),
         MAIL_OUTBOX_URL: `${standIns.url}${EMULATOR_ADMIN_PREFIX}/outbox`,
         ...(developing ? { DEV_TEMPLATES_URL: standIns.url } : {}),

@@ -3,6 +3,7 @@ import { QUOTES_TABLE, recordsFor, storedRecordsFor, WAITLIST_TABLE } from './su
 import { expect, test } from './support/fixtures.ts';
 import { FAILURE_TOAST, INVALID_EMAIL, QUOTE_FORM, WAITLIST_FORM } from './support/forms.ts';
 import { checkbox, textbox, uniqueEmail } from './support/page.ts';
+import { FORMS } from '#src/lib/forms/forms.ts';
 
 /**
  * With JavaScript off (blocked by a school's filter, or not arrived), both forms are plain HTML
@@ -106,4 +107,30 @@ test('over the per-address limit, the form comes back with the spec’s failure 
   await expect(textbox(page, WAITLIST_FORM.emailLabel)).toHaveValue(email);
   await expect(checkbox(page, 'Use Podling')).toBeChecked();
   expect(await recordsFor(request, WAITLIST_TABLE, email, AIRTABLE)).toEqual([]);
+});
+
+test('a posted line break reaches no one-line field: stored as a space; the Other text keeps its lines, its Use Cases item one line (issue 56)', async ({
+  request,
+}, testInfo) => {
+  // The page's boxes take no line break; a script posting the form, as curl does, sends them.
+  const email = uniqueEmail(testInfo, 'e2e.native-crlf');
+  const answer = await request.post(`${SITE_RELAY_URL}${FORMS.quote.path}`, {
+    form: {
+      email,
+      contactName: 'Eve\r\nBcc: attacker@evil.example',
+      schoolName: 'Hill\r\nSchool',
+      useCases: 'other',
+      otherUseCase: 'Assemblies\r\nEmail: forged@evil.example',
+    },
+    headers: { origin: SITE_RELAY_URL },
+  });
+  expect(answer.ok()).toBe(true);
+  expect(await answer.text()).toContain(QUOTE_FORM.thankYouTitle);
+  const [record] = await storedRecordsFor(request, QUOTES_TABLE, email, AIRTABLE);
+  expect(record?.fields).toMatchObject({
+    'Contact Name': 'Eve Bcc: attacker@evil.example',
+    'School Name': 'Hill School',
+    'Other Use Case': 'Assemblies\nEmail: forged@evil.example',
+    'Use Cases': ['Other: Assemblies Email: forged@evil.example'],
+  });
 });

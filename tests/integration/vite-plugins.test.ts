@@ -16,6 +16,12 @@ import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '#scripts/airtable-emulator/e
 import { freePort } from '#scripts/loadtest/worker-process.ts';
 import { FORMS } from '#src/lib/forms/forms.ts';
 import { enhancedPost } from './support/door.ts';
+import {
+  expectSitePortClosed,
+  expectToolPortsClosed,
+  lanAddress as thisMachineOnTheNetwork,
+  startVite,
+} from './support/local-ports.ts';
 
 const ROUTE_HEADINGS: Record<string, RegExp> = {
   'index.html': /<h1/,
@@ -224,6 +230,37 @@ async function servedSecrets(base: string, paths: readonly string[], markers: re
   return served;
 }
 
+/**
+ * `vite` or `vite preview` on every address (`args`), in its own process as a developer runs it:
+ * the site's URL is the loopback name Vite prints, so a form posted from there is stored and its
+ * email's link leads there; its start-up lines say how to give the network's address instead;
+ * and every port it opens is as closed as the site's own (issue 56).
+ */
+async function expectWildcardServerClosed(args: readonly string[]) {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'podling-wildcard-'));
+  const server = await startVite([...args, '--port', String(port)], localRun(dataDir));
+  try {
+    const site = `http://localhost:${port}`;
+    const lan = thisMachineOnTheNetwork ?? '<this machine’s address>';
+    expect.soft(server.output()).toContain(`SITE_URL=http://${lan}:${port}`);
+    const email = `wildcard.${port}@example.com`;
+    const posted = await enhancedPost(`${site}${FORMS.waitlist.path}`, { email }, { origin: site });
+    expect.soft(posted.status).toBe(200);
+    if (posted.ok)
+      await expect
+        .poll(async () => (await outbox(site)).find((message) => message.headers.to === email)?.links[0], {
+          timeout: 30_000,
+        })
+        .toMatch(new RegExp(`^${site}/api/email/`));
+    await expectToolPortsClosed(server.pid, port);
+    await expectSitePortClosed(port);
+  } finally {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 describe('vite build', () => {
   let outDir = '';
   let previewServer: PreviewServer | undefined;
@@ -355,6 +392,10 @@ describe('vite build', () => {
       expect(await storedEmails(base)).toEqual(['preview@example.com']);
     },
   );
+
+  it('vite preview --host ::: every port as closed as the site’s own, forms and links on the loopback name (issue 56)', async () => {
+    await expectWildcardServerClosed(['preview', '--outDir', outDir, '--host', '::']);
+  }, 120_000);
 
   it('vite preview serves none of the local secrets or visitors’ data', async () => {
     const { paths, markers, probe } = await localSecretPaths(process.cwd(), outDir);
@@ -523,6 +564,10 @@ describe('vite dev', () => {
       expect(await storedEmails(base)).toContain('dev@example.com');
     },
   );
+
+  it('vite --host: every port as closed as the site’s own, forms and links on the loopback name (issue 56)', async () => {
+    await expectWildcardServerClosed(['--host']);
+  }, 120_000);
 
   it('serves none of the local secrets or visitors’ data (.data/, the emulator’s file, the outbox)', async () => {
     const { paths, markers, probe } = await localSecretPaths(server!.config.root, dataDir);

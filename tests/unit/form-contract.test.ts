@@ -141,6 +141,26 @@ describe('parsePosted and cellsFor: the quote request', () => {
     }
   });
 
+  it('folds line breaks and control characters to a space in single-line fields; the multi-line one keeps its lines, one line in its Use Cases item', () => {
+    for (const rules of ['server', 'spec'] as const) {
+      const posted = quote({
+        contactName: 'Eve\r\nBcc: attacker@evil.example',
+        schoolName: 'Hill\u2028Email: forged@evil.example\u0000\u001b[31m',
+        role: 'Head\tof\u0085year\rseven',
+        useCases: ['other'],
+        otherUseCase: 'Radio club\r\nContact Name: Mallory\u2029Assemblies\u0007',
+      });
+      const { cells } = accepted(parsePosted(QUOTE_FORM, toFormBody(posted), NOW, { rules }));
+      expect(cells).toMatchObject({
+        'Contact Name': 'Eve Bcc: attacker@evil.example',
+        'School Name': 'Hill Email: forged@evil.example  [31m',
+        Role: 'Head of year seven',
+        'Other Use Case': 'Radio club\nContact Name: Mallory\nAssemblies',
+        'Use Cases': ['Other: Radio club Contact Name: Mallory Assemblies'],
+      });
+    }
+  });
+
   it('reads a urlencoded body the same as the values it was made from', () => {
     const posted = quote({ useCases: ['practice-speaking', 'other'], otherUseCase: 'Assemblies' });
     expect(parsePosted(QUOTE_FORM, toFormBody(posted), NOW)).toEqual(parsePosted(QUOTE_FORM, posted, NOW));

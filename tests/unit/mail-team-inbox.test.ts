@@ -6,6 +6,7 @@ import { kvMailLedger, type MailLedgerKv, memoryMailLedger } from '#src/server/m
 import type { MailJob } from '#src/server/mail/message.ts';
 import { parseMailSettings } from '#src/server/settings.ts';
 import {
+  admitNotice,
   eraseHeldNotices,
   heldNotices,
   queueTeamDigests,
@@ -14,6 +15,8 @@ import {
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+/** The team inbox's ceiling as the ledger counts it (team-inbox.ts). */
+const TEAM_HOURLY = { minGapMs: 0, perWindow: TEAM_NOTICES_PER_HOUR, windowMs: HOUR };
 // Any clock: the digest's hour is the clock hour its quotes were written in.
 const START = Date.UTC(2026, 4, 4, 9, 0, 0);
 const TEAM = 'schools@podling.app';
@@ -24,6 +27,14 @@ function mailOver(ledger = memoryMailLedger()) {
   const jobs: MailJob[] = [];
   const enqueue = async (job: MailJob) => void jobs.push(job);
   return { jobs, mail: { settings, ledger, enqueue, deadLetter: undefined } };
+}
+/** A Workers KV namespace in memory. */
+function memoryKv(): MailLedgerKv {
+  const values = new Map<string, string>();
+  return {
+    get: async (key) => values.get(key) ?? null,
+    put: async (key, value) => void values.set(key, value),
+  };
 }
 const toTeam = (jobs: MailJob[]) => jobs.filter((job) => job.message.to === TEAM).map((job) => job.message);
 const digests = (jobs: MailJob[]) =>
@@ -62,7 +73,7 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
     const [digest, ...others] = digests(jobs);
     expect(others).toEqual([]);
     expect(digest?.subject).toBe(EMAIL_COPY.schoolsTeam.digest.subject(15));
-    expect(digest?.idempotencyKey).toBe('team-digest:2026-05-04T09:00:00.000Z');
+    expect(digest?.idempotencyKey).toMatch(/^team-digest:[0-9a-f]{64}$/);
     for (let n = 31; n <= 45; n += 1) {
       const when = new Date(START + n * 1000).toISOString().slice(0, 16).replace('T', ' ');
       expect(digest?.text).toContain(`${when} UTC: School ${n}, head${n}@school${n}.sch.uk (new request)`);
@@ -103,7 +114,7 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
     expect(results.map((result) => result.held)).toEqual([0, 0, 0, 0, 0, 0, 0]);
   });
 
-  it('the digest is one email however often it is planned or delivered: its key is its hour', async () => {
+  it('the digest is one email however often it is planned or delivered: its key names its notices', async () => {
     const values = new Map<string, string>();
     const kv: MailLedgerKv = {
       get: async (key) => values.get(key) ?? null,
@@ -129,7 +140,89 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
         ledger,
         log: () => undefined,
       });
-    expect(sent).toEqual(['team-digest:2026-05-04T09:00:00.000Z']);
+    expect(sent).toEqual([job.message.idempotencyKey]);
+  });
+
+  it('every held notice goes out in exactly one digest, whatever the order, timing or repetition of the triggers', async () => {
+    const kv = memoryKv();
+    const { jobs, mail } = mailOver(kvMailLedger(kv));
+    // The machine's clock, which a trigger's time (`now`) may run ahead of.
+    const clock = (ms: number) => ({ now: () => (vi.setSystemTime(START + ms), START + ms) });
+    const trigger = (ms: number, runner = mail) => queueTeamDigests(runner, new Date(START + ms));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      for (let n = 1; n <= 31; n += 1) await queueOutcomeMail(mail, quote(n), 'https://x', clock(n * 1000));
+      // Fired early (its time an hour ahead of the clock): the hour's one held notice goes now.
+      expect(await trigger(HOUR + 5 * MINUTE)).toBe(1);
+      // One more held in the same hour, after that digest; then the trigger on time, twice, and late.
+      await queueOutcomeMail(mail, quote(32), 'https://x', clock(40 * MINUTE));
+      for (const at of [HOUR + 5 * MINUTE, HOUR + 5 * MINUTE, 2 * HOUR + 5 * MINUTE, 3 * HOUR]) {
+        vi.setSystemTime(START + at);
+        await trigger(at);
+      }
+      // One held every 5 hours for 40 hours, every trigger missed (the ceiling met by others),
+      // then a run, the same run in another isolate, and the next hour's.
+      for (let n = 33; n <= 40; n += 1) {
+        const hour = 4 * HOUR + (n - 33) * 5 * HOUR;
+        for (let m = 0; m < TEAM_NOTICES_PER_HOUR; m += 1)
+          await mail.ledger.reserve('team-inbox', new Date(START + hour), TEAM_HOURLY);
+        const at = new Date(START + hour + MINUTE);
+        const contact = `head${n}@school${n}.sch.uk`;
+        const notice = {
+          id: `n${n}`,
+          subject: `School ${n}`,
+          contact,
+          at: at.toISOString(),
+          kind: 'new' as const,
+        };
+        expect(await admitNotice(mail.ledger, notice, at)).toBe(false);
+      }
+      vi.setSystemTime(START + 44 * HOUR);
+      await trigger(44 * HOUR);
+      await trigger(44 * HOUR, mailOver(kvMailLedger({ get: kv.get, put: kv.put })).mail);
+      await trigger(45 * HOUR);
+    } finally {
+      vi.useRealTimers();
+    }
+    const listed = digests(jobs).flatMap((digest) =>
+      [...digest.text.matchAll(/School (\d+), head/g)].map((match) => Number(match[1])),
+    );
+    expect(listed.sort((a, b) => a - b)).toEqual([31, 32, 33, 34, 35, 36, 37, 38, 39, 40]);
+    expect(new Set(digests(jobs).map((digest) => digest.idempotencyKey)).size).toBe(digests(jobs).length);
+  });
+
+  it('past the 500 one digest lists, the rest are counted, each count told once', async () => {
+    const { jobs, mail } = mailOver(kvMailLedger(memoryKv()));
+    const hold = async (n: number) => {
+      const at = new Date(START + n);
+      const notice = {
+        id: `n${n}`,
+        subject: `School ${n}`,
+        contact: `h${n}@s.sch.uk`,
+        at: at.toISOString(),
+        kind: 'new' as const,
+      };
+      expect(await admitNotice(mail.ledger, notice, at)).toBe(false);
+    };
+    for (let m = 0; m < TEAM_NOTICES_PER_HOUR; m += 1)
+      await mail.ledger.reserve('team-inbox', new Date(START), TEAM_HOURLY);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(START + 10 * MINUTE);
+      for (let n = 1; n <= 505; n += 1) await hold(n);
+      // Early, then three more held in the hour, then on time.
+      await queueTeamDigests(mail, new Date(START + HOUR + 5 * MINUTE));
+      for (let n = 506; n <= 508; n += 1) await hold(n);
+      vi.setSystemTime(START + HOUR + 5 * MINUTE);
+      await queueTeamDigests(mail, new Date(START + HOUR + 5 * MINUTE));
+      await queueTeamDigests(mail, new Date(START + 2 * HOUR + 5 * MINUTE));
+    } finally {
+      vi.useRealTimers();
+    }
+    const copy = EMAIL_COPY.schoolsTeam.digest;
+    expect(digests(jobs).map((digest) => digest.subject)).toEqual([copy.subject(505), copy.subject(3)]);
+    expect(digests(jobs)[0]?.text).toContain(copy.more(5));
+    expect(digests(jobs)[1]?.text).toContain(copy.more(3));
   });
 
   it("erasure drops a contact's held notices from the hours still kept, keeping each hour's expiry, and the digest lists the rest", async () => {

@@ -201,6 +201,22 @@ export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export const withoutBidiControls = (text: string) => text.replace(BIDI_CONTROLS, '');
 
+/** Line breaks (CRLF as one) and the other control characters: C0, DEL, C1, U+2028, U+2029. */
+const CONTROLS = /\r\n|[\p{Cc}\u2028\u2029]/gu;
+const LINE_BREAK = /^(?:\r\n|[\n\r\u2028\u2029])$/;
+
+/**
+ * What a text field of `type` stores of what was typed, trimmed: the forms' parser's one rule
+ * (submission.ts). No bidirectional controls; every other control character a space, so a
+ * single-line value is one line wherever it goes (a header, a row of the team's email); a
+ * multi-line field keeps its line breaks, as `\n`. Text copied into a single-line place takes the
+ * default.
+ */
+export function storedText(text: string, type: ContractField['type'] = 'singleLineText'): string {
+  const fold = (control: string) => (type === 'multilineText' && LINE_BREAK.test(control) ? '\n' : ' ');
+  return withoutBidiControls(text).replace(CONTROLS, fold).trim();
+}
+
 /** Long enough for any real name or school, short enough that a 1 MB paste is refused early. */
 export const NAME_MAX_LENGTH = 200;
 

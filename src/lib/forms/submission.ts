@@ -17,7 +17,7 @@ import {
   type FormContract,
   type OtherRule,
   postedFields,
-  withoutBidiControls,
+  storedText,
 } from './contract.ts';
 import { formOfTable } from './forms.ts';
 
@@ -130,11 +130,12 @@ export function parsePosted(
         if (rule?.field === key && id === rule.optionId) {
           const textField = fieldOf(form, rule.textField);
           const [raw = ''] = textField.source === 'posted' ? read(textField.post) : [];
-          const text = withoutBidiControls(raw).trim();
+          const text = storedText(raw, textField.type);
           if (strict && textField.type !== 'dateTime' && raw.length > textField.maxLength)
             return refuse(`Field "${textField.airtable}" is longer than ${textField.maxLength} characters`);
           if (!text) continue; // 'Other' ticked with no text adds nothing.
-          item = `${rule.prefix} ${text}`;
+          // An item is one line, whatever its text field keeps.
+          item = `${rule.prefix} ${storedText(text)}`;
           cells[textField.airtable] = text;
         }
         if (strict && item.length > field.maxLength)
@@ -154,8 +155,9 @@ export function parsePosted(
         if (email === null) return invalidEmail();
         cells[field.airtable] = email;
       } else {
-        // Bidirectional controls never reach a record, an email or the base (contract.ts).
-        const text = withoutBidiControls(value).trim();
+        // Bidirectional controls never reach a record, an email or the base, nor a line break a
+        // single-line field (contract.ts's storedText).
+        const text = storedText(value, field.type);
         if (text !== '') cells[field.airtable] = text;
       }
     }

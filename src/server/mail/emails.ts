@@ -6,7 +6,7 @@
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/page-templates.ts';
-import { type AcknowledgementCopy, withoutBidiControls } from '#src/lib/forms/contract.ts';
+import { type AcknowledgementCopy, storedText, withoutBidiControls } from '#src/lib/forms/contract.ts';
 import type { MailAddress, MailMessage } from './message.ts';
 import {
   EMAIL_LINK_PATHS,
@@ -19,11 +19,20 @@ import {
 /** What the team is told of: a new request, one held for a contact on record, a confirmed change. */
 export type TeamNotice = 'new' | 'held' | 'confirmed-change';
 
-/** A team notice as the hour's digest lists it (team-inbox.ts): what its subject names, who, when (ISO 8601). */
-export type HeldNotice = Readonly<{ subject: string; contact: string; at: string; kind: TeamNotice }>;
+/**
+ * A team notice as a digest lists it (team-inbox.ts): its own id (the notice's idempotency key),
+ * what its subject names, who, when (ISO 8601).
+ */
+export type HeldNotice = Readonly<{
+  id: string;
+  subject: string;
+  contact: string;
+  at: string;
+  kind: TeamNotice;
+}>;
 
-/** One hour's held notices: the hour's start (ISO 8601), those listed, and how many more. */
-export type HeldHour = Readonly<{ startsAt: string; notices: readonly HeldNotice[]; more: number }>;
+/** One hour's held notices: those listed, and how many more. */
+export type HeldHour = Readonly<{ notices: readonly HeldNotice[]; more: number }>;
 
 /** What every email needs from the server: the sender, the site's origin, the time, the signing secret. */
 export interface MailContext {
@@ -252,25 +261,26 @@ export async function teamNotification(
 }
 
 /**
- * The team's digest of the notices the hourly ceiling (`perHour`) held back in one hour
+ * The team's digest of notices the hourly ceiling (`perHour`) held back in one hour
  * (team-inbox.ts): one row each (when, subject, contact, what it was), and how many more did not
- * fit. One email per hour: its key is the hour's, so a retried send is the same email.
+ * fit. `key` names the notices it lists, so a retried send is the same email.
  */
 export function teamDigest(
   context: Pick<MailContext, 'from'>,
   teamEmail: string,
-  { startsAt, notices, more }: HeldHour,
+  { notices, more }: HeldHour,
   perHour: number,
+  key: string,
 ): Promise<MailMessage> {
   const copy = EMAIL_COPY.schoolsTeam.digest;
   const rows = notices.map(
     (notice) =>
       [
         `${notice.at.slice(0, 16).replace('T', ' ')} UTC`,
-        `${withoutBidiControls(notice.subject)}, ${notice.contact} (${copy.kinds[notice.kind]})`,
+        `${storedText(notice.subject)}, ${storedText(notice.contact)} (${copy.kinds[notice.kind]})`,
       ] as const,
   );
   const paragraphs = [copy.intro(perHour), ...(more > 0 ? [copy.more(more)] : [])];
   const subject = copy.subject(notices.length + more);
-  return compose(context, teamEmail, subject, { paragraphs, rows }, `team-digest:${startsAt}`);
+  return compose(context, teamEmail, subject, { paragraphs, rows }, key);
 }

@@ -5,6 +5,7 @@
  * 2. send: the mail consumer sends each job (send.ts), retries what may pass later, dead-letters the
  *    rest; a sent job is marked by its idempotency key, so a redelivery is not sent again.
  */
+import { storedText } from '#src/lib/forms/contract.ts';
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
 import { type Cells, formOf, type Submission } from '#src/lib/forms/submission.ts';
 import {
@@ -54,12 +55,12 @@ function forTheTeam(submission: Submission) {
   const told = form.conduct.tellsTeam;
   if (!told) return {};
   const subject = submission.cells[form.fields[told.subjectField]?.airtable ?? ''];
+  // Each value as its field keeps it (a single-line one on one line, an older value's too).
   const teamRows = Object.values(form.fields)
-    .map((field) => field.airtable)
-    .filter((name) => name in submission.cells)
-    .map((name): [string, string] => {
-      const value = submission.cells[name] ?? '';
-      return [name, typeof value === 'string' ? value : value.join(', ')];
+    .filter(({ airtable }) => airtable in submission.cells)
+    .map(({ airtable, type }): [string, string] => {
+      const value = submission.cells[airtable] ?? '';
+      return [airtable, storedText(typeof value === 'string' ? value : value.join(', '), type)];
     });
   return { teamRows, subject: typeof subject === 'string' ? subject : '' };
 }
@@ -141,7 +142,13 @@ export async function emailsFor(
   const toTeam = async (kind: TeamNotice): Promise<Outgoing[]> => {
     if (!conduct.tellsTeam) return [];
     const message = await teamNotification(context, teamEmail, email, subject, teamRows, kind, key);
-    const teamNotice = { subject, contact: email, at: context.now.toISOString(), kind };
+    const teamNotice = {
+      id: message.idempotencyKey,
+      subject,
+      contact: email,
+      at: context.now.toISOString(),
+      kind,
+    };
     return [{ message, limitedContact: inboxOf(email), teamNotice }];
   };
   switch (outcome.outcome) {

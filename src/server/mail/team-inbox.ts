@@ -1,15 +1,16 @@
 /**
  * The team inbox's ceiling (docs/consent.md): at most TEAM_NOTICES_PER_HOUR notices an hour, all contacts
  * together, besides TEAM_MAIL_LIMITS. A notice past it is held, never lost: its request is stored, and
- * after its clock hour one digest, keyed by the hour (sent once), lists the hour's held notices.
- * They wait in the mail ledger's KV, a key per hour: a hold writes only the current hour's, a digest
- * reads only hours ended DIGEST_SETTLE_MS ago (KV settles within a minute), never the same key. The next
- * team notice and the hourly cron (TEAM_DIGEST_CRON) send digests: only then is this loaded.
+ * once its clock hour has ended a digest lists it. Held notices wait in the mail ledger's KV, a list per
+ * hour that only holds (and erasures) write; a digest is known by the notices it lists, not by its hour:
+ * each notice has its own id and its own sent mark (the ledger's), written once a digest listing it is
+ * queued, so a trigger early, late, twice or after hours missed sends each one in exactly one digest.
+ * The next team notice and the hourly cron (TEAM_DIGEST_CRON) send digests: only then is this loaded.
  */
 import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { FORM_LIST } from '#src/lib/forms/forms.ts';
 import { type HeldHour, type HeldNotice, teamDigest } from './emails.ts';
-import type { MailLedger, MailLedgerKv } from './ledger.ts';
+import { digest, type MailLedger, type MailLedgerKv } from './ledger.ts';
 import { errorMessage, type MailAddress, type MailJob } from './message.ts';
 
 /** The most notices the team gets in any hour (a digest after that). */
@@ -25,12 +26,16 @@ export const TEAM_DIGEST_CRON = '5 * * * *';
 
 /** How long after its hour ends a held list is read: every hold in it has settled in KV. */
 const DIGEST_SETTLE_MS = 2 * 60 * 1000;
-/** How many ended hours a digest run looks back over (the cron runs every hour). */
-const LOOKBACK_HOURS = 6;
-/** The most notices one digest lists; it counts the rest (all are in the base). */
+/** The most notices one hour's list holds; it counts the rest (all are in the base). */
 const MAX_LISTED = 500;
 const HELD_PREFIX = 'team-held:';
+/** How long a held list is kept, and so how many hours of missed triggers a digest makes up for. */
 const HELD_TTL_SECONDS = 2 * 24 * 60 * 60;
+const KEPT_HOURS = (HELD_TTL_SECONDS * 1000) / HOUR_MS;
+/** An hour's count of notices past MAX_LISTED that a digest has told (only digests write it). */
+const TOLD_PREFIX = 'team-held-told:';
+/** A held notice's sent mark (the ledger's), once a digest listing it is queued. */
+const listedMark = (notice: HeldNotice) => `team-digest-listed:${notice.id}`;
 
 const hourOf = (at: number) => Math.floor(at / HOUR_MS);
 
@@ -39,16 +44,19 @@ export function heldNotices(kv: MailLedgerKv) {
   const read = async (hour: number): Promise<{ notices: HeldNotice[]; more: number }> => {
     try {
       const parsed = JSON.parse((await kv.get(HELD_PREFIX + hour)) ?? '{}') as Partial<HeldHour>;
-      return { notices: Array.isArray(parsed.notices) ? parsed.notices : [], more: Number(parsed.more) || 0 };
+      // A notice held before notices had ids: its time, contact and kind name it.
+      const notices = (Array.isArray(parsed.notices) ? parsed.notices : []).map((notice) => ({
+        ...notice,
+        id: notice.id ?? `${notice.at} ${notice.contact} ${notice.kind}`,
+      }));
+      return { notices, more: Number(parsed.more) || 0 };
     } catch {
       return { notices: [], more: 0 };
     }
   };
-  const write = (hour: number, held: { notices: HeldNotice[]; more: number }) =>
-    kv.put(HELD_PREFIX + hour, JSON.stringify(held), { expirationTtl: HELD_TTL_SECONDS });
-  // An hour's list rewritten later keeps the expiry it had (its hour's end plus HELD_TTL_SECONDS),
-  // or a minute from now, the soonest KV takes.
-  const rewrite = (hour: number, held: { notices: HeldNotice[]; more: number }, now: Date) =>
+  // A list keeps the expiry it was first given (its hour's end plus HELD_TTL_SECONDS), or a
+  // minute from now, the soonest KV takes.
+  const write = (hour: number, held: { notices: HeldNotice[]; more: number }, now: Date) =>
     kv.put(HELD_PREFIX + hour, JSON.stringify(held), {
       expiration: Math.max(
         ((hour + 1) * HOUR_MS) / 1000 + HELD_TTL_SECONDS,
@@ -56,54 +64,60 @@ export function heldNotices(kv: MailLedgerKv) {
       ),
     });
   const oneAtATime = keyedSerialiser();
-  // Hours before this one this store has read since they ended (and sent their digests).
-  let readBefore = 0;
+  // Ended hours this store found with every notice listed, once settled by the real clock as well
+  // (a trigger's time may run ahead of it): nothing can join them, so they are not read again.
+  const done = new Set<number>();
   return {
+    /** Holds `notice` in its hour's list, once (by its id). */
     hold: (notice: HeldNotice, at: Date) => {
       const hour = hourOf(at.getTime());
       return oneAtATime(String(hour), async () => {
         const held = await read(hour);
+        if (held.notices.some((listed) => listed.id === notice.id)) return;
         if (held.notices.length < MAX_LISTED) held.notices.push(notice);
         else held.more += 1;
-        await write(hour, held);
+        await write(hour, held, at);
       });
     },
-    /** The ended hours that hold notices, oldest first; `sent(hour)` once its digest is queued. */
+    /** The hours ended (and settled) by `now`, kept and not known done, that hold notices, oldest first. */
     async ended(now: Date) {
       const last = hourOf(now.getTime() - DIGEST_SETTLE_MS) - 1;
-      const found: (HeldHour & { hour: number })[] = [];
-      for (let hour = Math.max(readBefore, last - LOOKBACK_HOURS + 1); hour <= last; hour += 1) {
-        const held = await read(hour);
-        const startsAt = new Date(hour * HOUR_MS).toISOString();
-        if (held.notices.length + held.more > 0) found.push({ hour, startsAt, ...held });
-      }
-      readBefore = last + 1;
-      return found;
+      const hours = Array.from({ length: KEPT_HOURS }, (_, i) => last - KEPT_HOURS + 1 + i);
+      const lists = await Promise.all(
+        hours.map(async (hour) => ({
+          hour,
+          ...(done.has(hour) ? { notices: [], more: 0 } : await read(hour)),
+        })),
+      );
+      return lists.filter((held) => held.notices.length + held.more > 0);
     },
-    sent: (hour: number) => write(hour, { notices: [], more: 0 }),
+    /** Marks `hour` done if it has ended and settled by the real clock too. */
+    done(hour: number, now: Date) {
+      if (hour < hourOf(Math.min(now.getTime(), Date.now()) - DIGEST_SETTLE_MS)) done.add(hour);
+    },
     /** Erasure (Article 17): drops `contact`'s notices from every hour still kept; how many went. */
     async erase(contact: string, now: Date): Promise<number> {
       const address = normaliseEmail(contact);
       const last = hourOf(now.getTime());
       let erased = 0;
-      for (let hour = last - (HELD_TTL_SECONDS * 1000) / HOUR_MS; hour <= last; hour += 1)
+      for (let hour = last - KEPT_HOURS; hour <= last; hour += 1)
         await oneAtATime(String(hour), async () => {
           const held = await read(hour);
           const notices = held.notices.filter((notice) => normaliseEmail(notice.contact) !== address);
           if (notices.length === held.notices.length) return;
           erased += held.notices.length - notices.length;
-          await rewrite(hour, { ...held, notices }, now);
+          await write(hour, { ...held, notices }, now);
         });
       return erased;
     },
   };
 }
 
-// One store per ledger (a ledger's KV namespace, or its memory), as the ledger's own lifetime.
-const stores = new WeakMap<MailLedger, ReturnType<typeof heldNotices>>();
-function heldOf(ledger: MailLedger) {
-  const store = stores.get(ledger) ?? heldNotices(ledger.kv);
-  stores.set(ledger, store);
+// One store per KV namespace (a binding lives as long as its isolate) or ledger's memory.
+const stores = new WeakMap<MailLedgerKv, ReturnType<typeof heldNotices>>();
+function heldOf({ kv }: MailLedger) {
+  const store = stores.get(kv) ?? heldNotices(kv);
+  stores.set(kv, store);
   return store;
 }
 
@@ -128,9 +142,9 @@ interface DigestMail {
 }
 
 /**
- * Queues the digest of every ended hour with held notices (at most one per hour), then empties its
- * list. A digest that cannot be queued is kept as a dead letter; with nowhere to keep it, its
- * list stays for the next run.
+ * Queues a digest for every ended hour with held notices no digest has listed yet (and its count
+ * past MAX_LISTED not yet told), then marks each listed notice sent. A digest that cannot be queued
+ * is kept as a dead letter; with nowhere to keep it, its notices stay for the next run.
  */
 export async function queueTeamDigests(
   mail: DigestMail,
@@ -138,13 +152,29 @@ export async function queueTeamDigests(
   log: (line: string) => void = (line) => console.error(line),
 ): Promise<number> {
   const { from, schoolsTeamEmail } = mail.settings;
+  const { ledger } = mail;
   // The job's form, for the dead letters' listing: the one that tells the team.
   const form = FORM_LIST.find((candidate) => candidate.conduct.tellsTeam)?.name ?? '';
-  const store = heldOf(mail.ledger);
+  const store = heldOf(ledger);
   const queuedAt = now.toISOString();
   let queued = 0;
   for (const held of await store.ended(now)) {
-    const message = await teamDigest({ from }, schoolsTeamEmail, held, TEAM_NOTICES_PER_HOUR);
+    const listed = await Promise.all(held.notices.map((notice) => ledger.hasSent(listedMark(notice))));
+    const notices = held.notices.filter((_, i) => !listed[i]);
+    const told = Number(await ledger.kv.get(TOLD_PREFIX + held.hour)) || 0;
+    const more = Math.max(0, held.more - told);
+    if (notices.length + more === 0) {
+      store.done(held.hour, now);
+      continue;
+    }
+    const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
+    const message = await teamDigest(
+      { from },
+      schoolsTeamEmail,
+      { notices, more },
+      TEAM_NOTICES_PER_HOUR,
+      key,
+    );
     const job: MailJob = { kind: 'mail', message, email: schoolsTeamEmail, form, queuedAt };
     try {
       await mail.enqueue(job);
@@ -157,7 +187,10 @@ export async function queueTeamDigests(
       if (!mail.deadLetter) continue;
       await mail.deadLetter(job, reason).catch(() => undefined);
     }
-    await store.sent(held.hour);
+    await Promise.all(notices.map((notice) => ledger.markSent(listedMark(notice))));
+    if (more > 0)
+      await ledger.kv.put(TOLD_PREFIX + held.hour, String(held.more), { expirationTtl: HELD_TTL_SECONDS });
+    store.done(held.hour, now);
   }
   return queued;
 }
