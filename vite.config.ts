@@ -54,6 +54,9 @@ export default defineConfig({
               groups: [
                 // Its own tiny chunk: the entry needs it before first paint, and nothing else there.
                 { name: 'preload-helper', test: /vite[\\/]preload-helper/ },
+                // What the analytics module needs (a text page loads it alone, with consent, before
+                // the app: scripts/vite-plugins/boot-loader.ts), so it imports nothing of the shell.
+                { name: 'settings', test: /src[\\/]config[\\/](settings|constants)\.ts/ },
                 {
                   name: 'framework',
                   test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { pageModuleName } from '#src/config/site.ts';
-import { expect, test, untilHydrated } from './support/fixtures.ts';
+import { actUntilHydrated, expect, test } from './support/fixtures.ts';
 import { SITE_ROUTES } from './support/routes.ts';
 
 /**
@@ -37,7 +37,8 @@ async function requestsUntilLoadedAndHydrated(page: Page, path: string): Promise
     }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-hydrated'] });
   });
   await page.goto(path, { waitUntil: 'load' });
-  await untilHydrated(page);
+  // A text page loads its code at the visitor's first act (issue 57): the act comes after load.
+  await actUntilHydrated(page);
   return page.evaluate(() => {
     const hydratedAt = (window as unknown as { hydratedAt?: number }).hydratedAt;
     if (hydratedAt === undefined) throw new Error('The hydration moment was not recorded');

@@ -1,9 +1,8 @@
 import { useSyncExternalStore } from 'react';
+import { CONSENT_OPEN_ATTRIBUTE, CONSENT_STORAGE_KEY } from '#src/lib/page-marks.ts';
 
 /** 'unset' until the visitor chooses; the choice is kept in localStorage on this device. */
 export type ConsentChoice = 'granted' | 'denied' | 'unset';
-
-export const CONSENT_STORAGE_KEY = 'podling.analytics-consent.v1';
 
 const listeners = new Set<() => void>();
 let reopenRequested = false;
@@ -65,15 +64,16 @@ let lastState: ConsentState = SERVER_STATE;
 
 function snapshot(): ConsentState {
   const choice = memoryChoice ?? read();
+  // The banner shown again from 'Cookie settings' before the app loaded (the inline script:
+  // src/lib/page-marks.ts) stays open when the app takes over.
+  if (!lastState.hydrated && choice !== 'unset')
+    reopenRequested ||= document.documentElement.hasAttribute(CONSENT_OPEN_ATTRIBUTE);
   const bannerOpen = choice === 'unset' || reopenRequested;
   if (lastState.choice !== choice || lastState.bannerOpen !== bannerOpen || !lastState.hydrated) {
     lastState = { choice, bannerOpen, hydrated: true };
   }
   return lastState;
 }
-
-/** Marks <html> while the banner may show; global.css hides the banner without it. */
-export const CONSENT_OPEN_ATTRIBUTE = 'data-consent-open';
 
 /**
  * Inline in every prerendered page's head: shows the banner only when no choice is stored (storage
@@ -91,6 +91,7 @@ export function resetConsentForTests(): void {
   memoryChoice = null;
   reopenRequested = false;
   lastState = SERVER_STATE;
+  document.documentElement.removeAttribute(CONSENT_OPEN_ATTRIBUTE);
   try {
     window.localStorage.removeItem(CONSENT_STORAGE_KEY);
   } catch {
