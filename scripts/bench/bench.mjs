@@ -69,6 +69,8 @@ async function writeFloorPage(siteDir) {
   await writeFile(join(FLOOR, 'robots.txt'), 'User-agent: *\nAllow: /\n');
 }
 
+/** BENCH_ROUTES=/,/about: those routes only (and the floor). */
+const ONLY_ROUTES = process.env.BENCH_ROUTES?.split(',').map((route) => route.trim());
 /** Runs per audit (median reported). */
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5) || 5);
 /** @type {('mobile' | 'desktop')[]} */
@@ -99,6 +101,8 @@ async function auditOnce(url, port, preset) {
     preset === 'desktop' ? desktopConfig : undefined,
   );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  // The last report of each page, to read an audit's details (which scripts, which chains).
+  await writeFile(join(OUT, '..', `lhr${new URL(url).pathname.replace(/\//g, '_')}.json`), result.report);
   const { categories, audits } = result.lhr;
   /** @param {string} id */
   const score = (id) => Math.round((categories[id]?.score ?? 0) * 100);
@@ -227,7 +231,7 @@ const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFl
 const targets = [
   { route: FLOOR_ROUTE, url: `${floor.url}/`, jsKb: 0, jsTarget: false },
   ...bundle
-    .filter((b) => b.route !== '(404)')
+    .filter((b) => b.route !== '(404)' && (!ONLY_ROUTES || ONLY_ROUTES.includes(b.route)))
     .map((b) => ({
       route: b.route,
       url: `${site.url}${b.route}`,

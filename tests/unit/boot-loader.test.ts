@@ -116,14 +116,15 @@ describe('the boot loader in the page', () => {
     expect(imported).toEqual([]);
     vi.advanceTimersByTime(0);
     expect(disconnected).toBe(1);
-    expect(preloads()).toEqual(['/assets/framework.js', '/assets/page.js']);
+    // The entry is a preload too: no module is a request chained from the document.
+    expect(preloads()).toEqual(['/assets/framework.js', '/assets/page.js', '/assets/index-abc.js']);
     expect(imported).toEqual(['/assets/index-abc.js']);
     expect(document.head.querySelector('link[rel="manifest"]')?.getAttribute('href')).toBe(
       '/site.webmanifest',
     );
     vi.advanceTimersByTime(FIRST_PAINT_WAIT_MS);
     expect(imported).toHaveLength(1);
-    expect(preloads()).toHaveLength(2);
+    expect(preloads()).toHaveLength(3);
   });
 
   it('waits seconds for a slow first paint, and starts anyway should it never be reported', () => {
