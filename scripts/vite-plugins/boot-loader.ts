@@ -114,9 +114,10 @@ export function bootLoaderScript(
     'function boot(){',
     'if(started)return;started=true;',
     `var list=d.getElementById(${listId});`,
-    // The entry too: every module is a preload, fetched in parallel, none a chain from the document.
+    // The entry too: every module is a preload, fetched in parallel at low priority (the page has
+    // painted; its images come first), so none is a critical request chained from the document.
     `var hrefs=(list?JSON.parse(list.textContent||"[]"):[]).concat(${json(entryHref)});`,
-    'for(var i=0;i<hrefs.length;i++){var l=d.createElement("link");l.rel="modulepreload";l.href=hrefs[i];d.head.appendChild(l)}',
+    'for(var i=0;i<hrefs.length;i++){var l=d.createElement("link");l.rel="modulepreload";l.fetchPriority="low";l.href=hrefs[i];d.head.appendChild(l)}',
     waiting
       ? `import(${json(entryHref)}).catch(function(){started=false;clicked&&location.reload()});`
       : `import(${json(entryHref)});`,
