@@ -27,6 +27,14 @@ const APP_CODE = /\/assets\/(index|framework|shell|start)-[\w-]+\.js$/;
 /** What analytics loads alone: its module, the settings it reads, the preload helper, react-ga4, gtag. */
 const ANALYTICS_CODE = /\/assets\/(analytics|settings|preload-helper|dist)-[\w-]+\.js$|\/gtag\/js$/;
 
+/** The page views analytics is given, as `pageViews` reads them. */
+const VIEWS = {
+  about: ['/about', 'About Us | Podling'],
+  guidelines: ['/guidelines', 'User Guidelines | Podling'],
+  privacy: ['/privacy', 'Privacy Policy | Podling'],
+  terms: ['/terms', 'Terms & Conditions | Podling'],
+} as const satisfies Record<string, readonly [string, string]>;
+
 const banner = (page: Page) => page.getByRole('region', { name: CONSENT_TEXT.heading });
 const waitsForVisitor = (page: Page) =>
   page.evaluate((name) => document.documentElement.hasAttribute(name), WAITS_FOR_VISITOR_ATTRIBUTE);
@@ -78,7 +86,7 @@ test('reading, scrolling, the phone menu, Decline and Cookie settings load no sc
   await expect(banner(page)).toBeVisible();
   await banner(page).getByRole('button', { name: CONSENT_TEXT.accept }).click();
   await expect(banner(page)).toBeHidden();
-  await expect.poll(() => pageViews(page)).toEqual([['/privacy', 'Privacy Policy | Podling']]);
+  await expect.poll(() => pageViews(page)).toEqual([VIEWS.privacy]);
 });
 
 test('Accept loads the analytics code alone and counts the page view; the app, loaded at the first act, counts each client navigation once', async ({
@@ -90,7 +98,7 @@ test('Accept loads the analytics code alone and counts the page view; the app, l
   await untilReady(page);
   await banner(page).getByRole('button', { name: CONSENT_TEXT.accept }).click();
   await expect(banner(page)).toBeHidden();
-  await expect.poll(() => pageViews(page)).toEqual([['/about', 'About Us | Podling']]);
+  await expect.poll(() => pageViews(page)).toEqual([VIEWS.about]);
   expect(network.analyticsScript).toHaveLength(1);
   expect(scripts.filter((path) => !ANALYTICS_CODE.test(path))).toEqual([]);
   expect(await waitsForVisitor(page)).toBe(true);
@@ -101,12 +109,7 @@ test('Accept loads the analytics code alone and counts the page view; the app, l
   await page.evaluate(() => ((window as unknown as { sameDocument?: boolean }).sameDocument = true));
   await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
-  await expect
-    .poll(() => pageViews(page))
-    .toEqual([
-      ['/about', 'About Us | Podling'],
-      ['/terms', 'Terms & Conditions | Podling'],
-    ]);
+  await expect.poll(() => pageViews(page)).toEqual([VIEWS.about, VIEWS.terms]);
   expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
     true,
   );
@@ -120,22 +123,17 @@ test('with consent from an earlier visit, a text page loads the analytics code a
   await page.addInitScript((key) => localStorage.setItem(key, 'granted'), CONSENT_STORAGE_KEY);
   const scripts = watchScripts(page);
   await page.goto('/guidelines');
-  await expect.poll(() => pageViews(page)).toEqual([['/guidelines', 'User Guidelines | Podling']]);
+  await expect.poll(() => pageViews(page)).toEqual([VIEWS.guidelines]);
   expect(scripts.filter((path) => !ANALYTICS_CODE.test(path))).toEqual([]);
   expect(network.analyticsScript).toHaveLength(1);
   // A link followed before the app loads is an ordinary navigation, counted by the next page.
   await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy', exact: true }).click();
-  await expect.poll(() => pageViews(page)).toEqual([['/privacy', 'Privacy Policy | Podling']]);
+  await expect.poll(() => pageViews(page)).toEqual([VIEWS.privacy]);
   await page.keyboard.press('Tab');
   await untilHydrated(page);
   // The app takes over the page already counted (no second view of it) and counts the next.
   await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
-  await expect
-    .poll(() => pageViews(page))
-    .toEqual([
-      ['/privacy', 'Privacy Policy | Podling'],
-      ['/terms', 'Terms & Conditions | Podling'],
-    ]);
+  await expect.poll(() => pageViews(page)).toEqual([VIEWS.privacy, VIEWS.terms]);
 });
 
 test.describe('the first act', () => {

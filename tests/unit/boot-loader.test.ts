@@ -7,16 +7,7 @@ import {
   withBootLoader,
 } from '#scripts/vite-plugins/boot-loader.ts';
 import { HEADER_SCROLL_THRESHOLD_PX } from '#src/config/constants.ts';
-import {
-  CONSENT_CHOICE_ATTRIBUTE,
-  CONSENT_OPEN_ATTRIBUTE,
-  CONSENT_STORAGE_KEY,
-  COOKIE_SETTINGS_ATTRIBUTE,
-  CURRENT_YEAR_ATTRIBUTE,
-  HEADER_SCROLLED,
-  HYDRATED_ATTRIBUTE,
-  WAITS_FOR_VISITOR_ATTRIBUTE,
-} from '#src/lib/page-marks.ts';
+import * as marks from '#src/lib/page-marks.ts';
 
 const BUILT_INDEX = `<!doctype html>
 <html lang="en-GB">
@@ -175,12 +166,12 @@ describe('a page that waits for its visitor', () => {
     localStorage.clear();
     doc = document.implementation.createHTMLDocument('About Us | Podling');
     doc.body.innerHTML = `
-      <header class="site-header" ${HEADER_SCROLLED.attribute}="false"></header>
+      <header class="site-header" ${marks.HEADER_SCROLLED.attribute}="false"></header>
       <button type="button" id="app-button">Back to Home</button>
-      <p ${CURRENT_YEAR_ATTRIBUTE}="">© 2020 Podling Ltd. All rights reserved.</p>
-      <button type="button" ${COOKIE_SETTINGS_ATTRIBUTE}="">Cookie settings</button>
-      <button type="button" ${CONSENT_CHOICE_ATTRIBUTE}="granted">Accept analytics</button>
-      <button type="button" ${CONSENT_CHOICE_ATTRIBUTE}="denied">Reject analytics</button>
+      <p ${marks.CURRENT_YEAR_ATTRIBUTE}="">© 2020 Podling Ltd. All rights reserved.</p>
+      <button type="button" ${marks.COOKIE_SETTINGS_ATTRIBUTE}="">Cookie settings</button>
+      <button type="button" ${marks.CONSENT_CHOICE_ATTRIBUTE}="granted">Accept analytics</button>
+      <button type="button" ${marks.CONSENT_CHOICE_ATTRIBUTE}="denied">Reject analytics</button>
       <script type="application/json" id="${BOOT_MODULES_ID}">["/assets/framework.js"]</script>`;
     vi.stubGlobal('__bootImport', (href: string) => {
       imports.push(href);
@@ -205,25 +196,25 @@ describe('a page that waits for its visitor', () => {
 
   it('keeps the header, the year and the banner working, and loads nothing for them', async () => {
     run();
-    expect(html().hasAttribute(WAITS_FOR_VISITOR_ATTRIBUTE)).toBe(true);
-    expect(doc.querySelector(`[${CURRENT_YEAR_ATTRIBUTE}]`)?.textContent).toBe(
+    expect(html().hasAttribute(marks.WAITS_FOR_VISITOR_ATTRIBUTE)).toBe(true);
+    expect(doc.querySelector(`[${marks.CURRENT_YEAR_ATTRIBUTE}]`)?.textContent).toBe(
       `© ${new Date().getFullYear()} Podling Ltd. All rights reserved.`,
     );
     const header = doc.querySelector('header')!;
     vi.stubGlobal('scrollY', HEADER_SCROLL_THRESHOLD_PX + 1);
     window.dispatchEvent(new Event('scroll'));
-    expect(header.classList.contains(HEADER_SCROLLED.className)).toBe(true);
-    expect(header.getAttribute(HEADER_SCROLLED.attribute)).toBe('true');
+    expect(header.classList.contains(marks.HEADER_SCROLLED.className)).toBe(true);
+    expect(header.getAttribute(marks.HEADER_SCROLLED.attribute)).toBe('true');
     vi.stubGlobal('scrollY', HEADER_SCROLL_THRESHOLD_PX);
     window.dispatchEvent(new Event('scroll'));
-    expect(header.getAttribute(HEADER_SCROLLED.attribute)).toBe('false');
+    expect(header.getAttribute(marks.HEADER_SCROLLED.attribute)).toBe('false');
 
-    html().setAttribute(CONSENT_OPEN_ATTRIBUTE, '');
-    click(`[${CONSENT_CHOICE_ATTRIBUTE}="denied"]`);
-    expect(localStorage.getItem(CONSENT_STORAGE_KEY)).toBe('denied');
-    expect(html().hasAttribute(CONSENT_OPEN_ATTRIBUTE)).toBe(false);
-    click(`[${COOKIE_SETTINGS_ATTRIBUTE}]`);
-    expect(html().hasAttribute(CONSENT_OPEN_ATTRIBUTE)).toBe(true);
+    html().setAttribute(marks.CONSENT_OPEN_ATTRIBUTE, '');
+    click(`[${marks.CONSENT_CHOICE_ATTRIBUTE}="denied"]`);
+    expect(localStorage.getItem(marks.CONSENT_STORAGE_KEY)).toBe('denied');
+    expect(html().hasAttribute(marks.CONSENT_OPEN_ATTRIBUTE)).toBe(false);
+    click(`[${marks.COOKIE_SETTINGS_ATTRIBUTE}]`);
+    expect(html().hasAttribute(marks.CONSENT_OPEN_ATTRIBUTE)).toBe(true);
     key('PageDown');
     key(' ');
     await settle();
@@ -232,19 +223,19 @@ describe('a page that waits for its visitor', () => {
 
   it('Accept loads the analytics module alone, which counts the entry the page opened', async () => {
     run();
-    click(`[${CONSENT_CHOICE_ATTRIBUTE}="granted"]`);
+    click(`[${marks.CONSENT_CHOICE_ATTRIBUTE}="granted"]`);
     await settle();
-    expect(localStorage.getItem(CONSENT_STORAGE_KEY)).toBe('granted');
+    expect(localStorage.getItem(marks.CONSENT_STORAGE_KEY)).toBe('granted');
     expect(imports).toEqual([ANALYTICS]);
     expect(analytics.countPageView).toHaveBeenCalledWith('default', '/', 'About Us | Podling');
     // Withdrawn on the same page: analytics, loaded, is turned off.
-    click(`[${CONSENT_CHOICE_ATTRIBUTE}="denied"]`);
+    click(`[${marks.CONSENT_CHOICE_ATTRIBUTE}="denied"]`);
     await settle();
     expect(analytics.disableAnalytics).toHaveBeenCalledTimes(1);
   });
 
   it('with consent stored, counts the page view on load', async () => {
-    localStorage.setItem(CONSENT_STORAGE_KEY, 'granted');
+    localStorage.setItem(marks.CONSENT_STORAGE_KEY, 'granted');
     run();
     await settle();
     expect(imports).toEqual([ANALYTICS]);
@@ -262,14 +253,14 @@ describe('a page that waits for its visitor', () => {
     expect(clicks).toHaveBeenCalledTimes(1);
     const keys: string[] = [];
     doc.addEventListener('keydown', (event) => keys.push(event.key));
-    html().setAttribute(HYDRATED_ATTRIBUTE, 'true');
+    html().setAttribute(marks.HYDRATED_ATTRIBUTE, 'true');
     await settle();
     expect(clicks).toHaveBeenCalledTimes(2);
     expect(keys).toEqual(['Escape']);
-    expect(html().hasAttribute(WAITS_FOR_VISITOR_ATTRIBUTE)).toBe(false);
+    expect(html().hasAttribute(marks.WAITS_FOR_VISITOR_ATTRIBUTE)).toBe(false);
     // The app owns the page: the script leaves the banner's buttons to it.
-    click(`[${CONSENT_CHOICE_ATTRIBUTE}="granted"]`);
-    expect(localStorage.getItem(CONSENT_STORAGE_KEY)).toBeNull();
+    click(`[${marks.CONSENT_CHOICE_ATTRIBUTE}="granted"]`);
+    expect(localStorage.getItem(marks.CONSENT_STORAGE_KEY)).toBeNull();
   });
 
   it('when the app fails to load, a click it should have handled reloads the page', async () => {

@@ -5,7 +5,13 @@ import { CONSENT_OPEN_ATTRIBUTE, CONSENT_STORAGE_KEY } from '#src/lib/page-marks
 export type ConsentChoice = 'granted' | 'denied' | 'unset';
 
 const listeners = new Set<() => void>();
-let reopenRequested = false;
+// The banner shown again from 'Cookie settings' before the app loaded (a text page's inline script
+// marks <html>: src/lib/page-marks.ts) stays open when the app takes over. Read as this module
+// loads, before hydration renders the banner (which marks <html> too).
+let reopenRequested =
+  typeof document !== 'undefined' &&
+  read() !== 'unset' &&
+  document.documentElement.hasAttribute(CONSENT_OPEN_ATTRIBUTE);
 let memoryChoice: ConsentChoice | null = null;
 
 function read(): ConsentChoice {
@@ -64,10 +70,6 @@ let lastState: ConsentState = SERVER_STATE;
 
 function snapshot(): ConsentState {
   const choice = memoryChoice ?? read();
-  // The banner shown again from 'Cookie settings' before the app loaded (the inline script:
-  // src/lib/page-marks.ts) stays open when the app takes over.
-  if (!lastState.hydrated && choice !== 'unset')
-    reopenRequested ||= document.documentElement.hasAttribute(CONSENT_OPEN_ATTRIBUTE);
   const bannerOpen = choice === 'unset' || reopenRequested;
   if (lastState.choice !== choice || lastState.bannerOpen !== bannerOpen || !lastState.hydrated) {
     lastState = { choice, bannerOpen, hydrated: true };
