@@ -110,9 +110,10 @@ export function bootLoaderScript(
   const script = [
     '(function(d){',
     waiting ? waitingScript(waiting) : '',
-    'var started=false;',
+    waiting ? 'var started=false;' : '',
     'function boot(){',
-    'if(started)return;started=true;',
+    // Only a page that waits for its visitor calls it more than once (each act, until it loads).
+    waiting ? 'if(started)return;started=true;' : '',
     `var list=d.getElementById(${listId});`,
     // The entry too: every module is a preload, fetched in parallel at low priority (the page has
     // painted; its images come first), so none is a critical request chained from the document.

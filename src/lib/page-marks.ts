@@ -12,13 +12,13 @@ export const CONSENT_STORAGE_KEY = 'podling.analytics-consent.v1';
 export const CONSENT_OPEN_ATTRIBUTE = 'data-consent-open';
 
 /** On the banner's buttons: the choice each one stores ('granted' or 'denied'). */
-export const CONSENT_CHOICE_ATTRIBUTE = 'data-consent-choice';
+export const CONSENT_CHOICE_ATTRIBUTE = 'data-consent';
 
 /** On the footer's 'Cookie settings' control, which shows the banner again. */
-export const COOKIE_SETTINGS_ATTRIBUTE = 'data-cookie-settings';
+export const COOKIE_SETTINGS_ATTRIBUTE = 'data-cookies';
 
 /** On the footer's copyright line: its four-digit year is the current one. */
-export const CURRENT_YEAR_ATTRIBUTE = 'data-current-year';
+export const CURRENT_YEAR_ATTRIBUTE = 'data-year';
 
 /** The header past its scroll threshold: the attribute says 'true', the class makes it translucent. */
 export const HEADER_SCROLLED = { attribute: 'data-scrolled', className: 'site-header--scrolled' } as const;

@@ -106,11 +106,12 @@ test.describe('prerendered HTML', () => {
 test('the home page, compressed as the edge does, with its headers fits the first TCP window (14.6 KB)', async () => {
   const html = await readFile(join(BUILD, 'index.html'));
   const body = brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }).length;
-  // The headers _headers gives every page, and about 200 bytes of the host's own (status, date, type).
+  // The headers _headers gives every page, and 300 bytes of the host's own (status, date, type,
+  // cache, length: 298 through the bench's stand-in edge, measured).
   const headers =
     /\/\*\n([\s\S]*?)\n\/assets/.exec(await readFile(join(BUILD, '_headers'), 'utf8'))?.[1] ?? '';
   expect(headers).toContain('Content-Security-Policy');
-  expect(body + headers.length + 200).toBeLessThanOrEqual(14_600);
+  expect(body + headers.length + 300).toBeLessThanOrEqual(14_600);
 });
 
 test.describe('with JavaScript disabled', () => {

@@ -25,7 +25,7 @@ function watchScripts(page: Page): string[] {
 /** The app's own code: the entry, the framework and the shell every page boots with. */
 const APP_CODE = /\/assets\/(index|framework|shell|start)-[\w-]+\.js$/;
 /** What analytics loads alone: its module, the settings it reads, the preload helper, react-ga4, gtag. */
-const ANALYTICS_CODE = /\/assets\/(analytics|settings|preload-helper|dist)-[\w-]+\.js$|\/gtag\/js$/;
+const ANALYTICS_CODE = /\/assets\/(analytics|settings|dist)-[\w-]+\.js$|\/gtag\/js$/;
 
 /** The page views analytics is given, as `pageViews` reads them. */
 const VIEWS = {

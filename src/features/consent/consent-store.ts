@@ -81,7 +81,7 @@ function snapshot(): ConsentState {
  * Inline in every prerendered page's head: shows the banner only when no choice is stored (storage
  * blocked counts as none). Without JavaScript it stays hidden: its buttons could not work.
  */
-export const CONSENT_OPEN_SCRIPT = `try{localStorage.getItem(${JSON.stringify(CONSENT_STORAGE_KEY)})||document.documentElement.setAttribute(${JSON.stringify(CONSENT_OPEN_ATTRIBUTE)},'')}catch(e){document.documentElement.setAttribute(${JSON.stringify(CONSENT_OPEN_ATTRIBUTE)},'')}`;
+export const CONSENT_OPEN_SCRIPT = `(function(h){try{if(localStorage.getItem(${JSON.stringify(CONSENT_STORAGE_KEY)}))return}catch(e){}h.setAttribute(${JSON.stringify(CONSENT_OPEN_ATTRIBUTE)},"")})(document.documentElement)`;
 
 /** The current choice and whether the banner shows; the prerendered page renders it open. */
 export function useConsent(): ConsentState {
