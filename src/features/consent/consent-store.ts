@@ -68,8 +68,13 @@ type ConsentState = { choice: ConsentChoice; bannerOpen: boolean; hydrated: bool
 const SERVER_STATE: ConsentState = { choice: 'unset', bannerOpen: true, hydrated: false };
 let lastState: ConsentState = SERVER_STATE;
 
+/** The visitor's choice now (outside React: a callback that runs later than it was asked for). */
+export function currentConsent(): ConsentChoice {
+  return memoryChoice ?? read();
+}
+
 function snapshot(): ConsentState {
-  const choice = memoryChoice ?? read();
+  const choice = currentConsent();
   const bannerOpen = choice === 'unset' || reopenRequested;
   if (lastState.choice !== choice || lastState.bannerOpen !== bannerOpen || !lastState.hydrated) {
     lastState = { choice, bannerOpen, hydrated: true };
