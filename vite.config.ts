@@ -52,8 +52,13 @@ export default defineConfig({
             // shell every page needs (frame, config, consent). Fewer requests and less gzip overhead.
             codeSplitting: {
               groups: [
-                // Its own tiny chunk: the entry needs it before first paint, and nothing else there.
-                { name: 'preload-helper', test: /vite[\\/]preload-helper/ },
+                // One small chunk: what the entry needs first (Vite's preload helper) and what the
+                // analytics module needs (a text page loads it alone, with consent, before the app:
+                // scripts/vite-plugins/boot-loader.ts), so analytics imports nothing of the shell.
+                {
+                  name: 'settings',
+                  test: /vite[\\/]preload-helper|src[\\/]config[\\/](settings|constants)\.ts/,
+                },
                 {
                   name: 'framework',
                   test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,

@@ -5,7 +5,7 @@
  * (default 5: TBT varies on a shared machine), interleaved (every route once, then again) so a noisy
  * moment spreads over all routes. BENCH_PRESETS=mobile,desktop adds desktop. Not in `npm test`.
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -20,13 +20,15 @@ import {
   loadRouteTable,
   measureRoutes,
 } from './bundle-report.mjs';
+import { writeFloorPage } from './floor.mjs';
 
 const OUT = 'node_modules/.bench/site';
 /** Where the build puts the site's files (the Worker's build is beside it, in podling_site/). */
 const SITE_FILES = join(OUT, 'client');
 const FLOOR = 'node_modules/.bench/floor';
-const PORT = 4700;
-const FLOOR_PORT = 4701;
+/** The site's port (BENCH_PORT; the floor's is the next, each origin's preview 10 above). */
+const PORT = Number(process.env.BENCH_PORT) || 4700;
+const FLOOR_PORT = PORT + 1;
 const TARGETS = {
   score: 100,
   lcpRatio: 1.2,
@@ -34,32 +36,12 @@ const TARGETS = {
   cls: 0,
   tbtMs: 50,
   jsKb: JS_BEFORE_INTERACTION_BUDGET_KB,
+  /** unused-javascript and network-dependency-tree-insight (issue 57). */
+  insight: 0.9,
 };
 
-/** The floor: the home hero with the home page's CSS and icon link, no JavaScript. @param {string} siteDir */
-async function writeFloorPage(siteDir) {
-  const html = await readFile(join(siteDir, 'index.html'), 'utf8');
-  const start = html.indexOf('<section class="home-hero"');
-  const end = html.indexOf('</section>', start) + '</section>'.length;
-  if (start < 0) throw new Error('The home hero section was not found in index.html');
-  let css = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]).join('');
-  // Stylesheets the page links (and does not merely mark as inlined) count as its CSS too.
-  for (const match of html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="\/([^"]+)"[^>]*>/g)) {
-    if (!/\sdisabled[\s/>]/.test(match[0]))
-      css += await readFile(join(siteDir, /** @type {string} */ (match[1])), 'utf8');
-  }
-  const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? 'Home';
-  const description = /<meta name="description" content="([^"]*)"/.exec(html)?.[1] ?? '';
-  // The page's own icon link: without one, the browser asks for /favicon.ico during the load.
-  const icon = /<link rel="icon"[^>]*>/.exec(html)?.[0] ?? '';
-  await mkdir(FLOOR, { recursive: true });
-  await writeFile(
-    join(FLOOR, 'index.html'),
-    `<!doctype html><html lang="en-GB"><head><meta charset="UTF-8" /><meta name="viewport" content="width=device-width, initial-scale=1.0" /><title>${title}</title><meta name="description" content="${description}" />${icon}<style>${css}</style></head><body><main>${html.slice(start, end)}</main></body></html>`,
-  );
-  await writeFile(join(FLOOR, 'robots.txt'), 'User-agent: *\nAllow: /\n');
-}
-
+/** BENCH_ROUTES=/,/about: those routes only (and the floor). */
+const ONLY_ROUTES = process.env.BENCH_ROUTES?.split(',').map((route) => route.trim());
 /** Runs per audit (median reported). */
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5) || 5);
 /** @type {('mobile' | 'desktop')[]} */
@@ -69,7 +51,7 @@ const PRESETS = (process.env.BENCH_PRESETS ?? 'mobile')
   .filter((name) => name === 'mobile' || name === 'desktop');
 /** Lighthouse occasionally fails to trace a load (no paint recorded); such a run is repeated. */
 const MAX_ATTEMPTS = 3;
-const FLOOR_ROUTE = 'floor (hero only)';
+const FLOOR_ROUTE = 'floor (bare hero)';
 
 /** @param {number[]} values */
 function median(values) {
@@ -90,11 +72,18 @@ async function auditOnce(url, port, preset) {
     preset === 'desktop' ? desktopConfig : undefined,
   );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  // The last report of each page, to read an audit's details (which scripts, which chains).
+  await writeFile(join(OUT, '..', `lhr${new URL(url).pathname.replace(/\//g, '_')}.json`), result.report);
   const { categories, audits } = result.lhr;
   /** @param {string} id */
   const score = (id) => Math.round((categories[id]?.score ?? 0) * 100);
   /** @param {string} id */
   const value = (id) => audits[id]?.numericValue ?? Number.NaN;
+  /** An insight's or opportunity's score (1 passes); NaN where Lighthouse gives none. @param {string} id */
+  const scoreOf = (id) => audits[id]?.score ?? Number.NaN;
+  const breakdown = /** @type {{ items?: { group?: string, duration?: number }[] } | undefined} */ (
+    audits['mainthread-work-breakdown']?.details
+  );
   const failing = Object.values(audits)
     .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
     .map((a) => a.id);
@@ -108,6 +97,10 @@ async function auditOnce(url, port, preset) {
     tbtMs: value('total-blocking-time'),
     cls: value('cumulative-layout-shift'),
     totalKb: value('total-byte-weight') / 1024,
+    // Lighthouse's figure: the main thread's time observed in the load, times its CPU slowdown (4).
+    scriptEvalMs: breakdown?.items?.find((item) => item.group === 'scriptEvaluation')?.duration ?? 0,
+    unusedJs: scoreOf('unused-javascript'),
+    dependencyTree: scoreOf('network-dependency-tree-insight'),
     failing,
   };
 }
@@ -195,7 +188,7 @@ async function warmCompression(url, dir) {
 
 process.env.VITE_SITE_URL = `http://127.0.0.1:${PORT}`;
 await (await createBuilder({ logLevel: 'warn', build: { outDir: OUT, emptyOutDir: true } })).buildApp();
-await writeFloorPage(SITE_FILES);
+await writeFloorPage(SITE_FILES, FLOOR);
 const site = await serveBehindEdge(OUT, PORT);
 const floor = await serveBehindEdge(FLOOR, FLOOR_PORT, true);
 const bundle = await measureRoutes(SITE_FILES, await loadRouteTable());
@@ -209,7 +202,7 @@ const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFl
 const targets = [
   { route: FLOOR_ROUTE, url: `${floor.url}/`, jsKb: 0, jsTarget: false },
   ...bundle
-    .filter((b) => b.route !== '(404)')
+    .filter((b) => b.route !== '(404)' && (!ONLY_ROUTES || ONLY_ROUTES.includes(b.route)))
     .map((b) => ({
       route: b.route,
       url: `${site.url}${b.route}`,
@@ -254,6 +247,9 @@ for (const preset of PRESETS) {
     ['a11y', (r) => String(r.accessibility)],
     ['bp', (r) => String(r.bestPractices)],
     ['seo', (r) => String(r.seo)],
+    ['script ms', (r) => r.scriptEvalMs.toFixed(0)],
+    ['unused-js', (r) => r.unusedJs.toFixed(2)],
+    ['dep-tree', (r) => r.dependencyTree.toFixed(2)],
     ['total KB', (r) => r.totalKb.toFixed(1)],
   ];
   const table = [columns.map(([header]) => header)];
@@ -276,6 +272,13 @@ for (const preset of PRESETS) {
     if (lcpRatio > TARGETS.lcpRatio) problems.push(`LCP ${lcpRatio.toFixed(2)}× floor`);
     if (r.cls > TARGETS.cls) problems.push(`CLS ${r.cls.toFixed(3)}`);
     if (r.tbtMs >= TARGETS.tbtMs) problems.push(`TBT ${r.tbtMs.toFixed(0)} ms`);
+    /** @type {[string, number][]} */
+    const insights = [
+      ['unused-javascript', r.unusedJs],
+      ['network-dependency-tree-insight', r.dependencyTree],
+    ];
+    for (const [name, score] of insights)
+      if (score < TARGETS.insight) problems.push(`${name} ${score.toFixed(2)}`);
     if (target.jsTarget && target.jsKb > TARGETS.jsKb) problems.push(`JS ${target.jsKb.toFixed(1)} KB`);
     const failing = r.failing.join(', ') || 'none';
     if (problems.length > 0)
@@ -288,6 +291,6 @@ for (const preset of PRESETS) {
 const jsTargetRoutes = targets.filter((target) => target.jsTarget).map((target) => target.route);
 console.log(
   `\nTargets (mobile): FCP ≤ ${TARGETS.fcpRatio}× and LCP ≤ ${TARGETS.lcpRatio}× the floor, TBT < ${TARGETS.tbtMs} ms, ` +
-    `CLS ${TARGETS.cls}, categories ${TARGETS.score}, JS ≤ ${TARGETS.jsKb} KB on ${jsTargetRoutes.join(' ')}.`,
+    `CLS ${TARGETS.cls}, categories ${TARGETS.score}, insights ≥ ${TARGETS.insight}, JS ≤ ${TARGETS.jsKb} KB on ${jsTargetRoutes.join(' ')}.`,
 );
 console.log(misses.length === 0 ? 'All mobile targets met.' : `Mobile targets missed:\n${misses.join('\n')}`);

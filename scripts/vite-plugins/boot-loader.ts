@@ -3,8 +3,22 @@
  * would fetch those while it parses the HTML, so the first paint would share the phone's connection
  * (and, in Lighthouse's model, wait) on code that only hydrates what is on screen. One inline script
  * waits for the first contentful paint, then preloads the page's whole boot list at once and imports
- * the entry; the same on every page, so the CSP allows it by one hash. `vite` (dev) keeps index.html's.
+ * the entry; the same on every page of a kind, so the CSP allows it by two hashes. A text page waits
+ * for its visitor's first act instead (docs/decisions/0020-text-pages-wait-for-the-visitor.md).
+ * `vite` (dev) keeps index.html's.
  */
+import { minifySync } from 'vite';
+import { HEADER_SCROLL_THRESHOLD_PX } from '#src/config/constants.ts';
+import {
+  CONSENT_CHOICE_ATTRIBUTE,
+  CONSENT_OPEN_ATTRIBUTE,
+  CONSENT_STORAGE_KEY,
+  COOKIE_SETTINGS_ATTRIBUTE,
+  CURRENT_YEAR_ATTRIBUTE,
+  HEADER_SCROLLED,
+  HYDRATED_ATTRIBUTE,
+  WAITS_FOR_VISITOR_ATTRIBUTE,
+} from '#src/lib/page-marks.ts';
 
 /** id of the JSON list of modules the loader preloads right after first paint. */
 export const BOOT_MODULES_ID = 'boot-modules';
@@ -21,49 +35,122 @@ const ENTRY_SCRIPT_PATTERN = /\s*<script type="module"(?: crossorigin)? src="([^
 /** The manifest link: Chrome fetches it as the page loads, for installing only; the loader adds it later. */
 const MANIFEST_LINK_PATTERN = /\s*<link rel="manifest" href="([^"]+)" \/>/;
 
+/** Keys that only scroll the page (or are modifiers): pressing them is reading, not acting. */
+const READING_KEYS = [
+  ...[' ', 'PageDown', 'PageUp', 'ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End'],
+  ...['Shift', 'Control', 'Alt', 'Meta'],
+];
+
+/** A page that waits for its visitor: the analytics module the script loads (with consent) alone. */
+export interface WaitingPage {
+  analyticsHref: string;
+}
+
+const json = JSON.stringify;
+
+/**
+ * Before the app loads on a page that waits for its visitor: the header's translucency past its
+ * threshold, the footer's year, 'Cookie settings', the banner's choice stored, and with consent the
+ * analytics module alone, counting this history entry's page view once (src/lib/analytics.ts). The
+ * first act (a click on a control other than a link, the menu's toggle or these; a key other than a
+ * reading key; keyboard focus on a control) boots the app, which then replays that act's clicks and
+ * keys; if the app fails to load, a click it should have handled reloads the page.
+ */
+function waitingScript({ analyticsHref }: WaitingPage): string {
+  const attribute = (name: string) => `"[${name}]"`;
+  return [
+    `var h=d.documentElement,H=${json(HYDRATED_ATTRIBUTE)},W=${json(WAITS_FOR_VISITOR_ATTRIBUTE)},O=${json(CONSENT_OPEN_ATTRIBUTE)},K=${json(CONSENT_STORAGE_KEY)},C=${json(CONSENT_CHOICE_ATTRIBUTE)},replays=[],clicked=false,analytics=null;`,
+    'h.setAttribute(W,"");',
+    'function app(){return h.getAttribute(H)==="true"}',
+    `var header=d.querySelector(${attribute(HEADER_SCROLLED.attribute)});`,
+    `function onScroll(){var s=window.scrollY>${HEADER_SCROLL_THRESHOLD_PX};header.classList.toggle(${json(HEADER_SCROLLED.className)},s);header.setAttribute(${json(HEADER_SCROLLED.attribute)},String(s))}`,
+    'if(header){onScroll();window.addEventListener("scroll",function(){app()||onScroll()},{passive:true})}',
+    `var year=d.querySelector(${attribute(CURRENT_YEAR_ATTRIBUTE)});`,
+    'if(year)year.textContent=year.textContent.replace(/\\d{4}/,new Date().getFullYear());',
+    'function count(){',
+    `analytics=analytics||import(${json(analyticsHref)});`,
+    'analytics.then(function(m){m.countPageView(history.state&&history.state.key||"default",location.pathname+location.search,d.title)})',
+    '}',
+    'try{localStorage.getItem(K)==="granted"&&count()}catch(e){}',
+    'function act(replay){if(replay)replays.push(replay);boot()}',
+    'd.addEventListener("click",function(e){',
+    'var t=e.target;if(app()||!t.closest)return;',
+    'var choice=t.closest("["+C+"]");',
+    'if(choice){var c=choice.getAttribute(C);try{localStorage.setItem(K,c)}catch(x){}h.removeAttribute(O);',
+    'if(c==="granted")count();else if(analytics)analytics.then(function(m){m.disableAnalytics()});return}',
+    `if(t.closest(${attribute(COOKIE_SETTINGS_ATTRIBUTE)})){h.setAttribute(O,"");return}`,
+    'var b=t.closest("button,input,select,textarea,label");',
+    'if(b){clicked=true;act(b.matches("button[type=button]")&&function(){b.click()})}',
+    '},true);',
+    `var reading=${json(READING_KEYS)};`,
+    'd.addEventListener("keydown",function(e){',
+    'if(app()||reading.indexOf(e.key)>=0)return;',
+    'var t=e.target,k=e.key;act(function(){t.dispatchEvent(new KeyboardEvent("keydown",{key:k,bubbles:true}))})',
+    '},true);',
+    'd.addEventListener("focusin",function(e){app()||!e.target.matches||!e.target.matches(":focus-visible")||act()},true);',
+    'new MutationObserver(function(r,o){if(!app())return;o.disconnect();h.removeAttribute(W);for(var i=0;i<replays.length;i++)replays[i]&&replays[i]()}).observe(h,{attributes:true,attributeFilter:[H]});',
+  ].join('');
+}
+
 /**
  * The inline loader for an entry module: ES5 apart from import(), which every browser that runs the
- * site's modules supports. A failure to load is left to the console, as with a module script.
+ * site's modules supports. After the first paint (up to `FIRST_PAINT_WAIT_MS`) it boots the app, or
+ * on a page that waits for its visitor (`waiting`) only adds the manifest link and boots on the first
+ * act. A failure to load is left to the console, as with a module script.
  */
-export function bootLoaderScript(entryHref: string, manifestHref: string | null): string {
-  const entry = JSON.stringify(entryHref);
-  const listId = JSON.stringify(BOOT_MODULES_ID);
+export function bootLoaderScript(
+  entryHref: string,
+  manifestHref: string | null,
+  waiting?: WaitingPage,
+): string {
+  const listId = json(BOOT_MODULES_ID);
   const manifest = manifestHref
-    ? `var m=d.createElement("link");m.rel="manifest";m.href=${JSON.stringify(manifestHref)};d.head.appendChild(m);`
+    ? `var m=d.createElement("link");m.rel="manifest";m.href=${json(manifestHref)};d.head.appendChild(m);`
     : '';
-  return [
+  const script = [
     '(function(d){',
-    'var started=false;',
+    waiting ? waitingScript(waiting) : '',
+    waiting ? 'var started=false;' : '',
     'function boot(){',
-    'if(started)return;started=true;',
+    // Only a page that waits for its visitor calls it more than once (each act, until it loads).
+    waiting ? 'if(started)return;started=true;' : '',
     `var list=d.getElementById(${listId});`,
-    'var hrefs=list?JSON.parse(list.textContent||"[]"):[];',
-    'for(var i=0;i<hrefs.length;i++){var l=d.createElement("link");l.rel="modulepreload";l.href=hrefs[i];d.head.appendChild(l)}',
-    `import(${entry});`,
-    manifest,
+    // The entry too: every module is a preload, fetched in parallel at low priority (the page has
+    // painted; its images come first), so none is a critical request chained from the document.
+    `var hrefs=(list?JSON.parse(list.textContent||"[]"):[]).concat(${json(entryHref)});`,
+    'for(var i=0;i<hrefs.length;i++){var l=d.createElement("link");l.rel="modulepreload";l.fetchPriority="low";l.href=hrefs[i];d.head.appendChild(l)}',
+    waiting
+      ? `import(${json(entryHref)}).catch(function(){started=false;clicked&&location.reload()});`
+      : `import(${json(entryHref)});`,
     '}',
+    'var done=false;',
+    `function painted(){if(done)return;done=true;${manifest}${waiting ? '' : 'boot()'}}`,
     // After the paint's task, not inside it.
-    'function soon(){setTimeout(boot,0)}',
+    'function soon(){setTimeout(painted,0)}',
     'var P=window.PerformanceObserver;',
     'if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0){',
-    `setTimeout(boot,${FIRST_PAINT_WAIT_MS});`,
+    `setTimeout(painted,${FIRST_PAINT_WAIT_MS});`,
     'new P(function(entries,observer){',
     'if(entries.getEntriesByName("first-contentful-paint").length){observer.disconnect();soon()}',
     '}).observe({type:"paint",buffered:true})',
     '}else requestAnimationFrame(soon);',
     '})(document)',
   ].join('');
+  // Every byte is in each page's first window (a text page's scripts are held to 1.5 KB gzip).
+  const { code, errors } = minifySync('boot-loader.js', script, { compress: { target: 'es2020' } });
+  if (errors.length > 0) throw new Error(`The boot loader does not minify: ${errors[0]?.message ?? ''}`);
+  return code.trim().replace(/;$/, '');
 }
 
 /**
  * Replaces the built index.html's entry module script (and its manifest link) with the inline
  * loader at the end of <body>, after the content it hydrates.
  */
-export function withBootLoader(html: string): string {
+export function withBootLoader(html: string, waiting?: WaitingPage): string {
   const entry = ENTRY_SCRIPT_PATTERN.exec(html);
   if (!entry?.[1]) throw new Error('The built index.html has no entry module script to replace');
   const manifest = MANIFEST_LINK_PATTERN.exec(html);
-  const script = bootLoaderScript(entry[1], manifest?.[1] ?? null);
+  const script = bootLoaderScript(entry[1], manifest?.[1] ?? null, waiting);
   return html
     .replace(entry[0], '')
     .replace(manifest?.[0] ?? '', '')

@@ -25,10 +25,14 @@ export interface PrerenderedPage {
   modulePath: string | null;
   /** The page keeps its prerendered markup when it hydrates: its chunk is not in its boot list. */
   isStatic: boolean;
+  /** A text page: it loads no JavaScript until its visitor acts (boot-loader.ts). */
+  waitsForVisitor: boolean;
 }
 
 const SSR_ENTRY = 'src/entry-server.tsx';
 const CLIENT_START_MODULE = 'src/app/start.tsx';
+/** The one module a page that waits for its visitor loads before the app: analytics, with consent. */
+const ANALYTICS_MODULE = 'src/lib/analytics.ts';
 
 /** A page's boot list (boot-loader.ts), in load order: the chunks behind the start module and its own. */
 function hydrationChunks(manifest: Manifest, modulePath: string | null): ManifestChunk[] {
@@ -108,7 +112,10 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
       (await readFile(join(outDir, 'index.html'), 'utf8')).replace(/\s*<link rel="stylesheet"[^>]*>/g, ''),
       outDir,
     );
-    const indexHtml = withBootLoader(builtIndexHtml);
+    const analytics = manifest[ANALYTICS_MODULE];
+    if (!analytics) throw new Error(`${ANALYTICS_MODULE} is not a chunk of the client build`);
+    const eagerHtml = withBootLoader(builtIndexHtml);
+    const waitingHtml = withBootLoader(builtIndexHtml, { analyticsHref: `/${analytics.file}` });
     const pages = await server.prerenderAll();
     const documents = [];
     for (const page of pages) {
@@ -119,17 +126,21 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
       ].join('\n    ');
       documents.push({
         page,
-        html: indexHtml.replace('<!--app-head-->', () => head).replace('<!--app-html-->', () => page.html),
+        html: (page.waitsForVisitor ? waitingHtml : eagerHtml)
+          .replace('<!--app-head-->', () => head)
+          .replace('<!--app-html-->', () => page.html),
       });
     }
-    // Inline scripts (if any) are allowed by hash, in the header and in each page's fallback.
+    // Inline scripts are allowed by hash: all of them in the header, each page's own in its fallback
+    // (the home page's bytes count against its first window: docs/speed.md).
     const scriptHashes = [...new Set(documents.flatMap(({ html }) => inlineScriptHashes(html)))];
-    const securityMeta = [
-      `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(settings.current, { forMeta: true, scriptHashes })}" />`,
-      '<meta name="referrer" content="strict-origin-when-cross-origin" />',
-    ].join('\n    ');
+    const securityMeta = (html: string) =>
+      [
+        `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(settings.current, { forMeta: true, scriptHashes: inlineScriptHashes(html) })}" />`,
+        '<meta name="referrer" content="strict-origin-when-cross-origin" />',
+      ].join('\n    ');
     const charset = '<meta charset="UTF-8" />';
-    const withMeta = (html: string) => html.replace(charset, () => `${charset}\n    ${securityMeta}`);
+    const withMeta = (html: string) => html.replace(charset, () => `${charset}\n    ${securityMeta(html)}`);
     const write = async (path: string, text: string) => {
       await mkdir(dirname(join(outDir, path)), { recursive: true });
       await writeFile(join(outDir, path), withMeta(text));

@@ -30,21 +30,20 @@ export function contentSecurityPolicy(
   const storage = settings.storageMode === 'direct' ? [new URL(settings.airtableEndpointUrl).origin] : [];
   const gaScript = new URL(settings.gaScriptUrl).origin;
   const analytics = [gaScript, ...GA_COLLECT_HOSTS];
+  // Fonts, media and the manifest fall back to default-src ('self'): not repeated, since every
+  // byte of the header counts against the home page's first window (docs/speed.md).
   const directives = [
     ['default-src', "'self'"],
     ['script-src', "'self'", ...scriptHashes, gaScript],
     // React style attributes and the toast library's injected styles.
     ['style-src', "'self'", "'unsafe-inline'"],
     ['img-src', "'self'", 'data:', ...analytics],
-    ['font-src', "'self'"],
     ['connect-src', "'self'", ...storage, ...analytics],
     // Embeds: the privacy-enhanced video player and the booking calendar.
     ['frame-src', VIDEO.embedOrigin, CALENDAR.embedOrigin],
-    ['media-src', "'self'"],
     ['object-src', "'none'"],
     ['base-uri', "'self'"],
     ['form-action', "'self'"],
-    ['manifest-src', "'self'"],
     ['worker-src', "'none'"],
   ];
   if (!forMeta) directives.push(['frame-ancestors', "'none'"]);

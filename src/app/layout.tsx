@@ -3,6 +3,7 @@ import { Footer } from '#src/components/footer.tsx';
 import { Header } from '#src/components/header.tsx';
 import { ConsentBanner } from '#src/features/consent/consent-banner.tsx';
 import { reopenConsent } from '#src/features/consent/consent-store.ts';
+import { HYDRATED_ATTRIBUTE } from '#src/lib/page-marks.ts';
 import { whenIdleAfterLoad } from '#src/lib/when-idle-after-load.ts';
 
 // Toasts only follow a form's submit: the toast area's code is not part of any page's first load.
@@ -25,7 +26,7 @@ function DeferredToaster() {
 export function Layout({ children }: { children: ReactNode }) {
   useEffect(() => {
     // Marks the moment React owns the prerendered page (tests wait for it before interacting).
-    document.documentElement.dataset.hydrated = 'true';
+    document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, 'true');
   }, []);
   return (
     <>

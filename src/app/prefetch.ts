@@ -1,5 +1,6 @@
 import { internalPathOf, routePath } from './internal-path.ts';
 import { preloadRoute, type RouteDefinition } from './routes.tsx';
+import { HYDRATED_ATTRIBUTE } from '#src/lib/page-marks.ts';
 import { whenIdleAfterLoad } from '#src/lib/when-idle-after-load.ts';
 
 /** How close to the viewport a link must come before its page's code is fetched. */
@@ -8,16 +9,16 @@ const NEAR_VIEWPORT_MARGIN = '200px';
 /** Calls back once the layout has marked the page hydrated (data-hydrated on <html>). */
 function afterHydration(callback: () => void): () => void {
   const root = document.documentElement;
-  if (root.dataset.hydrated === 'true') {
+  if (root.getAttribute(HYDRATED_ATTRIBUTE) === 'true') {
     callback();
     return () => undefined;
   }
   const observer = new MutationObserver(() => {
-    if (root.dataset.hydrated !== 'true') return;
+    if (root.getAttribute(HYDRATED_ATTRIBUTE) !== 'true') return;
     observer.disconnect();
     callback();
   });
-  observer.observe(root, { attributes: true, attributeFilter: ['data-hydrated'] });
+  observer.observe(root, { attributes: true, attributeFilter: [HYDRATED_ATTRIBUTE] });
   return () => observer.disconnect();
 }
 

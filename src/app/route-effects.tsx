@@ -34,13 +34,12 @@ export function RouteEffects({ route }: { route: RouteDefinition }) {
 
   useEffect(() => {
     if (consent === 'granted') {
-      // Enabled here as well: the consent hook's own import of the module may resolve later.
-      void import('#src/lib/analytics.ts').then(async (analytics) => {
-        await analytics.enableAnalytics();
-        await analytics.trackPageView(location.pathname + location.search, title);
-      });
+      // Once per history entry: the page's inline script may have counted this one already.
+      void import('#src/lib/analytics.ts').then((analytics) =>
+        analytics.countPageView(location.key, location.pathname + location.search, title),
+      );
     }
-  }, [consent, location.pathname, location.search, title]);
+  }, [consent, location.key, location.pathname, location.search, title]);
 
   useEffect(() => {
     const isFirst = firstRender.current;

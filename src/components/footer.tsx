@@ -4,7 +4,6 @@ import { NavItemLink, visibleNavItems } from './nav-item-link.tsx';
 import { SocialLinks } from './social-links.tsx';
 import { flags } from '#src/config/flags.ts';
 import {
-  COMPANY_NAME,
   CONTACT_EMAIL,
   FOOTER_COLUMNS,
   LINKS,
@@ -12,12 +11,8 @@ import {
   ROUTE_PATHS,
   TAGLINE,
 } from '#src/config/site.ts';
-
-export const FOOTER_TEXT = {
-  cookieSettings: 'Cookie settings',
-  contact: 'Contact us:',
-  copyright: (year: number) => `© ${year} ${COMPANY_NAME}. All rights reserved.`,
-} as const;
+import { FOOTER_TEXT } from '#src/content/footer.ts';
+import { COOKIE_SETTINGS_ATTRIBUTE, CURRENT_YEAR_ATTRIBUTE } from '#src/lib/page-marks.ts';
 
 type Props = {
   onOpenCookieSettings: () => void;
@@ -55,11 +50,16 @@ export function Footer({
         ))}
       </div>
       <div className="site-footer__bottom">
-        <p>{FOOTER_TEXT.copyright(year)}</p>
+        <p {...{ [CURRENT_YEAR_ATTRIBUTE]: '' }}>{FOOTER_TEXT.copyright(year)}</p>
         <p>
           {FOOTER_TEXT.contact} <a href={LINKS.contactMailto}>{CONTACT_EMAIL}</a>
         </p>
-        <button type="button" className="link-button" onClick={onOpenCookieSettings}>
+        <button
+          type="button"
+          className="link-button"
+          {...{ [COOKIE_SETTINGS_ATTRIBUTE]: '' }}
+          onClick={onOpenCookieSettings}
+        >
           {FOOTER_TEXT.cookieSettings}
         </button>
       </div>

@@ -7,6 +7,7 @@ import { WaitlistLink } from './waitlist-link.tsx';
 import { HEADER_SCROLL_THRESHOLD_PX } from '#src/config/constants.ts';
 import { flags } from '#src/config/flags.ts';
 import { HEADER_NAV, MOBILE_NAV, PRODUCT_NAME, ROUTE_PATHS } from '#src/config/site.ts';
+import { HEADER_SCROLLED } from '#src/lib/page-marks.ts';
 
 export const HEADER_TEXT = {
   homeLink: `${PRODUCT_NAME} home`,
@@ -72,7 +73,10 @@ export function Header({ schoolsPageOn = flags.SCHOOLS_PAGE }: { schoolsPageOn?:
   }, []);
 
   return (
-    <header className={`site-header${scrolled ? ' site-header--scrolled' : ''}`} data-scrolled={scrolled}>
+    <header
+      className={`site-header${scrolled ? ` ${HEADER_SCROLLED.className}` : ''}`}
+      {...{ [HEADER_SCROLLED.attribute]: scrolled }}
+    >
       <div className="site-header__inner">
         <Link to={ROUTE_PATHS.home} className="site-header__brand" aria-label={HEADER_TEXT.homeLink}>
           <LogoMark />

@@ -50,6 +50,7 @@ export function configureAnalytics(next: AnalyticsConfig): void {
   ga = null;
   warnedMissingId = false;
   enabled = false;
+  countedEntry = null;
 }
 
 /** Loads and initialises react-ga4 after consent; resolves null when analytics is off. */
@@ -111,6 +112,20 @@ export async function trackPageView(path: string, title: string): Promise<void> 
   const reactGa = ga ?? (await enableAnalytics());
   if (!reactGa || !enabled) return;
   reactGa.send({ hitType: 'pageview', page: path, title });
+}
+
+let countedEntry: string | null = null;
+
+/**
+ * Counts the page view of one history entry once (its key: react-router's, 'default' for the entry a
+ * full load opens), whoever asks first: the inline script of a page that waits for its visitor, or
+ * the app when it takes over or navigates. Called only with consent.
+ */
+export async function countPageView(entryKey: string, path: string, title: string): Promise<void> {
+  if (entryKey === countedEntry) return;
+  countedEntry = entryKey;
+  await enableAnalytics();
+  await trackPageView(path, title);
 }
 
 /** Returns the problems with an event's arguments; empty when it can be sent. */

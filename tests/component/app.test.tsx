@@ -9,7 +9,8 @@ import { pageModuleName, ROUTE_LIST } from '#src/config/site.ts';
 import { MESSAGES } from '#src/config/messages.ts';
 import { CONSENT_TEXT } from '#src/content/consent.ts';
 import { RESERVED_BOTTOM_PROPERTY } from '#src/lib/use-reserved-bottom-space.ts';
-import { CONSENT_STORAGE_KEY, resetConsentForTests } from '#src/features/consent/consent-store.ts';
+import { resetConsentForTests } from '#src/features/consent/consent-store.ts';
+import { CONSENT_STORAGE_KEY } from '#src/lib/page-marks.ts';
 
 function renderAt(path: string, { schoolsPageOn = true } = {}) {
   return render(

@@ -1,7 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
-import { Footer, FOOTER_TEXT } from '#src/components/footer.tsx';
+import { Footer } from '#src/components/footer.tsx';
+import { FOOTER_TEXT } from '#src/content/footer.ts';
 import { CONTACT_EMAIL, LINKS } from '#src/config/site.ts';
 
 function renderFooter(props: { schoolsPageOn?: boolean; onOpenCookieSettings?: () => void } = {}) {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { pageModuleName } from '#src/config/site.ts';
-import { expect, test, untilHydrated } from './support/fixtures.ts';
+import { actUntilHydrated, expect, test, untilReady } from './support/fixtures.ts';
 import { SITE_ROUTES } from './support/routes.ts';
 
 /**
@@ -37,7 +37,18 @@ async function requestsUntilLoadedAndHydrated(page: Page, path: string): Promise
     }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-hydrated'] });
   });
   await page.goto(path, { waitUntil: 'load' });
-  await untilHydrated(page);
+  // A text page loads no script before its visitor's first act (issue 57), made here after load.
+  if (STATIC_PAGES.has(path)) {
+    await untilReady(page);
+    const scripts = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => entry.name)
+        .filter((name) => /\.js(\?|$)/.test(name)),
+    );
+    expect(scripts, 'scripts before the first act').toEqual([]);
+  }
+  await actUntilHydrated(page);
   return page.evaluate(() => {
     const hydratedAt = (window as unknown as { hydratedAt?: number }).hydratedAt;
     if (hydratedAt === undefined) throw new Error('The hydration moment was not recorded');

@@ -6,6 +6,7 @@ vi.mock('react-ga4', () => ({ default: reactGa }));
 
 import {
   configureAnalytics,
+  countPageView,
   disableAnalytics,
   enableAnalytics,
   trackEvent,
@@ -57,6 +58,19 @@ describe('analytics', () => {
     await trackPageView('/terms', 'Terms');
     expect(reactGa.send).toHaveBeenCalledTimes(1);
     expect((window as unknown as Record<string, unknown>)['ga-disable-G-TEST']).toBe(true);
+  });
+
+  it('counts each history entry once, whoever asks first, and the entry after it again', async () => {
+    // The text page's inline script counts the full load; the app, taking over, asks for it again.
+    await countPageView('default', '/about', 'About Us | Podling');
+    await countPageView('default', '/about', 'About Us | Podling');
+    await countPageView('k1', '/terms', 'Terms');
+    await countPageView('default', '/about', 'About Us | Podling'); // Back: counted again
+    expect(reactGa.send.mock.calls.map((call) => (call[0] as { page: string }).page)).toEqual([
+      '/about',
+      '/terms',
+      '/about',
+    ]);
   });
 
   it('does nothing and warns once without a measurement id', async () => {

@@ -2,7 +2,8 @@ import { useLayoutEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { ROUTE_PATHS } from '#src/config/site.ts';
 import { CONSENT_TEXT } from '#src/content/consent.ts';
-import { CONSENT_OPEN_ATTRIBUTE, setConsent, useConsent } from './consent-store.ts';
+import { setConsent, useConsent } from './consent-store.ts';
+import { CONSENT_CHOICE_ATTRIBUTE, CONSENT_OPEN_ATTRIBUTE } from '#src/lib/page-marks.ts';
 import { useReservedBottomSpace } from '#src/lib/use-reserved-bottom-space.ts';
 
 /** Cookie banner: accept and reject carry equal weight; nothing is loaded before a choice. */
@@ -28,10 +29,20 @@ function OpenConsentBanner() {
           {CONSENT_TEXT.body} <Link to={ROUTE_PATHS.privacy}>{CONSENT_TEXT.policyLink}</Link>.
         </p>
         <div className="consent-banner__actions">
-          <button type="button" className="button button--secondary" onClick={() => setConsent('granted')}>
+          <button
+            type="button"
+            className="button button--secondary"
+            {...{ [CONSENT_CHOICE_ATTRIBUTE]: 'granted' }}
+            onClick={() => setConsent('granted')}
+          >
             {CONSENT_TEXT.accept}
           </button>
-          <button type="button" className="button button--secondary" onClick={() => setConsent('denied')}>
+          <button
+            type="button"
+            className="button button--secondary"
+            {...{ [CONSENT_CHOICE_ATTRIBUTE]: 'denied' }}
+            onClick={() => setConsent('denied')}
+          >
             {CONSENT_TEXT.reject}
           </button>
         </div>

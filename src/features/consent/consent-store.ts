@@ -1,12 +1,17 @@
 import { useSyncExternalStore } from 'react';
+import { CONSENT_OPEN_ATTRIBUTE, CONSENT_STORAGE_KEY } from '#src/lib/page-marks.ts';
 
 /** 'unset' until the visitor chooses; the choice is kept in localStorage on this device. */
 export type ConsentChoice = 'granted' | 'denied' | 'unset';
 
-export const CONSENT_STORAGE_KEY = 'podling.analytics-consent.v1';
-
 const listeners = new Set<() => void>();
-let reopenRequested = false;
+// The banner shown again from 'Cookie settings' before the app loaded (a text page's inline script
+// marks <html>: src/lib/page-marks.ts) stays open when the app takes over. Read as this module
+// loads, before hydration renders the banner (which marks <html> too).
+let reopenRequested =
+  typeof document !== 'undefined' &&
+  read() !== 'unset' &&
+  document.documentElement.hasAttribute(CONSENT_OPEN_ATTRIBUTE);
 let memoryChoice: ConsentChoice | null = null;
 
 function read(): ConsentChoice {
@@ -63,8 +68,13 @@ type ConsentState = { choice: ConsentChoice; bannerOpen: boolean; hydrated: bool
 const SERVER_STATE: ConsentState = { choice: 'unset', bannerOpen: true, hydrated: false };
 let lastState: ConsentState = SERVER_STATE;
 
+/** The visitor's choice now (outside React: a callback that runs later than it was asked for). */
+export function currentConsent(): ConsentChoice {
+  return memoryChoice ?? read();
+}
+
 function snapshot(): ConsentState {
-  const choice = memoryChoice ?? read();
+  const choice = currentConsent();
   const bannerOpen = choice === 'unset' || reopenRequested;
   if (lastState.choice !== choice || lastState.bannerOpen !== bannerOpen || !lastState.hydrated) {
     lastState = { choice, bannerOpen, hydrated: true };
@@ -72,14 +82,11 @@ function snapshot(): ConsentState {
   return lastState;
 }
 
-/** Marks <html> while the banner may show; global.css hides the banner without it. */
-export const CONSENT_OPEN_ATTRIBUTE = 'data-consent-open';
-
 /**
  * Inline in every prerendered page's head: shows the banner only when no choice is stored (storage
  * blocked counts as none). Without JavaScript it stays hidden: its buttons could not work.
  */
-export const CONSENT_OPEN_SCRIPT = `try{localStorage.getItem(${JSON.stringify(CONSENT_STORAGE_KEY)})||document.documentElement.setAttribute(${JSON.stringify(CONSENT_OPEN_ATTRIBUTE)},'')}catch(e){document.documentElement.setAttribute(${JSON.stringify(CONSENT_OPEN_ATTRIBUTE)},'')}`;
+export const CONSENT_OPEN_SCRIPT = `(function(h){try{if(localStorage.getItem(${JSON.stringify(CONSENT_STORAGE_KEY)}))return}catch(e){}h.setAttribute(${JSON.stringify(CONSENT_OPEN_ATTRIBUTE)},"")})(document.documentElement)`;
 
 /** The current choice and whether the banner shows; the prerendered page renders it open. */
 export function useConsent(): ConsentState {
@@ -91,6 +98,7 @@ export function resetConsentForTests(): void {
   memoryChoice = null;
   reopenRequested = false;
   lastState = SERVER_STATE;
+  document.documentElement.removeAttribute(CONSENT_OPEN_ATTRIBUTE);
   try {
     window.localStorage.removeItem(CONSENT_STORAGE_KEY);
   } catch {

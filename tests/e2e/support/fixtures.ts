@@ -1,5 +1,6 @@
 import { test as base, expect, type Page, type Request } from '@playwright/test';
 import { GA_SCRIPT_URL } from './config.mjs';
+import { HYDRATED_ATTRIBUTE, WAITS_FOR_VISITOR_ATTRIBUTE } from '#src/lib/page-marks.ts';
 
 export type NetworkLog = {
   /** Every request the page made to an address that is not on loopback (none should happen). */
@@ -91,9 +92,52 @@ export const PAGE_POLL_MS = 50;
 
 /** Waits until React has taken over the prerendered page (the site sets `data-hydrated`). */
 export async function untilHydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true', undefined, {
-    polling: PAGE_POLL_MS,
-  });
+  await page.waitForFunction(
+    (name) => document.documentElement.getAttribute(name) === 'true',
+    HYDRATED_ATTRIBUTE,
+    { polling: PAGE_POLL_MS },
+  );
+}
+
+/**
+ * Waits until the page is ready for its visitor: the app has taken it over, or (a text page) it
+ * waits for the visitor's first act, its inline script in charge until then.
+ */
+export async function untilReady(page: Page): Promise<void> {
+  await page.waitForFunction(
+    ([hydrated, waits]) =>
+      document.documentElement.getAttribute(hydrated) === 'true' ||
+      document.documentElement.hasAttribute(waits),
+    [HYDRATED_ATTRIBUTE, WAITS_FOR_VISITOR_ATTRIBUTE] as const,
+    { polling: PAGE_POLL_MS },
+  );
+}
+
+/**
+ * A first act that changes nothing on the page (Escape with no menu open), so a text page loads
+ * the app; then waits until the app has taken it over. The act comes once the page has painted,
+ * as a visitor's would: input ends the browser's largest-paint reports, which some tests read.
+ */
+export async function actUntilHydrated(page: Page): Promise<void> {
+  await untilReady(page);
+  const waits = await page.evaluate(
+    (name) => document.documentElement.hasAttribute(name),
+    WAITS_FOR_VISITOR_ATTRIBUTE,
+  );
+  if (waits) {
+    await page.waitForFunction(
+      () => performance.getEntriesByName('first-contentful-paint').length > 0,
+      undefined,
+      {
+        polling: PAGE_POLL_MS,
+      },
+    );
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    await page.keyboard.press('Escape');
+  }
+  await untilHydrated(page);
 }
 
 /** A test's own client headers: its page and its API client come from the test's own address. */
@@ -178,8 +222,9 @@ export const test = base.extend<Fixtures>({
         }, consent);
       }
       await page.goto(base ? new URL(path, base).toString() : path);
-      // The prerendered page is readable at once; React takes it over after first paint.
-      await untilHydrated(page);
+      // The prerendered page is readable at once; React takes it over after first paint, or (a
+      // text page) at the visitor's first act, which the test makes here.
+      await actUntilHydrated(page);
     });
   },
 });
