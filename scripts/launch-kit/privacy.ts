@@ -1,5 +1,5 @@
 /**
- * `npm run privacy:retention|erase|export` (USAGE below), with src/server/privacy.ts: retention
+ * `npm run privacy:retention|erase|export` (USAGE below), with src/server/privacy/policy.ts: retention
  * deletes records past the policy's retention (--dry-run lists them); erase (Article 17) deletes
  * an email's records; export (Article 15) prints them as JSON.
  */

@@ -1,5 +1,5 @@
 /**
- * The forms' answer templates (src/server/form-door.ts fills them) and the emails' links' page
+ * The forms' answer templates (src/server/doors/form-answer.ts fills them) and the emails' links' page
  * (src/server/links.ts): the build writes them into dist/; the dev server renders them on demand.
  */
 import { readFile } from 'node:fs/promises';

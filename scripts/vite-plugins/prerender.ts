@@ -147,7 +147,7 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
     };
     for (const { page, html } of documents) await write(fileForPath(page.path), html);
     // Relay mode only (only there does a server answer a native post or send email), none a route
-    // or in the sitemap: each form's native-post answer page (src/server/form-door.ts fills it) and
+    // or in the sitemap: each form's native-post answer page (src/server/doors/form-answer.ts fills it) and
     // the page the emails' links open, its styles inline (src/server/links.ts fills it).
     const relay = settings.current.storageMode === 'relay';
     const templates = relay ? await server.renderFormTemplates() : [];

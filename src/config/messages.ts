@@ -17,7 +17,7 @@ export const MESSAGES = {
   iosPopupDownload: 'Download the app',
 } as const;
 
-/** Each form's thanks on the server's plain page (src/server/form-door.ts); others get the general thanks. */
+/** Each form's thanks on the server's plain page (src/server/doors/form-answer.ts); others get the general thanks. */
 export const THANK_YOU: Readonly<Record<string, readonly string[]>> = {
   waitlist: [MESSAGES.waitlistJoined],
   quote: [MESSAGES.quoteThankYouTitle, MESSAGES.quoteThankYouBody],
@@ -92,7 +92,7 @@ export const EMAIL_COPY = {
       subject: (school: string) => `Updated quote request (confirmed by the contact): ${school}`,
       intro: 'The contact confirmed these details by email; the request is back to New.',
     },
-    /** The hour's digest: the notices held back past the hourly ceiling (src/server/team-inbox.ts). */
+    /** The hour's digest: the notices held back past the hourly ceiling (src/server/mail/team-inbox.ts). */
     digest: {
       subject: (count: number) => `Quote requests held back in the last hour: ${count}`,
       intro: (perHour: number) =>

@@ -1,7 +1,7 @@
 /**
  * The markers of the pages the build renders once and the Worker fills per request: the forms'
- * answer pages (a native post's answer, filled by src/server/form-door.ts) and the page an
- * email's link opens (filled by src/server/link-page.ts). The build renders each with the site's
+ * answer pages (a native post's answer, filled by src/server/doors/form-answer.ts) and the page an
+ * email's link opens (filled by src/server/links/page.ts). The build renders each with the site's
  * frame; the Worker keeps the regions of one answer and puts the words in the slots, escaped, by
  * plain string replacement, so copy, markup and styles stay in the React components and only what
  * a visitor posted is added. Shared by the build (src/entry-server.tsx) and the Worker.
@@ -89,7 +89,7 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;');
 }
 
-// The email links' page (src/server/link-page.ts fills it); its words are in src/config/messages.ts.
+// The email links' page (src/server/links/page.ts fills it); its words are in src/config/messages.ts.
 
 /**
  * Parts of the template a page keeps or cuts:
@@ -108,7 +108,7 @@ export type LinkPageSlot = (typeof LINK_PAGE_SLOTS)[number];
 
 /**
  * Where the build writes the template inside dist/ (a path on the site's origin): beside the
- * forms' answer templates, under the prefix no request reaches (src/server/form-door.ts
+ * forms' answer templates, under the prefix no request reaches (src/server/doors/form-answer.ts
  * `isHiddenPath`) and the Worker runs first for (wrangler.jsonc `run_worker_first`).
  */
 export const LINK_PAGE_TEMPLATE_PATH = '/__forms/email-link.html';

@@ -1,5 +1,5 @@
 /**
- * The retention rule (src/server/privacy.ts) as one table: which records a run deletes, by
+ * The retention rule (src/server/privacy/policy.ts) as one table: which records a run deletes, by
  * table, Consent and last activity. Unconfirmed sign-ups (Waitlist, Consent 'Pending') go after
  * PENDING_RETENTION_DAYS without activity; everything else (Confirmed, Withdrawn: the
  * suppression list; no Consent: direct mode or stored before consent; quotes) after

@@ -9,7 +9,7 @@ import {
 } from '#src/lib/page-templates.ts';
 import '#src/styles/forms.css';
 
-// The pieces of a form's answer template, the page src/server/form-door.ts fills after a native
+// The pieces of a form's answer template, the page src/server/doors/form-answer.ts fills after a native
 // post. Rendered once at build time, never hydrated.
 
 /** The heading of an error summary (GOV.UK Design System). */

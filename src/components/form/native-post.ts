@@ -14,7 +14,7 @@ export const FORMS_POST_NATIVELY = env.storageMode === 'relay';
 export type NativePostProps = {
   /** Posts itself to its door before hydration and without JavaScript (default: FORMS_POST_NATIVELY). */
   postsNatively?: boolean;
-  /** Only the answer page (src/server/form-door.ts's template, never hydrated) passes its markers. */
+  /** Only the answer page (src/server/doors/form-answer.ts's template, never hydrated) passes its markers. */
   answer?: FormAnswerMarkers;
 };
 

@@ -12,7 +12,7 @@ import '#src/styles/schools.css';
 const QUOTE_ANSWER_HEADING_ID = 'quote-answer-heading';
 
 /**
- * The page the server answers a native quote request with (src/server/form-door.ts): the spec's
+ * The page the server answers a native quote request with (src/server/doors/form-answer.ts): the spec's
  * thank-you, or an error summary and the form again with everything kept, posting natively.
  */
 export function QuoteAnswerPage({ backHref }: { backHref: string }) {

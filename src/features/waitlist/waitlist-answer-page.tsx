@@ -12,7 +12,7 @@ import '#src/styles/home.css';
 const WAITLIST_ANSWER_HEADING_ID = 'waitlist-answer-heading';
 
 /**
- * The page the server answers a native waitlist post with (src/server/form-door.ts): the spec's
+ * The page the server answers a native waitlist post with (src/server/doors/form-answer.ts): the spec's
  * confirmation, or an error summary and the form again with everything kept, posting natively.
  */
 export function WaitlistAnswerPage({ backHref }: { backHref: string }) {

@@ -10,7 +10,7 @@
  * - 'fixed': the server writes `value` on every write (a quote's Status, the sign-up's Page Source);
  * - 'created' / 'updated': the server's clock, on creation only / on every write;
  * - 'stored': a column the forms' cells never write (one the owner keeps, or the consent fields,
- *   which only the server's consent rules write: src/server/submission.ts).
+ *   which only the server's consent rules write: src/server/desk/submission-upsert.ts).
  */
 import { EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
 import type { EMAIL_COPY } from '#src/config/messages.ts';

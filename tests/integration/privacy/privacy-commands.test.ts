@@ -2,7 +2,7 @@
 /**
  * The privacy policy's promises against the emulator, through the owner's commands
  * (`npm run privacy:retention | privacy:erase | privacy:export`, scripts/launch-kit/privacy.ts)
- * and the shared module (src/server/privacy.ts) over the server's one Airtable client.
+ * and the shared module (src/server/privacy/policy.ts) over the server's one Airtable client.
  *
  * The policy clock is pinned (`now`) and every record is seeded relative to it; the formula
  * sent to Airtable carries the cutoff as a literal, so the emulator's own clock never enters.

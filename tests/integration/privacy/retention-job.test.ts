@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The Worker's Cron Trigger job (src/server/privacy.ts) against the emulator, with an
+ * The Worker's Cron Trigger job (src/server/privacy/policy.ts) against the emulator, with an
  * in-memory dead-letter store: what it deletes, what it logs (counts, never emails), and the
  * dead letters it expires or erases (POST /api/dead-letters/erase).
  */
