@@ -5,7 +5,12 @@
 import { type Cells, formOf, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
 import { emailFieldOf } from '#src/lib/forms/forms.ts';
-import { AIRTABLE_MAX_RECORDS_PER_WRITE, type AirtableClient, type StoredRecord } from './client.ts';
+import {
+  AIRTABLE_MAX_RECORDS_PER_WRITE,
+  type AirtableClient,
+  inChunks,
+  type StoredRecord,
+} from './client.ts';
 
 /** How the items of a call become records; `T` is whatever the caller carries (a submission…). */
 export interface UpsertHow<T> {
@@ -41,12 +46,6 @@ export function mergeByEmail<T>(
     byEmail.set(email, earlier === undefined ? item : how.merge(earlier, item));
   }
   return [...byEmail].map(([email, item]) => ({ email, item }));
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
-  return result;
 }
 
 /** The stored fields a lookup asks for: the caller's, and the Email Key (a write by key needs it there). */
@@ -170,7 +169,7 @@ export async function upsertByEmail<T>(
     part.map(({ email, item }) => ({ item, email, outcome: 'failed', error }));
   // Every request asks the pacer for its slot now, in the items' order.
   const requests = [
-    ...chunks(byKey, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) =>
+    ...inChunks(byKey, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) =>
       // Merged on the email's key: a create Airtable applied after this writer gave up on it is
       // found by the retry's upsert, not doubled by it (the lookup may predate that late write).
       client
@@ -184,7 +183,7 @@ export async function upsertByEmail<T>(
           (error: unknown) => failed(part, error),
         ),
     ),
-    ...chunks(byId, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) =>
+    ...inChunks(byId, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) =>
       client
         .update(
           table,

@@ -14,6 +14,7 @@
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
 import { Backlog, type DeskItem, type DeskState, groupOf } from './backlog.ts';
+import { inChunks } from '#src/server/airtable/client.ts';
 import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
 import type { createRoundWriter, RoundOutcome } from './round-writer.ts';
 import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
@@ -34,8 +35,6 @@ export const DESK_MAX_ATTEMPTS = 11;
 const DRAIN_BUDGET_MS = 10 * 60_000;
 /** Cloudflare's most keys per storage put or delete (a put also carries the sequence number). */
 const KEYS_PER_CALL = 128;
-const inChunks = <T>(all: readonly T[], size: number) =>
-  Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
 const ITEM_PREFIX = 'q:';
 /** The storage keys of erased addresses (desk/erasure.ts): the prefix and the address's SHA-256. */
 const ERASED_PREFIX = 'erased:';
