@@ -30,9 +30,8 @@ import {
 } from './submission-upsert.ts';
 
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
-import { queueOutcomeMail } from '#src/server/mail/enqueue.ts';
-import { submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';
-import type { WorkerMail } from '#src/server/mail/setup.ts';
+import { queueOutcomeMail, submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';
+import type { QueueingMail } from '#src/server/mail/setup.ts';
 import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
 import { type QueuedSubmission, retryDelaySeconds } from '#src/server/queues/messages.ts';
 
@@ -46,7 +45,7 @@ export interface WriterOptions {
   now?: () => number;
   log?: (message: string) => void;
   /** With mail, consent applies and each write's emails are queued (see the module's comment). */
-  mail?: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
+  mail?: QueueingMail;
 }
 
 /**

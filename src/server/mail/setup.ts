@@ -66,6 +66,8 @@ export function workerMail(env: WorkerMailEnv, mailer: Mailer | undefined) {
 }
 
 export type WorkerMail = NonNullable<ReturnType<typeof workerMail>['mail']>;
+/** What queueing a write's emails needs of it (mail/plan.ts's queueOutcomeMail). */
+export type QueueingMail = Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
 
 /** workerMail, its problem logged once per isolate. */
 export function checkedMail(env: WorkerMailEnv, mailer: Mailer | undefined) {
