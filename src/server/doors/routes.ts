@@ -4,11 +4,10 @@
  * (the assets); every answer leaves the request's body read and carries the security headers.
  */
 import { formAtPath } from '#src/lib/forms/forms.ts';
-import type { DeskNamespace } from '#src/server/desk/desk-client.ts';
-import { deskPacer } from '#src/server/desk/desk-client.ts';
+import { type DeskNamespace, deskPacer, eraseWaiting } from '#src/server/desk/desk-client.ts';
 import type { Host, HostEnv } from '#src/server/host.ts';
 import { isEmailLinkPath } from '#src/server/links/tokens.ts';
-import { checkedMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
+import { checkedMail, mailLedgerOf, type WorkerMailEnv } from '#src/server/mail/setup.ts';
 import type { DeadLetterAdminEnv } from '#src/server/queues/dead-letter-admin.ts';
 import type { QueuedSubmission, SubmissionQueue } from '#src/server/queues/messages.ts';
 import { siteOriginOf, reportOnce } from '#src/server/settings.ts';
@@ -94,12 +93,20 @@ async function route(request: Request, env: WorkerEnv, host: Host): Promise<Resp
   if (admin && startsWith(pathname, admin.DEAD_LETTERS_PATH)) {
     if (!queue) return new Response('Not found', { status: 404 });
     const jobs = env.MAIL_JOBS;
-    const { erasureReach } = await import('#src/server/privacy/erase-reach.ts');
     return admin.handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {
       clientAddress: connectingAddress(request) ?? 'unknown',
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
       ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
-      ...erasureReach(env),
+      // What an erasure reaches beside the base and the dead letters: the desk's waiting
+      // submissions, the emails still queued (the ledger's erasure mark), the notices held for a digest.
+      eraseWaiting: (email) => eraseWaiting(env.AIRTABLE_DESK, email),
+      eraseMail: async (email) => {
+        const ledger = mailLedgerOf(env);
+        const now = new Date();
+        await ledger.markErased(email, now);
+        const { eraseHeldNotices } = await import('#src/server/mail/team-inbox.ts');
+        return { teamNotices: await eraseHeldNotices(ledger.kv, email, now) };
+      },
     });
   }
   if (isHiddenPath(pathname) || startsWith(pathname, '/api')) {
