@@ -21,7 +21,7 @@ import {
 import type { FormContract } from '#src/lib/forms/contract.ts';
 import { reader } from '#src/lib/forms/submission.ts';
 import type { CheckResult } from './request-check.ts';
-import type { PageTemplates } from './page-templates.ts';
+import type { PageTemplates } from '#src/server/host.ts';
 
 /** The posted form as values by name; the bot trap never comes back. */
 function postedValues(form: URLSearchParams | undefined): NativeValues {
@@ -116,7 +116,7 @@ export function renderFormAnswer(
   return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(name)[0] ?? ''));
 }
 
-/** No script, never framed or cached (security-headers.ts adds the other security headers to every answer). */
+/** No script, never framed or cached (routes.ts adds the other security headers to every answer). */
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',

@@ -11,12 +11,11 @@ import { checkedMail, mailLedgerOf, type WorkerMailEnv } from '#src/server/mail/
 import type { DeadLetterAdminEnv } from '#src/server/queues/dead-letter-admin.ts';
 import type { QueuedSubmission, SubmissionQueue } from '#src/server/queues/messages.ts';
 import { siteOriginOf, reportOnce } from '#src/server/settings.ts';
+import { SECURITY_HEADERS } from '#src/config/constants.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS } from './body.ts';
 import { createDoors, type DoorsHandler } from './form-door.ts';
 import { isHiddenPath } from './form-answer.ts';
 import { bindingLimiter, type RateLimitBinding } from './limiters.ts';
-import { pageTemplates } from './page-templates.ts';
-import { withSecurityHeaders } from './security-headers.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
 export interface WorkerEnv extends HostEnv, DeadLetterAdminEnv, WorkerMailEnv {
@@ -56,11 +55,35 @@ function doorsFor(env: WorkerEnv, host: Host, queue: SubmissionQueue): DoorsHand
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
         // Read from the host once per isolate (on `vite`, on every use).
-        templates: pageTemplates(host.templateText, { cache: host.cachesTemplates }),
+        templates: host.templates,
       }),
     };
   }
   return doors.handler;
+}
+
+/**
+ * The policy of an answer that sets none: a redirect or a refusal's text or JSON loads nothing and
+ * is never framed. An HTML page without one (a page the host serves without `_headers`) carries
+ * its own in a <meta>, which cannot say `frame-ancestors`: it gets only that.
+ */
+const POLICY_FOR_AN_ANSWER =
+  "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const POLICY_FOR_A_PAGE = "frame-ancestors 'none'";
+
+/** Adds the SECURITY_HEADERS it lacks (a link's page keeps its stricter `no-referrer` and policy). */
+export function withSecurityHeaders(response: Response): Response {
+  const isPage = response.headers.get('content-type')?.startsWith('text/html') ?? false;
+  const wanted: [string, string][] = [
+    ...Object.entries(SECURITY_HEADERS),
+    ['Content-Security-Policy', isPage ? POLICY_FOR_A_PAGE : POLICY_FOR_AN_ANSWER],
+  ];
+  const missing = wanted.filter(([name]) => !response.headers.has(name));
+  if (missing.length === 0) return response;
+  // An answer from the assets (or fetch) has immutable headers: a copy takes them.
+  const answer = new Response(response.body, response);
+  for (const [name, value] of missing) answer.headers.set(name, value);
+  return answer;
 }
 
 // Cloudflare sets it, a client cannot; `vite` and `vite preview` set it from the socket (worker-server.ts).

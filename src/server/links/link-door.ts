@@ -3,7 +3,7 @@
  * never on a sign-up's: a link's records through the desk's pacer, its mail queued, its page from
  * the build's template (actions.ts does the link's one thing, page.ts says so).
  */
-import type { PageTemplates } from '#src/server/doors/page-templates.ts';
+import type { PageTemplates } from '#src/server/host.ts';
 import { clientLimitKey, type Limiter } from '#src/server/doors/limiters.ts';
 import { linkPressMail } from '#src/server/mail/plan.ts';
 import type { QueueingMail } from '#src/server/mail/setup.ts';
