@@ -99,7 +99,7 @@ export function pageTemplates(
       return fill(html);
     } catch (error) {
       // A template that drifted from its renderer: the visitor still gets the words.
-      console.warn(`Page template ${path}: ${error instanceof Error ? error.message : String(error)}`);
+      console.warn(`Page template ${path}: ${errorMessage(error)}`);
       return null;
     }
   };

@@ -1,20 +1,15 @@
 /**
- * The dead letters a submission or an email ends as when it cannot be delivered (the desk's, the
- * mail consumer's, the queues' own dead-letter queues). Only types reach a sign-up's path: the
- * store is imported when something fails, and by the owner's endpoint (dead-letter-admin.ts).
+ * The dead letters: submissions that could not be stored (a field the base lacks, a token without
+ * write access) or whose retries ran out, and emails that could not be sent (a refused sender or
+ * recipient, retries run out), from the desk, the mail consumer or the queues' own dead-letter queues.
+ * Kept in the KV namespace bound as DEAD_LETTERS, listed and replayed by the owner through the
+ * Worker's admin endpoint (`npm run dead-letters`: dead-letter-admin.ts), which needs ADMIN_TOKEN.
+ * They hold emails: the endpoint answers nothing without the token, and a replayed letter is deleted.
+ * Only types reach a sign-up's path: the store is imported when something fails.
  */
 import { isSubmission, type Submission } from '#src/lib/forms/submission.ts';
 import { isMailJob, type MailJob } from '#src/server/mail/message.ts';
 import type { QueueBatch } from './messages.ts';
-
-/**
- * Dead letters: submissions the queue's writer could not store (a field the base lacks, a
- * token without write access) or whose retries ran out, and emails the mail queue could not
- * send (a refused sender or recipient, retries run out). They are kept in a KV namespace bound
- * as DEAD_LETTERS, listed and replayed by the owner through the Worker's admin endpoint
- * (`npm run dead-letters`: dead-letter-admin.ts), which needs the ADMIN_TOKEN secret. They hold
- * emails: the endpoint answers nothing without the token, and a replayed letter is deleted.
- */
 
 const KEY_PREFIX = 'dead:';
 
