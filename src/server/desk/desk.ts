@@ -18,7 +18,6 @@ import { inChunks } from '#src/server/airtable/client.ts';
 import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
 import type { createRoundWriter, RoundOutcome } from './round-writer.ts';
 import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
-import type { AirtableEnv } from '#src/server/settings.ts';
 import { hostOf, type HostEnv } from '#src/server/host.ts';
 import type { DeadLetterBody, DeadLetterStore } from '#src/server/queues/dead-letters.ts';
 import { retryDelaySeconds } from '#src/server/queues/messages.ts';
@@ -39,14 +38,13 @@ const ITEM_PREFIX = 'q:';
 /** The storage keys of erased addresses (desk/erasure.ts): the prefix and the address's SHA-256. */
 const ERASED_PREFIX = 'erased:';
 
-export interface DeskEnv extends AirtableEnv, WorkerMailEnv, HostEnv {
-  DEAD_LETTERS?: DeadLetterStore;
-}
+/** Its settings (Airtable's, mail's) and bindings (DEAD_LETTERS, the mail's, the host's). */
+type DeskEnv = WorkerMailEnv & HostEnv;
 
 /** Keeps a dead letter (the store loads only when something failed). */
 async function keep(store: DeadLetterStore, letter: DeadLetterBody, reason: string): Promise<void> {
   const { keepDeadLetter } = await import('#src/server/queues/dead-letters.ts');
-  await keepDeadLetter(store, { ...letter, reason, failedAt: new Date().toISOString() });
+  await keepDeadLetter(store, { ...letter, reason });
 }
 
 /** The Durable Object class (wrangler.jsonc `durable_objects`): one instance, named DESK_NAME. */

@@ -56,11 +56,7 @@ export function workerMail(env: WorkerMailEnv, mailer: Mailer | undefined) {
       deadLetter:
         store &&
         (async (job: MailJob, reason: string) =>
-          (await import('#src/server/queues/dead-letters.ts')).keepDeadLetter(store, {
-            mail: job,
-            reason,
-            failedAt: new Date().toISOString(),
-          })),
+          (await import('#src/server/queues/dead-letters.ts')).keepDeadLetter(store, { mail: job, reason })),
     },
   };
 }

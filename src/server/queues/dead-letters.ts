@@ -32,9 +32,12 @@ export interface DeadLetterStore {
   }>;
 }
 
-export async function keepDeadLetter(store: DeadLetterStore, letter: DeadLetter): Promise<void> {
-  const suffix = crypto.randomUUID();
-  await store.put(`${KEY_PREFIX}${letter.failedAt}:${suffix}`, JSON.stringify(letter));
+/** Keeps a letter, failed now unless it says when. */
+export async function keepDeadLetter(
+  store: DeadLetterStore,
+  { failedAt = new Date().toISOString(), ...letter }: DeadLetterBody & { reason: string; failedAt?: string },
+): Promise<void> {
+  await store.put(`${KEY_PREFIX}${failedAt}:${crypto.randomUUID()}`, JSON.stringify({ ...letter, failedAt }));
 }
 
 export async function listDeadLetters(
@@ -63,11 +66,7 @@ export async function keepExhausted(batch: QueueBatch, store: DeadLetterStore | 
         ? { submission: body }
         : { unreadable: body };
     if (store) {
-      await keepDeadLetter(store, {
-        ...letter,
-        reason: 'retries exhausted',
-        failedAt: new Date().toISOString(),
-      });
+      await keepDeadLetter(store, { ...letter, reason: 'retries exhausted' });
       const what = 'mail' in letter ? 'Mailer: an email' : 'Airtable writer: a queued message';
       console.log(`${what} ran out of retries; kept as a dead letter`);
     }
