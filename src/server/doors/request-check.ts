@@ -167,7 +167,7 @@ export function createRequestCheck(options: RequestCheckOptions) {
         };
 
       try {
-        await options.queue.send({ ...parsed, origin: siteOrigin });
+        await options.queue.send({ ...parsed, origin: siteOrigin }, { contentType: 'json' });
       } catch (error) {
         (options.warn ?? console.warn)(
           `Airtable relay: the queue refused a submission (${error instanceof Error ? error.message : 'unknown'})`,

@@ -9,7 +9,7 @@ import type { Host, HostEnv } from '#src/server/host.ts';
 import { isEmailLinkPath } from '#src/server/links/tokens.ts';
 import { checkedMail, mailLedgerOf, type WorkerMailEnv } from '#src/server/mail/setup.ts';
 import type { DeadLetterAdminEnv } from '#src/server/queues/dead-letter-admin.ts';
-import type { QueuedSubmission, SubmissionQueue } from '#src/server/queues/messages.ts';
+import type { SubmissionQueue } from '#src/server/queues/messages.ts';
 import { siteOriginOf, reportOnce } from '#src/server/settings.ts';
 import { SECURITY_HEADERS } from '#src/config/constants.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS } from './body.ts';
@@ -21,18 +21,13 @@ import { bindingLimiter, type RateLimitBinding } from './limiters.ts';
 export interface WorkerEnv extends HostEnv, DeadLetterAdminEnv, WorkerMailEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
   /** The submissions' queue, drained by this Worker's one paced writer (wrangler.jsonc). */
-  SUBMISSIONS?: { send(body: QueuedSubmission, options?: { contentType?: 'json' }): Promise<void> };
+  SUBMISSIONS?: SubmissionQueue;
   /** Cloudflare's Rate Limiting bindings (wrangler.jsonc `ratelimits`); in memory when unbound. */
   SUBMIT_LIMITER?: RateLimitBinding;
   EMAIL_LIMITER?: RateLimitBinding;
   ADMIN_LIMITER?: RateLimitBinding;
   /** The one paced writer (desk/desk.ts, wrangler.jsonc `durable_objects`). */
   AIRTABLE_DESK: DeskNamespace;
-}
-
-function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
-  const queue = env.SUBMISSIONS;
-  return queue ? { send: (submission) => queue.send(submission, { contentType: 'json' }) } : undefined;
 }
 
 // One set of doors per isolate: its limits and per-email order hold across the isolate's requests.
@@ -103,7 +98,7 @@ export async function answer(request: Request, env: WorkerEnv, host: Host): Prom
 
 async function route(request: Request, env: WorkerEnv, host: Host): Promise<Response> {
   const { pathname } = new URL(request.url);
-  const queue = queueOf(env);
+  const queue = env.SUBMISSIONS;
   if (formAtPath(pathname) || isEmailLinkPath(pathname)) {
     if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
     // The emails' links exist only where mail is set up (with its settings wrong, they answer
@@ -116,7 +111,8 @@ async function route(request: Request, env: WorkerEnv, host: Host): Promise<Resp
   if (admin && startsWith(pathname, admin.DEAD_LETTERS_PATH)) {
     if (!queue) return new Response('Not found', { status: 404 });
     const jobs = env.MAIL_JOBS;
-    return admin.handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {
+    const requeue: SubmissionQueue['send'] = (submission) => queue.send(submission, { contentType: 'json' });
+    return admin.handleDeadLetterAdmin(request, env, requeue, {
       clientAddress: connectingAddress(request) ?? 'unknown',
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
       ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
