@@ -67,7 +67,7 @@ const POLICY_FOR_AN_ANSWER =
 const POLICY_FOR_A_PAGE = "frame-ancestors 'none'";
 
 /** Adds the SECURITY_HEADERS it lacks (a link's page keeps its stricter `no-referrer` and policy). */
-export function withSecurityHeaders(response: Response): Response {
+function withSecurityHeaders(response: Response): Response {
   const isPage = response.headers.get('content-type')?.startsWith('text/html') ?? false;
   const wanted: [string, string][] = [
     ...Object.entries(SECURITY_HEADERS),

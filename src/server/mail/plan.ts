@@ -97,7 +97,7 @@ export function writeOutcome(
  * A held change its contact confirmed (by the change email's button), as the mail sees it: the
  * team of a form that tells it hears, as of a new request (a quote's Status is back to 'New').
  */
-export function confirmedChange(form: string, email: string, values: LinkValues, at: Date): WriteOutcome {
+function confirmedChange(form: string, email: string, values: LinkValues, at: Date): WriteOutcome {
   return {
     form,
     email,
