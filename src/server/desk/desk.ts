@@ -218,12 +218,7 @@ export class AirtableDesk {
   /** The round writer (loaded on the first round), through the desk's pacer. */
   #writerOf(mail: ReturnType<typeof workerMail>['mail']) {
     return (this.#writer ??= import('./round-writer.ts').then(({ createRoundWriter }) =>
-      createRoundWriter(this.#env, {
-        pacer: this.#pacer,
-        fetch: this.#fetch,
-        mail,
-        log: (line) => console.log(line),
-      }),
+      createRoundWriter(this.#env, { pacer: this.#pacer, fetch: this.#fetch, mail }),
     ));
   }
 
