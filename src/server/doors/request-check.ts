@@ -20,7 +20,7 @@ import {
   submissionKey,
 } from '#src/lib/forms/submission.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
-import { inboxKey } from '#src/server/mail/inbox-key.ts';
+import { inboxKey } from '#src/server/mail/ledger.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './body.ts';
 import {
   createWindowLimiter,

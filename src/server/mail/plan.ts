@@ -18,8 +18,7 @@ import {
   teamNotification,
 } from './emails.ts';
 import type { LinkValues } from '#src/server/links/tokens.ts';
-import { TEAM_MAIL_LIMITS } from './ledger.ts';
-import { inboxKey } from './inbox-key.ts';
+import { inboxKey, TEAM_MAIL_LIMITS } from './ledger.ts';
 import { errorMessage, type MailJob, type MailMessage } from './message.ts';
 import type { QueueingMail } from './setup.ts';
 import { consentOf, isWithdrawn, submissionOf } from '#src/server/privacy/consent.ts';
