@@ -13,7 +13,7 @@
  * (POST /erase, erasure.ts) drops an address's waiting submissions and those accepted before it.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
-import { Backlog, type DeskItem, type DeskState, groupOf } from './backlog.ts';
+import { Backlog, type DeskItem, type DeskState, ERASED_PREFIX, groupOf } from './backlog.ts';
 import { inChunks } from '#src/server/airtable/client.ts';
 import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
 import type { createRoundWriter, RoundOutcome } from './round-writer.ts';
@@ -35,8 +35,6 @@ const DRAIN_BUDGET_MS = 10 * 60_000;
 /** Cloudflare's most keys per storage put or delete (a put also carries the sequence number). */
 const KEYS_PER_CALL = 128;
 const ITEM_PREFIX = 'q:';
-/** The storage keys of erased addresses (desk/erasure.ts): the prefix and the address's SHA-256. */
-const ERASED_PREFIX = 'erased:';
 
 /** Its settings (Airtable's, mail's) and bindings (DEAD_LETTERS, the mail's, the host's). */
 type DeskEnv = WorkerMailEnv & HostEnv;
@@ -98,8 +96,7 @@ export class AirtableDesk {
       const { email } = (await request.json()) as { email: string };
       const { eraseAddress } = await import('./erasure.ts');
       const [backlog, busy, erased, storage] = [this.#backlog, this.#busy, this.#erased, this.#state.storage];
-      const erasedKey = (sha: string) => ERASED_PREFIX + sha;
-      return Response.json(await eraseAddress({ backlog, busy, erased, storage, erasedKey }, String(email)));
+      return Response.json(await eraseAddress({ backlog, busy, erased, storage }, String(email)));
     }
     if (pathname === '/penalise') {
       this.#pacer.penalise();

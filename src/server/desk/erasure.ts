@@ -10,7 +10,7 @@
  */
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { digest, ERASURE_MEMORY_MS } from '#src/server/mail/ledger.ts';
-import type { Backlog, DeskItem, DeskState } from './backlog.ts';
+import { type Backlog, type DeskItem, type DeskState, ERASED_PREFIX } from './backlog.ts';
 
 /** The longest an erasure waits for a round in flight holding the address (a 429's 30 s, and the writes). */
 const IN_FLIGHT_WAIT_MS = 90_000;
@@ -45,8 +45,6 @@ export interface ErasableDesk {
   /** Erased addresses' SHA-256 → when (ms since the epoch). */
   erased: Map<string, number>;
   storage: DeskState['storage'];
-  /** The storage key that remembers an erasure, from the address's SHA-256. */
-  erasedKey: (sha: string) => string;
 }
 
 /**
@@ -65,8 +63,8 @@ export async function eraseAddress(
   desk.erased.set(key, at);
   const forgotten = [...desk.erased].filter(([, when]) => when <= at - ERASURE_MEMORY_MS).map(([k]) => k);
   for (const old of forgotten) desk.erased.delete(old);
-  await desk.storage.put({ [desk.erasedKey(key)]: at });
-  if (forgotten.length > 0) await desk.storage.delete(forgotten.map(desk.erasedKey));
+  await desk.storage.put({ [ERASED_PREFIX + key]: at });
+  if (forgotten.length > 0) await desk.storage.delete(forgotten.map((sha) => ERASED_PREFIX + sha));
   const holds = (group: string) => addressOf(group) === address;
   let erased = 0;
   for (const deadline = at + IN_FLIGHT_WAIT_MS; ; await sleep(IN_FLIGHT_POLL_MS)) {
