@@ -119,6 +119,8 @@ export async function upsertByEmail<T>(
     return told;
   };
 
+  const failed = (part: readonly { email: string; item: T }[], error: unknown): UpsertResult<T>[] =>
+    part.map(({ email, item }) => ({ item, email, outcome: 'failed', error }));
   let stored: ReadonlyMap<string, StoredRecord>;
   try {
     stored =
@@ -131,7 +133,7 @@ export async function upsertByEmail<T>(
       ));
   } catch (error) {
     // Without the lookup nothing may be written: a create could double a stored record.
-    await tell(merged.map(({ email, item }) => ({ item, email, outcome: 'failed', error })));
+    await tell(failed(merged, error));
     return results;
   }
 
@@ -165,35 +167,24 @@ export async function upsertByEmail<T>(
           stored: write.record.fields,
         }
       : { item: write.item, email: write.email, outcome: 'created', id };
-  const failed = (part: readonly Write[], error: unknown): UpsertResult<T>[] =>
-    part.map(({ email, item }) => ({ item, email, outcome: 'failed', error }));
+  /** A write request's results once it answers: each write's outcome, or the request's error for each. */
+  const answered = (part: readonly Write[], request: Promise<readonly StoredRecord[]>) =>
+    request.then(
+      (records) => part.map((write, i) => outcomeOf(write, records[i]?.id ?? '')),
+      (error: unknown) => failed(part, error),
+    );
   // Every request asks the pacer for its slot now, in the items' order.
   const requests = [
-    ...inChunks(byKey, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) =>
-      // Merged on the email's key: a create Airtable applied after this writer gave up on it is
-      // found by the retry's upsert, not doubled by it (the lookup may predate that late write).
-      client
-        .upsert(
-          table,
-          part.map(({ fields }) => fields),
-          EMAIL_KEY_FIELD.airtable,
-        )
-        .then(
-          (records) => part.map((write, i) => outcomeOf(write, records[i]?.id ?? '')),
-          (error: unknown) => failed(part, error),
-        ),
-    ),
-    ...inChunks(byId, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) =>
-      client
-        .update(
-          table,
-          part.map(({ record, fields }) => ({ id: record?.id ?? '', fields })),
-        )
-        .then(
-          () => part.map((write) => outcomeOf(write, write.record?.id ?? '')),
-          (error: unknown) => failed(part, error),
-        ),
-    ),
+    // Merged on the email's key: a create Airtable applied after this writer gave up on it is
+    // found by the retry's upsert, not doubled by it (the lookup may predate that late write).
+    ...inChunks(byKey, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) => {
+      const records = part.map((write) => write.fields);
+      return answered(part, client.upsert(table, records, EMAIL_KEY_FIELD.airtable));
+    }),
+    ...inChunks(byId, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) => {
+      const records = part.map(({ record, fields }) => ({ id: record?.id ?? '', fields }));
+      return answered(part, client.update(table, records));
+    }),
   ];
   // Told in order, each as soon as it and those before it have answered.
   for (const request of requests) await tell(await request);
