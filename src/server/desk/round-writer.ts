@@ -12,13 +12,7 @@ import { AirtableError } from '#src/server/airtable/error.ts';
 import type { Pacer } from '#src/server/airtable/pacer.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
-import {
-  type UpsertHow,
-  upsertByEmail,
-  lookupByEmails,
-  lookupFieldsOf,
-  mergeByEmail,
-} from '#src/server/airtable/upsert.ts';
+import { upsertByEmail, lookupByEmails, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';
 import {
   byAcceptance,
   CONSENTED_QUEUED_UPSERT,
@@ -88,6 +82,8 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     now,
     requestBoundMs: REQUEST_BOUND_MS,
   });
+
+  const how = options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
 
   /** Each item's outcome in the round's result (the first one given counts). */
   const settle = (result: RoundResult, items: readonly RoundItem[], outcome: RoundOutcome) => {
@@ -166,7 +162,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
    * Those contacts are looked up with the confirming form's own emails, in the same requests while
    * they fit in one formula. If that lookup fails, every contact is treated as withdrawn (the team still hears).
    */
-  async function lookUp(groups: ReadonlyMap<string, readonly Queued[]>, how: UpsertHow<Queued>) {
+  async function lookUp(groups: ReadonlyMap<string, readonly Queued[]>) {
     const emails = new Map(
       [...groups].map(([table, items]) => [table, mergeByEmail(items, how).map((e) => e.email)]),
     );
@@ -180,13 +176,12 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     type Found = { stored: Map<string, StoredRecord> } | { error: unknown };
     const found = new Map<string, Found>(
       await Promise.all(
-        [...emails].map(async ([table, of]) => {
+        [...emails].map(([table, of]) => {
           const fields = lookupFieldsOf(table === list?.table ? CONSENTED_UPSERT : how, table);
-          try {
-            return [table, { stored: await lookupByEmails(client, table, of, fields) }] as [string, Found];
-          } catch (error) {
-            return [table, { error }] as [string, Found];
-          }
+          return lookupByEmails(client, table, of, fields).then(
+            (stored): [string, Found] => [table, { stored }],
+            (error: unknown): [string, Found] => [table, { error }],
+          );
         }),
       ),
     );
@@ -210,8 +205,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     result: RoundResult,
     lookups?: Awaited<ReturnType<typeof lookUp>>,
   ) {
-    const how = options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
-    const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]]), how));
+    const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]])));
     const looked = found.get(table);
     // Without the lookup nothing may be written: a create could double a stored record.
     if (!looked || 'error' in looked) return retryOrDeadLetter(items, looked?.error, result);
@@ -273,7 +267,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
           ).filter(([, group]) => group.length > 0),
         );
         // Every lookup of the round at once, then every write: each request goes as soon as the pacer lets it.
-        const lookups = await lookUp(groups, options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT);
+        const lookups = await lookUp(groups);
         await Promise.all([...groups].map(([table, group]) => write(table, group, result, lookups)));
         report.requests = client.requestsSent() - sentBefore;
       } catch (error) {
