@@ -261,12 +261,8 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
     },
     /** Metadata API (schema.bases:write). */
     createField(tableId: string, field: FieldDefinition, deadline?: number) {
-      return call<RemoteTable['fields'][number]>(
-        'POST',
-        `${tablesUrl}/${encodeURIComponent(tableId)}/fields`,
-        fieldForCreate(field),
-        deadline,
-      );
+      const url = `${tablesUrl}/${encodeURIComponent(tableId)}/fields`;
+      return call<RemoteTable['fields'][number]>('POST', url, fieldForCreate(field), deadline);
     },
   };
 }

@@ -150,11 +150,7 @@ export function createRequestCheck(options: RequestCheckOptions) {
       const form = new URLSearchParams(body.text);
       if ((form.get(contract.honeypot) ?? '').trim() !== '') return { outcome: 'trapped', receipt, form };
       const parsed: Submission | Refusal = parsePosted(contract, form, acceptedAt);
-      if (isRefusal(parsed))
-        return {
-          ...refused(parsed.status, parsed.type, parsed.message, parsed.field ? { field: parsed.field } : {}),
-          form,
-        };
+      if (isRefusal(parsed)) return { outcome: 'refused', ...parsed, form };
 
       const email = await emailLimiter.take(submissionKey(parsed.table, inboxKey(parsed.email)));
       if (!email.ok)
