@@ -231,8 +231,7 @@ export class AirtableDesk {
   /** The items, less those of an address erased after the door accepted them (desk/erasure.ts). */
   async #withoutErased(items: DeskItem[]): Promise<DeskItem[]> {
     if (this.#erased.size === 0) return items;
-    const dropped = new Set(await (await import('./erasure.ts')).erasedItems(items, this.#erased));
-    return items.filter((item) => !dropped.has(item));
+    return (await import('./erasure.ts')).withoutErased(items, this.#erased);
   }
 
   /**
