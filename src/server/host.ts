@@ -75,6 +75,36 @@ function localOutboxMailer(url: string): Mailer {
   };
 }
 
+/**
+ * Fills the build's template at `path`, or answers null when there is none, or one that drifted
+ * from its renderer: the caller answers a plain page.
+ */
+export type PageTemplates = (path: string, fill: (template: string) => string) => Promise<string | null>;
+
+/** The build's page templates, read once per instance when `cache` is on (a deploy's never change). */
+export function pageTemplates(
+  load: (path: string) => Promise<string | null>,
+  { cache = true }: { cache?: boolean } = {},
+): PageTemplates {
+  const loaded = new Map<string, Promise<string | null>>();
+  return async (path: string, fill: (template: string) => string): Promise<string | null> => {
+    let template = loaded.get(path);
+    if (!template) {
+      template = load(path).catch(() => null);
+      if (cache) loaded.set(path, template);
+    }
+    const html = await template;
+    if (html === null) return null;
+    try {
+      return fill(html);
+    } catch (error) {
+      // A template that drifted from its renderer: the visitor still gets the words.
+      console.warn(`Page template ${path}: ${errorMessage(error)}`);
+      return null;
+    }
+  };
+}
+
 /** The host's mail transport (none: mail is off) and page templates. */
 export function hostOf(env: HostEnv) {
   const outbox = env.MAIL_OUTBOX_URL;
@@ -82,15 +112,19 @@ export function hostOf(env: HostEnv) {
   const { ASSETS: assets } = env;
   return {
     mailer: outbox ? localOutboxMailer(outbox) : env.EMAIL && cloudflareMailer(env.EMAIL),
-    /** A page template from the build's assets (clean URLs: '/x.html' is at '/x'), or on `vite` rendered. */
-    async templateText(path: string): Promise<string | null> {
-      const response = rendered
-        ? await fetch(new URL(path, rendered))
-        : await assets?.fetch(new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')));
-      return response?.ok ? response.text() : null;
-    },
-    /** A deploy's templates never change: read once per isolate (on `vite`, on every use). */
-    cachesTemplates: !rendered,
+    /**
+     * The page templates, each from the build's assets (clean URLs: '/x.html' is at '/x'), or on
+     * `vite` rendered. A deploy's templates never change: read once per isolate (on `vite`, on every use).
+     */
+    templates: pageTemplates(
+      async (path) => {
+        const response = rendered
+          ? await fetch(new URL(path, rendered))
+          : await assets?.fetch(new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')));
+        return response?.ok ? response.text() : null;
+      },
+      { cache: !rendered },
+    ),
   };
 }
 export type Host = ReturnType<typeof hostOf>;

@@ -11,7 +11,7 @@ import {
 import { type ConsentState } from '#src/lib/forms/contract.ts';
 import { signedUrl, type MailContext } from '#src/server/mail/emails.ts';
 import { emailsFor, rejoinRequest } from '#src/server/mail/plan.ts';
-import { inboxKey } from '#src/server/mail/inbox-key.ts';
+import { inboxKey } from '#src/server/mail/ledger.ts';
 
 const SECRET = 'q'.repeat(40);
 const SENT = new Date('2026-02-10T08:00:00Z');

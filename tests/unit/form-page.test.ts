@@ -4,13 +4,8 @@ import { ERROR_SUMMARY_TITLE } from '#src/components/form/form-answer.tsx';
 import { MESSAGES } from '#src/config/messages.ts';
 import { renderFormTemplate } from '#src/entry-server.tsx';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
-import { escapeHtml } from '#src/lib/page-templates.ts';
-import {
-  formTemplatePath,
-  renderFormAnswer,
-  type NativeOutcome,
-  type NativeValues,
-} from '#src/server/doors/form-answer.ts';
+import { escapeHtml, type FormAnswerOutcome } from '#src/lib/page-templates.ts';
+import { formTemplatePath, renderFormAnswer, type NativeValues } from '#src/server/doors/form-answer.ts';
 
 /**
  * The server's answer pages for native posts, filled from each form's template as the build
@@ -22,7 +17,7 @@ function template(form: FormName): string {
   return `<!doctype html><html lang="en-GB"><head>${head}</head><body><div id="root">${html}</div></body></html>`;
 }
 
-function answer(form: FormName, outcome: NativeOutcome, values: NativeValues = {}) {
+function answer(form: FormName, outcome: FormAnswerOutcome, values: NativeValues = {}) {
   const html = renderFormAnswer(template(form), form, outcome, values);
   return { html, document: new DOMParser().parseFromString(html, 'text/html') };
 }

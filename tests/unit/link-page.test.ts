@@ -13,7 +13,7 @@ import { isHiddenPath } from '#src/server/doors/form-answer.ts';
 import { renderLinkPage } from '#src/server/links/page.ts';
 import { handleEmailLink } from '#src/server/links/actions.ts';
 import { type ConsentRecords } from '#src/server/privacy/consent-records.ts';
-import { pageTemplates } from '#src/server/doors/page-templates.ts';
+import { pageTemplates } from '#src/server/host.ts';
 import { signedUrl, type MailContext } from '#src/server/mail/emails.ts';
 
 /** A template as the build renders one: every region and slot, in a frame. */

@@ -1,5 +1,5 @@
-import { inboxKey } from '#src/server/mail/inbox-key.ts';
 import {
+  inboxKey,
   kvMailLedger,
   MAIL_LIMITS,
   type MailLedgerKv,

@@ -1,6 +1,5 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { queueOutcomeMail } from '#src/server/mail/enqueue.ts';
-import { type WriteOutcome } from '#src/server/mail/plan.ts';
+import { queueOutcomeMail, type WriteOutcome } from '#src/server/mail/plan.ts';
 import { sendMailJobs } from '#src/server/mail/send.ts';
 import { kvMailLedger, type MailLedgerKv, memoryMailLedger } from '#src/server/mail/ledger.ts';
 import type { MailJob } from '#src/server/mail/message.ts';

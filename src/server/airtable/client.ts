@@ -15,6 +15,9 @@ import type { AirtableAccess } from '#src/server/settings.ts';
 
 /** Airtable's most records per create, update or delete request. */
 export const AIRTABLE_MAX_RECORDS_PER_WRITE = 10;
+/** `all` in parts of at most `size` (Airtable's 10 records a write, the desk's keys a storage call). */
+export const inChunks = <T>(all: readonly T[], size: number) =>
+  Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
 /** Airtable's largest page of a listing. */
 const AIRTABLE_PAGE_SIZE = 100;
 /** A request's bound when its caller sets none: the spec's client timeout (section 9). */
@@ -179,6 +182,17 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       deadline,
     );
 
+  const listAll = async (table: string, query: ListQuery, deadline?: number) => {
+    const records: StoredRecord[] = [];
+    let offset: string | undefined;
+    do {
+      const page = await listPage(table, { ...query, offset }, deadline);
+      records.push(...page.records);
+      offset = page.offset;
+    } while (offset);
+    return records;
+  };
+
   return {
     /**
      * The deadline `withinMs` from now in this client's clock, for callers that bound work by a
@@ -190,16 +204,7 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
 
     listPage,
     /** Every record a list query finds, page by page (Airtable's pages of 100 and its offset). */
-    async listAll(table: string, query: ListQuery) {
-      const records: StoredRecord[] = [];
-      let offset: string | undefined;
-      do {
-        const page = await listPage(table, { ...query, offset });
-        records.push(...page.records);
-        offset = page.offset;
-      } while (offset);
-      return records;
-    },
+    listAll,
     /**
      * Records whose normalised email is one of `emails`, with their email and the `fields` asked
      * for: one request per formula of up to LOOKUP_FORMULA_MAX_CHARS (about 300 addresses), sent
@@ -214,16 +219,9 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       const field = emailFieldIn(table);
       const query = { fields: [field, ...fields] };
       const found = await Promise.all(
-        lookupFormulas(emails, field).map(async (filterByFormula) => {
-          const records: StoredRecord[] = [];
-          let offset: string | undefined;
-          do {
-            const page = await listPage(table, { ...query, filterByFormula, offset }, deadline);
-            records.push(...page.records);
-            offset = page.offset;
-          } while (offset);
-          return records;
-        }),
+        lookupFormulas(emails, field).map((filterByFormula) =>
+          listAll(table, { ...query, filterByFormula }, deadline),
+        ),
       );
       return found.flat();
     },
@@ -263,12 +261,8 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
     },
     /** Metadata API (schema.bases:write). */
     createField(tableId: string, field: FieldDefinition, deadline?: number) {
-      return call<RemoteTable['fields'][number]>(
-        'POST',
-        `${tablesUrl}/${encodeURIComponent(tableId)}/fields`,
-        fieldForCreate(field),
-        deadline,
-      );
+      const url = `${tablesUrl}/${encodeURIComponent(tableId)}/fields`;
+      return call<RemoteTable['fields'][number]>('POST', url, fieldForCreate(field), deadline);
     },
   };
 }

@@ -5,7 +5,12 @@
 import { type Cells, formOf, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
 import { emailFieldOf } from '#src/lib/forms/forms.ts';
-import { AIRTABLE_MAX_RECORDS_PER_WRITE, type AirtableClient, type StoredRecord } from './client.ts';
+import {
+  AIRTABLE_MAX_RECORDS_PER_WRITE,
+  type AirtableClient,
+  inChunks,
+  type StoredRecord,
+} from './client.ts';
 
 /** How the items of a call become records; `T` is whatever the caller carries (a submission…). */
 export interface UpsertHow<T> {
@@ -41,12 +46,6 @@ export function mergeByEmail<T>(
     byEmail.set(email, earlier === undefined ? item : how.merge(earlier, item));
   }
   return [...byEmail].map(([email, item]) => ({ email, item }));
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
-  return result;
 }
 
 /** The stored fields a lookup asks for: the caller's, and the Email Key (a write by key needs it there). */
@@ -120,6 +119,8 @@ export async function upsertByEmail<T>(
     return told;
   };
 
+  const failed = (part: readonly { email: string; item: T }[], error: unknown): UpsertResult<T>[] =>
+    part.map(({ email, item }) => ({ item, email, outcome: 'failed', error }));
   let stored: ReadonlyMap<string, StoredRecord>;
   try {
     stored =
@@ -132,7 +133,7 @@ export async function upsertByEmail<T>(
       ));
   } catch (error) {
     // Without the lookup nothing may be written: a create could double a stored record.
-    await tell(merged.map(({ email, item }) => ({ item, email, outcome: 'failed', error })));
+    await tell(failed(merged, error));
     return results;
   }
 
@@ -166,35 +167,24 @@ export async function upsertByEmail<T>(
           stored: write.record.fields,
         }
       : { item: write.item, email: write.email, outcome: 'created', id };
-  const failed = (part: readonly Write[], error: unknown): UpsertResult<T>[] =>
-    part.map(({ email, item }) => ({ item, email, outcome: 'failed', error }));
+  /** A write request's results once it answers: each write's outcome, or the request's error for each. */
+  const answered = (part: readonly Write[], request: Promise<readonly StoredRecord[]>) =>
+    request.then(
+      (records) => part.map((write, i) => outcomeOf(write, records[i]?.id ?? '')),
+      (error: unknown) => failed(part, error),
+    );
   // Every request asks the pacer for its slot now, in the items' order.
   const requests = [
-    ...chunks(byKey, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) =>
-      // Merged on the email's key: a create Airtable applied after this writer gave up on it is
-      // found by the retry's upsert, not doubled by it (the lookup may predate that late write).
-      client
-        .upsert(
-          table,
-          part.map(({ fields }) => fields),
-          EMAIL_KEY_FIELD.airtable,
-        )
-        .then(
-          (records) => part.map((write, i) => outcomeOf(write, records[i]?.id ?? '')),
-          (error: unknown) => failed(part, error),
-        ),
-    ),
-    ...chunks(byId, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) =>
-      client
-        .update(
-          table,
-          part.map(({ record, fields }) => ({ id: record?.id ?? '', fields })),
-        )
-        .then(
-          () => part.map((write) => outcomeOf(write, write.record?.id ?? '')),
-          (error: unknown) => failed(part, error),
-        ),
-    ),
+    // Merged on the email's key: a create Airtable applied after this writer gave up on it is
+    // found by the retry's upsert, not doubled by it (the lookup may predate that late write).
+    ...inChunks(byKey, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) => {
+      const records = part.map((write) => write.fields);
+      return answered(part, client.upsert(table, records, EMAIL_KEY_FIELD.airtable));
+    }),
+    ...inChunks(byId, AIRTABLE_MAX_RECORDS_PER_WRITE).map((part) => {
+      const records = part.map(({ record, fields }) => ({ id: record?.id ?? '', fields }));
+      return answered(part, client.update(table, records));
+    }),
   ];
   // Told in order, each as soon as it and those before it have answered.
   for (const request of requests) await tell(await request);

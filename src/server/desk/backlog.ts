@@ -12,6 +12,9 @@ import { formOfTable } from '#src/lib/forms/forms.ts';
  */
 export const ADDRESSES_PER_ROUND = 300;
 
+/** The storage keys of erased addresses (erasure.ts): the prefix and the address's SHA-256. */
+export const ERASED_PREFIX = 'erased:';
+
 /** A submission (or whatever a queue message held) waiting in the desk's storage. */
 export interface DeskItem {
   /** Its storage key: ITEM_PREFIX and a sequence number, so keys sort in order of acceptance. */

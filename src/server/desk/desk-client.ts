@@ -27,16 +27,12 @@ async function askDesk(namespace: DeskNamespace, path: string, body: unknown): P
 }
 
 /** Hands queue messages to the desk; resolves once it has kept them (then they may be acked). */
-export async function handToDesk(
-  namespace: DeskNamespace,
-  messages: readonly { id: string; body: unknown }[],
-): Promise<void> {
-  await askDesk(
+export const handToDesk = (namespace: DeskNamespace, messages: readonly { id: string; body: unknown }[]) =>
+  askDesk(
     namespace,
     '/accept',
     messages.map(({ id, body }) => ({ id, body })),
   );
-}
 
 /** Erasure's reach into the desk (erasure.ts): the email's waiting submissions dropped. */
 export async function eraseWaiting(namespace: DeskNamespace, email: string) {

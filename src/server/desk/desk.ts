@@ -13,11 +13,11 @@
  * (POST /erase, erasure.ts) drops an address's waiting submissions and those accepted before it.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
-import { Backlog, type DeskItem, type DeskState, groupOf } from './backlog.ts';
+import { Backlog, type DeskItem, type DeskState, ERASED_PREFIX, groupOf } from './backlog.ts';
+import { inChunks } from '#src/server/airtable/client.ts';
 import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
 import type { createRoundWriter, RoundOutcome } from './round-writer.ts';
 import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
-import type { AirtableEnv } from '#src/server/settings.ts';
 import { hostOf, type HostEnv } from '#src/server/host.ts';
 import type { DeadLetterBody, DeadLetterStore } from '#src/server/queues/dead-letters.ts';
 import { retryDelaySeconds } from '#src/server/queues/messages.ts';
@@ -34,20 +34,15 @@ export const DESK_MAX_ATTEMPTS = 11;
 const DRAIN_BUDGET_MS = 10 * 60_000;
 /** Cloudflare's most keys per storage put or delete (a put also carries the sequence number). */
 const KEYS_PER_CALL = 128;
-const inChunks = <T>(all: readonly T[], size: number) =>
-  Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
 const ITEM_PREFIX = 'q:';
-/** The storage keys of erased addresses (desk/erasure.ts): the prefix and the address's SHA-256. */
-const ERASED_PREFIX = 'erased:';
 
-export interface DeskEnv extends AirtableEnv, WorkerMailEnv, HostEnv {
-  DEAD_LETTERS?: DeadLetterStore;
-}
+/** Its settings (Airtable's, mail's) and bindings (DEAD_LETTERS, the mail's, the host's). */
+type DeskEnv = WorkerMailEnv & HostEnv;
 
 /** Keeps a dead letter (the store loads only when something failed). */
 async function keep(store: DeadLetterStore, letter: DeadLetterBody, reason: string): Promise<void> {
   const { keepDeadLetter } = await import('#src/server/queues/dead-letters.ts');
-  await keepDeadLetter(store, { ...letter, reason, failedAt: new Date().toISOString() });
+  await keepDeadLetter(store, { ...letter, reason });
 }
 
 /** The Durable Object class (wrangler.jsonc `durable_objects`): one instance, named DESK_NAME. */
@@ -101,8 +96,7 @@ export class AirtableDesk {
       const { email } = (await request.json()) as { email: string };
       const { eraseAddress } = await import('./erasure.ts');
       const [backlog, busy, erased, storage] = [this.#backlog, this.#busy, this.#erased, this.#state.storage];
-      const erasedKey = (sha: string) => ERASED_PREFIX + sha;
-      return Response.json(await eraseAddress({ backlog, busy, erased, storage, erasedKey }, String(email)));
+      return Response.json(await eraseAddress({ backlog, busy, erased, storage }, String(email)));
     }
     if (pathname === '/penalise') {
       this.#pacer.penalise();
@@ -221,12 +215,7 @@ export class AirtableDesk {
   /** The round writer (loaded on the first round), through the desk's pacer. */
   #writerOf(mail: ReturnType<typeof workerMail>['mail']) {
     return (this.#writer ??= import('./round-writer.ts').then(({ createRoundWriter }) =>
-      createRoundWriter(this.#env, {
-        pacer: this.#pacer,
-        fetch: this.#fetch,
-        mail,
-        log: (line) => console.log(line),
-      }),
+      createRoundWriter(this.#env, { pacer: this.#pacer, fetch: this.#fetch, mail }),
     ));
   }
 
@@ -242,8 +231,7 @@ export class AirtableDesk {
   /** The items, less those of an address erased after the door accepted them (desk/erasure.ts). */
   async #withoutErased(items: DeskItem[]): Promise<DeskItem[]> {
     if (this.#erased.size === 0) return items;
-    const dropped = new Set(await (await import('./erasure.ts')).erasedItems(items, this.#erased));
-    return items.filter((item) => !dropped.has(item));
+    return (await import('./erasure.ts')).withoutErased(items, this.#erased);
   }
 
   /**

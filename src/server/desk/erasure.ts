@@ -10,7 +10,7 @@
  */
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { digest, ERASURE_MEMORY_MS } from '#src/server/mail/ledger.ts';
-import type { Backlog, DeskItem, DeskState } from './backlog.ts';
+import { type Backlog, type DeskItem, type DeskState, ERASED_PREFIX } from './backlog.ts';
 
 /** The longest an erasure waits for a round in flight holding the address (a 429's 30 s, and the writes). */
 const IN_FLIGHT_WAIT_MS = 90_000;
@@ -19,19 +19,16 @@ const IN_FLIGHT_POLL_MS = 250;
 /** The address part of a desk item's group (`table\naddress`). */
 const addressOf = (group: string) => group.slice(group.indexOf('\n') + 1);
 
-/** The items whose address was erased after the door accepted them (`erased`: SHA-256 → when). */
-export async function erasedItems(
-  items: readonly DeskItem[],
-  erased: ReadonlyMap<string, number>,
-): Promise<DeskItem[]> {
-  const dropped: DeskItem[] = [];
+/** The items, less those whose address was erased after the door accepted them (`erased`: SHA-256 → when). */
+export async function withoutErased(items: DeskItem[], erased: ReadonlyMap<string, number>) {
+  const kept: DeskItem[] = [];
   for (const item of items) {
     const at = erased.get(await digest(addressOf(item.group)));
     const acceptedAt = Date.parse((item.body as Submission).acceptedAt);
     // A submission without a readable time is older than any erasure: dropped.
-    if (at !== undefined && !(acceptedAt > at)) dropped.push(item);
+    if (at === undefined || acceptedAt > at) kept.push(item);
   }
-  return dropped;
+  return kept;
 }
 
 /** An erasure's answer: the waiting submissions dropped, and whether a round still held the address. */
@@ -45,8 +42,6 @@ export interface ErasableDesk {
   /** Erased addresses' SHA-256 → when (ms since the epoch). */
   erased: Map<string, number>;
   storage: DeskState['storage'];
-  /** The storage key that remembers an erasure, from the address's SHA-256. */
-  erasedKey: (sha: string) => string;
 }
 
 /**
@@ -65,13 +60,13 @@ export async function eraseAddress(
   desk.erased.set(key, at);
   const forgotten = [...desk.erased].filter(([, when]) => when <= at - ERASURE_MEMORY_MS).map(([k]) => k);
   for (const old of forgotten) desk.erased.delete(old);
-  await desk.storage.put({ [desk.erasedKey(key)]: at });
-  if (forgotten.length > 0) await desk.storage.delete(forgotten.map(desk.erasedKey));
+  await desk.storage.put({ [ERASED_PREFIX + key]: at });
+  if (forgotten.length > 0) await desk.storage.delete(forgotten.map((sha) => ERASED_PREFIX + sha));
   const holds = (group: string) => addressOf(group) === address;
   let erased = 0;
   for (const deadline = at + IN_FLIGHT_WAIT_MS; ; await sleep(IN_FLIGHT_POLL_MS)) {
     // Taken from the backlog at once, so no round picks them while their storage is deleted. A
-    // round's own stay with it: it writes them, or drops their retry (erasedItems).
+    // round's own stay with it: it writes them, or drops their retry (withoutErased).
     const waiting = desk.backlog.matching((group) => holds(group) && !desk.busy.has(group));
     for (const item of waiting) desk.backlog.delete(item.key);
     if (waiting.length > 0) await desk.storage.delete(waiting.map((item) => item.key));

@@ -12,13 +12,7 @@ import { AirtableError } from '#src/server/airtable/error.ts';
 import type { Pacer } from '#src/server/airtable/pacer.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
-import {
-  type UpsertHow,
-  upsertByEmail,
-  lookupByEmails,
-  lookupFieldsOf,
-  mergeByEmail,
-} from '#src/server/airtable/upsert.ts';
+import { upsertByEmail, lookupByEmails, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';
 import {
   byAcceptance,
   CONSENTED_QUEUED_UPSERT,
@@ -30,9 +24,8 @@ import {
 } from './submission-upsert.ts';
 
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
-import { queueOutcomeMail } from '#src/server/mail/enqueue.ts';
-import { submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';
-import type { WorkerMail } from '#src/server/mail/setup.ts';
+import { queueOutcomeMail, submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';
+import type { QueueingMail } from '#src/server/mail/setup.ts';
 import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
 import { type QueuedSubmission, retryDelaySeconds } from '#src/server/queues/messages.ts';
 
@@ -46,7 +39,7 @@ export interface WriterOptions {
   now?: () => number;
   log?: (message: string) => void;
   /** With mail, consent applies and each write's emails are queued (see the module's comment). */
-  mail?: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
+  mail?: QueueingMail;
 }
 
 /**
@@ -89,6 +82,8 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     now,
     requestBoundMs: REQUEST_BOUND_MS,
   });
+
+  const how = options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
 
   /** Each item's outcome in the round's result (the first one given counts). */
   const settle = (result: RoundResult, items: readonly RoundItem[], outcome: RoundOutcome) => {
@@ -167,7 +162,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
    * Those contacts are looked up with the confirming form's own emails, in the same requests while
    * they fit in one formula. If that lookup fails, every contact is treated as withdrawn (the team still hears).
    */
-  async function lookUp(groups: ReadonlyMap<string, readonly Queued[]>, how: UpsertHow<Queued>) {
+  async function lookUp(groups: ReadonlyMap<string, readonly Queued[]>) {
     const emails = new Map(
       [...groups].map(([table, items]) => [table, mergeByEmail(items, how).map((e) => e.email)]),
     );
@@ -181,13 +176,12 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     type Found = { stored: Map<string, StoredRecord> } | { error: unknown };
     const found = new Map<string, Found>(
       await Promise.all(
-        [...emails].map(async ([table, of]) => {
+        [...emails].map(([table, of]) => {
           const fields = lookupFieldsOf(table === list?.table ? CONSENTED_UPSERT : how, table);
-          try {
-            return [table, { stored: await lookupByEmails(client, table, of, fields) }] as [string, Found];
-          } catch (error) {
-            return [table, { error }] as [string, Found];
-          }
+          return lookupByEmails(client, table, of, fields).then(
+            (stored): [string, Found] => [table, { stored }],
+            (error: unknown): [string, Found] => [table, { error }],
+          );
         }),
       ),
     );
@@ -211,8 +205,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     result: RoundResult,
     lookups?: Awaited<ReturnType<typeof lookUp>>,
   ) {
-    const how = options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
-    const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]]), how));
+    const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]])));
     const looked = found.get(table);
     // Without the lookup nothing may be written: a create could double a stored record.
     if (!looked || 'error' in looked) return retryOrDeadLetter(items, looked?.error, result);
@@ -274,7 +267,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
           ).filter(([, group]) => group.length > 0),
         );
         // Every lookup of the round at once, then every write: each request goes as soon as the pacer lets it.
-        const lookups = await lookUp(groups, options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT);
+        const lookups = await lookUp(groups);
         await Promise.all([...groups].map(([table, group]) => write(table, group, result, lookups)));
         report.requests = client.requestsSent() - sentBefore;
       } catch (error) {

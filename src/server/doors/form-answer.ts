@@ -21,7 +21,7 @@ import {
 import type { FormContract } from '#src/lib/forms/contract.ts';
 import { reader } from '#src/lib/forms/submission.ts';
 import type { CheckResult } from './request-check.ts';
-import type { PageTemplates } from './page-templates.ts';
+import type { PageTemplates } from '#src/server/host.ts';
 
 /** The posted form as values by name; the bot trap never comes back. */
 function postedValues(form: URLSearchParams | undefined): NativeValues {
@@ -34,7 +34,7 @@ function postedValues(form: URLSearchParams | undefined): NativeValues {
 }
 
 /** The words of an answer, when the host has no built page to put them in. */
-function plainPage(form: FormContract, outcome: NativeOutcome): string {
+function plainPage(form: FormContract, outcome: FormAnswerOutcome): string {
   const lines =
     outcome === 'confirmed'
       ? (THANK_YOU[form.name] ?? [MESSAGES.waitlistJoined])
@@ -43,7 +43,6 @@ function plainPage(form: FormContract, outcome: NativeOutcome): string {
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1>${rest.map((line) => `<p>${line}</p>`).join('')}<p><a href="${form.page}">Back</a></p></main></body></html>`;
 }
 
-export type NativeOutcome = FormAnswerOutcome;
 /** Raw posted values by field name (a repeated field, such as checkboxes, as a list). */
 export type NativeValues = Readonly<Record<string, string | readonly string[]>>;
 
@@ -96,7 +95,7 @@ const VALUE_ATTRIBUTE = /\svalue="([^"]*)"/;
 export function renderFormAnswer(
   template: string,
   form: string,
-  outcome: NativeOutcome,
+  outcome: FormAnswerOutcome,
   values: NativeValues,
 ): string {
   if (!template.includes(regionStart(FORM_ANSWER_REGION_ATTRIBUTE, outcome)))
@@ -116,7 +115,7 @@ export function renderFormAnswer(
   return html.replace(TOKEN_PATTERN, (_, name: string) => escapeHtml(valuesOf(name)[0] ?? ''));
 }
 
-/** No script, never framed or cached (security-headers.ts adds the other security headers to every answer). */
+/** No script, never framed or cached (routes.ts adds the other security headers to every answer). */
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
@@ -140,7 +139,7 @@ export async function answerNativePost(
   result: CheckResult,
   templates: PageTemplates | undefined,
 ): Promise<Response> {
-  const outcome: NativeOutcome =
+  const outcome: FormAnswerOutcome =
     result.outcome !== 'refused' ? 'confirmed' : result.field === 'email' ? 'invalid-email' : 'failure';
   const fill = (template: string) =>
     renderFormAnswer(template, form.name, outcome, postedValues(result.form));

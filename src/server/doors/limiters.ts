@@ -1,13 +1,11 @@
 /**
  * The limits of the request check's steps 2 and 6, of link presses and of the dead-letter admin,
- * and the key a client address counts under.
+ * and the key a client address counts under: every person of a rush gets through, a flooding
+ * address gets a trickle. Counted by Cloudflare's Rate Limiting binding (wrangler.jsonc
+ * `ratelimits`; a local stand-in under `vite`) on the connecting address (CF-Connecting-IP);
+ * without a binding (unit tests), by an in-memory sliding window.
  */
 import ipaddr from 'ipaddr.js';
-
-// The limits of steps 2 and 6 (and of link presses and the dead-letter admin): every person of a
-// rush gets through, a flooding address gets a trickle. Counted by Cloudflare's Rate Limiting
-// binding (wrangler.jsonc `ratelimits`; a local stand-in under `vite`) on the connecting address
-// (CF-Connecting-IP); without a binding (unit tests), by an in-memory sliding window.
 
 /**
  * Submissions one client address may make per minute: a school office or a family sends a handful;

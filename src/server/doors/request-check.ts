@@ -20,7 +20,7 @@ import {
   submissionKey,
 } from '#src/lib/forms/submission.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
-import { inboxKey } from '#src/server/mail/inbox-key.ts';
+import { inboxKey } from '#src/server/mail/ledger.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './body.ts';
 import {
   createWindowLimiter,
@@ -150,11 +150,7 @@ export function createRequestCheck(options: RequestCheckOptions) {
       const form = new URLSearchParams(body.text);
       if ((form.get(contract.honeypot) ?? '').trim() !== '') return { outcome: 'trapped', receipt, form };
       const parsed: Submission | Refusal = parsePosted(contract, form, acceptedAt);
-      if (isRefusal(parsed))
-        return {
-          ...refused(parsed.status, parsed.type, parsed.message, parsed.field ? { field: parsed.field } : {}),
-          form,
-        };
+      if (isRefusal(parsed)) return { outcome: 'refused', ...parsed, form };
 
       const email = await emailLimiter.take(submissionKey(parsed.table, inboxKey(parsed.email)));
       if (!email.ok)
@@ -167,7 +163,7 @@ export function createRequestCheck(options: RequestCheckOptions) {
         };
 
       try {
-        await options.queue.send({ ...parsed, origin: siteOrigin });
+        await options.queue.send({ ...parsed, origin: siteOrigin }, { contentType: 'json' });
       } catch (error) {
         (options.warn ?? console.warn)(
           `Airtable relay: the queue refused a submission (${error instanceof Error ? error.message : 'unknown'})`,

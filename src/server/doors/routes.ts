@@ -4,37 +4,30 @@
  * (the assets); every answer leaves the request's body read and carries the security headers.
  */
 import { formAtPath } from '#src/lib/forms/forms.ts';
-import type { DeskNamespace } from '#src/server/desk/desk-client.ts';
-import { deskPacer } from '#src/server/desk/desk-client.ts';
+import { type DeskNamespace, deskPacer, eraseWaiting } from '#src/server/desk/desk-client.ts';
 import type { Host, HostEnv } from '#src/server/host.ts';
 import { isEmailLinkPath } from '#src/server/links/tokens.ts';
-import { checkedMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
+import { checkedMail, mailLedgerOf, type WorkerMailEnv } from '#src/server/mail/setup.ts';
 import type { DeadLetterAdminEnv } from '#src/server/queues/dead-letter-admin.ts';
-import type { QueuedSubmission, SubmissionQueue } from '#src/server/queues/messages.ts';
+import type { SubmissionQueue } from '#src/server/queues/messages.ts';
 import { siteOriginOf, reportOnce } from '#src/server/settings.ts';
+import { SECURITY_HEADERS } from '#src/config/constants.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS } from './body.ts';
 import { createDoors, type DoorsHandler } from './form-door.ts';
 import { isHiddenPath } from './form-answer.ts';
 import { bindingLimiter, type RateLimitBinding } from './limiters.ts';
-import { pageTemplates } from './page-templates.ts';
-import { withSecurityHeaders } from './security-headers.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
 export interface WorkerEnv extends HostEnv, DeadLetterAdminEnv, WorkerMailEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
   /** The submissions' queue, drained by this Worker's one paced writer (wrangler.jsonc). */
-  SUBMISSIONS?: { send(body: QueuedSubmission, options?: { contentType?: 'json' }): Promise<void> };
+  SUBMISSIONS?: SubmissionQueue;
   /** Cloudflare's Rate Limiting bindings (wrangler.jsonc `ratelimits`); in memory when unbound. */
   SUBMIT_LIMITER?: RateLimitBinding;
   EMAIL_LIMITER?: RateLimitBinding;
   ADMIN_LIMITER?: RateLimitBinding;
   /** The one paced writer (desk/desk.ts, wrangler.jsonc `durable_objects`). */
   AIRTABLE_DESK: DeskNamespace;
-}
-
-function queueOf(env: WorkerEnv): SubmissionQueue | undefined {
-  const queue = env.SUBMISSIONS;
-  return queue ? { send: (submission) => queue.send(submission, { contentType: 'json' }) } : undefined;
 }
 
 // One set of doors per isolate: its limits and per-email order hold across the isolate's requests.
@@ -57,11 +50,35 @@ function doorsFor(env: WorkerEnv, host: Host, queue: SubmissionQueue): DoorsHand
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
         emailLimiter: env.EMAIL_LIMITER && bindingLimiter(env.EMAIL_LIMITER),
         // Read from the host once per isolate (on `vite`, on every use).
-        templates: pageTemplates(host.templateText, { cache: host.cachesTemplates }),
+        templates: host.templates,
       }),
     };
   }
   return doors.handler;
+}
+
+/**
+ * The policy of an answer that sets none: a redirect or a refusal's text or JSON loads nothing and
+ * is never framed. An HTML page without one (a page the host serves without `_headers`) carries
+ * its own in a <meta>, which cannot say `frame-ancestors`: it gets only that.
+ */
+const POLICY_FOR_AN_ANSWER =
+  "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const POLICY_FOR_A_PAGE = "frame-ancestors 'none'";
+
+/** Adds the SECURITY_HEADERS it lacks (a link's page keeps its stricter `no-referrer` and policy). */
+function withSecurityHeaders(response: Response): Response {
+  const isPage = response.headers.get('content-type')?.startsWith('text/html') ?? false;
+  const wanted: [string, string][] = [
+    ...Object.entries(SECURITY_HEADERS),
+    ['Content-Security-Policy', isPage ? POLICY_FOR_A_PAGE : POLICY_FOR_AN_ANSWER],
+  ];
+  const missing = wanted.filter(([name]) => !response.headers.has(name));
+  if (missing.length === 0) return response;
+  // An answer from the assets (or fetch) has immutable headers: a copy takes them.
+  const answer = new Response(response.body, response);
+  for (const [name, value] of missing) answer.headers.set(name, value);
+  return answer;
 }
 
 // Cloudflare sets it, a client cannot; `vite` and `vite preview` set it from the socket (worker-server.ts).
@@ -81,7 +98,7 @@ export async function answer(request: Request, env: WorkerEnv, host: Host): Prom
 
 async function route(request: Request, env: WorkerEnv, host: Host): Promise<Response> {
   const { pathname } = new URL(request.url);
-  const queue = queueOf(env);
+  const queue = env.SUBMISSIONS;
   if (formAtPath(pathname) || isEmailLinkPath(pathname)) {
     if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
     // The emails' links exist only where mail is set up (with its settings wrong, they answer
@@ -94,12 +111,21 @@ async function route(request: Request, env: WorkerEnv, host: Host): Promise<Resp
   if (admin && startsWith(pathname, admin.DEAD_LETTERS_PATH)) {
     if (!queue) return new Response('Not found', { status: 404 });
     const jobs = env.MAIL_JOBS;
-    const { erasureReach } = await import('#src/server/privacy/erase-reach.ts');
-    return admin.handleDeadLetterAdmin(request, env, (submission) => queue.send(submission), {
+    const requeue: SubmissionQueue['send'] = (submission) => queue.send(submission, { contentType: 'json' });
+    return admin.handleDeadLetterAdmin(request, env, requeue, {
       clientAddress: connectingAddress(request) ?? 'unknown',
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
       ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
-      ...erasureReach(env),
+      // What an erasure reaches beside the base and the dead letters: the desk's waiting
+      // submissions, the emails still queued (the ledger's erasure mark), the notices held for a digest.
+      eraseWaiting: (email) => eraseWaiting(env.AIRTABLE_DESK, email),
+      eraseMail: async (email) => {
+        const ledger = mailLedgerOf(env);
+        const now = new Date();
+        await ledger.markErased(email, now);
+        const { eraseHeldNotices } = await import('#src/server/mail/team-inbox.ts');
+        return { teamNotices: await eraseHeldNotices(ledger.kv, email, now) };
+      },
     });
   }
   if (isHiddenPath(pathname) || startsWith(pathname, '/api')) {

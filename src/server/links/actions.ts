@@ -10,7 +10,7 @@ import { formNamed } from '#src/lib/forms/forms.ts';
 import type { ConsentRecords } from '#src/server/privacy/consent-records.ts';
 import { suppressionList } from '#src/server/privacy/consent.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from '#src/server/doors/body.ts';
-import type { PageTemplates } from '#src/server/doors/page-templates.ts';
+import type { PageTemplates } from '#src/server/host.ts';
 import {
   checkLink,
   linkPurposeAt,

@@ -3,10 +3,10 @@
  * never on a sign-up's: a link's records through the desk's pacer, its mail queued, its page from
  * the build's template (actions.ts does the link's one thing, page.ts says so).
  */
-import type { PageTemplates } from '#src/server/doors/page-templates.ts';
+import type { PageTemplates } from '#src/server/host.ts';
 import { clientLimitKey, type Limiter } from '#src/server/doors/limiters.ts';
-import { linkPressMail } from '#src/server/mail/enqueue.ts';
-import type { WorkerMail } from '#src/server/mail/setup.ts';
+import { linkPressMail } from '#src/server/mail/plan.ts';
+import type { QueueingMail } from '#src/server/mail/setup.ts';
 import { consentRecords, type PressAccess } from '#src/server/privacy/consent-records.ts';
 import type { AirtableEnv } from '#src/server/settings.ts';
 import { type EmailLinkOptions, handleEmailLink } from './actions.ts';
@@ -18,7 +18,7 @@ export interface LinkDoorOptions {
   /** The build's templates: the forms' native posts' answers and the emails' links' pages. */
   templates?: PageTemplates;
   /** With it, consent applies, the emails' links are answered here (EMAIL_LINK_PATHS), their mail queued. */
-  mail?: Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
+  mail?: QueueingMail;
   /** Where the links lead (SITE_URL's origin); null: no link can be checked. */
   siteOrigin: string | null;
   fetch?: typeof fetch;

@@ -22,7 +22,7 @@ import {
 import { CALENDAR } from '#src/config/site.ts';
 import { PRODUCT_NAME } from '#src/config/constants.ts';
 import type { LinkClaims, LinkForm, LinkPurpose } from './tokens.ts';
-import type { PageTemplates } from '#src/server/doors/page-templates.ts';
+import type { PageTemplates } from '#src/server/host.ts';
 
 const copy = EMAIL_COPY.linkPages;
 const SIGN_UP_HREF = '/#waitlist';

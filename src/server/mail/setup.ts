@@ -56,16 +56,14 @@ export function workerMail(env: WorkerMailEnv, mailer: Mailer | undefined) {
       deadLetter:
         store &&
         (async (job: MailJob, reason: string) =>
-          (await import('#src/server/queues/dead-letters.ts')).keepDeadLetter(store, {
-            mail: job,
-            reason,
-            failedAt: new Date().toISOString(),
-          })),
+          (await import('#src/server/queues/dead-letters.ts')).keepDeadLetter(store, { mail: job, reason })),
     },
   };
 }
 
 export type WorkerMail = NonNullable<ReturnType<typeof workerMail>['mail']>;
+/** What queueing a write's emails needs of it (mail/plan.ts's queueOutcomeMail). */
+export type QueueingMail = Pick<WorkerMail, 'settings' | 'ledger' | 'enqueue' | 'deadLetter'>;
 
 /** workerMail, its problem logged once per isolate. */
 export function checkedMail(env: WorkerMailEnv, mailer: Mailer | undefined) {

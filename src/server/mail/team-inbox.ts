@@ -11,7 +11,8 @@ import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { FORM_LIST } from '#src/lib/forms/forms.ts';
 import { type HeldHour, type HeldNotice, teamDigest } from './emails.ts';
 import { digest, type MailLedger, type MailLedgerKv } from './ledger.ts';
-import { errorMessage, type MailAddress, type MailJob } from './message.ts';
+import { errorMessage, type MailJob } from './message.ts';
+import type { QueueingMail } from './setup.ts';
 
 /** The most notices the team gets in any hour (a digest after that). */
 export const TEAM_NOTICES_PER_HOUR = 30;
@@ -133,21 +134,13 @@ export async function admitNotice(ledger: MailLedger, notice: HeldNotice, at: Da
   return false;
 }
 
-/** What queueing a digest needs of the Worker's mail (setup.ts's WorkerMail). */
-interface DigestMail {
-  settings: { from: MailAddress; schoolsTeamEmail: string };
-  ledger: MailLedger;
-  enqueue(job: MailJob): Promise<void>;
-  deadLetter?: ((job: MailJob, reason: string) => Promise<void>) | undefined;
-}
-
 /**
  * Queues a digest for every ended hour with held notices no digest has listed yet (and its count
  * past MAX_LISTED not yet told), then marks each listed notice sent. A digest that cannot be queued
  * is kept as a dead letter; with nowhere to keep it, its notices stay for the next run.
  */
 export async function queueTeamDigests(
-  mail: DigestMail,
+  mail: QueueingMail,
   now: Date,
   log: (line: string) => void = (line) => console.error(line),
 ): Promise<number> {

@@ -285,11 +285,8 @@ export async function eraseEmail(options: PrivacyOptions, email: string) {
   const found = await exportEmail(options, email);
   const erased: { table: string; id: string; createdTime?: string }[] = [];
   for (const [table, records] of Object.entries(found)) {
-    const { deleted } = await deleteIds(
-      options,
-      table,
-      records.map((record) => record.id),
-    );
+    const ids = records.map((record) => record.id);
+    const { deleted } = await deleteIds(options, table, ids);
     for (const record of records)
       if (deleted.includes(record.id)) erased.push({ table, id: record.id, createdTime: record.createdTime });
   }

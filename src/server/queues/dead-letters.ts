@@ -1,20 +1,15 @@
 /**
- * The dead letters a submission or an email ends as when it cannot be delivered (the desk's, the
- * mail consumer's, the queues' own dead-letter queues). Only types reach a sign-up's path: the
- * store is imported when something fails, and by the owner's endpoint (dead-letter-admin.ts).
+ * The dead letters: submissions that could not be stored (a field the base lacks, a token without
+ * write access) or whose retries ran out, and emails that could not be sent (a refused sender or
+ * recipient, retries run out), from the desk, the mail consumer or the queues' own dead-letter queues.
+ * Kept in the KV namespace bound as DEAD_LETTERS, listed and replayed by the owner through the
+ * Worker's admin endpoint (`npm run dead-letters`: dead-letter-admin.ts), which needs ADMIN_TOKEN.
+ * They hold emails: the endpoint answers nothing without the token, and a replayed letter is deleted.
+ * Only types reach a sign-up's path: the store is imported when something fails.
  */
 import { isSubmission, type Submission } from '#src/lib/forms/submission.ts';
 import { isMailJob, type MailJob } from '#src/server/mail/message.ts';
 import type { QueueBatch } from './messages.ts';
-
-/**
- * Dead letters: submissions the queue's writer could not store (a field the base lacks, a
- * token without write access) or whose retries ran out, and emails the mail queue could not
- * send (a refused sender or recipient, retries run out). They are kept in a KV namespace bound
- * as DEAD_LETTERS, listed and replayed by the owner through the Worker's admin endpoint
- * (`npm run dead-letters`: dead-letter-admin.ts), which needs the ADMIN_TOKEN secret. They hold
- * emails: the endpoint answers nothing without the token, and a replayed letter is deleted.
- */
 
 const KEY_PREFIX = 'dead:';
 
@@ -37,9 +32,12 @@ export interface DeadLetterStore {
   }>;
 }
 
-export async function keepDeadLetter(store: DeadLetterStore, letter: DeadLetter): Promise<void> {
-  const suffix = crypto.randomUUID();
-  await store.put(`${KEY_PREFIX}${letter.failedAt}:${suffix}`, JSON.stringify(letter));
+/** Keeps a letter, failed now unless it says when. */
+export async function keepDeadLetter(
+  store: DeadLetterStore,
+  { failedAt = new Date().toISOString(), ...letter }: DeadLetterBody & { reason: string; failedAt?: string },
+): Promise<void> {
+  await store.put(`${KEY_PREFIX}${failedAt}:${crypto.randomUUID()}`, JSON.stringify({ ...letter, failedAt }));
 }
 
 export async function listDeadLetters(
@@ -68,11 +66,7 @@ export async function keepExhausted(batch: QueueBatch, store: DeadLetterStore | 
         ? { submission: body }
         : { unreadable: body };
     if (store) {
-      await keepDeadLetter(store, {
-        ...letter,
-        reason: 'retries exhausted',
-        failedAt: new Date().toISOString(),
-      });
+      await keepDeadLetter(store, { ...letter, reason: 'retries exhausted' });
       const what = 'mail' in letter ? 'Mailer: an email' : 'Airtable writer: a queued message';
       console.log(`${what} ran out of retries; kept as a dead letter`);
     }

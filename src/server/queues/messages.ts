@@ -13,7 +13,7 @@ export interface QueuedSubmission extends Submission {
 
 /** The one paced writer's queue (Cloudflare Queues or its local stand-in); the door answers once sent. */
 export interface SubmissionQueue {
-  send(submission: QueuedSubmission): Promise<void>;
+  send(submission: QueuedSubmission, options?: { contentType?: 'json' }): Promise<void>;
 }
 
 /** The parts of Cloudflare's MessageBatch the writer uses. */
