@@ -11,6 +11,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { basename } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import ipaddr from 'ipaddr.js';
 import { expect } from 'vitest';
 import { EMULATOR_API_KEY, EMULATOR_BASE_ID } from '#scripts/airtable-emulator/emulator.ts';
@@ -34,7 +35,8 @@ export async function startVite(args: readonly string[], env: Record<string, str
   let output = '';
   const ready = new Promise<void>((resolve, reject) => {
     const read = (chunk: Buffer) => {
-      output += String(chunk);
+      // Without colours: picocolors adds them wherever CI is set, even to a pipe.
+      output += stripVTControlCharacters(String(chunk));
       if (/Local:\s+http/.test(output)) resolve();
     };
     child.stdout.on('data', read);
