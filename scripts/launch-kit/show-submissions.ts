@@ -14,6 +14,7 @@ import type { CellValue, StoredRecord } from '#scripts/airtable-emulator/base-sc
 import { BaseStore } from '#scripts/airtable-emulator/store.ts';
 import { airtableTables } from '#src/lib/airtable/schema.ts';
 import { emailFieldOf, formOfTable } from '#src/lib/forms/forms.ts';
+import { stampOf } from '#src/server/privacy/consent.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 /** The stored records by table: asked of a running emulator at `url`, else read from `data`. */
@@ -51,11 +52,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const names = options.table ? [options.table] : airtableTables().map((table) => table.name);
   const newestFirst = Object.fromEntries(
     names.map((name) => {
-      const updated = Object.values(formOfTable(name)?.fields ?? {}).find(
-        (field) => field.source === 'updated',
-      );
-      const at = (record: StoredRecord) =>
-        String(record.fields[updated?.airtable ?? ''] ?? record.createdTime);
+      const updated = stampOf(formOfTable(name), 'updated');
+      const at = (record: StoredRecord) => String(record.fields[updated] ?? record.createdTime);
       return [name, [...(tables[name] ?? [])].sort((a, b) => at(b).localeCompare(at(a)))];
     }),
   );

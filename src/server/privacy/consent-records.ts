@@ -4,7 +4,7 @@
  * list: consentOf); a held change is applied by its form's own rules (upsert.ts).
  */
 import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
-import { EMAIL_KEY_FIELD, type ConsentState, type FormContract } from '#src/lib/forms/contract.ts';
+import { EMAIL_KEY_FIELD, type ConsentState } from '#src/lib/forms/contract.ts';
 import { emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
 import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
 import {
@@ -16,7 +16,7 @@ import {
 import { type AirtableEnv, airtableAccess } from '#src/server/settings.ts';
 import type { LinkForm, LinkValues } from '#src/server/links/tokens.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/desk/submission-upsert.ts';
-import { consentOf, submissionOf, suppressionList } from './consent.ts';
+import { consentOf, stampOf, submissionOf, suppressionList } from './consent.ts';
 
 type Applied = 'applied' | 'unchanged' | 'superseded';
 
@@ -40,16 +40,6 @@ export interface ConsentRecords {
 }
 
 const EMAIL_KEY = EMAIL_KEY_FIELD.airtable;
-
-/** The Airtable name of a form's server-stamped field: written on creation, or on every write. */
-const stampOf = (form: FormContract | undefined, source: 'created' | 'updated') =>
-  Object.values(form?.fields ?? {}).find((field) => field.source === source)?.airtable ?? '';
-
-/** The suppression list (consent.ts) and its stamps. */
-function suppressionFields() {
-  const list = suppressionList();
-  return { ...list, createdAt: stampOf(list.form, 'created'), lastUpdated: stampOf(list.form, 'updated') };
-}
 
 const sameCell = (stored: unknown, wanted: string | readonly string[]) =>
   JSON.stringify(Array.isArray(stored) ? [...(stored as unknown[])].sort() : stored) ===
@@ -87,7 +77,7 @@ export function consentRecords(env: AirtableEnv, access: PressAccess): ConsentRe
       };
     },
     async setConsent(id, consent, at, statement) {
-      const list = suppressionFields();
+      const list = suppressionList();
       const stamp = at.toISOString();
       const fields = {
         [list.consent]: consent,
@@ -98,7 +88,7 @@ export function consentRecords(env: AirtableEnv, access: PressAccess): ConsentRe
       await client.update(list.form.table, [{ id, fields }]);
     },
     async createWithdrawn(email, at) {
-      const list = suppressionFields();
+      const list = suppressionList();
       const stamp = at.toISOString();
       const record = {
         [emailFieldOf(list.form)]: email,

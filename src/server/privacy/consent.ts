@@ -1,19 +1,17 @@
 /**
- * Consent on the server's one write path (docs/consent.md): which form's table is the suppression
- * list and its consent fields (consentOf), whether a stored record withdrew, and a held change's
- * values as a submission again.
- */
-import { type Cells, type Submission, withDefaults } from '#src/lib/forms/submission.ts';
-import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
-import type { LinkValues } from '#src/server/links/tokens.ts';
-
-/**
  * Consent on the server's one write path (relay and queued modes; docs/consent.md): a new address is stored
  * Pending with the statement its visitor saw; an address already stored is never written over on a
  * visitor's word: the submission is held and its owner gets one email whose signed link carries the new
- * values. Pressing a link's button applies it (privacy/consent-records.ts). Here: the consent fields of `table`, when
- * its form confirms its addresses (its contract declares them), and the statement its new records carry.
+ * values. Pressing a link's button applies it (privacy/consent-records.ts). Here: which form's table is the
+ * suppression list and its consent fields, whether a stored record withdrew, and a held change's values
+ * as a submission again.
  */
+import { type Cells, type Submission, withDefaults } from '#src/lib/forms/submission.ts';
+import type { FormContract } from '#src/lib/forms/contract.ts';
+import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
+import type { LinkValues } from '#src/server/links/tokens.ts';
+
+/** The consent fields of `table` and the statement its new records carry, if its form confirms addresses. */
 export function consentOf(table: string) {
   const form = confirmingForm();
   if (!form?.conduct.confirms || form.table !== table) return undefined;
@@ -29,6 +27,10 @@ export function consentOf(table: string) {
     confirmedAt: name('confirmedAt'),
   };
 }
+
+/** The Airtable name of a form's server-stamped field: written on creation, or on every write ('' if none). */
+export const stampOf = (form: FormContract | undefined, source: 'created' | 'updated') =>
+  Object.values(form?.fields ?? {}).find((field) => field.source === source)?.airtable ?? '';
 
 /** Whether a stored record of the confirming form (its lookup fields) is on the suppression list. */
 export function isWithdrawn(stored: Cells | undefined): boolean {
@@ -46,10 +48,13 @@ export function submissionOf(name: string, email: string, values: LinkValues, at
   return withDefaults(form, { table: form.table, email, cells, acceptedAt: at.toISOString() });
 }
 
-/** The suppression list: the confirming form, whose table every email the site sends checks, and its consent fields. */
+/**
+ * The suppression list: the confirming form, whose table every email the site sends checks, its
+ * consent fields and its stamps.
+ */
 export function suppressionList() {
   const form = confirmingForm();
   const fields = form && consentOf(form.table);
   if (!form || !fields) throw new Error('No form confirms its addresses: there is no suppression list');
-  return { form, ...fields };
+  return { form, ...fields, createdAt: stampOf(form, 'created'), lastUpdated: stampOf(form, 'updated') };
 }

@@ -10,7 +10,6 @@
  */
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { normaliseEmail, emailLookupFormula } from '#src/lib/forms/submission.ts';
-import type { ContractField, FormContract } from '#src/lib/forms/contract.ts';
 import { confirmingForm, emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
@@ -18,24 +17,18 @@ import {
   type StoredRecord,
 } from '#src/server/airtable/client.ts';
 import { AirtableError } from '#src/server/airtable/error.ts';
+import { consentOf, stampOf } from './consent.ts';
 
 /** The tables whose records hold people's data: every form's. */
 export const privacyTables = (): string[] => FORM_LIST.map((form) => form.table);
 
 /** From the contract: the email, the activity fields ('updated' first) and, if confirming, Consent. */
 function fieldsOf(table: string) {
-  const form: FormContract | undefined = formOfTable(table);
-  const named = (test: (field: ContractField) => boolean) =>
-    Object.values(form?.fields ?? {})
-      .filter(test)
-      .map((field) => field.airtable);
+  const form = formOfTable(table);
   return {
     email: form ? emailFieldOf(form) : 'Email',
-    activity: [
-      ...named((field) => field.source === 'updated'),
-      ...named((field) => field.source === 'created'),
-    ],
-    consent: form && form === confirmingForm() ? form.fields.consent?.airtable : undefined,
+    activity: [stampOf(form, 'updated'), stampOf(form, 'created')].filter(Boolean),
+    consent: consentOf(table)?.consent,
   };
 }
 
