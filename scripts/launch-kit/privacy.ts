@@ -97,7 +97,7 @@ export async function main(
 
     const target = normaliseEmail(email);
     if (command === 'export') {
-      const records = await exportEmail({ client, now }, email);
+      const records = await exportEmail({ client }, email);
       const letters = site ? (await deadLetterAdmin<{ letters: ListedLetter[] }>(site)).letters : [];
       // As the Worker lists them, without the store's key.
       const deadLetters = letters
@@ -121,7 +121,7 @@ export async function main(
           email,
         })
       : undefined;
-    const erased = await eraseEmail({ client, now }, email);
+    const erased = await eraseEmail({ client }, email);
     const tables = privacyTables();
     if (erased.length === 0) out(`Nothing found for ${target} in ${tables.join(' or ')}.`);
     else {

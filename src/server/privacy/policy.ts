@@ -103,11 +103,6 @@ export function expiredFormula(table: string, cutoff: Date, pending?: Date): str
 export interface PrivacyOptions {
   /** The server's one Airtable client; every request goes through its pacer. */
   client: AirtableClient;
-  /**
-   * The policy's clock: the retention cutoff is read from it (tests pin it). Requests are
-   * bounded by durations in the client's own clock, so the two never meet.
-   */
-  now?: () => number;
   /** How a retry waits (tests pass a quick one). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -117,12 +112,8 @@ export interface PrivacyOptions {
  * times (after a 429 the pacer stays shut for Airtable's penalty, so the next try waits there;
  * otherwise 1, 2, 4, 8 s), each try bounded by a minute.
  */
-const retrying = (options: PrivacyOptions): AirtableClient =>
-  options.client.with({
-    attempts: ATTEMPTS,
-    requestBoundMs: REQUEST_BOUND_MS,
-    ...(options.sleep ? { sleep: options.sleep } : {}),
-  });
+const retrying = ({ client, sleep }: PrivacyOptions): AirtableClient =>
+  client.with({ attempts: ATTEMPTS, requestBoundMs: REQUEST_BOUND_MS, ...(sleep ? { sleep } : {}) });
 
 const isNotFound = (error: unknown) => error instanceof AirtableError && error.status === 404;
 
@@ -132,13 +123,12 @@ const isNotFound = (error: unknown) => error instanceof AirtableError && error.s
  * Stops early (leaving the rest for the next run) once `stopAt`, a time in the client's clock, has passed.
  */
 async function deleteIds(
-  options: PrivacyOptions,
+  client: AirtableClient,
   table: string,
   ids: readonly string[],
   stopAt = Number.POSITIVE_INFINITY,
 ): Promise<{ deleted: string[]; remaining: number }> {
   const deleted: string[] = [];
-  const client = retrying(options);
   for (let i = 0; i < ids.length; i += AIRTABLE_MAX_RECORDS_PER_WRITE) {
     if (client.deadlineAfter(0) >= stopAt) return { deleted, remaining: ids.length - i };
     const part = ids.slice(i, i + AIRTABLE_MAX_RECORDS_PER_WRITE);
@@ -147,7 +137,7 @@ async function deleteIds(
     } catch (error) {
       if (!isNotFound(error)) throw error;
       if (part.length > 1)
-        for (const id of part) deleted.push(...(await deleteIds(options, table, [id])).deleted);
+        for (const id of part) deleted.push(...(await deleteIds(client, table, [id])).deleted);
     }
   }
   return { deleted, remaining: 0 };
@@ -165,14 +155,14 @@ const isUnknownField = (error: unknown) =>
  * Consent field (set up before consent; `npm run airtable:check` says so), where no sign-up can be
  * Pending and the months alone apply (`consentRule` false).
  */
-async function findExpired(options: PrivacyOptions, cutoffs: RetentionCutoffs) {
+async function findExpired(client: AirtableClient, cutoffs: RetentionCutoffs) {
   // `pending`: an unconfirmed sign-up, past the shorter rule only.
   const expired: { table: string; id: string; email: string; lastActivity: string; pending: boolean }[] = [];
   let consentRule = true;
   for (const table of privacyTables()) {
     const { email, activity, consent } = fieldsOf(table);
     const list = (withConsent: boolean) =>
-      retrying(options).listAll(table, {
+      client.listAll(table, {
         filterByFormula: expiredFormula(table, cutoffs.months, withConsent ? cutoffs.pending : undefined),
         fields: [email, ...activity, ...(withConsent && consent ? [consent] : [])],
       });
@@ -201,6 +191,8 @@ async function findExpired(options: PrivacyOptions, cutoffs: RetentionCutoffs) {
 }
 
 export interface RetentionOptions extends PrivacyOptions {
+  /** The policy's clock, for the cutoffs (tests pin it); requests are bounded on the client's own. */
+  now?: () => number;
   /** List only; delete nothing. */
   dryRun?: boolean;
   /** Start no delete after this long (the Cron Trigger's wall-time limit); the next run goes on. */
@@ -213,12 +205,10 @@ export interface RetentionOptions extends PrivacyOptions {
  * (or that would be) and those left for the next run (the time budget ran out), per table.
  */
 export async function applyRetention(options: RetentionOptions) {
-  const stopAt =
-    options.budgetMs === undefined
-      ? Number.POSITIVE_INFINITY
-      : options.client.deadlineAfter(options.budgetMs);
+  const client = retrying(options);
+  const stopAt = client.deadlineAfter(options.budgetMs ?? Number.POSITIVE_INFINITY);
   const cutoffs = retentionCutoffs(new Date((options.now ?? Date.now)()));
-  const { expired, consentRule } = await findExpired(options, cutoffs);
+  const { expired, consentRule } = await findExpired(client, cutoffs);
   const tables = privacyTables();
   const perTable = () => Object.fromEntries(tables.map((table) => [table, 0]));
   const report = {
@@ -232,11 +222,9 @@ export async function applyRetention(options: RetentionOptions) {
   };
   for (const table of tables) {
     const ids = expired.filter((record) => record.table === table).map((record) => record.id);
-    if (report.dryRun) {
-      report.deleted[table] = ids.length;
-      continue;
-    }
-    const { deleted, remaining } = await deleteIds(options, table, ids, stopAt);
+    const { deleted, remaining } = report.dryRun
+      ? { deleted: ids, remaining: 0 }
+      : await deleteIds(client, table, ids, stopAt);
     report.deleted[table] = deleted.length;
     report.remaining[table] = remaining;
   }
@@ -266,9 +254,10 @@ export async function exportEmail(
   email: string,
 ): Promise<Record<string, StoredRecord[]>> {
   const found: Record<string, StoredRecord[]> = {};
+  const client = retrying(options);
   for (const table of privacyTables()) {
     const formula = emailLookupFormula(normaliseEmail(email), fieldsOf(table).email);
-    found[table] = await retrying(options).listAll(table, { filterByFormula: formula });
+    found[table] = await client.listAll(table, { filterByFormula: formula });
   }
   return found;
 }
@@ -278,10 +267,13 @@ export async function eraseEmail(options: PrivacyOptions, email: string) {
   const found = await exportEmail(options, email);
   const erased: { table: string; id: string; createdTime?: string }[] = [];
   for (const [table, records] of Object.entries(found)) {
-    const ids = records.map((record) => record.id);
-    const { deleted } = await deleteIds(options, table, ids);
-    for (const record of records)
-      if (deleted.includes(record.id)) erased.push({ table, id: record.id, createdTime: record.createdTime });
+    const { deleted } = await deleteIds(
+      retrying(options),
+      table,
+      records.map((record) => record.id),
+    );
+    for (const { id, createdTime } of records)
+      if (deleted.includes(id)) erased.push({ table, id, createdTime });
   }
   return erased;
 }
