@@ -112,6 +112,30 @@ export function createRequestCheck(options: RequestCheckOptions) {
     return 'text' in typed ? { ...refusal, form: new URLSearchParams(typed.text) } : refusal;
   };
 
+  /** Steps 4 to 7, on the body as read. */
+  async function accept(contract: FormContract, form: URLSearchParams, origin: string): Promise<CheckResult> {
+    const acceptedAt = new Date(now());
+    const receipt: Receipt = { id: randomReceiptId(), createdTime: acceptedAt.toISOString() };
+    if ((form.get(contract.honeypot) ?? '').trim() !== '') return { outcome: 'trapped', receipt };
+    const parsed: Submission | Refusal = parsePosted(contract, form, acceptedAt);
+    if (isRefusal(parsed)) return { outcome: 'refused', ...parsed };
+    const email = await emailLimiter.take(submissionKey(parsed.table, inboxKey(parsed.email)));
+    if (!email.ok)
+      return tooMany(
+        'This address was sent several times just now; try again shortly',
+        email.retryAfterSeconds,
+      );
+    try {
+      await options.queue.send({ ...parsed, origin }, { contentType: 'json' });
+    } catch (error) {
+      (options.warn ?? console.warn)(
+        `Airtable relay: the queue refused a submission (${error instanceof Error ? error.message : 'unknown'})`,
+      );
+      return refused(503, 'SERVICE_UNAVAILABLE', 'Could not accept the submission; try again');
+    }
+    return { outcome: 'accepted', submission: parsed, receipt };
+  }
+
   return {
     clientLimiter,
     /** One post to `contract`'s door, from `clientAddress` (the connecting address as the host knows it). */
@@ -144,33 +168,8 @@ export function createRequestCheck(options: RequestCheckOptions) {
           ? refused(413, 'REQUEST_TOO_LARGE', `Request bodies are limited to ${REQUEST_MAX_BODY_BYTES} bytes`)
           : refused(408, 'REQUEST_TIMEOUT', 'The request body took too long to arrive');
       }
-
-      const acceptedAt = new Date(now());
-      const receipt: Receipt = { id: randomReceiptId(), createdTime: acceptedAt.toISOString() };
       const form = new URLSearchParams(body.text);
-      if ((form.get(contract.honeypot) ?? '').trim() !== '') return { outcome: 'trapped', receipt, form };
-      const parsed: Submission | Refusal = parsePosted(contract, form, acceptedAt);
-      if (isRefusal(parsed)) return { outcome: 'refused', ...parsed, form };
-
-      const email = await emailLimiter.take(submissionKey(parsed.table, inboxKey(parsed.email)));
-      if (!email.ok)
-        return {
-          ...tooMany(
-            'This address was sent several times just now; try again shortly',
-            email.retryAfterSeconds,
-          ),
-          form,
-        };
-
-      try {
-        await options.queue.send({ ...parsed, origin: siteOrigin }, { contentType: 'json' });
-      } catch (error) {
-        (options.warn ?? console.warn)(
-          `Airtable relay: the queue refused a submission (${error instanceof Error ? error.message : 'unknown'})`,
-        );
-        return { ...refused(503, 'SERVICE_UNAVAILABLE', 'Could not accept the submission; try again'), form };
-      }
-      return { outcome: 'accepted', submission: parsed, receipt, form };
+      return { ...(await accept(contract, form, siteOrigin)), form };
     },
   };
 }
