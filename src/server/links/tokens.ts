@@ -9,11 +9,14 @@ import { formNamed } from '#src/lib/forms/forms.ts';
 import { linkSecretProblem } from '#src/server/settings.ts';
 
 /** Where each kind of signed link lands (the Worker runs first for /api/*). */
-export const EMAIL_LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
+export const EMAIL_LINK_PATHS = {
   confirm: '/api/email/confirm',
   change: '/api/email/change',
   unsubscribe: '/api/email/unsubscribe',
-};
+} as const;
+
+/** What a link does once its button is pressed. */
+export type LinkPurpose = keyof typeof EMAIL_LINK_PATHS;
 
 const PURPOSE_BY_PATH = new Map<string, LinkPurpose>(
   Object.entries(EMAIL_LINK_PATHS).map(([purpose, path]) => [path, purpose as LinkPurpose]),
@@ -22,9 +25,6 @@ const PURPOSE_BY_PATH = new Map<string, LinkPurpose>(
 export const linkPurposeAt = (pathname: string) => PURPOSE_BY_PATH.get(pathname);
 
 export const isEmailLinkPath = (pathname: string) => PURPOSE_BY_PATH.has(pathname);
-
-/** What a link does once its button is pressed. */
-export type LinkPurpose = 'confirm' | 'change' | 'unsubscribe';
 
 /** Which form's record a link acts on: a contract's name (any form in FORM_LIST). */
 export type LinkForm = FormContract['name'];
@@ -67,6 +67,9 @@ export type LinkCheck =
 const SIGNATURE_LABEL = 'podling-link-v1.';
 
 const encoder = new TextEncoder();
+const HMAC = { name: 'HMAC', hash: 'SHA-256' };
+/** The bytes a token's signature covers: the label, then its payload. */
+const signed = (payload: string) => encoder.encode(SIGNATURE_LABEL + payload);
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
@@ -91,10 +94,7 @@ const keys = new Map<string, Promise<CryptoKey>>();
 function hmacKey(secret: string): Promise<CryptoKey> {
   const key =
     keys.get(secret) ??
-    crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-      'verify',
-    ]);
+    crypto.subtle.importKey('raw', encoder.encode(secret), HMAC, false, ['sign', 'verify']);
   keys.set(secret, key);
   return key;
 }
@@ -112,11 +112,7 @@ export async function signLink(claims: LinkClaims, secret: string): Promise<stri
     ...(claims.withdrawnAt === undefined ? {} : { w: claims.withdrawnAt }),
   };
   const payload = toBase64Url(encoder.encode(JSON.stringify(wire)));
-  const signature = await crypto.subtle.sign(
-    'HMAC',
-    await hmacKey(secret),
-    encoder.encode(SIGNATURE_LABEL + payload),
-  );
+  const signature = await crypto.subtle.sign('HMAC', await hmacKey(secret), signed(payload));
   return `${payload}.${toBase64Url(new Uint8Array(signature))}`;
 }
 
@@ -165,10 +161,10 @@ export async function checkLink(
   if (!signature || !payloadBytes || signature.length !== 32) return { ok: false, reason: 'malformed' };
   const signedBy = async (secret: string) =>
     !linkSecretProblem(secret) &&
-    crypto.subtle.verify('HMAC', await hmacKey(secret), signature, encoder.encode(SIGNATURE_LABEL + payload));
-  let signed = false;
-  for (const secret of secrets) if (!signed) signed = await signedBy(secret);
-  if (!signed) return { ok: false, reason: 'tampered' };
+    crypto.subtle.verify('HMAC', await hmacKey(secret), signature, signed(payload));
+  let genuine = false;
+  for (const secret of secrets) if (!genuine) genuine = await signedBy(secret);
+  if (!genuine) return { ok: false, reason: 'tampered' };
   let claims: LinkClaims | null;
   try {
     claims = claimsOf(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payloadBytes)));
