@@ -88,11 +88,8 @@ export function pageTemplates(
 ): PageTemplates {
   const loaded = new Map<string, Promise<string | null>>();
   return async (path: string, fill: (template: string) => string): Promise<string | null> => {
-    let template = loaded.get(path);
-    if (!template) {
-      template = load(path).catch(() => null);
-      if (cache) loaded.set(path, template);
-    }
+    const template = loaded.get(path) ?? load(path).catch(() => null);
+    if (cache) loaded.set(path, template);
     const html = await template;
     if (html === null) return null;
     try {
@@ -109,7 +106,6 @@ export function pageTemplates(
 export function hostOf(env: HostEnv) {
   const outbox = env.MAIL_OUTBOX_URL;
   const rendered = env.DEV_TEMPLATES_URL;
-  const { ASSETS: assets } = env;
   return {
     mailer: outbox ? localOutboxMailer(outbox) : env.EMAIL && cloudflareMailer(env.EMAIL),
     /**
@@ -120,7 +116,9 @@ export function hostOf(env: HostEnv) {
       async (path) => {
         const response = rendered
           ? await fetch(new URL(path, rendered))
-          : await assets?.fetch(new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')));
+          : await env.ASSETS?.fetch(
+              new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')),
+            );
         return response?.ok ? response.text() : null;
       },
       { cache: !rendered },
