@@ -127,7 +127,6 @@ function isValues(value: unknown): value is LinkValues {
 function claimsOf(json: unknown): LinkClaims | null {
   if (typeof json !== 'object' || json === null) return null;
   const { p, f, e, x, v, w } = json as Record<string, unknown>;
-  // A purpose is one of EMAIL_LINK_PATHS' keys.
   if (typeof p !== 'string' || !Object.hasOwn(EMAIL_LINK_PATHS, p) || typeof f !== 'string' || !formNamed(f))
     return null;
   if (typeof e !== 'string' || e.length === 0 || typeof x !== 'number' || !Number.isFinite(x)) return null;

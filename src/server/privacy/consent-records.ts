@@ -20,7 +20,6 @@ import { consentOf, stampOf, submissionOf, suppressionList } from './consent.ts'
 
 type Applied = 'applied' | 'unchanged' | 'superseded';
 
-/** What a link needs from the store (links/actions.ts). */
 export interface ConsentRecords {
   /** A record's id, its consent if its form has one, and its Last Updated as stored. */
   find(
