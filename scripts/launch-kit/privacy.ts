@@ -31,6 +31,9 @@ const USAGE = [
   "Workers deploy: SITE_URL and ADMIN_TOKEN (or --url, --admin-token) make erase and export cover the Worker's dead letters too, and erase its submissions waiting to be written, its team notices held for a digest and its emails still queued.",
 ].join('\n');
 
+/** What the Worker's endpoint dropped of an erased address. */
+type WorkerErasure = { erased: number; waiting?: number; stillWriting?: boolean; teamNotices?: number };
+
 /** `now`: the retention's and the export's clock; `out`, `err`: where output goes (tests collect it). */
 export async function main(
   argv: string[],
@@ -111,16 +114,7 @@ export async function main(
     }
 
     // The Worker first: a submission of it still waiting to be written would make its record again.
-    const onWorker = site
-      ? await deadLetterAdmin<{
-          erased: number;
-          waiting?: number;
-          stillWriting?: boolean;
-          teamNotices?: number;
-        }>(site, '/erase', {
-          email,
-        })
-      : undefined;
+    const onWorker = site ? await deadLetterAdmin<WorkerErasure>(site, '/erase', { email }) : undefined;
     const erased = await eraseEmail({ client }, email);
     const tables = privacyTables();
     if (erased.length === 0) out(`Nothing found for ${target} in ${tables.join(' or ')}.`);
