@@ -24,13 +24,9 @@ import type { CheckResult } from './request-check.ts';
 import type { PageTemplates } from '#src/server/host.ts';
 
 /** The posted form as values by name; the bot trap never comes back. */
-function postedValues(form: URLSearchParams | undefined): NativeValues {
-  const values: Record<string, string | string[]> = {};
-  for (const name of new Set(form?.keys() ?? [])) {
-    const all = form?.getAll(name) ?? [];
-    values[name] = all.length > 1 ? all : (all[0] ?? '');
-  }
-  return values;
+function postedValues(form = new URLSearchParams()): NativeValues {
+  const named = [...new Set(form.keys())].map((name) => [name, form.getAll(name)] as const);
+  return Object.fromEntries(named.map(([name, all]) => [name, all.length > 1 ? all : (all[0] ?? '')]));
 }
 
 /** The words of an answer, when the host has no built page to put them in. */
