@@ -108,10 +108,7 @@ export function hostOf(env: HostEnv) {
   const rendered = env.DEV_TEMPLATES_URL;
   return {
     mailer: outbox ? localOutboxMailer(outbox) : env.EMAIL && cloudflareMailer(env.EMAIL),
-    /**
-     * The page templates, each from the build's assets (clean URLs: '/x.html' is at '/x'), or on
-     * `vite` rendered. A deploy's templates never change: read once per isolate (on `vite`, on every use).
-     */
+    /** The page templates, from the build's assets (clean URLs: '/x.html' is at '/x'), or on `vite` rendered. */
     templates: pageTemplates(
       async (path) => {
         const response = rendered

@@ -6,7 +6,7 @@
  *   `npm run privacy:retention`. 'Confirmed', 'Withdrawn' (suppression list), no Consent: the months;
  * - erasure and access: every record of one email, matched as the site matches (trimmed, any case).
  * Through the one Airtable client: pages of 100, deletes of ≤ 10 ids, all paced (on the Worker the
- * queue writer's pacer). Logs and reports carry counts, never emails.
+ * desk's pacer). Logs and reports carry counts, never emails.
  */
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { normaliseEmail, emailLookupFormula } from '#src/lib/forms/submission.ts';

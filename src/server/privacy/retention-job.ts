@@ -1,7 +1,6 @@
 /**
  * The retention Cron Trigger (daily; worker.ts loads this when it fires): policy.ts's retention on
- * the base and the dead letters, logging counts, never emails. Through the desk's one pacer (the
- * writer's, desk/desk.ts), so together they stay under 5 a second.
+ * the base and the dead letters, logging counts, never emails.
  */
 import { createAirtableClient } from '#src/server/airtable/client.ts';
 import type { Pacer } from '#src/server/airtable/pacer.ts';
