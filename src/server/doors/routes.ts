@@ -85,10 +85,7 @@ const connectingAddress = (request: Request) => request.headers.get('cf-connecti
 const startsWith = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
 
-/**
- * Every answer leaves the request's body read (BODY_READ_TO_END_BYTES says why) and carries the
- * security headers, whatever its status (withSecurityHeaders).
- */
+/** The header's promise, whatever the status: BODY_READ_TO_END_BYTES says why the body is read. */
 export async function answer(request: Request, env: WorkerEnv, host: Host): Promise<Response> {
   const response = await route(request, env, host);
   if (request.body && !request.bodyUsed) await readBody(request, 0, REQUEST_BODY_TIMEOUT_MS);
