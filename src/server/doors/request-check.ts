@@ -45,10 +45,7 @@ export type CheckResult = (
 ) & { form?: URLSearchParams };
 
 /** What the visitor is told of an accepted submission: the same for every email. */
-export interface Receipt {
-  id: string;
-  createdTime: string;
-}
+export type Receipt = { id: string; createdTime: string };
 
 export interface RequestCheckOptions {
   /** Accepted submissions go here, for the one paced writer (desk/desk.ts). */
