@@ -8,19 +8,17 @@
  * Cloudflare Queues hands out. A pressed email link and the retention job take their slots from the
  * same pacer (`deskPacer` in desk-client.ts, POST /pace, a slot lent). The round writer
  * (round-writer.ts) gives each submission its outcome: written (deleted), a retry (kept in storage
- * for its time) or a dead letter (kept here); after DESK_MAX_ATTEMPTS tries a submission becomes a
- * dead letter, as the queue's would. An erasure
- * (POST /erase, erasure.ts) drops an address's waiting submissions and those accepted before it.
+ * for its time) or a dead letter; its waits, its tries and its dead letters are the one retry rule's
+ * (retry-rule.ts). An erasure (POST /erase, erasure.ts) drops an address's waiting submissions and
+ * those accepted before it.
  */
-import { isSubmission } from '#src/lib/forms/submission.ts';
 import { Backlog, type DeskItem, type DeskState, ERASED_PREFIX, groupOf } from './backlog.ts';
 import { inChunks } from '#src/server/airtable/client.ts';
 import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
 import type { createRoundWriter, RoundOutcome } from './round-writer.ts';
-import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
+import { workerMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
 import { hostOf, type HostEnv } from '#src/server/host.ts';
-import type { DeadLetterBody, DeadLetterStore } from '#src/server/queues/dead-letters.ts';
-import { retryDelaySeconds } from '#src/server/queues/messages.ts';
+import { BROKE_OFF, deadLetter, letterOf, triesLeft, waitSeconds } from './retry-rule.ts';
 
 /**
  * Rounds written at once: the next one's lookup queues in the pacer behind this one's writes (a
@@ -28,8 +26,6 @@ import { retryDelaySeconds } from '#src/server/queues/messages.ts';
  * its lookup by the writes booked ahead of them, and a record may change in between.
  */
 const ROUNDS_IN_FLIGHT = 2;
-/** Tries of one submission before it becomes a dead letter: the queue's max_retries (10) + 1. */
-export const DESK_MAX_ATTEMPTS = 11;
 /** One alarm drains at most this long (Cloudflare allows 15 minutes), then the next goes on. */
 const DRAIN_BUDGET_MS = 10 * 60_000;
 /** Cloudflare's most keys per storage put or delete (a put also carries the sequence number). */
@@ -38,12 +34,6 @@ const ITEM_PREFIX = 'q:';
 
 /** Its settings (Airtable's, mail's) and bindings (DEAD_LETTERS, the mail's, the host's). */
 type DeskEnv = WorkerMailEnv & HostEnv;
-
-/** Keeps a dead letter (the store loads only when something failed). */
-async function keep(store: DeadLetterStore, letter: DeadLetterBody, reason: string): Promise<void> {
-  const { keepDeadLetter } = await import('#src/server/queues/dead-letters.ts');
-  await keepDeadLetter(store, { ...letter, reason });
-}
 
 /** The Durable Object class (wrangler.jsonc `durable_objects`): one instance, named DESK_NAME. */
 export class AirtableDesk {
@@ -170,14 +160,13 @@ export class AirtableDesk {
       const { mail, problem } = (this.#mailSetup ??= workerMail(this.#env, hostOf(this.#env).mailer));
       if (problem) {
         console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
-        const wait: RoundOutcome = { kind: 'retry', afterSeconds: MAIL_PROBLEM_RETRY_SECONDS };
-        outcomes = new Map(round.map((item) => [item.key, wait]));
+        outcomes = new Map(round.map((item) => [item.key, { kind: 'retry', cause: 'mail-problem' }]));
       } else {
         const written = await (await this.#writerOf(mail)).writeRound(round);
         const { report, brokeOff, letters } = written;
         outcomes = written.outcomes;
         const store = this.#env.DEAD_LETTERS;
-        if (store) for (const { letter, reason } of letters) await keep(store, letter, reason);
+        for (const { letter, reason } of letters) await deadLetter(store, letter, reason);
         lettersKept = store !== undefined;
         if (brokeOff !== undefined) throw brokeOff;
         console.log(
@@ -200,12 +189,11 @@ export class AirtableDesk {
     }
   }
 
-  /** Keeps a dead letter (the store loads only when something failed); unbound, the letter is logged. */
+  /** Makes `body` a dead letter (retry-rule.ts); unbound, it is logged as dropped. */
   async #deadLetter(body: unknown, reason: string): Promise<void> {
-    const store = this.#env.DEAD_LETTERS;
-    if (store) await keep(store, isSubmission(body) ? { submission: body } : { unreadable: body }, reason);
+    const kept = await deadLetter(this.#env.DEAD_LETTERS, letterOf(body), reason);
     console.log(
-      `Airtable writer: ${reason}; ${store ? 'kept as a dead letter' : 'dropped (no DEAD_LETTERS)'}`,
+      `Airtable writer: ${reason}; ${kept ? 'kept as a dead letter' : 'dropped (no DEAD_LETTERS)'}`,
     );
   }
 
@@ -236,7 +224,7 @@ export class AirtableDesk {
 
   /**
    * Deletes what was written, dead-lettered (`lettersKept`) or erased, keeps what waits (an item
-   * without an outcome, the round broken off, in 2 s), and turns what ran out of tries into dead letters.
+   * without an outcome: the round broke off) for its wait, and turns what ran out of tries into dead letters.
    */
   async #settle(
     round: readonly DeskItem[],
@@ -247,15 +235,14 @@ export class AirtableDesk {
     const retried: DeskItem[] = [];
     const exhausted: DeskItem[] = [];
     for (const item of round) {
-      const outcome = outcomes.get(item.key) ?? { kind: 'retry', afterSeconds: 2 };
+      const outcome = outcomes.get(item.key) ?? BROKE_OFF;
       if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) {
         done.push(item.key);
         continue;
       }
-      const delaySeconds =
-        outcome.kind === 'retry' ? outcome.afterSeconds : retryDelaySeconds(item.attempts, false);
-      const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + delaySeconds * 1000 };
-      (next.attempts > DESK_MAX_ATTEMPTS ? exhausted : retried).push(next);
+      const wait = waitSeconds(item.attempts, outcome.kind === 'retry' ? outcome.cause : 'failed');
+      const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + wait * 1000 };
+      (triesLeft(item.attempts) ? retried : exhausted).push(next);
     }
     for (const item of await this.#withoutErased(exhausted))
       await this.#deadLetter(item.body, 'retries exhausted');

@@ -4,7 +4,6 @@
  * message as the runtime hands it over; and when a retried one comes back.
  */
 import type { Submission } from '#src/lib/forms/submission.ts';
-import { AIRTABLE_RATE_LIMIT_PENALTY_MS } from '#src/server/airtable/pacer.ts';
 
 /** A submission as queued: with the site's origin the visitor reached, for its emails' links. */
 export interface QueuedSubmission extends Submission {
@@ -29,8 +28,8 @@ export interface QueueBatch {
   readonly messages: readonly QueueMessage[];
 }
 
-/** A queued message's wait before its retry, in seconds: Airtable's penalty after a 429, else 2, 4, 8 … up to 5 minutes. */
-export function retryDelaySeconds(attempts: number, rateLimited: boolean): number {
-  if (rateLimited) return Math.ceil(AIRTABLE_RATE_LIMIT_PENALTY_MS / 1000);
-  return Math.min(300, 2 ** Math.max(1, attempts));
-}
+/**
+ * A retried message's wait, in seconds, after `attempts` tries: 2, 4, 8 … up to 5 minutes. A
+ * queued email's and a handover's; a submission's write waits so too (desk/retry-rule.ts).
+ */
+export const backoffSeconds = (attempts: number) => Math.min(300, 2 ** Math.max(1, attempts));

@@ -1,0 +1,59 @@
+/**
+ * A submission's one retry rule and its one dead-letter path. The desk (desk.ts) keeps a
+ * submission until its round writes it; a write that fails is tried again after its wait
+ * (Airtable's penalty after a 429, the mail settings' wait while they are wrong, else the queues'
+ * backoff) for SUBMISSION_TRIES tries, then the desk makes it a dead letter (deadLetter below).
+ * The queues only carry: a delivery the desk could not take (the desk unreachable) is retried by
+ * podling-submissions, QUEUE_RETRIES times (wrangler.jsonc's max_retries), then moved to its dead-letter
+ * queue, whose deliveries go to the desk as well: a late delivery, not a failed submission. Only a
+ * delivery the desk could not take from that queue either, on its last try, is kept as a dead letter
+ * by the consumer (queues/consumer.ts), logged, through the same deadLetter: after 22 handovers
+ * over about 40 minutes a letter the owner can replay beats a message Cloudflare deletes.
+ * tests/unit/retry-rule.test.ts holds wrangler.jsonc to these numbers.
+ */
+import { isSubmission } from '#src/lib/forms/submission.ts';
+import { AIRTABLE_RATE_LIMIT_PENALTY_MS } from '#src/server/airtable/pacer.ts';
+import { MAIL_PROBLEM_RETRY_SECONDS } from '#src/server/mail/setup.ts';
+import type { DeadLetterBody, DeadLetterStore } from '#src/server/queues/dead-letters.ts';
+import { backoffSeconds } from '#src/server/queues/messages.ts';
+
+/** Retries of a delivery by podling-submissions, and by its dead-letter queue (wrangler.jsonc). */
+export const QUEUE_RETRIES = 10;
+/** A dead-letter queue's name: its queue's, and this (wrangler.jsonc names each so). */
+export const DEAD_QUEUE_SUFFIX = '-dead';
+/** Tries of one submission's write: as many as the queue's deliveries of one message. */
+export const SUBMISSION_TRIES = QUEUE_RETRIES + 1;
+
+/** Why a write waits for its next try: `broke-off`, its round ended unexpectedly (its writer threw). */
+export type WaitCause = 'failed' | 'rate-limited' | 'mail-problem' | 'broke-off';
+/** The outcome of a submission whose round broke off: tried again shortly. */
+export const BROKE_OFF = { kind: 'retry', cause: 'broke-off' } as const;
+
+/** The wait, in seconds, before the next try of a write tried `attempts` times so far. */
+export function waitSeconds(attempts: number, cause: WaitCause): number {
+  if (cause === 'rate-limited') return Math.ceil(AIRTABLE_RATE_LIMIT_PENALTY_MS / 1000);
+  if (cause === 'mail-problem') return MAIL_PROBLEM_RETRY_SECONDS;
+  return cause === 'broke-off' ? 2 : backoffSeconds(attempts);
+}
+
+/** Whether a write tried `attempts` times has tries left (else it becomes a dead letter). */
+export const triesLeft = (attempts: number) => attempts < SUBMISSION_TRIES;
+
+/** What a dead letter of `body` holds: the submission, or what a queue message held instead. */
+export const letterOf = (body: unknown): DeadLetterBody =>
+  isSubmission(body) ? { submission: body } : { unreadable: body };
+
+/**
+ * The one dead-letter path of a submission: kept in DEAD_LETTERS for the owner to list and replay
+ * (the store loads only when something failed). False when no store is bound: nothing was kept.
+ */
+export async function deadLetter(
+  store: DeadLetterStore | undefined,
+  letter: DeadLetterBody,
+  reason: string,
+): Promise<boolean> {
+  if (!store) return false;
+  const { keepDeadLetter } = await import('#src/server/queues/dead-letters.ts');
+  await keepDeadLetter(store, { ...letter, reason });
+  return true;
+}
