@@ -6,9 +6,10 @@
  */
 import { airtableTables, type TableDefinition } from '#src/lib/airtable/schema.ts';
 import { emailLookupFormula, normaliseEmail } from '#src/lib/forms/submission.ts';
-import { type AirtableClient, type RemoteTable, type StoredRecord } from '#src/server/airtable/client.ts';
+import { type AirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
 import { AirtableError } from '#src/server/airtable/error.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
+import { metadataApi, type RemoteTable } from './metadata.ts';
 import { type KitOptions, kitClient, readKitOptions } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
@@ -31,7 +32,7 @@ function fail(report: Report, line: string) {
 async function compareSchema(client: AirtableClient, baseId: string) {
   let remote: RemoteTable[];
   try {
-    remote = await client.listTables();
+    remote = await metadataApi(client, baseId).listTables();
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
     return `Cannot read the schema of base ${baseId}: ${error.explain('schema.bases:read')}.`;
@@ -50,6 +51,7 @@ async function compareSchema(client: AirtableClient, baseId: string) {
 export async function setupBase(access: AirtableAccess): Promise<Report & { changed: boolean }> {
   const report = { lines: [] as string[], changed: false, ok: true };
   const client = kitClient(access);
+  const schema = metadataApi(client, access.baseId);
   const tables = await compareSchema(client, access.baseId);
   if (typeof tables === 'string') {
     fail(report, tables);
@@ -58,7 +60,7 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
   try {
     for (const { table, existing, fields } of tables) {
       if (!existing) {
-        await client.createTable(table.name, Object.values(table.fields));
+        await schema.createTable(table.name, Object.values(table.fields));
         report.changed = true;
         const names = fields.map(({ field }) => `'${field.name}'`).join(', ');
         report.lines.push(`Created table '${table.name}' with ${names}.`);
@@ -66,7 +68,7 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
       }
       for (const { field, found } of fields) {
         if (!found) {
-          await client.createField(existing.id, field);
+          await schema.createField(existing.id, field);
           report.changed = true;
           report.lines.push(`Added field '${table.name}' › '${field.name}' (${field.type}).`);
         } else if (found.type !== field.type) {

@@ -1,10 +1,14 @@
 // @vitest-environment node
 import { AirtableError } from '#src/server/airtable/error.ts';
-import { createAirtableClient } from '#src/server/airtable/client.ts';
+import { type AirtableClient, createAirtableClient } from '#src/server/airtable/client.ts';
+import { metadataApi } from '#scripts/launch-kit/metadata.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
 
 const ACCESS = { endpointUrl: 'https://airtable.test/', baseId: 'appBase', token: 'patServer' };
 const open = () => createPacer({ perSecond: 1000 });
+/** The base's tables, through the launch kit's Metadata API on `client`. */
+const tables = (client: AirtableClient, deadline?: number) =>
+  metadataApi(client, ACCESS.baseId).listTables(deadline);
 
 /** A fetch that answers each call in turn, and remembers what was asked. */
 function answering(...answers: (() => Response)[]) {
@@ -76,9 +80,15 @@ describe('the server’s one Airtable client', () => {
     await client.create('Waitlist', [{ Email: 'c@x.co' }]);
     await client.update('Waitlist', [{ id: 'rec1', fields: { Interests: ['General Interest'] } }]);
     expect(await client.deleteRecords('Waitlist', ['rec1'])).toEqual(['rec1']);
-    await client.listTables();
-    await client.createTable('T', [{ name: 'Notes', type: 'multilineText', maxLength: 100 }]);
-    await client.createField('tbl1', { name: 'Notes', type: 'multilineText', maxLength: 100 });
+    await tables(client);
+    await metadataApi(client, ACCESS.baseId).createTable('T', [
+      { name: 'Notes', type: 'multilineText', maxLength: 100 },
+    ]);
+    await metadataApi(client, ACCESS.baseId).createField('tbl1', {
+      name: 'Notes',
+      type: 'multilineText',
+      maxLength: 100,
+    });
     expect(airtable.calls.map(({ method, url }) => `${method} ${url}`)).toEqual([
       'POST https://airtable.test/v0/appBase/School%20Quotes/listRecords',
       'POST https://airtable.test/v0/appBase/Waitlist',
@@ -108,7 +118,7 @@ describe('the server’s one Airtable client', () => {
       () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
     );
     const client = createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch });
-    const forbidden = await failure(client.listTables());
+    const forbidden = await failure(tables(client));
     expect(forbidden).toMatchObject({
       status: 403,
       type: 'INVALID_PERMISSIONS',
@@ -118,14 +128,14 @@ describe('the server’s one Airtable client', () => {
     expect(forbidden.explain('schema.bases:read')).toBe(
       '403 INVALID_PERMISSIONS: the token lacks schema.bases:read, or cannot see this base',
     );
-    expect(await failure(client.listTables())).toMatchObject({ status: 404, type: 'NOT_FOUND' });
-    expect(await failure(client.listTables())).toMatchObject({
+    expect(await failure(tables(client))).toMatchObject({ status: 404, type: 'NOT_FOUND' });
+    expect(await failure(tables(client))).toMatchObject({
       status: 429,
       type: 'RATE_LIMITED',
       transient: true,
     });
     const proxy = await failure(
-      createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch }).listTables(),
+      tables(createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch })),
     );
     expect(proxy).toMatchObject({ status: 502, type: 'HTTP_502', message: 'Bad Gateway', transient: true });
   });
@@ -137,7 +147,7 @@ describe('the server’s one Airtable client', () => {
         throw new TypeError('socket hang up');
       },
     });
-    expect(await failure(dropped.listTables())).toMatchObject({
+    expect(await failure(tables(dropped))).toMatchObject({
       status: 0,
       type: 'CONNECTION_ERROR',
       transient: true,
@@ -150,7 +160,7 @@ describe('the server’s one Airtable client', () => {
         ),
       requestBoundMs: 20,
     });
-    expect(await failure(hanging.listTables())).toMatchObject({ status: 0, type: 'TIMEOUT' });
+    expect(await failure(tables(hanging))).toMatchObject({ status: 0, type: 'TIMEOUT' });
   });
 
   it('a 429 shuts the pacer for Airtable’s penalty: the next request is refused at once, unsent', async () => {
@@ -158,9 +168,9 @@ describe('the server’s one Airtable client', () => {
     const pacer = createPacer({ now: () => clock, sleep: async (ms) => void (clock += ms) });
     const airtable = answering(() => Response.json({ errors: [] }, { status: 429 }));
     const client = createAirtableClient(ACCESS, { pacer, fetch: airtable.fetch, now: () => clock });
-    await failure(client.listTables());
+    await failure(tables(client));
     expect(pacer.closedFor()).toBe(30_000);
-    const refused = await failure(client.listTables(clock + 5_000));
+    const refused = await failure(tables(client, clock + 5_000));
     expect(refused).toMatchObject({ status: 429, type: 'TOO_MANY_REQUESTS' });
     expect(airtable.calls).toHaveLength(1);
   });
@@ -180,10 +190,10 @@ describe('the server’s one Airtable client', () => {
         waits.push(ms);
       },
     });
-    expect(await retrying.listTables()).toEqual([]);
+    expect(await tables(retrying)).toEqual([]);
     expect(waits).toEqual([1_000, 2_000]);
     // A permanent refusal is never retried.
-    expect(await failure(retrying.listTables())).toMatchObject({ status: 422 });
+    expect(await failure(tables(retrying))).toMatchObject({ status: 422 });
     expect(once.requestsSent()).toBe(4);
   });
 

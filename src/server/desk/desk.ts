@@ -1,6 +1,7 @@
 /**
  * The one paced writer, as a Durable Object (decision 0018): the only thing that talks to Airtable
- * under load, with the base's one pacer. The submissions' queue consumer hands each delivery to it
+ * under load, with the base's one pacer, and the one store a submission waits in. The queues'
+ * consumer hands it each delivery of submissions, from podling-submissions or its dead-letter queue
  * (`accept`: kept in the object's storage, then acked); it writes them in rounds, one form and up to
  * ADDRESSES_PER_ROUND addresses each (one lookup while under 100 of them are stored, at most 30
  * writes), up to ROUNDS_IN_FLIGHT at once on disjoint addresses, so the next round's lookup waits in
