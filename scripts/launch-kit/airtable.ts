@@ -4,12 +4,11 @@
  * check also probes the site's token in each table with a marked test record and lists addresses
  * stored twice.
  */
-import { airtableTables, type TableDefinition } from '#src/lib/airtable/schema.ts';
+import { airtableTables, type FieldDefinition, type TableDefinition } from '#src/lib/airtable/schema.ts';
 import { emailLookupFormula, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { type AirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
 import { AirtableError } from '#src/server/airtable/error.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
-import { metadataApi, type RemoteTable } from './metadata.ts';
 import { type KitOptions, kitClient, readKitOptions } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
@@ -28,6 +27,43 @@ function fail(report: Report, line: string) {
   report.ok = false;
 }
 
+/** One line for the owner's terminal: status, type and what it usually means (`scope`: the one needed). */
+export function explain({ status, type, message }: AirtableError, scope: string): string {
+  if (status === 401) return `401 ${type}: the token is not valid`;
+  if (status === 403) return `403 ${type}: the token lacks ${scope}, or cannot see this base`;
+  return `${status} ${type}: ${message}`;
+}
+
+/** A table and its fields as the Metadata API lists them. */
+export interface RemoteTable {
+  id: string;
+  name: string;
+  fields: { id: string; name: string; type: string }[];
+}
+
+/** The field as the Metadata API takes it on create: name, type and options only. */
+function fieldForCreate(field: FieldDefinition): { name: string; type: string; options?: unknown } {
+  return { name: field.name, type: field.type, ...('options' in field ? { options: field.options } : {}) };
+}
+
+/** Airtable's Metadata API for base `baseId` (setup's and check's only), through `client`. */
+export function metadataApi(client: AirtableClient, baseId: string) {
+  const tables = `meta/bases/${encodeURIComponent(baseId)}/tables`;
+  return {
+    listTables: async (deadline?: number) =>
+      (await client.api<{ tables: RemoteTable[] }>('GET', tables, undefined, deadline)).tables,
+    createTable: (name: string, fields: readonly FieldDefinition[], deadline?: number) =>
+      client.api<RemoteTable>('POST', tables, { name, fields: fields.map(fieldForCreate) }, deadline),
+    createField: (tableId: string, field: FieldDefinition, deadline?: number) =>
+      client.api<RemoteTable['fields'][number]>(
+        'POST',
+        `${tables}/${encodeURIComponent(tableId)}/fields`,
+        fieldForCreate(field),
+        deadline,
+      ),
+  };
+}
+
 /** Each of the site's tables and fields with the base's of that name, or why the schema could not be read. */
 async function compareSchema(client: AirtableClient, baseId: string) {
   let remote: RemoteTable[];
@@ -35,7 +71,7 @@ async function compareSchema(client: AirtableClient, baseId: string) {
     remote = await metadataApi(client, baseId).listTables();
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
-    return `Cannot read the schema of base ${baseId}: ${error.explain('schema.bases:read')}.`;
+    return `Cannot read the schema of base ${baseId}: ${explain(error, 'schema.bases:read')}.`;
   }
   return airtableTables().map((table) => {
     const existing = remote.find((candidate) => candidate.name === table.name);
@@ -82,7 +118,7 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
     }
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
-    fail(report, `Stopped: Airtable refused a change: ${error.explain('schema.bases:write')}.`);
+    fail(report, `Stopped: Airtable refused a change: ${explain(error, 'schema.bases:write')}.`);
     return report;
   }
   if (!report.changed && report.ok)
@@ -106,7 +142,7 @@ async function probe(client: AirtableClient, table: TableDefinition, report: Rep
       return result;
     } catch (error) {
       if (!(error instanceof AirtableError)) throw error;
-      steps.push(`${name} REFUSED (${error.explain(scope)})`);
+      steps.push(`${name} REFUSED (${explain(error, scope)})`);
       report.ok = false;
       return undefined;
     }
@@ -146,7 +182,7 @@ async function reportDuplicates(client: AirtableClient, table: TableDefinition, 
     records = emailField ? await client.listAll(table.name, { fields: [emailField] }) : [];
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
-    fail(report, `  stored twice: NOT CHECKED (${error.explain('data.records:read')})`);
+    fail(report, `  stored twice: NOT CHECKED (${explain(error, 'data.records:read')})`);
     return;
   }
   const byEmail = new Map<string, string[]>();

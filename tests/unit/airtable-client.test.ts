@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { AirtableError } from '#src/server/airtable/error.ts';
 import { type AirtableClient, createAirtableClient } from '#src/server/airtable/client.ts';
-import { metadataApi } from '#scripts/launch-kit/metadata.ts';
+import { explain, metadataApi } from '#scripts/launch-kit/airtable.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
 
 const ACCESS = { endpointUrl: 'https://airtable.test/', baseId: 'appBase', token: 'patServer' };
@@ -125,7 +125,7 @@ describe('the server’s one Airtable client', () => {
       message: 'No',
       transient: false,
     });
-    expect(forbidden.explain('schema.bases:read')).toBe(
+    expect(explain(forbidden, 'schema.bases:read')).toBe(
       '403 INVALID_PERMISSIONS: the token lacks schema.bases:read, or cannot see this base',
     );
     expect(await failure(tables(client))).toMatchObject({ status: 404, type: 'NOT_FOUND' });

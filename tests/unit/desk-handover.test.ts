@@ -12,6 +12,7 @@ import { consume } from '#src/server/queues/consumer.ts';
 import type { DeadLetter, DeadLetterStore } from '#src/server/queues/dead-letters.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
 import type { MailJob } from '#src/server/mail/message.ts';
+import type { Submission } from '#src/lib/forms/submission.ts';
 import { airtable, ENV, letterStore, memoryState, quote, signUp } from './support/desk-fixtures.ts';
 import { queueMessage } from './support/queue-message.ts';
 
@@ -41,23 +42,21 @@ describe('a deploy made while submissions wait in the shape the last code kept t
   it("writes the desk's stored items, numbering new ones after them", async () => {
     const memory = memoryState();
     // e111772's DeskItem and its sequence number, written as that code's desk kept them.
+    const kept = (n: number, body: Submission, attempts: number) => {
+      const key = `q:${String(n).padStart(12, '0')}`;
+      const group = `${body.table}\n${body.email}`;
+      memory.data.set(key, {
+        key,
+        id: `message-${n}`,
+        body: { ...body, origin: ORIGIN },
+        group,
+        attempts,
+        notBefore: 0,
+      });
+    };
     memory.data.set('seq', 7);
-    memory.data.set('q:000000000006', {
-      key: 'q:000000000006',
-      id: 'message-6',
-      body: { ...signUp('old@x.co'), origin: ORIGIN },
-      group: 'Waitlist\nold@x.co',
-      attempts: 3,
-      notBefore: 0,
-    });
-    memory.data.set('q:000000000007', {
-      key: 'q:000000000007',
-      id: 'message-7',
-      body: { ...quote('oldq@x.co'), origin: ORIGIN },
-      group: 'School Quotes\noldq@x.co',
-      attempts: 1,
-      notBefore: 0,
-    });
+    kept(6, signUp('old@x.co'), 3);
+    kept(7, quote('oldq@x.co'), 1);
     const base = airtable();
     const desk = new AirtableDesk(memory.state, ENV, { pacer: quick(), fetch: base.fetch });
     await desk.accept([{ id: 'message-8', body: signUp('new@x.co') }]);

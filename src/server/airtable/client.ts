@@ -1,6 +1,6 @@
 /**
  * The server's one Airtable client, for every server-side call: the upsert by email (upsert.ts),
- * the privacy jobs and the owner's commands (whose Metadata API calls, scripts/launch-kit/metadata.ts,
+ * the privacy jobs and the owner's commands (whose Metadata API calls, scripts/launch-kit/airtable.ts,
  * go through `api`).
  * Plain fetch, not airtable.js (decision 12): that cannot be paced (fixed fetch, no hook), retries a
  * 429 on its own timers instead of shutting one pacer for all, has one timeout per client rather than
