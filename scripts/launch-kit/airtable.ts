@@ -129,7 +129,7 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
 }
 
 /** Looks up, creates, updates and (if allowed) deletes a marked record with the site's token. */
-async function probe(client: AirtableClient, table: TableDefinition, report: Report): Promise<void> {
+async function probe(client: AirtableClient, baseId: string, table: TableDefinition, report: Report) {
   const fields = Object.values(table.fields);
   const email = fields.find((field) => field.type === 'email')?.name;
   const note = fields.find((field) => ['singleLineText', 'multilineText'].includes(field.type))?.name;
@@ -151,9 +151,10 @@ async function probe(client: AirtableClient, table: TableDefinition, report: Rep
   await step('lookup', 'data.records:read', () =>
     client.listPage(table.name, { filterByFormula, maxRecords: 1 }),
   );
-  const probeRecord = { [email]: PROBE_EMAIL, [note]: PROBE_NOTE };
-  const [created] =
-    (await step('create', 'data.records:write', () => client.create(table.name, [probeRecord]))) ?? [];
+  const records = [{ fields: { [email]: PROBE_EMAIL, [note]: PROBE_NOTE } }];
+  const path = `${encodeURIComponent(baseId)}/${encodeURIComponent(table.name)}`;
+  const create = () => client.api<{ records: StoredRecord[] }>('POST', path, { records, typecast: true });
+  const [created] = (await step('create', 'data.records:write', create))?.records ?? [];
   if (created) {
     const update = { id: created.id, fields: { [note]: `${PROBE_NOTE} (updated)` } };
     await step('update', 'data.records:write', () => client.update(table.name, [update]));
@@ -222,7 +223,7 @@ export async function checkBase(
       else fail(report, `  ${field.name}: MISSING (needs ${field.type})`);
     }
     if (!client) continue;
-    await probe(client, table, report);
+    await probe(client, baseId, table, report);
     await reportDuplicates(client, table, report);
   }
   if (!siteToken)

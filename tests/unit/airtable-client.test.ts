@@ -77,7 +77,7 @@ describe('the server’s one Airtable client', () => {
     );
     const client = createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch });
     expect(await client.findByEmails('School Quotes', ['A@x.co ', 'b@x.co'])).toHaveLength(1);
-    await client.create('Waitlist', [{ Email: 'c@x.co' }]);
+    await client.upsert('Waitlist', [{ Email: 'c@x.co' }], 'Email');
     await client.update('Waitlist', [{ id: 'rec1', fields: { Interests: ['General Interest'] } }]);
     expect(await client.deleteRecords('Waitlist', ['rec1'])).toEqual(['rec1']);
     await tables(client);
@@ -91,7 +91,7 @@ describe('the server’s one Airtable client', () => {
     });
     expect(airtable.calls.map(({ method, url }) => `${method} ${url}`)).toEqual([
       'POST https://airtable.test/v0/appBase/School%20Quotes/listRecords',
-      'POST https://airtable.test/v0/appBase/Waitlist',
+      'PATCH https://airtable.test/v0/appBase/Waitlist',
       'PATCH https://airtable.test/v0/appBase/Waitlist',
       'DELETE https://airtable.test/v0/appBase/Waitlist?records[]=rec1',
       'GET https://airtable.test/v0/meta/bases/appBase/tables',
@@ -104,7 +104,11 @@ describe('the server’s one Airtable client', () => {
       filterByFormula: "SWITCH(LOWER(TRIM({Email})), 'a@x.co', 1, 'b@x.co', 1, 0)",
       fields: ['Email'],
     });
-    expect(airtable.calls[1]?.body).toEqual({ records: [{ fields: { Email: 'c@x.co' } }], typecast: true });
+    expect(airtable.calls[1]?.body).toEqual({
+      performUpsert: { fieldsToMergeOn: ['Email'] },
+      records: [{ fields: { Email: 'c@x.co' } }],
+      typecast: true,
+    });
     // The Metadata API takes a field's name, type and options, never the site's own bounds.
     expect(airtable.calls[6]?.body).toEqual({ name: 'Notes', type: 'multilineText' });
     expect(client.requestsSent()).toBe(7);
@@ -201,8 +205,8 @@ describe('the server’s one Airtable client', () => {
     const airtable = answering();
     const client = createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch });
     const eleven = Array.from({ length: 11 }, (_, i) => ({ Email: `n${i}@x.co` }));
-    expect(await failure(client.create('Waitlist', eleven))).toMatchObject({ status: 422 });
-    expect(await client.create('Waitlist', [])).toEqual([]);
+    expect(await failure(client.upsert('Waitlist', eleven, 'Email'))).toMatchObject({ status: 422 });
+    expect(await client.upsert('Waitlist', [], 'Email')).toEqual([]);
     expect(airtable.calls).toHaveLength(0);
   });
 });

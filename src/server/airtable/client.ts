@@ -212,9 +212,6 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       );
       return found.flat();
     },
-    /** Creates up to 10 records in one request. */
-    create: (table: string, records: readonly Cells[], deadline?: number) =>
-      write('POST', table, asNew(records), deadline),
     /**
      * Creates up to 10 records, or updates the one already holding the same `mergeOn` cell (Airtable's
      * performUpsert): a write Airtable applies late, then sent again, makes one record, not two.
@@ -237,7 +234,7 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       );
       return answer.records.filter((record) => record.deleted).map((record) => record.id);
     },
-    /** Any other request of the API, by its path under /v0/ (the launch kit's Metadata API calls). */
+    /** Any other request of the API, by its path under /v0/ (the launch kit's Metadata API calls and probe). */
     api: <T>(method: string, path: string, body?: unknown, deadline?: number) =>
       call<T>(method, `${origin}/v0/${path}`, body, deadline),
   };

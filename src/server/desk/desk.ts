@@ -19,7 +19,7 @@ import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pa
 import type { createRoundWriter, RoundOutcome } from './round-writer.ts';
 import { workerMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
 import { hostOf, type HostEnv } from '#src/server/host.ts';
-import { BROKE_OFF, deadLetter, letterOf, triesLeft, waitSeconds } from './retry-rule.ts';
+import { deadLetter, letterOf, SUBMISSION_TRIES, waitSeconds } from './retry-rule.ts';
 
 /**
  * Rounds written at once: the next one's lookup queues in the pacer behind this one's writes (a
@@ -107,7 +107,8 @@ export class AirtableDesk {
       known.add(id);
       const group = groupOf(body);
       if (group === null) {
-        await this.#deadLetter(body, 'a queued message no form of this Worker stores');
+        const reason = 'a queued message no form of this Worker stores';
+        await deadLetter(this.#env.DEAD_LETTERS, letterOf(body), reason, console.log);
         continue;
       }
       this.#seq += 1;
@@ -190,14 +191,6 @@ export class AirtableDesk {
     }
   }
 
-  /** Makes `body` a dead letter (retry-rule.ts); unbound, it is logged as dropped. */
-  async #deadLetter(body: unknown, reason: string): Promise<void> {
-    const kept = await deadLetter(this.#env.DEAD_LETTERS, letterOf(body), reason);
-    console.log(
-      `Airtable writer: ${reason}; ${kept ? 'kept as a dead letter' : 'dropped (no DEAD_LETTERS)'}`,
-    );
-  }
-
   /** The mail settings, read once: an instance's env never changes (a new deploy is a new instance). */
   #mailSetup?: ReturnType<typeof workerMail>;
   #writer?: Promise<ReturnType<typeof createRoundWriter>>;
@@ -236,17 +229,17 @@ export class AirtableDesk {
     const retried: DeskItem[] = [];
     const exhausted: DeskItem[] = [];
     for (const item of round) {
-      const outcome = outcomes.get(item.key) ?? BROKE_OFF;
+      const outcome = outcomes.get(item.key) ?? ({ kind: 'retry', cause: 'broke-off' } as const);
       if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) {
         done.push(item.key);
         continue;
       }
       const wait = waitSeconds(item.attempts, outcome.kind === 'retry' ? outcome.cause : 'failed');
       const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + wait * 1000 };
-      (triesLeft(item.attempts) ? retried : exhausted).push(next);
+      (item.attempts < SUBMISSION_TRIES ? retried : exhausted).push(next);
     }
     for (const item of await this.#withoutErased(exhausted))
-      await this.#deadLetter(item.body, 'retries exhausted');
+      await deadLetter(this.#env.DEAD_LETTERS, letterOf(item.body), 'retries exhausted', console.log);
     const later = await this.#withoutErased(retried);
     const kept = new Set(later);
     const erased = retried.filter((item) => !kept.has(item));

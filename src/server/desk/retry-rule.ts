@@ -26,8 +26,6 @@ export const SUBMISSION_TRIES = QUEUE_RETRIES + 1;
 
 /** Why a write waits for its next try: `broke-off`, its round ended unexpectedly (its writer threw). */
 export type WaitCause = 'failed' | 'rate-limited' | 'mail-problem' | 'broke-off';
-/** The outcome of a submission whose round broke off: tried again shortly. */
-export const BROKE_OFF = { kind: 'retry', cause: 'broke-off' } as const;
 
 /** The wait, in seconds, before the next try of a write tried `attempts` times so far. */
 export function waitSeconds(attempts: number, cause: WaitCause): number {
@@ -36,24 +34,22 @@ export function waitSeconds(attempts: number, cause: WaitCause): number {
   return cause === 'broke-off' ? 2 : backoffSeconds(attempts);
 }
 
-/** Whether a write tried `attempts` times has tries left (else it becomes a dead letter). */
-export const triesLeft = (attempts: number) => attempts < SUBMISSION_TRIES;
-
 /** What a dead letter of `body` holds: the submission, or what a queue message held instead. */
 export const letterOf = (body: unknown): DeadLetterBody =>
   isSubmission(body) ? { submission: body } : { unreadable: body };
 
 /**
  * The one dead-letter path of a submission: kept in DEAD_LETTERS for the owner to list and replay
- * (the store loads only when something failed). False when no store is bound: nothing was kept.
+ * (the store loads only when something failed), and told to `log`. False when no store is bound.
  */
 export async function deadLetter(
   store: DeadLetterStore | undefined,
   letter: DeadLetterBody,
   reason: string,
+  log?: (line: string) => void,
 ): Promise<boolean> {
-  if (!store) return false;
-  const { keepDeadLetter } = await import('#src/server/queues/dead-letters.ts');
-  await keepDeadLetter(store, { ...letter, reason });
-  return true;
+  if (store)
+    await (await import('#src/server/queues/dead-letters.ts')).keepDeadLetter(store, { ...letter, reason });
+  log?.(`Airtable writer: ${reason}; ${store ? 'kept as a dead letter' : 'dropped (no DEAD_LETTERS)'}`);
+  return store !== undefined;
 }

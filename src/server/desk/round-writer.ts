@@ -29,7 +29,7 @@ import { queueOutcomeMail, submissionMailKey, writeOutcome } from '#src/server/m
 import type { QueueingMail } from '#src/server/mail/setup.ts';
 import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
 import type { QueuedSubmission } from '#src/server/queues/messages.ts';
-import { BROKE_OFF, type WaitCause } from './retry-rule.ts';
+import type { WaitCause } from './retry-rule.ts';
 
 /** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;
@@ -274,7 +274,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
       } catch (error) {
         // Unexpected (every request's failure is an outcome): what had none is tried again shortly.
         result.brokeOff = error;
-        settle(result, round, BROKE_OFF);
+        settle(result, round, { kind: 'retry', cause: 'broke-off' });
       }
       return result;
     },

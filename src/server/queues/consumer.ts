@@ -56,10 +56,7 @@ export async function consume(batch: QueueBatch, env: ConsumerEnv, host: Host): 
       }
       // The last resort (retry-rule.ts): the dead-letter queue's last delivery, never handed over.
       const reason = `the desk could not be reached in ${message.attempts} deliveries from ${batch.queue}`;
-      const kept = await deadLetter(env.DEAD_LETTERS, letterOf(message.body), reason);
-      console.error(
-        `Airtable writer: ${reason}; ${kept ? 'kept as a dead letter' : 'lost (no DEAD_LETTERS)'}`,
-      );
+      await deadLetter(env.DEAD_LETTERS, letterOf(message.body), reason, console.error);
       message.ack();
     }
   }
