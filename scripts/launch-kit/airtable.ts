@@ -35,7 +35,7 @@ export function explain({ status, type, message }: AirtableError, scope: string)
 }
 
 /** A table and its fields as the Metadata API lists them. */
-export interface RemoteTable {
+interface RemoteTable {
   id: string;
   name: string;
   fields: { id: string; name: string; type: string }[];
@@ -52,15 +52,10 @@ export function metadataApi(client: AirtableClient, baseId: string) {
   return {
     listTables: async (deadline?: number) =>
       (await client.api<{ tables: RemoteTable[] }>('GET', tables, undefined, deadline)).tables,
-    createTable: (name: string, fields: readonly FieldDefinition[], deadline?: number) =>
-      client.api<RemoteTable>('POST', tables, { name, fields: fields.map(fieldForCreate) }, deadline),
-    createField: (tableId: string, field: FieldDefinition, deadline?: number) =>
-      client.api<RemoteTable['fields'][number]>(
-        'POST',
-        `${tables}/${encodeURIComponent(tableId)}/fields`,
-        fieldForCreate(field),
-        deadline,
-      ),
+    createTable: (name: string, fields: readonly FieldDefinition[]) =>
+      client.api('POST', tables, { name, fields: fields.map(fieldForCreate) }),
+    createField: (tableId: string, field: FieldDefinition) =>
+      client.api('POST', `${tables}/${encodeURIComponent(tableId)}/fields`, fieldForCreate(field)),
   };
 }
 

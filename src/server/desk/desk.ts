@@ -19,7 +19,7 @@ import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pa
 import type { createRoundWriter, RoundOutcome } from './round-writer.ts';
 import { workerMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
 import { hostOf, type HostEnv } from '#src/server/host.ts';
-import { deadLetter, letterOf, SUBMISSION_TRIES, waitSeconds } from './retry-rule.ts';
+import { deadLetter, SUBMISSION_TRIES, waitSeconds } from './retry-rule.ts';
 
 /**
  * Rounds written at once: the next one's lookup queues in the pacer behind this one's writes (a
@@ -108,7 +108,7 @@ export class AirtableDesk {
       const group = groupOf(body);
       if (group === null) {
         const reason = 'a queued message no form of this Worker stores';
-        await deadLetter(this.#env.DEAD_LETTERS, letterOf(body), reason, console.log);
+        await deadLetter(this.#env.DEAD_LETTERS, body, reason, console.log);
         continue;
       }
       this.#seq += 1;
@@ -168,7 +168,7 @@ export class AirtableDesk {
         const { report, brokeOff, letters } = written;
         outcomes = written.outcomes;
         const store = this.#env.DEAD_LETTERS;
-        for (const { letter, reason } of letters) await deadLetter(store, letter, reason);
+        for (const { body, reason } of letters) await deadLetter(store, body, reason);
         lettersKept = store !== undefined;
         if (brokeOff !== undefined) throw brokeOff;
         console.log(
@@ -239,7 +239,7 @@ export class AirtableDesk {
       (item.attempts < SUBMISSION_TRIES ? retried : exhausted).push(next);
     }
     for (const item of await this.#withoutErased(exhausted))
-      await deadLetter(this.#env.DEAD_LETTERS, letterOf(item.body), 'retries exhausted', console.log);
+      await deadLetter(this.#env.DEAD_LETTERS, item.body, 'retries exhausted', console.log);
     const later = await this.#withoutErased(retried);
     const kept = new Set(later);
     const erased = retried.filter((item) => !kept.has(item));

@@ -14,7 +14,7 @@
 import { isSubmission } from '#src/lib/forms/submission.ts';
 import { AIRTABLE_RATE_LIMIT_PENALTY_MS } from '#src/server/airtable/pacer.ts';
 import { MAIL_PROBLEM_RETRY_SECONDS } from '#src/server/mail/setup.ts';
-import type { DeadLetterBody, DeadLetterStore } from '#src/server/queues/dead-letters.ts';
+import type { DeadLetterStore } from '#src/server/queues/dead-letters.ts';
 import { backoffSeconds } from '#src/server/queues/messages.ts';
 
 /** Retries of a delivery by podling-submissions, and by its dead-letter queue (wrangler.jsonc). */
@@ -34,20 +34,18 @@ export function waitSeconds(attempts: number, cause: WaitCause): number {
   return cause === 'broke-off' ? 2 : backoffSeconds(attempts);
 }
 
-/** What a dead letter of `body` holds: the submission, or what a queue message held instead. */
-export const letterOf = (body: unknown): DeadLetterBody =>
-  isSubmission(body) ? { submission: body } : { unreadable: body };
-
 /**
- * The one dead-letter path of a submission: kept in DEAD_LETTERS for the owner to list and replay
- * (the store loads only when something failed), and told to `log`. False when no store is bound.
+ * The one dead-letter path of a submission (`body`: it, or what a queue message held instead):
+ * kept in DEAD_LETTERS for the owner to list and replay (the store loads only when something
+ * failed), and told to `log`. False when no store is bound.
  */
 export async function deadLetter(
   store: DeadLetterStore | undefined,
-  letter: DeadLetterBody,
+  body: unknown,
   reason: string,
   log?: (line: string) => void,
 ): Promise<boolean> {
+  const letter = isSubmission(body) ? { submission: body } : { unreadable: body };
   if (store)
     await (await import('#src/server/queues/dead-letters.ts')).keepDeadLetter(store, { ...letter, reason });
   log?.(`Airtable writer: ${reason}; ${store ? 'kept as a dead letter' : 'dropped (no DEAD_LETTERS)'}`);

@@ -27,7 +27,6 @@ import {
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
 import { queueOutcomeMail, submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';
 import type { QueueingMail } from '#src/server/mail/setup.ts';
-import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
 import type { QueuedSubmission } from '#src/server/queues/messages.ts';
 import type { WaitCause } from './retry-rule.ts';
 
@@ -70,7 +69,7 @@ export type RoundOutcome =
 export interface RoundResult {
   report: BatchReport;
   outcomes: Map<string, RoundOutcome>;
-  letters: { letter: DeadLetterBody; reason: string }[];
+  letters: { body: unknown; reason: string }[];
   /** Set when the round broke off unexpectedly. */
   brokeOff?: unknown;
 }
@@ -93,13 +92,8 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
   };
 
   /** One letter for the dead letters (the desk keeps it; with no store bound, it retries them). */
-  function deadLetter(
-    result: RoundResult,
-    items: readonly RoundItem[],
-    letter: DeadLetterBody,
-    reason: string,
-  ) {
-    result.letters.push({ letter, reason });
+  function deadLetter(result: RoundResult, items: readonly RoundItem[], body: unknown, reason: string) {
+    result.letters.push({ body, reason });
     settle(result, items, { kind: 'dead-letter' });
     result.report.deadLettered += 1;
     log(`Airtable writer: ${reason}; sent to dead letters`);
@@ -126,7 +120,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     for (const item of items) {
       const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
       const reason = `a ${item.submission.table} submission failed for good (${why})`;
-      deadLetter(result, item.items, { submission: requeueable(item) }, reason);
+      deadLetter(result, item.items, requeueable(item), reason);
     }
   }
 
@@ -257,9 +251,8 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
             });
           } else if (isSubmission(body)) {
             const reason = `a submission for table '${body.table}', which no form of this Worker stores`;
-            deadLetter(result, [item], { submission: body }, reason);
-          } else
-            deadLetter(result, [item], { unreadable: body }, 'a queued message that is not a submission');
+            deadLetter(result, [item], body, reason);
+          } else deadLetter(result, [item], body, 'a queued message that is not a submission');
         }
         queued.sort(byAcceptance);
         const groups = new Map(

@@ -5,7 +5,7 @@
  * until its round writes them, under the one retry rule (desk/retry-rule.ts); acked once kept.
  */
 import { type DeskNamespace, handToDesk } from '#src/server/desk/desk-client.ts';
-import { DEAD_QUEUE_SUFFIX, deadLetter, letterOf, QUEUE_RETRIES } from '#src/server/desk/retry-rule.ts';
+import { DEAD_QUEUE_SUFFIX, deadLetter, QUEUE_RETRIES } from '#src/server/desk/retry-rule.ts';
 import type { Host } from '#src/server/host.ts';
 import { isMailJob } from '#src/server/mail/message.ts';
 import { sendMailJobs } from '#src/server/mail/send.ts';
@@ -56,7 +56,7 @@ export async function consume(batch: QueueBatch, env: ConsumerEnv, host: Host): 
       }
       // The last resort (retry-rule.ts): the dead-letter queue's last delivery, never handed over.
       const reason = `the desk could not be reached in ${message.attempts} deliveries from ${batch.queue}`;
-      await deadLetter(env.DEAD_LETTERS, letterOf(message.body), reason, console.error);
+      await deadLetter(env.DEAD_LETTERS, message.body, reason, console.error);
       message.ack();
     }
   }

@@ -1,6 +1,7 @@
 import type { createRoundWriter, RoundOutcome } from '#src/server/desk/round-writer.ts';
 import type { RoundItem } from '#src/server/desk/submission-upsert.ts';
 import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
+import { isSubmission } from '#src/lib/forms/submission.ts';
 import { waitSeconds } from '#src/server/desk/retry-rule.ts';
 
 /** A submission of a round as the desk keeps it, recording whether it was written (acked) or retried. */
@@ -39,6 +40,7 @@ export async function writeRound(
     entries.map((entry) => entry.msg),
     new Recording(),
   );
-  for (const { letter, reason } of letters) keep?.(letter, reason);
+  for (const { body, reason } of letters)
+    keep?.(isSubmission(body) ? { submission: body } : { unreadable: body }, reason);
   return report;
 }
