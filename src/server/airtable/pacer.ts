@@ -10,7 +10,7 @@
  * Where each need comes from (decision 21): the spacing and the penalty, from Airtable (any shape);
  * counting departures as they really left, and the loop-lag allowance, from a busy single-threaded
  * runtime: locally, in one process, and on a loaded machine with the desk apart too (without the
- * allowance six arrived within 1,003 ms; with it, none closer than 1,050). Apart on a quiet
+ * allowance six arrived within 844–1,003 ms; with it, none closer than 1,050). Apart on a quiet
  * machine, as Cloudflare runs it, the desk's loop lagged 3 ms at p90, and the allowance costs as
  * much. It stays: without it the local rush (`npm run loadtest`, 0 429 required) would risk a 429.
  */

@@ -1,7 +1,7 @@
 /**
  * What Cloudflare Queues carries (wrangler.jsonc `queues`): a submission on its way from a door to
  * the desk, or an email job on its way to the mail consumer (mail/message.ts's MailJob); the
- * message as the runtime hands it over; and when a retried one comes back.
+ * message as the runtime hands it over; and a retried one's backoff.
  */
 import type { Submission } from '#src/lib/forms/submission.ts';
 
