@@ -24,9 +24,10 @@ export const README_MAX_LINES = 130;
 export const LOOSE_SCRIPTS_MAX = 3;
 /** Folders and the most lines all their files may hold together. */
 // Issue 55's targets are 4,400 and 20,609 (its start); these are where the server's split into one
-// concern a module (and issues 56 and 57) left them on 2026-11-29.
+// concern a module (and issues 56 and 57) left them on 2026-11-29, the server's lowered by the one
+// retry rule (owner-only Airtable code moved to the launch kit).
 export const LINES_MAX = {
-  server: { folders: ['src/server'], max: 5334 },
+  server: { folders: ['src/server'], max: 5325 },
   code: { folders: ['src', 'scripts'], max: 21174 },
 };
 /** The folders whose modules import one another, and the package.json `imports` that name them. */

@@ -1,15 +1,11 @@
 /**
- * A submission's one retry rule and its one dead-letter path. The desk (desk.ts) keeps a
- * submission until its round writes it; a write that fails is tried again after its wait
- * (Airtable's penalty after a 429, the mail settings' wait while they are wrong, else the queues'
- * backoff) for SUBMISSION_TRIES tries, then the desk makes it a dead letter (deadLetter below).
- * The queues only carry: a delivery the desk could not take (the desk unreachable) is retried by
- * podling-submissions, QUEUE_RETRIES times (wrangler.jsonc's max_retries), then moved to its dead-letter
- * queue, whose deliveries go to the desk as well: a late delivery, not a failed submission. Only a
- * delivery the desk could not take from that queue either, on its last try, is kept as a dead letter
- * by the consumer (queues/consumer.ts), logged, through the same deadLetter: after 22 handovers
- * over about 40 minutes a letter the owner can replay beats a message Cloudflare deletes.
- * tests/unit/retry-rule.test.ts holds wrangler.jsonc to these numbers.
+ * A submission's one retry rule and its one dead-letter path. The desk keeps a submission until its
+ * round writes it; a failed write waits (waitSeconds) and is tried again, SUBMISSION_TRIES in all,
+ * then becomes a dead letter (deadLetter). The queues only carry: a delivery the desk could not take
+ * is retried QUEUE_RETRIES times (wrangler.jsonc; tests/unit/retry-rule.test.ts holds the two
+ * together), then its dead-letter queue hands it to the desk as well. Only on that queue's last try,
+ * the desk unreachable for 22 handovers over about 40 minutes, does the consumer keep it through
+ * deadLetter itself: a letter the owner can replay beats a message Cloudflare deletes.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
 import { AIRTABLE_RATE_LIMIT_PENALTY_MS } from '#src/server/airtable/pacer.ts';

@@ -50,14 +50,12 @@ export async function consume(batch: QueueBatch, env: ConsumerEnv, host: Host): 
   } catch (error) {
     log(`Airtable writer: ${submissions.length} submissions not handed over (${String(error)}); retried`);
     for (const message of submissions) {
-      if (!dead || message.attempts <= QUEUE_RETRIES) {
-        message.retry({ delaySeconds: backoffSeconds(message.attempts) });
-        continue;
-      }
       // The last resort (retry-rule.ts): the dead-letter queue's last delivery, never handed over.
-      const reason = `the desk could not be reached in ${message.attempts} deliveries from ${batch.queue}`;
-      await deadLetter(env.DEAD_LETTERS, message.body, reason, console.error);
-      message.ack();
+      if (dead && message.attempts > QUEUE_RETRIES) {
+        const reason = `the desk could not be reached in ${message.attempts} deliveries from ${batch.queue}`;
+        await deadLetter(env.DEAD_LETTERS, message.body, reason, console.error);
+        message.ack();
+      } else message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     }
   }
 }
