@@ -34,36 +34,20 @@ export function explain({ status, type, message }: AirtableError, scope: string)
   return `${status} ${type}: ${message}`;
 }
 
-/** A table and its fields as the Metadata API lists them. */
-interface RemoteTable {
-  id: string;
-  name: string;
-  fields: { id: string; name: string; type: string }[];
-}
-
 /** The field as the Metadata API takes it on create: name, type and options only. */
-function fieldForCreate(field: FieldDefinition): { name: string; type: string; options?: unknown } {
+export function fieldForCreate(field: FieldDefinition): { name: string; type: string; options?: unknown } {
   return { name: field.name, type: field.type, ...('options' in field ? { options: field.options } : {}) };
 }
 
-/** Airtable's Metadata API for base `baseId` (setup's and check's only), through `client`. */
-export function metadataApi(client: AirtableClient, baseId: string) {
-  const tables = `meta/bases/${encodeURIComponent(baseId)}/tables`;
-  return {
-    listTables: async (deadline?: number) =>
-      (await client.api<{ tables: RemoteTable[] }>('GET', tables, undefined, deadline)).tables,
-    createTable: (name: string, fields: readonly FieldDefinition[]) =>
-      client.api('POST', tables, { name, fields: fields.map(fieldForCreate) }),
-    createField: (tableId: string, field: FieldDefinition) =>
-      client.api('POST', `${tables}/${encodeURIComponent(tableId)}/fields`, fieldForCreate(field)),
-  };
-}
+/** The Metadata API's path of the base's tables (schema.bases:read and write), and `under` them. */
+const tablesPath = (baseId: string, under = '') => `meta/bases/${encodeURIComponent(baseId)}/tables${under}`;
 
 /** Each of the site's tables and fields with the base's of that name, or why the schema could not be read. */
 async function compareSchema(client: AirtableClient, baseId: string) {
-  let remote: RemoteTable[];
+  // The base's tables and their fields, as the Metadata API lists them.
+  let remote: { id: string; name: string; fields: { name: string; type: string }[] }[];
   try {
-    remote = await metadataApi(client, baseId).listTables();
+    remote = (await client.api<{ tables: typeof remote }>('GET', tablesPath(baseId))).tables;
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
     return `Cannot read the schema of base ${baseId}: ${explain(error, 'schema.bases:read')}.`;
@@ -82,7 +66,6 @@ async function compareSchema(client: AirtableClient, baseId: string) {
 export async function setupBase(access: AirtableAccess): Promise<Report & { changed: boolean }> {
   const report = { lines: [] as string[], changed: false, ok: true };
   const client = kitClient(access);
-  const schema = metadataApi(client, access.baseId);
   const tables = await compareSchema(client, access.baseId);
   if (typeof tables === 'string') {
     fail(report, tables);
@@ -91,7 +74,8 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
   try {
     for (const { table, existing, fields } of tables) {
       if (!existing) {
-        await schema.createTable(table.name, Object.values(table.fields));
+        const created = { name: table.name, fields: Object.values(table.fields).map(fieldForCreate) };
+        await client.api('POST', tablesPath(access.baseId), created);
         report.changed = true;
         const names = fields.map(({ field }) => `'${field.name}'`).join(', ');
         report.lines.push(`Created table '${table.name}' with ${names}.`);
@@ -99,7 +83,8 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
       }
       for (const { field, found } of fields) {
         if (!found) {
-          await schema.createField(existing.id, field);
+          const under = `/${encodeURIComponent(existing.id)}/fields`;
+          await client.api('POST', tablesPath(access.baseId, under), fieldForCreate(field));
           report.changed = true;
           report.lines.push(`Added field '${table.name}' › '${field.name}' (${field.type}).`);
         } else if (found.type !== field.type) {

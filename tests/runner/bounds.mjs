@@ -27,7 +27,7 @@ export const LOOSE_SCRIPTS_MAX = 3;
 // concern a module (and issues 56 and 57) left them on 2026-11-29, the server's lowered by the one
 // retry rule (owner-only Airtable code moved to the launch kit).
 export const LINES_MAX = {
-  server: { folders: ['src/server'], max: 5325 },
+  server: { folders: ['src/server'], max: 5315 },
   code: { folders: ['src', 'scripts'], max: 21174 },
 };
 /** The folders whose modules import one another, and the package.json `imports` that name them. */

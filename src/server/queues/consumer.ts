@@ -22,8 +22,16 @@ export async function consume(batch: QueueBatch, env: ConsumerEnv, host: Host): 
   const jobs = batch.messages.flatMap((message) =>
     isMailJob(message.body) ? [{ message, job: message.body }] : [],
   );
-  if (dead && jobs.length > 0) await (await import('./dead-letters.ts')).keepUnsent(jobs, env.DEAD_LETTERS);
-  else if (jobs.length > 0) {
+  if (dead && jobs.length > 0) {
+    // Emails whose retries ran out, from the mail's dead-letter queue: kept for the owner to replay.
+    const { keepDeadLetter } = await import('./dead-letters.ts');
+    for (const { message, job } of jobs) {
+      if (env.DEAD_LETTERS)
+        await keepDeadLetter(env.DEAD_LETTERS, { mail: job, reason: 'retries exhausted' });
+      log(`Mailer: an email ran out of retries; ${env.DEAD_LETTERS ? 'kept as a dead letter' : 'dropped'}`);
+      message.ack();
+    }
+  } else if (jobs.length > 0) {
     const { mail, problem } = checkedMail(env, host.mailer);
     if (problem) {
       // The jobs wait (then go to the dead letters) until the mail settings are fixed.

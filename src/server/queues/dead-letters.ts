@@ -10,7 +10,6 @@
  */
 import type { Submission } from '#src/lib/forms/submission.ts';
 import type { MailJob } from '#src/server/mail/message.ts';
-import type { QueueMessage } from './messages.ts';
 
 const KEY_PREFIX = 'dead:';
 
@@ -55,21 +54,4 @@ export async function listDeadLetters(
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
   return found;
-}
-
-/**
- * Emails whose retries ran out, from the mail's dead-letter queue: kept for the owner to list and
- * replay. (A submission from a dead-letter queue goes to the desk: queues/consumer.ts.)
- */
-export async function keepUnsent(
-  jobs: readonly { message: Pick<QueueMessage, 'ack'>; job: MailJob }[],
-  store: DeadLetterStore | undefined,
-): Promise<void> {
-  for (const { message, job } of jobs) {
-    if (store) {
-      await keepDeadLetter(store, { mail: job, reason: 'retries exhausted' });
-      console.log('Mailer: an email ran out of retries; kept as a dead letter');
-    }
-    message.ack();
-  }
 }
