@@ -15,7 +15,7 @@ export interface SubmissionQueue {
   send(submission: QueuedSubmission, options?: { contentType?: 'json' }): Promise<void>;
 }
 
-/** The parts of Cloudflare's MessageBatch the writer uses. */
+/** The parts of Cloudflare's MessageBatch the consumer uses. */
 export interface QueueMessage {
   readonly id: string;
   readonly body: unknown;
