@@ -24,11 +24,11 @@ export const README_MAX_LINES = 130;
 export const LOOSE_SCRIPTS_MAX = 3;
 /** Folders and the most lines all their files may hold together. */
 // Issue 55's targets are 4,400 and 20,609 (its start); these are where the server's split into one
-// concern a module (and issues 56 and 57) left them on 2026-11-29, the server's lowered by the one
+// concern a module (and issues 56 and 57) left them on 2026-11-29, then lowered with the one
 // retry rule (owner-only Airtable code moved to the launch kit).
 export const LINES_MAX = {
-  server: { folders: ['src/server'], max: 5315 },
-  code: { folders: ['src', 'scripts'], max: 21174 },
+  server: { folders: ['src/server'], max: 5313 },
+  code: { folders: ['src', 'scripts'], max: 21172 },
 };
 /** The folders whose modules import one another, and the package.json `imports` that name them. */
 const CODE_FOLDERS = ['src', 'scripts', 'tests'];

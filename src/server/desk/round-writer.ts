@@ -103,10 +103,8 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     const airtableError = error instanceof AirtableError ? error : undefined;
     if (!airtableError || airtableError.transient) {
       const waiting = items.flatMap((each) => each.items);
-      settle(result, waiting, {
-        kind: 'retry',
-        cause: airtableError?.status === 429 ? 'rate-limited' : 'failed',
-      });
+      const cause = airtableError?.status === 429 ? 'rate-limited' : 'failed';
+      settle(result, waiting, { kind: 'retry', cause });
       result.report.retried += waiting.length;
       const why = airtableError ? `${airtableError.status} ${airtableError.type}` : String(error);
       log(`Airtable writer: ${items.length} records to try again (${why})`);
