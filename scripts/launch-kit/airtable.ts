@@ -4,9 +4,9 @@
  * check also probes the site's token in each table with a marked test record and lists addresses
  * stored twice.
  */
-import { airtableTables, type TableDefinition } from '#src/lib/airtable/schema.ts';
+import { airtableTables, type FieldDefinition, type TableDefinition } from '#src/lib/airtable/schema.ts';
 import { emailLookupFormula, normaliseEmail } from '#src/lib/forms/submission.ts';
-import { type AirtableClient, type RemoteTable, type StoredRecord } from '#src/server/airtable/client.ts';
+import { type AirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
 import { AirtableError } from '#src/server/airtable/error.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
 import { type KitOptions, kitClient, readKitOptions } from './options.ts';
@@ -27,14 +27,30 @@ function fail(report: Report, line: string) {
   report.ok = false;
 }
 
+/** One line for the owner's terminal: status, type and what it usually means (`scope`: the one needed). */
+export function explain({ status, type, message }: AirtableError, scope: string): string {
+  if (status === 401) return `401 ${type}: the token is not valid`;
+  if (status === 403) return `403 ${type}: the token lacks ${scope}, or cannot see this base`;
+  return `${status} ${type}: ${message}`;
+}
+
+/** The field as the Metadata API takes it on create: name, type and options only. */
+export function fieldForCreate(field: FieldDefinition): { name: string; type: string; options?: unknown } {
+  return { name: field.name, type: field.type, ...('options' in field ? { options: field.options } : {}) };
+}
+
+/** The Metadata API's path of the base's tables (schema.bases:read and write), and `under` them. */
+const tablesPath = (baseId: string, under = '') => `meta/bases/${encodeURIComponent(baseId)}/tables${under}`;
+
 /** Each of the site's tables and fields with the base's of that name, or why the schema could not be read. */
 async function compareSchema(client: AirtableClient, baseId: string) {
-  let remote: RemoteTable[];
+  // The base's tables and their fields, as the Metadata API lists them.
+  let remote: { id: string; name: string; fields: { name: string; type: string }[] }[];
   try {
-    remote = await client.listTables();
+    remote = (await client.api<{ tables: typeof remote }>('GET', tablesPath(baseId))).tables;
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
-    return `Cannot read the schema of base ${baseId}: ${error.explain('schema.bases:read')}.`;
+    return `Cannot read the schema of base ${baseId}: ${explain(error, 'schema.bases:read')}.`;
   }
   return airtableTables().map((table) => {
     const existing = remote.find((candidate) => candidate.name === table.name);
@@ -58,7 +74,8 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
   try {
     for (const { table, existing, fields } of tables) {
       if (!existing) {
-        await client.createTable(table.name, Object.values(table.fields));
+        const created = { name: table.name, fields: Object.values(table.fields).map(fieldForCreate) };
+        await client.api('POST', tablesPath(access.baseId), created);
         report.changed = true;
         const names = fields.map(({ field }) => `'${field.name}'`).join(', ');
         report.lines.push(`Created table '${table.name}' with ${names}.`);
@@ -66,7 +83,8 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
       }
       for (const { field, found } of fields) {
         if (!found) {
-          await client.createField(existing.id, field);
+          const under = `/${encodeURIComponent(existing.id)}/fields`;
+          await client.api('POST', tablesPath(access.baseId, under), fieldForCreate(field));
           report.changed = true;
           report.lines.push(`Added field '${table.name}' › '${field.name}' (${field.type}).`);
         } else if (found.type !== field.type) {
@@ -80,7 +98,7 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
     }
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
-    fail(report, `Stopped: Airtable refused a change: ${error.explain('schema.bases:write')}.`);
+    fail(report, `Stopped: Airtable refused a change: ${explain(error, 'schema.bases:write')}.`);
     return report;
   }
   if (!report.changed && report.ok)
@@ -91,7 +109,7 @@ export async function setupBase(access: AirtableAccess): Promise<Report & { chan
 }
 
 /** Looks up, creates, updates and (if allowed) deletes a marked record with the site's token. */
-async function probe(client: AirtableClient, table: TableDefinition, report: Report): Promise<void> {
+async function probe(client: AirtableClient, baseId: string, table: TableDefinition, report: Report) {
   const fields = Object.values(table.fields);
   const email = fields.find((field) => field.type === 'email')?.name;
   const note = fields.find((field) => ['singleLineText', 'multilineText'].includes(field.type))?.name;
@@ -104,7 +122,7 @@ async function probe(client: AirtableClient, table: TableDefinition, report: Rep
       return result;
     } catch (error) {
       if (!(error instanceof AirtableError)) throw error;
-      steps.push(`${name} REFUSED (${error.explain(scope)})`);
+      steps.push(`${name} REFUSED (${explain(error, scope)})`);
       report.ok = false;
       return undefined;
     }
@@ -113,9 +131,10 @@ async function probe(client: AirtableClient, table: TableDefinition, report: Rep
   await step('lookup', 'data.records:read', () =>
     client.listPage(table.name, { filterByFormula, maxRecords: 1 }),
   );
-  const probeRecord = { [email]: PROBE_EMAIL, [note]: PROBE_NOTE };
-  const [created] =
-    (await step('create', 'data.records:write', () => client.create(table.name, [probeRecord]))) ?? [];
+  const records = [{ fields: { [email]: PROBE_EMAIL, [note]: PROBE_NOTE } }];
+  const path = `${encodeURIComponent(baseId)}/${encodeURIComponent(table.name)}`;
+  const create = () => client.api<{ records: StoredRecord[] }>('POST', path, { records, typecast: true });
+  const [created] = (await step('create', 'data.records:write', create))?.records ?? [];
   if (created) {
     const update = { id: created.id, fields: { [note]: `${PROBE_NOTE} (updated)` } };
     await step('update', 'data.records:write', () => client.update(table.name, [update]));
@@ -144,7 +163,7 @@ async function reportDuplicates(client: AirtableClient, table: TableDefinition, 
     records = emailField ? await client.listAll(table.name, { fields: [emailField] }) : [];
   } catch (error) {
     if (!(error instanceof AirtableError)) throw error;
-    fail(report, `  stored twice: NOT CHECKED (${error.explain('data.records:read')})`);
+    fail(report, `  stored twice: NOT CHECKED (${explain(error, 'data.records:read')})`);
     return;
   }
   const byEmail = new Map<string, string[]>();
@@ -184,7 +203,7 @@ export async function checkBase(
       else fail(report, `  ${field.name}: MISSING (needs ${field.type})`);
     }
     if (!client) continue;
-    await probe(client, table, report);
+    await probe(client, baseId, table, report);
     await reportDuplicates(client, table, report);
   }
   if (!siteToken)

@@ -250,7 +250,7 @@ describe('dead letters under workerd', () => {
   });
 
   it('keeps a submission the base refuses, lists it for the owner, and stores it on replay once fixed', async () => {
-    const { emulator, worker } = broken();
+    const { emulator, worker, logs } = broken();
     const email = `dead.${Date.now()}@example.com`;
     const relayed = await enhancedPost(`${worker.url}${FORMS.waitlist.path}`, { email, interests: ['use'] });
     expect(relayed.status).toBe(200);
@@ -277,7 +277,19 @@ describe('dead letters under workerd', () => {
       body: JSON.stringify({ name: 'Page Source', type: 'singleLineText' }),
     });
     expect(added.ok).toBe(true);
+    const replayedAt = logs.length;
     expect(await deadLetters(['replay', '--url', worker.url, '--token', ADMIN_TOKEN])).toBe(0);
+    // Through the queue to the desk (the one store), whose round writes it.
+    await expect
+      .poll(
+        () =>
+          logs.slice(replayedAt).some((line) => /Airtable writer: a round of 1, 1 records stored/.test(line)),
+        {
+          timeout: 30_000,
+          interval: 250,
+        },
+      )
+      .toBe(true);
     await expect
       .poll(() => emulator.records('Waitlist').filter((record) => record.fields.Email === email).length, {
         timeout: 30_000,

@@ -26,8 +26,8 @@ export const LOOSE_SCRIPTS_MAX = 3;
 // Issue 55's targets are 4,400 and 20,609 (its start); these are where the code stands, lowered by
 // each change that shrinks it.
 export const LINES_MAX = {
-  server: { folders: ['src/server'], max: 5289 },
-  code: { folders: ['src', 'scripts'], max: 21121 },
+  server: { folders: ['src/server'], max: 5268 },
+  code: { folders: ['src', 'scripts'], max: 21119 },
 };
 /** The folders whose modules import one another, and the package.json `imports` that name them. */
 const CODE_FOLDERS = ['src', 'scripts', 'tests'];

@@ -1,10 +1,14 @@
 // @vitest-environment node
 import { AirtableError } from '#src/server/airtable/error.ts';
-import { createAirtableClient } from '#src/server/airtable/client.ts';
+import { type AirtableClient, createAirtableClient } from '#src/server/airtable/client.ts';
+import { explain, fieldForCreate } from '#scripts/launch-kit/airtable.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
 
 const ACCESS = { endpointUrl: 'https://airtable.test/', baseId: 'appBase', token: 'patServer' };
 const open = () => createPacer({ perSecond: 1000 });
+/** The base's tables, as the launch kit asks the Metadata API for them. */
+const tables = async (client: AirtableClient, deadline?: number) =>
+  (await client.api<{ tables: unknown[] }>('GET', 'meta/bases/appBase/tables', undefined, deadline)).tables;
 
 /** A fetch that answers each call in turn, and remembers what was asked. */
 function answering(...answers: (() => Response)[]) {
@@ -73,15 +77,17 @@ describe('the server’s one Airtable client', () => {
     );
     const client = createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch });
     expect(await client.findByEmails('School Quotes', ['A@x.co ', 'b@x.co'])).toHaveLength(1);
-    await client.create('Waitlist', [{ Email: 'c@x.co' }]);
+    await client.upsert('Waitlist', [{ Email: 'c@x.co' }], 'Email');
     await client.update('Waitlist', [{ id: 'rec1', fields: { Interests: ['General Interest'] } }]);
     expect(await client.deleteRecords('Waitlist', ['rec1'])).toEqual(['rec1']);
-    await client.listTables();
-    await client.createTable('T', [{ name: 'Notes', type: 'multilineText', maxLength: 100 }]);
-    await client.createField('tbl1', { name: 'Notes', type: 'multilineText', maxLength: 100 });
+    await tables(client);
+    // As airtable:setup adds a table and a field: the site's definition, as the Metadata API takes it.
+    const notes = fieldForCreate({ name: 'Notes', type: 'multilineText', maxLength: 100 });
+    await client.api('POST', 'meta/bases/appBase/tables', { name: 'T', fields: [notes] });
+    await client.api('POST', 'meta/bases/appBase/tables/tbl1/fields', notes);
     expect(airtable.calls.map(({ method, url }) => `${method} ${url}`)).toEqual([
       'POST https://airtable.test/v0/appBase/School%20Quotes/listRecords',
-      'POST https://airtable.test/v0/appBase/Waitlist',
+      'PATCH https://airtable.test/v0/appBase/Waitlist',
       'PATCH https://airtable.test/v0/appBase/Waitlist',
       'DELETE https://airtable.test/v0/appBase/Waitlist?records[]=rec1',
       'GET https://airtable.test/v0/meta/bases/appBase/tables',
@@ -94,7 +100,11 @@ describe('the server’s one Airtable client', () => {
       filterByFormula: "SWITCH(LOWER(TRIM({Email})), 'a@x.co', 1, 'b@x.co', 1, 0)",
       fields: ['Email'],
     });
-    expect(airtable.calls[1]?.body).toEqual({ records: [{ fields: { Email: 'c@x.co' } }], typecast: true });
+    expect(airtable.calls[1]?.body).toEqual({
+      performUpsert: { fieldsToMergeOn: ['Email'] },
+      records: [{ fields: { Email: 'c@x.co' } }],
+      typecast: true,
+    });
     // The Metadata API takes a field's name, type and options, never the site's own bounds.
     expect(airtable.calls[6]?.body).toEqual({ name: 'Notes', type: 'multilineText' });
     expect(client.requestsSent()).toBe(7);
@@ -108,24 +118,24 @@ describe('the server’s one Airtable client', () => {
       () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
     );
     const client = createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch });
-    const forbidden = await failure(client.listTables());
+    const forbidden = await failure(tables(client));
     expect(forbidden).toMatchObject({
       status: 403,
       type: 'INVALID_PERMISSIONS',
       message: 'No',
       transient: false,
     });
-    expect(forbidden.explain('schema.bases:read')).toBe(
+    expect(explain(forbidden, 'schema.bases:read')).toBe(
       '403 INVALID_PERMISSIONS: the token lacks schema.bases:read, or cannot see this base',
     );
-    expect(await failure(client.listTables())).toMatchObject({ status: 404, type: 'NOT_FOUND' });
-    expect(await failure(client.listTables())).toMatchObject({
+    expect(await failure(tables(client))).toMatchObject({ status: 404, type: 'NOT_FOUND' });
+    expect(await failure(tables(client))).toMatchObject({
       status: 429,
       type: 'RATE_LIMITED',
       transient: true,
     });
     const proxy = await failure(
-      createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch }).listTables(),
+      tables(createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch })),
     );
     expect(proxy).toMatchObject({ status: 502, type: 'HTTP_502', message: 'Bad Gateway', transient: true });
   });
@@ -137,7 +147,7 @@ describe('the server’s one Airtable client', () => {
         throw new TypeError('socket hang up');
       },
     });
-    expect(await failure(dropped.listTables())).toMatchObject({
+    expect(await failure(tables(dropped))).toMatchObject({
       status: 0,
       type: 'CONNECTION_ERROR',
       transient: true,
@@ -150,7 +160,7 @@ describe('the server’s one Airtable client', () => {
         ),
       requestBoundMs: 20,
     });
-    expect(await failure(hanging.listTables())).toMatchObject({ status: 0, type: 'TIMEOUT' });
+    expect(await failure(tables(hanging))).toMatchObject({ status: 0, type: 'TIMEOUT' });
   });
 
   it('a 429 shuts the pacer for Airtable’s penalty: the next request is refused at once, unsent', async () => {
@@ -158,9 +168,9 @@ describe('the server’s one Airtable client', () => {
     const pacer = createPacer({ now: () => clock, sleep: async (ms) => void (clock += ms) });
     const airtable = answering(() => Response.json({ errors: [] }, { status: 429 }));
     const client = createAirtableClient(ACCESS, { pacer, fetch: airtable.fetch, now: () => clock });
-    await failure(client.listTables());
+    await failure(tables(client));
     expect(pacer.closedFor()).toBe(30_000);
-    const refused = await failure(client.listTables(clock + 5_000));
+    const refused = await failure(tables(client, clock + 5_000));
     expect(refused).toMatchObject({ status: 429, type: 'TOO_MANY_REQUESTS' });
     expect(airtable.calls).toHaveLength(1);
   });
@@ -180,10 +190,10 @@ describe('the server’s one Airtable client', () => {
         waits.push(ms);
       },
     });
-    expect(await retrying.listTables()).toEqual([]);
+    expect(await tables(retrying)).toEqual([]);
     expect(waits).toEqual([1_000, 2_000]);
     // A permanent refusal is never retried.
-    expect(await failure(retrying.listTables())).toMatchObject({ status: 422 });
+    expect(await failure(tables(retrying))).toMatchObject({ status: 422 });
     expect(once.requestsSent()).toBe(4);
   });
 
@@ -191,8 +201,8 @@ describe('the server’s one Airtable client', () => {
     const airtable = answering();
     const client = createAirtableClient(ACCESS, { pacer: open(), fetch: airtable.fetch });
     const eleven = Array.from({ length: 11 }, (_, i) => ({ Email: `n${i}@x.co` }));
-    expect(await failure(client.create('Waitlist', eleven))).toMatchObject({ status: 422 });
-    expect(await client.create('Waitlist', [])).toEqual([]);
+    expect(await failure(client.upsert('Waitlist', eleven, 'Email'))).toMatchObject({ status: 422 });
+    expect(await client.upsert('Waitlist', [], 'Email')).toEqual([]);
     expect(airtable.calls).toHaveLength(0);
   });
 });

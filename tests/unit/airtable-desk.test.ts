@@ -1,5 +1,6 @@
 // @vitest-environment node
-import { AirtableDesk, DESK_MAX_ATTEMPTS } from '#src/server/desk/desk.ts';
+import { AirtableDesk } from '#src/server/desk/desk.ts';
+import { SUBMISSION_TRIES } from '#src/server/desk/retry-rule.ts';
 import { ADDRESSES_PER_ROUND, Backlog, type DeskItem, groupOf } from '#src/server/desk/backlog.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
 import { deskPacer } from '#src/server/desk/desk-client.ts';
@@ -148,7 +149,7 @@ describe('the Airtable desk', () => {
 
     // Its last try fails too: a dead letter, and nothing left.
     const key = memory.items()[0] ?? '';
-    memory.data.set(key, { ...kept, attempts: DESK_MAX_ATTEMPTS, notBefore: 0 });
+    memory.data.set(key, { ...kept, attempts: SUBMISSION_TRIES, notBefore: 0 });
     const last = airtable(1);
     await new AirtableDesk(
       memory.state,

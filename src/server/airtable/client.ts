@@ -1,12 +1,12 @@
 /**
- * The server's one Airtable client, for every server-side call: the
- * upsert by email (upsert.ts), the privacy jobs and the owner's commands, Metadata API included.
+ * The server's one Airtable client, for every server-side call: the upsert by email (upsert.ts),
+ * the privacy jobs and the owner's commands (whose Metadata API calls, scripts/launch-kit/airtable.ts,
+ * go through `api`).
  * Plain fetch, not airtable.js (decision 12): that cannot be paced (fixed fetch, no hook), retries a
  * 429 on its own timers instead of shutting one pacer for all, has one timeout per client rather than
  * a deadline per request, and no Metadata API. Here each request waits for the caller's pacer
  * (pacer.ts), has a deadline, and fails with an AirtableError saying whether to try again.
  */
-import { type FieldDefinition } from '#src/lib/airtable/schema.ts';
 import { type Cells, emailsLookupFormula, lookupFormulas } from '#src/lib/forms/submission.ts';
 import { emailFieldOf, formOfTable } from '#src/lib/forms/forms.ts';
 import type { Pacer } from './pacer.ts';
@@ -27,13 +27,6 @@ export interface StoredRecord {
   id: string;
   createdTime?: string;
   fields: Cells;
-}
-
-/** A table and its fields as the Metadata API lists them. */
-export interface RemoteTable {
-  id: string;
-  name: string;
-  fields: { id: string; name: string; type: string }[];
 }
 
 export interface ListQuery {
@@ -73,11 +66,6 @@ function emailFieldIn(table: string): string {
 export const tableLookupFormula = (table: string, emails: readonly string[]) =>
   emailsLookupFormula(emails, emailFieldIn(table));
 
-/** The field as the Metadata API takes it on create: name, type and options only. */
-function fieldForCreate(field: FieldDefinition): { name: string; type: string; options?: unknown } {
-  return { name: field.name, type: field.type, ...('options' in field ? { options: field.options } : {}) };
-}
-
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A client's methods under one retry policy; `counter` counts the requests of it and its `with` kin. */
@@ -88,7 +76,6 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
   const origin = access.endpointUrl.replace(/\/+$/, '');
   const tableUrl = (table: string) =>
     `${origin}/v0/${encodeURIComponent(access.baseId)}/${encodeURIComponent(table)}`;
-  const tablesUrl = `${origin}/v0/meta/bases/${encodeURIComponent(access.baseId)}/tables`;
 
   /** One try: a slot in the pacer, then the request, bounded by `deadline`. */
   const once = async <T>(method: string, url: string, body: unknown, deadline: number): Promise<T> => {
@@ -225,9 +212,6 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       );
       return found.flat();
     },
-    /** Creates up to 10 records in one request. */
-    create: (table: string, records: readonly Cells[], deadline?: number) =>
-      write('POST', table, asNew(records), deadline),
     /**
      * Creates up to 10 records, or updates the one already holding the same `mergeOn` cell (Airtable's
      * performUpsert): a write Airtable applies late, then sent again, makes one record, not two.
@@ -250,20 +234,9 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       );
       return answer.records.filter((record) => record.deleted).map((record) => record.id);
     },
-
-    /** Metadata API (schema.bases:read): the base's tables and their fields. */
-    async listTables(deadline?: number) {
-      return (await call<{ tables: RemoteTable[] }>('GET', tablesUrl, undefined, deadline)).tables;
-    },
-    /** Metadata API (schema.bases:write). */
-    createTable(name: string, fields: readonly FieldDefinition[], deadline?: number) {
-      return call<RemoteTable>('POST', tablesUrl, { name, fields: fields.map(fieldForCreate) }, deadline);
-    },
-    /** Metadata API (schema.bases:write). */
-    createField(tableId: string, field: FieldDefinition, deadline?: number) {
-      const url = `${tablesUrl}/${encodeURIComponent(tableId)}/fields`;
-      return call<RemoteTable['fields'][number]>('POST', url, fieldForCreate(field), deadline);
-    },
+    /** Any other request of the API, by its path under /v0/ (the launch kit's Metadata API calls and probe). */
+    api: <T>(method: string, path: string, body?: unknown, deadline?: number) =>
+      call<T>(method, `${origin}/v0/${path}`, body, deadline),
   };
 }
 

@@ -15,13 +15,6 @@ export class AirtableError extends Error {
   get transient(): boolean {
     return this.status === 0 || this.status === 429 || this.status >= 500;
   }
-
-  /** One line for the owner's terminal: status, type and what it usually means. */
-  explain(scope: string): string {
-    if (this.status === 401) return `401 ${this.type}: the token is not valid`;
-    if (this.status === 403) return `403 ${this.type}: the token lacks ${scope}, or cannot see this base`;
-    return `${this.status} ${this.type}: ${this.message}`;
-  }
 }
 
 type ErrorBody = {

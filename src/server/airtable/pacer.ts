@@ -7,12 +7,12 @@
  * one is made up at half a gap. After a 429 it stays shut for the penalty; the client
  * (client.ts) is the only place that reacts to a 429.
  *
- * Where each need comes from: the spacing and the penalty, from Airtable (any shape); counting
- * departures as they really left, and the loop-lag allowance, from a busy single-threaded runtime.
- * That was measured in the one-process local rush (the Worker, the desk and the emulator on one
- * loop: its one 429 came from a send made late); with the desk apart, as Cloudflare runs it, the
- * lag was 3 ms at p90, where the allowance costs nearly nothing. It stays: without it the
- * one-process rush (`npm run loadtest`, 0 429 required) would risk that 429 again.
+ * Where each need comes from (decision 21): the spacing and the penalty, from Airtable (any shape);
+ * counting departures as they really left, and the loop-lag allowance, from a busy single-threaded
+ * runtime: locally, in one process, and on a loaded machine with the desk apart too (without the
+ * allowance six arrived within 844–1,003 ms; with it, none closer than 1,050). Apart on a quiet
+ * machine, as Cloudflare runs it, the desk's loop lagged 3 ms at p90, and the allowance costs as
+ * much. It stays: without it the local rush (`npm run loadtest`, 0 429 required) would risk a 429.
  */
 
 /** Airtable's documented limit and penalty. */

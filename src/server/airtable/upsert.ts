@@ -88,13 +88,11 @@ export interface UpsertOptions<T> {
 }
 
 /**
- * The server's one upsert by email (the queue's writer's, per batch): the items of one email
- * merged into one, their emails looked up about 300 per request, then records written 10 per request,
- * creates and updates together, every request sent as soon as the pacer lets it (none waits for
- * another's answer: each email is in one request only).
+ * The upsert (see the module's comment): creates and updates together, every request sent as soon
+ * as the pacer lets it (none waits for another's answer: each email is in one request only).
  *
  * One email, one record: a lookup and a write cannot be made atomic, so callers never upsert
- * one email twice at once (the queue has one consumer), every try starts with a fresh lookup,
+ * one email twice at once (the desk's rounds hold disjoint addresses), every try starts with a fresh lookup,
  * and a write is Airtable's upsert on the email's key (EMAIL_KEY_FIELD), so a create whose answer
  * was lost, or that Airtable applied after the try gave up, becomes an update, never a second
  * record; an update merges into the stored record by the same key. A stored record without its key

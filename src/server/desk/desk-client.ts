@@ -27,12 +27,10 @@ async function askDesk(namespace: DeskNamespace, path: string, body: unknown): P
 }
 
 /** Hands queue messages to the desk; resolves once it has kept them (then they may be acked). */
-export const handToDesk = (namespace: DeskNamespace, messages: readonly { id: string; body: unknown }[]) =>
-  askDesk(
-    namespace,
-    '/accept',
-    messages.map(({ id, body }) => ({ id, body })),
-  );
+export function handToDesk(namespace: DeskNamespace, messages: readonly { id: string; body: unknown }[]) {
+  const handed = messages.map(({ id, body }) => ({ id, body }));
+  return askDesk(namespace, '/accept', handed);
+}
 
 /** Erasure's reach into the desk (erasure.ts): the email's waiting submissions dropped. */
 export async function eraseWaiting(namespace: DeskNamespace, email: string) {

@@ -1,6 +1,7 @@
 /**
  * The one paced writer, as a Durable Object (decision 0018): the only thing that talks to Airtable
- * under load, with the base's one pacer. The submissions' queue consumer hands each delivery to it
+ * under load, with the base's one pacer, and the one store a submission waits in. The queues'
+ * consumer hands it each delivery of submissions, from podling-submissions or its dead-letter queue
  * (`accept`: kept in the object's storage, then acked); it writes them in rounds, one form and up to
  * ADDRESSES_PER_ROUND addresses each (one lookup while under 100 of them are stored, at most 30
  * writes), up to ROUNDS_IN_FLIGHT at once on disjoint addresses, so the next round's lookup waits in
@@ -8,19 +9,17 @@
  * Cloudflare Queues hands out. A pressed email link and the retention job take their slots from the
  * same pacer (`deskPacer` in desk-client.ts, POST /pace, a slot lent). The round writer
  * (round-writer.ts) gives each submission its outcome: written (deleted), a retry (kept in storage
- * for its time) or a dead letter (kept here); after DESK_MAX_ATTEMPTS tries a submission becomes a
- * dead letter, as the queue's would. An erasure
- * (POST /erase, erasure.ts) drops an address's waiting submissions and those accepted before it.
+ * for its time) or a dead letter; its waits, its tries and its dead letters are the one retry rule's
+ * (retry-rule.ts). An erasure (POST /erase, erasure.ts) drops an address's waiting submissions and
+ * those accepted before it.
  */
-import { isSubmission } from '#src/lib/forms/submission.ts';
 import { Backlog, type DeskItem, type DeskState, ERASED_PREFIX, groupOf } from './backlog.ts';
 import { inChunks } from '#src/server/airtable/client.ts';
 import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
 import type { createRoundWriter, RoundOutcome } from './round-writer.ts';
-import { MAIL_PROBLEM_RETRY_SECONDS, workerMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
+import { workerMail, type WorkerMailEnv } from '#src/server/mail/setup.ts';
 import { hostOf, type HostEnv } from '#src/server/host.ts';
-import type { DeadLetterBody, DeadLetterStore } from '#src/server/queues/dead-letters.ts';
-import { retryDelaySeconds } from '#src/server/queues/messages.ts';
+import { deadLetter, SUBMISSION_TRIES, waitSeconds } from './retry-rule.ts';
 
 /**
  * Rounds written at once: the next one's lookup queues in the pacer behind this one's writes (a
@@ -28,8 +27,6 @@ import { retryDelaySeconds } from '#src/server/queues/messages.ts';
  * its lookup by the writes booked ahead of them, and a record may change in between.
  */
 const ROUNDS_IN_FLIGHT = 2;
-/** Tries of one submission before it becomes a dead letter: the queue's max_retries (10) + 1. */
-export const DESK_MAX_ATTEMPTS = 11;
 /** One alarm drains at most this long (Cloudflare allows 15 minutes), then the next goes on. */
 const DRAIN_BUDGET_MS = 10 * 60_000;
 /** Cloudflare's most keys per storage put or delete (a put also carries the sequence number). */
@@ -38,12 +35,6 @@ const ITEM_PREFIX = 'q:';
 
 /** Its settings (Airtable's, mail's) and bindings (DEAD_LETTERS, the mail's, the host's). */
 type DeskEnv = WorkerMailEnv & HostEnv;
-
-/** Keeps a dead letter (the store loads only when something failed). */
-async function keep(store: DeadLetterStore, letter: DeadLetterBody, reason: string): Promise<void> {
-  const { keepDeadLetter } = await import('#src/server/queues/dead-letters.ts');
-  await keepDeadLetter(store, { ...letter, reason });
-}
 
 /** The Durable Object class (wrangler.jsonc `durable_objects`): one instance, named DESK_NAME. */
 export class AirtableDesk {
@@ -116,7 +107,8 @@ export class AirtableDesk {
       known.add(id);
       const group = groupOf(body);
       if (group === null) {
-        await this.#deadLetter(body, 'a queued message no form of this Worker stores');
+        const reason = 'a queued message no form of this Worker stores';
+        await deadLetter(this.#env.DEAD_LETTERS, body, reason, console.log);
         continue;
       }
       this.#seq += 1;
@@ -170,14 +162,13 @@ export class AirtableDesk {
       const { mail, problem } = (this.#mailSetup ??= workerMail(this.#env, hostOf(this.#env).mailer));
       if (problem) {
         console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
-        const wait: RoundOutcome = { kind: 'retry', afterSeconds: MAIL_PROBLEM_RETRY_SECONDS };
-        outcomes = new Map(round.map((item) => [item.key, wait]));
+        outcomes = new Map(round.map((item) => [item.key, { kind: 'retry', cause: 'mail-problem' }]));
       } else {
         const written = await (await this.#writerOf(mail)).writeRound(round);
         const { report, brokeOff, letters } = written;
         outcomes = written.outcomes;
         const store = this.#env.DEAD_LETTERS;
-        if (store) for (const { letter, reason } of letters) await keep(store, letter, reason);
+        for (const { body, reason } of letters) await deadLetter(store, body, reason);
         lettersKept = store !== undefined;
         if (brokeOff !== undefined) throw brokeOff;
         console.log(
@@ -198,15 +189,6 @@ export class AirtableDesk {
       await this.#settle(round, outcomes, lettersKept);
       for (const key of keys) this.#busy.delete(key);
     }
-  }
-
-  /** Keeps a dead letter (the store loads only when something failed); unbound, the letter is logged. */
-  async #deadLetter(body: unknown, reason: string): Promise<void> {
-    const store = this.#env.DEAD_LETTERS;
-    if (store) await keep(store, isSubmission(body) ? { submission: body } : { unreadable: body }, reason);
-    console.log(
-      `Airtable writer: ${reason}; ${store ? 'kept as a dead letter' : 'dropped (no DEAD_LETTERS)'}`,
-    );
   }
 
   /** The mail settings, read once: an instance's env never changes (a new deploy is a new instance). */
@@ -236,7 +218,7 @@ export class AirtableDesk {
 
   /**
    * Deletes what was written, dead-lettered (`lettersKept`) or erased, keeps what waits (an item
-   * without an outcome, the round broken off, in 2 s), and turns what ran out of tries into dead letters.
+   * without an outcome: the round broke off) for its wait, and turns what ran out of tries into dead letters.
    */
   async #settle(
     round: readonly DeskItem[],
@@ -247,18 +229,17 @@ export class AirtableDesk {
     const retried: DeskItem[] = [];
     const exhausted: DeskItem[] = [];
     for (const item of round) {
-      const outcome = outcomes.get(item.key) ?? { kind: 'retry', afterSeconds: 2 };
+      const outcome = outcomes.get(item.key) ?? ({ kind: 'retry', cause: 'broke-off' } as const);
       if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) {
         done.push(item.key);
         continue;
       }
-      const delaySeconds =
-        outcome.kind === 'retry' ? outcome.afterSeconds : retryDelaySeconds(item.attempts, false);
-      const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + delaySeconds * 1000 };
-      (next.attempts > DESK_MAX_ATTEMPTS ? exhausted : retried).push(next);
+      const wait = waitSeconds(item.attempts, outcome.kind === 'retry' ? outcome.cause : 'failed');
+      const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + wait * 1000 };
+      (item.attempts < SUBMISSION_TRIES ? retried : exhausted).push(next);
     }
     for (const item of await this.#withoutErased(exhausted))
-      await this.#deadLetter(item.body, 'retries exhausted');
+      await deadLetter(this.#env.DEAD_LETTERS, item.body, 'retries exhausted', console.log);
     const later = await this.#withoutErased(retried);
     const kept = new Set(later);
     const erased = retried.filter((item) => !kept.has(item));

@@ -1,8 +1,9 @@
 /**
- * The writer of one round of submissions (desk.ts, the one paced writer, hands over what it keeps
- * and gets an outcome for each: written, retry after a delay, or dead letter): it merges one email and table's submissions (the later wins) and upserts by email
- * (about 300 emails a lookup, 10 records a write). Transient failures (429, 5xx, timeout, dropped
- * connection) retry with backoff; a permanent one (a field the base lacks) retries record by record to
+ * The writer of one round of submissions: the desk (desk.ts) hands over what it keeps and gets an
+ * outcome for each (written, retry after its wait, or dead letter; retry-rule.ts decides the wait
+ * and the tries). It merges one email and table's submissions (the later wins) and upserts by email
+ * (about 300 emails a lookup, 10 records a write). A transient failure (429, 5xx, timeout, dropped
+ * connection) is a retry; a permanent one (a field the base lacks) is tried record by record to
  * dead-letter the culprit, as is a message no form stores. Each retry looks up afresh: a lost answer
  * never makes two records. With mail, consent applies (CONSENTED_UPSERT) and emails go on the mail queue.
  */
@@ -26,8 +27,8 @@ import {
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
 import { queueOutcomeMail, submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';
 import type { QueueingMail } from '#src/server/mail/setup.ts';
-import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
-import { type QueuedSubmission, retryDelaySeconds } from '#src/server/queues/messages.ts';
+import type { QueuedSubmission } from '#src/server/queues/messages.ts';
+import type { WaitCause } from './retry-rule.ts';
 
 /** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;
@@ -59,16 +60,16 @@ const emptyReport = () => ({
 });
 type BatchReport = ReturnType<typeof emptyReport>;
 
-/** What became of one: written (or held, stored already), tried again after a wait, or a dead letter. */
+/** What became of one: written (or held, stored already), tried again after its wait (retry-rule.ts), or a dead letter. */
 export type RoundOutcome =
   | { readonly kind: 'written' }
-  | { readonly kind: 'retry'; readonly afterSeconds: number }
+  | { readonly kind: 'retry'; readonly cause: WaitCause }
   | { readonly kind: 'dead-letter' };
 /** A round's outcomes by item key, and its dead letters (one for the merged items of one address). */
 export interface RoundResult {
   report: BatchReport;
   outcomes: Map<string, RoundOutcome>;
-  letters: { letter: DeadLetterBody; reason: string }[];
+  letters: { body: unknown; reason: string }[];
   /** Set when the round broke off unexpectedly. */
   brokeOff?: unknown;
 }
@@ -91,13 +92,8 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
   };
 
   /** One letter for the dead letters (the desk keeps it; with no store bound, it retries them). */
-  function deadLetter(
-    result: RoundResult,
-    items: readonly RoundItem[],
-    letter: DeadLetterBody,
-    reason: string,
-  ) {
-    result.letters.push({ letter, reason });
+  function deadLetter(result: RoundResult, items: readonly RoundItem[], body: unknown, reason: string) {
+    result.letters.push({ body, reason });
     settle(result, items, { kind: 'dead-letter' });
     result.report.deadLettered += 1;
     log(`Airtable writer: ${reason}; sent to dead letters`);
@@ -106,13 +102,10 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
   async function retryOrDeadLetter(items: readonly Queued[], error: unknown, result: RoundResult) {
     const airtableError = error instanceof AirtableError ? error : undefined;
     if (!airtableError || airtableError.transient) {
-      for (const item of items.flatMap((each) => each.items)) {
-        settle(result, [item], {
-          kind: 'retry',
-          afterSeconds: retryDelaySeconds(item.attempts, airtableError?.status === 429),
-        });
-        result.report.retried += 1;
-      }
+      const waiting = items.flatMap((each) => each.items);
+      const cause = airtableError?.status === 429 ? 'rate-limited' : 'failed';
+      settle(result, waiting, { kind: 'retry', cause });
+      result.report.retried += waiting.length;
       const why = airtableError ? `${airtableError.status} ${airtableError.type}` : String(error);
       log(`Airtable writer: ${items.length} records to try again (${why})`);
       return;
@@ -125,7 +118,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     for (const item of items) {
       const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
       const reason = `a ${item.submission.table} submission failed for good (${why})`;
-      deadLetter(result, item.items, { submission: requeueable(item) }, reason);
+      deadLetter(result, item.items, requeueable(item), reason);
     }
   }
 
@@ -256,9 +249,8 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
             });
           } else if (isSubmission(body)) {
             const reason = `a submission for table '${body.table}', which no form of this Worker stores`;
-            deadLetter(result, [item], { submission: body }, reason);
-          } else
-            deadLetter(result, [item], { unreadable: body }, 'a queued message that is not a submission');
+            deadLetter(result, [item], body, reason);
+          } else deadLetter(result, [item], body, 'a queued message that is not a submission');
         }
         queued.sort(byAcceptance);
         const groups = new Map(
@@ -273,7 +265,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
       } catch (error) {
         // Unexpected (every request's failure is an outcome): what had none is tried again shortly.
         result.brokeOff = error;
-        settle(result, round, { kind: 'retry', afterSeconds: 2 });
+        settle(result, round, { kind: 'retry', cause: 'broke-off' });
       }
       return result;
     },

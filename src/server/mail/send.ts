@@ -4,7 +4,7 @@
  */
 import type { MailLedger } from './ledger.ts';
 import { errorMessage, type MailJob, MailFailure, type Mailer } from './message.ts';
-import { type QueueMessage, retryDelaySeconds } from '#src/server/queues/messages.ts';
+import { backoffSeconds, type QueueMessage } from '#src/server/queues/messages.ts';
 
 /** A mail queue's message, as the send loop acks or retries it. */
 type Delivery = Pick<QueueMessage, 'attempts' | 'ack' | 'retry'>;
@@ -55,7 +55,7 @@ export async function sendMailJobs(
         log(`Mailer: an email could not be sent (${reason}); kept as a dead letter`);
         return;
       }
-      message.retry({ delaySeconds: retryDelaySeconds(message.attempts, false) });
+      message.retry({ delaySeconds: backoffSeconds(message.attempts) });
       report.retried += 1;
       log(`Mailer: an email failed (attempt ${message.attempts}: ${reason}); retrying`);
       return;

@@ -1,15 +1,15 @@
 /**
  * The dead letters: submissions that could not be stored (a field the base lacks, a token without
- * write access) or whose retries ran out, and emails that could not be sent (a refused sender or
- * recipient, retries run out), from the desk, the mail consumer or the queues' own dead-letter queues.
+ * write access) or whose retries ran out, kept by the desk (desk/retry-rule.ts's deadLetter), and
+ * emails that could not be sent (a refused sender or recipient, retries run out), kept by the mail
+ * consumer or from the mail's dead-letter queue.
  * Kept in the KV namespace bound as DEAD_LETTERS, listed and replayed by the owner through the
  * Worker's admin endpoint (`npm run dead-letters`: dead-letter-admin.ts), which needs ADMIN_TOKEN.
  * They hold emails: the endpoint answers nothing without the token, and a replayed letter is deleted.
  * Only types reach a sign-up's path: the store is imported when something fails.
  */
-import { isSubmission, type Submission } from '#src/lib/forms/submission.ts';
-import { isMailJob, type MailJob } from '#src/server/mail/message.ts';
-import type { QueueBatch } from './messages.ts';
+import type { Submission } from '#src/lib/forms/submission.ts';
+import type { MailJob } from '#src/server/mail/message.ts';
 
 const KEY_PREFIX = 'dead:';
 
@@ -54,22 +54,4 @@ export async function listDeadLetters(
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
   return found;
-}
-
-/** A dead-letter queue's messages, whose retries ran out: kept for the owner to list and replay. */
-export async function keepExhausted(batch: QueueBatch, store: DeadLetterStore | undefined): Promise<void> {
-  for (const message of batch.messages) {
-    const { body } = message;
-    const letter = isMailJob(body)
-      ? { mail: body }
-      : isSubmission(body)
-        ? { submission: body }
-        : { unreadable: body };
-    if (store) {
-      await keepDeadLetter(store, { ...letter, reason: 'retries exhausted' });
-      const what = 'mail' in letter ? 'Mailer: an email' : 'Airtable writer: a queued message';
-      console.log(`${what} ran out of retries; kept as a dead letter`);
-    }
-    message.ack();
-  }
 }

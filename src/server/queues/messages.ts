@@ -1,10 +1,9 @@
 /**
  * What Cloudflare Queues carries (wrangler.jsonc `queues`): a submission on its way from a door to
  * the desk, or an email job on its way to the mail consumer (mail/message.ts's MailJob); the
- * message as the runtime hands it over; and when a retried one comes back.
+ * message as the runtime hands it over; and a retried one's backoff.
  */
 import type { Submission } from '#src/lib/forms/submission.ts';
-import { AIRTABLE_RATE_LIMIT_PENALTY_MS } from '#src/server/airtable/pacer.ts';
 
 /** A submission as queued: with the site's origin the visitor reached, for its emails' links. */
 export interface QueuedSubmission extends Submission {
@@ -16,7 +15,7 @@ export interface SubmissionQueue {
   send(submission: QueuedSubmission, options?: { contentType?: 'json' }): Promise<void>;
 }
 
-/** The parts of Cloudflare's MessageBatch the writer uses. */
+/** The parts of Cloudflare's MessageBatch the consumer uses. */
 export interface QueueMessage {
   readonly id: string;
   readonly body: unknown;
@@ -29,8 +28,8 @@ export interface QueueBatch {
   readonly messages: readonly QueueMessage[];
 }
 
-/** A queued message's wait before its retry, in seconds: Airtable's penalty after a 429, else 2, 4, 8 … up to 5 minutes. */
-export function retryDelaySeconds(attempts: number, rateLimited: boolean): number {
-  if (rateLimited) return Math.ceil(AIRTABLE_RATE_LIMIT_PENALTY_MS / 1000);
-  return Math.min(300, 2 ** Math.max(1, attempts));
-}
+/**
+ * A retried message's wait, in seconds, after `attempts` tries: 2, 4, 8 … up to 5 minutes. A
+ * queued email's and a handover's; a submission's write waits so too (desk/retry-rule.ts).
+ */
+export const backoffSeconds = (attempts: number) => Math.min(300, 2 ** Math.max(1, attempts));

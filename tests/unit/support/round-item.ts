@@ -1,7 +1,8 @@
 import type { createRoundWriter, RoundOutcome } from '#src/server/desk/round-writer.ts';
 import type { RoundItem } from '#src/server/desk/submission-upsert.ts';
 import type { DeadLetterBody } from '#src/server/queues/dead-letters.ts';
-import { retryDelaySeconds } from '#src/server/queues/messages.ts';
+import { isSubmission } from '#src/lib/forms/submission.ts';
+import { waitSeconds } from '#src/server/desk/retry-rule.ts';
 
 /** A submission of a round as the desk keeps it, recording whether it was written (acked) or retried. */
 export function roundItem(body: unknown, attempts = 1) {
@@ -25,8 +26,9 @@ export async function writeRound(
     if (!entry) return;
     const { msg, state } = entry;
     if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && keep)) state.acked = true;
-    else if (outcome.kind === 'retry') state.retried = { delaySeconds: outcome.afterSeconds };
-    else state.retried = { delaySeconds: retryDelaySeconds(msg.attempts, false) };
+    else if (outcome.kind === 'retry')
+      state.retried = { delaySeconds: waitSeconds(msg.attempts, outcome.cause) };
+    else state.retried = { delaySeconds: waitSeconds(msg.attempts, 'failed') };
   };
   class Recording extends Map<string, RoundOutcome> {
     override set(key: string, outcome: RoundOutcome) {
@@ -38,6 +40,7 @@ export async function writeRound(
     entries.map((entry) => entry.msg),
     new Recording(),
   );
-  for (const { letter, reason } of letters) keep?.(letter, reason);
+  for (const { body, reason } of letters)
+    keep?.(isSubmission(body) ? { submission: body } : { unreadable: body }, reason);
   return report;
 }
