@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';
 import { isValidEmail } from '#src/lib/email.ts';
+import { formTeams } from '#src/lib/forms/forms.ts';
 
 /** The shortest `LINK_SECRET` the server accepts (32 characters: 192+ bits from a random generator). */
 export const LINK_SECRET_MIN_LENGTH = 32;
@@ -13,11 +14,7 @@ export const LINK_SECRET_MIN_LENGTH = 32;
 export const ADMIN_TOKEN_MIN_LENGTH = 32;
 /** The sender used when MAIL_FROM is unset (local runs and tests only; launch-check fails it). */
 export const DEFAULT_MAIL_FROM = 'Podling <hello@podling.app>';
-/** Where quote notifications go when SCHOOLS_TEAM_EMAIL is unset (local runs and tests only). */
-export const DEFAULT_SCHOOLS_TEAM_EMAIL = 'schools@podling.app';
-
-/** The settings a deploy (or the shell, in local runs: scripts/vite-plugins/worker-server.ts) gives. */
-export const WORKER_SETTINGS = [
+const NAMED_SETTINGS = [
   'SITE_URL',
   'AIRTABLE_API_KEY',
   'AIRTABLE_BASE_ID',
@@ -25,11 +22,19 @@ export const WORKER_SETTINGS = [
   'LINK_SECRET',
   'LINK_SECRET_PREVIOUS',
   'MAIL_FROM',
-  'SCHOOLS_TEAM_EMAIL',
   'ADMIN_TOKEN',
 ] as const;
+/**
+ * The settings a deploy (or the shell, in local runs: scripts/vite-plugins/worker-server.ts) gives:
+ * the named ones and each team's address (the setting its form's conduct.tellsTeam names).
+ */
+export const WORKER_SETTINGS = [...NAMED_SETTINGS, ...formTeams().map((team) => team.addressSetting)];
 /** With MAIL_OUTBOX_URL, local runs only (`vite`, `vite preview`, tests): the emails go to that outbox. */
-export type WorkerSettingsEnv = Partial<Record<(typeof WORKER_SETTINGS)[number] | 'MAIL_OUTBOX_URL', string>>;
+export type WorkerSettingsEnv = Partial<
+  Record<(typeof NAMED_SETTINGS)[number] | 'MAIL_OUTBOX_URL', string>
+> & {
+  readonly [teamAddress: `${string}_EMAIL`]: string | undefined;
+};
 export type AirtableEnv = Pick<WorkerSettingsEnv, `AIRTABLE_${string}` & keyof WorkerSettingsEnv>;
 
 const text = (fallback = '') => v.optional(v.string(), fallback);
@@ -90,31 +95,44 @@ const AIRTABLE = v.pipe(
  * `vite preview` make the checkout its own, scripts/vite-plugins/worker-server.ts). A previous
  * secret still honoured after a rotation comes second; one too short to sign is ignored.
  */
-const MAIL = v.pipe(
-  v.object({
-    MAIL_FROM: v.pipe(
-      text(DEFAULT_MAIL_FROM),
-      v.check(
-        (value) => parseMailbox(value) !== null,
-        (issue) => `MAIL_FROM is not an address or "Name <address>": ${quoted(issue)}`,
+const mailSchema = (teams = formTeams()) =>
+  v.pipe(
+    v.object({
+      MAIL_FROM: v.pipe(
+        text(DEFAULT_MAIL_FROM),
+        v.check(
+          (value) => parseMailbox(value) !== null,
+          (issue) => `MAIL_FROM is not an address or "Name <address>": ${quoted(issue)}`,
+        ),
       ),
-    ),
-    SCHOOLS_TEAM_EMAIL: v.pipe(
-      trimmed(DEFAULT_SCHOOLS_TEAM_EMAIL),
-      v.check(isValidEmail, (issue) => `SCHOOLS_TEAM_EMAIL is not an address: ${quoted(issue)}`),
-    ),
-    LINK_SECRET,
-    LINK_SECRET_PREVIOUS: text(),
-  }),
-  v.transform((env) => ({
-    from: parseMailbox(env.MAIL_FROM) ?? { email: env.MAIL_FROM },
-    schoolsTeamEmail: env.SCHOOLS_TEAM_EMAIL,
-    linkSecrets: [
-      env.LINK_SECRET,
-      ...(linkSecretProblem(env.LINK_SECRET_PREVIOUS) ? [] : [env.LINK_SECRET_PREVIOUS]),
-    ],
-  })),
-);
+      // Each team's address, from the setting its form names (its default while unset).
+      ...Object.fromEntries(
+        teams.map(({ addressSetting, defaultAddress }) => [
+          addressSetting,
+          v.pipe(
+            trimmed(defaultAddress),
+            v.check(isValidEmail, (issue) => `${addressSetting} is not an address: ${quoted(issue)}`),
+          ),
+        ]),
+      ),
+      LINK_SECRET,
+      LINK_SECRET_PREVIOUS: text(),
+    }),
+    v.transform((env) => ({
+      from: parseMailbox(env.MAIL_FROM) ?? { email: env.MAIL_FROM },
+      /** Each team's address, by its address setting (the entries above, which valibot's type leaves out). */
+      teamEmails: Object.fromEntries(
+        teams.map(({ addressSetting }) => [
+          addressSetting,
+          (env as Record<string, string>)[addressSetting] ?? '',
+        ]),
+      ),
+      linkSecrets: [
+        env.LINK_SECRET,
+        ...(linkSecretProblem(env.LINK_SECRET_PREVIOUS) ? [] : [env.LINK_SECRET_PREVIOUS]),
+      ],
+    })),
+  );
 
 /** The value, or the first problem's message (in the schema's order). */
 function read<S extends v.GenericSchema>(schema: S, value: unknown) {
@@ -152,9 +170,9 @@ export function parseMailbox(value: string): { readonly email: string; readonly 
 export const airtableAccess = (env: AirtableEnv) => v.parse(AIRTABLE, env);
 export type AirtableAccess = ReturnType<typeof airtableAccess>;
 
-/** The mail settings: the sender, the schools team's address and the link secrets, current first; throws naming the setting that is wrong. */
+/** The mail settings: the sender, each team's address and the link secrets, current first; throws naming the setting that is wrong. */
 export function parseMailSettings(env: WorkerSettingsEnv) {
-  const mail = read(MAIL, env);
+  const mail = read(mailSchema(), env);
   if (mail.problem !== undefined) throw new Error(mail.problem);
   return mail.value;
 }

@@ -41,7 +41,14 @@ const TUTORS = defineForm({
     lastUpdated: { airtable: 'Last Updated', type: 'dateTime', source: 'updated' },
     emailKey: EMAIL_KEY_FIELD,
   },
-  conduct: { tellsTeam: { subjectField: 'subject' } },
+  conduct: {
+    tellsTeam: {
+      subjectField: 'subject',
+      addressSetting: 'TUTORS_TEAM_EMAIL',
+      defaultAddress: 'tutors@podling.app',
+      copy: 'schoolsTeam',
+    },
+  },
 });
 if (!formNamed(TUTORS.name)) registerForm(TUTORS);
 

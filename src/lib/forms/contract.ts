@@ -112,10 +112,20 @@ export interface FormConduct {
    * include `consent`, `consentText` and `confirmedAt`.
    */
   readonly confirms?: { readonly statement: string };
-  /** The team hears of each new request, one held for an address on record, and a confirmed change. */
+  /**
+   * A team hears of each new request, one held for an address on record, and a confirmed change,
+   * with an hourly ceiling and digest of its own (src/server/mail/team-inbox.ts). A team is the
+   * Worker setting holding its address: forms naming the same setting share one inbox.
+   */
   readonly tellsTeam?: {
     /** The posted field whose value the team's subject line names (the school). */
     readonly subjectField: string;
+    /** The Worker setting with the team's address (wrangler.jsonc `vars`; launch-check asks for it). */
+    readonly addressSetting: `${string}_EMAIL`;
+    /** The address while the setting is unset (local runs and tests only). */
+    readonly defaultAddress: string;
+    /** Its words: a key of EMAIL_COPY shaped as a team's (its notices and its digest). */
+    readonly copy: TeamCopy;
   };
   /**
    * The email a new record's visitor gets, for a form that does not confirm: its words (a key of
@@ -124,13 +134,25 @@ export interface FormConduct {
   readonly acknowledgement?: { readonly copy: AcknowledgementCopy; readonly url: string };
 }
 
+export type TeamTold = NonNullable<FormConduct['tellsTeam']>;
+
 type EmailCopy = typeof EMAIL_COPY;
+/** The keys of EMAIL_COPY whose words have `Shape` (tsc names a key whose words lack a part). */
+type CopyKey<Shape> = { [K in keyof EmailCopy]: EmailCopy[K] extends Shape ? K : never }[keyof EmailCopy];
 /** The keys of EMAIL_COPY that are an email with one button. */
-export type AcknowledgementCopy = {
-  [K in keyof EmailCopy]: EmailCopy[K] extends Record<'subject' | 'intro' | 'ignore' | 'action', string>
-    ? K
-    : never;
-}[keyof EmailCopy];
+export type AcknowledgementCopy = CopyKey<Record<'subject' | 'intro' | 'ignore' | 'action', string>>;
+type TeamKinds<T> = Record<'new' | 'held' | 'confirmed-change', T>;
+/** The keys of EMAIL_COPY that are a team's words: each notice's subject and intro, and the digest's. */
+export type TeamCopy = CopyKey<
+  TeamKinds<{ subject: (named: string) => string; intro: string }> & {
+    digest: {
+      subject: (count: number) => string;
+      intro: (perHour: number) => string;
+      kinds: TeamKinds<string>;
+      more: (count: number) => string;
+    };
+  }
+>;
 
 /** Checks a contract's own consistency at the type level and keeps its literal types. */
 export function defineForm<const C extends FormContract>(contract: C & ContractChecks<C>): C {

@@ -20,6 +20,7 @@ import {
   defineForm,
   type PostedValues,
   type FormContract,
+  type TeamTold,
 } from './contract.ts';
 
 // The waitlist sign-up (home page).
@@ -200,7 +201,12 @@ export const QUOTE_FORM = defineForm({
   },
   other: { field: 'useCases', optionId: 'other', textField: 'otherUseCase', prefix: 'Other:' },
   conduct: {
-    tellsTeam: { subjectField: 'schoolName' },
+    tellsTeam: {
+      subjectField: 'schoolName',
+      addressSetting: 'SCHOOLS_TEAM_EMAIL',
+      defaultAddress: 'schools@podling.app',
+      copy: 'schoolsTeam',
+    },
     acknowledgement: { copy: 'quoteAcknowledgement', url: CALENDAR.bookingUrl },
   },
 });
@@ -248,6 +254,15 @@ export function emailFieldOf(form: FormContract): string {
   const field = Object.values(form.fields).find((candidate) => candidate.type === 'email');
   if (!field) throw new Error(`The ${form.name} form has no email field`);
   return field.airtable;
+}
+
+/** Each team the forms tell, once (a team is its address setting), with the first form that tells it. */
+export function formTeams(): (TeamTold & { readonly form: string })[] {
+  const teams = new Map<string, TeamTold & { readonly form: string }>();
+  for (const { name, conduct } of forms)
+    if (conduct.tellsTeam && !teams.has(conduct.tellsTeam.addressSetting))
+      teams.set(conduct.tellsTeam.addressSetting, { ...conduct.tellsTeam, form: name });
+  return [...teams.values()];
 }
 
 export const formNamed = (name: string) => forms.find((form) => form.name === name);

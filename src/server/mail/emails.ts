@@ -6,7 +6,12 @@
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/page-templates.ts';
-import { type AcknowledgementCopy, storedText, withoutBidiControls } from '#src/lib/forms/contract.ts';
+import {
+  type AcknowledgementCopy,
+  storedText,
+  type TeamCopy,
+  withoutBidiControls,
+} from '#src/lib/forms/contract.ts';
 import type { MailAddress, MailMessage } from './message.ts';
 import {
   EMAIL_LINK_PATHS,
@@ -18,6 +23,9 @@ import {
 
 /** What the team is told of: a new request, one held for a contact on record, a confirmed change. */
 export type TeamNotice = 'new' | 'held' | 'confirmed-change';
+
+/** A team's address and its words (its form's conduct.tellsTeam). */
+export type TeamInbox = { readonly email: string; readonly copy: TeamCopy };
 
 /**
  * A team notice as a digest lists it (team-inbox.ts): its own id (the notice's idempotency key),
@@ -239,25 +247,25 @@ export function acknowledgement(
 
 /**
  * The team's notification of a request (new, held for a contact on record, or changed and
- * confirmed by the contact): every field, escaped; its subject names `subject` (the value of the
- * form's conduct.tellsTeam.subjectField); replies go to the contact. An internal message, so it
- * carries no unsubscribe link (the team's address is on no list).
+ * confirmed by the contact), in its words: every field, escaped; its subject names `subject` (the
+ * value of the form's conduct.tellsTeam.subjectField); replies go to the contact. An internal
+ * message, so it carries no unsubscribe link (the team's address is on no list).
  */
 export async function teamNotification(
   context: MailContext,
-  teamEmail: string,
+  team: TeamInbox,
   contactEmail: string,
   subject: string,
   rows: readonly (readonly [string, string])[],
   kind: TeamNotice,
   key: string,
 ): Promise<MailMessage> {
-  const copy = EMAIL_COPY.schoolsTeam[kind];
+  const copy = EMAIL_COPY[team.copy][kind];
   // Stored values are clean already (the forms' parser); an older held change's may not be.
   const shown = rows.map(([label, value]) => [label, withoutBidiControls(value)] as const);
   const body = { paragraphs: [copy.intro], rows: shown };
   const title = copy.subject(withoutBidiControls(subject));
-  return compose(context, teamEmail, title, body, `team:${kind}:${key}`, contactEmail);
+  return compose(context, team.email, title, body, `team:${kind}:${key}`, contactEmail);
 }
 
 /**
@@ -267,12 +275,12 @@ export async function teamNotification(
  */
 export function teamDigest(
   context: Pick<MailContext, 'from'>,
-  teamEmail: string,
+  team: TeamInbox,
   { notices, more }: HeldHour,
   perHour: number,
   key: string,
 ): Promise<MailMessage> {
-  const copy = EMAIL_COPY.schoolsTeam.digest;
+  const copy = EMAIL_COPY[team.copy].digest;
   const rows = notices.map(
     (notice) =>
       [
@@ -282,5 +290,5 @@ export function teamDigest(
   );
   const paragraphs = [copy.intro(perHour), ...(more > 0 ? [copy.more(more)] : [])];
   const subject = copy.subject(notices.length + more);
-  return compose(context, teamEmail, subject, { paragraphs, rows }, key);
+  return compose(context, team.email, subject, { paragraphs, rows }, key);
 }
