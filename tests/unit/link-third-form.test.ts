@@ -25,7 +25,12 @@ const TUTORS = defineForm({
   path: '/api/forms/tutors',
   page: '/tutors',
   honeypot: FORM_HONEYPOT,
-  words: { answerTitle: 'Find a tutor', logName: 'Tutor request', failed: 'Failed to ask for a tutor.' },
+  words: {
+    answerTitle: 'Find a tutor',
+    logName: 'Tutor request',
+    failed: 'Failed to ask for a tutor.',
+    thanks: ['We will find you a tutor.'],
+  },
   fields: {
     // The site's email field, as the waitlist declares it.
     email: WAITLIST_FORM.fields.email,

@@ -115,7 +115,12 @@ function throwawayForm(name: string, conduct: FormConduct) {
     path: `/api/forms/${name}`,
     page: `/${name}`,
     honeypot: FORM_HONEYPOT,
-    words: { answerTitle: name, logName: name, failed: `Failed to send ${name}.` },
+    words: {
+      answerTitle: name,
+      logName: name,
+      failed: `Failed to send ${name}.`,
+      thanks: [`Thanks, ${name}.`],
+    },
     fields: {
       email: WAITLIST_FORM.fields.email,
     },

@@ -90,6 +90,8 @@ export interface FormContract {
     readonly logName: string;
     /** Direct mode's words for a failed write that neither the key, the base nor the address explains. */
     readonly failed: string;
+    /** The thanks on the server's plain answer page (a host without the build's templates): its title, then lines. */
+    readonly thanks: readonly [string, ...string[]];
   };
   /** The table's fields keyed by the site's own names, in the order the setup command creates them. */
   readonly fields: Readonly<Record<string, ContractField>>;

@@ -10,7 +10,7 @@ import {
   EMAIL_MAX_LENGTH,
   PRODUCT_NAME,
 } from '#src/config/constants.ts';
-import { STORAGE_ERRORS, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
+import { MESSAGES, STORAGE_ERRORS, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { CALENDAR, ROUTES } from '#src/config/site.ts';
 import {
   CONSENT_STATES,
@@ -35,6 +35,7 @@ export const WAITLIST_FORM = defineForm({
     answerTitle: 'Join the waitlist',
     logName: 'Waitlist sign-up',
     failed: STORAGE_ERRORS.waitlistFailed,
+    thanks: [MESSAGES.waitlistJoined],
   },
   fields: {
     email: {
@@ -121,7 +122,12 @@ export const QUOTE_FORM = defineForm({
   path: '/api/forms/quote',
   page: ROUTES.schools.path,
   honeypot: FORM_HONEYPOT,
-  words: { answerTitle: 'Get a Quote', logName: 'Quote request', failed: STORAGE_ERRORS.quoteFailed },
+  words: {
+    answerTitle: 'Get a Quote',
+    logName: 'Quote request',
+    failed: STORAGE_ERRORS.quoteFailed,
+    thanks: [MESSAGES.quoteThankYouTitle, MESSAGES.quoteThankYouBody],
+  },
   fields: {
     email: {
       airtable: 'Email',
