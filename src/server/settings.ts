@@ -14,7 +14,7 @@ export const LINK_SECRET_MIN_LENGTH = 32;
 export const ADMIN_TOKEN_MIN_LENGTH = 32;
 /** The sender used when MAIL_FROM is unset (local runs and tests only; launch-check fails it). */
 export const DEFAULT_MAIL_FROM = 'Podling <hello@podling.app>';
-const NAMED_SETTINGS = [
+const NAMED = [
   'SITE_URL',
   'AIRTABLE_API_KEY',
   'AIRTABLE_BASE_ID',
@@ -24,17 +24,14 @@ const NAMED_SETTINGS = [
   'MAIL_FROM',
   'ADMIN_TOKEN',
 ] as const;
-/**
- * The settings a deploy (or the shell, in local runs: scripts/vite-plugins/worker-server.ts) gives:
- * the named ones and each team's address (the setting its form's conduct.tellsTeam names).
- */
-export const WORKER_SETTINGS = [...NAMED_SETTINGS, ...formTeams().map((team) => team.addressSetting)];
+const TEAMS = formTeams();
+/** The settings a deploy (or the shell, in local runs: scripts/vite-plugins/worker-server.ts) gives, each team's address too. */
+export const WORKER_SETTINGS = [...NAMED, ...TEAMS.map((team) => team.addressSetting)];
+/** Each team's address, by the setting its form's conduct.tellsTeam names. */
+type TeamAddresses = { readonly [setting: `${string}_EMAIL`]: string | undefined };
 /** With MAIL_OUTBOX_URL, local runs only (`vite`, `vite preview`, tests): the emails go to that outbox. */
-export type WorkerSettingsEnv = Partial<
-  Record<(typeof NAMED_SETTINGS)[number] | 'MAIL_OUTBOX_URL', string>
-> & {
-  readonly [teamAddress: `${string}_EMAIL`]: string | undefined;
-};
+export type WorkerSettingsEnv = Partial<Record<(typeof NAMED)[number] | 'MAIL_OUTBOX_URL', string>> &
+  TeamAddresses;
 export type AirtableEnv = Pick<WorkerSettingsEnv, `AIRTABLE_${string}` & keyof WorkerSettingsEnv>;
 
 const text = (fallback = '') => v.optional(v.string(), fallback);
@@ -90,49 +87,40 @@ const AIRTABLE = v.pipe(
   })),
 );
 
+/** A team's address: the setting its form names, its default while unset. */
+const address = (name: string, fallback: string) =>
+  v.pipe(
+    trimmed(fallback),
+    v.check(isValidEmail, (issue) => `${name} is not an address: ${quoted(issue)}`),
+  );
+
 /**
  * LINK_SECRET is required everywhere: no secret from the repository signs a link (`vite` and
  * `vite preview` make the checkout its own, scripts/vite-plugins/worker-server.ts). A previous
  * secret still honoured after a rotation comes second; one too short to sign is ignored.
  */
-const mailSchema = (teams = formTeams()) =>
-  v.pipe(
-    v.object({
-      MAIL_FROM: v.pipe(
-        text(DEFAULT_MAIL_FROM),
-        v.check(
-          (value) => parseMailbox(value) !== null,
-          (issue) => `MAIL_FROM is not an address or "Name <address>": ${quoted(issue)}`,
-        ),
+const MAIL = v.pipe(
+  v.object({
+    MAIL_FROM: v.pipe(
+      text(DEFAULT_MAIL_FROM),
+      v.check(
+        (value) => parseMailbox(value) !== null,
+        (issue) => `MAIL_FROM is not an address or "Name <address>": ${quoted(issue)}`,
       ),
-      // Each team's address, from the setting its form names (its default while unset).
-      ...Object.fromEntries(
-        teams.map(({ addressSetting, defaultAddress }) => [
-          addressSetting,
-          v.pipe(
-            trimmed(defaultAddress),
-            v.check(isValidEmail, (issue) => `${addressSetting} is not an address: ${quoted(issue)}`),
-          ),
-        ]),
-      ),
-      LINK_SECRET,
-      LINK_SECRET_PREVIOUS: text(),
-    }),
-    v.transform((env) => ({
-      from: parseMailbox(env.MAIL_FROM) ?? { email: env.MAIL_FROM },
-      /** Each team's address, by its address setting (the entries above, which valibot's type leaves out). */
-      teamEmails: Object.fromEntries(
-        teams.map(({ addressSetting }) => [
-          addressSetting,
-          (env as Record<string, string>)[addressSetting] ?? '',
-        ]),
-      ),
-      linkSecrets: [
-        env.LINK_SECRET,
-        ...(linkSecretProblem(env.LINK_SECRET_PREVIOUS) ? [] : [env.LINK_SECRET_PREVIOUS]),
-      ],
-    })),
-  );
+    ),
+    ...Object.fromEntries(
+      TEAMS.map((team) => [team.addressSetting, address(team.addressSetting, team.defaultAddress)]),
+    ),
+    LINK_SECRET,
+    LINK_SECRET_PREVIOUS: text(),
+  }),
+  v.transform(({ MAIL_FROM, LINK_SECRET, LINK_SECRET_PREVIOUS, ...teams }) => ({
+    from: parseMailbox(MAIL_FROM) ?? { email: MAIL_FROM },
+    /** Each team's address by its setting: the entries above, which valibot's type leaves out. */
+    teamEmails: teams as Readonly<Record<string, string>>,
+    linkSecrets: [LINK_SECRET, ...(linkSecretProblem(LINK_SECRET_PREVIOUS) ? [] : [LINK_SECRET_PREVIOUS])],
+  })),
+);
 
 /** The value, or the first problem's message (in the schema's order). */
 function read<S extends v.GenericSchema>(schema: S, value: unknown) {
@@ -172,7 +160,7 @@ export type AirtableAccess = ReturnType<typeof airtableAccess>;
 
 /** The mail settings: the sender, each team's address and the link secrets, current first; throws naming the setting that is wrong. */
 export function parseMailSettings(env: WorkerSettingsEnv) {
-  const mail = read(mailSchema(), env);
+  const mail = read(MAIL, env);
   if (mail.problem !== undefined) throw new Error(mail.problem);
   return mail.value;
 }

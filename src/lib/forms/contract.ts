@@ -136,24 +136,17 @@ export interface FormConduct {
   readonly acknowledgement?: { readonly copy: AcknowledgementCopy; readonly url: string };
 }
 
-export type TeamTold = NonNullable<FormConduct['tellsTeam']>;
-
 type EmailCopy = typeof EMAIL_COPY;
 /** The keys of EMAIL_COPY whose words have `Shape` (tsc names a key whose words lack a part). */
 type CopyKey<Shape> = { [K in keyof EmailCopy]: EmailCopy[K] extends Shape ? K : never }[keyof EmailCopy];
 /** The keys of EMAIL_COPY that are an email with one button. */
 export type AcknowledgementCopy = CopyKey<Record<'subject' | 'intro' | 'ignore' | 'action', string>>;
 type TeamKinds<T> = Record<'new' | 'held' | 'confirmed-change', T>;
+type Counted = (count: number) => string;
+type Digest = { subject: Counted; intro: Counted; kinds: TeamKinds<string>; more: Counted };
 /** The keys of EMAIL_COPY that are a team's words: each notice's subject and intro, and the digest's. */
 export type TeamCopy = CopyKey<
-  TeamKinds<{ subject: (named: string) => string; intro: string }> & {
-    digest: {
-      subject: (count: number) => string;
-      intro: (perHour: number) => string;
-      kinds: TeamKinds<string>;
-      more: (count: number) => string;
-    };
-  }
+  TeamKinds<{ subject: (named: string) => string; intro: string }> & { digest: Digest }
 >;
 
 /** Checks a contract's own consistency at the type level and keeps its literal types. */

@@ -20,7 +20,6 @@ import {
   defineForm,
   type PostedValues,
   type FormContract,
-  type TeamTold,
 } from './contract.ts';
 
 // The waitlist sign-up (home page).
@@ -262,14 +261,14 @@ export function emailFieldOf(form: FormContract): string {
   return field.airtable;
 }
 
-/** Each team the forms tell, once (a team is its address setting), with the first form that tells it. */
-export function formTeams(): (TeamTold & { readonly form: string })[] {
-  const teams = new Map<string, TeamTold & { readonly form: string }>();
-  for (const { name, conduct } of forms)
-    if (conduct.tellsTeam && !teams.has(conduct.tellsTeam.addressSetting))
-      teams.set(conduct.tellsTeam.addressSetting, { ...conduct.tellsTeam, form: name });
-  return [...teams.values()];
-}
+/** Each team the forms tell, once (a team is its address setting, which forms may share), with a form that tells it. */
+export const formTeams = () => [
+  ...new Map(
+    forms.flatMap(({ name, conduct: { tellsTeam: team } }) =>
+      team ? [[team.addressSetting, { ...team, form: name }] as const] : [],
+    ),
+  ).values(),
+];
 
 export const formNamed = (name: string) => forms.find((form) => form.name === name);
 

@@ -6,12 +6,8 @@
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/page-templates.ts';
-import {
-  type AcknowledgementCopy,
-  storedText,
-  type TeamCopy,
-  withoutBidiControls,
-} from '#src/lib/forms/contract.ts';
+import { storedText, withoutBidiControls } from '#src/lib/forms/contract.ts';
+import type { AcknowledgementCopy, TeamCopy } from '#src/lib/forms/contract.ts';
 import type { MailAddress, MailMessage } from './message.ts';
 import {
   EMAIL_LINK_PATHS,

@@ -149,13 +149,8 @@ export async function emailsFor(
     if (!told) return [];
     const team = { email: teamEmails[told.addressSetting] ?? '', copy: told.copy };
     const message = await teamNotification(context, team, email, subject, teamRows, kind, key);
-    const notice = {
-      id: message.idempotencyKey,
-      subject,
-      contact: email,
-      at: context.now.toISOString(),
-      kind,
-    };
+    const [id, at] = [message.idempotencyKey, context.now.toISOString()];
+    const notice = { id, subject, contact: email, at, kind };
     return [{ message, limitedContact: inboxOf(email), teamNotice: { team: told.addressSetting, notice } }];
   };
   switch (outcome.outcome) {

@@ -1,10 +1,11 @@
 /**
  * Each team inbox's ceiling (docs/consent.md): at most TEAM_NOTICES_PER_HOUR notices an hour to a team
- * (a form's conduct.tellsTeam, known by its address setting), all contacts together, besides TEAM_MAIL_LIMITS. A notice past it is held, never lost: its request is stored, and
- * once its clock hour has ended a digest lists it. Held notices wait in the mail ledger's KV, a list per
- * hour that only holds (and erasures) write; a digest is known by the notices it lists, not by its hour:
- * each notice has its own id and its own sent mark (the ledger's), written once a digest listing it is
- * queued, so a trigger early, late, twice or after hours missed sends each one in exactly one digest.
+ * (a form's conduct.tellsTeam, known by its address setting), all contacts together, besides
+ * TEAM_MAIL_LIMITS. A notice past it is held, never lost: its request is stored, and once its clock hour
+ * has ended a digest lists it. Held notices wait in the mail ledger's KV, a list per team and hour that only
+ * holds (and erasures) write; a digest is known by the notices it lists, not by its hour: each notice has its
+ * own id and its own sent mark (the ledger's), written once a digest listing it is queued, so a trigger
+ * early, late, twice or after hours missed sends each one in exactly one digest.
  * The next team notice and the hourly cron (TEAM_DIGEST_CRON) send digests: only then is this loaded.
  */
 import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
@@ -46,12 +47,10 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
   const read = async (hour: number): Promise<{ notices: HeldNotice[]; more: number }> => {
     try {
       const parsed = JSON.parse((await kv.get(heldKey(hour))) ?? '{}') as Partial<HeldHour>;
-      // A notice held before notices had ids: its time, contact and kind name it.
-      const notices = (Array.isArray(parsed.notices) ? parsed.notices : []).map((notice) => ({
-        ...notice,
-        id: notice.id ?? `${notice.at} ${notice.contact} ${notice.kind}`,
-      }));
-      return { notices, more: Number(parsed.more) || 0 };
+      return {
+        notices: Array.isArray(parsed.notices) ? [...parsed.notices] : [],
+        more: Number(parsed.more) || 0,
+      };
     } catch {
       return { notices: [], more: 0 };
     }
@@ -116,13 +115,11 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
 }
 
 // One store per team and KV namespace (a binding lives as long as its isolate) or ledger's memory.
-const stores = new WeakMap<MailLedgerKv, Map<string, ReturnType<typeof heldNotices>>>();
+const stores = new WeakMap<MailLedgerKv, Record<string, ReturnType<typeof heldNotices>>>();
 function heldOf({ kv }: MailLedger, team: string) {
-  const teams = stores.get(kv) ?? new Map<string, ReturnType<typeof heldNotices>>();
+  const teams = stores.get(kv) ?? {};
   stores.set(kv, teams);
-  const store = teams.get(team) ?? heldNotices(kv, team);
-  teams.set(team, store);
-  return store;
+  return (teams[team] ??= heldNotices(kv, team));
 }
 
 /** Erasure (Article 17): `contact`'s notices held for any team's digest, dropped from the ledger's KV; how many. */
@@ -155,50 +152,40 @@ export async function queueTeamDigests(
   now: Date,
   log: (line: string) => void = (line) => console.error(line),
 ): Promise<number> {
-  let queued = 0;
-  for (const team of formTeams()) queued += await queueDigestsOf(team, mail, now, log);
-  return queued;
-}
-
-async function queueDigestsOf(
-  { addressSetting, copy, form }: ReturnType<typeof formTeams>[number],
-  mail: QueueingMail,
-  now: Date,
-  log: (line: string) => void,
-): Promise<number> {
   const { ledger, settings } = mail;
-  const to = { email: settings.teamEmails[addressSetting] ?? '', copy };
-  const store = heldOf(ledger, addressSetting);
   const queuedAt = now.toISOString();
   let queued = 0;
-  for (const held of await store.ended(now)) {
-    const listed = await Promise.all(held.notices.map((notice) => ledger.hasSent(listedMark(notice))));
-    const notices = held.notices.filter((_, i) => !listed[i]);
-    const toldKey = `${TOLD_PREFIX}${addressSetting}:${held.hour}`;
-    const told = Number(await ledger.kv.get(toldKey)) || 0;
-    const more = Math.max(0, held.more - told);
-    if (notices.length + more === 0) {
+  // The job's form, for the dead letters' listing: the first that tells the team.
+  for (const { addressSetting: team, copy, form } of formTeams()) {
+    const to = { email: settings.teamEmails[team] ?? '', copy };
+    const store = heldOf(ledger, team);
+    for (const held of await store.ended(now)) {
+      const listed = await Promise.all(held.notices.map((notice) => ledger.hasSent(listedMark(notice))));
+      const notices = held.notices.filter((_, i) => !listed[i]);
+      const toldKey = `${TOLD_PREFIX}${team}:${held.hour}`;
+      const told = Number(await ledger.kv.get(toldKey)) || 0;
+      const more = Math.max(0, held.more - told);
+      if (notices.length + more === 0) {
+        store.done(held.hour, now);
+        continue;
+      }
+      const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
+      const message = await teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
+      const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt };
+      try {
+        await mail.enqueue(job);
+        queued += 1;
+      } catch (error) {
+        const reason = `could not be queued: ${errorMessage(error)}`;
+        const kept = mail.deadLetter ? 'as a dead letter' : 'for the next run';
+        log(`Mailer: the ${team} team's digest ${reason}; kept ${kept}`);
+        if (!mail.deadLetter) continue;
+        await mail.deadLetter(job, reason).catch(() => undefined);
+      }
+      await Promise.all(notices.map((notice) => ledger.markSent(listedMark(notice))));
+      if (more > 0) await ledger.kv.put(toldKey, String(held.more), { expirationTtl: HELD_TTL_SECONDS });
       store.done(held.hour, now);
-      continue;
     }
-    const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
-    const message = await teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
-    // The job's form, for the dead letters' listing: the first that tells this team.
-    const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt };
-    try {
-      await mail.enqueue(job);
-      queued += 1;
-    } catch (error) {
-      const reason = `could not be queued: ${errorMessage(error)}`;
-      log(
-        `Mailer: the ${addressSetting} team's digest ${reason}; kept ${mail.deadLetter ? 'as a dead letter' : 'for the next run'}`,
-      );
-      if (!mail.deadLetter) continue;
-      await mail.deadLetter(job, reason).catch(() => undefined);
-    }
-    await Promise.all(notices.map((notice) => ledger.markSent(listedMark(notice))));
-    if (more > 0) await ledger.kv.put(toldKey, String(held.more), { expirationTtl: HELD_TTL_SECONDS });
-    store.done(held.hour, now);
   }
   return queued;
 }
