@@ -30,6 +30,7 @@ const TUTORS = defineForm({
     logName: 'Tutor request',
     failed: 'Failed to ask for a tutor.',
     thanks: ['We will find you a tutor.'],
+    nextStep: null,
   },
   fields: {
     // The site's email field, as the waitlist declares it.

@@ -120,6 +120,7 @@ function throwawayForm(name: string, conduct: FormConduct) {
       logName: name,
       failed: `Failed to send ${name}.`,
       thanks: [`Thanks, ${name}.`],
+      nextStep: null,
     },
     fields: {
       email: WAITLIST_FORM.fields.email,

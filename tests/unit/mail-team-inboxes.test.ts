@@ -16,7 +16,13 @@ const PARTNERS = defineForm({
   path: '/api/forms/partners',
   page: '/partners',
   honeypot: FORM_HONEYPOT,
-  words: { answerTitle: 'Partners', logName: 'Partners enquiry', failed: 'Failed.', thanks: ['Thanks.'] },
+  words: {
+    answerTitle: 'Partners',
+    logName: 'Partners enquiry',
+    failed: 'Failed.',
+    thanks: ['Thanks.'],
+    nextStep: null,
+  },
   fields: {
     email: WAITLIST_FORM.fields.email,
     organisation: {

@@ -14,6 +14,7 @@
  */
 import { EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
 import type { EMAIL_COPY } from '#src/config/messages.ts';
+import type { LinkPageRegion } from '#src/lib/page-templates.ts';
 
 export interface PostedSource {
   readonly source: 'posted';
@@ -92,6 +93,8 @@ export interface FormContract {
     readonly failed: string;
     /** The thanks on the server's plain answer page (a host without the build's templates): its title, then lines. */
     readonly thanks: readonly [string, ...string[]];
+    /** The link pages' next step after a press (their template's region), or none. */
+    readonly nextStep: Extract<LinkPageRegion, `next-${string}`> | null;
   };
   /** The table's fields keyed by the site's own names, in the order the setup command creates them. */
   readonly fields: Readonly<Record<string, ContractField>>;

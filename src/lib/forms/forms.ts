@@ -35,6 +35,7 @@ export const WAITLIST_FORM = defineForm({
     logName: 'Waitlist sign-up',
     failed: STORAGE_ERRORS.waitlistFailed,
     thanks: [MESSAGES.waitlistJoined],
+    nextStep: 'next-waitlist',
   },
   fields: {
     email: {
@@ -126,6 +127,7 @@ export const QUOTE_FORM = defineForm({
     logName: 'Quote request',
     failed: STORAGE_ERRORS.quoteFailed,
     thanks: [MESSAGES.quoteThankYouTitle, MESSAGES.quoteThankYouBody],
+    nextStep: 'next-quote',
   },
   fields: {
     email: {
