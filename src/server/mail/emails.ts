@@ -20,9 +20,6 @@ import {
 /** What the team is told of: a new request, one held for a contact on record, a confirmed change. */
 export type TeamNotice = 'new' | 'held' | 'confirmed-change';
 
-/** A team's address and its words (its form's conduct.tellsTeam). */
-export type TeamInbox = { readonly email: string; readonly copy: TeamCopy };
-
 /**
  * A team notice as a digest lists it (team-inbox.ts): its own id (the notice's idempotency key),
  * what its subject names, who, when (ISO 8601).
@@ -249,7 +246,7 @@ export function acknowledgement(
  */
 export async function teamNotification(
   context: MailContext,
-  team: TeamInbox,
+  team: { readonly email: string; readonly copy: TeamCopy },
   contactEmail: string,
   subject: string,
   rows: readonly (readonly [string, string])[],
@@ -271,7 +268,7 @@ export async function teamNotification(
  */
 export function teamDigest(
   context: Pick<MailContext, 'from'>,
-  team: TeamInbox,
+  team: { readonly email: string; readonly copy: TeamCopy },
   { notices, more }: HeldHour,
   perHour: number,
   key: string,
