@@ -83,14 +83,12 @@ function mailChecklist(env: WorkerSettingsEnv): Item[] {
       : fail(
           `MAIL_FROM is ${env.MAIL_FROM ? 'not an address' : 'not set'}: confirmation emails need a sender on your own domain`,
         ),
-    // Each team's address, from the setting its form names (its conduct.tellsTeam).
-    ...formTeams().map(({ addressSetting, form }) => {
-      const team = env[addressSetting]?.trim();
+    ...formTeams().map(({ addressSetting: name, form }) => {
+      const team = env[name]?.trim();
+      const problem = team ? 'not an address' : 'not set';
       return team && isValidEmail(team)
-        ? pass(`${addressSetting}: ${team}`)
-        : fail(
-            `${addressSetting} is ${team ? 'not an address' : 'not set'}: nobody would hear of ${form} requests`,
-          );
+        ? pass(`${name}: ${team}`)
+        : fail(`${name} is ${problem}: nobody would hear of ${form} requests`);
     }),
     env.MAIL_OUTBOX_URL
       ? fail(
