@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { defineForm, EMAIL_KEY_FIELD, FORM_HONEYPOT } from '#src/lib/forms/contract.ts';
-import { confirmingForm, formNamed, registerForm, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
+import { confirmingForm, formNamed, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
+import { addTestForm } from './support/test-form.ts';
 import { handleEmailLink } from '#src/server/links/actions.ts';
 import { type ConsentRecords } from '#src/server/privacy/consent-records.ts';
 import {
@@ -56,7 +57,7 @@ const TUTORS = defineForm({
     },
   },
 });
-if (!formNamed(TUTORS.name)) registerForm(TUTORS);
+if (!formNamed(TUTORS.name)) addTestForm(TUTORS);
 
 const SECRET = 't'.repeat(40);
 const NOW = new Date('2026-03-01T09:00:00Z');

@@ -1,6 +1,7 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { FORM_HONEYPOT, type FormConduct, type FormContract } from '#src/lib/forms/contract.ts';
-import { registerForm, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
+import { WAITLIST_FORM } from '#src/lib/forms/forms.ts';
+import { addTestForm } from './support/test-form.ts';
 import type { MailContext } from '#src/server/mail/emails.ts';
 import { emailsFor, type WriteOutcome } from '#src/server/mail/plan.ts';
 
@@ -127,7 +128,7 @@ function throwawayForm(name: string, conduct: FormConduct) {
     },
     conduct,
   };
-  registerForm(form);
+  addTestForm(form);
   return form;
 }
 

@@ -1,5 +1,6 @@
 import { defineForm, EMAIL_KEY_FIELD, FORM_HONEYPOT } from '#src/lib/forms/contract.ts';
-import { registerForm, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
+import { WAITLIST_FORM } from '#src/lib/forms/forms.ts';
+import { addTestForm } from './support/test-form.ts';
 import { memoryMailLedger } from '#src/server/mail/ledger.ts';
 import type { MailJob } from '#src/server/mail/message.ts';
 import { queueOutcomeMail, type WriteOutcome } from '#src/server/mail/plan.ts';
@@ -45,7 +46,7 @@ const PARTNERS = defineForm({
     },
   },
 });
-registerForm(PARTNERS);
+addTestForm(PARTNERS);
 
 const HOUR = 60 * 60_000;
 const START = Date.UTC(2026, 4, 4, 9, 0, 0);

@@ -232,26 +232,10 @@ export type FormName = keyof typeof FORMS;
 const forms: FormContract[] = Object.values(FORMS);
 
 /**
- * Every form the server, the base's schema and the tools follow: the site's, then any registered.
- * Read it when it is used, never once at load: a test registers its forms after this module loads.
+ * Every form the server, the base's schema and the tools follow: the site's (a unit test may add
+ * its own after this module loads, tests/unit/support/test-form.ts: read it when it is used).
  */
 export const FORM_LIST: readonly FormContract[] = forms;
-
-/**
- * Adds a form to FORM_LIST (a test's own contract: the proof that a form is data). Refused when it
- * has no email field, when its name, table or door is taken, or when it would be a second form
- * that confirms its addresses.
- */
-export function registerForm(form: FormContract): void {
-  const clash = forms.find(
-    (other) => other.name === form.name || other.table === form.table || other.path === form.path,
-  );
-  if (clash) throw new Error(`The ${form.name} form clashes with the ${clash.name} form`);
-  emailFieldOf(form);
-  if (form.conduct.confirms && confirmingForm())
-    throw new Error(`The ${form.name} form confirms addresses, as the ${confirmingForm()?.name} form does`);
-  forms.push(form);
-}
 
 /** The form whose addresses are proved (conduct.confirms): its table is the suppression list. */
 export const confirmingForm = () => forms.find((form) => form.conduct.confirms);
