@@ -28,10 +28,9 @@ const TEAMS = formTeams();
 /** The settings a deploy (or the shell, in local runs: scripts/vite-plugins/worker-server.ts) gives, each team's address too. */
 export const WORKER_SETTINGS = [...NAMED, ...TEAMS.map((team) => team.addressSetting)];
 /** Each team's address, by the setting its form's conduct.tellsTeam names. */
-type TeamAddresses = { readonly [setting: `${string}_EMAIL`]: string | undefined };
+type Teams = { readonly [setting: `${string}_EMAIL`]: string | undefined };
 /** With MAIL_OUTBOX_URL, local runs only (`vite`, `vite preview`, tests): the emails go to that outbox. */
-export type WorkerSettingsEnv = Partial<Record<(typeof NAMED)[number] | 'MAIL_OUTBOX_URL', string>> &
-  TeamAddresses;
+export type WorkerSettingsEnv = Partial<Record<(typeof NAMED)[number] | 'MAIL_OUTBOX_URL', string>> & Teams;
 export type AirtableEnv = Pick<WorkerSettingsEnv, `AIRTABLE_${string}` & keyof WorkerSettingsEnv>;
 
 const text = (fallback = '') => v.optional(v.string(), fallback);

@@ -32,6 +32,9 @@ export type HeldNotice = Readonly<{
   kind: TeamNotice;
 }>;
 
+/** A team notice and its team (the address setting its form names), as the team's ceiling admits or holds it. */
+export type TeamHeld = Readonly<{ team: string; notice: HeldNotice }>;
+
 /** One hour's held notices: those listed, and how many more. */
 export type HeldHour = Readonly<{ notices: readonly HeldNotice[]; more: number }>;
 

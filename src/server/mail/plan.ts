@@ -12,8 +12,8 @@ import {
   acknowledgement,
   changeEmail,
   confirmationEmail,
-  type HeldNotice,
   type MailContext,
+  type TeamHeld,
   type TeamNotice,
   teamNotification,
 } from './emails.ts';
@@ -124,8 +124,8 @@ interface Outgoing {
   readonly limitedInbox?: string;
   /** A team notice's contact: at most TEAM_MAIL_LIMITS about one, so nobody floods the team with one. */
   readonly limitedContact?: string;
-  /** A team notice and its team (address setting), for its digest if the team's ceiling holds it back. */
-  readonly teamNotice?: { readonly team: string; readonly notice: HeldNotice };
+  /** A team notice, for its team's digest if the team's ceiling holds it back. */
+  readonly teamNotice?: TeamHeld;
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { formTeams } from '#src/lib/forms/forms.ts';
-import { type HeldHour, type HeldNotice, teamDigest } from './emails.ts';
+import { type HeldHour, type HeldNotice, teamDigest, type TeamHeld } from './emails.ts';
 import { digest, type MailLedger, type MailLedgerKv } from './ledger.ts';
 import { errorMessage, type MailJob } from './message.ts';
 import type { QueueingMail } from './setup.ts';
@@ -19,9 +19,8 @@ import type { QueueingMail } from './setup.ts';
 export const TEAM_NOTICES_PER_HOUR = 30;
 
 const HOUR_MS = 60 * 60 * 1000;
-/** The ceiling as mail limits, counted in the ledger under each team's inbox key. */
+/** The ceiling as mail limits, counted in the ledger under `team-inbox:<team>`. */
 const TEAM_HOURLY_LIMITS = { minGapMs: 0, perWindow: TEAM_NOTICES_PER_HOUR, windowMs: HOUR_MS };
-const teamInboxKey = (team: string) => `team-inbox:${team}`;
 
 /** The Cron Trigger that sends the digests (wrangler.jsonc `triggers.crons`): five past every hour. */
 export const TEAM_DIGEST_CRON = '5 * * * *';
@@ -124,20 +123,14 @@ function heldOf({ kv }: MailLedger, team: string) {
 
 /** Erasure (Article 17): `contact`'s notices held for any team's digest, dropped from the ledger's KV; how many. */
 export async function eraseHeldNotices(kv: MailLedgerKv, contact: string, now: Date): Promise<number> {
-  let erased = 0;
-  for (const { addressSetting } of formTeams())
-    erased += await heldNotices(kv, addressSetting).erase(contact, now);
-  return erased;
+  const teams = formTeams().map((team) => heldNotices(kv, team.addressSetting).erase(contact, now));
+  return (await Promise.all(teams)).reduce((sum, erased) => sum + erased, 0);
 }
 
 /** Whether its team's inbox takes one more notice now; if not, it is held for its hour's digest. */
-export async function admitNotice(
-  ledger: MailLedger,
-  { team, notice }: { team: string; notice: HeldNotice },
-  at: Date,
-): Promise<boolean> {
-  if (await ledger.reserve(teamInboxKey(team), at, TEAM_HOURLY_LIMITS)) return true;
-  await heldOf(ledger, team).hold(notice, at);
+export async function admitNotice(ledger: MailLedger, held: TeamHeld, at: Date): Promise<boolean> {
+  if (await ledger.reserve(`team-inbox:${held.team}`, at, TEAM_HOURLY_LIMITS)) return true;
+  await heldOf(ledger, held.team).hold(held.notice, at);
   return false;
 }
 
