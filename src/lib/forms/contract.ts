@@ -147,10 +147,9 @@ export type AcknowledgementCopy = CopyKey<Record<'subject' | 'intro' | 'ignore' 
 type TeamKinds<T> = Record<'new' | 'held' | 'confirmed-change', T>;
 type Counted = (count: number) => string;
 type Digest = { subject: Counted; intro: Counted; kinds: TeamKinds<string>; more: Counted };
+type Notice = { subject: (named: string) => string; intro: string };
 /** The keys of EMAIL_COPY that are a team's words: each notice's subject and intro, and the digest's. */
-export type TeamCopy = CopyKey<
-  TeamKinds<{ subject: (named: string) => string; intro: string }> & { digest: Digest }
->;
+export type TeamCopy = CopyKey<TeamKinds<Notice> & { digest: Digest }>;
 
 /** Checks a contract's own consistency at the type level and keeps its literal types. */
 export function defineForm<const C extends FormContract>(contract: C & ContractChecks<C>): C {
