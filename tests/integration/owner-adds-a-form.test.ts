@@ -145,7 +145,14 @@ describe('an owner adds a partners form as docs/changing.md says', () => {
 
   beforeAll(async () => {
     copy = await copyProject();
-    execFileSync('git', ['apply', PATCH], { cwd: copy });
+    try {
+      execFileSync('git', ['apply', PATCH], { cwd: copy, stdio: 'pipe' });
+    } catch (error) {
+      const said = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
+      throw new Error(
+        `The partners patch no longer applies; re-make it as this file's header says:\n${said}`,
+      );
+    }
     emulator = await startEmulator();
   }, 60_000);
   afterAll(async () => {
