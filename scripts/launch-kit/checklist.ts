@@ -19,6 +19,7 @@ import { LEGAL_REVIEW } from '#src/content/legal/review.ts';
 import { cronTriggersOf, isDaily, wranglerVarOf } from './privacy-trigger.ts';
 import { TEAM_DIGEST_CRON } from '#src/server/mail/team-inbox.ts';
 import { isValidEmail } from '#src/lib/email.ts';
+import { formTeams } from '#src/lib/forms/forms.ts';
 import { runAsCommand } from '#scripts/command.ts';
 
 export type BuildEnv = Readonly<Record<string, string | undefined>>;
@@ -70,7 +71,6 @@ function storageLines(settings: SiteSettings, env: BuildEnv): Item[] {
 function mailChecklist(env: WorkerSettingsEnv): Item[] {
   const secretProblem = linkSecretProblem(env.LINK_SECRET);
   const from = env.MAIL_FROM ? parseMailbox(env.MAIL_FROM) : null;
-  const team = env.SCHOOLS_TEAM_EMAIL?.trim();
   const domain = from?.email.split('@')[1] ?? 'your sending domain';
   return [
     secretProblem
@@ -83,11 +83,13 @@ function mailChecklist(env: WorkerSettingsEnv): Item[] {
       : fail(
           `MAIL_FROM is ${env.MAIL_FROM ? 'not an address' : 'not set'}: confirmation emails need a sender on your own domain`,
         ),
-    team && isValidEmail(team)
-      ? pass(`SCHOOLS_TEAM_EMAIL: ${team}`)
-      : fail(
-          `SCHOOLS_TEAM_EMAIL is ${team ? 'not an address' : 'not set'}: nobody would hear of quote requests`,
-        ),
+    ...formTeams().map(({ addressSetting: name, form }) => {
+      const team = env[name]?.trim();
+      const problem = team ? 'not an address' : 'not set';
+      return team && isValidEmail(team)
+        ? pass(`${name}: ${team}`)
+        : fail(`${name} is ${problem}: nobody would hear of ${form} requests`);
+    }),
     env.MAIL_OUTBOX_URL
       ? fail(
           'MAIL_OUTBOX_URL is set: the Worker would write its emails to a local outbox, not send them. Remove it from the deploy',

@@ -129,7 +129,7 @@ export async function main(
     if (onWorker) {
       out(`Dead letters of ${target} dropped on the Worker: ${onWorker.erased}.`);
       out(`Submissions of ${target} waiting to be written, dropped on the Worker: ${onWorker.waiting ?? 0}.`);
-      out(`Notices of ${target} held for the schools team's digest, dropped: ${onWorker.teamNotices ?? 0}.`);
+      out(`Notices of ${target} held for a team's digest, dropped: ${onWorker.teamNotices ?? 0}.`);
       out(
         `Emails to or about ${target} still queued on the Worker: stopped (one leaving within the minute may still go).`,
       );

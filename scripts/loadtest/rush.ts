@@ -6,6 +6,7 @@ import { normaliseEmail } from '#src/lib/forms/submission.ts';
 import { upsertQuoteRequest, upsertWaitlistEntry, type StorageOptions } from '#src/lib/airtable/upsert.ts';
 import {
   FORMS,
+  formTeams,
   type FormName,
   QUOTE_FORM,
   type QuotePosted,
@@ -13,7 +14,6 @@ import {
   type WaitlistPosted,
 } from '#src/lib/forms/forms.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
-import { DEFAULT_SCHOOLS_TEAM_EMAIL } from '#src/server/settings.ts';
 import { TEAM_NOTICES_PER_HOUR } from '#src/server/mail/team-inbox.ts';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { AIRTABLE_RATE_LIMIT_PER_SECOND } from '#scripts/airtable-emulator/emulator.ts';
@@ -63,6 +63,8 @@ function firstEmailSubject({ conduct }: FormContract): string | undefined {
 
 /** Whether the team hears of each new record of `form`. */
 const tellsTeam = ({ conduct }: FormContract) => conduct.tellsTeam !== undefined;
+/** The teams' addresses as the load test's Worker has them (each setting unset: its default). */
+const teamAddresses = new Set(formTeams().map((team) => team.defaultAddress));
 
 /** Originals evenly spread, quotes among the sign-ups (not one form first), repeats after theirs. */
 function schedule(options: Pick<RushOptions, 'signups' | 'quotes' | 'repeats' | 'overMs'>, token: string) {
@@ -296,7 +298,7 @@ export async function runRush(options: RushOptions) {
       0,
     );
     const teamNotices = () =>
-      (sentMail?.() ?? []).filter(({ to }) => normaliseEmail(to) === DEFAULT_SCHOOLS_TEAM_EMAIL).length;
+      (sentMail?.() ?? []).filter(({ to }) => teamAddresses.has(normaliseEmail(to))).length;
     const firstUnsent = (counts = firstEmails()) => expectedFirst.filter((key) => !counts.has(key)).length;
     const unsent = () =>
       firstUnsent() + Math.max(0, Math.min(teamNoticesDue, TEAM_NOTICES_PER_HOUR) - teamNotices());

@@ -34,6 +34,8 @@ export interface WorkerOptions {
    * isolate of a Worker on one thread, and the load test's visitors then delay the desk's timers.
    */
   deskApart?: boolean;
+  /** The project the Worker is built from (the proof's patched copy, say); this checkout by default. */
+  root?: string;
 }
 
 /** wrangler.jsonc as JSON, for `editConfig`. */
@@ -71,10 +73,10 @@ function sentEmailLog() {
 }
 
 /** wrangler.jsonc edited for one run, written beside the run's state (paths made absolute). */
-async function editedConfig(dir: string, edit: (config: WranglerConfig) => void): Promise<string> {
-  const config = readWranglerConfig(path.join(ROOT, 'wrangler.jsonc')) as WranglerConfig;
+async function editedConfig(dir: string, root: string, edit: (config: WranglerConfig) => void) {
+  const config = readWranglerConfig(path.join(root, 'wrangler.jsonc')) as WranglerConfig;
   delete config.$schema;
-  config.main = path.join(ROOT, String(config.main));
+  config.main = path.join(root, String(config.main));
   edit(config);
   const file = path.join(dir, 'wrangler.json');
   await writeFile(file, JSON.stringify(config, null, 2));
@@ -212,15 +214,15 @@ async function startWrangler({
   const url = `http://127.0.0.1:${port}`;
   const own = path.join(state, name);
   await mkdir(own);
-  const editConfig = options.editConfig;
+  const { editConfig, root = ROOT } = options;
   const flags = {
     '--config':
       editConfig || edit
-        ? await editedConfig(own, (config) => {
+        ? await editedConfig(own, root, (config) => {
             editConfig?.(config);
             edit?.(config);
           })
-        : path.join(ROOT, 'wrangler.jsonc'),
+        : path.join(root, 'wrangler.jsonc'),
     '--ip': '127.0.0.1',
     '--port': String(port),
     // Its own devtools port too: wrangler's default (9229) is one per machine, and two Workers
@@ -238,7 +240,7 @@ async function startWrangler({
     ...Object.entries(vars).flatMap(([key, value]) => ['--var', `${key}:${value}`]),
   ];
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd: root,
     env: { ...withoutMovedClock(process.env), ...WRANGLER_LOCAL_ENV, ...env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

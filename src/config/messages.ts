@@ -17,12 +17,6 @@ export const MESSAGES = {
   iosPopupDownload: 'Download the app',
 } as const;
 
-/** Each form's thanks on the server's plain page (src/server/doors/form-answer.ts); others get the general thanks. */
-export const THANK_YOU: Readonly<Record<string, readonly string[]>> = {
-  waitlist: [MESSAGES.waitlistJoined],
-  quote: [MESSAGES.quoteThankYouTitle, MESSAGES.quoteThankYouBody],
-};
-
 /** Storage-layer errors (spec section 8); {provider} is Airtable. */
 export const STORAGE_ERRORS = {
   invalidEmailFormat: 'Invalid email format',

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';
 import { isValidEmail } from '#src/lib/email.ts';
+import { formTeams } from '#src/lib/forms/forms.ts';
 
 /** The shortest `LINK_SECRET` the server accepts (32 characters: 192+ bits from a random generator). */
 export const LINK_SECRET_MIN_LENGTH = 32;
@@ -13,11 +14,7 @@ export const LINK_SECRET_MIN_LENGTH = 32;
 export const ADMIN_TOKEN_MIN_LENGTH = 32;
 /** The sender used when MAIL_FROM is unset (local runs and tests only; launch-check fails it). */
 export const DEFAULT_MAIL_FROM = 'Podling <hello@podling.app>';
-/** Where quote notifications go when SCHOOLS_TEAM_EMAIL is unset (local runs and tests only). */
-export const DEFAULT_SCHOOLS_TEAM_EMAIL = 'schools@podling.app';
-
-/** The settings a deploy (or the shell, in local runs: scripts/vite-plugins/worker-server.ts) gives. */
-export const WORKER_SETTINGS = [
+const NAMED = [
   'SITE_URL',
   'AIRTABLE_API_KEY',
   'AIRTABLE_BASE_ID',
@@ -25,11 +22,15 @@ export const WORKER_SETTINGS = [
   'LINK_SECRET',
   'LINK_SECRET_PREVIOUS',
   'MAIL_FROM',
-  'SCHOOLS_TEAM_EMAIL',
   'ADMIN_TOKEN',
 ] as const;
+const TEAMS = formTeams();
+/** The settings a deploy (or the shell, in local runs: scripts/vite-plugins/worker-server.ts) gives, each team's address too. */
+export const WORKER_SETTINGS = [...NAMED, ...TEAMS.map((team) => team.addressSetting)];
+/** Each team's address, by the setting its form's conduct.tellsTeam names. */
+type Teams = { readonly [setting: `${string}_EMAIL`]: string | undefined };
 /** With MAIL_OUTBOX_URL, local runs only (`vite`, `vite preview`, tests): the emails go to that outbox. */
-export type WorkerSettingsEnv = Partial<Record<(typeof WORKER_SETTINGS)[number] | 'MAIL_OUTBOX_URL', string>>;
+export type WorkerSettingsEnv = Partial<Record<(typeof NAMED)[number] | 'MAIL_OUTBOX_URL', string>> & Teams;
 export type AirtableEnv = Pick<WorkerSettingsEnv, `AIRTABLE_${string}` & keyof WorkerSettingsEnv>;
 
 const text = (fallback = '') => v.optional(v.string(), fallback);
@@ -85,6 +86,13 @@ const AIRTABLE = v.pipe(
   })),
 );
 
+/** A team's address: the setting its form names, its default while unset. */
+const address = (name: string, fallback: string) =>
+  v.pipe(
+    trimmed(fallback),
+    v.check(isValidEmail, (issue) => `${name} is not an address: ${quoted(issue)}`),
+  );
+
 /**
  * LINK_SECRET is required everywhere: no secret from the repository signs a link (`vite` and
  * `vite preview` make the checkout its own, scripts/vite-plugins/worker-server.ts). A previous
@@ -99,20 +107,17 @@ const MAIL = v.pipe(
         (issue) => `MAIL_FROM is not an address or "Name <address>": ${quoted(issue)}`,
       ),
     ),
-    SCHOOLS_TEAM_EMAIL: v.pipe(
-      trimmed(DEFAULT_SCHOOLS_TEAM_EMAIL),
-      v.check(isValidEmail, (issue) => `SCHOOLS_TEAM_EMAIL is not an address: ${quoted(issue)}`),
+    ...Object.fromEntries(
+      TEAMS.map((team) => [team.addressSetting, address(team.addressSetting, team.defaultAddress)]),
     ),
     LINK_SECRET,
     LINK_SECRET_PREVIOUS: text(),
   }),
-  v.transform((env) => ({
-    from: parseMailbox(env.MAIL_FROM) ?? { email: env.MAIL_FROM },
-    schoolsTeamEmail: env.SCHOOLS_TEAM_EMAIL,
-    linkSecrets: [
-      env.LINK_SECRET,
-      ...(linkSecretProblem(env.LINK_SECRET_PREVIOUS) ? [] : [env.LINK_SECRET_PREVIOUS]),
-    ],
+  v.transform(({ MAIL_FROM, LINK_SECRET, LINK_SECRET_PREVIOUS, ...teams }) => ({
+    from: parseMailbox(MAIL_FROM) ?? { email: MAIL_FROM },
+    /** Each team's address by its setting: the entries above, which valibot's type leaves out. */
+    teamEmails: teams as Readonly<Record<string, string>>,
+    linkSecrets: [LINK_SECRET, ...(linkSecretProblem(LINK_SECRET_PREVIOUS) ? [] : [LINK_SECRET_PREVIOUS])],
   })),
 );
 
@@ -152,7 +157,7 @@ export function parseMailbox(value: string): { readonly email: string; readonly 
 export const airtableAccess = (env: AirtableEnv) => v.parse(AIRTABLE, env);
 export type AirtableAccess = ReturnType<typeof airtableAccess>;
 
-/** The mail settings: the sender, the schools team's address and the link secrets, current first; throws naming the setting that is wrong. */
+/** The mail settings: the sender, each team's address and the link secrets, current first; throws naming the setting that is wrong. */
 export function parseMailSettings(env: WorkerSettingsEnv) {
   const mail = read(MAIL, env);
   if (mail.problem !== undefined) throw new Error(mail.problem);

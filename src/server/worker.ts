@@ -23,7 +23,7 @@ export default {
 
   /**
    * The Cron Triggers (wrangler.jsonc `triggers.crons`), told apart by `controller.cron`: hourly
-   * (TEAM_DIGEST_CRON), the schools team's digests of the hours that ended (team-inbox.ts), at the trigger's
+   * (TEAM_DIGEST_CRON), each team's digests of the hours that ended (team-inbox.ts), at the trigger's
    * scheduled time; any other, the privacy policy's retention (retention-job.ts), through the same pacer as
    * the desk's writer, which logs counts, never emails. Under `wrangler dev --test-scheduled`, GET
    * /__scheduled?cron=…&time=… fires one (run_worker_first lists the path).

@@ -138,7 +138,7 @@ describe('retention and erasure on the Worker under workerd', () => {
     expect(code).toBe(0);
     expect(out).toContain(`Dead letters of ${erased} dropped on the Worker: 1.`);
     expect(out).toContain(`Submissions of ${erased} waiting to be written, dropped on the Worker: 0.`);
-    expect(out).toContain(`Notices of ${erased} held for the schools team's digest, dropped: 0.`);
+    expect(out).toContain(`Notices of ${erased} held for a team's digest, dropped: 0.`);
     expect(out).toContain(
       `Emails to or about ${erased} still queued on the Worker: stopped (one leaving within the minute may still go).`,
     );

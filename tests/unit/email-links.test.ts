@@ -259,7 +259,7 @@ describe('email links', () => {
     const [email, ...more] = await emailsFor(
       rejoinRequest('P@example.com', withdrawnAt, SENT),
       context,
-      'schools@podling.app',
+      { SCHOOLS_TEAM_EMAIL: 'schools@podling.app' },
       inboxKey,
     );
     expect(more).toEqual([]);

@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { defineForm, EMAIL_KEY_FIELD, FORM_HONEYPOT } from '#src/lib/forms/contract.ts';
-import { confirmingForm, formNamed, registerForm, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
+import { confirmingForm, formNamed, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
+import { addTestForm } from './support/test-form.ts';
 import { handleEmailLink } from '#src/server/links/actions.ts';
 import { type ConsentRecords } from '#src/server/privacy/consent-records.ts';
 import {
@@ -25,7 +26,13 @@ const TUTORS = defineForm({
   path: '/api/forms/tutors',
   page: '/tutors',
   honeypot: FORM_HONEYPOT,
-  words: { answerTitle: 'Find a tutor', logName: 'Tutor request', failed: 'Failed to ask for a tutor.' },
+  words: {
+    answerTitle: 'Find a tutor',
+    logName: 'Tutor request',
+    failed: 'Failed to ask for a tutor.',
+    thanks: ['We will find you a tutor.'],
+    nextStep: null,
+  },
   fields: {
     // The site's email field, as the waitlist declares it.
     email: WAITLIST_FORM.fields.email,
@@ -41,9 +48,16 @@ const TUTORS = defineForm({
     lastUpdated: { airtable: 'Last Updated', type: 'dateTime', source: 'updated' },
     emailKey: EMAIL_KEY_FIELD,
   },
-  conduct: { tellsTeam: { subjectField: 'subject' } },
+  conduct: {
+    tellsTeam: {
+      subjectField: 'subject',
+      addressSetting: 'TUTORS_TEAM_EMAIL',
+      defaultAddress: 'tutors@podling.app',
+      copy: 'schoolsTeam',
+    },
+  },
 });
-if (!formNamed(TUTORS.name)) registerForm(TUTORS);
+if (!formNamed(TUTORS.name)) addTestForm(TUTORS);
 
 const SECRET = 't'.repeat(40);
 const NOW = new Date('2026-03-01T09:00:00Z');

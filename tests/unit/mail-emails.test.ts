@@ -111,7 +111,7 @@ describe('the site’s emails', () => {
   it('the schools team gets every field escaped, replies go to the contact, and no value reaches a header', async () => {
     const message = await teamNotification(
       context,
-      'schools@podling.app',
+      { email: 'schools@podling.app', copy: 'schoolsTeam' },
       'head@school.sch.uk',
       'St Mary’s <script>alert(1)</script>\r\nBcc: victim@example.com',
       [
@@ -135,7 +135,7 @@ describe('the site’s emails', () => {
   it('shows a stranger’s typed line breaks as text: no forged row in the team’s plain-text email', async () => {
     const message = await teamNotification(
       context,
-      'schools@podling.app',
+      { email: 'schools@podling.app', copy: 'schoolsTeam' },
       'head@school.sch.uk',
       'Hill School',
       [

@@ -33,7 +33,7 @@ const teamNotice = (school: string) =>
       now: AT,
       linkSecret: 'l'.repeat(40),
     },
-    'schools@podling.app',
+    { email: 'schools@podling.app', copy: 'schoolsTeam' },
     'head@school.sch.uk',
     school,
     [['School Name', school]],

@@ -1,6 +1,7 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { FORM_HONEYPOT, type FormConduct, type FormContract } from '#src/lib/forms/contract.ts';
-import { registerForm, WAITLIST_FORM } from '#src/lib/forms/forms.ts';
+import { WAITLIST_FORM } from '#src/lib/forms/forms.ts';
+import { addTestForm } from './support/test-form.ts';
 import type { MailContext } from '#src/server/mail/emails.ts';
 import { emailsFor, type WriteOutcome } from '#src/server/mail/plan.ts';
 
@@ -12,6 +13,8 @@ const context: MailContext = {
   linkSecret: 'l'.repeat(40),
 };
 const TEAM = 'schools@podling.app';
+/** Each team's address by its setting: the schools team's, and the test's own form's team. */
+const TEAMS = { SCHOOLS_TEAM_EMAIL: TEAM, PARTNERS_TEAM_EMAIL: 'partners@podling.app' };
 const inboxOf = (email: string) => email.toLowerCase();
 
 const outcome = (patch: Partial<WriteOutcome>): WriteOutcome => ({
@@ -35,7 +38,7 @@ const quoteOutcome = (patch: Partial<WriteOutcome>): WriteOutcome =>
 
 describe('the emails a write causes', () => {
   it('a new waitlist address: the confirmation only', async () => {
-    const emails = await emailsFor(outcome({}), context, TEAM, inboxOf);
+    const emails = await emailsFor(outcome({}), context, TEAMS, inboxOf);
     expect(emails.map(({ message }) => [message.to, message.subject])).toEqual([
       ['parent@example.com', EMAIL_COPY.confirm.subject],
     ]);
@@ -43,12 +46,12 @@ describe('the emails a write causes', () => {
   });
 
   it('a sign-up for an address already stored: one change email to the address on record, nothing else', async () => {
-    const emails = await emailsFor(outcome({ outcome: 'held' }), context, TEAM, inboxOf);
+    const emails = await emailsFor(outcome({ outcome: 'held' }), context, TEAMS, inboxOf);
     expect(emails.map(({ message }) => message.subject)).toEqual([EMAIL_COPY.change.subject]);
   });
 
   it('a quote for a contact on record: the team hears of it at once (counted per contact), and the contact is asked to confirm', async () => {
-    const emails = await emailsFor(quoteOutcome({ outcome: 'held' }), context, TEAM, inboxOf);
+    const emails = await emailsFor(quoteOutcome({ outcome: 'held' }), context, TEAMS, inboxOf);
     expect(
       emails.map(({ message, limitedInbox, limitedContact }) => [
         message.to,
@@ -68,12 +71,12 @@ describe('the emails a write causes', () => {
   });
 
   it('an address that withdrew hears nothing a stranger can cause; the team still hears of its quote', async () => {
-    expect(await emailsFor(outcome({ contactWithdrawn: true }), context, TEAM, inboxOf)).toEqual([]);
+    expect(await emailsFor(outcome({ contactWithdrawn: true }), context, TEAMS, inboxOf)).toEqual([]);
     for (const written of ['created', 'held'] as const) {
       const emails = await emailsFor(
         quoteOutcome({ outcome: written, contactWithdrawn: true }),
         context,
-        TEAM,
+        TEAMS,
         inboxOf,
       );
       expect(emails.map(({ message }) => message.to)).toEqual(['schools@podling.app']);
@@ -81,7 +84,7 @@ describe('the emails a write causes', () => {
   });
 
   it('a new quote: the team’s notification (not limited, replies to the contact) and the contact’s acknowledgement', async () => {
-    const emails = await emailsFor(quoteOutcome({}), context, TEAM, inboxOf);
+    const emails = await emailsFor(quoteOutcome({}), context, TEAMS, inboxOf);
     expect(emails.map(({ message, limitedInbox }) => [message.to, limitedInbox, message.replyTo])).toEqual([
       ['schools@podling.app', undefined, 'head@school.sch.uk'],
       ['head@school.sch.uk', 'head@school.sch.uk', undefined],
@@ -89,7 +92,7 @@ describe('the emails a write causes', () => {
   });
 
   it('a quote change its contact confirmed: the team only, told it is an update (the contact has just seen the page)', async () => {
-    const emails = await emailsFor(quoteOutcome({ outcome: 'confirmed-change' }), context, TEAM, inboxOf);
+    const emails = await emailsFor(quoteOutcome({ outcome: 'confirmed-change' }), context, TEAMS, inboxOf);
     expect(
       emails.map(({ message, limitedInbox }) => [message.to, limitedInbox, message.replyTo, message.subject]),
     ).toEqual([
@@ -101,7 +104,7 @@ describe('the emails a write causes', () => {
       ],
     ]);
     // A waitlist change its owner confirmed tells nobody.
-    expect(await emailsFor(outcome({ outcome: 'confirmed-change' }), context, TEAM, inboxOf)).toEqual([]);
+    expect(await emailsFor(outcome({ outcome: 'confirmed-change' }), context, TEAMS, inboxOf)).toEqual([]);
   });
 });
 
@@ -113,13 +116,19 @@ function throwawayForm(name: string, conduct: FormConduct) {
     path: `/api/forms/${name}`,
     page: `/${name}`,
     honeypot: FORM_HONEYPOT,
-    words: { answerTitle: name, logName: name, failed: `Failed to send ${name}.` },
+    words: {
+      answerTitle: name,
+      logName: name,
+      failed: `Failed to send ${name}.`,
+      thanks: [`Thanks, ${name}.`],
+      nextStep: null,
+    },
     fields: {
       email: WAITLIST_FORM.fields.email,
     },
     conduct,
   };
-  registerForm(form);
+  addTestForm(form);
   return form;
 }
 
@@ -127,10 +136,17 @@ describe('the emails follow the contract’s conduct, whatever the form’s name
   const acknowledged = throwawayForm('announcements', {
     acknowledgement: { copy: 'quoteAcknowledgement', url: 'https://example.org/next' },
   });
-  const told = throwawayForm('partners-only-team', { tellsTeam: { subjectField: 'email' } });
+  const told = throwawayForm('partners-only-team', {
+    tellsTeam: {
+      subjectField: 'email',
+      addressSetting: 'PARTNERS_TEAM_EMAIL',
+      defaultAddress: 'partners@podling.app',
+      copy: 'schoolsTeam',
+    },
+  });
   const visitor = { email: 'ana@example.org', values: { email: 'ana@example.org' }, key: 'k' };
   const sent = async (written: Partial<WriteOutcome> & Pick<WriteOutcome, 'form'>) =>
-    (await emailsFor({ ...visitor, outcome: 'created', ...written }, context, TEAM, inboxOf)).map(
+    (await emailsFor({ ...visitor, outcome: 'created', ...written }, context, TEAMS, inboxOf)).map(
       ({ message }) => [message.to, message.subject],
     );
 
@@ -138,7 +154,7 @@ describe('the emails follow the contract’s conduct, whatever the form’s name
     const [email, ...more] = await emailsFor(
       { ...visitor, form: acknowledged.name, outcome: 'created' },
       context,
-      TEAM,
+      TEAMS,
       inboxOf,
     );
     expect(more).toEqual([]);
@@ -153,17 +169,17 @@ describe('the emails follow the contract’s conduct, whatever the form’s name
     expect(await sent({ form: acknowledged.name, outcome: 'confirmed-change' })).toEqual([]);
   });
 
-  it('only tellsTeam: the team’s notices (its subject from the outcome), and nothing to the visitor but a held change’s email', async () => {
+  it('only tellsTeam: its own team’s notices, at its own address (its subject from the outcome), and nothing to the visitor but a held change’s email', async () => {
     const subject = 'Hill Radio';
     expect(await sent({ form: told.name, subject })).toEqual([
-      [TEAM, EMAIL_COPY.schoolsTeam.new.subject(subject)],
+      [TEAMS.PARTNERS_TEAM_EMAIL, EMAIL_COPY.schoolsTeam.new.subject(subject)],
     ]);
     expect(await sent({ form: told.name, subject, outcome: 'held' })).toEqual([
-      [TEAM, EMAIL_COPY.schoolsTeam.held.subject(subject)],
+      [TEAMS.PARTNERS_TEAM_EMAIL, EMAIL_COPY.schoolsTeam.held.subject(subject)],
       ['ana@example.org', EMAIL_COPY.change.subject],
     ]);
     expect(await sent({ form: told.name, subject, outcome: 'confirmed-change' })).toEqual([
-      [TEAM, EMAIL_COPY.schoolsTeam['confirmed-change'].subject(subject)],
+      [TEAMS.PARTNERS_TEAM_EMAIL, EMAIL_COPY.schoolsTeam['confirmed-change'].subject(subject)],
     ]);
   });
 });

@@ -1,4 +1,5 @@
-import { DEFAULT_SCHOOLS_TEAM_EMAIL, parseMailbox, parseMailSettings } from '#src/server/settings.ts';
+import { QUOTE_FORM } from '#src/lib/forms/forms.ts';
+import { parseMailbox, parseMailSettings } from '#src/server/settings.ts';
 
 describe('mail settings', () => {
   it('reads a sender as an address or "Name <address>", and refuses anything else', () => {
@@ -21,7 +22,7 @@ describe('mail settings', () => {
     expect(() => parseMailSettings({ LINK_SECRET: 'short' })).toThrow(/at least 32/);
     const settings = parseMailSettings({ LINK_SECRET: 'k'.repeat(32) });
     expect(settings.linkSecrets).toEqual(['k'.repeat(32)]);
-    expect(settings.schoolsTeamEmail).toBe(DEFAULT_SCHOOLS_TEAM_EMAIL);
+    expect(settings.teamEmails.SCHOOLS_TEAM_EMAIL).toBe(QUOTE_FORM.conduct.tellsTeam.defaultAddress);
   });
 
   it('honours a previous secret after a rotation, current first; ignores a short one', () => {

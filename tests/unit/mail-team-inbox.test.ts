@@ -19,6 +19,8 @@ const TEAM_HOURLY = { minGapMs: 0, perWindow: TEAM_NOTICES_PER_HOUR, windowMs: H
 // Any clock: the digest's hour is the clock hour its quotes were written in.
 const START = Date.UTC(2026, 4, 4, 9, 0, 0);
 const TEAM = 'schools@podling.app';
+/** The schools team, as its ceiling and held notices are known (its address setting). */
+const SCHOOLS = 'SCHOOLS_TEAM_EMAIL';
 const settings = parseMailSettings({ LINK_SECRET: 's'.repeat(40), SCHOOLS_TEAM_EMAIL: TEAM });
 
 /** The Worker's mail with a queue that keeps its jobs, over `ledger`. */
@@ -123,7 +125,7 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
     for (let n = 1; n <= 32; n += 1)
       await queueOutcomeMail(mail, quote(n), 'https://x', { now: () => START + n * 1000 });
     // Two planners (the cron, and a write in another isolate) reading the same held list.
-    const reads = [heldNotices(kv), heldNotices(kv)].map((held) =>
+    const reads = [heldNotices(kv, SCHOOLS), heldNotices(kv, SCHOOLS)].map((held) =>
       held.ended(new Date(START + HOUR + 5 * MINUTE)),
     );
     expect((await Promise.all(reads)).map((held) => held.length)).toEqual([1, 1]);
@@ -164,7 +166,7 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
       for (let n = 33; n <= 40; n += 1) {
         const hour = 4 * HOUR + (n - 33) * 5 * HOUR;
         for (let m = 0; m < TEAM_NOTICES_PER_HOUR; m += 1)
-          await mail.ledger.reserve('team-inbox', new Date(START + hour), TEAM_HOURLY);
+          await mail.ledger.reserve(`team-inbox:${SCHOOLS}`, new Date(START + hour), TEAM_HOURLY);
         const at = new Date(START + hour + MINUTE);
         const contact = `head${n}@school${n}.sch.uk`;
         const notice = {
@@ -174,7 +176,7 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
           at: at.toISOString(),
           kind: 'new' as const,
         };
-        expect(await admitNotice(mail.ledger, notice, at)).toBe(false);
+        expect(await admitNotice(mail.ledger, { team: SCHOOLS, notice }, at)).toBe(false);
       }
       vi.setSystemTime(START + 44 * HOUR);
       await trigger(44 * HOUR);
@@ -201,10 +203,10 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
         at: at.toISOString(),
         kind: 'new' as const,
       };
-      expect(await admitNotice(mail.ledger, notice, at)).toBe(false);
+      expect(await admitNotice(mail.ledger, { team: SCHOOLS, notice }, at)).toBe(false);
     };
     for (let m = 0; m < TEAM_NOTICES_PER_HOUR; m += 1)
-      await mail.ledger.reserve('team-inbox', new Date(START), TEAM_HOURLY);
+      await mail.ledger.reserve(`team-inbox:${SCHOOLS}`, new Date(START), TEAM_HOURLY);
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(START + 10 * MINUTE);

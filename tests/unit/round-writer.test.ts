@@ -285,7 +285,7 @@ describe('round writer', () => {
     const airtable = fakeAirtable();
     const letters: DeadLetterBody[] = [];
     const logs: string[] = [];
-    const stray = { ...waitlist('stray@x.co', '2026-11-23T10:00:00Z'), table: 'Partners' };
+    const stray = { ...waitlist('stray@x.co', '2026-11-23T10:00:00Z'), table: 'Not A Form' };
     const known = message(waitlist('known@x.co', '2026-11-23T10:00:01Z'));
     const unknown = message(stray);
     const report = await writeRound(
@@ -299,15 +299,15 @@ describe('round writer', () => {
     );
     expect(letters).toEqual([{ submission: stray }]);
     expect(logs).toEqual([
-      "Airtable writer: a submission for table 'Partners', which no form of this Worker stores; sent to dead letters",
+      "Airtable writer: a submission for table 'Not A Form', which no form of this Worker stores; sent to dead letters",
     ]);
     expect(unknown.state.acked && known.state.acked).toBe(true);
     expect(report).toMatchObject({ stored: 1, deadLettered: 1 });
-    expect(airtable.calls.some((call) => call.url.includes('Partners'))).toBe(false);
+    expect(airtable.calls.some((call) => call.url.includes(encodeURIComponent('Not A Form')))).toBe(false);
   });
 
   it('without a dead-letter store, retries a message no form knows, so the queue moves it to its dead-letter queue', async () => {
-    const unknown = message({ ...waitlist('stray@x.co', '2026-11-23T10:00:00Z'), table: 'Partners' });
+    const unknown = message({ ...waitlist('stray@x.co', '2026-11-23T10:00:00Z'), table: 'Not A Form' });
     await writeRound(
       createRoundWriter(ENV, {
         fetch: fakeAirtable().fetch,

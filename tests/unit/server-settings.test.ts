@@ -3,7 +3,6 @@ import {
   adminTokenProblem,
   airtableAccess,
   DEFAULT_MAIL_FROM,
-  DEFAULT_SCHOOLS_TEAM_EMAIL,
   linkSecretProblem,
   parseMailSettings,
   siteOriginOf,
@@ -76,7 +75,7 @@ describe("the Worker's settings, parsed in one module", () => {
     const settings = parseMailSettings({ LINK_SECRET: SECRET, LINK_SECRET_PREVIOUS: 'p'.repeat(40) });
     expect(settings).toEqual({
       from: { email: 'hello@podling.app', name: 'Podling' },
-      schoolsTeamEmail: DEFAULT_SCHOOLS_TEAM_EMAIL,
+      teamEmails: expect.objectContaining({ SCHOOLS_TEAM_EMAIL: 'schools@podling.app' }),
       linkSecrets: [SECRET, 'p'.repeat(40)],
     });
     expect(DEFAULT_MAIL_FROM).toBe('Podling <hello@podling.app>');
@@ -89,7 +88,7 @@ describe("the Worker's settings, parsed in one module", () => {
       }),
     ).toEqual({
       from: { email: 'hi@example.org', name: 'Podling Team' },
-      schoolsTeamEmail: 'team@example.org',
+      teamEmails: expect.objectContaining({ SCHOOLS_TEAM_EMAIL: 'team@example.org' }),
       linkSecrets: [SECRET],
     });
   });

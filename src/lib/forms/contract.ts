@@ -14,6 +14,7 @@
  */
 import { EMAIL_MAX_LENGTH } from '#src/config/constants.ts';
 import type { EMAIL_COPY } from '#src/config/messages.ts';
+import type { LinkPageRegion } from '#src/lib/page-templates.ts';
 
 export interface PostedSource {
   readonly source: 'posted';
@@ -90,6 +91,10 @@ export interface FormContract {
     readonly logName: string;
     /** Direct mode's words for a failed write that neither the key, the base nor the address explains. */
     readonly failed: string;
+    /** The thanks on the server's plain answer page (a host without the build's templates): its title, then lines. */
+    readonly thanks: readonly [string, ...string[]];
+    /** The link pages' next step after a press (their template's region), or none. */
+    readonly nextStep: Extract<LinkPageRegion, `next-${string}`> | null;
   };
   /** The table's fields keyed by the site's own names, in the order the setup command creates them. */
   readonly fields: Readonly<Record<string, ContractField>>;
@@ -112,10 +117,20 @@ export interface FormConduct {
    * include `consent`, `consentText` and `confirmedAt`.
    */
   readonly confirms?: { readonly statement: string };
-  /** The team hears of each new request, one held for an address on record, and a confirmed change. */
+  /**
+   * A team hears of each new request, one held for an address on record, and a confirmed change,
+   * with an hourly ceiling and digest of its own (src/server/mail/team-inbox.ts). A team is the
+   * Worker setting holding its address: forms naming the same setting share one inbox.
+   */
   readonly tellsTeam?: {
     /** The posted field whose value the team's subject line names (the school). */
     readonly subjectField: string;
+    /** The Worker setting with the team's address (wrangler.jsonc `vars`; launch-check asks for it). */
+    readonly addressSetting: `${string}_EMAIL`;
+    /** The address while the setting is unset (local runs and tests only). */
+    readonly defaultAddress: string;
+    /** Its words: a key of EMAIL_COPY shaped as a team's (its notices and its digest). */
+    readonly copy: TeamCopy;
   };
   /**
    * The email a new record's visitor gets, for a form that does not confirm: its words (a key of
@@ -125,12 +140,16 @@ export interface FormConduct {
 }
 
 type EmailCopy = typeof EMAIL_COPY;
+/** The keys of EMAIL_COPY whose words have `Shape` (tsc names a key whose words lack a part). */
+type CopyKey<Shape> = { [K in keyof EmailCopy]: EmailCopy[K] extends Shape ? K : never }[keyof EmailCopy];
 /** The keys of EMAIL_COPY that are an email with one button. */
-export type AcknowledgementCopy = {
-  [K in keyof EmailCopy]: EmailCopy[K] extends Record<'subject' | 'intro' | 'ignore' | 'action', string>
-    ? K
-    : never;
-}[keyof EmailCopy];
+export type AcknowledgementCopy = CopyKey<Record<'subject' | 'intro' | 'ignore' | 'action', string>>;
+type TeamKinds<T> = Record<'new' | 'held' | 'confirmed-change', T>;
+type Counted = (count: number) => string;
+type Digest = { subject: Counted; intro: Counted; kinds: TeamKinds<string>; more: Counted };
+type Notice = { subject: (named: string) => string; intro: string };
+/** The keys of EMAIL_COPY that are a team's words: each notice's subject and intro, and the digest's. */
+export type TeamCopy = CopyKey<TeamKinds<Notice> & { digest: Digest }>;
 
 /** Checks a contract's own consistency at the type level and keeps its literal types. */
 export function defineForm<const C extends FormContract>(contract: C & ContractChecks<C>): C {

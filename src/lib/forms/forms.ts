@@ -10,7 +10,7 @@ import {
   EMAIL_MAX_LENGTH,
   PRODUCT_NAME,
 } from '#src/config/constants.ts';
-import { STORAGE_ERRORS, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
+import { MESSAGES, STORAGE_ERRORS, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { CALENDAR, ROUTES } from '#src/config/site.ts';
 import {
   CONSENT_STATES,
@@ -34,6 +34,8 @@ export const WAITLIST_FORM = defineForm({
     answerTitle: 'Join the waitlist',
     logName: 'Waitlist sign-up',
     failed: STORAGE_ERRORS.waitlistFailed,
+    thanks: [MESSAGES.waitlistJoined],
+    nextStep: 'next-waitlist',
   },
   fields: {
     email: {
@@ -120,7 +122,13 @@ export const QUOTE_FORM = defineForm({
   path: '/api/forms/quote',
   page: ROUTES.schools.path,
   honeypot: FORM_HONEYPOT,
-  words: { answerTitle: 'Get a Quote', logName: 'Quote request', failed: STORAGE_ERRORS.quoteFailed },
+  words: {
+    answerTitle: 'Get a Quote',
+    logName: 'Quote request',
+    failed: STORAGE_ERRORS.quoteFailed,
+    thanks: [MESSAGES.quoteThankYouTitle, MESSAGES.quoteThankYouBody],
+    nextStep: 'next-quote',
+  },
   fields: {
     email: {
       airtable: 'Email',
@@ -200,7 +208,12 @@ export const QUOTE_FORM = defineForm({
   },
   other: { field: 'useCases', optionId: 'other', textField: 'otherUseCase', prefix: 'Other:' },
   conduct: {
-    tellsTeam: { subjectField: 'schoolName' },
+    tellsTeam: {
+      subjectField: 'schoolName',
+      addressSetting: 'SCHOOLS_TEAM_EMAIL',
+      defaultAddress: 'schools@podling.app',
+      copy: 'schoolsTeam',
+    },
     acknowledgement: { copy: 'quoteAcknowledgement', url: CALENDAR.bookingUrl },
   },
 });
@@ -219,26 +232,10 @@ export type FormName = keyof typeof FORMS;
 const forms: FormContract[] = Object.values(FORMS);
 
 /**
- * Every form the server, the base's schema and the tools follow: the site's, then any registered.
- * Read it when it is used, never once at load: a test registers its forms after this module loads.
+ * Every form the server, the base's schema and the tools follow: the site's (a unit test may add
+ * its own after this module loads, tests/unit/support/test-form.ts: read it when it is used).
  */
 export const FORM_LIST: readonly FormContract[] = forms;
-
-/**
- * Adds a form to FORM_LIST (a test's own contract: the proof that a form is data). Refused when it
- * has no email field, when its name, table or door is taken, or when it would be a second form
- * that confirms its addresses.
- */
-export function registerForm(form: FormContract): void {
-  const clash = forms.find(
-    (other) => other.name === form.name || other.table === form.table || other.path === form.path,
-  );
-  if (clash) throw new Error(`The ${form.name} form clashes with the ${clash.name} form`);
-  emailFieldOf(form);
-  if (form.conduct.confirms && confirmingForm())
-    throw new Error(`The ${form.name} form confirms addresses, as the ${confirmingForm()?.name} form does`);
-  forms.push(form);
-}
 
 /** The form whose addresses are proved (conduct.confirms): its table is the suppression list. */
 export const confirmingForm = () => forms.find((form) => form.conduct.confirms);
@@ -249,6 +246,15 @@ export function emailFieldOf(form: FormContract): string {
   if (!field) throw new Error(`The ${form.name} form has no email field`);
   return field.airtable;
 }
+
+/** Each team the forms tell, once (a team is its address setting, which forms may share), with a form that tells it. */
+export const formTeams = () => [
+  ...new Map(
+    forms.flatMap(({ name, conduct: { tellsTeam: team } }) =>
+      team ? [[team.addressSetting, { ...team, form: name }] as const] : [],
+    ),
+  ).values(),
+];
 
 export const formNamed = (name: string) => forms.find((form) => form.name === name);
 

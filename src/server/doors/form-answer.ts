@@ -5,7 +5,7 @@
  * the template, i.e. from the components and src/config/messages.ts; a host without templates
  * answers a plain page with the same words.
  */
-import { MESSAGES, THANK_YOU } from '#src/config/messages.ts';
+import { MESSAGES } from '#src/config/messages.ts';
 import {
   escapeHtml,
   FORM_ANSWER_CHECKBOX_ATTRIBUTE,
@@ -33,7 +33,7 @@ function postedValues(form = new URLSearchParams()): NativeValues {
 function plainPage(form: FormContract, outcome: FormAnswerOutcome): string {
   const lines =
     outcome === 'confirmed'
-      ? (THANK_YOU[form.name] ?? [MESSAGES.waitlistJoined])
+      ? form.words.thanks
       : [outcome === 'invalid-email' ? MESSAGES.invalidEmail : MESSAGES.genericFailureToast];
   const [title = '', ...rest] = lines.map(escapeHtml);
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1>${rest.map((line) => `<p>${line}</p>`).join('')}<p><a href="${form.page}">Back</a></p></main></body></html>`;

@@ -81,9 +81,7 @@ async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press):
       if (result === 'superseded') return refusedPage('superseded');
       if (result === 'applied' && formNamed(claims.form)?.conduct.tellsTeam && options.tellTeam) {
         await options.tellTeam(claims.form, claims.email, values, at).catch((error: unknown) => {
-          options.log?.(
-            `The schools team was not told of a confirmed ${claims.form} change: ${String(error)}`,
-          );
+          options.log?.(`The team was not told of a confirmed ${claims.form} change: ${String(error)}`);
         });
       }
       return donePage(result === 'applied' ? 'changed' : 'alreadyChanged', claims.form, press);

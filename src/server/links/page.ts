@@ -4,7 +4,7 @@
  * HTML-escaped in one pass, so nothing a link carries is read as a marker.
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import { confirmingForm } from '#src/lib/forms/forms.ts';
+import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
 import {
   escapeHtml,
   LINK_PAGE_REGIONS,
@@ -129,8 +129,8 @@ export type Done =
   | `rejoin${'Sent' | 'Limited'}`;
 
 /**
- * The page after a press: what happened in plain words, then the form's next step, its region
- * `next-<form>` if the template has one (a waitlist place: what we send and how often, and the
+ * The page after a press: what happened in plain words, then the form's next step, the template's
+ * region its contract names (`words.nextStep`: a waitlist place: what we send and how often, and the
  * app's store buttons; a quote: the booking calendar); after unsubscribing from the confirming
  * form's list, how to join again (no other form's email ever put anyone on it).
  */
@@ -139,9 +139,7 @@ export function donePage(done: Done, form: LinkForm, press: Posts): Page {
   if (done === 'unsubscribed' || done === 'alreadyUnsubscribed')
     return confirmingForm()?.name === form ? { ...words, parts: ['rejoin'], rejoin: press } : words;
   if (done === 'rejoinSent' || done === 'rejoinLimited') return words;
-  const next = LINK_PAGE_REGIONS.find(
-    (part): part is `next-${string}` & LinkPageRegion => part === `next-${form}`,
-  );
+  const next = formNamed(form)?.words.nextStep;
   return next ? { ...words, parts: [next] } : words;
 }
 

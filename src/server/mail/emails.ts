@@ -6,7 +6,8 @@
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/page-templates.ts';
-import { type AcknowledgementCopy, storedText, withoutBidiControls } from '#src/lib/forms/contract.ts';
+import { storedText, withoutBidiControls } from '#src/lib/forms/contract.ts';
+import type { AcknowledgementCopy, TeamCopy } from '#src/lib/forms/contract.ts';
 import type { MailAddress, MailMessage } from './message.ts';
 import {
   EMAIL_LINK_PATHS,
@@ -30,6 +31,9 @@ export type HeldNotice = Readonly<{
   at: string;
   kind: TeamNotice;
 }>;
+
+/** A team notice and its team (the address setting its form names), as the team's ceiling admits or holds it. */
+export type TeamHeld = Readonly<{ team: string; notice: HeldNotice }>;
 
 /** One hour's held notices: those listed, and how many more. */
 export type HeldHour = Readonly<{ notices: readonly HeldNotice[]; more: number }>;
@@ -239,25 +243,25 @@ export function acknowledgement(
 
 /**
  * The team's notification of a request (new, held for a contact on record, or changed and
- * confirmed by the contact): every field, escaped; its subject names `subject` (the value of the
- * form's conduct.tellsTeam.subjectField); replies go to the contact. An internal message, so it
- * carries no unsubscribe link (the team's address is on no list).
+ * confirmed by the contact), in its words: every field, escaped; its subject names `subject` (the
+ * value of the form's conduct.tellsTeam.subjectField); replies go to the contact. An internal
+ * message, so it carries no unsubscribe link (the team's address is on no list).
  */
 export async function teamNotification(
   context: MailContext,
-  teamEmail: string,
+  team: { readonly email: string; readonly copy: TeamCopy },
   contactEmail: string,
   subject: string,
   rows: readonly (readonly [string, string])[],
   kind: TeamNotice,
   key: string,
 ): Promise<MailMessage> {
-  const copy = EMAIL_COPY.schoolsTeam[kind];
+  const copy = EMAIL_COPY[team.copy][kind];
   // Stored values are clean already (the forms' parser); an older held change's may not be.
   const shown = rows.map(([label, value]) => [label, withoutBidiControls(value)] as const);
   const body = { paragraphs: [copy.intro], rows: shown };
   const title = copy.subject(withoutBidiControls(subject));
-  return compose(context, teamEmail, title, body, `team:${kind}:${key}`, contactEmail);
+  return compose(context, team.email, title, body, `team:${kind}:${key}`, contactEmail);
 }
 
 /**
@@ -267,12 +271,12 @@ export async function teamNotification(
  */
 export function teamDigest(
   context: Pick<MailContext, 'from'>,
-  teamEmail: string,
+  team: { readonly email: string; readonly copy: TeamCopy },
   { notices, more }: HeldHour,
   perHour: number,
   key: string,
 ): Promise<MailMessage> {
-  const copy = EMAIL_COPY.schoolsTeam.digest;
+  const copy = EMAIL_COPY[team.copy].digest;
   const rows = notices.map(
     (notice) =>
       [
@@ -282,5 +286,5 @@ export function teamDigest(
   );
   const paragraphs = [copy.intro(perHour), ...(more > 0 ? [copy.more(more)] : [])];
   const subject = copy.subject(notices.length + more);
-  return compose(context, teamEmail, subject, { paragraphs, rows }, key);
+  return compose(context, team.email, subject, { paragraphs, rows }, key);
 }

@@ -12,8 +12,8 @@ import {
   acknowledgement,
   changeEmail,
   confirmationEmail,
-  type HeldNotice,
   type MailContext,
+  type TeamHeld,
   type TeamNotice,
   teamNotification,
 } from './emails.ts';
@@ -124,15 +124,18 @@ interface Outgoing {
   readonly limitedInbox?: string;
   /** A team notice's contact: at most TEAM_MAIL_LIMITS about one, so nobody floods the team with one. */
   readonly limitedContact?: string;
-  /** A team notice, as the hour's digest lists it if the team inbox's ceiling holds it back. */
-  readonly teamNotice?: HeldNotice;
+  /** A team notice, for its team's digest if the team's ceiling holds it back. */
+  readonly teamNotice?: TeamHeld;
 }
 
-/** The emails one write causes by its form's conduct (docs/consent.md's table); limits count per inbox. */
+/**
+ * The emails one write causes by its form's conduct (docs/consent.md's table); limits count per
+ * inbox. A team notice goes to its team's address, from `teamEmails` by its address setting.
+ */
 export async function emailsFor(
   outcome: WriteOutcome,
   context: MailContext,
-  teamEmail: string,
+  teamEmails: Readonly<Record<string, string>>,
   inboxOf: (email: string) => string,
 ): Promise<Outgoing[]> {
   const { form, email, key } = outcome;
@@ -142,16 +145,13 @@ export async function emailsFor(
     outcome.contactWithdrawn ? [] : [{ message: await message, limitedInbox: inboxOf(email) }];
   const { subject = '', teamRows = [] } = outcome;
   const toTeam = async (kind: TeamNotice): Promise<Outgoing[]> => {
-    if (!conduct.tellsTeam) return [];
-    const message = await teamNotification(context, teamEmail, email, subject, teamRows, kind, key);
-    const teamNotice = {
-      id: message.idempotencyKey,
-      subject,
-      contact: email,
-      at: context.now.toISOString(),
-      kind,
-    };
-    return [{ message, limitedContact: inboxOf(email), teamNotice }];
+    const told = conduct.tellsTeam;
+    if (!told) return [];
+    const team = { email: teamEmails[told.addressSetting] ?? '', copy: told.copy };
+    const message = await teamNotification(context, team, email, subject, teamRows, kind, key);
+    const [id, at] = [message.idempotencyKey, context.now.toISOString()];
+    const notice = { id, subject, contact: email, at, kind };
+    return [{ message, limitedContact: inboxOf(email), teamNotice: { team: told.addressSetting, notice } }];
   };
   switch (outcome.outcome) {
     case 'confirmed-change':
@@ -196,9 +196,9 @@ export async function queueOutcomeMail(
 ): Promise<{ queued: number; limited: number; held: number }> {
   const at = new Date((options.now ?? Date.now)());
   const log = options.log ?? ((line: string) => console.error(line));
-  const { from, schoolsTeamEmail, linkSecrets } = mail.settings;
+  const { from, teamEmails, linkSecrets } = mail.settings;
   const context: MailContext = { from, siteUrl: origin, now: at, linkSecret: linkSecrets[0] ?? '' };
-  const planned = await emailsFor(outcome, context, schoolsTeamEmail, inboxKey);
+  const planned = await emailsFor(outcome, context, teamEmails, inboxKey);
   // Only a team notice needs the team inbox (its ceiling and digests), so only then is it loaded.
   const teamInbox = planned.some((email) => email.teamNotice) ? await import('./team-inbox.ts') : undefined;
   await teamInbox?.queueTeamDigests(mail, at, log);

@@ -1,15 +1,16 @@
 /**
- * The team inbox's ceiling (docs/consent.md): at most TEAM_NOTICES_PER_HOUR notices an hour, all contacts
- * together, besides TEAM_MAIL_LIMITS. A notice past it is held, never lost: its request is stored, and
- * once its clock hour has ended a digest lists it. Held notices wait in the mail ledger's KV, a list per
- * hour that only holds (and erasures) write; a digest is known by the notices it lists, not by its hour:
- * each notice has its own id and its own sent mark (the ledger's), written once a digest listing it is
- * queued, so a trigger early, late, twice or after hours missed sends each one in exactly one digest.
+ * Each team inbox's ceiling (docs/consent.md): at most TEAM_NOTICES_PER_HOUR notices an hour to a team
+ * (a form's conduct.tellsTeam, known by its address setting), all contacts together, besides
+ * TEAM_MAIL_LIMITS. A notice past it is held, never lost: its request is stored, and once its clock hour
+ * has ended a digest lists it. Held notices wait in the mail ledger's KV, a list per team and hour that only
+ * holds (and erasures) write; a digest is known by the notices it lists, not by its hour: each notice has its
+ * own id and its own sent mark (the ledger's), written once a digest listing it is queued, so a trigger
+ * early, late, twice or after hours missed sends each one in exactly one digest.
  * The next team notice and the hourly cron (TEAM_DIGEST_CRON) send digests: only then is this loaded.
  */
 import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
-import { FORM_LIST } from '#src/lib/forms/forms.ts';
-import { type HeldHour, type HeldNotice, teamDigest } from './emails.ts';
+import { formTeams } from '#src/lib/forms/forms.ts';
+import { type HeldHour, type HeldNotice, teamDigest, type TeamHeld } from './emails.ts';
 import { digest, type MailLedger, type MailLedgerKv } from './ledger.ts';
 import { errorMessage, type MailJob } from './message.ts';
 import type { QueueingMail } from './setup.ts';
@@ -18,9 +19,8 @@ import type { QueueingMail } from './setup.ts';
 export const TEAM_NOTICES_PER_HOUR = 30;
 
 const HOUR_MS = 60 * 60 * 1000;
-/** The ceiling as mail limits, counted in the ledger under TEAM_INBOX. */
+/** The ceiling as mail limits, counted in the ledger under `team-inbox:<team>`. */
 const TEAM_HOURLY_LIMITS = { minGapMs: 0, perWindow: TEAM_NOTICES_PER_HOUR, windowMs: HOUR_MS };
-const TEAM_INBOX = 'team-inbox';
 
 /** The Cron Trigger that sends the digests (wrangler.jsonc `triggers.crons`): five past every hour. */
 export const TEAM_DIGEST_CRON = '5 * * * *';
@@ -40,17 +40,16 @@ const listedMark = (notice: HeldNotice) => `team-digest-listed:${notice.id}`;
 
 const hourOf = (at: number) => Math.floor(at / HOUR_MS);
 
-/** The held notices in the mail ledger's KV, one key per clock hour. */
-export function heldNotices(kv: MailLedgerKv) {
+/** A team's held notices (`team`: its address setting) in the mail ledger's KV, one key per clock hour. */
+export function heldNotices(kv: MailLedgerKv, team: string) {
+  const heldKey = (hour: number) => `${HELD_PREFIX}${team}:${hour}`;
   const read = async (hour: number): Promise<{ notices: HeldNotice[]; more: number }> => {
     try {
-      const parsed = JSON.parse((await kv.get(HELD_PREFIX + hour)) ?? '{}') as Partial<HeldHour>;
-      // A notice held before notices had ids: its time, contact and kind name it.
-      const notices = (Array.isArray(parsed.notices) ? parsed.notices : []).map((notice) => ({
-        ...notice,
-        id: notice.id ?? `${notice.at} ${notice.contact} ${notice.kind}`,
-      }));
-      return { notices, more: Number(parsed.more) || 0 };
+      const parsed = JSON.parse((await kv.get(heldKey(hour))) ?? '{}') as Partial<HeldHour>;
+      return {
+        notices: Array.isArray(parsed.notices) ? [...parsed.notices] : [],
+        more: Number(parsed.more) || 0,
+      };
     } catch {
       return { notices: [], more: 0 };
     }
@@ -58,7 +57,7 @@ export function heldNotices(kv: MailLedgerKv) {
   // A list keeps the expiry it was first given (its hour's end plus HELD_TTL_SECONDS), or a
   // minute from now, the soonest KV takes.
   const write = (hour: number, held: { notices: HeldNotice[]; more: number }, now: Date) =>
-    kv.put(HELD_PREFIX + hour, JSON.stringify(held), {
+    kv.put(heldKey(hour), JSON.stringify(held), {
       expiration: Math.max(
         ((hour + 1) * HOUR_MS) / 1000 + HELD_TTL_SECONDS,
         Math.ceil(now.getTime() / 1000) + 60,
@@ -114,76 +113,72 @@ export function heldNotices(kv: MailLedgerKv) {
   };
 }
 
-// One store per KV namespace (a binding lives as long as its isolate) or ledger's memory.
-const stores = new WeakMap<MailLedgerKv, ReturnType<typeof heldNotices>>();
-function heldOf({ kv }: MailLedger) {
-  const store = stores.get(kv) ?? heldNotices(kv);
-  stores.set(kv, store);
-  return store;
+// One store per team and KV namespace (a binding lives as long as its isolate) or ledger's memory.
+const stores = new WeakMap<MailLedgerKv, Record<string, ReturnType<typeof heldNotices>>>();
+function heldOf({ kv }: MailLedger, team: string) {
+  const teams = stores.get(kv) ?? {};
+  stores.set(kv, teams);
+  return (teams[team] ??= heldNotices(kv, team));
 }
 
-/** Erasure (Article 17): `contact`'s notices held for a digest, dropped from the ledger's KV; how many. */
-export function eraseHeldNotices(kv: MailLedgerKv, contact: string, now: Date): Promise<number> {
-  return heldNotices(kv).erase(contact, now);
+/** Erasure (Article 17): `contact`'s notices held for any team's digest, dropped from the ledger's KV; how many. */
+export async function eraseHeldNotices(kv: MailLedgerKv, contact: string, now: Date): Promise<number> {
+  const teams = formTeams().map((team) => heldNotices(kv, team.addressSetting).erase(contact, now));
+  return (await Promise.all(teams)).reduce((sum, erased) => sum + erased, 0);
 }
 
-/** Whether the team's inbox takes one more notice now; if not, it is held for its hour's digest. */
-export async function admitNotice(ledger: MailLedger, notice: HeldNotice, at: Date): Promise<boolean> {
-  if (await ledger.reserve(TEAM_INBOX, at, TEAM_HOURLY_LIMITS)) return true;
-  await heldOf(ledger).hold(notice, at);
+/** Whether its team's inbox takes one more notice now; if not, it is held for its hour's digest. */
+export async function admitNotice(ledger: MailLedger, held: TeamHeld, at: Date): Promise<boolean> {
+  if (await ledger.reserve(`team-inbox:${held.team}`, at, TEAM_HOURLY_LIMITS)) return true;
+  await heldOf(ledger, held.team).hold(held.notice, at);
   return false;
 }
 
 /**
- * Queues a digest for every ended hour with held notices no digest has listed yet (and its count
- * past MAX_LISTED not yet told), then marks each listed notice sent. A digest that cannot be queued
- * is kept as a dead letter; with nowhere to keep it, its notices stay for the next run.
+ * Queues, for each team, a digest for every ended hour with held notices no digest has listed yet
+ * (and its count past MAX_LISTED not yet told), to its address in its words, then marks each listed
+ * notice sent. A digest that cannot be queued is kept as a dead letter; with nowhere to keep it,
+ * its notices stay for the next run.
  */
 export async function queueTeamDigests(
   mail: QueueingMail,
   now: Date,
   log: (line: string) => void = (line) => console.error(line),
 ): Promise<number> {
-  const { from, schoolsTeamEmail } = mail.settings;
-  const { ledger } = mail;
-  // The job's form, for the dead letters' listing: the one that tells the team.
-  const form = FORM_LIST.find((candidate) => candidate.conduct.tellsTeam)?.name ?? '';
-  const store = heldOf(ledger);
+  const { ledger, settings } = mail;
   const queuedAt = now.toISOString();
   let queued = 0;
-  for (const held of await store.ended(now)) {
-    const listed = await Promise.all(held.notices.map((notice) => ledger.hasSent(listedMark(notice))));
-    const notices = held.notices.filter((_, i) => !listed[i]);
-    const told = Number(await ledger.kv.get(TOLD_PREFIX + held.hour)) || 0;
-    const more = Math.max(0, held.more - told);
-    if (notices.length + more === 0) {
+  // The job's form, for the dead letters' listing: the first that tells the team.
+  for (const { addressSetting: team, copy, form } of formTeams()) {
+    const to = { email: settings.teamEmails[team] ?? '', copy };
+    const store = heldOf(ledger, team);
+    for (const held of await store.ended(now)) {
+      const listed = await Promise.all(held.notices.map((notice) => ledger.hasSent(listedMark(notice))));
+      const notices = held.notices.filter((_, i) => !listed[i]);
+      const toldKey = `${TOLD_PREFIX}${team}:${held.hour}`;
+      const told = Number(await ledger.kv.get(toldKey)) || 0;
+      const more = Math.max(0, held.more - told);
+      if (notices.length + more === 0) {
+        store.done(held.hour, now);
+        continue;
+      }
+      const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
+      const message = await teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
+      const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt };
+      try {
+        await mail.enqueue(job);
+        queued += 1;
+      } catch (error) {
+        const reason = `could not be queued: ${errorMessage(error)}`;
+        const kept = mail.deadLetter ? 'as a dead letter' : 'for the next run';
+        log(`Mailer: the ${team} team's digest ${reason}; kept ${kept}`);
+        if (!mail.deadLetter) continue;
+        await mail.deadLetter(job, reason).catch(() => undefined);
+      }
+      await Promise.all(notices.map((notice) => ledger.markSent(listedMark(notice))));
+      if (more > 0) await ledger.kv.put(toldKey, String(held.more), { expirationTtl: HELD_TTL_SECONDS });
       store.done(held.hour, now);
-      continue;
     }
-    const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
-    const message = await teamDigest(
-      { from },
-      schoolsTeamEmail,
-      { notices, more },
-      TEAM_NOTICES_PER_HOUR,
-      key,
-    );
-    const job: MailJob = { kind: 'mail', message, email: schoolsTeamEmail, form, queuedAt };
-    try {
-      await mail.enqueue(job);
-      queued += 1;
-    } catch (error) {
-      const reason = `could not be queued: ${errorMessage(error)}`;
-      log(
-        `Mailer: the schools team's digest ${reason}; kept ${mail.deadLetter ? 'as a dead letter' : 'for the next run'}`,
-      );
-      if (!mail.deadLetter) continue;
-      await mail.deadLetter(job, reason).catch(() => undefined);
-    }
-    await Promise.all(notices.map((notice) => ledger.markSent(listedMark(notice))));
-    if (more > 0)
-      await ledger.kv.put(TOLD_PREFIX + held.hour, String(held.more), { expirationTtl: HELD_TTL_SECONDS });
-    store.done(held.hour, now);
   }
   return queued;
 }

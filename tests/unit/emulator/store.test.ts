@@ -4,16 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BaseStore } from '#scripts/airtable-emulator/store.ts';
+import { FORM_LIST } from '#src/lib/forms/forms.ts';
 
 const BASE = 'appTest';
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'emulator-store-')), 'base.json');
 
 describe('BaseStore', () => {
   it("starts from the site's schema, an empty base, or given tables", () => {
-    expect(new BaseStore({ baseId: BASE }).describeTables().map((t) => t.name)).toEqual([
-      'Waitlist',
-      'School Quotes',
-    ]);
+    expect(new BaseStore({ baseId: BASE }).describeTables().map((t) => t.name)).toEqual(
+      FORM_LIST.map((form) => form.table),
+    );
     expect(new BaseStore({ baseId: BASE, schema: 'empty' }).describeTables()).toEqual([]);
     const custom = new BaseStore({
       baseId: BASE,
