@@ -166,7 +166,7 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
       for (let n = 33; n <= 40; n += 1) {
         const hour = 4 * HOUR + (n - 33) * 5 * HOUR;
         for (let m = 0; m < TEAM_NOTICES_PER_HOUR; m += 1)
-          await mail.ledger.reserve(`team-inbox:${SCHOOLS}`, new Date(START + hour), TEAM_HOURLY);
+          await mail.ledger.reserve('team-inbox', new Date(START + hour), TEAM_HOURLY);
         const at = new Date(START + hour + MINUTE);
         const contact = `head${n}@school${n}.sch.uk`;
         const notice = {
@@ -206,7 +206,7 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
       expect(await admitNotice(mail.ledger, { team: SCHOOLS, notice }, at)).toBe(false);
     };
     for (let m = 0; m < TEAM_NOTICES_PER_HOUR; m += 1)
-      await mail.ledger.reserve(`team-inbox:${SCHOOLS}`, new Date(START), TEAM_HOURLY);
+      await mail.ledger.reserve('team-inbox', new Date(START), TEAM_HOURLY);
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(START + 10 * MINUTE);
@@ -261,5 +261,33 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
     expect(digest?.subject).toBe(EMAIL_COPY.schoolsTeam.digest.subject(1));
     expect(digest?.text).toContain('head31@school31.sch.uk');
     expect(digest?.text).not.toContain('head32@school32.sch.uk');
+  });
+
+  it("a deploy loses none of what the code of one team held: its lists, its notices without ids and its hour's count carry on", async () => {
+    const kv = memoryKv();
+    const hour = Math.floor(START / HOUR);
+    // As the code before teams wrote them (84f475b): `team-held:<hour>`, notices without ids.
+    const old = (n: number) => ({
+      subject: `School ${n}`,
+      contact: `head${n}@school${n}.sch.uk`,
+      at: new Date(START + n).toISOString(),
+      kind: 'new',
+    });
+    await kv.put(`team-held:${hour}`, JSON.stringify({ notices: [old(1), old(2)], more: 0 }));
+    const ledger = kvMailLedger(kv);
+    for (let n = 0; n < TEAM_NOTICES_PER_HOUR; n += 1)
+      await ledger.reserve('team-inbox', new Date(START), TEAM_HOURLY);
+    const { jobs, mail } = mailOver(ledger);
+    // The hour's ceiling was used up before the deploy: the next quote is held, not sent.
+    await queueOutcomeMail(mail, quote(3), 'https://x', { now: () => START + 10 * MINUTE });
+    expect(toTeam(jobs)).toEqual([]);
+
+    await queueTeamDigests(mail, new Date(START + HOUR + 5 * MINUTE));
+    const [digest, ...more] = digests(jobs);
+    expect(more).toEqual([]);
+    for (const n of [1, 2, 3]) expect(digest?.text).toContain(`head${n}@school${n}.sch.uk`);
+    expect(await heldNotices(kv, SCHOOLS).ended(new Date(START + HOUR + 5 * MINUTE))).toHaveLength(1);
+    await queueTeamDigests(mail, new Date(START + HOUR + 6 * MINUTE));
+    expect(digests(jobs)).toHaveLength(1);
   });
 });

@@ -19,7 +19,12 @@ import type { QueueingMail } from './setup.ts';
 export const TEAM_NOTICES_PER_HOUR = 30;
 
 const HOUR_MS = 60 * 60 * 1000;
-/** The ceiling as mail limits, counted in the ledger under `team-inbox:<team>`. */
+/**
+ * A team's part of its keys (`team`: its address setting). The first team keeps the keys of the days
+ * of one team (none), so a deploy loses none of the notices then held, nor restarts its hour's count.
+ */
+const teamKey = (team: string) => (team === formTeams()[0]?.addressSetting ? '' : `:${team}`);
+/** The ceiling as mail limits, counted in the ledger under `team-inbox` and its team's key. */
 const TEAM_HOURLY_LIMITS = { minGapMs: 0, perWindow: TEAM_NOTICES_PER_HOUR, windowMs: HOUR_MS };
 
 /** The Cron Trigger that sends the digests (wrangler.jsonc `triggers.crons`): five past every hour. */
@@ -42,14 +47,16 @@ const hourOf = (at: number) => Math.floor(at / HOUR_MS);
 
 /** A team's held notices (`team`: its address setting) in the mail ledger's KV, one key per clock hour. */
 export function heldNotices(kv: MailLedgerKv, team: string) {
-  const heldKey = (hour: number) => `${HELD_PREFIX}${team}:${hour}`;
+  const heldKey = (hour: number) => `${HELD_PREFIX}${hour}${teamKey(team)}`;
   const read = async (hour: number): Promise<{ notices: HeldNotice[]; more: number }> => {
     try {
       const parsed = JSON.parse((await kv.get(heldKey(hour))) ?? '{}') as Partial<HeldHour>;
-      return {
-        notices: Array.isArray(parsed.notices) ? [...parsed.notices] : [],
-        more: Number(parsed.more) || 0,
-      };
+      // A notice held before notices had ids: its time, contact and kind name it.
+      const notices = (Array.isArray(parsed.notices) ? parsed.notices : []).map((notice) => ({
+        ...notice,
+        id: notice.id ?? `${notice.at} ${notice.contact} ${notice.kind}`,
+      }));
+      return { notices, more: Number(parsed.more) || 0 };
     } catch {
       return { notices: [], more: 0 };
     }
@@ -129,7 +136,7 @@ export async function eraseHeldNotices(kv: MailLedgerKv, contact: string, now: D
 
 /** Whether its team's inbox takes one more notice now; if not, it is held for its hour's digest. */
 export async function admitNotice(ledger: MailLedger, held: TeamHeld, at: Date): Promise<boolean> {
-  if (await ledger.reserve(`team-inbox:${held.team}`, at, TEAM_HOURLY_LIMITS)) return true;
+  if (await ledger.reserve(`team-inbox${teamKey(held.team)}`, at, TEAM_HOURLY_LIMITS)) return true;
   await heldOf(ledger, held.team).hold(held.notice, at);
   return false;
 }
@@ -155,7 +162,7 @@ export async function queueTeamDigests(
     for (const held of await store.ended(now)) {
       const listed = await Promise.all(held.notices.map((notice) => ledger.hasSent(listedMark(notice))));
       const notices = held.notices.filter((_, i) => !listed[i]);
-      const toldKey = `${TOLD_PREFIX}${team}:${held.hour}`;
+      const toldKey = `${TOLD_PREFIX}${held.hour}${teamKey(team)}`;
       const told = Number(await ledger.kv.get(toldKey)) || 0;
       const more = Math.max(0, held.more - told);
       if (notices.length + more === 0) {
