@@ -10,6 +10,8 @@
  *   demand (the desk's round writer, the link's door). Direct mode's storage layer, the dead
  *   letters, the privacy jobs and the team inbox are dynamic imports this path never takes.
  * - The walk: the table of docs/architecture.md, at most 22 files, every one of them loaded.
+ * - The other way: every Worker file that loads and is not a step is named on the page (what the
+ *   steps lean on), so the page cannot leave out a module the sign-up runs.
  * - Hops back up: imports (type and dynamic ones included) from a step of the walk into a module
  *   of an earlier step (issue 55 counted 11 on 84f475b: `queue-writer.ts` → `request-check.ts`…).
  *
@@ -20,8 +22,8 @@ import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-/** The files that load, as measured when the server was put in wings (issue 55: 64 then). */
-const LOADED_CEILING = 64;
+/** The files that load, a ratchet: 64 when the server was put in wings, 61 with the one retry rule. */
+const LOADED_CEILING = 61;
 /** The walk docs/architecture.md follows. */
 const WALK_CEILING = 22;
 const HOPS_CEILING = 3;
@@ -101,6 +103,14 @@ describe('the files one sign-up runs', () => {
     expect(steps.length).toBeLessThanOrEqual(WALK_CEILING);
     expect(steps.filter((file) => !loaded.has(file))).toEqual([]);
     expect(hops.length).toBeLessThanOrEqual(HOPS_CEILING);
+    const doc = readFileSync('docs/architecture.md', 'utf8');
+    const unnamed = [...loaded].filter(
+      (file) =>
+        file.startsWith('src/server/') &&
+        !steps.includes(file) &&
+        !doc.includes(`\`${file.slice('src/server/'.length)}\``),
+    );
+    expect(unnamed).toEqual([]);
     // The count is of real files: the Worker's entry, the form's submit and the confirming write.
     expect(loaded).toContain('src/server/worker.ts');
     expect(loaded).toContain('src/lib/forms/send-form.ts');
