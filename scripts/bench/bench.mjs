@@ -3,7 +3,8 @@
  * `npm run bench`: Lighthouse 12 (simulated throttling) on every route of a build served as deployed
  * and on the floor (the home hero alone, static), a table per preset of medians of BENCH_RUNS runs
  * (default 5: TBT varies on a shared machine), interleaved (every route once, then again) so a noisy
- * moment spreads over all routes. BENCH_PRESETS=mobile,desktop adds desktop. Not in `npm test`.
+ * moment spreads over all routes, then interaction to next paint (`inp.mjs`) and what each route
+ * loads (`bundle-report.mjs`). BENCH_PRESETS=mobile,desktop adds desktop. Not in `npm test`.
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -14,8 +15,9 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { createBuilder, preview } from 'vite';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.mjs';
-import { formatColumns, loadRouteTable, measureRoutes } from './bundle-report.mjs';
+import { formatColumns, loadRouteTable, measureRoutes, median } from './bundle-report.mjs';
 import { writeFloorPage } from './floor.mjs';
+import { measureInteractions } from './inp.mjs';
 
 const OUT = 'node_modules/.bench/site';
 /** Where the build puts the site's files (the Worker's build is beside it, in podling_site/). */
@@ -48,12 +50,6 @@ const PRESETS = (process.env.BENCH_PRESETS ?? 'mobile')
 /** Lighthouse occasionally fails to trace a load (no paint recorded); such a run is repeated. */
 const MAX_ATTEMPTS = 3;
 const FLOOR_ROUTE = 'floor (bare hero)';
-
-/** @param {number[]} values */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 /** @param {string} url @param {number} port @param {'mobile' | 'desktop'} preset */
 async function auditOnce(url, port, preset) {
@@ -208,6 +204,8 @@ const targets = [
 ];
 /** @type {Map<string, Run[]>} */
 const runsByKey = new Map();
+/** @type {Map<string, number[]>} */
+let interactions = new Map();
 try {
   // One discarded run: the first audit in a fresh browser pays its start-up costs.
   await auditOnce(`${floor.url}/`, chrome.port, 'mobile');
@@ -220,6 +218,7 @@ try {
       }
     }
   }
+  interactions = await measureInteractions(site.url, chrome.port, RUNS);
 } finally {
   await chrome.kill();
   await site.close();
@@ -283,6 +282,23 @@ for (const preset of PRESETS) {
   console.log(`\n${preset} (Lighthouse ${preset} preset, simulated throttling), median of ${RUNS} run(s):`);
   console.log(formatColumns(table));
 }
+
+console.log(
+  '\nWhat each route loads (KB gzip): JavaScript before interaction and at the first act, inline scripts, CSS, HTML',
+);
+/** @param {(typeof bundle)[number]} b */
+const sizes = (b) =>
+  [b.jsGzipKb, b.onActGzipKb, b.inlineGzipKb, b.cssGzipKb, b.htmlGzipKb].map((kb) => kb.toFixed(1));
+console.log(
+  formatColumns([
+    ['route', 'JS', 'on act', 'inline', 'CSS', 'HTML'],
+    ...bundle.map((b) => [b.route, ...sizes(b)]),
+  ]),
+);
+
+console.log(`\nInteraction to next paint, phone profile (CPU 4×), median of ${RUNS} visit(s):`);
+const acts = [...interactions].map(([key, ms]) => [...key.split('\t'), median(ms).toFixed(0), ms.join(' ')]);
+console.log(formatColumns([['route', 'act', 'INP ms', 'runs (ms)'], ...acts]));
 
 const jsTargetRoutes = targets.filter((target) => target.jsTarget).map((target) => target.route);
 console.log(

@@ -2,16 +2,13 @@
 /**
  * What each prerendered route downloads before interaction, gzipped: the entry script, its boot
  * list (fetched after first paint to hydrate), everything those import statically, and any
- * stylesheets. Used by tests/e2e/prerender.spec.ts's ceiling check and `npm run bench`; `node
- * scripts/bench/bundle-report.mjs [dist/client]` prints it and fails when a route is over its ceiling.
+ * stylesheets. Used by tests/e2e/prerender.spec.ts's ceiling check and `npm run bench`, which prints it.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/** The target for JavaScript (gzip) a route loads before interaction (issue 6). */
-const JS_BEFORE_INTERACTION_BUDGET_KB = 90;
 /**
  * What `npm test` enforces per route kind (src/config/site.ts). A page that waits for its visitor
  * loads nothing before its visitor acts (issue 57, scripts/vite-plugins/boot-loader.ts), schools
@@ -122,53 +119,12 @@ export async function measureRoutes(distDir, table) {
   return reports;
 }
 
+/** The middle value (the upper of two). @param {number[]} values */
+export const median = (values) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
 /** Rows of cells as aligned columns (the first row the headers). @param {string[][]} rows */
 export function formatColumns(rows) {
   const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')).join('\n');
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const reports = await measureRoutes(process.argv[2] ?? 'dist/client', await loadRouteTable());
-  console.log(
-    formatColumns([
-      [
-        'route',
-        'kind',
-        'JS KB gz',
-        'ceiling',
-        'on act KB gz',
-        'inline KB gz',
-        'CSS KB gz',
-        'HTML KB gz',
-        'JS files',
-      ],
-      ...reports.map((r) => [
-        r.route,
-        r.kind,
-        r.jsGzipKb.toFixed(1),
-        String(r.ceilingKb),
-        r.onActGzipKb.toFixed(1),
-        r.inlineGzipKb.toFixed(2),
-        r.cssGzipKb.toFixed(1),
-        r.htmlGzipKb.toFixed(1),
-        String(r.jsFiles.length),
-      ]),
-    ]),
-  );
-  const overTarget = reports.filter((r) => r.jsGzipKb > JS_BEFORE_INTERACTION_BUDGET_KB);
-  if (overTarget.length > 0) {
-    console.log(
-      `Over the ${JS_BEFORE_INTERACTION_BUDGET_KB} KB target: ${overTarget.map((r) => r.route).join(', ')}`,
-    );
-  }
-  const overCeiling = reports.filter(
-    (r) => r.jsGzipKb > r.ceilingKb || (r.waits && r.inlineGzipKb > INLINE_SCRIPT_CEILING_KB),
-  );
-  if (overCeiling.length > 0) {
-    console.error(
-      `Over the ceiling of their kind: ${overCeiling.map((r) => `${r.route} (${r.kind}, ${r.ceilingKb} KB; inline ${INLINE_SCRIPT_CEILING_KB} KB)`).join(', ')}`,
-    );
-    process.exitCode = 1;
-  }
 }
