@@ -31,6 +31,3 @@ export const WAITS_FOR_VISITOR_ATTRIBUTE = 'data-waits-for-visitor';
 
 /** On a part that needs the app (a form, the carousel): nearing the viewport, it loads the app. */
 export const WAKES_APP_ATTRIBUTE = 'data-wakes-app';
-
-/** The mark as JSX attributes. */
-export const WAKES_APP = { [WAKES_APP_ATTRIBUTE]: '' } as const;

@@ -12,7 +12,7 @@ import type { Testimonial } from '#src/content/types.ts';
 import { prefersReducedMotion } from '#src/lib/scroll.ts';
 import { useNearViewport } from '#src/lib/use-near-viewport.ts';
 import '#src/styles/carousel.css';
-import { WAKES_APP } from '#src/lib/page-marks.ts';
+import { WAKES_APP_ATTRIBUTE } from '#src/lib/page-marks.ts';
 
 type TestimonialCarouselProps = {
   readonly heading: string;
@@ -87,7 +87,7 @@ export function TestimonialCarousel({ heading, testimonials, headingId }: Testim
   return (
     <section
       ref={sectionRef}
-      {...WAKES_APP}
+      {...{ [WAKES_APP_ATTRIBUTE]: '' }}
       className="section testimonial-carousel"
       aria-labelledby={headingId}
       aria-roledescription="carousel"
