@@ -53,7 +53,7 @@ export async function prerenderAll(): Promise<PrerenderedPage[]> {
     html: renderAt(route === NOT_FOUND_ROUTE ? '/404' : route.path, <App />),
     modulePath: modulePathOf(route),
     isStatic: 'isStatic' in route.Page && route.Page.isStatic,
-    waitsForVisitor: route.kind === 'content',
+    waitsForVisitor: !route.bootsAfterPaint,
   }));
 }
 

@@ -3,8 +3,9 @@
  * would fetch those while it parses the HTML, so the first paint would share the phone's connection
  * (and, in Lighthouse's model, wait) on code that only hydrates what is on screen. One inline script
  * waits for the first contentful paint, then preloads the page's whole boot list at once and imports
- * the entry; the same on every page of a kind, so the CSP allows it by two hashes. A text page waits
- * for its visitor's first act instead (docs/decisions/0020-text-pages-wait-for-the-visitor.md).
+ * the entry; the same on every page of a kind, so the CSP allows it by two hashes. The other pages
+ * wait for their visitor's first act instead, or for a part that needs the app to near the viewport
+ * (docs/decisions/0020-text-pages-wait-for-the-visitor.md).
  * `vite` (dev) keeps index.html's.
  */
 import { minifySync } from 'vite';
@@ -18,6 +19,7 @@ import {
   HEADER_SCROLLED,
   HYDRATED_ATTRIBUTE,
   WAITS_FOR_VISITOR_ATTRIBUTE,
+  WAKES_APP_ATTRIBUTE,
 } from '#src/lib/page-marks.ts';
 
 /** id of the JSON list of modules the loader preloads right after first paint. */
@@ -29,17 +31,21 @@ export const BOOT_MODULES_ID = 'boot-modules';
  */
 export const FIRST_PAINT_WAIT_MS = 5000;
 
+/**
+ * How near the viewport a part that needs the app (a form, the carousel) boots it: far enough ahead
+ * that a visitor scrolling on a slow phone finds it taken over, short of the schools page's first
+ * screen (Lighthouse's load stays free of the framework).
+ */
+export const WAKE_MARGIN = '600px 0px';
+
 /** The entry's module script, as Vite writes it into the built index.html (crossorigin) or not. */
 const ENTRY_SCRIPT_PATTERN = /\s*<script type="module"(?: crossorigin)? src="([^"]+)"><\/script>/;
 
 /** The manifest link: Chrome fetches it as the page loads, for installing only; the loader adds it later. */
 const MANIFEST_LINK_PATTERN = /\s*<link rel="manifest" href="([^"]+)" \/>/;
 
-/** Keys that only scroll the page (or are modifiers): pressing them is reading, not acting. */
-const READING_KEYS = [
-  ...[' ', 'PageDown', 'PageUp', 'ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End'],
-  ...['Shift', 'Control', 'Alt', 'Meta'],
-];
+/** Keys that only scroll the page (Space, Page Up and Down, the arrows, Home, End) or are modifiers: reading, not acting. */
+const READING_KEYS = /^( |Page|Arrow|Home|End|Shift|Control|Alt|Meta)/;
 
 /** A page that waits for its visitor: the analytics module the script loads (with consent) alone. */
 export interface WaitingPage {
@@ -51,9 +57,11 @@ const json = JSON.stringify;
 /**
  * Before the app loads on a page that waits for its visitor: the header's translucency past its
  * threshold, the footer's year, 'Cookie settings', the banner's choice stored, and with consent the
- * analytics module alone, counting this history entry's page view once (src/lib/analytics.ts). The
- * first act (a click on a control other than a link, the menu's toggle or these; a key other than a
- * reading key; keyboard focus on a control) boots the app, which then replays that act's clicks and
+ * analytics module alone, counting this history entry's page view once (src/lib/analytics.ts);
+ * Escape closes the phone menu at once. The first act (a click on a
+ * control other than a link, the menu's toggle or these; a key other than a reading key; keyboard
+ * focus on a control), or after the first paint a part that needs the app coming within
+ * `WAKE_MARGIN` of the viewport (`wake`), boots the app, which then replays the act's clicks and
  * keys; if the app fails to load, a click it should have handled reloads the page.
  */
 function waitingScript({ analyticsHref }: WaitingPage): string {
@@ -63,8 +71,8 @@ function waitingScript({ analyticsHref }: WaitingPage): string {
     'h.setAttribute(W,"");',
     'function app(){return h.getAttribute(H)==="true"}',
     `var header=d.querySelector(${attribute(HEADER_SCROLLED.attribute)});`,
-    `function onScroll(){var s=window.scrollY>${HEADER_SCROLL_THRESHOLD_PX};header.classList.toggle(${json(HEADER_SCROLLED.className)},s);header.setAttribute(${json(HEADER_SCROLLED.attribute)},String(s))}`,
-    'if(header){onScroll();window.addEventListener("scroll",function(){app()||onScroll()},{passive:true})}',
+    `function onScroll(){var s=scrollY>${HEADER_SCROLL_THRESHOLD_PX};header.classList.toggle(${json(HEADER_SCROLLED.className)},s);header.setAttribute(${json(HEADER_SCROLLED.attribute)},String(s))}`,
+    'if(header){onScroll();addEventListener("scroll",function(){app()||onScroll()},{passive:true})}',
     `var year=d.querySelector(${attribute(CURRENT_YEAR_ATTRIBUTE)});`,
     'if(year)year.textContent=year.textContent.replace(/\\d{4}/,new Date().getFullYear());',
     'function count(){',
@@ -74,7 +82,7 @@ function waitingScript({ analyticsHref }: WaitingPage): string {
     'try{localStorage.getItem(K)==="granted"&&count()}catch(e){}',
     'function act(replay){if(replay)replays.push(replay);boot()}',
     'd.addEventListener("click",function(e){',
-    'var t=e.target;if(app()||!t.closest)return;',
+    'var t=e.target;if(app())return;',
     'var choice=t.closest("["+C+"]");',
     'if(choice){var c=choice.getAttribute(C);try{localStorage.setItem(K,c)}catch(x){}h.removeAttribute(O);',
     'if(c==="granted")count();else if(analytics)analytics.then(function(m){m.disableAnalytics()});return}',
@@ -82,21 +90,25 @@ function waitingScript({ analyticsHref }: WaitingPage): string {
     'var b=t.closest("button,input,select,textarea,label");',
     'if(b){clicked=true;act(b.matches("button[type=button]")&&function(){b.click()})}',
     '},true);',
-    `var reading=${json(READING_KEYS)};`,
     'd.addEventListener("keydown",function(e){',
-    'if(app()||reading.indexOf(e.key)>=0)return;',
-    'var t=e.target,k=e.key;act(function(){t.dispatchEvent(new KeyboardEvent("keydown",{key:k,bubbles:true}))})',
+    `if(app()||${String(READING_KEYS)}.test(e.key))return;`,
+    'var t=e.target,k=e.key,menu=d.querySelector("header details[open]");',
+    'if(k==="Escape"&&menu){menu.open=false;menu.firstElementChild.focus()}',
+    'act(function(){t.dispatchEvent(new KeyboardEvent("keydown",{key:k,bubbles:true}))})',
     '},true);',
-    'd.addEventListener("focusin",function(e){app()||!e.target.matches||!e.target.matches(":focus-visible")||act()},true);',
-    'new MutationObserver(function(r,o){if(!app())return;o.disconnect();h.removeAttribute(W);for(var i=0;i<replays.length;i++)replays[i]&&replays[i]()}).observe(h,{attributes:true,attributeFilter:[H]});',
+    'd.addEventListener("focusin",function(e){app()||!e.target.matches(":focus-visible")||act()},true);',
+    'new MutationObserver(function(r,o){if(!app())return;o.disconnect();h.removeAttribute(W);for(var i=0;i<replays.length;i++)replays[i]()}).observe(h,{attributes:true,attributeFilter:[H]});',
+    `function wake(){var parts=d.querySelectorAll(${attribute(WAKES_APP_ATTRIBUTE)}),I=window.IntersectionObserver;if(!I)return;`,
+    `var near=new I(function(entries){for(var i=0;i<entries.length;i++)if(entries[i].isIntersecting){near.disconnect();boot()}},{rootMargin:${json(WAKE_MARGIN)}});`,
+    'for(var i=0;i<parts.length;i++)near.observe(parts[i])}',
   ].join('');
 }
 
 /**
  * The inline loader for an entry module: ES5 apart from import(), which every browser that runs the
  * site's modules supports. After the first paint (up to `FIRST_PAINT_WAIT_MS`) it boots the app, or
- * on a page that waits for its visitor (`waiting`) only adds the manifest link and boots on the first
- * act. A failure to load is left to the console, as with a module script.
+ * on a page that waits for its visitor (`waiting`) adds the manifest link and watches the parts that
+ * need the app. A failure to load is left to the console, as with a module script.
  */
 export function bootLoaderScript(
   entryHref: string,
@@ -114,17 +126,17 @@ export function bootLoaderScript(
     'function boot(){',
     // Only a page that waits for its visitor calls it more than once (each act, until it loads).
     waiting ? 'if(started)return;started=true;' : '',
-    `var list=d.getElementById(${listId});`,
-    // The entry too: every module is a preload, fetched in parallel at low priority (the page has
-    // painted; its images come first), so none is a critical request chained from the document.
-    `var hrefs=(list?JSON.parse(list.textContent||"[]"):[]).concat(${json(entryHref)});`,
-    'for(var i=0;i<hrefs.length;i++){var l=d.createElement("link");l.rel="modulepreload";l.fetchPriority="low";l.href=hrefs[i];d.head.appendChild(l)}',
+    // The entry too: every module is a preload, fetched in parallel, so none is a critical request
+    // chained from the document; after the paint at low priority (its images come first), at a
+    // visitor's act or a part nearing the viewport at once.
+    `var hrefs=JSON.parse(d.getElementById(${listId}).textContent).concat(${json(entryHref)});`,
+    `for(var i=0;i<hrefs.length;i++){var l=d.createElement("link");l.rel="modulepreload";${waiting ? '' : 'l.fetchPriority="low";'}l.href=hrefs[i];d.head.appendChild(l)}`,
     waiting
       ? `import(${json(entryHref)}).catch(function(){started=false;clicked&&location.reload()});`
       : `import(${json(entryHref)});`,
     '}',
     'var done=false;',
-    `function painted(){if(done)return;done=true;${manifest}${waiting ? '' : 'boot()'}}`,
+    `function painted(){if(done)return;done=true;${manifest}${waiting ? 'wake()' : 'boot()'}}`,
     // After the paint's task, not inside it.
     'function soon(){setTimeout(painted,0)}',
     'var P=window.PerformanceObserver;',
@@ -136,7 +148,7 @@ export function bootLoaderScript(
     '}else requestAnimationFrame(soon);',
     '})(document)',
   ].join('');
-  // Every byte is in each page's first window (a text page's scripts are held to 1.5 KB gzip).
+  // Every byte is in each page's first window (a waiting page's scripts are held to 1.5 KB gzip).
   const { code, errors } = minifySync('boot-loader.js', script, { compress: { target: 'es2020' } });
   if (errors.length > 0) throw new Error(`The boot loader does not minify: ${errors[0]?.message ?? ''}`);
   return code.trim().replace(/;$/, '');

@@ -25,7 +25,7 @@ export interface PrerenderedPage {
   modulePath: string | null;
   /** The page keeps its prerendered markup when it hydrates: its chunk is not in its boot list. */
   isStatic: boolean;
-  /** A text page: it loads no JavaScript until its visitor acts (boot-loader.ts). */
+  /** It loads no JavaScript until its visitor acts, or a part that needs the app nears the viewport (boot-loader.ts). */
   waitsForVisitor: boolean;
 }
 

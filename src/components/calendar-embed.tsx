@@ -3,6 +3,7 @@ import { CALENDAR_FRAME_HEIGHT_PX } from '#src/config/constants.ts';
 import { CALENDAR, EXTERNAL_LINK_PROPS } from '#src/config/site.ts';
 import { useNearViewport } from '#src/lib/use-near-viewport.ts';
 import '#src/styles/schools.css';
+import { WAKES_APP_ATTRIBUTE } from '#src/lib/page-marks.ts';
 
 type CalendarEmbedProps = {
   readonly url?: string;
@@ -63,7 +64,7 @@ export function CalendarEmbed({
 
   return (
     <div className="calendar-embed">
-      <div ref={boxRef} className="calendar-embed__box" style={{ height }}>
+      <div ref={boxRef} className="calendar-embed__box" style={{ height }} {...{ [WAKES_APP_ATTRIBUTE]: '' }}>
         <p className="calendar-embed__placeholder" aria-hidden="true">
           The booking calendar appears here. If it does not, use the link below.
         </p>

@@ -55,6 +55,11 @@ type PageFields = {
   readonly onlyWith?: FeatureFlag;
   /** Its label in each navigation list that links to it, in table order. */
   readonly nav?: Readonly<Partial<Record<NavList, string>>>;
+  /**
+   * Starts the app right after its first paint instead of waiting for its visitor (issue 57): the
+   * home page, whose HTML leaves no room in the first window for the waiting script (docs/speed.md).
+   */
+  readonly bootsAfterPaint?: true;
 };
 
 export type RouteEntry = PageFields & ({ readonly kind: 'content' } | { readonly kind: 'interactive' });
@@ -72,6 +77,7 @@ export const ROUTES = {
     description: `${PRODUCT_NAME} is a safe, voice-led podcast app for children. Kids build confidence by creating their own podcasts, turning screen time into skill time.`,
     heading: HOME_HEADLINE,
     kind: 'interactive',
+    bootsAfterPaint: true,
     nav: { header: 'Home', mobile: 'Product', footerCompany: 'Home' },
   },
   schools: {

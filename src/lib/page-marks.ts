@@ -28,3 +28,6 @@ export const HYDRATED_ATTRIBUTE = 'data-hydrated';
 
 /** On <html> while a page waits for its visitor's first act before it loads the app. */
 export const WAITS_FOR_VISITOR_ATTRIBUTE = 'data-waits-for-visitor';
+
+/** On a part that needs the app (a form, the carousel): nearing the viewport, it loads the app. */
+export const WAKES_APP_ATTRIBUTE = 'data-wakes-app';

@@ -2,15 +2,16 @@ import type { Page } from '@playwright/test';
 import { MESSAGES } from '#src/config/messages.ts';
 import { CONSENT_TEXT } from '#src/content/consent.ts';
 import { FOOTER_TEXT } from '#src/content/footer.ts';
+import { SCHOOLS } from '#src/content/schools.ts';
 import { CONSENT_STORAGE_KEY, WAITS_FOR_VISITOR_ATTRIBUTE } from '#src/lib/page-marks.ts';
 import { expect, expectConsoleErrors, test, untilHydrated, untilReady } from './support/fixtures.ts';
 import { pageViews } from './support/page.ts';
 import { NOT_FOUND_PATH } from './support/routes.ts';
 
 /**
- * Issue 57: a text page loads no JavaScript until its visitor acts. Its inline script keeps the
- * header, the footer's year, 'Cookie settings' and the banner working; with consent it loads the
- * analytics module alone. The first act loads the app, which takes over (client-side navigation).
+ * Issue 57: a text page loads no JavaScript until its visitor acts (the schools page, nor until a
+ * part that needs the app nears the viewport). Its inline script keeps the header, the footer's
+ * year, 'Cookie settings' and the banner working; with consent it loads the analytics module alone. The first act loads the app, which takes over (client-side navigation).
  */
 
 /** The script requests the page makes (modules, their preloads, the analytics stand-in), as paths. */
@@ -34,6 +35,9 @@ const VIEWS = {
   privacy: ['/privacy', 'Privacy Policy | Podling'],
   terms: ['/terms', 'Terms & Conditions | Podling'],
 } as const satisfies Record<string, readonly [string, string]>;
+
+/** The schools page's quote section, far below its first screen. */
+const QUOTE_FORM_HEADING = SCHOOLS.quote.heading;
 
 const banner = (page: Page) => page.getByRole('region', { name: CONSENT_TEXT.heading });
 const waitsForVisitor = (page: Page) =>
@@ -174,4 +178,42 @@ test.describe('the first act', () => {
     await expect(page.getByRole('heading', { level: 1, name: /podcast/i })).toBeVisible();
     expectConsoleErrors(consoleErrors, /status of 404|Failed to fetch|ERR_FAILED/);
   });
+});
+
+test('Escape, before the app loads, closes the phone menu at once and gives its toggle focus', async ({
+  page,
+  network,
+}) => {
+  void network;
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('/terms');
+  await untilReady(page);
+  const toggle = page.locator('summary.site-header__menu-button');
+  await toggle.click();
+  await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
+  // The app is held back: only the page's own script can answer.
+  await page.route(/\/assets\/index-[\w-]+\.js$/, () => undefined);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
+  await expect(toggle).toBeFocused();
+  expect(await waitsForVisitor(page)).toBe(true);
+});
+
+test('the schools page loads no script until its carousel or form nears the viewport, then the app on its own', async ({
+  page,
+  network,
+}) => {
+  void network;
+  await page.setViewportSize({ width: 390, height: 800 });
+  const scripts = watchScripts(page);
+  await page.goto('/schools');
+  await untilReady(page);
+  expect(await waitsForVisitor(page)).toBe(true);
+  // Scrolling through the first screens (the hero, the video, the benefits) is reading.
+  await page.mouse.wheel(0, 600);
+  await expect(page.locator('header.site-header')).toHaveAttribute('data-scrolled', 'true');
+  expect(scripts).toEqual([]);
+  await page.getByRole('heading', { name: QUOTE_FORM_HEADING }).scrollIntoViewIfNeeded();
+  await untilHydrated(page);
+  expect(scripts.filter((path) => APP_CODE.test(path)).length).toBeGreaterThan(0);
 });

@@ -4,6 +4,7 @@ import {
   BOOT_MODULES_ID,
   bootLoaderScript,
   FIRST_PAINT_WAIT_MS,
+  WAKE_MARGIN,
   withBootLoader,
 } from '#scripts/vite-plugins/boot-loader.ts';
 import { HEADER_SCROLL_THRESHOLD_PX } from '#src/config/constants.ts';
@@ -158,6 +159,10 @@ describe('a page that waits for its visitor', () => {
   // A document of each test's own: a script's listeners stay on the document it ran in.
   let doc = document;
 
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   beforeEach(() => {
     imports = [];
     failEntry = false;
@@ -166,7 +171,10 @@ describe('a page that waits for its visitor', () => {
     localStorage.clear();
     doc = document.implementation.createHTMLDocument('About Us | Podling');
     doc.body.innerHTML = `
-      <header class="site-header" ${marks.HEADER_SCROLLED.attribute}="false"></header>
+      <header class="site-header" ${marks.HEADER_SCROLLED.attribute}="false">
+        <details open><summary>Open menu</summary><a href="/about">About</a></details>
+      </header>
+      <form ${marks.WAKES_APP_ATTRIBUTE}=""></form>
       <button type="button" id="app-button">Back to Home</button>
       <p ${marks.CURRENT_YEAR_ATTRIBUTE}="">© 2020 Podling Ltd. All rights reserved.</p>
       <button type="button" ${marks.COOKIE_SETTINGS_ATTRIBUTE}="">Cookie settings</button>
@@ -232,6 +240,51 @@ describe('a page that waits for its visitor', () => {
     click(`[${marks.CONSENT_CHOICE_ATTRIBUTE}="denied"]`);
     await settle();
     expect(analytics.disableAnalytics).toHaveBeenCalledTimes(1);
+  });
+
+  it('Escape closes the phone menu at once, then boots the app', () => {
+    run();
+    const menu = doc.querySelector('details')!;
+    key('Escape');
+    expect(menu.open).toBe(false);
+    expect(imports).toEqual([ENTRY]);
+  });
+
+  it('after the first paint, a part that needs the app coming near the viewport boots it once', () => {
+    const watched: { callback: IntersectionObserverCallback; margin?: string; targets: Element[] }[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        private readonly entry: (typeof watched)[number];
+        constructor(callback: IntersectionObserverCallback, options?: IntersectionObserverInit) {
+          this.entry = { callback, margin: options?.rootMargin, targets: [] };
+          watched.push(this.entry);
+        }
+        observe(target: Element) {
+          this.entry.targets.push(target);
+        }
+        disconnect() {
+          this.entry.targets = [];
+        }
+      },
+    );
+    const near = (isIntersecting: boolean) => {
+      for (const { callback, targets } of watched)
+        callback(
+          targets.map((target) => ({ target, isIntersecting }) as IntersectionObserverEntry),
+          {} as IntersectionObserver,
+        );
+    };
+    vi.useFakeTimers();
+    run();
+    expect(watched).toEqual([]);
+    vi.advanceTimersByTime(FIRST_PAINT_WAIT_MS);
+    expect(watched.map(({ margin, targets }) => [margin, targets.length])).toEqual([[WAKE_MARGIN, 1]]);
+    near(false);
+    expect(imports).toEqual([]);
+    near(true);
+    near(true);
+    expect(imports).toEqual([ENTRY]);
   });
 
   it('with consent stored, counts the page view on load', async () => {

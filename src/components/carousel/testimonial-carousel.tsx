@@ -12,6 +12,7 @@ import type { Testimonial } from '#src/content/types.ts';
 import { prefersReducedMotion } from '#src/lib/scroll.ts';
 import { useNearViewport } from '#src/lib/use-near-viewport.ts';
 import '#src/styles/carousel.css';
+import { WAKES_APP_ATTRIBUTE } from '#src/lib/page-marks.ts';
 
 type TestimonialCarouselProps = {
   readonly heading: string;
@@ -86,6 +87,7 @@ export function TestimonialCarousel({ heading, testimonials, headingId }: Testim
   return (
     <section
       ref={sectionRef}
+      {...{ [WAKES_APP_ATTRIBUTE]: '' }}
       className="section testimonial-carousel"
       aria-labelledby={headingId}
       aria-roledescription="carousel"

@@ -17,6 +17,7 @@ import { submitQuoteRequest, type SubmitResult } from '#src/lib/forms/send-form.
 import { OTHER_USE_CASE_ID, type UseCaseId, USE_CASE_OPTIONS, postedUseCases } from './use-cases.ts';
 import { QUOTE_FORM, type QuotePosted } from '#src/lib/forms/forms.ts';
 import { toast } from '#src/lib/toast.ts';
+import { WAKES_APP_ATTRIBUTE } from '#src/lib/page-marks.ts';
 
 /** Ids of the quote form's fields, for labels, tests and in-page focus. */
 export const QUOTE_FIELD_IDS = {
@@ -196,6 +197,7 @@ export function QuoteForm({
   return (
     <form
       ref={formRef}
+      {...{ [WAKES_APP_ATTRIBUTE]: '' }}
       className="quote-form"
       {...nativeFormAttributes(QUOTE_FORM, native)}
       noValidate
