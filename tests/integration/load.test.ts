@@ -10,7 +10,9 @@ import { type Emulator, storageOptions, useEmulator } from './support/emulator.t
 // visitor at once, with repeats of earlier addresses as typed again; fewer visitors, a raised
 // limit and short bounds so it fits in the integration run.
 describe('storage layer under load', () => {
-  const BOUND_MS = 6_000;
+  // The visitor's bound, ample for 35 visitors at 20 requests a second (about 2 s on a quiet
+  // machine) even on a loaded one: the test is of what is stored and answered, not of speed.
+  const BOUND_MS = 20_000;
 
   it('answers every visitor within the bound, loses nothing and stores each address once', async () => {
     const report = await runRush({
