@@ -77,7 +77,6 @@ export const ROUTES = {
     description: `${PRODUCT_NAME} is a safe, voice-led podcast app for children. Kids build confidence by creating their own podcasts, turning screen time into skill time.`,
     heading: HOME_HEADLINE,
     kind: 'interactive',
-    bootsAfterPaint: true,
     nav: { header: 'Home', mobile: 'Product', footerCompany: 'Home' },
   },
   schools: {
