@@ -54,10 +54,11 @@ export default defineConfig({
               groups: [
                 // One small chunk: what the entry needs first (Vite's preload helper) and what the
                 // analytics module needs (a text page loads it alone, with consent, before the app:
-                // scripts/vite-plugins/boot-loader.ts), so analytics imports nothing of the shell.
+                // scripts/vite-plugins/boot-loader.ts, and the page marks it reads), so analytics
+                // imports nothing of the shell.
                 {
                   name: 'settings',
-                  test: /vite[\\/]preload-helper|src[\\/]config[\\/](settings|constants)\.ts/,
+                  test: /vite[\\/]preload-helper|src[\\/](config[\\/](settings|constants)|lib[\\/]page-marks)\.ts/,
                 },
                 {
                   name: 'framework',

@@ -22,6 +22,7 @@ import { PRODUCT_NAME } from './config/site.ts';
 import { QuoteAnswerPage } from './features/quote/quote-answer-page.tsx';
 import { WaitlistAnswerPage } from './features/waitlist/waitlist-answer-page.tsx';
 import { EmailLinkPage } from './features/email-links/email-link-page.tsx';
+import formStateStyles from './styles/form-states.css?inline';
 import globalStyles from './styles/global.css?inline';
 import storeButtonStyles from './styles/home.css?inline';
 import linkPageStyles from './styles/link-page.css?inline';
@@ -97,6 +98,7 @@ export function renderFormTemplate(form: FormName): { head: string; html: string
   const head = [
     `<title>${regionStart(FORM_ANSWER_REGION_ATTRIBUTE, 'error')}Error: ${regionEnd(FORM_ANSWER_REGION_ATTRIBUTE, 'error')}${title}</title>`,
     '<meta name="robots" content="noindex" />',
+    `<style>${formStateStyles.replace(/<\/style/gi, '<\\/style')}</style>`,
   ].join('\n    ');
   return { head, html: renderAt(FORMS[form].path, <Layout>{answer.page(backHref)}</Layout>) };
 }

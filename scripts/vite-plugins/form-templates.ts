@@ -26,7 +26,8 @@ export function assembleFormTemplate(
   styles: string,
 ): string {
   const html = withoutBoot(indexHtml)
-    .replace('<!--app-head-->', () => [rendered.head, styles].filter(Boolean).join('\n    '))
+    // The page's styles first: the template's own (a form's states, in its head) win a tie.
+    .replace('<!--app-head-->', () => [styles, rendered.head].filter(Boolean).join('\n    '))
     .replace('<!--app-html-->', () => rendered.html);
   if (/<script\b/i.test(html)) throw new Error('A form answer template must carry no script');
   return html;

@@ -29,7 +29,9 @@ export function contentSecurityPolicy(
   // Relay mode: the page only ever talks to its own origin for storage.
   const storage = settings.storageMode === 'direct' ? [new URL(settings.airtableEndpointUrl).origin] : [];
   const gaScript = new URL(settings.gaScriptUrl).origin;
-  const analytics = [gaScript, ...GA_COLLECT_HOSTS];
+  // Not repeated where a collect host's wildcard already covers it (https://*.googletagmanager.com).
+  const covered = GA_COLLECT_HOSTS.some((host) => gaScript.endsWith(host.replace('https://*', '')));
+  const analytics = covered ? GA_COLLECT_HOSTS : [gaScript, ...GA_COLLECT_HOSTS];
   // Fonts, media and the manifest fall back to default-src ('self'): not repeated, since every
   // byte of the header counts against the home page's first window (docs/speed.md).
   const directives = [

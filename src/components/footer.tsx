@@ -29,7 +29,12 @@ export function Footer({
     <footer className="site-footer">
       <div className="site-footer__inner">
         <div className="site-footer__brand">
-          <Link to={ROUTE_PATHS.home} className="site-footer__logo" aria-label={`${PRODUCT_NAME} home`}>
+          <Link
+            to={ROUTE_PATHS.home}
+            discover="none"
+            className="site-footer__logo"
+            aria-label={`${PRODUCT_NAME} home`}
+          >
             <LogoMark size={40} />
             <span aria-hidden="true">{PRODUCT_NAME}</span>
           </Link>

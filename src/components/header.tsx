@@ -78,7 +78,12 @@ export function Header({ schoolsPageOn = flags.SCHOOLS_PAGE }: { schoolsPageOn?:
       {...{ [HEADER_SCROLLED.attribute]: scrolled }}
     >
       <div className="site-header__inner">
-        <Link to={ROUTE_PATHS.home} className="site-header__brand" aria-label={HEADER_TEXT.homeLink}>
+        <Link
+          to={ROUTE_PATHS.home}
+          discover="none"
+          className="site-header__brand"
+          aria-label={HEADER_TEXT.homeLink}
+        >
           <LogoMark />
           <span aria-hidden="true">{PRODUCT_NAME}</span>
         </Link>

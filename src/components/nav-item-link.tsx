@@ -19,7 +19,7 @@ export function NavItemLink({ item, className, onNavigate }: Props) {
     );
   }
   return (
-    <NavLink className={className} to={item.to} end onClick={onNavigate}>
+    <NavLink className={className} to={item.to} discover="none" end onClick={onNavigate}>
       {item.label}
     </NavLink>
   );

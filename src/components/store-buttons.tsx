@@ -2,6 +2,7 @@ import type { MouseEvent } from 'react';
 import { flags } from '#src/config/flags.ts';
 import { EXTERNAL_LINK_PROPS, LINKS } from '#src/config/site.ts';
 import type { StoreClickLocation, StorePlatform } from '#src/lib/analytics.ts';
+import { STORE_BUTTON_CLASSES, WAKES_APP_ATTRIBUTE } from '#src/lib/page-marks.ts';
 import '#src/styles/home.css';
 
 const STORE_BUTTON_TEXT = {
@@ -19,7 +20,8 @@ export type StoreButtonsProps = {
   location?: StoreClickLocation;
   /**
    * Runs after the click is recorded; call `event.preventDefault()` to stay on the page
-   * (the iOS-issue popup does this to explain the problem first).
+   * (the iOS-issue popup does this to explain the problem first). The buttons then need the app:
+   * on a page that waits for its visitor, they load it as they near the viewport.
    */
   onAppStoreClick?: (event: MouseEvent<HTMLAnchorElement>) => void;
   className?: string;
@@ -67,7 +69,7 @@ function StoreLink({ platform, href, location, onClick }: StoreLinkProps) {
   };
   return (
     <a
-      className={`store-button store-button--${platform === 'iOS' ? 'app-store' : 'google-play'}`}
+      className={`store-button ${STORE_BUTTON_CLASSES[platform]}`}
       href={href}
       {...EXTERNAL_LINK_PROPS}
       onClick={handleClick}
@@ -92,7 +94,10 @@ export function StoreButtons({
 }: StoreButtonsProps) {
   if (!appStoreButton && !googlePlayButton) return null;
   return (
-    <ul className={['store-buttons', className].filter(Boolean).join(' ')}>
+    <ul
+      className={['store-buttons', className].filter(Boolean).join(' ')}
+      {...(onAppStoreClick ? { [WAKES_APP_ATTRIBUTE]: '' } : {})}
+    >
       {appStoreButton ? (
         <li>
           <StoreLink platform="iOS" href={LINKS.appStore} location={location} onClick={onAppStoreClick} />

@@ -15,7 +15,12 @@ export function WaitlistLink({ className, children, onNavigate }: WaitlistLinkPr
     if (onHome && scrollToElementId(WAITLIST_ANCHOR_ID)) event.preventDefault();
   };
   return (
-    <Link className={className} to={`${ROUTE_PATHS.home}#${WAITLIST_ANCHOR_ID}`} onClick={handleClick}>
+    <Link
+      className={className}
+      discover="none"
+      to={`${ROUTE_PATHS.home}#${WAITLIST_ANCHOR_ID}`}
+      onClick={handleClick}
+    >
       {children}
     </Link>
   );

@@ -56,8 +56,9 @@ type PageFields = {
   /** Its label in each navigation list that links to it, in table order. */
   readonly nav?: Readonly<Partial<Record<NavList, string>>>;
   /**
-   * Starts the app right after its first paint instead of waiting for its visitor (issue 57): the
-   * home page, whose HTML leaves no room in the first window for the waiting script (docs/speed.md).
+   * Starts the app right after its first paint instead of waiting for its visitor (issue 57): for a
+   * page whose first screen needs the app. None now (the home page waits since it made room in its
+   * first window for the waiting script: docs/speed.md).
    */
   readonly bootsAfterPaint?: true;
 };
@@ -77,7 +78,6 @@ export const ROUTES = {
     description: `${PRODUCT_NAME} is a safe, voice-led podcast app for children. Kids build confidence by creating their own podcasts, turning screen time into skill time.`,
     heading: HOME_HEADLINE,
     kind: 'interactive',
-    bootsAfterPaint: true,
     nav: { header: 'Home', mobile: 'Product', footerCompany: 'Home' },
   },
   schools: {

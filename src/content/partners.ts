@@ -1,10 +1,8 @@
 /**
  * The 'Supported by' strip. The names are invented placeholders, not real organisations or
- * trademarks: the owner replaces them (and the drawn marks) with the real supporters' artwork.
+ * trademarks: the owner replaces them, and their logos in public/images/supporters/ (greys only,
+ * 200 × 56, one file per id), with the real supporters' artwork.
  */
-
-/** Which simple drawn mark sits to the left of a wordmark. */
-export type PartnerMark = 'rings' | 'leaf' | 'peak' | 'page' | 'cloud';
 
 export type Partner = {
   readonly id: string;
@@ -13,9 +11,8 @@ export type Partner = {
   readonly kind: string;
   /** Accessible name of the logo: '<name>, <kind>'. */
   readonly alt: string;
-  /** Wordmark: a bold first line and an optional smaller second line. */
-  readonly wordmark: readonly [string] | readonly [string, string];
-  readonly mark: PartnerMark;
+  /** The logo's file, loaded lazily (out of the home page's first window). */
+  readonly src: string;
   /** Intrinsic size in CSS pixels, so the strip never shifts while it loads. */
   readonly width: number;
   readonly height: number;
@@ -23,38 +20,14 @@ export type Partner = {
 
 const LOGO_SIZE = { width: 200, height: 56 } as const;
 
-function partner(
-  id: string,
-  name: string,
-  kind: string,
-  wordmark: Partner['wordmark'],
-  mark: PartnerMark,
-): Partner {
-  return { id, name, kind, alt: `${name}, ${kind}`, wordmark, mark, ...LOGO_SIZE };
+function partner(id: string, name: string, kind: string): Partner {
+  return { id, name, kind, alt: `${name}, ${kind}`, src: `/images/supporters/${id}.svg`, ...LOGO_SIZE };
 }
 
 export const PARTNERS: readonly Partner[] = [
-  partner(
-    'northern-research-fund',
-    'Northern Research Fund',
-    'research funding body',
-    ['Northern', 'Research Fund'],
-    'rings',
-  ),
-  partner('wrenfield-impact', 'Wrenfield Impact', 'impact investor', ['Wrenfield', 'Impact'], 'leaf'),
-  partner(
-    'ascent-founders-programme',
-    'Ascent Founders Programme',
-    'startup leadership programme',
-    ['Ascent', 'Founders Programme'],
-    'peak',
-  ),
-  partner('startup-lantern', 'Startup Lantern', 'startups magazine', ['Startup', 'Lantern Magazine'], 'page'),
-  partner(
-    'fenmoor-cirrolite',
-    'Fenmoor University and Cirrolite Cloud',
-    'university and cloud partnership',
-    ['Fenmoor University', 'with Cirrolite Cloud'],
-    'cloud',
-  ),
+  partner('northern-research-fund', 'Northern Research Fund', 'research funding body'),
+  partner('wrenfield-impact', 'Wrenfield Impact', 'impact investor'),
+  partner('ascent-founders-programme', 'Ascent Founders Programme', 'startup leadership programme'),
+  partner('startup-lantern', 'Startup Lantern', 'startups magazine'),
+  partner('fenmoor-cirrolite', 'Fenmoor University and Cirrolite Cloud', 'university and cloud partnership'),
 ];

@@ -9,6 +9,7 @@ import {
   DEFAULT_ANALYTICS_TRANSPORT,
   type AnalyticsTransport,
 } from '#src/config/constants.ts';
+import { STORE_BUTTON_CLASSES, WAITS_FOR_VISITOR_ATTRIBUTE } from './page-marks.ts';
 
 import type ReactGA from 'react-ga4';
 
@@ -185,3 +186,18 @@ export function trackStoreClick(platform: StorePlatform, location: StoreClickLoc
     },
   });
 }
+
+/**
+ * A store button clicked before the app has taken over a page that waits for its visitor
+ * (decision 20) has no handler of its own yet: its event is sent from here, where the page's
+ * inline script loaded this module with consent. Only the hero's buttons are there without the
+ * app (the popup's need it).
+ */
+function countStoreClickBeforeTheApp({ target }: MouseEvent): void {
+  if (!document.documentElement.hasAttribute(WAITS_FOR_VISITOR_ATTRIBUTE) || !(target instanceof Element))
+    return;
+  for (const platform of ['iOS', 'Android'] as const)
+    if (target.closest(`.${STORE_BUTTON_CLASSES[platform]}`)) void trackStoreClick(platform, 'hero_section');
+}
+
+if (typeof document !== 'undefined') document.addEventListener('click', countStoreClickBeforeTheApp, true);

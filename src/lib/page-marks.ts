@@ -29,5 +29,14 @@ export const HYDRATED_ATTRIBUTE = 'data-hydrated';
 /** On <html> while a page waits for its visitor's first act before it loads the app. */
 export const WAITS_FOR_VISITOR_ATTRIBUTE = 'data-waits-for-visitor';
 
+/**
+ * The store buttons' classes by platform: on a page that waits for its visitor, the analytics
+ * module (loaded with consent) counts a click on one before the app has taken over.
+ */
+export const STORE_BUTTON_CLASSES = {
+  iOS: 'store-button--app-store',
+  Android: 'store-button--google-play',
+} as const;
+
 /** On a part that needs the app (a form, the carousel): nearing the viewport, it loads the app. */
 export const WAKES_APP_ATTRIBUTE = 'data-wakes-app';

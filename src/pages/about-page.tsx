@@ -29,7 +29,7 @@ export function AboutPage() {
           {ABOUT.cta.heading}
         </h2>
         <p>{ABOUT.cta.body}</p>
-        <Link className="about-cta-link" to={ABOUT.cta.to}>
+        <Link className="about-cta-link" discover="none" to={ABOUT.cta.to}>
           {ABOUT.cta.linkText}
         </Link>
       </section>

@@ -104,7 +104,11 @@ export function HomePage({
               <h2 id={HOME_HEADING_IDS.schools}>{HOME.schoolsCard.heading}</h2>
               <p>{HOME.schoolsCard.body}</p>
             </div>
-            <Link className="button button--primary home-schools__button" to={HOME.schoolsCard.to}>
+            <Link
+              className="button button--primary home-schools__button"
+              discover="none"
+              to={HOME.schoolsCard.to}
+            >
               {HOME.schoolsCard.buttonLabel}
             </Link>
           </div>

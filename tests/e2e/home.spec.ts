@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
+import { CONSENT_STORAGE_KEY, WAITS_FOR_VISITOR_ATTRIBUTE } from '#src/lib/page-marks.ts';
 import { EMULATOR_URL, SITE_FLAGS_URL } from './support/config.mjs';
 import { addFault, expectOnlyTheFixedAddressSent, recordsFor, WAITLIST_TABLE } from './support/emulator.ts';
 import { expect, expectConsoleErrors, test } from './support/fixtures.ts';
@@ -176,6 +177,8 @@ test.describe('waitlist form', () => {
     await expect(page.getByText(TEXT.invalidEmail)).toBeVisible();
     await expect(emailField(page)).toHaveAttribute('aria-invalid', 'true');
     await expect(emailField(page)).toHaveAccessibleDescription(TEXT.invalidEmail);
+    // Marked by more than colour (the states' stylesheet, linked as the form mounts: not inline).
+    await expect(emailField(page)).toHaveCSS('border-top-width', '3px');
     await expect(submitButton(page)).toBeDisabled();
     await expectNoAxeViolations(page, 'error');
     const sent = watchStorageBodies(page);
@@ -309,6 +312,23 @@ test.describe('store buttons', () => {
       expect(click.transport_type).toBe('beacon');
       expect(click.event_category).toBe('App Download');
     }
+  });
+
+  test('a click before the app has loaded is recorded too, and loads no app', async ({ page, context }) => {
+    await stubStores(context);
+    await page.addInitScript((key) => window.localStorage.setItem(key, 'granted'), CONSENT_STORAGE_KEY);
+    await page.goto('/');
+    // The page's inline script loads the analytics module alone and counts the view.
+    await expect.poll(async () => (await pageViews(page)).length).toBe(1);
+    const [tab] = await Promise.all([page.waitForEvent('popup'), appStore(page).click()]);
+    await tab.close();
+    await expect.poll(() => storeClicks(page)).toHaveLength(1);
+    expect((await storeClicks(page)).map(({ platform, location }) => [platform, location])).toEqual([
+      ['iOS', 'hero_section'],
+    ]);
+    expect(
+      await page.evaluate((name) => document.documentElement.hasAttribute(name), WAITS_FOR_VISITOR_ATTRIBUTE),
+    ).toBe(true);
   });
 
   test('without consent nothing is recorded', async ({ page, context, visit, network }) => {

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { MESSAGES } from '#src/config/messages.ts';
 import { CONSENT_TEXT } from '#src/content/consent.ts';
 import { FOOTER_TEXT } from '#src/content/footer.ts';
+import { HOME } from '#src/content/home.ts';
 import { SCHOOLS } from '#src/content/schools.ts';
 import { CONSENT_STORAGE_KEY, WAITS_FOR_VISITOR_ATTRIBUTE } from '#src/lib/page-marks.ts';
 import { expect, expectConsoleErrors, test, untilHydrated, untilReady } from './support/fixtures.ts';
@@ -214,6 +215,32 @@ test('the schools page loads no script until its carousel or form nears the view
   await expect(page.locator('header.site-header')).toHaveAttribute('data-scrolled', 'true');
   expect(scripts).toEqual([]);
   await page.getByRole('heading', { name: QUOTE_FORM_HEADING }).scrollIntoViewIfNeeded();
+  await untilHydrated(page);
+  expect(scripts.filter((path) => APP_CODE.test(path)).length).toBeGreaterThan(0);
+});
+
+test('the home page loads no script while its first screens are read, then the app as its waitlist form nears the viewport', async ({
+  page,
+  network,
+}) => {
+  void network;
+  await page.setViewportSize({ width: 390, height: 800 });
+  const scripts = watchScripts(page);
+  await page.goto('/');
+  await untilReady(page);
+  expect(await waitsForVisitor(page)).toBe(true);
+  // The parts that need the app are watched from the first paint.
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+  // The hero, the schools card, the video: reading (the form is over 2,000 px down on a phone).
+  await page.mouse.wheel(0, 500);
+  await expect(page.locator('header.site-header')).toHaveAttribute('data-scrolled', 'true');
+  // Two frames and a task: time for the watcher to have seen the scroll and booted, had it to.
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done)))),
+  );
+  expect(await page.locator('link[rel="modulepreload"]').count()).toBe(0);
+  expect(scripts).toEqual([]);
+  await page.getByRole('heading', { name: HOME.waitlist.heading }).scrollIntoViewIfNeeded();
   await untilHydrated(page);
   expect(scripts.filter((path) => APP_CODE.test(path)).length).toBeGreaterThan(0);
 });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADULT_MIN_AGE, DATA_RETENTION_MONTHS, PARENTAL_CONSENT_UNDER_AGE } from '#src/config/constants.ts';
 import { COMPANY_NAME, CONTACT_EMAIL, PRODUCT_NAME, ROUTE_PATHS } from '#src/config/site.ts';
@@ -117,6 +119,13 @@ describe('partners', () => {
       expect(partner.height).toBeGreaterThan(0);
     }
     expect(new Set(PARTNERS.map((partner) => partner.id)).size).toBe(5);
+  });
+
+  it('has each logo as an SVG file in public/ of the size the page reserves for it', () => {
+    for (const partner of PARTNERS) {
+      const svg = readFileSync(join('public', partner.src), 'utf8');
+      expect(svg, partner.id).toContain(`width="${partner.width}" height="${partner.height}"`);
+    }
   });
 });
 

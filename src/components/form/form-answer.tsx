@@ -7,7 +7,7 @@ import {
   formAnswerValueToken,
   type FormAnswerRegion,
 } from '#src/lib/page-templates.ts';
-import '#src/styles/forms.css';
+import '#src/styles/form-states.css';
 
 // The pieces of a form's answer template, the page src/server/doors/form-answer.ts fills after a native
 // post. Rendered once at build time, never hydrated.

@@ -1,9 +1,19 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { MESSAGES } from '#src/config/messages.ts';
 import { toast } from '#src/lib/toast.ts';
 import type { SubmitResult } from '#src/lib/forms/send-form.ts';
 import { isHoneypotFilled } from './honeypot-field.tsx';
+// Only the address: what a form shows once used stays out of its page's first window (docs/speed.md).
+import statesStylesheetUrl from '#src/styles/form-states.css?url';
+import { whenIdleAfterLoad } from '#src/lib/when-idle-after-load.ts';
+
+function linkStatesStylesheet(): void {
+  if (document.querySelector(`link[href="${statesStylesheetUrl}"]`)) return;
+  document.head.append(
+    Object.assign(document.createElement('link'), { rel: 'stylesheet', href: statesStylesheetUrl }),
+  );
+}
 
 export type FormSubmitStatus = 'idle' | 'submitting' | 'done';
 
@@ -26,6 +36,8 @@ export type FormSubmitOptions = {
  */
 export function useFormSubmit({ honeypot, validate, send, onDone, failureLog }: FormSubmitOptions) {
   const [status, setStatus] = useState<FormSubmitStatus>('idle');
+  // Linked once per page, idle after a form mounts: long before its first error or send.
+  useEffect(() => whenIdleAfterLoad(linkStatesStylesheet), []);
   const inFlight = useRef(false);
 
   const done = () => {

@@ -26,7 +26,11 @@ function OpenConsentBanner() {
           {CONSENT_TEXT.heading}
         </h2>
         <p className="consent-banner__body">
-          {CONSENT_TEXT.body} <Link to={ROUTE_PATHS.privacy}>{CONSENT_TEXT.policyLink}</Link>.
+          {CONSENT_TEXT.body}{' '}
+          <Link to={ROUTE_PATHS.privacy} discover="none">
+            {CONSENT_TEXT.policyLink}
+          </Link>
+          .
         </p>
         <div className="consent-banner__actions">
           <button

@@ -16,6 +16,7 @@ import { useFormSubmit } from '#src/components/form/use-form-submit.ts';
 import { MESSAGES, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts';
 import { WAITLIST_INTEREST_OPTIONS } from '#src/content/home.ts';
 import { ROUTE_PATHS } from '#src/config/site.ts';
+import { WAKES_APP_ATTRIBUTE } from '#src/lib/page-marks.ts';
 import './waitlist-form.css';
 
 export type WaitlistFormProps = NativePostProps & {
@@ -96,6 +97,7 @@ export function WaitlistForm({
   return (
     <form
       ref={form}
+      {...{ [WAKES_APP_ATTRIBUTE]: '' }}
       className={`waitlist-form${joined ? ' waitlist-form--joined' : ''}`}
       {...nativeFormAttributes(WAITLIST_FORM, native)}
       noValidate
