@@ -44,7 +44,7 @@ export default defineConfig({
         // first paint); client-side navigation fetches a page's CSS with its chunk.
         cssCodeSplit: true,
         // No modulepreload tags: each built page's inline boot loader (scripts/vite-plugins/boot-loader.ts)
-        // preloads the page's modules right after first paint, from the list the prerender plugin writes.
+        // preloads the page's modules when it boots the app, from the list the prerender plugin writes.
         modulePreload: false,
         rollupOptions: {
           output: {

@@ -54,7 +54,6 @@ export async function prerenderAll(): Promise<PrerenderedPage[]> {
     html: renderAt(route === NOT_FOUND_ROUTE ? '/404' : route.path, <App />),
     modulePath: modulePathOf(route),
     isStatic: 'isStatic' in route.Page && route.Page.isStatic,
-    waitsForVisitor: !route.bootsAfterPaint,
   }));
 }
 

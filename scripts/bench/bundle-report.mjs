@@ -1,23 +1,15 @@
 // @ts-check
 /**
- * What each prerendered route downloads before interaction, gzipped: the entry script, its boot
- * list (fetched after first paint to hydrate), everything those import statically, and any
- * stylesheets. Used by tests/e2e/prerender.spec.ts's ceiling check and `npm run bench`, which prints it.
+ * What each prerendered route downloads, gzipped: no script before interaction (issue 57); at its
+ * first act the entry, its boot list and everything those import statically; its inline scripts and
+ * stylesheets. Used by tests/e2e/prerender.spec.ts's ceiling checks and `npm run bench`, which prints it.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/**
- * What `npm test` enforces per route kind (src/config/site.ts). A page that waits for its visitor
- * loads nothing before its visitor acts (issue 57, scripts/vite-plugins/boot-loader.ts), schools
- * not before a part that needs the app nears the viewport. The home page hydrates with its own
- * chunk after first paint (React DOM 19 and react-router alone are about 80 KB gzip,
- * docs/speed.md): just above what it reaches. Raise a ceiling only for a reason the commit gives.
- */
-export const JS_CEILING_KB = Object.freeze({ interactive: 105, content: 0 });
-/** A waiting page's inline scripts (gzip), which do its work until the app loads (issue 57). */
+/** A page's inline scripts (gzip), which do its work until the app loads (issue 57, boot-loader.ts). */
 export const INLINE_SCRIPT_CEILING_KB = 1.5;
 
 /** A chunk's static import of another chunk (beside it in assets/). */
@@ -25,7 +17,6 @@ const STATIC_IMPORT = /(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?["']\.\/([^"
 
 /** @typedef {typeof import('#src/config/site.ts')} RouteTableModule */
 /** @typedef {Pick<RouteTableModule, 'ROUTE_LIST' | 'NOT_FOUND'>} RouteTable */
-/** @typedef {keyof typeof JS_CEILING_KB} PageKind */
 
 /** The route table, through Vite's runner (Node 20 imports no TS). @returns {Promise<RouteTableModule>} */
 export async function loadRouteTable() {
@@ -41,9 +32,9 @@ function fileOf(path) {
 }
 
 /**
- * `jsFiles`, `jsGzipKb`: what loads before interaction; `onActGzipKb`: what the first act loads
- * (a waiting page's app); `inlineGzipKb`: the page's inline scripts.
- * @typedef {{ route: string, kind: PageKind, waits: boolean, ceilingKb: number, jsFiles: string[], jsGzipKb: number, onActGzipKb: number, inlineGzipKb: number, cssGzipKb: number, htmlGzipKb: number }} RouteReport
+ * `onActFiles`, `onActGzipKb`: what the first act loads (the page's app; nothing loads before it);
+ * `inlineGzipKb`: the page's inline scripts.
+ * @typedef {{ route: string, onActFiles: string[], onActGzipKb: number, inlineGzipKb: number, cssGzipKb: number, htmlGzipKb: number }} RouteReport
  */
 
 /**
@@ -66,15 +57,10 @@ export async function measureRoutes(distDir, table) {
   /** @type {RouteReport[]} */
   const reports = [];
   const pages = [
-    ...table.ROUTE_LIST.map((route) => ({
-      route: route.path,
-      file: fileOf(route.path),
-      kind: route.kind,
-      waits: !('bootsAfterPaint' in route),
-    })),
-    { route: '(404)', file: fileOf(table.NOT_FOUND.path), kind: table.NOT_FOUND.kind, waits: true },
+    ...table.ROUTE_LIST.map((route) => ({ route: route.path, file: fileOf(route.path) })),
+    { route: '(404)', file: fileOf(table.NOT_FOUND.path) },
   ];
-  for (const { route, file, kind, waits } of pages) {
+  for (const { route, file } of pages) {
     const html = await readFile(join(distDir, file), 'utf8').catch(() => null);
     if (html === null) continue;
     const bootList = /<script type="application\/json" id="boot-modules">([^<]*)<\/script>/.exec(html)?.[1];
@@ -86,7 +72,7 @@ export async function measureRoutes(distDir, table) {
       ...Array.from(html.matchAll(/\bimport\([`"]\/(assets\/index-[^`"]+\.js)[`"]\)/g), (match) =>
         String(match[1]),
       ),
-      // What the entry fetches right after first paint to hydrate: still before interaction.
+      // What the loader preloads with the entry to hydrate.
       ...bootHrefs.map((href) => href.replace(/^\//, '')),
     ];
     const cssFiles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="\/([^"]+)"/g)].map(
@@ -102,15 +88,10 @@ export async function measureRoutes(distDir, table) {
       for (const match of code.matchAll(STATIC_IMPORT)) queue.push(`assets/${match[1]}`);
     }
     const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]).join('');
-    // A page that waits for its visitor: its app is what the first act loads.
     reports.push({
       route,
-      kind,
-      waits,
-      ceilingKb: JS_CEILING_KB[kind],
-      jsFiles: waits ? [] : [...jsFiles],
-      jsGzipKb: waits ? 0 : await gzipKb(jsFiles),
-      onActGzipKb: waits ? await gzipKb(jsFiles) : 0,
+      onActFiles: [...jsFiles],
+      onActGzipKb: await gzipKb(jsFiles),
       inlineGzipKb: gzipSync(inline).length / 1024,
       cssGzipKb: await gzipKb(cssFiles),
       htmlGzipKb: gzipSync(html).length / 1024,

@@ -1,10 +1,10 @@
 /**
  * How a prerendered page starts its JavaScript. No <script src> or modulepreload link: the browser
  * would fetch those while it parses the HTML, so the first paint would share the phone's connection
- * (and, in Lighthouse's model, wait) on code that only hydrates what is on screen. One inline script
- * waits for the first contentful paint, then preloads the page's whole boot list at once and imports
- * the entry; the same on every page of a kind, so the CSP allows it by two hashes. The other pages
- * wait for their visitor's first act instead, or for a part that needs the app to near the viewport
+ * (and, in Lighthouse's model, wait) on code that only hydrates what is on screen. One inline script,
+ * the same on every page, so the CSP allows it by one hash, waits for its visitor's first act, or
+ * after the first contentful paint for a part that needs the app to near the viewport, then preloads
+ * the page's whole boot list at once and imports the entry
  * (docs/decisions/0020-text-pages-wait-for-the-visitor.md).
  * `vite` (dev) keeps index.html's.
  */
@@ -22,12 +22,13 @@ import {
   WAKES_APP_ATTRIBUTE,
 } from '#src/lib/page-marks.ts';
 
-/** id of the JSON list of modules the loader preloads right after first paint. */
+/** id of the JSON list of modules the loader preloads when it boots the app. */
 export const BOOT_MODULES_ID = 'boot-modules';
 
 /**
  * Longest wait for the first contentful paint where the browser reports paint timing (else: the
- * first frame): a slow first paint on a busy phone (over a second happens) never waits on code.
+ * first frame) before the manifest link and the watch on the parts that need the app: a slow first
+ * paint on a busy phone (over a second happens) never waits on them.
  */
 export const FIRST_PAINT_WAIT_MS = 5000;
 
@@ -47,15 +48,15 @@ const MANIFEST_LINK_PATTERN = /\s*<link rel="manifest" href="([^"]+)" \/>/;
 /** Keys that only scroll the page (Space, Page Up and Down, the arrows, Home, End) or are modifiers: reading, not acting. */
 const READING_KEYS = /^( |Page|Arrow|Home|End|Shift|Control|Alt|Meta)/;
 
-/** A page that waits for its visitor: the analytics module the script loads (with consent) alone. */
-export interface WaitingPage {
+/** What the loader loads before the app: the analytics module (with consent) alone. */
+export interface LoaderModules {
   analyticsHref: string;
 }
 
 const json = JSON.stringify;
 
 /**
- * Before the app loads on a page that waits for its visitor: the header's translucency past its
+ * Before the app loads: the header's translucency past its
  * threshold, the footer's year, 'Cookie settings', the banner's choice stored, and with consent the
  * analytics module alone, counting this history entry's page view once (src/lib/analytics.ts);
  * Escape closes the phone menu at once. The first act (a click on a
@@ -64,7 +65,7 @@ const json = JSON.stringify;
  * `WAKE_MARGIN` of the viewport (`wake`), boots the app, which then replays the act's clicks and
  * keys; if the app fails to load, a click it should have handled reloads the page.
  */
-function waitingScript({ analyticsHref }: WaitingPage): string {
+function waitingScript({ analyticsHref }: LoaderModules): string {
   const attribute = (name: string) => `"[${name}]"`;
   return [
     `var h=d.documentElement,H=${json(HYDRATED_ATTRIBUTE)},W=${json(WAITS_FOR_VISITOR_ATTRIBUTE)},O=${json(CONSENT_OPEN_ATTRIBUTE)},K=${json(CONSENT_STORAGE_KEY)},C=${json(CONSENT_CHOICE_ATTRIBUTE)},replays=[],clicked=false,analytics=null;`,
@@ -106,14 +107,13 @@ function waitingScript({ analyticsHref }: WaitingPage): string {
 
 /**
  * The inline loader for an entry module: ES5 apart from import(), which every browser that runs the
- * site's modules supports. After the first paint (up to `FIRST_PAINT_WAIT_MS`) it boots the app, or
- * on a page that waits for its visitor (`waiting`) adds the manifest link and watches the parts that
- * need the app. A failure to load is left to the console, as with a module script.
+ * site's modules supports. It boots the app at its visitor's first act; after the first paint (up to
+ * `FIRST_PAINT_WAIT_MS`) it adds the manifest link and watches the parts that need the app.
  */
 export function bootLoaderScript(
   entryHref: string,
   manifestHref: string | null,
-  waiting?: WaitingPage,
+  modules: LoaderModules,
 ): string {
   const listId = json(BOOT_MODULES_ID);
   const manifest = manifestHref
@@ -121,22 +121,19 @@ export function bootLoaderScript(
     : '';
   const script = [
     '(function(d){',
-    waiting ? waitingScript(waiting) : '',
-    waiting ? 'var started=false;' : '',
+    waitingScript(modules),
+    'var started=false;',
     'function boot(){',
-    // Only a page that waits for its visitor calls it more than once (each act, until it loads).
-    waiting ? 'if(started)return;started=true;' : '',
+    // Called at each act until the app loads: it starts the load once, again after a failure.
+    'if(started)return;started=true;',
     // The entry too: every module is a preload, fetched in parallel, so none is a critical request
-    // chained from the document; after the paint at low priority (its images come first), at a
-    // visitor's act or a part nearing the viewport at once.
+    // chained from the document.
     `var hrefs=JSON.parse(d.getElementById(${listId}).textContent).concat(${json(entryHref)});`,
-    `for(var i=0;i<hrefs.length;i++){var l=d.createElement("link");l.rel="modulepreload";${waiting ? '' : 'l.fetchPriority="low";'}l.href=hrefs[i];d.head.appendChild(l)}`,
-    waiting
-      ? `import(${json(entryHref)}).catch(function(){started=false;clicked&&location.reload()});`
-      : `import(${json(entryHref)});`,
+    `for(var i=0;i<hrefs.length;i++){var l=d.createElement("link");l.rel="modulepreload";l.href=hrefs[i];d.head.appendChild(l)}`,
+    `import(${json(entryHref)}).catch(function(){started=false;clicked&&location.reload()});`,
     '}',
     'var done=false;',
-    `function painted(){if(done)return;done=true;${manifest}${waiting ? 'wake()' : 'boot()'}}`,
+    `function painted(){if(done)return;done=true;${manifest}wake()}`,
     // After the paint's task, not inside it.
     'function soon(){setTimeout(painted,0)}',
     'var P=window.PerformanceObserver;',
@@ -148,7 +145,7 @@ export function bootLoaderScript(
     '}else requestAnimationFrame(soon);',
     '})(document)',
   ].join('');
-  // Every byte is in each page's first window (a waiting page's scripts are held to 1.5 KB gzip).
+  // Every byte is in each page's first window (a page's inline scripts are held to 1.5 KB gzip).
   const { code, errors } = minifySync('boot-loader.js', script, { compress: { target: 'es2020' } });
   if (errors.length > 0) throw new Error(`The boot loader does not minify: ${errors[0]?.message ?? ''}`);
   return code.trim().replace(/;$/, '');
@@ -158,11 +155,11 @@ export function bootLoaderScript(
  * Replaces the built index.html's entry module script (and its manifest link) with the inline
  * loader at the end of <body>, after the content it hydrates.
  */
-export function withBootLoader(html: string, waiting?: WaitingPage): string {
+export function withBootLoader(html: string, modules: LoaderModules): string {
   const entry = ENTRY_SCRIPT_PATTERN.exec(html);
   if (!entry?.[1]) throw new Error('The built index.html has no entry module script to replace');
   const manifest = MANIFEST_LINK_PATTERN.exec(html);
-  const script = bootLoaderScript(entry[1], manifest?.[1] ?? null, waiting);
+  const script = bootLoaderScript(entry[1], manifest?.[1] ?? null, modules);
   return html
     .replace(entry[0], '')
     .replace(manifest?.[0] ?? '', '')

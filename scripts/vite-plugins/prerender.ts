@@ -25,13 +25,11 @@ export interface PrerenderedPage {
   modulePath: string | null;
   /** The page keeps its prerendered markup when it hydrates: its chunk is not in its boot list. */
   isStatic: boolean;
-  /** It loads no JavaScript until its visitor acts, or a part that needs the app nears the viewport (boot-loader.ts). */
-  waitsForVisitor: boolean;
 }
 
 const SSR_ENTRY = 'src/entry-server.tsx';
 const CLIENT_START_MODULE = 'src/app/start.tsx';
-/** The one module a page that waits for its visitor loads before the app: analytics, with consent. */
+/** The one module a page loads before the app: analytics, with consent (boot-loader.ts). */
 const ANALYTICS_MODULE = 'src/lib/analytics.ts';
 
 /** A page's boot list (boot-loader.ts), in load order: the chunks behind the start module and its own. */
@@ -110,15 +108,14 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
     const manifest = JSON.parse(await readFile(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
     await rm(join(outDir, '.vite'), { recursive: true, force: true });
     // The entry's stylesheet link is replaced per page by the CSS that page needs, and its
-    // module script by the loader that starts it after first paint.
+    // module script by the loader that starts it at its visitor's first act.
     const builtIndexHtml = await withInlineIcon(
       (await readFile(join(outDir, 'index.html'), 'utf8')).replace(/\s*<link rel="stylesheet"[^>]*>/g, ''),
       outDir,
     );
     const analytics = manifest[ANALYTICS_MODULE];
     if (!analytics) throw new Error(`${ANALYTICS_MODULE} is not a chunk of the client build`);
-    const eagerHtml = withBootLoader(builtIndexHtml);
-    const waitingHtml = withBootLoader(builtIndexHtml, { analyticsHref: `/${analytics.file}` });
+    const pageHtml = withBootLoader(builtIndexHtml, { analyticsHref: `/${analytics.file}` });
     const pages = await server.prerenderAll();
     const documents = [];
     for (const page of pages) {
@@ -129,9 +126,7 @@ async function prerenderSite(builder: ViteBuilder, settings: SiteSettingsHolder)
       ].join('\n    ');
       documents.push({
         page,
-        html: (page.waitsForVisitor ? waitingHtml : eagerHtml)
-          .replace('<!--app-head-->', () => head)
-          .replace('<!--app-html-->', () => page.html),
+        html: pageHtml.replace('<!--app-head-->', () => head).replace('<!--app-html-->', () => page.html),
       });
     }
     // Inline scripts are allowed by hash: all of them in the header, each page's own in its fallback

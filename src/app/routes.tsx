@@ -34,10 +34,7 @@ function pageOf(route: NamedRoute): LazyPage {
 const PAGES = new Map(ROUTE_LIST.map((route) => [route.name, pageOf(route)]));
 
 /** What a route needs for the router, the document head, the sitemap and the prerenderer. */
-export type RouteDefinition = Pick<
-  RouteEntry,
-  'title' | 'description' | 'heading' | 'kind' | 'bootsAfterPaint'
-> & {
+export type RouteDefinition = Pick<RouteEntry, 'title' | 'description' | 'heading' | 'kind'> & {
   /** Route path, or '*' for the not-found page. */
   readonly path: string;
   /** The page component; lazy pages are preloaded before hydration and prerendering. */

@@ -55,12 +55,6 @@ type PageFields = {
   readonly onlyWith?: FeatureFlag;
   /** Its label in each navigation list that links to it, in table order. */
   readonly nav?: Readonly<Partial<Record<NavList, string>>>;
-  /**
-   * Starts the app right after its first paint instead of waiting for its visitor (issue 57): for a
-   * page whose first screen needs the app. None now (the home page waits since it made room in its
-   * first window for the waiting script: docs/speed.md).
-   */
-  readonly bootsAfterPaint?: true;
 };
 
 export type RouteEntry = PageFields & ({ readonly kind: 'content' } | { readonly kind: 'interactive' });

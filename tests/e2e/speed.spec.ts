@@ -23,11 +23,6 @@ const STATIC_PAGES = new Set<string>(
   SITE_ROUTES.filter((route) => route.kind === 'content').map((route) => route.path),
 );
 
-/** Pages that load no JavaScript until their visitor acts (all but the home page: src/config/site.ts). */
-const WAITING_PAGES = new Set<string>(
-  SITE_ROUTES.filter((route) => !('bootsAfterPaint' in route)).map((route) => route.path),
-);
-
 /**
  * Every request the page started before it had both fired its load event and hydrated, by the
  * page's own clock: what follows (prefetch once idle) is allowed, however soon the test looks.
@@ -42,18 +37,16 @@ async function requestsUntilLoadedAndHydrated(page: Page, path: string): Promise
     }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-hydrated'] });
   });
   await page.goto(path, { waitUntil: 'load' });
-  // A page that waits for its visitor loads no script before the first act (issue 57), made here
-  // after load; on the schools page, nor before a part that needs the app nears the viewport.
-  if (WAITING_PAGES.has(path)) {
-    await untilReady(page);
-    const scripts = await page.evaluate(() =>
-      performance
-        .getEntriesByType('resource')
-        .map((entry) => entry.name)
-        .filter((name) => /\.js(\?|$)/.test(name)),
-    );
-    expect(scripts, 'scripts before the first act').toEqual([]);
-  }
+  // A page loads no script before its visitor's first act (issue 57), made here after load; on the
+  // schools page, nor before a part that needs the app nears the viewport.
+  await untilReady(page);
+  const scripts = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .filter((name) => /\.js(\?|$)/.test(name)),
+  );
+  expect(scripts, 'scripts before the first act').toEqual([]);
   await actUntilHydrated(page);
   return page.evaluate(() => {
     const hydratedAt = (window as unknown as { hydratedAt?: number }).hydratedAt;

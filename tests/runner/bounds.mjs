@@ -28,7 +28,7 @@ export const LOOSE_SCRIPTS_MAX = 3;
 // INP benchmark (scripts/bench/inp.mjs, about 100 lines) and the schools page's wait for its visitor.
 export const LINES_MAX = {
   server: { folders: ['src/server'], max: 5275 },
-  code: { folders: ['src', 'scripts'], max: 21212 },
+  code: { folders: ['src', 'scripts'], max: 21171 },
 };
 /** The folders whose modules import one another, and the package.json `imports` that name them. */
 const CODE_FOLDERS = ['src', 'scripts', 'tests'];

@@ -20,10 +20,11 @@ const BUILT_INDEX = `<!doctype html>
     <div id="root"></div>
   </body>
 </html>`;
+const MODULES = { analyticsHref: '/assets/analytics-abc.js' };
 
 describe('withBootLoader', () => {
   it('replaces the entry script and the manifest link with one inline script after the content', () => {
-    const html = withBootLoader(BUILT_INDEX);
+    const html = withBootLoader(BUILT_INDEX, MODULES);
     expect(html).not.toContain('<script type="module"');
     expect(html).not.toContain('<link rel="manifest"');
     expect(html).toMatch(
@@ -34,125 +35,19 @@ describe('withBootLoader', () => {
   });
 
   it('fails the build when the entry script is not where Vite writes it', () => {
-    expect(() => withBootLoader('<html><body></body></html>')).toThrow(/no entry module script/);
+    expect(() => withBootLoader('<html><body></body></html>', MODULES)).toThrow(/no entry module script/);
   });
 
   it('writes the same script for every page, so one CSP hash allows it', () => {
     expect(
-      withBootLoader(BUILT_INDEX.replace('<div id="root"></div>', '<div id="root">other</div>')),
-    ).toContain(bootLoaderScript('/assets/index-abc.js', '/site.webmanifest'));
-  });
-});
-
-describe('the boot loader in the page', () => {
-  type PaintCallback = (
-    entries: { getEntriesByName: (name: string) => unknown[] },
-    observer: unknown,
-  ) => void;
-  let observers: { callback: PaintCallback; observer: unknown }[] = [];
-  let disconnected = 0;
-  let imported: string[] = [];
-
-  beforeEach(() => {
-    vi.useFakeTimers();
-    observers = [];
-    disconnected = 0;
-    imported = [];
-    document.head.innerHTML = '';
-    document.body.innerHTML = `<script type="application/json" id="${BOOT_MODULES_ID}">["/assets/framework.js","/assets/page.js"]</script>`;
-    class FakeObserver {
-      static readonly supportedEntryTypes = ['paint', 'navigation', 'resource'];
-      constructor(private readonly callback: PaintCallback) {}
-      observe() {
-        observers.push({ callback: this.callback, observer: this });
-      }
-      disconnect() {
-        disconnected += 1;
-      }
-    }
-    vi.stubGlobal('PerformanceObserver', FakeObserver);
-    vi.stubGlobal('__bootImport', (href: string) => imported.push(href));
-  });
-
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  /** Runs the loader as the page would; import() (not available to eval here) is recorded instead. */
-  const run = () => {
-    const script = bootLoaderScript('/assets/index-abc.js', '/site.webmanifest').replace(
-      'import(',
-      'window.__bootImport(',
-    );
-    new Function(script)();
-  };
-  const preloads = () =>
-    [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((link) => link.getAttribute('href'));
-  const paint = (names: string[]) => {
-    for (const { callback, observer } of observers)
-      callback({ getEntriesByName: (name) => names.filter((entry) => entry === name) }, observer);
-  };
-
-  it('asks for nothing before the first contentful paint', () => {
-    run();
-    paint(['first-paint']);
-    vi.advanceTimersByTime(FIRST_PAINT_WAIT_MS - 1);
-    expect(preloads()).toEqual([]);
-    expect(imported).toEqual([]);
-    expect(document.head.querySelector('link[rel="manifest"]')).toBeNull();
-  });
-
-  it('after it, preloads the boot list in order, imports the entry once and adds the manifest', () => {
-    run();
-    paint(['first-contentful-paint']);
-    expect(imported).toEqual([]);
-    vi.advanceTimersByTime(0);
-    expect(disconnected).toBe(1);
-    // The entry is a preload too: no module is a request chained from the document.
-    expect(preloads()).toEqual(['/assets/framework.js', '/assets/page.js', '/assets/index-abc.js']);
-    expect(imported).toEqual(['/assets/index-abc.js']);
-    expect(document.head.querySelector('link[rel="manifest"]')?.getAttribute('href')).toBe(
-      '/site.webmanifest',
-    );
-    vi.advanceTimersByTime(FIRST_PAINT_WAIT_MS);
-    expect(imported).toHaveLength(1);
-    expect(preloads()).toHaveLength(3);
-  });
-
-  it('waits seconds for a slow first paint, and starts anyway should it never be reported', () => {
-    expect(FIRST_PAINT_WAIT_MS).toBeGreaterThanOrEqual(3000);
-    run();
-    vi.advanceTimersByTime(FIRST_PAINT_WAIT_MS - 1);
-    expect(imported).toEqual([]);
-    vi.advanceTimersByTime(1);
-    expect(imported).toEqual(['/assets/index-abc.js']);
-  });
-
-  it('without paint timing, starts after the first frame', () => {
-    let frame: FrameRequestCallback | undefined;
-    vi.stubGlobal(
-      'PerformanceObserver',
-      class {
-        static readonly supportedEntryTypes = ['navigation'];
-      },
-    );
-    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => {
-      frame = callback;
-      return 1;
-    });
-    run();
-    vi.advanceTimersByTime(0);
-    expect(imported).toEqual([]);
-    frame?.(0);
-    vi.advanceTimersByTime(0);
-    expect(imported).toEqual(['/assets/index-abc.js']);
-    expect(observers).toEqual([]);
+      withBootLoader(BUILT_INDEX.replace('<div id="root"></div>', '<div id="root">other</div>'), MODULES),
+    ).toContain(bootLoaderScript('/assets/index-abc.js', '/site.webmanifest', MODULES));
   });
 });
 
 describe('a page that waits for its visitor', () => {
   const ENTRY = '/assets/index-abc.js';
-  const ANALYTICS = '/assets/analytics-abc.js';
+  const ANALYTICS = MODULES.analyticsHref;
   let imports: string[] = [];
   let failEntry = false;
   const analytics = { countPageView: vi.fn(), disableAnalytics: vi.fn() };
@@ -189,10 +84,10 @@ describe('a page that waits for its visitor', () => {
   });
 
   /** Runs the page's script; import() (not available to eval here) is recorded instead. */
-  const run = () =>
+  const run = (manifestHref: string | null = null) =>
     new Function(
       'doc',
-      bootLoaderScript(ENTRY, null, { analyticsHref: ANALYTICS })
+      bootLoaderScript(ENTRY, manifestHref, MODULES)
         .replaceAll('import(', 'window.__bootImport(')
         .replace(/\(document\)$/, '(doc)'),
     )(doc);
@@ -285,6 +180,47 @@ describe('a page that waits for its visitor', () => {
     near(true);
     near(true);
     expect(imports).toEqual([ENTRY]);
+  });
+
+  it('adds the manifest link after the first contentful paint, or seconds on should none be reported, and loads nothing', () => {
+    type PaintCallback = (
+      entries: { getEntriesByName: (name: string) => unknown[] },
+      observer: unknown,
+    ) => void;
+    const paints: PaintCallback[] = [];
+    vi.stubGlobal(
+      'PerformanceObserver',
+      class {
+        static readonly supportedEntryTypes = ['paint'];
+        constructor(private readonly callback: PaintCallback) {}
+        observe() {
+          paints.push(this.callback);
+        }
+        disconnect() {}
+      },
+    );
+    const manifest = () => doc.head.querySelector('link[rel="manifest"]')?.getAttribute('href');
+    const paint = (name: string) => {
+      for (const callback of paints)
+        callback({ getEntriesByName: (entry) => (entry === name ? [name] : []) }, { disconnect() {} });
+    };
+    vi.useFakeTimers();
+    run('/site.webmanifest');
+    paint('first-paint');
+    vi.advanceTimersByTime(FIRST_PAINT_WAIT_MS - 1);
+    expect(manifest()).toBeUndefined();
+    paint('first-contentful-paint');
+    vi.advanceTimersByTime(0);
+    expect(manifest()).toBe('/site.webmanifest');
+    expect(FIRST_PAINT_WAIT_MS).toBeGreaterThanOrEqual(3000);
+    doc.head.innerHTML = '';
+    run('/site.webmanifest');
+    vi.advanceTimersByTime(FIRST_PAINT_WAIT_MS - 1);
+    expect(manifest()).toBeUndefined();
+    vi.advanceTimersByTime(1);
+    expect(manifest()).toBe('/site.webmanifest');
+    expect(doc.head.querySelectorAll('link[rel="manifest"]')).toHaveLength(1);
+    expect(imports).toEqual([]);
   });
 
   it('with consent stored, counts the page view on load', async () => {

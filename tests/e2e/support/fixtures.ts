@@ -226,8 +226,8 @@ export const test = base.extend<Fixtures>({
         }, consent);
       }
       await page.goto(base ? new URL(path, base).toString() : path);
-      // The prerendered page is readable at once; React takes it over after first paint, or (a
-      // text page) at the visitor's first act, which the test makes here.
+      // The prerendered page is readable at once; React takes it over at the visitor's first act,
+      // which the test makes here.
       await actUntilHydrated(page);
     });
   },
