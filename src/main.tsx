@@ -1,8 +1,8 @@
 import './styles/global.css';
 
 /*
- * The entry. On a built page it is imported by the inline boot loader only after the prerendered
- * HTML has painted, with the page's boot list already preloading in parallel
+ * The entry. On a built page the inline boot loader imports it at the visitor's first act (or as a
+ * part that needs the app nears the viewport), with the page's boot list preloading in parallel
  * (scripts/vite-plugins/boot-loader.ts); on the dev server index.html loads it directly.
  */
 const container = document.getElementById('root');
