@@ -102,8 +102,16 @@ export function pageTemplates(
   };
 }
 
+// One host per env: Cloudflare hands an isolate's requests the same env, so its templates are read once.
+const hosts = new WeakMap<HostEnv, ReturnType<typeof hostFor>>();
 /** The host's mail transport (none: mail is off) and page templates. */
 export function hostOf(env: HostEnv) {
+  const host = hosts.get(env) ?? hostFor(env);
+  hosts.set(env, host);
+  return host;
+}
+
+function hostFor(env: HostEnv) {
   const outbox = env.MAIL_OUTBOX_URL;
   const rendered = env.DEV_TEMPLATES_URL;
   return {
@@ -122,4 +130,4 @@ export function hostOf(env: HostEnv) {
     ),
   };
 }
-export type Host = ReturnType<typeof hostOf>;
+export type Host = ReturnType<typeof hostFor>;

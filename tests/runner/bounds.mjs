@@ -24,10 +24,11 @@ export const README_MAX_LINES = 130;
 export const LOOSE_SCRIPTS_MAX = 3;
 /** Folders and the most lines all their files may hold together. */
 // Issue 55's targets are 4,400 and 20,609 (its start); these are where the code stands, lowered by
-// each change that shrinks it.
+// each change that shrinks it. Raised once, src/server (and so src + scripts) by 8 for a bug fix: hostOf made a new host,
+// so new page templates, on every request (host.ts).
 export const LINES_MAX = {
-  server: { folders: ['src/server'], max: 5275 },
-  code: { folders: ['src', 'scripts'], max: 21173 },
+  server: { folders: ['src/server'], max: 5283 },
+  code: { folders: ['src', 'scripts'], max: 21181 },
 };
 /** The folders whose modules import one another, and the package.json `imports` that name them. */
 const CODE_FOLDERS = ['src', 'scripts', 'tests'];

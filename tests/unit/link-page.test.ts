@@ -13,7 +13,7 @@ import { isHiddenPath } from '#src/server/doors/form-answer.ts';
 import { renderLinkPage } from '#src/server/links/page.ts';
 import { handleEmailLink } from '#src/server/links/actions.ts';
 import { type ConsentRecords } from '#src/server/privacy/consent-records.ts';
-import { pageTemplates } from '#src/server/host.ts';
+import { hostOf, pageTemplates } from '#src/server/host.ts';
 import { signedUrl, type MailContext } from '#src/server/mail/emails.ts';
 
 /** A template as the build renders one: every region and slot, in a frame. */
@@ -81,6 +81,22 @@ describe('the email links’ page template', () => {
     await pages(LINK_PAGE_TEMPLATE_PATH, (template) => renderLinkPage(template, { title: 'B', body: 'b' }));
     expect(load).toHaveBeenCalledTimes(1);
     expect(LINK_PAGE_SLOTS.every((slot) => TEMPLATE.includes(linkPageSlot(slot)))).toBe(true);
+  });
+
+  it("the Worker's host reads a deploy's template once for all of an isolate's requests", async () => {
+    const assets = vi.fn(async (request: Request) =>
+      new URL(request.url).pathname === LINK_PAGE_TEMPLATE_PATH.replace(/\.html$/, '')
+        ? new Response(TEMPLATE)
+        : new Response(null, { status: 404 }),
+    );
+    const env = { ASSETS: { fetch: assets } };
+    for (const title of ['A', 'B'])
+      expect(
+        await hostOf(env).templates(LINK_PAGE_TEMPLATE_PATH, (template) =>
+          renderLinkPage(template, { title, body: title }),
+        ),
+      ).toContain(`<h1>${title}</h1>`);
+    expect(assets).toHaveBeenCalledTimes(1);
   });
 
   it('a link answers in the frame: after confirming, the next steps; a tampered link 400 with the way to a new one', async () => {
