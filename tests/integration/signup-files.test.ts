@@ -22,8 +22,11 @@ import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-/** The files that load, a ratchet: 64 when the server was put in wings, 61 with the one retry rule. */
-const LOADED_CEILING = 61;
+/**
+ * The files that load, a ratchet: 64 when the server was put in wings; 63 with the one retry rule and
+ * the form's states stylesheet linked when idle (issue 57).
+ */
+const LOADED_CEILING = 63;
 /** The walk docs/architecture.md follows. */
 const WALK_CEILING = 22;
 const HOPS_CEILING = 3;
@@ -43,7 +46,8 @@ async function staticGraph(entries: string[]): Promise<Set<string>> {
     platform: 'neutral',
     format: 'esm',
     packages: 'external',
-    external: ['cloudflare:*', 'node:*'],
+    // A `?url` import is an address (a stylesheet linked later), not a module that runs.
+    external: ['cloudflare:*', 'node:*', '*?url'],
     jsx: 'automatic',
     logLevel: 'silent',
     loader: { '.css': 'empty', '.svg': 'empty', '.png': 'empty', '.webp': 'empty', '.woff2': 'empty' },
