@@ -44,16 +44,22 @@ const banner = (page: Page) => page.getByRole('region', { name: CONSENT_TEXT.hea
 const waitsForVisitor = (page: Page) =>
   page.evaluate((name) => document.documentElement.hasAttribute(name), WAITS_FOR_VISITOR_ATTRIBUTE);
 
+/** Opens `path` on a phone, as it is before the visitor acts; the scripts it requests from then on. */
+async function openOnPhone(page: Page, path: string): Promise<string[]> {
+  await page.setViewportSize({ width: 390, height: 800 });
+  const scripts = watchScripts(page);
+  await page.goto(path);
+  await untilReady(page);
+  expect(await waitsForVisitor(page)).toBe(true);
+  return scripts;
+}
+
 test('reading, scrolling, the phone menu, Decline and Cookie settings load no script; the first act loads the app, which keeps the banner open', async ({
   page,
   network,
 }) => {
   void network;
-  await page.setViewportSize({ width: 390, height: 800 });
-  const scripts = watchScripts(page);
-  await page.goto('/privacy');
-  await untilReady(page);
-  expect(await waitsForVisitor(page)).toBe(true);
+  const scripts = await openOnPhone(page, '/privacy');
 
   // The footer shows the current year, whatever year the page was built in.
   await expect(page.getByText(FOOTER_TEXT.copyright(new Date().getFullYear()))).toBeVisible();
@@ -205,11 +211,7 @@ test('the schools page loads no script until its carousel or form nears the view
   network,
 }) => {
   void network;
-  await page.setViewportSize({ width: 390, height: 800 });
-  const scripts = watchScripts(page);
-  await page.goto('/schools');
-  await untilReady(page);
-  expect(await waitsForVisitor(page)).toBe(true);
+  const scripts = await openOnPhone(page, '/schools');
   // Scrolling through the first screens (the hero, the video, the benefits) is reading.
   await page.mouse.wheel(0, 600);
   await expect(page.locator('header.site-header')).toHaveAttribute('data-scrolled', 'true');
@@ -224,11 +226,7 @@ test('the home page loads no script while its first screens are read, then the a
   network,
 }) => {
   void network;
-  await page.setViewportSize({ width: 390, height: 800 });
-  const scripts = watchScripts(page);
-  await page.goto('/');
-  await untilReady(page);
-  expect(await waitsForVisitor(page)).toBe(true);
+  const scripts = await openOnPhone(page, '/');
   // The parts that need the app are watched from the first paint.
   await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
   // The hero, the schools card, the video: reading (the form is over 2,000 px down on a phone).
