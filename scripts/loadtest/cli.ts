@@ -105,7 +105,8 @@ export async function main(argv: string[]): Promise<number> {
   console.log(
     `\nRush: ${numbers.signups} sign-ups + ${numbers.quotes} quotes + ${numbers.repeats} repeats over ${numbers.over} s; ` +
       `${airtable}; ${numbers.errors * 100}% of answers 500, ${numbers.drops * 100}% dropped` +
-      `${values['desk-apart'] ? '; the desk and the mail in a workerd of their own' : ''}.\n`,
+      `${values['desk-apart'] ? '; the desk and the mail in a workerd of their own' : ''}` +
+      `${reports.some((r) => r.visitorsPastProxy) ? "; the visitors straight to the Worker's workerd" : ''}.\n`,
   );
   console.log(formatRushTable(reports));
   for (const report of reports) {

@@ -170,6 +170,7 @@ export async function runRush(options: RushOptions) {
   let stopAttack: ReturnType<typeof floodFrom> | undefined;
   let sentMail: (() => { to: string; subject: string; at: number }[]) | undefined;
   let workerProcesses = 0;
+  let visitorsPastProxy = false;
   let mailQueued = 0;
   try {
     // Queued: each visitor from an address of its own (the site limits per address), as in production.
@@ -194,7 +195,8 @@ export async function runRush(options: RushOptions) {
       closers.unshift(worker.close);
       sentMail = worker.sentEmails;
       workerProcesses = worker.processes;
-      const spread = await startClientSpread(worker.url);
+      visitorsPastProxy = worker.entryUrl !== worker.url;
+      const spread = await startClientSpread(worker.entryUrl);
       closers.unshift(spread.close);
       doorFor = spread.urlFor;
       // The attacker as visitor 9,999,999: an address no real visitor of a run has.
@@ -411,6 +413,8 @@ export async function runRush(options: RushOptions) {
       settledMs,
       /** `wrangler dev` processes (queued mode): 2 with the desk apart. */
       workerProcesses,
+      /** The visitors went straight to the Worker's workerd, past wrangler's proxy (worker-entry.ts). */
+      visitorsPastProxy,
       /** After the burst began (null: not all were stored). */
       lastStoredMs,
       budgetUsed,

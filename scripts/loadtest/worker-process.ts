@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { readWranglerConfig } from '#scripts/launch-kit/privacy-trigger.ts';
 import { WRANGLER_LOCAL_ENV } from '#scripts/wrangler-env.mjs';
+import { workerEntry } from './worker-entry.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WRANGLER = path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
@@ -141,6 +142,7 @@ async function startWorkerOnce(options: WorkerOptions) {
     await rm(state, { recursive: true, force: true });
   };
   const common = { state, assetsDir, vars, options, emails };
+  let entryUrl = url;
   try {
     if (options.deskApart) {
       // The desk's own workerd first (a process, so a thread, of its own), found by the doors'
@@ -150,12 +152,15 @@ async function startWorkerOnce(options: WorkerOptions) {
       started.push(await startWrangler({ ...common, ...desk, edit: deskApart.desk }));
       started.push(await startWrangler({ ...common, name: 'doors', port, env, edit: deskApart.doors }));
     } else started.push(await startWrangler({ ...common, name: 'worker', port, env: {} }));
+    const doors = started.at(-1)?.pid;
+    entryUrl = (doors && (await workerEntry(doors))) || url;
   } catch (error) {
     await close();
     throw error;
   }
-  // processes: how many `wrangler dev` it took (2 with the desk apart).
-  return { url, close, sentEmails: () => emails.emails(), processes: started.length };
+  // processes: how many `wrangler dev` it took (2 with the desk apart); entryUrl: the Worker's own
+  // entry, past wrangler's proxy (worker-entry.ts), where the system shows it, else `url`.
+  return { url, entryUrl, close, sentEmails: () => emails.emails(), processes: started.length };
 }
 
 /** The Worker's name in the desk's own process (`deskApart`), which the doors' desk binding names. */
@@ -276,5 +281,5 @@ async function startWrangler({
     await close();
     throw error;
   }
-  return { close };
+  return { close, pid: child.pid };
 }

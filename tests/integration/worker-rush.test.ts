@@ -48,6 +48,8 @@ describe('the launch rush, small', () => {
       });
       expect(report.stored).toBe(165);
       expect(report.workerProcesses).toBe(deskApart ? 2 : 1);
+      // As production: no wrangler proxy between the visitors and the Worker (where /proc shows it).
+      expect(report.visitorsPastProxy).toBe(process.platform === 'linux');
       expect(report.settledMs).not.toBeNull();
       // Mail: every new address got exactly one first email through the send_email binding (a
       // confirmation, or a quote's acknowledgement), and the team one notice per new quote.
