@@ -36,11 +36,17 @@ export function forward(
   req.pipe(request);
 }
 
+const IDLE_MS = 5_000;
+
 export async function startClientSpread(target: string) {
   const agents = new Map<string, http.Agent>();
+  // A visitor's idle connection closes after IDLE_MS: kept to the run's end, the 11,500 visitors'
+  // connections ran workerd out of file descriptors (`accept(): Too many open files`); on
+  // Cloudflare the edge, not the Worker, holds a browser's connection.
   const agentFor = (address: string) => {
     const agent =
-      agents.get(address) ?? new http.Agent({ keepAlive: true, localAddress: address, maxSockets: 4 });
+      agents.get(address) ??
+      new http.Agent({ keepAlive: true, localAddress: address, maxSockets: 4, timeout: IDLE_MS });
     agents.set(address, agent);
     return agent;
   };
