@@ -7,8 +7,8 @@
  * a deadline per request, and no Metadata API. Here each request waits for the caller's pacer
  * (pacer.ts), has a deadline, and fails with an AirtableError saying whether to try again.
  */
-import { type Cells, emailsLookupFormula, lookupFormulas } from '#src/lib/forms/submission.ts';
-import { emailFieldOf, formOfTable } from '#src/lib/forms/forms.ts';
+import { type Cells, formOf, lookupFormulas } from '#src/lib/forms/submission.ts';
+import { emailFieldOf } from '#src/lib/forms/forms.ts';
 import type { Pacer } from './pacer.ts';
 import { AirtableError, errorFrom } from './error.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
@@ -54,17 +54,6 @@ export interface AirtableClientOptions extends RetryPolicy {
   fetch?: typeof fetch;
   now?: () => number;
 }
-
-/** The email field of the form whose records `table` holds, as its contract names it. */
-function emailFieldIn(table: string): string {
-  const form = formOfTable(table);
-  if (!form) throw new Error(`No form keeps its records in ${table}`);
-  return emailFieldOf(form);
-}
-
-/** The lookup formula for `emails` of `table` (the storage layer's, on the table's email field). */
-export const tableLookupFormula = (table: string, emails: readonly string[]) =>
-  emailsLookupFormula(emails, emailFieldIn(table));
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -203,7 +192,7 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       deadline?: number,
       fields: readonly string[] = [],
     ) {
-      const field = emailFieldIn(table);
+      const field = emailFieldOf(formOf({ table }));
       const query = { fields: [field, ...fields] };
       const found = await Promise.all(
         lookupFormulas(emails, field).map((filterByFormula) =>

@@ -3,7 +3,7 @@
  * server's one Airtable client. Consent lives in the confirming form's table (the suppression
  * list: consentOf); a held change is applied by its form's own rules (upsert.ts).
  */
-import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
+import { type Cells, emailLookupFormula, formOf, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD, type ConsentState } from '#src/lib/forms/contract.ts';
 import { emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
 import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
@@ -11,7 +11,6 @@ import {
   type AirtableClientOptions,
   createAirtableClient,
   type StoredRecord,
-  tableLookupFormula,
 } from '#src/server/airtable/client.ts';
 import { type AirtableEnv, airtableAccess } from '#src/server/settings.ts';
 import type { LinkForm, LinkValues } from '#src/server/links/tokens.ts';
@@ -59,9 +58,10 @@ export function consentRecords(env: AirtableEnv, access: PressAccess): ConsentRe
     requestBoundMs: LINK_PRESS_REQUEST_BOUND_MS,
   });
   // Every field of the address's record (the upsert's lookup reads the email only).
-  const first = async (table: string, email: string): Promise<StoredRecord | undefined> =>
-    (await client.listPage(table, { filterByFormula: tableLookupFormula(table, [email]), maxRecords: 1 }))
-      .records[0];
+  const first = async (table: string, email: string): Promise<StoredRecord | undefined> => {
+    const filterByFormula = emailLookupFormula(email, emailFieldOf(formOf({ table })));
+    return (await client.listPage(table, { filterByFormula, maxRecords: 1 })).records[0];
+  };
   return {
     async find(name, email) {
       const form = formNamed(name);
