@@ -132,37 +132,29 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       );
   };
   /** Writes up to 10 records; typecast, so Airtable adds a select option it has not seen. */
-  const write = async (
-    method: string,
-    table: string,
-    records: readonly object[],
-    deadline?: number,
-    performUpsert?: { fieldsToMergeOn: string[] },
-  ) => {
+  const write = async (table: string, records: readonly object[], mergeOn?: string) => {
     if (records.length === 0) return [];
     atMostTen(records.length);
+    const performUpsert = mergeOn ? { fieldsToMergeOn: [mergeOn] } : undefined;
     const body = { performUpsert, records, typecast: true };
-    return (await call<{ records: StoredRecord[] }>(method, tableUrl(table), body, deadline)).records;
+    return (await call<{ records: StoredRecord[] }>('PATCH', tableUrl(table), body)).records;
   };
-
   const asNew = (records: readonly Cells[]) => records.map((fields) => ({ fields }));
   /**
    * One page (up to 100) of a table's records, and where the next starts (Airtable's offset), if
    * any; POSTed, so a long formula fits. JSON leaves out the query's unset parts.
    */
-  const listPage = (table: string, query: ListQuery, deadline?: number) =>
-    call<{ records: StoredRecord[]; offset?: string }>(
-      'POST',
-      `${tableUrl(table)}/listRecords`,
-      { pageSize: AIRTABLE_PAGE_SIZE, ...query },
-      deadline,
-    );
+  const listPage = (table: string, query: ListQuery) =>
+    call<{ records: StoredRecord[]; offset?: string }>('POST', `${tableUrl(table)}/listRecords`, {
+      pageSize: AIRTABLE_PAGE_SIZE,
+      ...query,
+    });
 
-  const listAll = async (table: string, query: ListQuery, deadline?: number) => {
+  const listAll = async (table: string, query: ListQuery) => {
     const records: StoredRecord[] = [];
     let offset: string | undefined;
     do {
-      const page = await listPage(table, { ...query, offset }, deadline);
+      const page = await listPage(table, { ...query, offset });
       records.push(...page.records);
       offset = page.offset;
     } while (offset);
@@ -170,11 +162,8 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
   };
 
   return {
-    /**
-     * The deadline `withinMs` from now in this client's clock, for callers that bound work by a
-     * duration and run on another clock (the privacy jobs' policy clock).
-     */
-    deadlineAfter: (withinMs: number) => now() + withinMs,
+    /** This client's clock, for callers that bound work by it and run on another (the privacy jobs'). */
+    now,
     /** Requests sent so far by this client and the ones made from it with `with`. */
     requestsSent: () => counter.sent,
 
@@ -186,18 +175,11 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
      * for: one request per formula of up to LOOKUP_FORMULA_MAX_CHARS (about 300 addresses), sent
      * together (the pacer spaces them), and a page more for each further 100 records a formula finds.
      */
-    async findByEmails(
-      table: string,
-      emails: readonly string[],
-      deadline?: number,
-      fields: readonly string[] = [],
-    ) {
+    async findByEmails(table: string, emails: readonly string[], fields: readonly string[] = []) {
       const field = emailFieldOf(formOf({ table }));
       const query = { fields: [field, ...fields] };
       const found = await Promise.all(
-        lookupFormulas(emails, field).map((filterByFormula) =>
-          listAll(table, { ...query, filterByFormula }, deadline),
-        ),
+        lookupFormulas(emails, field).map((filterByFormula) => listAll(table, { ...query, filterByFormula })),
       );
       return found.flat();
     },
@@ -205,22 +187,17 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
      * Creates up to 10 records, or updates the one already holding the same `mergeOn` cell (Airtable's
      * performUpsert): a write Airtable applies late, then sent again, makes one record, not two.
      */
-    upsert: (table: string, records: readonly Cells[], mergeOn: string, deadline?: number) =>
-      write('PATCH', table, asNew(records), deadline, { fieldsToMergeOn: [mergeOn] }),
+    upsert: (table: string, records: readonly Cells[], mergeOn: string) =>
+      write(table, asNew(records), mergeOn),
     /** Updates up to 10 records by id in one request; cells it does not name are kept. */
-    update: (table: string, records: readonly { id: string; fields: Cells }[], deadline?: number) =>
-      write('PATCH', table, records, deadline),
+    update: (table: string, records: readonly { id: string; fields: Cells }[]) => write(table, records),
     /** Deletes up to 10 records by id in one request; returns the ids deleted. */
-    async deleteRecords(table: string, ids: readonly string[], deadline?: number) {
+    async deleteRecords(table: string, ids: readonly string[]) {
       if (ids.length === 0) return [];
       atMostTen(ids.length);
       const query = ids.map((id) => `records[]=${encodeURIComponent(id)}`).join('&');
-      const answer = await call<{ records: { id: string; deleted: boolean }[] }>(
-        'DELETE',
-        `${tableUrl(table)}?${query}`,
-        undefined,
-        deadline,
-      );
+      const url = `${tableUrl(table)}?${query}`;
+      const answer = await call<{ records: { id: string; deleted: boolean }[] }>('DELETE', url, undefined);
       return answer.records.filter((record) => record.deleted).map((record) => record.id);
     },
     /** Any other request of the API, by its path under /v0/ (the launch kit's Metadata API calls and probe). */
@@ -241,8 +218,8 @@ export function createAirtableClient(
 }
 
 /**
- * Each method takes an optional deadline in the client's own clock (`now`); without one a
- * request may take `requestBoundMs`, plus however long the pacer is shut after a 429.
+ * A request may take `requestBoundMs`, plus however long the pacer is shut after a 429; `api` takes
+ * an optional deadline instead, in the client's own clock (`now`).
  */
 export type AirtableClient = ReturnType<typeof clientMethods> & {
   /** The same client (pacer, fetch, clock, count) with another retry policy or bound. */

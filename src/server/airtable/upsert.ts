@@ -67,7 +67,7 @@ export async function lookupByEmails(
 ): Promise<Map<string, StoredRecord>> {
   const emailField = emailFieldOf(formOf({ table }));
   const stored = new Map<string, StoredRecord>();
-  for (const record of await client.findByEmails(table, emails, undefined, fields)) {
+  for (const record of await client.findByEmails(table, emails, fields)) {
     const email = record.fields[emailField];
     if (typeof email === 'string' && !stored.has(normaliseEmail(email)))
       stored.set(normaliseEmail(email), record);

@@ -130,7 +130,7 @@ async function deleteIds(
 ): Promise<{ deleted: string[]; remaining: number }> {
   const deleted: string[] = [];
   for (let i = 0; i < ids.length; i += AIRTABLE_MAX_RECORDS_PER_WRITE) {
-    if (client.deadlineAfter(0) >= stopAt) return { deleted, remaining: ids.length - i };
+    if (client.now() >= stopAt) return { deleted, remaining: ids.length - i };
     const part = ids.slice(i, i + AIRTABLE_MAX_RECORDS_PER_WRITE);
     try {
       deleted.push(...(await client.deleteRecords(table, part)));
@@ -206,7 +206,7 @@ export interface RetentionOptions extends PrivacyOptions {
  */
 export async function applyRetention(options: RetentionOptions) {
   const client = retrying(options);
-  const stopAt = client.deadlineAfter(options.budgetMs ?? Number.POSITIVE_INFINITY);
+  const stopAt = client.now() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
   const cutoffs = retentionCutoffs(new Date((options.now ?? Date.now)()));
   const { expired, consentRule } = await findExpired(client, cutoffs);
   const tables = privacyTables();
