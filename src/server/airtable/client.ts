@@ -56,6 +56,7 @@ export interface AirtableClientOptions extends RetryPolicy {
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const noAnswer = () => new AirtableError(0, 'TIMEOUT', 'No answer from Airtable in time');
 
 /** A client's methods under one retry policy; `counter` counts the requests of it and its `with` kin. */
 function clientMethods(access: AirtableAccess, options: AirtableClientOptions, counter: { sent: number }) {
@@ -68,7 +69,7 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
 
   /** One try: a slot in the pacer, then the request, bounded by `deadline`. */
   const once = async <T>(method: string, url: string, body: unknown, deadline: number): Promise<T> => {
-    if (!(await pacer.acquire(deadline - now()))) {
+    if (!(await pacer.acquire(deadline - now())))
       throw pacer.closedFor() > 0
         ? new AirtableError(
             429,
@@ -76,9 +77,8 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
             'Airtable is rate limiting this base; try again shortly',
           )
         : new AirtableError(0, 'TIMEOUT', 'No slot to reach Airtable in time');
-    }
     const remaining = deadline - now();
-    if (remaining <= 0) throw new AirtableError(0, 'TIMEOUT', 'No answer from Airtable in time');
+    if (remaining <= 0) throw noAnswer();
     counter.sent += 1;
     let response: Response;
     try {
@@ -91,11 +91,7 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
     } catch (error) {
       const timedOut =
         error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new AirtableError(
-        0,
-        timedOut ? 'TIMEOUT' : 'CONNECTION_ERROR',
-        timedOut ? 'No answer from Airtable in time' : 'Could not reach Airtable',
-      );
+      throw timedOut ? noAnswer() : new AirtableError(0, 'CONNECTION_ERROR', 'Could not reach Airtable');
     }
     // The one place that reacts to a 429: the pacer stays shut for Airtable's penalty.
     if (response.status === 429) pacer.penalise();
@@ -123,13 +119,8 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       }
     }
   };
-  const atMostTen = (count: number) => {
-    if (count > AIRTABLE_MAX_RECORDS_PER_WRITE)
-      throw new AirtableError(
-        422,
-        'INVALID_RECORDS',
-        `At most ${AIRTABLE_MAX_RECORDS_PER_WRITE} records per request`,
-      );
+  const atMostTen = (count: number, most = AIRTABLE_MAX_RECORDS_PER_WRITE) => {
+    if (count > most) throw new AirtableError(422, 'INVALID_RECORDS', `At most ${most} records per request`);
   };
   /** Writes up to 10 records; typecast, so Airtable adds a select option it has not seen. */
   const write = async (table: string, records: readonly object[], mergeOn?: string) => {
