@@ -71,8 +71,8 @@ export function createPacer({
     while (lags.length > 0 && (lags[0]?.at ?? 0) <= now() - LAG_MEMORY_MS) lags.shift();
     return Math.min(gapMs, Math.max(0, ...lags.map((lag) => lag.ms)));
   };
-  // Start times of the slots handed out, oldest first, `gapMs` apart; booked ahead when callers queue up.
-  const booked: number[] = [];
+  // Start time of the last slot handed out (booked ahead when callers queue up); the next is `gapMs` on.
+  let lastBooked = Number.NEGATIVE_INFINITY;
   // When callers really went out (a late wake-up, and a late send, included), oldest first.
   const departures: { at: number }[] = [];
   let closedUntil = startClosedForMs > 0 ? now() + startClosedForMs : 0;
@@ -82,16 +82,6 @@ export function createPacer({
   // caller left here. A timer set as a caller leaves fires once the loop has caught up with what
   // was queued before it: its departure is moved to then, and the next caller waits for that.
   let lastOut: Promise<unknown> = Promise.resolve();
-
-  /** The earliest time a new slot may start, booking it: a gap after the last slot booked. */
-  const book = (): number => {
-    const at = Math.max(now(), closedUntil);
-    while (booked.length > 1 && (booked[0] ?? 0) < at - windowMs) booked.shift();
-    const last = booked.at(-1);
-    const slot = last === undefined ? at : Math.max(at, last + gapMs);
-    booked.push(slot);
-    return slot;
-  };
 
   /**
    * Waits for `slot`, the callers booked before, a shut pacer and the departures' spacing; then leaves.
@@ -143,12 +133,10 @@ export function createPacer({
      */
     async acquire(withinMs = Number.POSITIVE_INFINITY, { lent = false } = {}): Promise<boolean> {
       const deadline = now() + withinMs;
-      if (Math.max(now(), closedUntil) > deadline) return false;
-      const slot = book();
-      if (slot > deadline) {
-        booked.splice(booked.lastIndexOf(slot), 1);
-        return false;
-      }
+      // The earliest a new slot may start, a gap after the last one booked; booked only if taken.
+      const slot = Math.max(now(), closedUntil, lastBooked + gapMs);
+      if (slot > deadline) return false;
+      lastBooked = slot;
       const before = lastTurn;
       let done = () => undefined as void;
       lastTurn = new Promise<void>((resolve) => (done = resolve));
