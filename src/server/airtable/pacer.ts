@@ -31,7 +31,6 @@ const LAG_MEMORY_MS = 5_000;
 
 export interface PacerOptions {
   perSecond?: number;
-  windowMs?: number;
   /** Least time between two starts (default: the window over `perSecond`, times GAP_MARGIN). */
   gapMs?: number;
   /**
@@ -46,8 +45,7 @@ export interface PacerOptions {
 
 export function createPacer({
   perSecond = AIRTABLE_REQUESTS_PER_SECOND,
-  windowMs = RATE_WINDOW_MS,
-  gapMs = (windowMs * GAP_MARGIN) / perSecond,
+  gapMs = (RATE_WINDOW_MS * GAP_MARGIN) / perSecond,
   penaltyMs = AIRTABLE_RATE_LIMIT_PENALTY_MS,
   startClosedForMs = 0,
   now = Date.now,
@@ -55,13 +53,10 @@ export function createPacer({
 }: PacerOptions = {}) {
   // Never more than `perSecond` departures within `span`: Airtable's second, with the margin,
   // and the loop's recent lag on top (`lagAllowance`).
-  const span = Math.max(windowMs, perSecond * gapMs);
+  const span = Math.max(RATE_WINDOW_MS, perSecond * gapMs);
   // How late the loop lately sent a request (ms, and when it was seen). A late wake-up is no
   // danger: its request is counted from when it really left.
   const lags: { at: number; ms: number }[] = [];
-  const noteLag = (ms: number) => {
-    if (ms > 0) lags.push({ at: now(), ms });
-  };
   /**
    * A request sent late by a busy loop may reach Airtable later than the five after it expect: six
    * then arrive within a second (the load test's one 429 did so, its loop saturated). The most the
@@ -117,7 +112,8 @@ export function createPacer({
     const departure = { at: now() + (lent ? gapMs : 0) };
     departures.push(departure);
     lastOut = sleep(0).then(() => {
-      noteLag(now() - departure.at);
+      const lag = now() - departure.at;
+      if (lag > 0) lags.push({ at: now(), ms: lag });
       departure.at = Math.max(departure.at, now());
     });
     return true;
