@@ -98,12 +98,11 @@ export function createPacer({
     for (;;) {
       const at = now();
       while (departures.length > 0 && (departures[0]?.at ?? 0) <= at - span - gapMs) departures.shift();
-      const last = departures.at(-1);
+      // Half a gap after the last departure, and a span (and the loop's lag) after the `perSecond`-th last.
       const free = Math.max(
-        last === undefined ? at : last.at + gapMs / 2,
-        departures.length < perSecond
-          ? at
-          : (departures[departures.length - perSecond]?.at ?? at) + span + lagAllowance(),
+        at,
+        (departures.at(-1)?.at ?? Number.NEGATIVE_INFINITY) + gapMs / 2,
+        (departures.at(-perSecond)?.at ?? Number.NEGATIVE_INFINITY) + span + lagAllowance(),
       );
       if (free <= at) break;
       if (free > deadline) return false;
