@@ -9,7 +9,7 @@
  * desk's pacer). Logs and reports carry counts, never emails.
  */
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
-import { normaliseEmail, emailLookupFormula } from '#src/lib/forms/submission.ts';
+import { emailLookupFormula } from '#src/lib/forms/submission.ts';
 import { confirmingForm, emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
@@ -256,8 +256,8 @@ export async function exportEmail(
   const found: Record<string, StoredRecord[]> = {};
   const client = retrying(options);
   for (const table of privacyTables()) {
-    const formula = emailLookupFormula(normaliseEmail(email), fieldsOf(table).email);
-    found[table] = await client.listAll(table, { filterByFormula: formula });
+    const filterByFormula = emailLookupFormula(email, fieldsOf(table).email);
+    found[table] = await client.listAll(table, { filterByFormula });
   }
   return found;
 }
@@ -265,13 +265,11 @@ export async function exportEmail(
 /** Deletes every record of `email` in every form's table (Article 17); returns what it deleted. */
 export async function eraseEmail(options: PrivacyOptions, email: string) {
   const found = await exportEmail(options, email);
+  const client = retrying(options);
   const erased: { table: string; id: string; createdTime?: string }[] = [];
   for (const [table, records] of Object.entries(found)) {
-    const { deleted } = await deleteIds(
-      retrying(options),
-      table,
-      records.map((record) => record.id),
-    );
+    const ids = records.map(({ id }) => id);
+    const { deleted } = await deleteIds(client, table, ids);
     for (const { id, createdTime } of records)
       if (deleted.includes(id)) erased.push({ table, id, createdTime });
   }
