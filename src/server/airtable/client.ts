@@ -58,8 +58,12 @@ export interface AirtableClientOptions extends RetryPolicy {
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const noAnswer = () => new AirtableError(0, 'TIMEOUT', 'No answer from Airtable in time');
 
-/** A client's methods under one retry policy; `counter` counts the requests of it and its `with` kin. */
-function clientMethods(access: AirtableAccess, options: AirtableClientOptions, counter: { sent: number }) {
+/** A client under one retry policy; `counter` counts the requests of it and its `with` kin. */
+export function createAirtableClient(
+  access: AirtableAccess,
+  options: AirtableClientOptions,
+  counter = { sent: 0 },
+) {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const now = options.now ?? Date.now;
   const { pacer } = options;
@@ -194,17 +198,8 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
     /** Any other request of the API, by its path under /v0/ (the launch kit's Metadata API calls and probe). */
     api: <T>(method: string, path: string, body?: unknown, deadline?: number) =>
       call<T>(method, `${origin}/v0/${path}`, body, deadline),
-  };
-}
-
-export function createAirtableClient(
-  access: AirtableAccess,
-  options: AirtableClientOptions,
-  counter = { sent: 0 },
-): AirtableClient {
-  return {
-    ...clientMethods(access, options, counter),
-    with: (policy: RetryPolicy) => createAirtableClient(access, { ...options, ...policy }, counter),
+    with: (policy: RetryPolicy): AirtableClient =>
+      createAirtableClient(access, { ...options, ...policy }, counter),
   };
 }
 
@@ -212,7 +207,7 @@ export function createAirtableClient(
  * A request may take `requestBoundMs`, plus however long the pacer is shut after a 429; `api` takes
  * an optional deadline instead, in the client's own clock (`now`).
  */
-export type AirtableClient = ReturnType<typeof clientMethods> & {
+export interface AirtableClient extends ReturnType<typeof createAirtableClient> {
   /** The same client (pacer, fetch, clock, count) with another retry policy or bound. */
   with(policy: RetryPolicy): AirtableClient;
-};
+}
