@@ -115,8 +115,6 @@ export interface PrivacyOptions {
 const retrying = ({ client, sleep }: PrivacyOptions): AirtableClient =>
   client.with({ attempts: ATTEMPTS, requestBoundMs: REQUEST_BOUND_MS, ...(sleep ? { sleep } : {}) });
 
-const isNotFound = (error: unknown) => error instanceof AirtableError && error.status === 404;
-
 /**
  * Deletes records at most 10 per request. A record someone deleted meanwhile makes Airtable refuse its whole
  * request (404): that request's records are then deleted one by one, and the missing one counts as gone.
@@ -135,7 +133,7 @@ async function deleteIds(
     try {
       deleted.push(...(await client.deleteRecords(table, part)));
     } catch (error) {
-      if (!isNotFound(error)) throw error;
+      if (!(error instanceof AirtableError && error.status === 404)) throw error;
       if (part.length > 1)
         for (const id of part) deleted.push(...(await deleteIds(client, table, [id])).deleted);
     }
