@@ -120,5 +120,4 @@ export function consentRecords(env: AirtableEnv, access: PressAccess) {
   };
 }
 
-/** The records a pressed email link reads and writes (the tests' in-memory stand-ins too). */
 export type ConsentRecords = ReturnType<typeof consentRecords>;
