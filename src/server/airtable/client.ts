@@ -7,8 +7,8 @@
  * a deadline per request, and no Metadata API. Here each request waits for the caller's pacer
  * (pacer.ts), has a deadline, and fails with an AirtableError saying whether to try again.
  */
-import { type Cells, emailsLookupFormula, lookupFormulas } from '#src/lib/forms/submission.ts';
-import { emailFieldOf, formOfTable } from '#src/lib/forms/forms.ts';
+import { type Cells, formOf, lookupFormulas } from '#src/lib/forms/submission.ts';
+import { emailFieldOf } from '#src/lib/forms/forms.ts';
 import type { Pacer } from './pacer.ts';
 import { AirtableError, errorFrom } from './error.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
@@ -55,21 +55,15 @@ export interface AirtableClientOptions extends RetryPolicy {
   now?: () => number;
 }
 
-/** The email field of the form whose records `table` holds, as its contract names it. */
-function emailFieldIn(table: string): string {
-  const form = formOfTable(table);
-  if (!form) throw new Error(`No form keeps its records in ${table}`);
-  return emailFieldOf(form);
-}
-
-/** The lookup formula for `emails` of `table` (the storage layer's, on the table's email field). */
-export const tableLookupFormula = (table: string, emails: readonly string[]) =>
-  emailsLookupFormula(emails, emailFieldIn(table));
-
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const noAnswer = () => new AirtableError(0, 'TIMEOUT', 'No answer from Airtable in time');
 
-/** A client's methods under one retry policy; `counter` counts the requests of it and its `with` kin. */
-function clientMethods(access: AirtableAccess, options: AirtableClientOptions, counter: { sent: number }) {
+/** A client under one retry policy; `counter` counts the requests of it and its `with` kin. */
+export function createAirtableClient(
+  access: AirtableAccess,
+  options: AirtableClientOptions,
+  counter = { sent: 0 },
+) {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const now = options.now ?? Date.now;
   const { pacer } = options;
@@ -79,7 +73,7 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
 
   /** One try: a slot in the pacer, then the request, bounded by `deadline`. */
   const once = async <T>(method: string, url: string, body: unknown, deadline: number): Promise<T> => {
-    if (!(await pacer.acquire(deadline - now()))) {
+    if (!(await pacer.acquire(deadline - now())))
       throw pacer.closedFor() > 0
         ? new AirtableError(
             429,
@@ -87,9 +81,8 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
             'Airtable is rate limiting this base; try again shortly',
           )
         : new AirtableError(0, 'TIMEOUT', 'No slot to reach Airtable in time');
-    }
     const remaining = deadline - now();
-    if (remaining <= 0) throw new AirtableError(0, 'TIMEOUT', 'No answer from Airtable in time');
+    if (remaining <= 0) throw noAnswer();
     counter.sent += 1;
     let response: Response;
     try {
@@ -102,11 +95,7 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
     } catch (error) {
       const timedOut =
         error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new AirtableError(
-        0,
-        timedOut ? 'TIMEOUT' : 'CONNECTION_ERROR',
-        timedOut ? 'No answer from Airtable in time' : 'Could not reach Airtable',
-      );
+      throw timedOut ? noAnswer() : new AirtableError(0, 'CONNECTION_ERROR', 'Could not reach Airtable');
     }
     // The one place that reacts to a 429: the pacer stays shut for Airtable's penalty.
     if (response.status === 429) pacer.penalise();
@@ -134,46 +123,33 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
       }
     }
   };
-  const atMostTen = (count: number) => {
-    if (count > AIRTABLE_MAX_RECORDS_PER_WRITE)
-      throw new AirtableError(
-        422,
-        'INVALID_RECORDS',
-        `At most ${AIRTABLE_MAX_RECORDS_PER_WRITE} records per request`,
-      );
+  const atMostTen = (count: number, most = AIRTABLE_MAX_RECORDS_PER_WRITE) => {
+    if (count > most) throw new AirtableError(422, 'INVALID_RECORDS', `At most ${most} records per request`);
   };
   /** Writes up to 10 records; typecast, so Airtable adds a select option it has not seen. */
-  const write = async (
-    method: string,
-    table: string,
-    records: readonly object[],
-    deadline?: number,
-    performUpsert?: { fieldsToMergeOn: string[] },
-  ) => {
+  const write = async (table: string, records: readonly object[], mergeOn?: string) => {
     if (records.length === 0) return [];
     atMostTen(records.length);
+    const performUpsert = mergeOn ? { fieldsToMergeOn: [mergeOn] } : undefined;
     const body = { performUpsert, records, typecast: true };
-    return (await call<{ records: StoredRecord[] }>(method, tableUrl(table), body, deadline)).records;
+    return (await call<{ records: StoredRecord[] }>('PATCH', tableUrl(table), body)).records;
   };
-
   const asNew = (records: readonly Cells[]) => records.map((fields) => ({ fields }));
   /**
    * One page (up to 100) of a table's records, and where the next starts (Airtable's offset), if
    * any; POSTed, so a long formula fits. JSON leaves out the query's unset parts.
    */
-  const listPage = (table: string, query: ListQuery, deadline?: number) =>
-    call<{ records: StoredRecord[]; offset?: string }>(
-      'POST',
-      `${tableUrl(table)}/listRecords`,
-      { pageSize: AIRTABLE_PAGE_SIZE, ...query },
-      deadline,
-    );
+  const listPage = (table: string, query: ListQuery) =>
+    call<{ records: StoredRecord[]; offset?: string }>('POST', `${tableUrl(table)}/listRecords`, {
+      pageSize: AIRTABLE_PAGE_SIZE,
+      ...query,
+    });
 
-  const listAll = async (table: string, query: ListQuery, deadline?: number) => {
+  const listAll = async (table: string, query: ListQuery) => {
     const records: StoredRecord[] = [];
     let offset: string | undefined;
     do {
-      const page = await listPage(table, { ...query, offset }, deadline);
+      const page = await listPage(table, { ...query, offset });
       records.push(...page.records);
       offset = page.offset;
     } while (offset);
@@ -181,11 +157,8 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
   };
 
   return {
-    /**
-     * The deadline `withinMs` from now in this client's clock, for callers that bound work by a
-     * duration and run on another clock (the privacy jobs' policy clock).
-     */
-    deadlineAfter: (withinMs: number) => now() + withinMs,
+    /** This client's clock, for callers that bound work by it and run on another (the privacy jobs'). */
+    now,
     /** Requests sent so far by this client and the ones made from it with `with`. */
     requestsSent: () => counter.sent,
 
@@ -197,18 +170,11 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
      * for: one request per formula of up to LOOKUP_FORMULA_MAX_CHARS (about 300 addresses), sent
      * together (the pacer spaces them), and a page more for each further 100 records a formula finds.
      */
-    async findByEmails(
-      table: string,
-      emails: readonly string[],
-      deadline?: number,
-      fields: readonly string[] = [],
-    ) {
-      const field = emailFieldIn(table);
+    async findByEmails(table: string, emails: readonly string[], fields: readonly string[] = []) {
+      const field = emailFieldOf(formOf({ table }));
       const query = { fields: [field, ...fields] };
       const found = await Promise.all(
-        lookupFormulas(emails, field).map((filterByFormula) =>
-          listAll(table, { ...query, filterByFormula }, deadline),
-        ),
+        lookupFormulas(emails, field).map((filterByFormula) => listAll(table, { ...query, filterByFormula })),
       );
       return found.flat();
     },
@@ -216,46 +182,32 @@ function clientMethods(access: AirtableAccess, options: AirtableClientOptions, c
      * Creates up to 10 records, or updates the one already holding the same `mergeOn` cell (Airtable's
      * performUpsert): a write Airtable applies late, then sent again, makes one record, not two.
      */
-    upsert: (table: string, records: readonly Cells[], mergeOn: string, deadline?: number) =>
-      write('PATCH', table, asNew(records), deadline, { fieldsToMergeOn: [mergeOn] }),
+    upsert: (table: string, records: readonly Cells[], mergeOn: string) =>
+      write(table, asNew(records), mergeOn),
     /** Updates up to 10 records by id in one request; cells it does not name are kept. */
-    update: (table: string, records: readonly { id: string; fields: Cells }[], deadline?: number) =>
-      write('PATCH', table, records, deadline),
+    update: (table: string, records: readonly { id: string; fields: Cells }[]) => write(table, records),
     /** Deletes up to 10 records by id in one request; returns the ids deleted. */
-    async deleteRecords(table: string, ids: readonly string[], deadline?: number) {
+    async deleteRecords(table: string, ids: readonly string[]) {
       if (ids.length === 0) return [];
       atMostTen(ids.length);
       const query = ids.map((id) => `records[]=${encodeURIComponent(id)}`).join('&');
-      const answer = await call<{ records: { id: string; deleted: boolean }[] }>(
-        'DELETE',
-        `${tableUrl(table)}?${query}`,
-        undefined,
-        deadline,
-      );
+      const url = `${tableUrl(table)}?${query}`;
+      const answer = await call<{ records: { id: string; deleted: boolean }[] }>('DELETE', url, undefined);
       return answer.records.filter((record) => record.deleted).map((record) => record.id);
     },
     /** Any other request of the API, by its path under /v0/ (the launch kit's Metadata API calls and probe). */
     api: <T>(method: string, path: string, body?: unknown, deadline?: number) =>
       call<T>(method, `${origin}/v0/${path}`, body, deadline),
-  };
-}
-
-export function createAirtableClient(
-  access: AirtableAccess,
-  options: AirtableClientOptions,
-  counter = { sent: 0 },
-): AirtableClient {
-  return {
-    ...clientMethods(access, options, counter),
-    with: (policy: RetryPolicy) => createAirtableClient(access, { ...options, ...policy }, counter),
+    with: (policy: RetryPolicy): AirtableClient =>
+      createAirtableClient(access, { ...options, ...policy }, counter),
   };
 }
 
 /**
- * Each method takes an optional deadline in the client's own clock (`now`); without one a
- * request may take `requestBoundMs`, plus however long the pacer is shut after a 429.
+ * A request may take `requestBoundMs`, plus however long the pacer is shut after a 429; `api` takes
+ * an optional deadline instead, in the client's own clock (`now`).
  */
-export type AirtableClient = ReturnType<typeof clientMethods> & {
+export interface AirtableClient extends ReturnType<typeof createAirtableClient> {
   /** The same client (pacer, fetch, clock, count) with another retry policy or bound. */
   with(policy: RetryPolicy): AirtableClient;
-};
+}

@@ -1,6 +1,4 @@
-/** A failed Airtable call, in Airtable's vocabulary, and how it is read from an answer. */
-
-/** A failed call, in Airtable's vocabulary; `status` 0 when no answer came. */
+/** A failed Airtable call, in Airtable's vocabulary; `status` 0 when no answer came. */
 export class AirtableError extends Error {
   constructor(
     readonly status: number,

@@ -31,7 +31,6 @@ const LAG_MEMORY_MS = 5_000;
 
 export interface PacerOptions {
   perSecond?: number;
-  windowMs?: number;
   /** Least time between two starts (default: the window over `perSecond`, times GAP_MARGIN). */
   gapMs?: number;
   /**
@@ -46,8 +45,7 @@ export interface PacerOptions {
 
 export function createPacer({
   perSecond = AIRTABLE_REQUESTS_PER_SECOND,
-  windowMs = RATE_WINDOW_MS,
-  gapMs = (windowMs * GAP_MARGIN) / perSecond,
+  gapMs = (RATE_WINDOW_MS * GAP_MARGIN) / perSecond,
   penaltyMs = AIRTABLE_RATE_LIMIT_PENALTY_MS,
   startClosedForMs = 0,
   now = Date.now,
@@ -55,13 +53,10 @@ export function createPacer({
 }: PacerOptions = {}) {
   // Never more than `perSecond` departures within `span`: Airtable's second, with the margin,
   // and the loop's recent lag on top (`lagAllowance`).
-  const span = Math.max(windowMs, perSecond * gapMs);
+  const span = Math.max(RATE_WINDOW_MS, perSecond * gapMs);
   // How late the loop lately sent a request (ms, and when it was seen). A late wake-up is no
   // danger: its request is counted from when it really left.
   const lags: { at: number; ms: number }[] = [];
-  const noteLag = (ms: number) => {
-    if (ms > 0) lags.push({ at: now(), ms });
-  };
   /**
    * A request sent late by a busy loop may reach Airtable later than the five after it expect: six
    * then arrive within a second (the load test's one 429 did so, its loop saturated). The most the
@@ -71,8 +66,8 @@ export function createPacer({
     while (lags.length > 0 && (lags[0]?.at ?? 0) <= now() - LAG_MEMORY_MS) lags.shift();
     return Math.min(gapMs, Math.max(0, ...lags.map((lag) => lag.ms)));
   };
-  // Start times of the slots handed out, oldest first, `gapMs` apart; booked ahead when callers queue up.
-  const booked: number[] = [];
+  // Start time of the last slot handed out (booked ahead when callers queue up); the next is `gapMs` on.
+  let lastBooked = Number.NEGATIVE_INFINITY;
   // When callers really went out (a late wake-up, and a late send, included), oldest first.
   const departures: { at: number }[] = [];
   let closedUntil = startClosedForMs > 0 ? now() + startClosedForMs : 0;
@@ -82,16 +77,6 @@ export function createPacer({
   // caller left here. A timer set as a caller leaves fires once the loop has caught up with what
   // was queued before it: its departure is moved to then, and the next caller waits for that.
   let lastOut: Promise<unknown> = Promise.resolve();
-
-  /** The earliest time a new slot may start, booking it: a gap after the last slot booked. */
-  const book = (): number => {
-    const at = Math.max(now(), closedUntil);
-    while (booked.length > 1 && (booked[0] ?? 0) < at - windowMs) booked.shift();
-    const last = booked.at(-1);
-    const slot = last === undefined ? at : Math.max(at, last + gapMs);
-    booked.push(slot);
-    return slot;
-  };
 
   /**
    * Waits for `slot`, the callers booked before, a shut pacer and the departures' spacing; then leaves.
@@ -113,12 +98,11 @@ export function createPacer({
     for (;;) {
       const at = now();
       while (departures.length > 0 && (departures[0]?.at ?? 0) <= at - span - gapMs) departures.shift();
-      const last = departures.at(-1);
+      // Half a gap after the last departure, and a span (and the loop's lag) after the `perSecond`-th last.
       const free = Math.max(
-        last === undefined ? at : last.at + gapMs / 2,
-        departures.length < perSecond
-          ? at
-          : (departures[departures.length - perSecond]?.at ?? at) + span + lagAllowance(),
+        at,
+        (departures.at(-1)?.at ?? Number.NEGATIVE_INFINITY) + gapMs / 2,
+        (departures.at(-perSecond)?.at ?? Number.NEGATIVE_INFINITY) + span + lagAllowance(),
       );
       if (free <= at) break;
       if (free > deadline) return false;
@@ -127,7 +111,8 @@ export function createPacer({
     const departure = { at: now() + (lent ? gapMs : 0) };
     departures.push(departure);
     lastOut = sleep(0).then(() => {
-      noteLag(now() - departure.at);
+      const lag = now() - departure.at;
+      if (lag > 0) lags.push({ at: now(), ms: lag });
       departure.at = Math.max(departure.at, now());
     });
     return true;
@@ -143,12 +128,10 @@ export function createPacer({
      */
     async acquire(withinMs = Number.POSITIVE_INFINITY, { lent = false } = {}): Promise<boolean> {
       const deadline = now() + withinMs;
-      if (Math.max(now(), closedUntil) > deadline) return false;
-      const slot = book();
-      if (slot > deadline) {
-        booked.splice(booked.lastIndexOf(slot), 1);
-        return false;
-      }
+      // The earliest a new slot may start, a gap after the last one booked; booked only if taken.
+      const slot = Math.max(now(), closedUntil, lastBooked + gapMs);
+      if (slot > deadline) return false;
+      lastBooked = slot;
       const before = lastTurn;
       let done = () => undefined as void;
       lastTurn = new Promise<void>((resolve) => (done = resolve));

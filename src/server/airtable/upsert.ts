@@ -67,7 +67,7 @@ export async function lookupByEmails(
 ): Promise<Map<string, StoredRecord>> {
   const emailField = emailFieldOf(formOf({ table }));
   const stored = new Map<string, StoredRecord>();
-  for (const record of await client.findByEmails(table, emails, undefined, fields)) {
+  for (const record of await client.findByEmails(table, emails, fields)) {
     const email = record.fields[emailField];
     if (typeof email === 'string' && !stored.has(normaliseEmail(email)))
       stored.set(normaliseEmail(email), record);
@@ -119,16 +119,10 @@ export async function upsertByEmail<T>(
 
   const failed = (part: readonly { email: string; item: T }[], error: unknown): UpsertResult<T>[] =>
     part.map(({ email, item }) => ({ item, email, outcome: 'failed', error }));
+  const emails = merged.map(({ email }) => email);
   let stored: ReadonlyMap<string, StoredRecord>;
   try {
-    stored =
-      lookedUp ??
-      (await lookupByEmails(
-        client,
-        table,
-        merged.map(({ email }) => email),
-        lookupFieldsOf(how, table),
-      ));
+    stored = lookedUp ?? (await lookupByEmails(client, table, emails, lookupFieldsOf(how, table)));
   } catch (error) {
     // Without the lookup nothing may be written: a create could double a stored record.
     await tell(failed(merged, error));
@@ -155,16 +149,10 @@ export async function upsertByEmail<T>(
   }
   void tell(held);
 
-  const outcomeOf = (write: Write, id: string): UpsertResult<T> =>
-    write.record
-      ? {
-          item: write.item,
-          email: write.email,
-          outcome: 'updated',
-          id: write.record.id,
-          stored: write.record.fields,
-        }
-      : { item: write.item, email: write.email, outcome: 'created', id };
+  const outcomeOf = ({ item, email, record }: Write, id: string): UpsertResult<T> =>
+    record
+      ? { item, email, outcome: 'updated', id: record.id, stored: record.fields }
+      : { item, email, outcome: 'created', id };
   /** A write request's results once it answers: each write's outcome, or the request's error for each. */
   const answered = (part: readonly Write[], request: Promise<readonly StoredRecord[]>) =>
     request.then(

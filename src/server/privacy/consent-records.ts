@@ -3,7 +3,7 @@
  * server's one Airtable client. Consent lives in the confirming form's table (the suppression
  * list: consentOf); a held change is applied by its form's own rules (upsert.ts).
  */
-import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
+import { type Cells, emailLookupFormula, formOf, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD, type ConsentState } from '#src/lib/forms/contract.ts';
 import { emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
 import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
@@ -11,32 +11,11 @@ import {
   type AirtableClientOptions,
   createAirtableClient,
   type StoredRecord,
-  tableLookupFormula,
 } from '#src/server/airtable/client.ts';
 import { type AirtableEnv, airtableAccess } from '#src/server/settings.ts';
 import type { LinkForm, LinkValues } from '#src/server/links/tokens.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/desk/submission-upsert.ts';
 import { consentOf, stampOf, submissionOf, suppressionList } from './consent.ts';
-
-type Applied = 'applied' | 'unchanged' | 'superseded';
-
-export interface ConsentRecords {
-  /** A record's id, its consent if its form has one, and its Last Updated as stored. */
-  find(
-    form: LinkForm,
-    email: string,
-  ): Promise<{ id: string; consent?: ConsentState; changedAt?: string } | null>;
-  /** Sets a suppression list record's consent (with `statement`, the words a rejoining address agreed to). */
-  setConsent(id: string, consent: ConsentState, at: Date, statement?: string): Promise<void>;
-  /** Stores a suppression entry for an address with no record on the list: Consent Withdrawn. */
-  createWithdrawn(email: string, at: Date): Promise<void>;
-  /**
-   * Applies a held change by its form's rules (creating the record if it is gone). 'unchanged':
-   * the record already holds these values, so a second press does nothing; 'superseded': it was
-   * written after the link was sent (`sentAt`), so two change links pressed in turn cannot loop.
-   */
-  applyValues(form: LinkForm, email: string, values: LinkValues, at: Date, sentAt: Date): Promise<Applied>;
-}
 
 const EMAIL_KEY = EMAIL_KEY_FIELD.airtable;
 
@@ -50,7 +29,7 @@ const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
 /** How a press reaches Airtable: the desk's pacer (a slot lent), and the tests' stand-ins. */
 export type PressAccess = Pick<AirtableClientOptions, 'pacer' | 'fetch' | 'now'>;
 
-export function consentRecords(env: AirtableEnv, access: PressAccess): ConsentRecords {
+export function consentRecords(env: AirtableEnv, access: PressAccess) {
   const client = createAirtableClient(airtableAccess(env), {
     ...access,
     // A press waits for Airtable; when it hangs, that visitor gets the 'try again'
@@ -59,11 +38,13 @@ export function consentRecords(env: AirtableEnv, access: PressAccess): ConsentRe
     requestBoundMs: LINK_PRESS_REQUEST_BOUND_MS,
   });
   // Every field of the address's record (the upsert's lookup reads the email only).
-  const first = async (table: string, email: string): Promise<StoredRecord | undefined> =>
-    (await client.listPage(table, { filterByFormula: tableLookupFormula(table, [email]), maxRecords: 1 }))
-      .records[0];
+  const first = async (table: string, email: string): Promise<StoredRecord | undefined> => {
+    const filterByFormula = emailLookupFormula(email, emailFieldOf(formOf({ table })));
+    return (await client.listPage(table, { filterByFormula, maxRecords: 1 })).records[0];
+  };
   return {
-    async find(name, email) {
+    /** A record's id, its consent if its form has one, and its Last Updated as stored. */
+    async find(name: LinkForm, email: string) {
       const form = formNamed(name);
       const record = form && (await first(form.table, email));
       if (!record) return null;
@@ -75,7 +56,8 @@ export function consentRecords(env: AirtableEnv, access: PressAccess): ConsentRe
         ...(typeof changedAt === 'string' ? { changedAt } : {}),
       };
     },
-    async setConsent(id, consent, at, statement) {
+    /** Sets a suppression list record's consent (with `statement`, the words a rejoining address agreed to). */
+    async setConsent(id: string, consent: ConsentState, at: Date, statement?: string) {
       const list = suppressionList();
       const stamp = at.toISOString();
       const fields = {
@@ -86,7 +68,8 @@ export function consentRecords(env: AirtableEnv, access: PressAccess): ConsentRe
       };
       await client.update(list.form.table, [{ id, fields }]);
     },
-    async createWithdrawn(email, at) {
+    /** Stores a suppression entry for an address with no record on the list: Consent Withdrawn. */
+    async createWithdrawn(email: string, at: Date) {
       const list = suppressionList();
       const stamp = at.toISOString();
       const record = {
@@ -98,7 +81,12 @@ export function consentRecords(env: AirtableEnv, access: PressAccess): ConsentRe
       };
       await client.upsert(list.form.table, [record], EMAIL_KEY);
     },
-    async applyValues(form, email, values, at, sentAt) {
+    /**
+     * Applies a held change by its form's rules (creating the record if it is gone). 'unchanged':
+     * the record already holds these values, so a second press does nothing; 'superseded': it was
+     * written after the link was sent (`sentAt`), so two change links pressed in turn cannot loop.
+     */
+    async applyValues(form: LinkForm, email: string, values: LinkValues, at: Date, sentAt: Date) {
       const submission = submissionOf(form, email, values, at);
       const stored = await first(submission.table, email);
       const fields = consentOf(submission.table);
@@ -131,3 +119,5 @@ export function consentRecords(env: AirtableEnv, access: PressAccess): ConsentRe
     },
   };
 }
+
+export type ConsentRecords = ReturnType<typeof consentRecords>;

@@ -9,7 +9,7 @@
  * desk's pacer). Logs and reports carry counts, never emails.
  */
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
-import { normaliseEmail, emailLookupFormula } from '#src/lib/forms/submission.ts';
+import { emailLookupFormula } from '#src/lib/forms/submission.ts';
 import { confirmingForm, emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
@@ -115,8 +115,6 @@ export interface PrivacyOptions {
 const retrying = ({ client, sleep }: PrivacyOptions): AirtableClient =>
   client.with({ attempts: ATTEMPTS, requestBoundMs: REQUEST_BOUND_MS, ...(sleep ? { sleep } : {}) });
 
-const isNotFound = (error: unknown) => error instanceof AirtableError && error.status === 404;
-
 /**
  * Deletes records at most 10 per request. A record someone deleted meanwhile makes Airtable refuse its whole
  * request (404): that request's records are then deleted one by one, and the missing one counts as gone.
@@ -130,12 +128,12 @@ async function deleteIds(
 ): Promise<{ deleted: string[]; remaining: number }> {
   const deleted: string[] = [];
   for (let i = 0; i < ids.length; i += AIRTABLE_MAX_RECORDS_PER_WRITE) {
-    if (client.deadlineAfter(0) >= stopAt) return { deleted, remaining: ids.length - i };
+    if (client.now() >= stopAt) return { deleted, remaining: ids.length - i };
     const part = ids.slice(i, i + AIRTABLE_MAX_RECORDS_PER_WRITE);
     try {
       deleted.push(...(await client.deleteRecords(table, part)));
     } catch (error) {
-      if (!isNotFound(error)) throw error;
+      if (!(error instanceof AirtableError && error.status === 404)) throw error;
       if (part.length > 1)
         for (const id of part) deleted.push(...(await deleteIds(client, table, [id])).deleted);
     }
@@ -206,7 +204,7 @@ export interface RetentionOptions extends PrivacyOptions {
  */
 export async function applyRetention(options: RetentionOptions) {
   const client = retrying(options);
-  const stopAt = client.deadlineAfter(options.budgetMs ?? Number.POSITIVE_INFINITY);
+  const stopAt = client.now() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
   const cutoffs = retentionCutoffs(new Date((options.now ?? Date.now)()));
   const { expired, consentRule } = await findExpired(client, cutoffs);
   const tables = privacyTables();
@@ -256,8 +254,8 @@ export async function exportEmail(
   const found: Record<string, StoredRecord[]> = {};
   const client = retrying(options);
   for (const table of privacyTables()) {
-    const formula = emailLookupFormula(normaliseEmail(email), fieldsOf(table).email);
-    found[table] = await client.listAll(table, { filterByFormula: formula });
+    const filterByFormula = emailLookupFormula(email, fieldsOf(table).email);
+    found[table] = await client.listAll(table, { filterByFormula });
   }
   return found;
 }
@@ -265,13 +263,11 @@ export async function exportEmail(
 /** Deletes every record of `email` in every form's table (Article 17); returns what it deleted. */
 export async function eraseEmail(options: PrivacyOptions, email: string) {
   const found = await exportEmail(options, email);
+  const client = retrying(options);
   const erased: { table: string; id: string; createdTime?: string }[] = [];
   for (const [table, records] of Object.entries(found)) {
-    const { deleted } = await deleteIds(
-      retrying(options),
-      table,
-      records.map((record) => record.id),
-    );
+    const ids = records.map(({ id }) => id);
+    const { deleted } = await deleteIds(client, table, ids);
     for (const { id, createdTime } of records)
       if (deleted.includes(id)) erased.push({ table, id, createdTime });
   }

@@ -51,11 +51,7 @@ export async function runRetentionJob(env: RetentionJobEnv, options: RetentionJo
   }
   const client = createAirtableClient(access, { pacer: options.pacer });
   try {
-    const report = await applyRetention({
-      client,
-      budgetMs: RETENTION_JOB_BUDGET_MS,
-      ...(options.now ? { now: options.now } : {}),
-    });
+    const report = await applyRetention({ client, budgetMs: RETENTION_JOB_BUDGET_MS, now: options.now });
     const letters = env.DEAD_LETTERS ? await expireDeadLetters(env.DEAD_LETTERS, new Date(report.cutoff)) : 0;
     log(`${describeRetention(report)}; ${letters} dead letters; ${client.requestsSent()} Airtable requests`);
   } catch (error) {
