@@ -178,15 +178,12 @@ export async function emailsFor(
   }
 }
 
-// Queueing (enqueue): a write's emails put on the mail queue (MAIL_JOBS), one job each, those the
-// limits allow (ledger.ts; the team inbox's ceiling, team-inbox.ts). The write is done whatever its
-// mail does, so a mail failure never writes a record twice.
-
 /**
- * Queues the emails of one write that the recipients' limits allow (`limited`: how many they
- * dropped; `held`: team notices past the team inbox's hourly ceiling, kept for the hour's digest),
- * links signed by the current secret. Never throws on a job that cannot be queued: it is kept as
- * a dead letter (or logged lost), since the write is done and must not be retried for it.
+ * Queues on MAIL_JOBS, one job each, the emails of one write that the recipients' limits allow
+ * (ledger.ts; `limited`: how many they dropped; `held`: team notices past the team inbox's hourly
+ * ceiling, team-inbox.ts, kept for the hour's digest), links signed by the current secret. Never
+ * throws on a job that cannot be queued: it is kept as a dead letter (or logged lost), since the
+ * write is done whatever its mail does and must not be retried for it (nor a record written twice).
  */
 export async function queueOutcomeMail(
   mail: QueueingMail,
