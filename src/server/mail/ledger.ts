@@ -57,8 +57,7 @@ export const TEAM_MAIL_LIMITS: MailLimits = { minGapMs: 0, perWindow: 5, windowM
 /** Whether one more email may go where mail went at `sentAt` (ms since epoch). */
 export function mayEmail(sentAt: readonly number[], now: number, limits: MailLimits = MAIL_LIMITS): boolean {
   const recent = stillCounted(sentAt, now, limits);
-  if (recent.length >= limits.perWindow) return false;
-  return recent.every((at) => now - at >= limits.minGapMs);
+  return recent.length < limits.perWindow && recent.every((at) => now - at >= limits.minGapMs);
 }
 
 /** The send times still inside the window at `now`. */
