@@ -104,6 +104,7 @@ export function kvMailLedger(kv: MailLedgerKv) {
     }
   };
   const oneAtATime = keyedSerialiser();
+  const erasedKey = async (email: string) => ERASED_PREFIX + (await digest(normaliseEmail(email)));
   return {
     kv,
     /** Records a send to `inbox` at `now` and answers true, or answers false and records nothing. */
@@ -124,12 +125,10 @@ export function kvMailLedger(kv: MailLedgerKv) {
       kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS }),
     /** Remembers that `email` was erased at `at`: the emails queued for it (or about it) before then are not sent. */
     markErased: async (email: string, at: Date) =>
-      kv.put(ERASED_PREFIX + (await digest(normaliseEmail(email))), String(at.getTime()), {
-        expirationTtl: ERASURE_MEMORY_MS / 1000,
-      }),
+      kv.put(await erasedKey(email), String(at.getTime()), { expirationTtl: ERASURE_MEMORY_MS / 1000 }),
     /** When `email` was last erased (ms since epoch), if within ERASURE_MEMORY_MS. */
     erasedAt: async (email: string): Promise<number | undefined> => {
-      const at = Number(await kv.get(ERASED_PREFIX + (await digest(normaliseEmail(email)))));
+      const at = Number(await kv.get(await erasedKey(email)));
       return at > 0 ? at : undefined;
     },
   };
