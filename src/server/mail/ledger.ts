@@ -30,8 +30,7 @@ const FASTMAIL_SUBDOMAIN = /^([^.]+)\.(fastmail\.(?:com|fm))$/;
 export function inboxKey(email: string): string {
   const at = email.lastIndexOf('@');
   if (at <= 0) return email;
-  let local = email.slice(0, at);
-  let domain = email.slice(at + 1);
+  let [local, domain] = [email.slice(0, at), email.slice(at + 1)];
   const fastmail = FASTMAIL_SUBDOMAIN.exec(domain);
   if (fastmail) [, local = local, domain = domain] = fastmail;
   const plus = local.indexOf('+');
