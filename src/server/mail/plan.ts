@@ -1,9 +1,7 @@
 /**
- * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013):
- * 1. plan (here): a write (a queued submission's or a pressed link's) causes the emails its form's
- *    conduct says, and those the limits allow go on MAIL_JOBS, one job each (queueOutcomeMail);
- * 2. send: the mail consumer sends each job (send.ts), retries what may pass later, dead-letters the
- *    rest; a sent job is marked by its idempotency key, so a redelivery is not sent again.
+ * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013): a write
+ * (a queued submission's or a pressed link's) causes the emails its form's conduct says, and those the
+ * limits allow go on MAIL_JOBS, one job each (queueOutcomeMail), for the mail consumer to send (send.ts).
  */
 import { storedText } from '#src/lib/forms/contract.ts';
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
