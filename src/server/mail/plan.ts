@@ -94,16 +94,14 @@ export function writeOutcome(
  * A held change its contact confirmed (by the change email's button), as the mail sees it: the
  * team of a form that tells it hears, as of a new request (a quote's Status is back to 'New').
  */
-function confirmedChange(form: string, email: string, values: LinkValues, at: Date): WriteOutcome {
-  return {
-    form,
-    email,
-    outcome: 'confirmed-change',
-    values,
-    key: `confirmed-change:${at.toISOString()}`,
-    ...forTheTeam(submissionOf(form, email, values, at)),
-  };
-}
+const confirmedChange = (form: string, email: string, values: LinkValues, at: Date): WriteOutcome => ({
+  form,
+  email,
+  outcome: 'confirmed-change',
+  values,
+  key: `confirmed-change:${at.toISOString()}`,
+  ...forTheTeam(submissionOf(form, email, values, at)),
+});
 
 /** 'Join again' pressed: a confirmation whose link confirms only the withdrawal stored at `withdrawnAt`. */
 export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): WriteOutcome => ({
