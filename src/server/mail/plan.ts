@@ -21,10 +21,6 @@ import { errorMessage, type MailJob, type MailMessage } from './message.ts';
 import type { QueueingMail } from './setup.ts';
 import { consentOf, isWithdrawn, submissionOf } from '#src/server/privacy/consent.ts';
 
-/** One key per submission: its emails keep it, so a retried send is the same email. */
-export const submissionMailKey = (submission: Submission) =>
-  `${submission.table}:${submission.email}:${submission.acceptedAt}`;
-
 /** What the write path did with one submission, as the mail needs it. */
 export interface WriteOutcome {
   /** The form's name (any form in FORM_LIST). */
@@ -45,7 +41,7 @@ export interface WriteOutcome {
   readonly subject?: string;
   /** The address withdrew (it is on the suppression list): only the team hears. */
   readonly contactWithdrawn?: boolean;
-  /** Unique per submission (the queue message's id): a retried send is the same email. */
+  /** Unique per submission (or pressed link): a retried send is the same email. */
   readonly key: string;
 }
 
@@ -74,7 +70,6 @@ function forTheTeam(submission: Submission) {
 export function writeOutcome(
   submission: Submission,
   written: 'created' | 'updated' | 'held',
-  key: string,
   { stored, contactWithdrawn = false }: { stored?: Cells; contactWithdrawn?: boolean } = {},
 ): WriteOutcome | null {
   if (consentOf(submission.table) && isWithdrawn(stored)) return null;
@@ -84,7 +79,8 @@ export function writeOutcome(
     outcome: written === 'updated' ? 'created' : written,
     // A held change carries the submission's cells, by Airtable field name.
     values: submission.cells,
-    key,
+    // One key per submission: its emails keep it, so a retried send is the same email.
+    key: `${submission.table}:${submission.email}:${submission.acceptedAt}`,
     ...forTheTeam(submission),
     ...(contactWithdrawn ? { contactWithdrawn } : {}),
   };
