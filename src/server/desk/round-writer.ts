@@ -25,7 +25,7 @@ import {
 } from './submission-upsert.ts';
 
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
-import { queueOutcomeMail, submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';
+import { queueOutcomeMail, writeOutcome } from '#src/server/mail/plan.ts';
 import type { QueueingMail } from '#src/server/mail/setup.ts';
 import type { QueuedSubmission } from '#src/server/queues/messages.ts';
 import type { WaitCause } from './retry-rule.ts';
@@ -127,11 +127,11 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     item: Queued,
     outcome: 'created' | 'updated' | 'held',
     result: RoundResult,
-    about: Parameters<typeof writeOutcome>[3],
+    about: Parameters<typeof writeOutcome>[2],
   ) {
     const { mail } = options;
     if (!mail) return;
-    const written = writeOutcome(item.submission, outcome, submissionMailKey(item.submission), about);
+    const written = writeOutcome(item.submission, outcome, about);
     if (!written) return;
     if (!item.origin) {
       log(`Mailer: a ${item.submission.table} submission came with no site origin; no email for it`);

@@ -58,11 +58,7 @@ export async function signedUrl(
   withdrawnAt?: string,
 ): Promise<string> {
   const expiresAt = linkExpiry(purpose, context.now);
-  const claims = { purpose, form, email, expiresAt, ...(values ? { values } : {}) };
-  const token = await signLink(
-    withdrawnAt === undefined ? claims : { ...claims, withdrawnAt },
-    context.linkSecret,
-  );
+  const token = await signLink({ purpose, form, email, expiresAt, values, withdrawnAt }, context.linkSecret);
   const url = new URL(EMAIL_LINK_PATHS[purpose], context.siteUrl);
   url.searchParams.set('token', token);
   return url.toString();

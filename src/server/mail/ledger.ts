@@ -30,8 +30,7 @@ const FASTMAIL_SUBDOMAIN = /^([^.]+)\.(fastmail\.(?:com|fm))$/;
 export function inboxKey(email: string): string {
   const at = email.lastIndexOf('@');
   if (at <= 0) return email;
-  let local = email.slice(0, at);
-  let domain = email.slice(at + 1);
+  let [local, domain] = [email.slice(0, at), email.slice(at + 1)];
   const fastmail = FASTMAIL_SUBDOMAIN.exec(domain);
   if (fastmail) [, local = local, domain = domain] = fastmail;
   const plus = local.indexOf('+');
@@ -57,8 +56,7 @@ export const TEAM_MAIL_LIMITS: MailLimits = { minGapMs: 0, perWindow: 5, windowM
 /** Whether one more email may go where mail went at `sentAt` (ms since epoch). */
 export function mayEmail(sentAt: readonly number[], now: number, limits: MailLimits = MAIL_LIMITS): boolean {
   const recent = stillCounted(sentAt, now, limits);
-  if (recent.length >= limits.perWindow) return false;
-  return recent.every((at) => now - at >= limits.minGapMs);
+  return recent.length < limits.perWindow && recent.every((at) => now - at >= limits.minGapMs);
 }
 
 /** The send times still inside the window at `now`. */
@@ -105,6 +103,7 @@ export function kvMailLedger(kv: MailLedgerKv) {
     }
   };
   const oneAtATime = keyedSerialiser();
+  const erasedKey = async (email: string) => ERASED_PREFIX + (await digest(normaliseEmail(email)));
   return {
     kv,
     /** Records a send to `inbox` at `now` and answers true, or answers false and records nothing. */
@@ -125,12 +124,10 @@ export function kvMailLedger(kv: MailLedgerKv) {
       kv.put(SENT_PREFIX + (await digest(key)), '1', { expirationTtl: SENT_MARK_TTL_SECONDS }),
     /** Remembers that `email` was erased at `at`: the emails queued for it (or about it) before then are not sent. */
     markErased: async (email: string, at: Date) =>
-      kv.put(ERASED_PREFIX + (await digest(normaliseEmail(email))), String(at.getTime()), {
-        expirationTtl: ERASURE_MEMORY_MS / 1000,
-      }),
+      kv.put(await erasedKey(email), String(at.getTime()), { expirationTtl: ERASURE_MEMORY_MS / 1000 }),
     /** When `email` was last erased (ms since epoch), if within ERASURE_MEMORY_MS. */
     erasedAt: async (email: string): Promise<number | undefined> => {
-      const at = Number(await kv.get(ERASED_PREFIX + (await digest(normaliseEmail(email)))));
+      const at = Number(await kv.get(await erasedKey(email)));
       return at > 0 ? at : undefined;
     },
   };

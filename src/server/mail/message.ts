@@ -107,19 +107,14 @@ const WORD_BYTES = 45;
 export function headerValue(value: string): string {
   const text = headerText(value);
   if (!text.includes('=?')) return text;
-  const words: string[] = [];
-  let bytes: number[] = [];
-  const flush = () => words.push(`=?utf-8?b?${btoa(String.fromCharCode(...bytes))}?=`);
+  let word: number[] = [];
+  const words = [word];
   for (const char of text) {
     const encoded = new TextEncoder().encode(char);
-    if (bytes.length + encoded.length > WORD_BYTES) {
-      flush();
-      bytes = [];
-    }
-    bytes.push(...encoded);
+    if (word.length + encoded.length > WORD_BYTES) words.push((word = []));
+    word.push(...encoded);
   }
-  flush();
-  return words.join(' ');
+  return words.map((bytes) => `=?utf-8?b?${btoa(String.fromCharCode(...bytes))}?=`).join(' ');
 }
 
 /** An address that may appear in a header: no controls, spaces, angle brackets, commas or quotes. */

@@ -1,9 +1,7 @@
 /**
- * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013):
- * 1. plan (here): a write (a queued submission's or a pressed link's) causes the emails its form's
- *    conduct says, and those the limits allow go on MAIL_JOBS, one job each (queueOutcomeMail);
- * 2. send: the mail consumer sends each job (send.ts), retries what may pass later, dead-letters the
- *    rest; a sent job is marked by its idempotency key, so a redelivery is not sent again.
+ * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013): a write
+ * (a queued submission's or a pressed link's) causes the emails its form's conduct says, and those the
+ * limits allow go on MAIL_JOBS, one job each (queueOutcomeMail), for the mail consumer to send (send.ts).
  */
 import { storedText } from '#src/lib/forms/contract.ts';
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
@@ -22,10 +20,6 @@ import { inboxKey, TEAM_MAIL_LIMITS } from './ledger.ts';
 import { errorMessage, type MailJob, type MailMessage } from './message.ts';
 import type { QueueingMail } from './setup.ts';
 import { consentOf, isWithdrawn, submissionOf } from '#src/server/privacy/consent.ts';
-
-/** One key per submission: its emails keep it, so a retried send is the same email. */
-export const submissionMailKey = (submission: Submission) =>
-  `${submission.table}:${submission.email}:${submission.acceptedAt}`;
 
 /** What the write path did with one submission, as the mail needs it. */
 export interface WriteOutcome {
@@ -47,7 +41,7 @@ export interface WriteOutcome {
   readonly subject?: string;
   /** The address withdrew (it is on the suppression list): only the team hears. */
   readonly contactWithdrawn?: boolean;
-  /** Unique per submission (the queue message's id): a retried send is the same email. */
+  /** Unique per submission (or pressed link): a retried send is the same email. */
   readonly key: string;
 }
 
@@ -76,7 +70,6 @@ function forTheTeam(submission: Submission) {
 export function writeOutcome(
   submission: Submission,
   written: 'created' | 'updated' | 'held',
-  key: string,
   { stored, contactWithdrawn = false }: { stored?: Cells; contactWithdrawn?: boolean } = {},
 ): WriteOutcome | null {
   if (consentOf(submission.table) && isWithdrawn(stored)) return null;
@@ -86,7 +79,8 @@ export function writeOutcome(
     outcome: written === 'updated' ? 'created' : written,
     // A held change carries the submission's cells, by Airtable field name.
     values: submission.cells,
-    key,
+    // One key per submission: its emails keep it, so a retried send is the same email.
+    key: `${submission.table}:${submission.email}:${submission.acceptedAt}`,
     ...forTheTeam(submission),
     ...(contactWithdrawn ? { contactWithdrawn } : {}),
   };
@@ -96,16 +90,14 @@ export function writeOutcome(
  * A held change its contact confirmed (by the change email's button), as the mail sees it: the
  * team of a form that tells it hears, as of a new request (a quote's Status is back to 'New').
  */
-function confirmedChange(form: string, email: string, values: LinkValues, at: Date): WriteOutcome {
-  return {
-    form,
-    email,
-    outcome: 'confirmed-change',
-    values,
-    key: `confirmed-change:${at.toISOString()}`,
-    ...forTheTeam(submissionOf(form, email, values, at)),
-  };
-}
+const confirmedChange = (form: string, email: string, values: LinkValues, at: Date): WriteOutcome => ({
+  form,
+  email,
+  outcome: 'confirmed-change',
+  values,
+  key: `confirmed-change:${at.toISOString()}`,
+  ...forTheTeam(submissionOf(form, email, values, at)),
+});
 
 /** 'Join again' pressed: a confirmation whose link confirms only the withdrawal stored at `withdrawnAt`. */
 export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): WriteOutcome => ({
@@ -178,15 +170,12 @@ export async function emailsFor(
   }
 }
 
-// Queueing (enqueue): a write's emails put on the mail queue (MAIL_JOBS), one job each, those the
-// limits allow (ledger.ts; the team inbox's ceiling, team-inbox.ts). The write is done whatever its
-// mail does, so a mail failure never writes a record twice.
-
 /**
- * Queues the emails of one write that the recipients' limits allow (`limited`: how many they
- * dropped; `held`: team notices past the team inbox's hourly ceiling, kept for the hour's digest),
- * links signed by the current secret. Never throws on a job that cannot be queued: it is kept as
- * a dead letter (or logged lost), since the write is done and must not be retried for it.
+ * Queues on MAIL_JOBS, one job each, the emails of one write that the recipients' limits allow
+ * (ledger.ts; `limited`: how many they dropped; `held`: team notices past the team inbox's hourly
+ * ceiling, team-inbox.ts, kept for the hour's digest), links signed by the current secret. Never
+ * throws on a job that cannot be queued: it is kept as a dead letter (or logged lost), since the
+ * write is done whatever its mail does and must not be retried for it (nor a record written twice).
  */
 export async function queueOutcomeMail(
   mail: QueueingMail,

@@ -27,46 +27,39 @@ export async function sendMailJobs(
   // What the batch did, for the log; alreadySent: delivered again after their email went out;
   // erased: queued before their address (the job's email) was erased, so never sent.
   const report = { sent: 0, alreadySent: 0, erased: 0, retried: 0, deadLettered: 0 };
-  const sendOne = async ({ message, job }: { message: Delivery; job: MailJob }) => {
-    const key = job.message.idempotencyKey;
+  const settle = async (job: MailJob, attempts: number): Promise<keyof typeof report> => {
     const [sent, erasedAt] = await Promise.all([
-      options.ledger.hasSent(key),
+      options.ledger.hasSent(job.message.idempotencyKey),
       options.ledger.erasedAt(job.email),
     ]);
-    if (sent) {
-      report.alreadySent += 1;
-      message.ack();
-      return;
-    }
+    if (sent) return 'alreadySent';
     // A job without a readable time is older than any erasure.
-    if (erasedAt !== undefined && !(Date.parse(job.queuedAt) > erasedAt)) {
-      report.erased += 1;
-      message.ack();
-      return;
-    }
+    if (erasedAt !== undefined && !(Date.parse(job.queuedAt) > erasedAt)) return 'erased';
     try {
       await options.mailer.send(job.message);
+      return 'sent';
     } catch (error) {
       const reason = errorMessage(error);
       if (error instanceof MailFailure && !error.retryable && options.deadLetter) {
         await options.deadLetter(job, reason);
-        message.ack();
-        report.deadLettered += 1;
         log(`Mailer: an email could not be sent (${reason}); kept as a dead letter`);
-        return;
+        return 'deadLettered';
       }
-      message.retry({ delaySeconds: backoffSeconds(message.attempts) });
-      report.retried += 1;
-      log(`Mailer: an email failed (attempt ${message.attempts}: ${reason}); retrying`);
-      return;
+      log(`Mailer: an email failed (attempt ${attempts}: ${reason}); retrying`);
+      return 'retried';
     }
-    report.sent += 1;
-    message.ack();
+  };
+  const sendOne = async ({ message, job }: { message: Delivery; job: MailJob }) => {
+    const outcome = await settle(job, message.attempts);
+    report[outcome] += 1;
+    if (outcome === 'retried') message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+    else message.ack();
     // The email went out: if the mark cannot be written, a redelivery may send it again, which
     // beats retrying this one (that would send it again for sure).
-    await options.ledger.markSent(key).catch((error: unknown) => {
-      log(`Mailer: an email went out but could not be marked sent (${String(error)})`);
-    });
+    if (outcome === 'sent')
+      await options.ledger.markSent(job.message.idempotencyKey).catch((error: unknown) => {
+        log(`Mailer: an email went out but could not be marked sent (${String(error)})`);
+      });
   };
   const queue = [...messages];
   const workers = Array.from({ length: SEND_CONCURRENCY }, async () => {

@@ -44,12 +44,11 @@ export function workerMail(env: WorkerMailEnv, mailer: Mailer | undefined) {
   } catch (error) {
     return { problem: errorMessage(error) };
   }
-  const ledger = mailLedgerOf(env);
   const store = env.DEAD_LETTERS;
   return {
     mail: {
       settings,
-      ledger,
+      ledger: mailLedgerOf(env),
       mailer,
       enqueue: (job: MailJob) => jobs.send(job, { contentType: 'json' }),
       /** Keeps an email no retry can send, or one that could not be queued, for the owner. */

@@ -90,12 +90,8 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
     async ended(now: Date) {
       const last = hourOf(now.getTime() - DIGEST_SETTLE_MS) - 1;
       const hours = Array.from({ length: KEPT_HOURS }, (_, i) => last - KEPT_HOURS + 1 + i);
-      const lists = await Promise.all(
-        hours.map(async (hour) => ({
-          hour,
-          ...(done.has(hour) ? { notices: [], more: 0 } : await read(hour)),
-        })),
-      );
+      const open = hours.filter((hour) => !done.has(hour));
+      const lists = await Promise.all(open.map(async (hour) => ({ hour, ...(await read(hour)) })));
       return lists.filter((held) => held.notices.length + held.more > 0);
     },
     /** Marks `hour` done if it has ended and settled by the real clock too. */
