@@ -1,9 +1,9 @@
 /**
  * No mail bombing: an inbox (inboxKey) gets at most one email per 10 minutes and 3 per 24 hours,
- * whoever submits it on whichever form. Send times in KV (MAIL_LEDGER), used only by the queue
- * consumer (`max_concurrency: 1`, so it reads its own writes); in memory without KV. Also the sent
- * marks, the erasure marks (an email queued before its address was erased is not sent) and the
- * team inbox's held notices (team-inbox.ts).
+ * whoever submits it on whichever form. Send times in KV (MAIL_LEDGER), reserved as a write's mail is
+ * planned: by the desk (one thread, so it reads its own writes) or a pressed link; in memory without
+ * KV. Also the sent marks, the erasure marks (an email queued before its address was erased is not
+ * sent) and the team inbox's held notices (team-inbox.ts).
  */
 import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 

@@ -34,7 +34,7 @@ export interface WriteOutcome {
   readonly outcome: 'created' | 'held' | 'confirmed-change' | 'rejoin';
   /** A rejoin's: the withdrawn record's Last Updated, which its confirmation link carries. */
   readonly withdrawnAt?: string;
-  /** The submission's values by post name (a held change carries them in its link). */
+  /** The submission's values by Airtable field name (a held change carries them in its link). */
   readonly values: LinkValues;
   /** For a form that tells the team: its fields, label and value, and the one its subject names. */
   readonly teamRows?: readonly (readonly [string, string])[];

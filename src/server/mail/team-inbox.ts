@@ -151,7 +151,7 @@ export async function queueTeamDigests(
   const { ledger, settings } = mail;
   const queuedAt = now.toISOString();
   let queued = 0;
-  // The job's form, for the dead letters' listing: the first that tells the team.
+  // The job's form, for the dead letters' listing: the last form that names the team (formTeams).
   for (const { addressSetting: team, copy, form } of formTeams()) {
     const to = { email: settings.teamEmails[team] ?? '', copy };
     const store = heldOf(ledger, team);
