@@ -152,21 +152,19 @@ export class AirtableDesk {
 
   /** One round through the round writer: each item written (deleted), retried (kept, later) or a dead letter. */
   async #write(round: readonly DeskItem[]): Promise<void> {
-    const keys = round.map((item) => item.group);
     const began = Date.now();
-    for (const key of keys) this.#busy.add(key);
-    let outcomes = new Map<string, RoundOutcome>();
+    for (const item of round) this.#busy.add(item.group);
+    const outcomes = new Map<string, RoundOutcome>();
     // The writer's dead letters, kept here once it answers; with no store bound (or kept in vain), they retry.
     let lettersKept = false;
     try {
       const { mail, problem } = (this.#mailSetup ??= workerMail(this.#env, hostOf(this.#env).mailer));
       if (problem) {
         console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
-        outcomes = new Map(round.map((item) => [item.key, { kind: 'retry', cause: 'mail-problem' }]));
+        for (const item of round) outcomes.set(item.key, { kind: 'retry', cause: 'mail-problem' });
       } else {
-        const written = await (await this.#writerOf(mail)).writeRound(round);
-        const { report, brokeOff, letters } = written;
-        outcomes = written.outcomes;
+        const writer = await this.#writerOf(mail);
+        const { report, brokeOff, letters } = await writer.writeRound(round, outcomes);
         const store = this.#env.DEAD_LETTERS;
         for (const { body, reason } of letters) await deadLetter(store, body, reason);
         lettersKept = store !== undefined;
@@ -187,7 +185,7 @@ export class AirtableDesk {
       );
     } finally {
       await this.#settle(round, outcomes, lettersKept);
-      for (const key of keys) this.#busy.delete(key);
+      for (const item of round) this.#busy.delete(item.group);
     }
   }
 
@@ -225,15 +223,11 @@ export class AirtableDesk {
     outcomes: ReadonlyMap<string, RoundOutcome>,
     lettersKept: boolean,
   ): Promise<void> {
-    const done: string[] = [];
     const retried: DeskItem[] = [];
     const exhausted: DeskItem[] = [];
     for (const item of round) {
       const outcome = outcomes.get(item.key) ?? ({ kind: 'retry', cause: 'broke-off' } as const);
-      if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) {
-        done.push(item.key);
-        continue;
-      }
+      if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) continue;
       const wait = waitSeconds(item.attempts, outcome.kind === 'retry' ? outcome.cause : 'failed');
       const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + wait * 1000 };
       (item.attempts < SUBMISSION_TRIES ? retried : exhausted).push(next);
@@ -241,9 +235,8 @@ export class AirtableDesk {
     for (const item of await this.#withoutErased(exhausted))
       await deadLetter(this.#env.DEAD_LETTERS, item.body, 'retries exhausted', console.log);
     const later = await this.#withoutErased(retried);
-    const kept = new Set(later);
-    const erased = retried.filter((item) => !kept.has(item));
-    const gone = [...done, ...exhausted.map((item) => item.key), ...erased.map((item) => item.key)];
+    const kept = new Set(later.map((item) => item.key));
+    const gone = round.map((item) => item.key).filter((key) => !kept.has(key));
     for (const key of gone) this.#backlog.delete(key);
     for (const item of later) this.#backlog.set(item);
     for (const keys of inChunks(gone, KEYS_PER_CALL)) await this.#state.storage.delete(keys);
