@@ -14,16 +14,7 @@ import type { Pacer } from '#src/server/airtable/pacer.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import { upsertByEmail, lookupByEmails, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';
-import {
-  byAcceptance,
-  CONSENTED_QUEUED_UPSERT,
-  CONSENTED_UPSERT,
-  type Queued,
-  type RoundItem,
-  QUEUED_UPSERT,
-  requeueable,
-} from './submission-upsert.ts';
-
+import { CONSENTED_QUEUED_UPSERT, type Queued, QUEUED_UPSERT, type RoundItem } from './submission-upsert.ts';
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
 import { queueOutcomeMail, submissionMailKey, writeOutcome } from '#src/server/mail/plan.ts';
 import type { QueueingMail } from '#src/server/mail/setup.ts';
@@ -118,7 +109,9 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     for (const item of items) {
       const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
       const reason = `a ${item.submission.table} submission failed for good (${why})`;
-      deadLetter(result, item.items, requeueable(item), reason);
+      // The submission as it was queued, so a replayed letter keeps its origin for its emails.
+      const letter = item.origin ? { ...item.submission, origin: item.origin } : item.submission;
+      deadLetter(result, item.items, letter, reason);
     }
   }
 
@@ -161,16 +154,13 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     );
     const list = options.mail ? confirmingForm() : undefined;
     const contacts = list ? [...emails].flatMap(([table, of]) => (table === list.table ? [] : of)) : [];
-    if (list && contacts.length > 0) {
-      const own = emails.get(list.table) ?? [];
-      const known = new Set(own);
-      emails.set(list.table, [...own, ...new Set(contacts.filter((email) => !known.has(email)))]);
-    }
+    if (list && contacts.length > 0)
+      emails.set(list.table, [...new Set([...(emails.get(list.table) ?? []), ...contacts])]);
     type Found = { stored: Map<string, StoredRecord> } | { error: unknown };
     const found = new Map<string, Found>(
       await Promise.all(
         [...emails].map(([table, of]) => {
-          const fields = lookupFieldsOf(table === list?.table ? CONSENTED_UPSERT : how, table);
+          const fields = lookupFieldsOf(table === list?.table ? CONSENTED_QUEUED_UPSERT : how, table);
           return lookupByEmails(client, table, of, fields).then(
             (stored): [string, Found] => [table, { stored }],
             (error: unknown): [string, Found] => [table, { error }],
@@ -235,7 +225,6 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     async writeRound(round: readonly RoundItem[], outcomes = new Map<string, RoundOutcome>()) {
       const sentBefore = client.requestsSent();
       const result: RoundResult = { report: emptyReport(), outcomes, letters: [] };
-      const { report } = result;
       try {
         const queued: Queued[] = [];
         for (const item of round) {
@@ -252,7 +241,8 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
             deadLetter(result, [item], body, reason);
           } else deadLetter(result, [item], body, 'a queued message that is not a submission');
         }
-        queued.sort(byAcceptance);
+        // Oldest first: the order the request check accepted them in, so the later one wins the merge.
+        queued.sort((a, b) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt));
         const groups = new Map(
           FORM_LIST.map(
             ({ table }) => [table, queued.filter((each) => each.submission.table === table)] as const,
@@ -261,7 +251,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
         // Every lookup of the round at once, then every write: each request goes as soon as the pacer lets it.
         const lookups = await lookUp(groups);
         await Promise.all([...groups].map(([table, group]) => write(table, group, result, lookups)));
-        report.requests = client.requestsSent() - sentBefore;
+        result.report.requests = client.requestsSent() - sentBefore;
       } catch (error) {
         // Unexpected (every request's failure is an outcome): what had none is tried again shortly.
         result.brokeOff = error;

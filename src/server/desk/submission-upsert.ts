@@ -14,7 +14,6 @@ import {
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
 import type { UpsertHow } from '#src/server/airtable/upsert.ts';
 import { consentOf } from '#src/server/privacy/consent.ts';
-import type { QueuedSubmission } from '#src/server/queues/messages.ts';
 
 /**
  * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as
@@ -119,11 +118,3 @@ const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): Up
 export const QUEUED_UPSERT = queuedUpsert(SUBMISSION_UPSERT);
 /** With consent: a new address is created Pending, a stored one held. */
 export const CONSENTED_QUEUED_UPSERT = queuedUpsert(CONSENTED_UPSERT);
-
-/** The submission as queued again (a dead letter replayed): its origin kept for its emails. */
-export const requeueable = (item: Queued): QueuedSubmission =>
-  item.origin ? { ...item.submission, origin: item.origin } : item.submission;
-
-/** Oldest first: the order the request check accepted them in, so the later one wins the merge. */
-export const byAcceptance = (a: Queued, b: Queued) =>
-  a.submission.acceptedAt.localeCompare(b.submission.acceptedAt);
