@@ -143,16 +143,12 @@ export async function handleDeadLetterAdmin(
     const target = normaliseEmail(email);
     // The waiting submissions first: one that fails now becomes no dead letter after this.
     const waiting = (await options.eraseWaiting?.(target)) ?? { erased: 0, stillWriting: false };
-    let erased = 0;
-    for (const { key, letter } of await listDeadLetters(store)) {
-      if (!addressesOf(letter).includes(target)) continue;
-      await store.delete(key);
-      erased += 1;
-    }
+    const gone = (await listDeadLetters(store)).filter(({ letter }) => addressesOf(letter).includes(target));
+    for (const { key } of gone) await store.delete(key);
     // After the writer's rounds of it are done: the emails they queued are older than the mark.
     const mail = await options.eraseMail?.(target);
     return Response.json({
-      erased,
+      erased: gone.length,
       waiting: waiting.erased,
       stillWriting: waiting.stillWriting,
       teamNotices: mail?.teamNotices ?? 0,
@@ -161,11 +157,8 @@ export async function handleDeadLetterAdmin(
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {
     let replayed = 0;
     for (const { key, letter } of await listDeadLetters(store)) {
-      if ('unreadable' in letter) continue;
-      if ('mail' in letter) {
-        if (!options.requeueMail) continue;
-        await options.requeueMail(letter.mail);
-      } else await requeue(letter.submission);
+      if ('unreadable' in letter || ('mail' in letter && !options.requeueMail)) continue;
+      await ('mail' in letter ? options.requeueMail?.(letter.mail) : requeue(letter.submission));
       await store.delete(key);
       replayed += 1;
     }
