@@ -4,12 +4,11 @@
  * rules (docs/consent.md): a new address Pending, a stored one held.
  */
 import {
-  clearsOtherText,
-  type Cells,
   cellsFor,
+  clearsOtherText,
   formOf,
-  type Submission,
   normaliseEmail,
+  type Submission,
 } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
 import type { UpsertHow } from '#src/server/airtable/upsert.ts';
@@ -36,19 +35,14 @@ function mergeLaterSubmission(earlier: Submission, later: Submission): Submissio
   return Object.keys(defaults).length > 0 ? { ...merged, defaults } : merged;
 }
 
-/** The cells with the record's merge key (EMAIL_KEY_FIELD), which every server write carries. */
-const keyed = (submission: Submission, cells: Cells): Cells => ({
-  ...cells,
-  [EMAIL_KEY_FIELD.airtable]: normaliseEmail(submission.email),
-});
-
-/** Cells of the record a submission creates (cellsFor, for callers that know it is new). */
-export const cellsForCreate = (submission: Submission, at: Date): Cells =>
-  keyed(submission, cellsFor(submission, { now: at, existing: false }));
-
-/** Cells written over an existing record (cellsFor, for callers that know it is stored). */
-export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
-  keyed(submission, cellsFor(submission, { now: at, existing: true }));
+/** A submission's cells (cellsFor) with the record's merge key (EMAIL_KEY_FIELD), which every server write carries. */
+const keyedCells = (submission: Submission, at: Date, existing: boolean) =>
+  Object.assign(cellsFor(submission, { now: at, existing }), {
+    [EMAIL_KEY_FIELD.airtable]: normaliseEmail(submission.email),
+  });
+/** The cells of a record a submission creates, and of one it is written over (for callers that know which). */
+export const cellsForCreate = (submission: Submission, at: Date) => keyedCells(submission, at, false);
+export const cellsForUpdate = (submission: Submission, at: Date) => keyedCells(submission, at, true);
 
 /** Later merged over earlier, the spec's defaults on a create only, Created At kept on update. */
 export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
@@ -80,10 +74,7 @@ export const CONSENTED_UPSERT: UpsertHow<Submission> = {
         stored?.[fields.consent] === 'Pending' ? { ...cellsForUpdate(submission, at), ...statement } : null,
     };
   },
-  lookupFields: (table) => {
-    const fields = consentOf(table);
-    return fields ? [fields.consent] : [];
-  },
+  lookupFields: (table) => [consentOf(table)].flatMap((fields) => (fields ? [fields.consent] : [])),
 };
 
 /** A submission of a round as the desk keeps it (backlog.ts): its storage key, what was queued, its tries so far. */
