@@ -95,14 +95,11 @@ export interface Queued {
 /** The upsert's view of queued submissions: merged and written as `how` does submissions, their items kept. */
 const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): UpsertHow<Queued> => ({
   emailOf: (queued) => queued.submission.email,
-  merge: (earlier, later) => {
-    const origin = later.origin ?? earlier.origin;
-    return {
-      submission: merge(earlier.submission, later.submission),
-      items: [...earlier.items, ...later.items],
-      ...(origin ? { origin } : {}),
-    };
-  },
+  merge: (earlier, later) => ({
+    submission: merge(earlier.submission, later.submission),
+    items: [...earlier.items, ...later.items],
+    origin: later.origin ?? earlier.origin,
+  }),
   cells: (queued, at, stored) => cells(queued.submission, at, stored),
   ...(lookupFields ? { lookupFields } : {}),
 });
