@@ -71,10 +71,6 @@ export class AirtableDesk {
   /** POST /accept (queue messages, kept before the answer), /pace (a slot), /penalise (a 429 seen), /erase. */
   async fetch(request: Request): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
-    if (pathname === '/accept') {
-      await this.accept((await request.json()) as { id: string; body: unknown }[]);
-      return new Response(null, { status: 204 });
-    }
     if (pathname === '/pace') {
       const within = Number(searchParams.get('within') ?? 'Infinity');
       // A slot lent: its request leaves once this answer has reached the caller, so the pacer
@@ -89,11 +85,10 @@ export class AirtableDesk {
       const [backlog, busy, erased, storage] = [this.#backlog, this.#busy, this.#erased, this.#state.storage];
       return Response.json(await eraseAddress({ backlog, busy, erased, storage }, String(email)));
     }
-    if (pathname === '/penalise') {
-      this.#pacer.penalise();
-      return new Response(null, { status: 204 });
-    }
-    return new Response('Not found', { status: 404 });
+    if (pathname === '/accept') await this.accept((await request.json()) as { id: string; body: unknown }[]);
+    else if (pathname === '/penalise') this.#pacer.penalise();
+    else return new Response('Not found', { status: 404 });
+    return new Response(null, { status: 204 });
   }
 
   /** Keeps the messages (each id once), then wakes the writer. */
