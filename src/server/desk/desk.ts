@@ -7,11 +7,9 @@
  * writes), up to ROUNDS_IN_FLIGHT at once on disjoint addresses, so the next round's lookup waits in
  * the pacer while this one's writes go, and Airtable's 5 a second stay full whatever batches
  * Cloudflare Queues hands out. A pressed email link and the retention job take their slots from the
- * same pacer (`deskPacer` in desk-client.ts, POST /pace, a slot lent). The round writer
- * (round-writer.ts) gives each submission its outcome: written (deleted), a retry (kept in storage
- * for its time) or a dead letter; its waits, its tries and its dead letters are the one retry rule's
- * (retry-rule.ts). An erasure (POST /erase, erasure.ts) drops an address's waiting submissions and
- * those accepted before it.
+ * same pacer (`deskPacer` in desk-client.ts, POST /pace, a slot lent). Each submission's outcome is
+ * the round writer's (round-writer.ts; #settle below), its waits and tries the retry rule's
+ * (retry-rule.ts), and an erasure (POST /erase) is erasure.ts's.
  */
 import { Backlog, type DeskItem, type DeskState, ERASED_PREFIX, groupOf } from './backlog.ts';
 import { inChunks } from '#src/server/airtable/client.ts';
