@@ -156,7 +156,10 @@ export class AirtableDesk {
         console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
         for (const item of round) outcomes.set(item.key, { kind: 'retry', cause: 'mail-problem' });
       } else {
-        const writer = await this.#writerOf(mail);
+        // The round writer, loaded on the first round, writes through the desk's pacer.
+        const writer = await (this.#writer ??= import('./round-writer.ts').then(({ createRoundWriter }) =>
+          createRoundWriter(this.#env, { pacer: this.#pacer, fetch: this.#fetch, mail }),
+        ));
         const { report, brokeOff, letters } = await writer.writeRound(round, outcomes);
         const store = this.#env.DEAD_LETTERS;
         for (const { body, reason } of letters) await deadLetter(store, body, reason);
@@ -185,12 +188,6 @@ export class AirtableDesk {
   /** The mail settings, read once: an instance's env never changes (a new deploy is a new instance). */
   #mailSetup?: ReturnType<typeof workerMail>;
   #writer?: Promise<ReturnType<typeof createRoundWriter>>;
-  /** The round writer (loaded on the first round), through the desk's pacer. */
-  #writerOf(mail: ReturnType<typeof workerMail>['mail']) {
-    return (this.#writer ??= import('./round-writer.ts').then(({ createRoundWriter }) =>
-      createRoundWriter(this.#env, { pacer: this.#pacer, fetch: this.#fetch, mail }),
-    ));
-  }
 
   /** Writes items to storage (the last sequence number with them). */
   async #store(items: readonly DeskItem[]): Promise<void> {
