@@ -19,24 +19,22 @@ import { type DeadLetter, type DeadLetterStore, listDeadLetters } from './dead-l
 /** Where the admin endpoint answers, on the site's origin. */
 export const DEAD_LETTERS_PATH = '/api/dead-letters';
 
-/** What the owner's listing shows of a letter: the table and address it is about. */
-function describeLetter(letter: DeadLetter) {
-  if ('mail' in letter)
-    return { kind: 'mail', table: formNamed(letter.mail.form)?.table ?? '', email: letter.mail.email };
-  if ('submission' in letter)
-    return { kind: 'submission', table: letter.submission.table, email: letter.submission.email };
-  return { kind: 'unreadable', table: '', email: '' };
-}
-
-/** Every address a letter holds (a team notification's contact, too), as the site matches emails. */
-function addressesOf(letter: DeadLetter): string[] {
-  if ('unreadable' in letter) {
-    const email = (letter.unreadable as { email?: unknown } | null)?.email;
-    return typeof email === 'string' ? [normaliseEmail(email)] : [];
+/**
+ * What a letter is about: its kind, and the table and address the owner's listing shows; and every
+ * address it holds (a team notification's contact, too), to be matched as the site matches emails.
+ */
+function aboutLetter(letter: DeadLetter) {
+  if ('mail' in letter) {
+    const { form, email, message } = letter.mail;
+    const addresses = [email, message.to, ...(message.replyTo ? [message.replyTo] : [])];
+    return { kind: 'mail', table: formNamed(form)?.table ?? '', email, addresses };
   }
-  if ('submission' in letter) return [normaliseEmail(letter.submission.email)];
-  const { message } = letter.mail;
-  return [letter.mail.email, message.to, ...(message.replyTo ? [message.replyTo] : [])].map(normaliseEmail);
+  if ('submission' in letter) {
+    const { table, email } = letter.submission;
+    return { kind: 'submission', table, email, addresses: [email] };
+  }
+  const email = (letter.unreadable as { email?: unknown } | null)?.email;
+  return { kind: 'unreadable', table: '', email: '', addresses: typeof email === 'string' ? [email] : [] };
 }
 
 /** Constant-time comparison, so the token cannot be guessed by timing. */
@@ -126,12 +124,10 @@ export async function handleDeadLetterAdmin(
     const letters = await listDeadLetters(store);
     return Response.json({
       count: letters.length,
-      letters: letters.map(({ key, letter }) => ({
-        key,
-        ...describeLetter(letter),
-        reason: letter.reason,
-        failedAt: letter.failedAt,
-      })),
+      letters: letters.map(({ key, letter }) => {
+        const { kind, table, email } = aboutLetter(letter);
+        return { key, kind, table, email, reason: letter.reason, failedAt: letter.failedAt };
+      }),
     });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
@@ -143,7 +139,8 @@ export async function handleDeadLetterAdmin(
     const target = normaliseEmail(email);
     // The waiting submissions first: one that fails now becomes no dead letter after this.
     const waiting = (await options.eraseWaiting?.(target)) ?? { erased: 0, stillWriting: false };
-    const gone = (await listDeadLetters(store)).filter(({ letter }) => addressesOf(letter).includes(target));
+    const holds = (letter: DeadLetter) => aboutLetter(letter).addresses.map(normaliseEmail).includes(target);
+    const gone = (await listDeadLetters(store)).filter(({ letter }) => holds(letter));
     for (const { key } of gone) await store.delete(key);
     // After the writer's rounds of it are done: the emails they queued are older than the mark.
     const mail = await options.eraseMail?.(target);
