@@ -10,7 +10,6 @@
 import { isSubmission } from '#src/lib/forms/submission.ts';
 import { createAirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
 import { AirtableError } from '#src/server/airtable/error.ts';
-import type { Pacer } from '#src/server/airtable/pacer.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import { upsertByEmail, lookupByEmails, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';
@@ -24,11 +23,8 @@ import type { WaitCause } from './retry-rule.ts';
 /** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;
 
-export interface WriterOptions {
-  fetch?: typeof fetch;
-  /** Every request waits for a slot here: the desk's one pacer (desk/desk.ts). */
-  pacer: Pacer;
-  now?: () => number;
+/** The client's pacer (the desk's one pacer, desk/desk.ts), fetch and clock, and the writer's log and mail. */
+interface WriterOptions extends Pick<Parameters<typeof createAirtableClient>[1], 'pacer' | 'fetch' | 'now'> {
   log?: (message: string) => void;
   /** With mail, consent applies and each write's emails are queued (see the module's comment). */
   mail?: QueueingMail;
