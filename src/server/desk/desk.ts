@@ -156,7 +156,6 @@ export class AirtableDesk {
         console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
         for (const item of round) outcomes.set(item.key, { kind: 'retry', cause: 'mail-problem' });
       } else {
-        // The round writer, loaded on the first round, writes through the desk's pacer.
         const writer = await (this.#writer ??= import('./round-writer.ts').then(({ createRoundWriter }) =>
           createRoundWriter(this.#env, { pacer: this.#pacer, fetch: this.#fetch, mail }),
         ));

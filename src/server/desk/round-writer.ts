@@ -23,10 +23,8 @@ import type { WaitCause } from './retry-rule.ts';
 /** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;
 
-/** The client's pacer (the desk's one pacer, desk/desk.ts), fetch and clock, and the writer's log and mail. */
 interface WriterOptions extends Pick<Parameters<typeof createAirtableClient>[1], 'pacer' | 'fetch' | 'now'> {
   log?: (message: string) => void;
-  /** With mail, consent applies and each write's emails are queued (see the module's comment). */
   mail?: QueueingMail;
 }
 

@@ -104,5 +104,4 @@ const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): Up
   ...(lookupFields ? { lookupFields } : {}),
 });
 export const QUEUED_UPSERT = queuedUpsert(SUBMISSION_UPSERT);
-/** With consent: a new address is created Pending, a stored one held. */
 export const CONSENTED_QUEUED_UPSERT = queuedUpsert(CONSENTED_UPSERT);
