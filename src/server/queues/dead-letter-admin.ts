@@ -60,15 +60,9 @@ export interface DeadLetterAdminOptions {
   failureDelayMs?: number;
   /** Puts an unsent email back on the mail queue; without it, mail letters are kept on replay. */
   requeueMail?: (job: MailJob) => Promise<void>;
-  /**
-   * Erasure's reach into the writer: drops the email's submissions still waiting to be written
-   * (desk/erasure.ts); stillWriting, a write of it was under way past the wait.
-   */
+  /** Erasure's reach into the desk: its waiting submissions of the email (desk/erasure.ts's eraseAddress). */
   eraseWaiting?: (email: string) => Promise<DeskErasure>;
-  /**
-   * Erasure's reach into the mail: the email's emails still queued are not sent (mail/ledger.ts's
-   * erasure mark) and its notices held for a digest are dropped (mail/team-inbox.ts); `teamNotices`: how many.
-   */
+  /** Erasure's reach into the mail (ledger.ts's mark, team-inbox.ts's held notices); `teamNotices`: how many. */
   eraseMail?: (email: string) => Promise<{ teamNotices: number }>;
 }
 
