@@ -13,6 +13,7 @@ import {
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
 import type { UpsertHow } from '#src/server/airtable/upsert.ts';
 import { consentOf } from '#src/server/privacy/consent.ts';
+import type { DeskItem } from './backlog.ts';
 
 /**
  * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as
@@ -77,12 +78,8 @@ export const CONSENTED_UPSERT: UpsertHow<Submission> = {
   lookupFields: (table) => [consentOf(table)].flatMap((fields) => (fields ? [fields.consent] : [])),
 };
 
-/** A submission of a round as the desk keeps it (backlog.ts): its storage key, what was queued, its tries so far. */
-export interface RoundItem {
-  readonly key: string;
-  readonly body: unknown;
-  readonly attempts: number;
-}
+/** A submission of a round as the desk keeps it: its storage key, what was queued, its tries so far. */
+export type RoundItem = Pick<DeskItem, 'key' | 'body' | 'attempts'>;
 
 /** A table's submissions for one email, merged in the order they were accepted, and their items. */
 export interface Queued {
