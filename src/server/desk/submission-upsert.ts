@@ -62,7 +62,7 @@ export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
  * owner's own from being stored (and the confirmation email already sent confirms the latest).
  * A form that does not confirm its addresses holds every stored one.
  */
-export const CONSENTED_UPSERT: UpsertHow<Submission> = {
+const CONSENTED_UPSERT: UpsertHow<Submission> = {
   ...SUBMISSION_UPSERT,
   cells: (submission, at, stored) => {
     const fields = consentOf(submission.table);
