@@ -66,6 +66,8 @@ export interface DeadLetterAdminOptions {
   eraseMail?: (email: string) => Promise<{ teamNotices: number }>;
 }
 
+const NOTHING_WAITING: DeskErasure = { erased: 0, stillWriting: false };
+
 export interface DeadLetterAdminEnv {
   ADMIN_TOKEN?: string;
   DEAD_LETTERS?: DeadLetterStore;
@@ -132,18 +134,13 @@ export async function handleDeadLetterAdmin(
     if (!email.trim()) return Response.json({ error: 'email required' }, { status: 400 });
     const target = normaliseEmail(email);
     // The waiting submissions first: one that fails now becomes no dead letter after this.
-    const waiting = (await options.eraseWaiting?.(target)) ?? { erased: 0, stillWriting: false };
+    const { erased: waiting, stillWriting } = (await options.eraseWaiting?.(target)) ?? NOTHING_WAITING;
     const holds = (letter: DeadLetter) => aboutLetter(letter).addresses.map(normaliseEmail).includes(target);
     const gone = (await listDeadLetters(store)).filter(({ letter }) => holds(letter));
     for (const { key } of gone) await store.delete(key);
     // After the writer's rounds of it are done: the emails they queued are older than the mark.
     const mail = await options.eraseMail?.(target);
-    return Response.json({
-      erased: gone.length,
-      waiting: waiting.erased,
-      stillWriting: waiting.stillWriting,
-      teamNotices: mail?.teamNotices ?? 0,
-    });
+    return Response.json({ erased: gone.length, waiting, stillWriting, teamNotices: mail?.teamNotices ?? 0 });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {
     let replayed = 0;
