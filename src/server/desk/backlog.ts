@@ -84,9 +84,7 @@ export class Backlog {
   }
   /** When the next waiting item may be tried (Infinity: none waits). */
   earliest(): number {
-    let at = Number.POSITIVE_INFINITY;
-    for (const item of this.#items.values()) at = Math.min(at, item.notBefore);
-    return at;
+    return [...this.#items.values()].reduce((at, item) => Math.min(at, item.notBefore), Infinity);
   }
 
   /**

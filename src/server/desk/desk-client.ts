@@ -14,14 +14,11 @@ export interface DeskNamespace {
 
 /** The name of the desk's one instance: every Worker reaches the same object. */
 const DESK_NAME = 'airtable';
-const deskOf = (namespace: DeskNamespace) => namespace.get(namespace.idFromName(DESK_NAME));
 
 /** POSTs `body` to the desk's `path`; its answer, or a throw when it did not succeed. */
-async function askDesk(namespace: DeskNamespace, path: string, body: unknown): Promise<Response> {
-  const answer = await deskOf(namespace).fetch(`https://desk${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-  });
+async function askDesk(namespace: DeskNamespace, path: string, body?: unknown): Promise<Response> {
+  const desk = namespace.get(namespace.idFromName(DESK_NAME));
+  const answer = await desk.fetch(`https://desk${path}`, { method: 'POST', body: JSON.stringify(body) });
   if (!answer.ok) throw new Error(`The Airtable desk answered ${answer.status}`);
   return answer;
 }
@@ -33,10 +30,8 @@ export function handToDesk(namespace: DeskNamespace, messages: readonly { id: st
 }
 
 /** Erasure's reach into the desk (erasure.ts): the email's waiting submissions dropped. */
-export async function eraseWaiting(namespace: DeskNamespace, email: string) {
-  const answer = await askDesk(namespace, '/erase', { email });
-  return (await answer.json()) as DeskErasure;
-}
+export const eraseWaiting = async (namespace: DeskNamespace, email: string) =>
+  (await (await askDesk(namespace, '/erase', { email })).json()) as DeskErasure;
 
 /**
  * The desk's pacer, for an Airtable client outside it (a pressed link, the retention job): a slot
@@ -47,9 +42,7 @@ export function deskPacer(namespace: DeskNamespace): Pacer {
   return {
     async acquire(withinMs = Number.POSITIVE_INFINITY) {
       try {
-        const answer = await deskOf(namespace).fetch(`https://desk/pace?within=${withinMs}`, {
-          method: 'POST',
-        });
+        const answer = await askDesk(namespace, `/pace?within=${withinMs}`);
         const { ok, closedFor } = (await answer.json()) as { ok: boolean; closedFor: number };
         closedUntil = Date.now() + closedFor;
         return ok;
@@ -59,9 +52,7 @@ export function deskPacer(namespace: DeskNamespace): Pacer {
     },
     penalise() {
       closedUntil = Date.now() + AIRTABLE_RATE_LIMIT_PENALTY_MS;
-      void deskOf(namespace)
-        .fetch('https://desk/penalise', { method: 'POST' })
-        .catch(() => undefined);
+      void askDesk(namespace, '/penalise').catch(() => undefined);
     },
     closedFor: () => Math.max(0, closedUntil - Date.now()),
   };

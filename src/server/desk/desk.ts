@@ -7,11 +7,9 @@
  * writes), up to ROUNDS_IN_FLIGHT at once on disjoint addresses, so the next round's lookup waits in
  * the pacer while this one's writes go, and Airtable's 5 a second stay full whatever batches
  * Cloudflare Queues hands out. A pressed email link and the retention job take their slots from the
- * same pacer (`deskPacer` in desk-client.ts, POST /pace, a slot lent). The round writer
- * (round-writer.ts) gives each submission its outcome: written (deleted), a retry (kept in storage
- * for its time) or a dead letter; its waits, its tries and its dead letters are the one retry rule's
- * (retry-rule.ts). An erasure (POST /erase, erasure.ts) drops an address's waiting submissions and
- * those accepted before it.
+ * same pacer (`deskPacer` in desk-client.ts, POST /pace, a slot lent). Each submission's outcome is
+ * the round writer's (round-writer.ts; #settle below), its waits and tries the retry rule's
+ * (retry-rule.ts), and an erasure (POST /erase) is erasure.ts's.
  */
 import { Backlog, type DeskItem, type DeskState, ERASED_PREFIX, groupOf } from './backlog.ts';
 import { inChunks } from '#src/server/airtable/client.ts';
@@ -71,10 +69,6 @@ export class AirtableDesk {
   /** POST /accept (queue messages, kept before the answer), /pace (a slot), /penalise (a 429 seen), /erase. */
   async fetch(request: Request): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
-    if (pathname === '/accept') {
-      await this.accept((await request.json()) as { id: string; body: unknown }[]);
-      return new Response(null, { status: 204 });
-    }
     if (pathname === '/pace') {
       const within = Number(searchParams.get('within') ?? 'Infinity');
       // A slot lent: its request leaves once this answer has reached the caller, so the pacer
@@ -89,11 +83,10 @@ export class AirtableDesk {
       const [backlog, busy, erased, storage] = [this.#backlog, this.#busy, this.#erased, this.#state.storage];
       return Response.json(await eraseAddress({ backlog, busy, erased, storage }, String(email)));
     }
-    if (pathname === '/penalise') {
-      this.#pacer.penalise();
-      return new Response(null, { status: 204 });
-    }
-    return new Response('Not found', { status: 404 });
+    if (pathname === '/accept') await this.accept((await request.json()) as { id: string; body: unknown }[]);
+    else if (pathname === '/penalise') this.#pacer.penalise();
+    else return new Response('Not found', { status: 404 });
+    return new Response(null, { status: 204 });
   }
 
   /** Keeps the messages (each id once), then wakes the writer. */
@@ -152,21 +145,21 @@ export class AirtableDesk {
 
   /** One round through the round writer: each item written (deleted), retried (kept, later) or a dead letter. */
   async #write(round: readonly DeskItem[]): Promise<void> {
-    const keys = round.map((item) => item.group);
     const began = Date.now();
-    for (const key of keys) this.#busy.add(key);
-    let outcomes = new Map<string, RoundOutcome>();
+    for (const item of round) this.#busy.add(item.group);
+    const outcomes = new Map<string, RoundOutcome>();
     // The writer's dead letters, kept here once it answers; with no store bound (or kept in vain), they retry.
     let lettersKept = false;
     try {
       const { mail, problem } = (this.#mailSetup ??= workerMail(this.#env, hostOf(this.#env).mailer));
       if (problem) {
         console.log(`Airtable writer: ${round.length} submissions wait: ${problem}`);
-        outcomes = new Map(round.map((item) => [item.key, { kind: 'retry', cause: 'mail-problem' }]));
+        for (const item of round) outcomes.set(item.key, { kind: 'retry', cause: 'mail-problem' });
       } else {
-        const written = await (await this.#writerOf(mail)).writeRound(round);
-        const { report, brokeOff, letters } = written;
-        outcomes = written.outcomes;
+        const writer = await (this.#writer ??= import('./round-writer.ts').then(({ createRoundWriter }) =>
+          createRoundWriter(this.#env, { pacer: this.#pacer, fetch: this.#fetch, mail }),
+        ));
+        const { report, brokeOff, letters } = await writer.writeRound(round, outcomes);
         const store = this.#env.DEAD_LETTERS;
         for (const { body, reason } of letters) await deadLetter(store, body, reason);
         lettersKept = store !== undefined;
@@ -187,19 +180,13 @@ export class AirtableDesk {
       );
     } finally {
       await this.#settle(round, outcomes, lettersKept);
-      for (const key of keys) this.#busy.delete(key);
+      for (const item of round) this.#busy.delete(item.group);
     }
   }
 
   /** The mail settings, read once: an instance's env never changes (a new deploy is a new instance). */
   #mailSetup?: ReturnType<typeof workerMail>;
   #writer?: Promise<ReturnType<typeof createRoundWriter>>;
-  /** The round writer (loaded on the first round), through the desk's pacer. */
-  #writerOf(mail: ReturnType<typeof workerMail>['mail']) {
-    return (this.#writer ??= import('./round-writer.ts').then(({ createRoundWriter }) =>
-      createRoundWriter(this.#env, { pacer: this.#pacer, fetch: this.#fetch, mail }),
-    ));
-  }
 
   /** Writes items to storage (the last sequence number with them). */
   async #store(items: readonly DeskItem[]): Promise<void> {
@@ -225,15 +212,11 @@ export class AirtableDesk {
     outcomes: ReadonlyMap<string, RoundOutcome>,
     lettersKept: boolean,
   ): Promise<void> {
-    const done: string[] = [];
     const retried: DeskItem[] = [];
     const exhausted: DeskItem[] = [];
     for (const item of round) {
       const outcome = outcomes.get(item.key) ?? ({ kind: 'retry', cause: 'broke-off' } as const);
-      if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) {
-        done.push(item.key);
-        continue;
-      }
+      if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) continue;
       const wait = waitSeconds(item.attempts, outcome.kind === 'retry' ? outcome.cause : 'failed');
       const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + wait * 1000 };
       (item.attempts < SUBMISSION_TRIES ? retried : exhausted).push(next);
@@ -241,9 +224,8 @@ export class AirtableDesk {
     for (const item of await this.#withoutErased(exhausted))
       await deadLetter(this.#env.DEAD_LETTERS, item.body, 'retries exhausted', console.log);
     const later = await this.#withoutErased(retried);
-    const kept = new Set(later);
-    const erased = retried.filter((item) => !kept.has(item));
-    const gone = [...done, ...exhausted.map((item) => item.key), ...erased.map((item) => item.key)];
+    const kept = new Set(later.map((item) => item.key));
+    const gone = round.map((item) => item.key).filter((key) => !kept.has(key));
     for (const key of gone) this.#backlog.delete(key);
     for (const item of later) this.#backlog.set(item);
     for (const keys of inChunks(gone, KEYS_PER_CALL)) await this.#state.storage.delete(keys);

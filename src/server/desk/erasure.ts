@@ -21,14 +21,12 @@ const addressOf = (group: string) => group.slice(group.indexOf('\n') + 1);
 
 /** The items, less those whose address was erased after the door accepted them (`erased`: SHA-256 → when). */
 export async function withoutErased(items: DeskItem[], erased: ReadonlyMap<string, number>) {
-  const kept: DeskItem[] = [];
-  for (const item of items) {
-    const at = erased.get(await digest(addressOf(item.group)));
-    const acceptedAt = Date.parse((item.body as Submission).acceptedAt);
-    // A submission without a readable time is older than any erasure: dropped.
-    if (at === undefined || acceptedAt > at) kept.push(item);
-  }
-  return kept;
+  const at = await Promise.all(items.map(async ({ group }) => erased.get(await digest(addressOf(group)))));
+  // A submission without a readable time is older than any erasure: dropped.
+  return items.filter((item, i) => {
+    const when = at[i];
+    return when === undefined || Date.parse((item.body as Submission).acceptedAt) > when;
+  });
 }
 
 /** An erasure's answer: the waiting submissions dropped, and whether a round still held the address. */

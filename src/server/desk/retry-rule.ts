@@ -33,17 +33,16 @@ export function waitSeconds(attempts: number, cause: WaitCause): number {
 /**
  * The one dead-letter path of a submission (`body`: it, or what a queue message held instead):
  * kept in DEAD_LETTERS for the owner to list and replay (the store loads only when something
- * failed), and told to `log`. False when no store is bound.
+ * failed), and told to `log`.
  */
 export async function deadLetter(
   store: DeadLetterStore | undefined,
   body: unknown,
   reason: string,
   log?: (line: string) => void,
-): Promise<boolean> {
+): Promise<void> {
   const letter = isSubmission(body) ? { submission: body } : { unreadable: body };
   if (store)
     await (await import('#src/server/queues/dead-letters.ts')).keepDeadLetter(store, { ...letter, reason });
   log?.(`Airtable writer: ${reason}; ${store ? 'kept as a dead letter' : 'dropped (no DEAD_LETTERS)'}`);
-  return store !== undefined;
 }

@@ -8,22 +8,12 @@
  * never makes two records. With mail, consent applies (CONSENTED_UPSERT) and emails go on the mail queue.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
-import { type AirtableClient, createAirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
+import { createAirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
 import { AirtableError } from '#src/server/airtable/error.ts';
-import type { Pacer } from '#src/server/airtable/pacer.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import { upsertByEmail, lookupByEmails, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';
-import {
-  byAcceptance,
-  CONSENTED_QUEUED_UPSERT,
-  CONSENTED_UPSERT,
-  type Queued,
-  type RoundItem,
-  QUEUED_UPSERT,
-  requeueable,
-} from './submission-upsert.ts';
-
+import { CONSENTED_QUEUED_UPSERT, type Queued, QUEUED_UPSERT, type RoundItem } from './submission-upsert.ts';
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
 import { queueOutcomeMail, writeOutcome } from '#src/server/mail/plan.ts';
 import type { QueueingMail } from '#src/server/mail/setup.ts';
@@ -33,13 +23,8 @@ import type { WaitCause } from './retry-rule.ts';
 /** Longest any one request may take before it counts as failed (plus a 429's penalty). */
 const REQUEST_BOUND_MS = 30_000;
 
-export interface WriterOptions {
-  fetch?: typeof fetch;
-  /** Every request waits for a slot here: the desk's one pacer (desk/desk.ts). */
-  pacer: Pacer;
-  now?: () => number;
+interface WriterOptions extends Pick<Parameters<typeof createAirtableClient>[1], 'pacer' | 'fetch' | 'now'> {
   log?: (message: string) => void;
-  /** With mail, consent applies and each write's emails are queued (see the module's comment). */
   mail?: QueueingMail;
 }
 
@@ -58,26 +43,17 @@ const emptyReport = () => ({
   emailsQueued: 0,
   emailsLimited: 0,
 });
-type BatchReport = ReturnType<typeof emptyReport>;
 
 /** What became of one: written (or held, stored already), tried again after its wait (retry-rule.ts), or a dead letter. */
 export type RoundOutcome =
   | { readonly kind: 'written' }
   | { readonly kind: 'retry'; readonly cause: WaitCause }
   | { readonly kind: 'dead-letter' };
-/** A round's outcomes by item key, and its dead letters (one for the merged items of one address). */
-export interface RoundResult {
-  report: BatchReport;
-  outcomes: Map<string, RoundOutcome>;
-  letters: { body: unknown; reason: string }[];
-  /** Set when the round broke off unexpectedly. */
-  brokeOff?: unknown;
-}
 
 export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((message: string) => console.log(message));
-  const client: AirtableClient = createAirtableClient(airtableAccess(env), {
+  const client = createAirtableClient(airtableAccess(env), {
     pacer: options.pacer,
     fetch: options.fetch,
     now,
@@ -85,68 +61,6 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
   });
 
   const how = options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
-
-  /** Each item's outcome in the round's result (the first one given counts). */
-  const settle = (result: RoundResult, items: readonly RoundItem[], outcome: RoundOutcome) => {
-    for (const item of items) if (!result.outcomes.has(item.key)) result.outcomes.set(item.key, outcome);
-  };
-
-  /** One letter for the dead letters (the desk keeps it; with no store bound, it retries them). */
-  function deadLetter(result: RoundResult, items: readonly RoundItem[], body: unknown, reason: string) {
-    result.letters.push({ body, reason });
-    settle(result, items, { kind: 'dead-letter' });
-    result.report.deadLettered += 1;
-    log(`Airtable writer: ${reason}; sent to dead letters`);
-  }
-
-  async function retryOrDeadLetter(items: readonly Queued[], error: unknown, result: RoundResult) {
-    const airtableError = error instanceof AirtableError ? error : undefined;
-    if (!airtableError || airtableError.transient) {
-      const waiting = items.flatMap((each) => each.items);
-      const cause = airtableError?.status === 429 ? 'rate-limited' : 'failed';
-      settle(result, waiting, { kind: 'retry', cause });
-      result.report.retried += waiting.length;
-      const why = airtableError ? `${airtableError.status} ${airtableError.type}` : String(error);
-      log(`Airtable writer: ${items.length} records to try again (${why})`);
-      return;
-    }
-    // Permanent: with one record the culprit is known; with more, try each on its own.
-    if (items.length > 1) {
-      for (const item of items) await write(item.submission.table, [item], result);
-      return;
-    }
-    for (const item of items) {
-      const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
-      const reason = `a ${item.submission.table} submission failed for good (${why})`;
-      deadLetter(result, item.items, requeueable(item), reason);
-    }
-  }
-
-  /** Never throws: the record is stored and acked whatever happens here, so mail never writes it twice. */
-  async function queueMail(
-    item: Queued,
-    outcome: 'created' | 'updated' | 'held',
-    result: RoundResult,
-    about: Parameters<typeof writeOutcome>[2],
-  ) {
-    const { mail } = options;
-    if (!mail) return;
-    const written = writeOutcome(item.submission, outcome, about);
-    if (!written) return;
-    if (!item.origin) {
-      log(`Mailer: a ${item.submission.table} submission came with no site origin; no email for it`);
-      return;
-    }
-    try {
-      const { queued, limited } = await queueOutcomeMail(mail, written, item.origin, { now, log });
-      result.report.emailsQueued += queued;
-      result.report.emailsLimited += limited;
-    } catch (error) {
-      log(
-        `Mailer: the emails of a stored ${item.submission.table} submission could not be prepared (${String(error)})`,
-      );
-    }
-  }
 
   /**
    * A batch's lookups, all sent at once (the pacer spaces them): each table's stored records of
@@ -161,16 +75,13 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     );
     const list = options.mail ? confirmingForm() : undefined;
     const contacts = list ? [...emails].flatMap(([table, of]) => (table === list.table ? [] : of)) : [];
-    if (list && contacts.length > 0) {
-      const own = emails.get(list.table) ?? [];
-      const known = new Set(own);
-      emails.set(list.table, [...own, ...new Set(contacts.filter((email) => !known.has(email)))]);
-    }
+    if (list && contacts.length > 0)
+      emails.set(list.table, [...new Set([...(emails.get(list.table) ?? []), ...contacts])]);
     type Found = { stored: Map<string, StoredRecord> } | { error: unknown };
     const found = new Map<string, Found>(
       await Promise.all(
         [...emails].map(([table, of]) => {
-          const fields = lookupFieldsOf(table === list?.table ? CONSENTED_UPSERT : how, table);
+          const fields = lookupFieldsOf(table === list?.table ? CONSENTED_QUEUED_UPSERT : how, table);
           return lookupByEmails(client, table, of, fields).then(
             (stored): [string, Found] => [table, { stored }],
             (error: unknown): [string, Found] => [table, { error }],
@@ -191,83 +102,145 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     return { found, withdrawn };
   }
 
-  /** Acks what was stored and queues its emails as each write answers; retries or dead-letters the rest. */
-  async function write(
-    table: string,
-    items: readonly Queued[],
-    result: RoundResult,
-    lookups?: Awaited<ReturnType<typeof lookUp>>,
-  ) {
-    const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]])));
-    const looked = found.get(table);
-    // Without the lookup nothing may be written: a create could double a stored record.
-    if (!looked || 'error' in looked) return retryOrDeadLetter(items, looked?.error, result);
-    const failures = new Map<unknown, Queued[]>();
-    await upsertByEmail(client, table, items, how, {
-      now,
-      stored: looked.stored,
-      // Each write's records acknowledged and their emails queued once it answers, in the order of sign-up.
-      onWritten: async (results) => {
-        for (const written of results) {
-          if (written.outcome === 'failed') {
-            failures.set(written.error, [...(failures.get(written.error) ?? []), written.item]);
-            continue;
+  /**
+   * Writes one round; every item has its outcome when it returns (it never throws), each put in
+   * `outcomes` as its write answers, and its dead letters (one for the merged items of one address)
+   * in `letters`; `brokeOff` is set when the round broke off unexpectedly.
+   */
+  async function writeRound(round: readonly RoundItem[], outcomes = new Map<string, RoundOutcome>()) {
+    const sentBefore = client.requestsSent();
+    const report = emptyReport();
+    const letters: { body: unknown; reason: string }[] = [];
+    let brokeOff: unknown;
+    /** Each item's outcome (the first one given counts). */
+    const settle = (items: readonly RoundItem[], outcome: RoundOutcome) => {
+      for (const item of items) if (!outcomes.has(item.key)) outcomes.set(item.key, outcome);
+    };
+
+    /** One letter for the dead letters (the desk keeps it; with no store bound, it retries them). */
+    function deadLetter(items: readonly RoundItem[], body: unknown, reason: string) {
+      letters.push({ body, reason });
+      settle(items, { kind: 'dead-letter' });
+      report.deadLettered += 1;
+      log(`Airtable writer: ${reason}; sent to dead letters`);
+    }
+
+    async function retryOrDeadLetter(items: readonly Queued[], error: unknown) {
+      const airtableError = error instanceof AirtableError ? error : undefined;
+      if (!airtableError || airtableError.transient) {
+        const waiting = items.flatMap((each) => each.items);
+        const cause = airtableError?.status === 429 ? 'rate-limited' : 'failed';
+        settle(waiting, { kind: 'retry', cause });
+        report.retried += waiting.length;
+        const why = airtableError ? `${airtableError.status} ${airtableError.type}` : String(error);
+        log(`Airtable writer: ${items.length} records to try again (${why})`);
+        return;
+      }
+      // Permanent: with one record the culprit is known; with more, try each on its own.
+      if (items.length > 1) {
+        for (const item of items) await write(item.submission.table, [item]);
+        return;
+      }
+      for (const item of items) {
+        const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
+        const reason = `a ${item.submission.table} submission failed for good (${why})`;
+        // The submission as it was queued, so a replayed letter keeps its origin for its emails.
+        const letter = item.origin ? { ...item.submission, origin: item.origin } : item.submission;
+        deadLetter(item.items, letter, reason);
+      }
+    }
+
+    /** Never throws: the record is stored and acked whatever happens here, so mail never writes it twice. */
+    async function queueMail(
+      item: Queued,
+      outcome: 'created' | 'updated' | 'held',
+      about: Parameters<typeof writeOutcome>[2],
+    ) {
+      const { mail } = options;
+      if (!mail) return;
+      const written = writeOutcome(item.submission, outcome, about);
+      if (!written) return;
+      if (!item.origin) {
+        log(`Mailer: a ${item.submission.table} submission came with no site origin; no email for it`);
+        return;
+      }
+      try {
+        const { queued, limited } = await queueOutcomeMail(mail, written, item.origin, { now, log });
+        report.emailsQueued += queued;
+        report.emailsLimited += limited;
+      } catch (error) {
+        log(
+          `Mailer: the emails of a stored ${item.submission.table} submission could not be prepared (${String(error)})`,
+        );
+      }
+    }
+
+    /** Acks what was stored and queues its emails as each write answers; retries or dead-letters the rest. */
+    async function write(
+      table: string,
+      items: readonly Queued[],
+      lookups?: Awaited<ReturnType<typeof lookUp>>,
+    ) {
+      const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]])));
+      const looked = found.get(table);
+      // Without the lookup nothing may be written: a create could double a stored record.
+      if (!looked || 'error' in looked) return retryOrDeadLetter(items, looked?.error);
+      const failures = new Map<unknown, Queued[]>();
+      await upsertByEmail(client, table, items, how, {
+        now,
+        stored: looked.stored,
+        // Each write's records acknowledged and their emails queued once it answers, in the order of sign-up.
+        onWritten: async (results) => {
+          for (const written of results) {
+            if (written.outcome === 'failed') {
+              failures.set(written.error, [...(failures.get(written.error) ?? []), written.item]);
+              continue;
+            }
+            settle(written.item.items, { kind: 'written' });
+            report[written.outcome] += 1;
+            if (written.outcome !== 'held') report.stored += 1;
+            await queueMail(written.item, written.outcome, {
+              ...(written.stored ? { stored: written.stored } : {}),
+              contactWithdrawn: withdrawn.has(written.email),
+            });
           }
-          settle(result, written.item.items, { kind: 'written' });
-          result.report[written.outcome] += 1;
-          if (written.outcome !== 'held') result.report.stored += 1;
-          await queueMail(written.item, written.outcome, result, {
-            ...(written.stored ? { stored: written.stored } : {}),
-            contactWithdrawn: withdrawn.has(written.email),
-          });
-        }
-      },
-    });
-    // One failed request's records together: its error says whether to retry or find the culprit.
-    for (const [error, failed] of failures) await retryOrDeadLetter(failed, error, result);
+        },
+      });
+      // One failed request's records together: its error says whether to retry or find the culprit.
+      for (const [error, failed] of failures) await retryOrDeadLetter(failed, error);
+    }
+
+    try {
+      const queued: Queued[] = [];
+      for (const item of round) {
+        const { body } = item;
+        if (isSubmission(body) && formOfTable(body.table)) {
+          const { origin, ...submission } = body as QueuedSubmission;
+          const reached = typeof origin === 'string' && origin ? { origin } : {};
+          queued.push({ submission, items: [item], ...reached });
+        } else if (isSubmission(body)) {
+          const reason = `a submission for table '${body.table}', which no form of this Worker stores`;
+          deadLetter([item], body, reason);
+        } else deadLetter([item], body, 'a queued message that is not a submission');
+      }
+      // Oldest first: the order the request check accepted them in, so the later one wins the merge.
+      queued.sort((a, b) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt));
+      const groups = new Map(
+        FORM_LIST.map(
+          ({ table }) => [table, queued.filter((each) => each.submission.table === table)] as const,
+        ).filter(([, group]) => group.length > 0),
+      );
+      // Every lookup of the round at once, then every write: each request goes as soon as the pacer lets it.
+      const lookups = await lookUp(groups);
+      await Promise.all([...groups].map(([table, group]) => write(table, group, lookups)));
+      report.requests = client.requestsSent() - sentBefore;
+    } catch (error) {
+      // Unexpected (every request's failure is an outcome): what had none is tried again shortly.
+      brokeOff = error;
+      settle(round, { kind: 'retry', cause: 'broke-off' });
+    }
+    return { report, outcomes, letters, brokeOff };
   }
 
-  return {
-    /**
-     * Writes one round; every item has its outcome when it returns (it never throws), each put in
-     * `outcomes` as its write answers.
-     */
-    async writeRound(round: readonly RoundItem[], outcomes = new Map<string, RoundOutcome>()) {
-      const sentBefore = client.requestsSent();
-      const result: RoundResult = { report: emptyReport(), outcomes, letters: [] };
-      const { report } = result;
-      try {
-        const queued: Queued[] = [];
-        for (const item of round) {
-          const { body } = item;
-          if (isSubmission(body) && formOfTable(body.table)) {
-            const { origin, ...submission } = body as QueuedSubmission;
-            queued.push({
-              submission,
-              items: [item],
-              ...(typeof origin === 'string' && origin ? { origin } : {}),
-            });
-          } else if (isSubmission(body)) {
-            const reason = `a submission for table '${body.table}', which no form of this Worker stores`;
-            deadLetter(result, [item], body, reason);
-          } else deadLetter(result, [item], body, 'a queued message that is not a submission');
-        }
-        queued.sort(byAcceptance);
-        const groups = new Map(
-          FORM_LIST.map(
-            ({ table }) => [table, queued.filter((each) => each.submission.table === table)] as const,
-          ).filter(([, group]) => group.length > 0),
-        );
-        // Every lookup of the round at once, then every write: each request goes as soon as the pacer lets it.
-        const lookups = await lookUp(groups);
-        await Promise.all([...groups].map(([table, group]) => write(table, group, result, lookups)));
-        report.requests = client.requestsSent() - sentBefore;
-      } catch (error) {
-        // Unexpected (every request's failure is an outcome): what had none is tried again shortly.
-        result.brokeOff = error;
-        settle(result, round, { kind: 'retry', cause: 'broke-off' });
-      }
-      return result;
-    },
-  };
+  return { writeRound };
 }

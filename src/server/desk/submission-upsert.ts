@@ -4,17 +4,16 @@
  * rules (docs/consent.md): a new address Pending, a stored one held.
  */
 import {
-  clearsOtherText,
-  type Cells,
   cellsFor,
+  clearsOtherText,
   formOf,
-  type Submission,
   normaliseEmail,
+  type Submission,
 } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
 import type { UpsertHow } from '#src/server/airtable/upsert.ts';
 import { consentOf } from '#src/server/privacy/consent.ts';
-import type { QueuedSubmission } from '#src/server/queues/messages.ts';
+import type { DeskItem } from './backlog.ts';
 
 /**
  * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as
@@ -37,19 +36,14 @@ function mergeLaterSubmission(earlier: Submission, later: Submission): Submissio
   return Object.keys(defaults).length > 0 ? { ...merged, defaults } : merged;
 }
 
-/** The cells with the record's merge key (EMAIL_KEY_FIELD), which every server write carries. */
-const keyed = (submission: Submission, cells: Cells): Cells => ({
-  ...cells,
-  [EMAIL_KEY_FIELD.airtable]: normaliseEmail(submission.email),
-});
-
-/** Cells of the record a submission creates (cellsFor, for callers that know it is new). */
-export const cellsForCreate = (submission: Submission, at: Date): Cells =>
-  keyed(submission, cellsFor(submission, { now: at, existing: false }));
-
-/** Cells written over an existing record (cellsFor, for callers that know it is stored). */
-export const cellsForUpdate = (submission: Submission, at: Date): Cells =>
-  keyed(submission, cellsFor(submission, { now: at, existing: true }));
+/** A submission's cells (cellsFor) with the record's merge key (EMAIL_KEY_FIELD), which every server write carries. */
+const keyedCells = (submission: Submission, at: Date, existing: boolean) =>
+  Object.assign(cellsFor(submission, { now: at, existing }), {
+    [EMAIL_KEY_FIELD.airtable]: normaliseEmail(submission.email),
+  });
+/** The cells of a record a submission creates, and of one it is written over (for callers that know which). */
+export const cellsForCreate = (submission: Submission, at: Date) => keyedCells(submission, at, false);
+export const cellsForUpdate = (submission: Submission, at: Date) => keyedCells(submission, at, true);
 
 /** Later merged over earlier, the spec's defaults on a create only, Created At kept on update. */
 export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
@@ -68,7 +62,7 @@ export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
  * owner's own from being stored (and the confirmation email already sent confirms the latest).
  * A form that does not confirm its addresses holds every stored one.
  */
-export const CONSENTED_UPSERT: UpsertHow<Submission> = {
+const CONSENTED_UPSERT: UpsertHow<Submission> = {
   ...SUBMISSION_UPSERT,
   cells: (submission, at, stored) => {
     const fields = consentOf(submission.table);
@@ -81,18 +75,11 @@ export const CONSENTED_UPSERT: UpsertHow<Submission> = {
         stored?.[fields.consent] === 'Pending' ? { ...cellsForUpdate(submission, at), ...statement } : null,
     };
   },
-  lookupFields: (table) => {
-    const fields = consentOf(table);
-    return fields ? [fields.consent] : [];
-  },
+  lookupFields: (table) => [consentOf(table)].flatMap((fields) => (fields ? [fields.consent] : [])),
 };
 
-/** A submission of a round as the desk keeps it (backlog.ts): its storage key, what was queued, its tries so far. */
-export interface RoundItem {
-  readonly key: string;
-  readonly body: unknown;
-  readonly attempts: number;
-}
+/** A submission of a round as the desk keeps it: its storage key, what was queued, its tries so far. */
+export type RoundItem = Pick<DeskItem, 'key' | 'body' | 'attempts'>;
 
 /** A table's submissions for one email, merged in the order they were accepted, and their items. */
 export interface Queued {
@@ -105,25 +92,13 @@ export interface Queued {
 /** The upsert's view of queued submissions: merged and written as `how` does submissions, their items kept. */
 const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): UpsertHow<Queued> => ({
   emailOf: (queued) => queued.submission.email,
-  merge: (earlier, later) => {
-    const origin = later.origin ?? earlier.origin;
-    return {
-      submission: merge(earlier.submission, later.submission),
-      items: [...earlier.items, ...later.items],
-      ...(origin ? { origin } : {}),
-    };
-  },
+  merge: (earlier, later) => ({
+    submission: merge(earlier.submission, later.submission),
+    items: [...earlier.items, ...later.items],
+    origin: later.origin ?? earlier.origin,
+  }),
   cells: (queued, at, stored) => cells(queued.submission, at, stored),
   ...(lookupFields ? { lookupFields } : {}),
 });
 export const QUEUED_UPSERT = queuedUpsert(SUBMISSION_UPSERT);
-/** With consent: a new address is created Pending, a stored one held. */
 export const CONSENTED_QUEUED_UPSERT = queuedUpsert(CONSENTED_UPSERT);
-
-/** The submission as queued again (a dead letter replayed): its origin kept for its emails. */
-export const requeueable = (item: Queued): QueuedSubmission =>
-  item.origin ? { ...item.submission, origin: item.origin } : item.submission;
-
-/** Oldest first: the order the request check accepted them in, so the later one wins the merge. */
-export const byAcceptance = (a: Queued, b: Queued) =>
-  a.submission.acceptedAt.localeCompare(b.submission.acceptedAt);

@@ -19,24 +19,22 @@ import { type DeadLetter, type DeadLetterStore, listDeadLetters } from './dead-l
 /** Where the admin endpoint answers, on the site's origin. */
 export const DEAD_LETTERS_PATH = '/api/dead-letters';
 
-/** What the owner's listing shows of a letter: the table and address it is about. */
-function describeLetter(letter: DeadLetter) {
-  if ('mail' in letter)
-    return { kind: 'mail', table: formNamed(letter.mail.form)?.table ?? '', email: letter.mail.email };
-  if ('submission' in letter)
-    return { kind: 'submission', table: letter.submission.table, email: letter.submission.email };
-  return { kind: 'unreadable', table: '', email: '' };
-}
-
-/** Every address a letter holds (a team notification's contact, too), as the site matches emails. */
-function addressesOf(letter: DeadLetter): string[] {
-  if ('unreadable' in letter) {
-    const email = (letter.unreadable as { email?: unknown } | null)?.email;
-    return typeof email === 'string' ? [normaliseEmail(email)] : [];
+/**
+ * What a letter is about: its kind, and the table and address the owner's listing shows; and every
+ * address it holds (a team notification's contact, too), to be matched as the site matches emails.
+ */
+function aboutLetter(letter: DeadLetter) {
+  if ('mail' in letter) {
+    const { form, email, message } = letter.mail;
+    const addresses = [email, message.to, ...(message.replyTo ? [message.replyTo] : [])];
+    return { kind: 'mail', table: formNamed(form)?.table ?? '', email, addresses };
   }
-  if ('submission' in letter) return [normaliseEmail(letter.submission.email)];
-  const { message } = letter.mail;
-  return [letter.mail.email, message.to, ...(message.replyTo ? [message.replyTo] : [])].map(normaliseEmail);
+  if ('submission' in letter) {
+    const { table, email } = letter.submission;
+    return { kind: 'submission', table, email, addresses: [email] };
+  }
+  const email = (letter.unreadable as { email?: unknown } | null)?.email;
+  return { kind: 'unreadable', table: '', email: '', addresses: typeof email === 'string' ? [email] : [] };
 }
 
 /** Constant-time comparison, so the token cannot be guessed by timing. */
@@ -62,17 +60,13 @@ export interface DeadLetterAdminOptions {
   failureDelayMs?: number;
   /** Puts an unsent email back on the mail queue; without it, mail letters are kept on replay. */
   requeueMail?: (job: MailJob) => Promise<void>;
-  /**
-   * Erasure's reach into the writer: drops the email's submissions still waiting to be written
-   * (desk/erasure.ts); stillWriting, a write of it was under way past the wait.
-   */
+  /** Erasure's reach into the desk: its waiting submissions of the email (desk/erasure.ts's eraseAddress). */
   eraseWaiting?: (email: string) => Promise<DeskErasure>;
-  /**
-   * Erasure's reach into the mail: the email's emails still queued are not sent (mail/ledger.ts's
-   * erasure mark) and its notices held for a digest are dropped (mail/team-inbox.ts); `teamNotices`: how many.
-   */
+  /** Erasure's reach into the mail (ledger.ts's mark, team-inbox.ts's held notices); `teamNotices`: how many. */
   eraseMail?: (email: string) => Promise<{ teamNotices: number }>;
 }
+
+const NOTHING_WAITING: DeskErasure = { erased: 0, stillWriting: false };
 
 export interface DeadLetterAdminEnv {
   ADMIN_TOKEN?: string;
@@ -126,12 +120,10 @@ export async function handleDeadLetterAdmin(
     const letters = await listDeadLetters(store);
     return Response.json({
       count: letters.length,
-      letters: letters.map(({ key, letter }) => ({
-        key,
-        ...describeLetter(letter),
-        reason: letter.reason,
-        failedAt: letter.failedAt,
-      })),
+      letters: letters.map(({ key, letter }) => {
+        const { kind, table, email } = aboutLetter(letter);
+        return { key, kind, table, email, reason: letter.reason, failedAt: letter.failedAt };
+      }),
     });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
@@ -142,30 +134,19 @@ export async function handleDeadLetterAdmin(
     if (!email.trim()) return Response.json({ error: 'email required' }, { status: 400 });
     const target = normaliseEmail(email);
     // The waiting submissions first: one that fails now becomes no dead letter after this.
-    const waiting = (await options.eraseWaiting?.(target)) ?? { erased: 0, stillWriting: false };
-    let erased = 0;
-    for (const { key, letter } of await listDeadLetters(store)) {
-      if (!addressesOf(letter).includes(target)) continue;
-      await store.delete(key);
-      erased += 1;
-    }
+    const { erased: waiting, stillWriting } = (await options.eraseWaiting?.(target)) ?? NOTHING_WAITING;
+    const holds = (letter: DeadLetter) => aboutLetter(letter).addresses.map(normaliseEmail).includes(target);
+    const gone = (await listDeadLetters(store)).filter(({ letter }) => holds(letter));
+    for (const { key } of gone) await store.delete(key);
     // After the writer's rounds of it are done: the emails they queued are older than the mark.
     const mail = await options.eraseMail?.(target);
-    return Response.json({
-      erased,
-      waiting: waiting.erased,
-      stillWriting: waiting.stillWriting,
-      teamNotices: mail?.teamNotices ?? 0,
-    });
+    return Response.json({ erased: gone.length, waiting, stillWriting, teamNotices: mail?.teamNotices ?? 0 });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {
     let replayed = 0;
     for (const { key, letter } of await listDeadLetters(store)) {
-      if ('unreadable' in letter) continue;
-      if ('mail' in letter) {
-        if (!options.requeueMail) continue;
-        await options.requeueMail(letter.mail);
-      } else await requeue(letter.submission);
+      if ('unreadable' in letter || ('mail' in letter && !options.requeueMail)) continue;
+      await ('mail' in letter ? options.requeueMail?.(letter.mail) : requeue(letter.submission));
       await store.delete(key);
       replayed += 1;
     }

@@ -40,9 +40,7 @@ export async function keepDeadLetter(
   await store.put(`${KEY_PREFIX}${failedAt}:${crypto.randomUUID()}`, JSON.stringify({ ...letter, failedAt }));
 }
 
-export async function listDeadLetters(
-  store: DeadLetterStore,
-): Promise<{ key: string; letter: DeadLetter }[]> {
+export async function listDeadLetters(store: DeadLetterStore) {
   const found: { key: string; letter: DeadLetter }[] = [];
   let cursor: string | undefined;
   do {
