@@ -47,7 +47,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
         status: 405,
         headers: { allow: 'GET, HEAD, POST', ...TEXT_HEADERS },
       });
-    const result = await requestCheck.submit(request, { form, clientAddress: client.address ?? 'unknown' });
+    const result = await requestCheck.submit(request, form, client.address ?? 'unknown');
     // The enhanced form's fetch asks for JSON.
     return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
       ? answerEnhancedPost(result)

@@ -31,10 +31,7 @@ import {
 } from './limiters.ts';
 import type { SubmissionQueue } from '#src/server/queues/messages.ts';
 
-export interface CheckRefusal extends Refusal {
-  outcome: 'refused';
-  retryAfterSeconds?: number;
-}
+export type CheckRefusal = Refusal & { outcome: 'refused'; retryAfterSeconds?: number };
 
 /** With what came in (`form`), for the door's answer: the posted form, put back on a native answer page. */
 export type CheckResult = (
@@ -65,14 +62,10 @@ export interface RequestCheckOptions {
   bodyTimeoutMs?: number;
 }
 
-const refused = (
-  status: number,
-  type: string,
-  message: string,
-  extra: Partial<CheckRefusal> = {},
-): CheckRefusal => ({ outcome: 'refused', status, type, message, ...extra });
+const refused = (status: number, type: string, message: string, retryAfterSeconds?: number) =>
+  ({ outcome: 'refused', status, type, message, retryAfterSeconds }) satisfies CheckRefusal;
 const tooMany = (message: string, retryAfterSeconds: number) =>
-  refused(429, 'TOO_MANY_REQUESTS', message, { retryAfterSeconds });
+  refused(429, 'TOO_MANY_REQUESTS', message, retryAfterSeconds);
 
 /**
  * True unless the request comes, or may come, from another site. A form post carries nothing
@@ -136,10 +129,7 @@ export function createRequestCheck(options: RequestCheckOptions) {
   return {
     clientLimiter,
     /** One post to `contract`'s door, from `clientAddress` (the connecting address as the host knows it). */
-    async submit(
-      request: Request,
-      { form: contract, clientAddress }: { form: FormContract; clientAddress: string },
-    ): Promise<CheckResult> {
+    async submit(request: Request, contract: FormContract, clientAddress: string): Promise<CheckResult> {
       const { siteOrigin } = options;
       if (siteOrigin === null)
         return withTyped(
@@ -160,11 +150,10 @@ export function createRequestCheck(options: RequestCheckOptions) {
         );
 
       const body = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
-      if ('problem' in body) {
+      if ('problem' in body)
         return body.problem === 'too-large'
           ? refused(413, 'REQUEST_TOO_LARGE', `Request bodies are limited to ${REQUEST_MAX_BODY_BYTES} bytes`)
           : refused(408, 'REQUEST_TIMEOUT', 'The request body took too long to arrive');
-      }
       const form = new URLSearchParams(body.text);
       return { ...(await accept(contract, form, siteOrigin)), form };
     },
