@@ -136,14 +136,9 @@ export async function answerNativePost(
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
-/** What the enhanced form is told: the same for a stored, an unknown and a trapped email. */
-type EnhancedAnswer =
-  | { success: true; id: string; createdTime: string }
-  | { success: false; error: { type: string; message: string }; field?: 'email' };
-
-/** An enhanced post's answer: JSON. */
+/** An enhanced post's answer, JSON: the same for a stored, an unknown and a trapped email. */
 export function answerEnhancedPost(result: CheckResult): Response {
-  const body: EnhancedAnswer =
+  const body =
     result.outcome === 'refused'
       ? {
           success: false,
