@@ -28,9 +28,7 @@ const copy = EMAIL_COPY.linkPages;
 const SIGN_UP_HREF = '/#waitlist';
 
 /** A link's answer: its status and what its page shows (the template's parts included). */
-export interface Page extends LinkPageContent {
-  readonly status: number;
-}
+export type Page = LinkPageContent & { readonly status: number };
 
 const slot = linkPageSlot;
 const region = (name: LinkPageRegion, html: string) =>
@@ -108,25 +106,17 @@ export function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: st
     title: copy[`${purpose}Title`],
     body: copy[`${purpose}Body`],
     // A held change's values, multiple choices joined.
-    ...(purpose === 'change'
-      ? {
-          rows: Object.entries(claims.values ?? {}).map(
-            ([name, v]) => [name, [v].flat().join(', ')] as const,
-          ),
-        }
-      : {}),
+    rows:
+      purpose === 'change'
+        ? Object.entries(claims.values ?? {}).map(([name, v]) => [name, [v].flat().join(', ')] as const)
+        : undefined,
     button: { label: copy[`${purpose}Button`], action, token },
   };
 }
 
+type Did = 'Confirmed' | 'Changed' | 'Unsubscribed';
 /** What a pressed link did, or found already done (its words are copy's `${done}Title` and `${done}Body`). */
-export type Done =
-  | 'confirmed'
-  | 'changed'
-  | 'unsubscribed'
-  | `already${'Confirmed' | 'Changed' | 'Unsubscribed'}`
-  | 'rejoined'
-  | `rejoin${'Sent' | 'Limited'}`;
+export type Done = Uncapitalize<Did> | `already${Did}` | 'rejoined' | `rejoin${'Sent' | 'Limited'}`;
 
 /**
  * The page after a press: what happened in plain words, then the form's next step, the template's
@@ -168,14 +158,6 @@ interface LinkPageContent {
   readonly parts?: readonly Exclude<LinkPageRegion, 'ask'>[];
 }
 
-/** Keeps the template's one copy of the region (without its markers) or cuts it out with its content. */
-function keepOrCut(html: string, region: LinkPageRegion, keep: boolean): string {
-  const applied = applyRegion(html, LINK_PAGE_REGION_ATTRIBUTE, region, keep);
-  if (applied.found !== 1)
-    throw new Error(`The link page template has ${applied.found} '${region}' regions, not one`);
-  return applied.html;
-}
-
 /** A held change's values as a description list, escaped. */
 function valuesList(rows: readonly (readonly [string, string])[]): string {
   if (!rows.length) return '';
@@ -195,7 +177,13 @@ export function renderLinkPage(template: string, page: LinkPageContent): string 
   const kept = new Set<LinkPageRegion>(page.parts ?? []);
   if (page.button) kept.add('ask');
   let html = template;
-  for (const region of LINK_PAGE_REGIONS) html = keepOrCut(html, region, kept.has(region));
+  // Each region's one copy kept (without its markers) or cut out with its content.
+  for (const region of LINK_PAGE_REGIONS) {
+    const applied = applyRegion(html, LINK_PAGE_REGION_ATTRIBUTE, region, kept.has(region));
+    if (applied.found !== 1)
+      throw new Error(`The link page template has ${applied.found} '${region}' regions, not one`);
+    html = applied.html;
+  }
   const values: Record<LinkPageSlot, string> = {
     title: escapeHtml(`${page.title} | ${PRODUCT_NAME}`),
     heading: escapeHtml(page.title),
