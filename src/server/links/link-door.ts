@@ -5,6 +5,7 @@
  */
 import type { PageTemplates } from '#src/server/host.ts';
 import { clientLimitKey, type Limiter } from '#src/server/doors/limiters.ts';
+import type { RequestCheckOptions } from '#src/server/doors/request-check.ts';
 import { linkPressMail } from '#src/server/mail/plan.ts';
 import type { QueueingMail } from '#src/server/mail/setup.ts';
 import { consentRecords, type PressAccess } from '#src/server/privacy/consent-records.ts';
@@ -12,18 +13,15 @@ import type { AirtableEnv } from '#src/server/settings.ts';
 import { type EmailLinkOptions, handleEmailLink } from './actions.ts';
 import { linksUnavailablePage } from './page.ts';
 
-export interface LinkDoorOptions {
+/** With the request check's `siteOrigin` (null: no link can be checked), `now` and `warn`. */
+export interface LinkDoorOptions extends Pick<RequestCheckOptions, 'siteOrigin' | 'now' | 'warn'> {
   /** Airtable's pace for the writes a pressed email link makes: the writer's one pacer (deskPacer). */
   pacer: PressAccess['pacer'];
   /** The build's templates: the forms' native posts' answers and the emails' links' pages. */
   templates?: PageTemplates;
   /** With it, consent applies, the emails' links are answered here (EMAIL_LINK_PATHS), their mail queued. */
   mail?: QueueingMail;
-  /** Where the links lead (SITE_URL's origin); null: no link can be checked. */
-  siteOrigin: string | null;
   fetch?: typeof fetch;
-  now?: () => number;
-  warn?: (message: string) => void;
 }
 
 /** What a link needs, or undefined without mail (its settings are wrong: doors/routes.ts logs it) or a site origin. */
