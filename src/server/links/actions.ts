@@ -46,10 +46,7 @@ type Press = { readonly token: string; readonly action: string; readonly rejoin:
  * The link's token: from the pressed button's body (read within the doors' limits), or the
  * address; and whether the button was 'join again' (the unsubscribed page's).
  */
-async function pressOf(
-  request: Request,
-  url: URL,
-): Promise<{ token: string; rejoin: boolean } | { status: 408 | 413 }> {
+async function pressOf(request: Request, url: URL): Promise<Omit<Press, 'action'> | { status: 408 | 413 }> {
   const fromQuery = url.searchParams.get('token') ?? '';
   if (request.method !== 'POST') return { token: fromQuery, rejoin: false };
   const body = await readBody(request, REQUEST_MAX_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS);
