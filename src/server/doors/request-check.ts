@@ -12,13 +12,7 @@
  * An accepted submission's answer never depends on what is stored: same status, shape and receipt
  * (fresh id, acceptance time) for a stored and an unknown email.
  */
-import {
-  isRefusal,
-  parsePosted,
-  type Refusal,
-  type Submission,
-  submissionKey,
-} from '#src/lib/forms/submission.ts';
+import { isRefusal, parsePosted, type Refusal, submissionKey } from '#src/lib/forms/submission.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
 import { inboxKey } from '#src/server/mail/ledger.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './body.ts';
@@ -34,12 +28,9 @@ import type { SubmissionQueue } from '#src/server/queues/messages.ts';
 export type CheckRefusal = Refusal & { outcome: 'refused'; retryAfterSeconds?: number };
 
 /** With what came in (`form`), for the door's answer: the posted form, put back on a native answer page. */
-export type CheckResult = (
-  | { outcome: 'accepted'; submission: Submission; receipt: Receipt }
-  /** The bot trap was filled: answered like a success, nothing stored. */
-  | { outcome: 'trapped'; receipt: Receipt }
-  | CheckRefusal
-) & { form?: URLSearchParams };
+export type CheckResult =
+  /** Trapped: the bot trap was filled, answered like a success, nothing stored. */
+  ({ outcome: 'accepted' | 'trapped'; receipt: Receipt } | CheckRefusal) & { form?: URLSearchParams };
 
 /** What the visitor is told of an accepted submission: the same for every email. */
 export type Receipt = { id: string; createdTime: string };
@@ -107,7 +98,7 @@ export function createRequestCheck(options: RequestCheckOptions) {
     const acceptedAt = new Date(now());
     const receipt: Receipt = { id: randomReceiptId(), createdTime: acceptedAt.toISOString() };
     if ((form.get(contract.honeypot) ?? '').trim() !== '') return { outcome: 'trapped', receipt };
-    const parsed: Submission | Refusal = parsePosted(contract, form, acceptedAt);
+    const parsed = parsePosted(contract, form, acceptedAt);
     if (isRefusal(parsed)) return { outcome: 'refused', ...parsed };
     const email = await emailLimiter.take(submissionKey(parsed.table, inboxKey(parsed.email)));
     if (!email.ok)
@@ -123,7 +114,7 @@ export function createRequestCheck(options: RequestCheckOptions) {
       );
       return refused(503, 'SERVICE_UNAVAILABLE', 'Could not accept the submission; try again');
     }
-    return { outcome: 'accepted', submission: parsed, receipt };
+    return { outcome: 'accepted', receipt };
   }
 
   return {
