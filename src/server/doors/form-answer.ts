@@ -122,11 +122,7 @@ function respond(result: CheckResult, body: string, headers: Record<string, stri
 }
 
 /** A native post's answer: the form's answer page, every value kept. */
-export async function answerNativePost(
-  form: FormContract,
-  result: CheckResult,
-  templates: PageTemplates | undefined,
-): Promise<Response> {
+export async function answerNativePost(form: FormContract, result: CheckResult, templates?: PageTemplates) {
   const outcome: FormAnswerOutcome =
     result.outcome !== 'refused' ? 'confirmed' : result.field === 'email' ? 'invalid-email' : 'failure';
   const fill = (template: string) => renderFormAnswer(template, form.name, outcome, result.form ?? {});
