@@ -1,6 +1,6 @@
 /**
  * The forms' doors (each contract's `path`) and the emails' links' (EMAIL_LINK_PATHS, links/
- * link-door.ts, loaded on a link's first request), one handler the Worker mounts. Enhanced and
+ * actions.ts, loaded on a link's first request), one handler the Worker mounts. Enhanced and
  * native posts (before hydration or without JavaScript) send the same urlencoded fields;
  * request-check.ts decides and this answers in the form asked (form-answer.ts): POST only, a GET
  * (or HEAD) sent to the form's page (303), else 405. Enhanced (JSON): `{ success: true }` or
@@ -12,7 +12,7 @@
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import type { AirtableEnv } from '#src/server/settings.ts';
 import { isEmailLinkPath } from '#src/server/links/tokens.ts';
-import type { LinkDoorOptions } from '#src/server/links/link-door.ts';
+import type { LinkDoorOptions } from '#src/server/links/actions.ts';
 import { createRequestCheck, type RequestCheckOptions } from './request-check.ts';
 import { answerEnhancedPost, answerNativePost } from './form-answer.ts';
 
@@ -33,7 +33,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
   return async (request, client = {}) => {
     const { pathname } = new URL(request.url);
     if (isEmailLinkPath(pathname)) {
-      links ??= import('#src/server/links/link-door.ts').then(({ createLinkDoor }) =>
+      links ??= import('#src/server/links/actions.ts').then(({ createLinkDoor }) =>
         createLinkDoor(env, { ...options, warn }, requestCheck.clientLimiter),
       );
       return (await links)(request, client);

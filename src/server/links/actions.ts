@@ -5,12 +5,23 @@
  * Tampered or malformed: 400 page; expired: 410 page offering to sign up again; neither changes anything.
  * The signed token is the proof (only the mailbox's owner has it): no Origin check. Records via
  * `ConsentRecords` (privacy/consent-records.ts), cells via the forms' `applyValues`: this knows consent, not fields.
+ * The links' door (EMAIL_LINK_PATHS), loaded on a link's first request (doors/form-door.ts), never on a
+ * sign-up's: a link's records through the desk's pacer, its mail queued, its page from the build's template.
  */
 import { formNamed } from '#src/lib/forms/forms.ts';
-import type { ConsentRecords } from '#src/server/privacy/consent-records.ts';
+import {
+  type ConsentRecords,
+  consentRecords,
+  type PressAccess,
+} from '#src/server/privacy/consent-records.ts';
 import { suppressionList } from '#src/server/privacy/consent.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from '#src/server/doors/body.ts';
+import { clientLimitKey, type Limiter } from '#src/server/doors/limiters.ts';
+import type { RequestCheckOptions } from '#src/server/doors/request-check.ts';
 import type { PageTemplates } from '#src/server/host.ts';
+import { linkPressMail } from '#src/server/mail/plan.ts';
+import type { QueueingMail } from '#src/server/mail/setup.ts';
+import type { AirtableEnv } from '#src/server/settings.ts';
 import {
   checkLink,
   linkPurposeAt,
@@ -19,7 +30,7 @@ import {
   type LinkForm,
   type LinkValues,
 } from './tokens.ts';
-import { confirmPage, donePage, type Page, refusedPage, render, UNAVAILABLE } from './page.ts';
+import { confirmPage, donePage, linksUnavailablePage, refusedPage, render, UNAVAILABLE } from './page.ts';
 
 export interface EmailLinkOptions {
   readonly records: ConsentRecords;
@@ -57,7 +68,7 @@ async function pressOf(request: Request, url: URL): Promise<Omit<Press, 'action'
 }
 
 /** Does the link's one thing; answers the page that says it is done. */
-async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press): Promise<Page> {
+async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press) {
   const at = options.now();
   const { records } = options;
   switch (claims.purpose) {
@@ -127,4 +138,41 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
     },
   );
   return render(done, pages);
+}
+
+/** A press's Airtable access (`pacer`: the writer's one, deskPacer), the request check's `siteOrigin` and `warn`. */
+export interface LinkDoorOptions extends PressAccess, Pick<RequestCheckOptions, 'siteOrigin' | 'warn'> {
+  /** The build's templates: the forms' native posts' answers and the emails' links' pages. */
+  templates?: PageTemplates;
+  /** With it, consent applies, the emails' links are answered here (EMAIL_LINK_PATHS), their mail queued. */
+  mail?: QueueingMail;
+}
+
+/** What a link needs, or undefined without mail (its settings are wrong: doors/routes.ts logs it) or a site origin. */
+function linkOptions(env: AirtableEnv, options: LinkDoorOptions): EmailLinkOptions | undefined {
+  const { mail, siteOrigin } = options;
+  if (!mail || siteOrigin === null) return undefined;
+  return {
+    records: consentRecords(env, { pacer: options.pacer, fetch: options.fetch, now: options.now }),
+    linkSecrets: mail.settings.linkSecrets,
+    ...linkPressMail(mail, siteOrigin),
+    now: () => new Date((options.now ?? Date.now)()),
+    ...(options.warn ? { log: options.warn } : {}),
+    ...(options.templates ? { pages: options.templates } : {}),
+  };
+}
+
+/** The links' door; `clientLimiter` is the forms' posts' (a press counts against the same budget). */
+export function createLinkDoor(env: AirtableEnv, options: LinkDoorOptions, clientLimiter: Limiter) {
+  const ready = linkOptions(env, options);
+  return async (request: Request, client: { address?: string } = {}): Promise<Response> => {
+    if (!ready) return linksUnavailablePage(options.templates);
+    // Opening a link changes nothing; a press writes, so it counts against the one per-client budget
+    // of the forms' posts (its body is read within the same bounds: pressOf).
+    if (request.method === 'POST') {
+      const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
+      if (!taken.ok) return linksUnavailablePage(options.templates, taken.retryAfterSeconds);
+    }
+    return handleEmailLink(request, ready);
+  };
 }
