@@ -136,11 +136,7 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
 export function answerEnhancedPost(result: CheckResult): Response {
   const body =
     result.outcome === 'refused'
-      ? {
-          success: false,
-          error: { type: result.type, message: result.message },
-          ...(result.field ? { field: result.field } : {}),
-        }
+      ? { success: false, error: { type: result.type, message: result.message }, field: result.field }
       : { success: true, ...result.receipt };
   return respond(result, JSON.stringify(body), JSON_HEADERS);
 }
