@@ -148,30 +148,27 @@ export interface LinkDoorOptions extends PressAccess, Pick<RequestCheckOptions, 
   mail?: QueueingMail;
 }
 
-/** What a link needs, or undefined without mail (its settings are wrong: doors/routes.ts logs it) or a site origin. */
-function linkOptions(env: AirtableEnv, options: LinkDoorOptions): EmailLinkOptions | undefined {
-  const { mail, siteOrigin } = options;
-  if (!mail || siteOrigin === null) return undefined;
-  return {
+/**
+ * The links' door; `clientLimiter` is the forms' posts' (a press counts against the same budget).
+ * Without mail (its settings are wrong: doors/routes.ts logs it) or a site origin, every link answers 'unavailable'.
+ */
+export function createLinkDoor(env: AirtableEnv, options: LinkDoorOptions, clientLimiter: Limiter) {
+  const { mail, siteOrigin, templates } = options;
+  if (!mail || siteOrigin === null) return () => linksUnavailablePage(templates);
+  const ready: EmailLinkOptions = {
     records: consentRecords(env, { pacer: options.pacer, fetch: options.fetch, now: options.now }),
     linkSecrets: mail.settings.linkSecrets,
     ...linkPressMail(mail, siteOrigin),
     now: () => new Date((options.now ?? Date.now)()),
-    ...(options.warn ? { log: options.warn } : {}),
-    ...(options.templates ? { pages: options.templates } : {}),
+    log: options.warn,
+    pages: templates,
   };
-}
-
-/** The links' door; `clientLimiter` is the forms' posts' (a press counts against the same budget). */
-export function createLinkDoor(env: AirtableEnv, options: LinkDoorOptions, clientLimiter: Limiter) {
-  const ready = linkOptions(env, options);
   return async (request: Request, client: { address?: string } = {}): Promise<Response> => {
-    if (!ready) return linksUnavailablePage(options.templates);
     // Opening a link changes nothing; a press writes, so it counts against the one per-client budget
     // of the forms' posts (its body is read within the same bounds: pressOf).
     if (request.method === 'POST') {
       const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
-      if (!taken.ok) return linksUnavailablePage(options.templates, taken.retryAfterSeconds);
+      if (!taken.ok) return linksUnavailablePage(templates, taken.retryAfterSeconds);
     }
     return handleEmailLink(request, ready);
   };
