@@ -30,7 +30,7 @@ import {
   type LinkForm,
   type LinkValues,
 } from './tokens.ts';
-import { confirmPage, donePage, linksUnavailablePage, refusedPage, render, UNAVAILABLE } from './page.ts';
+import { confirmPage, donePage, refusedPage, render, UNAVAILABLE } from './page.ts';
 
 export interface EmailLinkOptions {
   readonly records: ConsentRecords;
@@ -154,7 +154,7 @@ export interface LinkDoorOptions extends PressAccess, Pick<RequestCheckOptions, 
  */
 export function createLinkDoor(env: AirtableEnv, options: LinkDoorOptions, clientLimiter: Limiter) {
   const { mail, siteOrigin, templates } = options;
-  if (!mail || siteOrigin === null) return () => linksUnavailablePage(templates);
+  if (!mail || siteOrigin === null) return () => render({ status: 503, ...UNAVAILABLE }, templates);
   const ready: EmailLinkOptions = {
     records: consentRecords(env, { pacer: options.pacer, fetch: options.fetch, now: options.now }),
     linkSecrets: mail.settings.linkSecrets,
@@ -168,7 +168,7 @@ export function createLinkDoor(env: AirtableEnv, options: LinkDoorOptions, clien
     // of the forms' posts (its body is read within the same bounds: pressOf).
     if (request.method === 'POST') {
       const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
-      if (!taken.ok) return linksUnavailablePage(templates, taken.retryAfterSeconds);
+      if (!taken.ok) return render({ status: 429, ...UNAVAILABLE }, templates, taken.retryAfterSeconds);
     }
     return handleEmailLink(request, ready);
   };

@@ -73,7 +73,7 @@ const LINK_PAGE_POLICY =
   "manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** A link's page in the site's frame (the build's template), or the minimal page without one. */
-export async function render(page: Page, pages: PageTemplates | undefined): Promise<Response> {
+export async function render(page: Page, pages?: PageTemplates, retryAfterSeconds?: number) {
   const html =
     (await pages?.(LINK_PAGE_TEMPLATE_PATH, (template) => renderLinkPage(template, page))) ??
     renderLinkPage(PLAIN_TEMPLATE, page);
@@ -87,6 +87,7 @@ export async function render(page: Page, pages: PageTemplates | undefined): Prom
       'x-robots-tag': 'noindex',
       'x-content-type-options': 'nosniff',
       'content-security-policy': LINK_PAGE_POLICY,
+      ...(retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {}),
     },
   });
 }
@@ -133,14 +134,8 @@ export function donePage(done: Done, form: LinkForm, press: Posts): Page {
   return next ? { ...words, parts: [next] } : words;
 }
 
+/** Nothing changed, try again shortly: Airtable or the mail settings failed, or (429) past the per-client limit. */
 export const UNAVAILABLE = { title: copy.unavailableTitle, body: copy.unavailableBody };
-
-/** Nothing changed, try again shortly: the mail settings are wrong, or (429) past the per-client limit. */
-export async function linksUnavailablePage(pages?: PageTemplates, retryAfterSeconds?: number) {
-  const response = await render({ status: retryAfterSeconds ? 429 : 503, ...UNAVAILABLE }, pages);
-  if (retryAfterSeconds) response.headers.set('retry-after', String(retryAfterSeconds));
-  return response;
-}
 
 type Posts = { readonly action: string; readonly token: string };
 
