@@ -55,8 +55,6 @@ export interface RequestCheckOptions {
 
 const refused = (status: number, type: string, message: string, retryAfterSeconds?: number) =>
   ({ outcome: 'refused', status, type, message, retryAfterSeconds }) satisfies CheckRefusal;
-const tooMany = (message: string, retryAfterSeconds: number) =>
-  refused(429, 'TOO_MANY_REQUESTS', message, retryAfterSeconds);
 
 /**
  * True unless the request comes, or may come, from another site. A form post carries nothing
@@ -88,7 +86,8 @@ export function createRequestCheck(options: RequestCheckOptions) {
     options.emailLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_EMAIL_PER_MINUTE, now });
   const bodyTimeoutMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
   /** A refusal with what the visitor typed, for a native post's answer (bounded like any body). */
-  const withTyped = async (request: Request, refusal: CheckRefusal): Promise<CheckResult> => {
+  const withTyped = async (request: Request, ...why: Parameters<typeof refused>): Promise<CheckResult> => {
+    const refusal = refused(...why);
     const typed = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
     return 'text' in typed ? { ...refusal, form: new URLSearchParams(typed.text) } : refusal;
   };
@@ -101,11 +100,10 @@ export function createRequestCheck(options: RequestCheckOptions) {
     const parsed = parsePosted(contract, form, acceptedAt);
     if (isRefusal(parsed)) return { outcome: 'refused', ...parsed };
     const email = await emailLimiter.take(submissionKey(parsed.table, inboxKey(parsed.email)));
-    if (!email.ok)
-      return tooMany(
-        'This address was sent several times just now; try again shortly',
-        email.retryAfterSeconds,
-      );
+    if (!email.ok) {
+      const message = 'This address was sent several times just now; try again shortly';
+      return refused(429, 'TOO_MANY_REQUESTS', message, email.retryAfterSeconds);
+    }
     try {
       await options.queue.send({ ...parsed, origin }, { contentType: 'json' });
     } catch (error) {
@@ -123,10 +121,7 @@ export function createRequestCheck(options: RequestCheckOptions) {
     async submit(request: Request, contract: FormContract, clientAddress: string): Promise<CheckResult> {
       const { siteOrigin } = options;
       if (siteOrigin === null)
-        return withTyped(
-          request,
-          refused(503, 'SERVICE_UNAVAILABLE', 'The site is not set up to take submissions'),
-        );
+        return withTyped(request, 503, 'SERVICE_UNAVAILABLE', 'The site is not set up to take submissions');
       if (!isSameSite(request, siteOrigin))
         return refused(403, 'CROSS_SITE_REQUEST', 'Submissions are only accepted from this site');
       const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
@@ -134,11 +129,10 @@ export function createRequestCheck(options: RequestCheckOptions) {
         return refused(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${FORM_CONTENT_TYPE}`);
 
       const client = await clientLimiter.take(clientLimitKey(clientAddress));
-      if (!client.ok)
-        return withTyped(
-          request,
-          tooMany('Too many submissions from this address; try again shortly', client.retryAfterSeconds),
-        );
+      if (!client.ok) {
+        const message = 'Too many submissions from this address; try again shortly';
+        return withTyped(request, 429, 'TOO_MANY_REQUESTS', message, client.retryAfterSeconds);
+      }
 
       const body = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
       if ('problem' in body)
