@@ -29,6 +29,7 @@ const SIGN_UP_HREF = '/#waitlist';
 
 /** A link's answer: its status and what its page shows (the template's parts included). */
 export type Page = LinkPageContent & { readonly status: number };
+type Refused = 'expired' | 'invalid' | 'superseded';
 
 const slot = linkPageSlot;
 const region = (name: LinkPageRegion, html: string) =>
@@ -93,10 +94,7 @@ export async function render(page: Page, pages?: PageTemplates, retryAfterSecond
 }
 
 /** A link that does nothing (changes nothing), and the way to a new one. */
-export function refusedPage(
-  reason: 'expired' | 'invalid' | 'superseded',
-  status = reason === 'invalid' ? 400 : 410,
-): Page {
+export function refusedPage(reason: Refused, status = reason === 'invalid' ? 400 : 410): Page {
   return { status, title: copy[`${reason}Title`], body: copy[`${reason}Body`], parts: ['sign-up'] };
 }
 
