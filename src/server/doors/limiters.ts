@@ -87,8 +87,5 @@ export function clientLimitKey(address: string): string {
   if (!bare.includes(':') || !ipaddr.IPv6.isValid(bare)) return bare;
   const ip = ipaddr.IPv6.parse(bare);
   if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
-  return `${ip.parts
-    .slice(0, 4)
-    .map((part) => part.toString(16))
-    .join(':')}::/64`;
+  return `${ip.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`;
 }
