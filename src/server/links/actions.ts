@@ -131,12 +131,11 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
   // The button posts back to the path alone: the token travels in the body, not in logs.
   if (request.method !== 'POST')
     return render(confirmPage(purpose, check.claims, url.pathname, pressed.token), pages);
-  const done = await act(check.claims, options, { ...pressed, action: url.pathname }).catch(
-    (error: unknown) => {
-      options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
-      return { status: 503, ...UNAVAILABLE };
-    },
-  );
+  const press = { ...pressed, action: url.pathname };
+  const done = await act(check.claims, options, press).catch((error: unknown) => {
+    options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
+    return { status: 503, ...UNAVAILABLE };
+  });
   return render(done, pages);
 }
 
