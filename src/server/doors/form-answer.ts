@@ -79,12 +79,7 @@ const CHECKBOX_MARKER = new RegExp(`\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="[^"]*"
 const VALUE_ATTRIBUTE = /\svalue="([^"]*)"/;
 
 /** One native post's answer page, every value kept; throws when a marker is missing (a drifted template). */
-export function renderFormAnswer(
-  template: string,
-  form: string,
-  outcome: FormAnswerOutcome,
-  values: Posted,
-): string {
+export function renderFormAnswer(template: string, form: string, outcome: FormAnswerOutcome, values: Posted) {
   if (!template.includes(regionStart(FORM_ANSWER_REGION_ATTRIBUTE, outcome)))
     throw new Error(`The ${form} form's answer template has no '${outcome}' region`);
   const kept = new Set(FORM_ANSWER_KEPT[outcome]);
