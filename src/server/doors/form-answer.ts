@@ -116,7 +116,7 @@ function respond(result: CheckResult, body: string, headers: Record<string, stri
   return response;
 }
 
-/** A native post's answer: the form's answer page, every value kept. */
+/** A native post's answer: the form's answer page, every value kept but the bot trap's (it has no marker). */
 export async function answerNativePost(form: FormContract, result: CheckResult, templates?: PageTemplates) {
   const outcome: FormAnswerOutcome =
     result.outcome !== 'refused' ? 'confirmed' : result.field === 'email' ? 'invalid-email' : 'failure';
