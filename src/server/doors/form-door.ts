@@ -23,6 +23,7 @@ export interface DoorsOptions extends RequestCheckOptions, LinkDoorOptions {}
 export type DoorsHandler = (request: Request, client?: { address?: string }) => Promise<Response>;
 
 const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+const NOT_ALLOWED = { status: 405, headers: { allow: 'GET, HEAD, POST', ...TEXT_HEADERS } };
 
 export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
   const warn = options.warn ?? ((message: string) => console.warn(message));
@@ -42,11 +43,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     if (!form) return new Response('Not found', { status: 404, headers: TEXT_HEADERS });
     if (request.method === 'GET' || request.method === 'HEAD')
       return new Response(null, { status: 303, headers: { location: form.page } });
-    if (request.method !== 'POST')
-      return new Response('Method not allowed', {
-        status: 405,
-        headers: { allow: 'GET, HEAD, POST', ...TEXT_HEADERS },
-      });
+    if (request.method !== 'POST') return new Response('Method not allowed', NOT_ALLOWED);
     const result = await requestCheck.submit(request, form, client.address ?? 'unknown');
     // The enhanced form's fetch asks for JSON.
     return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
