@@ -82,12 +82,9 @@ function localOutboxMailer(url: string): Mailer {
 export type PageTemplates = (path: string, fill: (template: string) => string) => Promise<string | null>;
 
 /** The build's page templates, read once per instance when `cache` is on (a deploy's never change). */
-export function pageTemplates(
-  load: (path: string) => Promise<string | null>,
-  { cache = true }: { cache?: boolean } = {},
-): PageTemplates {
+export function pageTemplates(load: (path: string) => Promise<string | null>, cache = true): PageTemplates {
   const loaded = new Map<string, Promise<string | null>>();
-  return async (path: string, fill: (template: string) => string): Promise<string | null> => {
+  return async (path, fill) => {
     const template = loaded.get(path) ?? load(path).catch(() => null);
     if (cache) loaded.set(path, template);
     const html = await template;
@@ -102,32 +99,28 @@ export function pageTemplates(
   };
 }
 
-// One host per env: Cloudflare hands an isolate's requests the same env, so its templates are read once.
-const hosts = new WeakMap<HostEnv, ReturnType<typeof hostFor>>();
 /** The host's mail transport (none: mail is off) and page templates. */
-export function hostOf(env: HostEnv) {
-  const host = hosts.get(env) ?? hostFor(env);
+export type Host = { readonly mailer: Mailer | undefined; readonly templates: PageTemplates };
+
+// One host per env: Cloudflare hands an isolate's requests the same env, so its templates are read once.
+const hosts = new WeakMap<HostEnv, Host>();
+export function hostOf(env: HostEnv): Host {
+  const known = hosts.get(env);
+  if (known) return known;
+  const outbox = env.MAIL_OUTBOX_URL;
+  const rendered = env.DEV_TEMPLATES_URL;
+  const host = {
+    mailer: outbox ? localOutboxMailer(outbox) : env.EMAIL && cloudflareMailer(env.EMAIL),
+    /** The page templates, from the build's assets (clean URLs: '/x.html' is at '/x'), or on `vite` rendered. */
+    templates: pageTemplates(async (path) => {
+      const response = rendered
+        ? await fetch(new URL(path, rendered))
+        : await env.ASSETS?.fetch(
+            new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')),
+          );
+      return response?.ok ? response.text() : null;
+    }, !rendered),
+  };
   hosts.set(env, host);
   return host;
 }
-
-function hostFor(env: HostEnv) {
-  const outbox = env.MAIL_OUTBOX_URL;
-  const rendered = env.DEV_TEMPLATES_URL;
-  return {
-    mailer: outbox ? localOutboxMailer(outbox) : env.EMAIL && cloudflareMailer(env.EMAIL),
-    /** The page templates, from the build's assets (clean URLs: '/x.html' is at '/x'), or on `vite` rendered. */
-    templates: pageTemplates(
-      async (path) => {
-        const response = rendered
-          ? await fetch(new URL(path, rendered))
-          : await env.ASSETS?.fetch(
-              new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')),
-            );
-        return response?.ok ? response.text() : null;
-      },
-      { cache: !rendered },
-    ),
-  };
-}
-export type Host = ReturnType<typeof hostFor>;

@@ -158,11 +158,7 @@ export const airtableAccess = (env: AirtableEnv) => v.parse(AIRTABLE, env);
 export type AirtableAccess = ReturnType<typeof airtableAccess>;
 
 /** The mail settings: the sender, each team's address and the link secrets, current first; throws naming the setting that is wrong. */
-export function parseMailSettings(env: WorkerSettingsEnv) {
-  const mail = read(MAIL, env);
-  if (mail.problem !== undefined) throw new Error(mail.problem);
-  return mail.value;
-}
+export const parseMailSettings = (env: WorkerSettingsEnv) => v.parse(MAIL, env, { abortEarly: true });
 
 // A problem with the settings is logged once per isolate, not once per request.
 const reported = new Set<string>();

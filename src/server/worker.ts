@@ -1,11 +1,9 @@
 /**
  * The site's one server: a Cloudflare Worker run by `vite`/`vite preview` (workerd, Cloudflare's Vite
  * plugin), `wrangler dev` and Cloudflare. This entry only dispatches, on the host it finds (host.ts):
- * `fetch` to the doors (doors/routes.ts: the forms' doors, which queue each valid submission and
- * answer at once, the emails' links, the owner's endpoint, the built site); `queue` to the queues'
- * consumer (queues/consumer.ts), which hands submissions to the one paced writer (desk/desk.ts, a
- * Durable Object, the only writer to Airtable) and sends the emails; `scheduled` to the hourly team
- * digest or the daily retention. With mail (docs/consent.md, decision 0013), consent applies.
+ * `fetch` to the doors (doors/routes.ts), `queue` to the queues' consumer (queues/consumer.ts, which
+ * hands submissions to the desk, desk/desk.ts, the only writer to Airtable), `scheduled` to the hourly
+ * team digest or the daily retention. With mail (docs/consent.md, decision 0013), consent applies.
  */
 import { deskPacer } from './desk/desk-client.ts';
 import { answer, type WorkerEnv } from './doors/routes.ts';

@@ -32,7 +32,7 @@ const WALK_CEILING = 22;
 const HOPS_CEILING = 3;
 
 const BROWSER = ['src/features/waitlist/waitlist-form.tsx', 'src/lib/forms/send-form.ts'];
-const WORKER = ['src/server/worker.ts', 'src/server/desk/round-writer.ts', 'src/server/links/link-door.ts'];
+const WORKER = ['src/server/worker.ts', 'src/server/desk/round-writer.ts', 'src/server/links/actions.ts'];
 
 /** The static import graph of `entries`, our files only. */
 async function staticGraph(entries: string[]): Promise<Set<string>> {

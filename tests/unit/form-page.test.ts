@@ -5,7 +5,8 @@ import { MESSAGES } from '#src/config/messages.ts';
 import { renderFormTemplate } from '#src/entry-server.tsx';
 import { FORMS, type FormName } from '#src/lib/forms/forms.ts';
 import { escapeHtml, type FormAnswerOutcome } from '#src/lib/page-templates.ts';
-import { formTemplatePath, renderFormAnswer, type NativeValues } from '#src/server/doors/form-answer.ts';
+import { formTemplatePath, renderFormAnswer } from '#src/server/doors/form-answer.ts';
+import type { Posted } from '#src/lib/forms/submission.ts';
 
 /**
  * The server's answer pages for native posts, filled from each form's template as the build
@@ -17,12 +18,12 @@ function template(form: FormName): string {
   return `<!doctype html><html lang="en-GB"><head>${head}</head><body><div id="root">${html}</div></body></html>`;
 }
 
-function answer(form: FormName, outcome: FormAnswerOutcome, values: NativeValues = {}) {
+function answer(form: FormName, outcome: FormAnswerOutcome, values: Posted = {}) {
   const html = renderFormAnswer(template(form), form, outcome, values);
   return { html, document: new DOMParser().parseFromString(html, 'text/html') };
 }
 
-const QUOTE_VALUES: NativeValues = {
+const QUOTE_VALUES: Posted = {
   contactName: 'Priya Shah',
   email: 'head@oakfield',
   schoolName: 'Oakfield Primary',

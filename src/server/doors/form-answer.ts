@@ -19,15 +19,9 @@ import {
   type FormAnswerOutcome,
 } from '#src/lib/page-templates.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
-import { reader } from '#src/lib/forms/submission.ts';
+import { type Posted, reader } from '#src/lib/forms/submission.ts';
 import type { CheckResult } from './request-check.ts';
 import type { PageTemplates } from '#src/server/host.ts';
-
-/** The posted form as values by name; the bot trap never comes back. */
-function postedValues(form = new URLSearchParams()): NativeValues {
-  const named = [...new Set(form.keys())].map((name) => [name, form.getAll(name)] as const);
-  return Object.fromEntries(named.map(([name, all]) => [name, all.length > 1 ? all : (all[0] ?? '')]));
-}
 
 /** The words of an answer, when the host has no built page to put them in. */
 function plainPage(form: FormContract, outcome: FormAnswerOutcome): string {
@@ -38,9 +32,6 @@ function plainPage(form: FormContract, outcome: FormAnswerOutcome): string {
   const [title = '', ...rest] = lines.map(escapeHtml);
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1>${rest.map((line) => `<p>${line}</p>`).join('')}<p><a href="${form.page}">Back</a></p></main></body></html>`;
 }
-
-/** Raw posted values by field name (a repeated field, such as checkboxes, as a list). */
-export type NativeValues = Readonly<Record<string, string | readonly string[]>>;
 
 /**
  * Where the build writes the answer templates inside dist/. They are raw (every outcome's part at
@@ -88,12 +79,7 @@ const CHECKBOX_MARKER = new RegExp(`\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="[^"]*"
 const VALUE_ATTRIBUTE = /\svalue="([^"]*)"/;
 
 /** One native post's answer page, every value kept; throws when a marker is missing (a drifted template). */
-export function renderFormAnswer(
-  template: string,
-  form: string,
-  outcome: FormAnswerOutcome,
-  values: NativeValues,
-): string {
+export function renderFormAnswer(template: string, form: string, outcome: FormAnswerOutcome, values: Posted) {
   if (!template.includes(regionStart(FORM_ANSWER_REGION_ATTRIBUTE, outcome)))
     throw new Error(`The ${form} form's answer template has no '${outcome}' region`);
   const kept = new Set(FORM_ANSWER_KEPT[outcome]);
@@ -104,7 +90,8 @@ export function renderFormAnswer(
   // Checkboxes before text values: nothing a visitor posted is ever read as a marker.
   html = html.replace(CHECKBOX_PATTERN, (tag: string, name: string) => {
     const value = asEscaped(VALUE_ATTRIBUTE.exec(tag)?.[1] ?? '');
-    const field = Object.keys(values).find((key) => escapeHtml(key) === asEscaped(name)) ?? '';
+    const names = values instanceof URLSearchParams ? [...values.keys()] : Object.keys(values);
+    const field = names.find((key) => escapeHtml(key) === asEscaped(name)) ?? '';
     const checked = valuesOf(field).map(escapeHtml).includes(value);
     return tag.replace(CHECKBOX_MARKER, checked ? ' checked=""' : '');
   });
@@ -129,36 +116,22 @@ function respond(result: CheckResult, body: string, headers: Record<string, stri
   return response;
 }
 
-/** A native post's answer: the form's answer page, every value kept. */
-export async function answerNativePost(
-  form: FormContract,
-  result: CheckResult,
-  templates: PageTemplates | undefined,
-): Promise<Response> {
+/** A native post's answer: the form's answer page, every value kept but the bot trap's (it has no marker). */
+export async function answerNativePost(form: FormContract, result: CheckResult, templates?: PageTemplates) {
   const outcome: FormAnswerOutcome =
     result.outcome !== 'refused' ? 'confirmed' : result.field === 'email' ? 'invalid-email' : 'failure';
-  const fill = (template: string) =>
-    renderFormAnswer(template, form.name, outcome, postedValues(result.form));
+  const fill = (template: string) => renderFormAnswer(template, form.name, outcome, result.form ?? {});
   const page = (await templates?.(formTemplatePath(form.name), fill)) ?? plainPage(form, outcome);
   return respond(result, page, HTML_HEADERS);
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
-/** What the enhanced form is told: the same for a stored, an unknown and a trapped email. */
-type EnhancedAnswer =
-  | { success: true; id: string; createdTime: string }
-  | { success: false; error: { type: string; message: string }; field?: 'email' };
-
-/** An enhanced post's answer: JSON. */
+/** An enhanced post's answer, JSON: the same for a stored, an unknown and a trapped email. */
 export function answerEnhancedPost(result: CheckResult): Response {
-  const body: EnhancedAnswer =
+  const body =
     result.outcome === 'refused'
-      ? {
-          success: false,
-          error: { type: result.type, message: result.message },
-          ...(result.field ? { field: result.field } : {}),
-        }
+      ? { success: false, error: { type: result.type, message: result.message }, field: result.field }
       : { success: true, ...result.receipt };
   return respond(result, JSON.stringify(body), JSON_HEADERS);
 }

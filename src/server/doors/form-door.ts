@@ -1,6 +1,6 @@
 /**
  * The forms' doors (each contract's `path`) and the emails' links' (EMAIL_LINK_PATHS, links/
- * link-door.ts, loaded on a link's first request), one handler the Worker mounts. Enhanced and
+ * actions.ts, loaded on a link's first request), one handler the Worker mounts. Enhanced and
  * native posts (before hydration or without JavaScript) send the same urlencoded fields;
  * request-check.ts decides and this answers in the form asked (form-answer.ts): POST only, a GET
  * (or HEAD) sent to the form's page (303), else 405. Enhanced (JSON): `{ success: true }` or
@@ -12,7 +12,7 @@
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import type { AirtableEnv } from '#src/server/settings.ts';
 import { isEmailLinkPath } from '#src/server/links/tokens.ts';
-import type { LinkDoorOptions } from '#src/server/links/link-door.ts';
+import type { LinkDoorOptions } from '#src/server/links/actions.ts';
 import { createRequestCheck, type RequestCheckOptions } from './request-check.ts';
 import { answerEnhancedPost, answerNativePost } from './form-answer.ts';
 
@@ -23,6 +23,7 @@ export interface DoorsOptions extends RequestCheckOptions, LinkDoorOptions {}
 export type DoorsHandler = (request: Request, client?: { address?: string }) => Promise<Response>;
 
 const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+const NOT_ALLOWED = { status: 405, headers: { allow: 'GET, HEAD, POST', ...TEXT_HEADERS } };
 
 export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
   const warn = options.warn ?? ((message: string) => console.warn(message));
@@ -33,7 +34,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
   return async (request, client = {}) => {
     const { pathname } = new URL(request.url);
     if (isEmailLinkPath(pathname)) {
-      links ??= import('#src/server/links/link-door.ts').then(({ createLinkDoor }) =>
+      links ??= import('#src/server/links/actions.ts').then(({ createLinkDoor }) =>
         createLinkDoor(env, { ...options, warn }, requestCheck.clientLimiter),
       );
       return (await links)(request, client);
@@ -42,12 +43,8 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     if (!form) return new Response('Not found', { status: 404, headers: TEXT_HEADERS });
     if (request.method === 'GET' || request.method === 'HEAD')
       return new Response(null, { status: 303, headers: { location: form.page } });
-    if (request.method !== 'POST')
-      return new Response('Method not allowed', {
-        status: 405,
-        headers: { allow: 'GET, HEAD, POST', ...TEXT_HEADERS },
-      });
-    const result = await requestCheck.submit(request, { form, clientAddress: client.address ?? 'unknown' });
+    if (request.method !== 'POST') return new Response('Method not allowed', NOT_ALLOWED);
+    const result = await requestCheck.submit(request, form, client.address ?? 'unknown');
     // The enhanced form's fetch asks for JSON.
     return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
       ? answerEnhancedPost(result)

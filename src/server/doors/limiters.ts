@@ -23,10 +23,8 @@ const LIMIT_WINDOW_MS = 60_000;
 /** Keys an in-memory limiter remembers at most: a botnet cannot grow it without bound. */
 const MAX_TRACKED_KEYS = 50_000;
 
-export type LimitAnswer = { ok: true } | { ok: false; retryAfterSeconds: number };
-
 export interface Limiter {
-  take(key: string): Promise<LimitAnswer>;
+  take(key: string): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
 }
 
 export interface RateLimitBinding {
@@ -34,31 +32,27 @@ export interface RateLimitBinding {
 }
 
 /** A sliding window in memory: at most `limit` attempts per key in any LIMIT_WINDOW_MS. */
-export function createWindowLimiter({
-  limit,
-  now = Date.now,
-}: {
-  limit: number;
-  now?: () => number;
-}): Limiter {
-  const windowMs = LIMIT_WINDOW_MS;
+export function createWindowLimiter({ limit, now }: { limit: number; now?: () => number }): Limiter {
   const attempts = new Map<string, number[]>();
   // A key is put last whenever an attempt counts (Map keeps insertion order), so the keys whose
   // last attempt is oldest come first: forget those out of the window, then, still full, the oldest.
   const prune = (at: number) => {
     for (const [key, times] of attempts) {
-      if (attempts.size < MAX_TRACKED_KEYS && (times.at(-1) ?? 0) > at - windowMs) break;
+      if (attempts.size < MAX_TRACKED_KEYS && (times.at(-1) ?? 0) > at - LIMIT_WINDOW_MS) break;
       attempts.delete(key);
     }
   };
   return {
     async take(key) {
-      const at = now();
-      const recent = (attempts.get(key) ?? []).filter((time) => time > at - windowMs);
+      const at = (now ?? Date.now)();
+      const recent = (attempts.get(key) ?? []).filter((time) => time > at - LIMIT_WINDOW_MS);
       if (recent.length >= limit) {
         attempts.set(key, recent);
         const oldest = recent[0] ?? at;
-        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - at) / 1000)) };
+        return {
+          ok: false,
+          retryAfterSeconds: Math.max(1, Math.ceil((oldest + LIMIT_WINDOW_MS - at) / 1000)),
+        };
       }
       recent.push(at);
       attempts.delete(key);
@@ -93,8 +87,5 @@ export function clientLimitKey(address: string): string {
   if (!bare.includes(':') || !ipaddr.IPv6.isValid(bare)) return bare;
   const ip = ipaddr.IPv6.parse(bare);
   if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
-  return `${ip.parts
-    .slice(0, 4)
-    .map((part) => part.toString(16))
-    .join(':')}::/64`;
+  return `${ip.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`;
 }

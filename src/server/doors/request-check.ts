@@ -12,13 +12,7 @@
  * An accepted submission's answer never depends on what is stored: same status, shape and receipt
  * (fresh id, acceptance time) for a stored and an unknown email.
  */
-import {
-  isRefusal,
-  parsePosted,
-  type Refusal,
-  type Submission,
-  submissionKey,
-} from '#src/lib/forms/submission.ts';
+import { isRefusal, parsePosted, type Refusal, submissionKey } from '#src/lib/forms/submission.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
 import { inboxKey } from '#src/server/mail/ledger.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from './body.ts';
@@ -31,18 +25,12 @@ import {
 } from './limiters.ts';
 import type { SubmissionQueue } from '#src/server/queues/messages.ts';
 
-export interface CheckRefusal extends Refusal {
-  outcome: 'refused';
-  retryAfterSeconds?: number;
-}
+export type CheckRefusal = Refusal & { outcome: 'refused'; retryAfterSeconds?: number };
 
 /** With what came in (`form`), for the door's answer: the posted form, put back on a native answer page. */
-export type CheckResult = (
-  | { outcome: 'accepted'; submission: Submission; receipt: Receipt }
-  /** The bot trap was filled: answered like a success, nothing stored. */
-  | { outcome: 'trapped'; receipt: Receipt }
-  | CheckRefusal
-) & { form?: URLSearchParams };
+export type CheckResult =
+  /** Trapped: the bot trap was filled, answered like a success, nothing stored. */
+  ({ outcome: 'accepted' | 'trapped'; receipt: Receipt } | CheckRefusal) & { form?: URLSearchParams };
 
 /** What the visitor is told of an accepted submission: the same for every email. */
 export type Receipt = { id: string; createdTime: string };
@@ -65,14 +53,8 @@ export interface RequestCheckOptions {
   bodyTimeoutMs?: number;
 }
 
-const refused = (
-  status: number,
-  type: string,
-  message: string,
-  extra: Partial<CheckRefusal> = {},
-): CheckRefusal => ({ outcome: 'refused', status, type, message, ...extra });
-const tooMany = (message: string, retryAfterSeconds: number) =>
-  refused(429, 'TOO_MANY_REQUESTS', message, { retryAfterSeconds });
+const refused = (status: number, type: string, message: string, retryAfterSeconds?: number) =>
+  ({ outcome: 'refused', status, type, message, retryAfterSeconds }) satisfies CheckRefusal;
 
 /**
  * True unless the request comes, or may come, from another site. A form post carries nothing
@@ -104,7 +86,8 @@ export function createRequestCheck(options: RequestCheckOptions) {
     options.emailLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_EMAIL_PER_MINUTE, now });
   const bodyTimeoutMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
   /** A refusal with what the visitor typed, for a native post's answer (bounded like any body). */
-  const withTyped = async (request: Request, refusal: CheckRefusal): Promise<CheckResult> => {
+  const withTyped = async (request: Request, ...why: Parameters<typeof refused>): Promise<CheckResult> => {
+    const refusal = refused(...why);
     const typed = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
     return 'text' in typed ? { ...refusal, form: new URLSearchParams(typed.text) } : refusal;
   };
@@ -114,14 +97,13 @@ export function createRequestCheck(options: RequestCheckOptions) {
     const acceptedAt = new Date(now());
     const receipt: Receipt = { id: randomReceiptId(), createdTime: acceptedAt.toISOString() };
     if ((form.get(contract.honeypot) ?? '').trim() !== '') return { outcome: 'trapped', receipt };
-    const parsed: Submission | Refusal = parsePosted(contract, form, acceptedAt);
+    const parsed = parsePosted(contract, form, acceptedAt);
     if (isRefusal(parsed)) return { outcome: 'refused', ...parsed };
     const email = await emailLimiter.take(submissionKey(parsed.table, inboxKey(parsed.email)));
-    if (!email.ok)
-      return tooMany(
-        'This address was sent several times just now; try again shortly',
-        email.retryAfterSeconds,
-      );
+    if (!email.ok) {
+      const message = 'This address was sent several times just now; try again shortly';
+      return refused(429, 'TOO_MANY_REQUESTS', message, email.retryAfterSeconds);
+    }
     try {
       await options.queue.send({ ...parsed, origin }, { contentType: 'json' });
     } catch (error) {
@@ -130,22 +112,16 @@ export function createRequestCheck(options: RequestCheckOptions) {
       );
       return refused(503, 'SERVICE_UNAVAILABLE', 'Could not accept the submission; try again');
     }
-    return { outcome: 'accepted', submission: parsed, receipt };
+    return { outcome: 'accepted', receipt };
   }
 
   return {
     clientLimiter,
     /** One post to `contract`'s door, from `clientAddress` (the connecting address as the host knows it). */
-    async submit(
-      request: Request,
-      { form: contract, clientAddress }: { form: FormContract; clientAddress: string },
-    ): Promise<CheckResult> {
+    async submit(request: Request, contract: FormContract, clientAddress: string): Promise<CheckResult> {
       const { siteOrigin } = options;
       if (siteOrigin === null)
-        return withTyped(
-          request,
-          refused(503, 'SERVICE_UNAVAILABLE', 'The site is not set up to take submissions'),
-        );
+        return withTyped(request, 503, 'SERVICE_UNAVAILABLE', 'The site is not set up to take submissions');
       if (!isSameSite(request, siteOrigin))
         return refused(403, 'CROSS_SITE_REQUEST', 'Submissions are only accepted from this site');
       const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
@@ -153,18 +129,16 @@ export function createRequestCheck(options: RequestCheckOptions) {
         return refused(415, 'UNSUPPORTED_MEDIA_TYPE', `Send ${FORM_CONTENT_TYPE}`);
 
       const client = await clientLimiter.take(clientLimitKey(clientAddress));
-      if (!client.ok)
-        return withTyped(
-          request,
-          tooMany('Too many submissions from this address; try again shortly', client.retryAfterSeconds),
-        );
+      if (!client.ok) {
+        const message = 'Too many submissions from this address; try again shortly';
+        return withTyped(request, 429, 'TOO_MANY_REQUESTS', message, client.retryAfterSeconds);
+      }
 
       const body = await readBody(request, REQUEST_MAX_BODY_BYTES, bodyTimeoutMs);
-      if ('problem' in body) {
+      if ('problem' in body)
         return body.problem === 'too-large'
           ? refused(413, 'REQUEST_TOO_LARGE', `Request bodies are limited to ${REQUEST_MAX_BODY_BYTES} bytes`)
           : refused(408, 'REQUEST_TIMEOUT', 'The request body took too long to arrive');
-      }
       const form = new URLSearchParams(body.text);
       return { ...(await accept(contract, form, siteOrigin)), form };
     },

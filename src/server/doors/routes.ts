@@ -68,10 +68,8 @@ const POLICY_FOR_A_PAGE = "frame-ancestors 'none'";
 /** Adds the SECURITY_HEADERS it lacks (a link's page keeps its stricter `no-referrer` and policy). */
 function withSecurityHeaders(response: Response): Response {
   const isPage = response.headers.get('content-type')?.startsWith('text/html') ?? false;
-  const wanted: [string, string][] = [
-    ...Object.entries(SECURITY_HEADERS),
-    ['Content-Security-Policy', isPage ? POLICY_FOR_A_PAGE : POLICY_FOR_AN_ANSWER],
-  ];
+  const policy = isPage ? POLICY_FOR_A_PAGE : POLICY_FOR_AN_ANSWER;
+  const wanted = Object.entries({ ...SECURITY_HEADERS, 'Content-Security-Policy': policy });
   const missing = wanted.filter(([name]) => !response.headers.has(name));
   if (missing.length === 0) return response;
   // An answer from the assets (or fetch) has immutable headers: a copy takes them.

@@ -5,12 +5,23 @@
  * Tampered or malformed: 400 page; expired: 410 page offering to sign up again; neither changes anything.
  * The signed token is the proof (only the mailbox's owner has it): no Origin check. Records via
  * `ConsentRecords` (privacy/consent-records.ts), cells via the forms' `applyValues`: this knows consent, not fields.
+ * The links' door (EMAIL_LINK_PATHS), loaded on a link's first request (doors/form-door.ts), never on a
+ * sign-up's: a link's records through the desk's pacer, its mail queued, its page from the build's template.
  */
 import { formNamed } from '#src/lib/forms/forms.ts';
-import type { ConsentRecords } from '#src/server/privacy/consent-records.ts';
+import {
+  type ConsentRecords,
+  consentRecords,
+  type PressAccess,
+} from '#src/server/privacy/consent-records.ts';
 import { suppressionList } from '#src/server/privacy/consent.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS, REQUEST_MAX_BODY_BYTES } from '#src/server/doors/body.ts';
+import { clientLimitKey, type Limiter } from '#src/server/doors/limiters.ts';
+import type { RequestCheckOptions } from '#src/server/doors/request-check.ts';
 import type { PageTemplates } from '#src/server/host.ts';
+import { linkPressMail } from '#src/server/mail/plan.ts';
+import type { QueueingMail } from '#src/server/mail/setup.ts';
+import type { AirtableEnv } from '#src/server/settings.ts';
 import {
   checkLink,
   linkPurposeAt,
@@ -19,7 +30,7 @@ import {
   type LinkForm,
   type LinkValues,
 } from './tokens.ts';
-import { confirmPage, donePage, type Page, refusedPage, render, UNAVAILABLE } from './page.ts';
+import { confirmPage, donePage, refusedPage, render, UNAVAILABLE } from './page.ts';
 
 export interface EmailLinkOptions {
   readonly records: ConsentRecords;
@@ -46,10 +57,7 @@ type Press = { readonly token: string; readonly action: string; readonly rejoin:
  * The link's token: from the pressed button's body (read within the doors' limits), or the
  * address; and whether the button was 'join again' (the unsubscribed page's).
  */
-async function pressOf(
-  request: Request,
-  url: URL,
-): Promise<{ token: string; rejoin: boolean } | { status: 408 | 413 }> {
+async function pressOf(request: Request, url: URL): Promise<Omit<Press, 'action'> | { status: 408 | 413 }> {
   const fromQuery = url.searchParams.get('token') ?? '';
   if (request.method !== 'POST') return { token: fromQuery, rejoin: false };
   const body = await readBody(request, REQUEST_MAX_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS);
@@ -60,7 +68,7 @@ async function pressOf(
 }
 
 /** Does the link's one thing; answers the page that says it is done. */
-async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press): Promise<Page> {
+async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press) {
   const at = options.now();
   const { records } = options;
   switch (claims.purpose) {
@@ -123,11 +131,44 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
   // The button posts back to the path alone: the token travels in the body, not in logs.
   if (request.method !== 'POST')
     return render(confirmPage(purpose, check.claims, url.pathname, pressed.token), pages);
-  const done = await act(check.claims, options, { ...pressed, action: url.pathname }).catch(
-    (error: unknown) => {
-      options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
-      return { status: 503, ...UNAVAILABLE };
-    },
-  );
+  const press = { ...pressed, action: url.pathname };
+  const done = await act(check.claims, options, press).catch((error: unknown) => {
+    options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
+    return { status: 503, ...UNAVAILABLE };
+  });
   return render(done, pages);
+}
+
+/** A press's Airtable access (`pacer`: the writer's one, deskPacer), the request check's `siteOrigin` and `warn`. */
+export interface LinkDoorOptions extends PressAccess, Pick<RequestCheckOptions, 'siteOrigin' | 'warn'> {
+  /** The build's templates: the forms' native posts' answers and the emails' links' pages. */
+  templates?: PageTemplates;
+  /** With it, consent applies, the emails' links are answered here (EMAIL_LINK_PATHS), their mail queued. */
+  mail?: QueueingMail;
+}
+
+/**
+ * The links' door; `clientLimiter` is the forms' posts' (a press counts against the same budget).
+ * Without mail (its settings are wrong: doors/routes.ts logs it) or a site origin, every link answers 'unavailable'.
+ */
+export function createLinkDoor(env: AirtableEnv, options: LinkDoorOptions, clientLimiter: Limiter) {
+  const { mail, siteOrigin, templates } = options;
+  if (!mail || siteOrigin === null) return () => render({ status: 503, ...UNAVAILABLE }, templates);
+  const ready: EmailLinkOptions = {
+    records: consentRecords(env, { pacer: options.pacer, fetch: options.fetch, now: options.now }),
+    linkSecrets: mail.settings.linkSecrets,
+    ...linkPressMail(mail, siteOrigin),
+    now: () => new Date((options.now ?? Date.now)()),
+    log: options.warn,
+    pages: templates,
+  };
+  return async (request: Request, client: { address?: string } = {}): Promise<Response> => {
+    // Opening a link changes nothing; a press writes, so it counts against the one per-client budget
+    // of the forms' posts (its body is read within the same bounds: pressOf).
+    if (request.method === 'POST') {
+      const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
+      if (!taken.ok) return render({ status: 429, ...UNAVAILABLE }, templates, taken.retryAfterSeconds);
+    }
+    return handleEmailLink(request, ready);
+  };
 }

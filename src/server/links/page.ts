@@ -28,9 +28,8 @@ const copy = EMAIL_COPY.linkPages;
 const SIGN_UP_HREF = '/#waitlist';
 
 /** A link's answer: its status and what its page shows (the template's parts included). */
-export interface Page extends LinkPageContent {
-  readonly status: number;
-}
+export type Page = LinkPageContent & { readonly status: number };
+type Refused = 'expired' | 'invalid' | 'superseded';
 
 const slot = linkPageSlot;
 const region = (name: LinkPageRegion, html: string) =>
@@ -75,7 +74,7 @@ const LINK_PAGE_POLICY =
   "manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** A link's page in the site's frame (the build's template), or the minimal page without one. */
-export async function render(page: Page, pages: PageTemplates | undefined): Promise<Response> {
+export async function render(page: Page, pages?: PageTemplates, retryAfterSeconds?: number) {
   const html =
     (await pages?.(LINK_PAGE_TEMPLATE_PATH, (template) => renderLinkPage(template, page))) ??
     renderLinkPage(PLAIN_TEMPLATE, page);
@@ -89,15 +88,13 @@ export async function render(page: Page, pages: PageTemplates | undefined): Prom
       'x-robots-tag': 'noindex',
       'x-content-type-options': 'nosniff',
       'content-security-policy': LINK_PAGE_POLICY,
+      ...(retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {}),
     },
   });
 }
 
 /** A link that does nothing (changes nothing), and the way to a new one. */
-export function refusedPage(
-  reason: 'expired' | 'invalid' | 'superseded',
-  status = reason === 'invalid' ? 400 : 410,
-): Page {
+export function refusedPage(reason: Refused, status = reason === 'invalid' ? 400 : 410): Page {
   return { status, title: copy[`${reason}Title`], body: copy[`${reason}Body`], parts: ['sign-up'] };
 }
 
@@ -108,25 +105,17 @@ export function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: st
     title: copy[`${purpose}Title`],
     body: copy[`${purpose}Body`],
     // A held change's values, multiple choices joined.
-    ...(purpose === 'change'
-      ? {
-          rows: Object.entries(claims.values ?? {}).map(
-            ([name, v]) => [name, [v].flat().join(', ')] as const,
-          ),
-        }
-      : {}),
+    rows:
+      purpose === 'change'
+        ? Object.entries(claims.values ?? {}).map(([name, v]) => [name, [v].flat().join(', ')] as const)
+        : undefined,
     button: { label: copy[`${purpose}Button`], action, token },
   };
 }
 
+type Did = 'Confirmed' | 'Changed' | 'Unsubscribed';
 /** What a pressed link did, or found already done (its words are copy's `${done}Title` and `${done}Body`). */
-export type Done =
-  | 'confirmed'
-  | 'changed'
-  | 'unsubscribed'
-  | `already${'Confirmed' | 'Changed' | 'Unsubscribed'}`
-  | 'rejoined'
-  | `rejoin${'Sent' | 'Limited'}`;
+export type Done = Uncapitalize<Did> | `already${Did}` | 'rejoined' | `rejoin${'Sent' | 'Limited'}`;
 
 /**
  * The page after a press: what happened in plain words, then the form's next step, the template's
@@ -143,14 +132,8 @@ export function donePage(done: Done, form: LinkForm, press: Posts): Page {
   return next ? { ...words, parts: [next] } : words;
 }
 
+/** Nothing changed, try again shortly: Airtable or the mail settings failed, or (429) past the per-client limit. */
 export const UNAVAILABLE = { title: copy.unavailableTitle, body: copy.unavailableBody };
-
-/** Nothing changed, try again shortly: the mail settings are wrong, or (429) past the per-client limit. */
-export async function linksUnavailablePage(pages?: PageTemplates, retryAfterSeconds?: number) {
-  const response = await render({ status: retryAfterSeconds ? 429 : 503, ...UNAVAILABLE }, pages);
-  if (retryAfterSeconds) response.headers.set('retry-after', String(retryAfterSeconds));
-  return response;
-}
 
 type Posts = { readonly action: string; readonly token: string };
 
@@ -166,14 +149,6 @@ interface LinkPageContent {
   readonly button?: Posts & { readonly label: string };
   readonly rejoin?: Posts;
   readonly parts?: readonly Exclude<LinkPageRegion, 'ask'>[];
-}
-
-/** Keeps the template's one copy of the region (without its markers) or cuts it out with its content. */
-function keepOrCut(html: string, region: LinkPageRegion, keep: boolean): string {
-  const applied = applyRegion(html, LINK_PAGE_REGION_ATTRIBUTE, region, keep);
-  if (applied.found !== 1)
-    throw new Error(`The link page template has ${applied.found} '${region}' regions, not one`);
-  return applied.html;
 }
 
 /** A held change's values as a description list, escaped. */
@@ -195,7 +170,13 @@ export function renderLinkPage(template: string, page: LinkPageContent): string 
   const kept = new Set<LinkPageRegion>(page.parts ?? []);
   if (page.button) kept.add('ask');
   let html = template;
-  for (const region of LINK_PAGE_REGIONS) html = keepOrCut(html, region, kept.has(region));
+  // Each region's one copy kept (without its markers) or cut out with its content.
+  for (const region of LINK_PAGE_REGIONS) {
+    const applied = applyRegion(html, LINK_PAGE_REGION_ATTRIBUTE, region, kept.has(region));
+    if (applied.found !== 1)
+      throw new Error(`The link page template has ${applied.found} '${region}' regions, not one`);
+    html = applied.html;
+  }
   const values: Record<LinkPageSlot, string> = {
     title: escapeHtml(`${page.title} | ${PRODUCT_NAME}`),
     heading: escapeHtml(page.title),

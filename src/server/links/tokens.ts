@@ -102,15 +102,9 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 export async function signLink(claims: LinkClaims, secret: string): Promise<string> {
   const problem = linkSecretProblem(secret);
   if (problem) throw new Error(problem);
-  const wire = {
-    p: claims.purpose,
-    f: claims.form,
-    e: claims.email,
-    x: claims.expiresAt,
-    ...(claims.values ? { v: claims.values } : {}),
-    ...(claims.withdrawnAt === undefined ? {} : { w: claims.withdrawnAt }),
-  };
-  const payload = toBase64Url(encoder.encode(JSON.stringify(wire)));
+  // Short keys in this order; JSON leaves out an absent `v` or `w`.
+  const { purpose: p, form: f, email: e, expiresAt: x, values: v, withdrawnAt: w } = claims;
+  const payload = toBase64Url(encoder.encode(JSON.stringify({ p, f, e, x, v, w })));
   const signature = await crypto.subtle.sign('HMAC', await hmacKey(secret), signed(payload));
   return `${payload}.${toBase64Url(new Uint8Array(signature))}`;
 }
@@ -130,14 +124,7 @@ function claimsOf(json: unknown): LinkClaims | null {
     return null;
   if (typeof e !== 'string' || e.length === 0 || typeof x !== 'number' || !Number.isFinite(x)) return null;
   if ((v !== undefined && !isValues(v)) || (w !== undefined && typeof w !== 'string')) return null;
-  return {
-    purpose: p as LinkPurpose,
-    form: f,
-    email: e,
-    expiresAt: x,
-    ...(v === undefined ? {} : { values: v }),
-    ...(w === undefined ? {} : { withdrawnAt: w }),
-  };
+  return { purpose: p as LinkPurpose, form: f, email: e, expiresAt: x, values: v, withdrawnAt: w };
 }
 
 /**

@@ -215,7 +215,7 @@ export async function queueOutcomeMail(
   return counts;
 }
 
-/** The mail a pressed link causes (links/link-door.ts); its emails' links lead to the site's origin. */
+/** The mail a pressed link causes (links/actions.ts); its emails' links lead to the site's origin. */
 export function linkPressMail(mail: QueueingMail, siteOrigin: string) {
   return {
     tellTeam: async (form: string, email: string, values: LinkValues, at: Date) =>
