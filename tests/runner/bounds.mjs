@@ -27,8 +27,8 @@ export const LOOSE_SCRIPTS_MAX = 3;
 // each change that shrinks it. Raised once, src/server (and so src + scripts) by 8 for a bug fix: hostOf made a new host,
 // so new page templates, on every request (host.ts).
 export const LINES_MAX = {
-  server: { folders: ['src/server'], max: 5283 },
-  code: { folders: ['src', 'scripts'], max: 21181 },
+  server: { folders: ['src/server'], max: 4919 },
+  code: { folders: ['src', 'scripts'], max: 20880 },
 };
 /** The folders whose modules import one another, and the package.json `imports` that name them. */
 const CODE_FOLDERS = ['src', 'scripts', 'tests'];
