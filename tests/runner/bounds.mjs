@@ -24,11 +24,12 @@ export const README_MAX_LINES = 130;
 export const LOOSE_SCRIPTS_MAX = 3;
 /** Folders and the most lines all their files may hold together. */
 // Issue 55's targets are 4,400 and 20,609 (its start); these are where the code stands, lowered by
-// each change that shrinks it. Raised once, src/server (and so src + scripts) by 8 for a bug fix: hostOf made a new host,
-// so new page templates, on every request (host.ts).
+// each change that shrinks it. Raised twice, src/server (and so src + scripts), each for a bug fix: by 8,
+// hostOf made a new host, so new page templates, on every request (host.ts); by 5, every quote's notice
+// read the 48 ended hours' held lists again, as none found empty was marked done (team-inbox.ts).
 export const LINES_MAX = {
-  server: { folders: ['src/server'], max: 4919 },
-  code: { folders: ['src', 'scripts'], max: 20880 },
+  server: { folders: ['src/server'], max: 4924 },
+  code: { folders: ['src', 'scripts'], max: 20885 },
 };
 /** The folders whose modules import one another, and the package.json `imports` that name them. */
 const CODE_FOLDERS = ['src', 'scripts', 'tests'];

@@ -263,6 +263,22 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
     expect(digest?.text).not.toContain('head32@school32.sch.uk');
   });
 
+  it("each ended hour's held list is read once, however many quotes plan the digests after it", async () => {
+    const kv = memoryKv();
+    const reads: string[] = [];
+    const counted = kvMailLedger({ get: (key) => (reads.push(key), kv.get(key)), put: kv.put });
+    const { jobs, mail } = mailOver(counted);
+    const later = START + 2 * HOUR;
+    for (let n = 0; n < 45; n += 1)
+      await queueOutcomeMail(mail, quote(n), 'https://x', { now: () => later + n * MINUTE });
+    expect(toTeam(jobs)).toHaveLength(TEAM_NOTICES_PER_HOUR);
+    const endedHours = reads.filter(
+      (key) => /^team-held:\d+$/.test(key) && Number(key.slice(10)) * HOUR < later,
+    );
+    expect(endedHours.length).toBeGreaterThan(0);
+    expect(endedHours).toEqual([...new Set(endedHours)]);
+  });
+
   it("a deploy loses none of what the code of one team held: its lists, its notices without ids and its hour's count carry on", async () => {
     const kv = memoryKv();
     const hour = Math.floor(START / HOUR);

@@ -74,6 +74,10 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
   // Ended hours this store found with every notice listed, once settled by the real clock as well
   // (a trigger's time may run ahead of it): nothing can join them, so they are not read again.
   const done = new Set<number>();
+  /** Marks `hour` done if it has ended and settled by the real clock too. */
+  const settled = (hour: number, now: Date) => {
+    if (hour < hourOf(Math.min(now.getTime(), Date.now()) - DIGEST_SETTLE_MS)) done.add(hour);
+  };
   return {
     /** Holds `notice` in its hour's list, once (by its id). */
     hold: (notice: HeldNotice, at: Date) => {
@@ -92,12 +96,13 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
       const hours = Array.from({ length: KEPT_HOURS }, (_, i) => last - KEPT_HOURS + 1 + i);
       const open = hours.filter((hour) => !done.has(hour));
       const lists = await Promise.all(open.map(async (hour) => ({ hour, ...(await read(hour)) })));
-      return lists.filter((held) => held.notices.length + held.more > 0);
+      const held = lists.filter((list) => list.notices.length + list.more > 0);
+      // An hour found empty is done too (only its own hour's notices join a list): each quote's
+      // notice plans the digests, and read the KEPT_HOURS' lists again each time (48 reads a quote).
+      for (const list of lists) if (!held.includes(list)) settled(list.hour, now);
+      return held;
     },
-    /** Marks `hour` done if it has ended and settled by the real clock too. */
-    done(hour: number, now: Date) {
-      if (hour < hourOf(Math.min(now.getTime(), Date.now()) - DIGEST_SETTLE_MS)) done.add(hour);
-    },
+    done: settled,
     /** Erasure (Article 17): drops `contact`'s notices from every hour still kept; how many went. */
     async erase(contact: string, now: Date): Promise<number> {
       const address = normaliseEmail(contact);
