@@ -10,7 +10,7 @@ import { EMAIL_LINK_PATHS } from '#src/server/links/tokens.ts';
 import { signedUrl } from '#src/server/mail/emails.ts';
 import { REQUEST_MAX_BODY_BYTES } from '#src/server/doors/body.ts';
 import { SUBMISSIONS_PER_CLIENT_PER_MINUTE } from '#src/server/doors/limiters.ts';
-import { createDoors } from '#src/server/doors/form-door.ts';
+import { createDoors } from '#src/server/doors/routes.ts';
 import { memoryMailLedger } from '#src/server/mail/ledger.ts';
 import type { MailJob } from '#src/server/mail/message.ts';
 import { parseMailSettings } from '#src/server/settings.ts';

@@ -11,8 +11,7 @@ import { BODY_READ_TO_END_BYTES, readBody, REQUEST_MAX_BODY_BYTES } from '#src/s
 import { type QueuedSubmission } from '#src/server/queues/messages.ts';
 import { createWindowLimiter } from '#src/server/doors/limiters.ts';
 import worker from '#src/server/worker.ts';
-import type { WorkerEnv } from '#src/server/doors/routes.ts';
-import { createDoors, type DoorsOptions } from '#src/server/doors/form-door.ts';
+import { createDoors, type DoorsOptions, type WorkerEnv } from '#src/server/doors/routes.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/desk/submission-upsert.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
 import { handleDeadLetterAdmin } from '#src/server/queues/dead-letter-admin.ts';

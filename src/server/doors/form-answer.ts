@@ -1,9 +1,12 @@
 /**
- * A native post's answer page: the build writes one template per form (scripts/vite-plugins/
- * prerender.ts), the form's page in full with no script; `renderFormAnswer` fills a copy for one
- * post by plain string replacement of the markers in src/lib/page-templates.ts. All copy comes from
- * the template, i.e. from the components and src/config/messages.ts; a host without templates
- * answers a plain page with the same words.
+ * A post's answer. Enhanced (JSON): `{ success: true }` or `{ success: false, error, field? }` with
+ * the check's status. Native, a full page, every value kept: stored, queued or trapped, the spec's
+ * confirmation (200); a refused email, the form again with the spec's message at the field (422);
+ * anything else, the form with 'Something went wrong. Please try again.' and the check's status.
+ * The build writes one template per form (scripts/vite-plugins/prerender.ts), the form's page in
+ * full with no script; `renderFormAnswer` fills a copy for one post by plain string replacement of
+ * the markers in src/lib/page-templates.ts. All copy comes from the template, i.e. from the
+ * components and src/config/messages.ts; a host without templates answers a plain page with the same words.
  */
 import { MESSAGES } from '#src/config/messages.ts';
 import {

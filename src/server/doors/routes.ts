@@ -1,21 +1,25 @@
 /**
- * The Worker's `fetch`: which door answers a request. The forms' doors and the emails' links
- * (form-door.ts), the owner's dead-letter endpoint (loaded only when asked for), and the built site
- * (the assets); every answer leaves the request's body read and carries the security headers.
+ * The Worker's `fetch`: which door answers a request. The forms' doors (each contract's `path`):
+ * POST only, a GET (or HEAD) sent to the form's page (303), else 405; request-check.ts decides and
+ * form-answer.ts answers in the form asked. The emails' links (EMAIL_LINK_PATHS, links/actions.ts,
+ * loaded on a link's first request), the owner's dead-letter endpoint (loaded only when asked for),
+ * and the built site (the assets); every answer leaves the request's body read and carries the
+ * security headers.
  */
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import { type DeskNamespace, deskPacer, eraseWaiting } from '#src/server/desk/desk-client.ts';
 import type { Host, HostEnv } from '#src/server/host.ts';
 import { isEmailLinkPath } from '#src/server/links/tokens.ts';
+import type { LinkDoorOptions } from '#src/server/links/actions.ts';
 import { checkedMail, mailLedgerOf, type WorkerMailEnv } from '#src/server/mail/setup.ts';
 import type { DeadLetterAdminEnv } from '#src/server/queues/dead-letter-admin.ts';
 import type { SubmissionQueue } from '#src/server/queues/messages.ts';
-import { siteOriginOf, reportOnce } from '#src/server/settings.ts';
+import { type AirtableEnv, siteOriginOf, reportOnce } from '#src/server/settings.ts';
 import { SECURITY_HEADERS } from '#src/config/constants.ts';
 import { readBody, REQUEST_BODY_TIMEOUT_MS } from './body.ts';
-import { createDoors, type DoorsHandler } from './form-door.ts';
-import { isHiddenPath } from './form-answer.ts';
+import { answerEnhancedPost, answerNativePost, isHiddenPath } from './form-answer.ts';
 import { bindingLimiter, type RateLimitBinding } from './limiters.ts';
+import { createRequestCheck, type RequestCheckOptions } from './request-check.ts';
 
 /** The parts of Cloudflare's bindings this Worker uses (no dependency on the full typings). */
 export interface WorkerEnv extends HostEnv, DeadLetterAdminEnv, WorkerMailEnv {
@@ -28,6 +32,43 @@ export interface WorkerEnv extends HostEnv, DeadLetterAdminEnv, WorkerMailEnv {
   ADMIN_LIMITER?: RateLimitBinding;
   /** The one paced writer (desk/desk.ts, wrangler.jsonc `durable_objects`). */
   AIRTABLE_DESK: DeskNamespace;
+}
+
+/** The request check's options (its `siteOrigin` is also where links lead; null: they answer 'unavailable'). */
+export interface DoorsOptions extends RequestCheckOptions, LinkDoorOptions {}
+
+/** `client.address`: the connecting address, as the host knows it (CF-Connecting-IP). */
+type DoorsHandler = (request: Request, client?: { address?: string }) => Promise<Response>;
+
+const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+const NOT_ALLOWED = { status: 405, headers: { allow: 'GET, HEAD, POST', ...TEXT_HEADERS } };
+
+/** The forms' doors and the emails' links', one handler. */
+export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
+  const warn = options.warn ?? ((message: string) => console.warn(message));
+  const requestCheck = createRequestCheck({ ...options, warn });
+  // A link's modules load on its first request: a sign-up never needs them.
+  let links: Promise<DoorsHandler> | undefined;
+
+  return async (request, client = {}) => {
+    const { pathname } = new URL(request.url);
+    if (isEmailLinkPath(pathname)) {
+      links ??= import('#src/server/links/actions.ts').then(({ createLinkDoor }) =>
+        createLinkDoor(env, { ...options, warn }, requestCheck.clientLimiter),
+      );
+      return (await links)(request, client);
+    }
+    const form = formAtPath(pathname);
+    if (!form) return new Response('Not found', { status: 404, headers: TEXT_HEADERS });
+    if (request.method === 'GET' || request.method === 'HEAD')
+      return new Response(null, { status: 303, headers: { location: form.page } });
+    if (request.method !== 'POST') return new Response('Method not allowed', NOT_ALLOWED);
+    const result = await requestCheck.submit(request, form, client.address ?? 'unknown');
+    // The enhanced form's fetch asks for JSON.
+    return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
+      ? answerEnhancedPost(result)
+      : answerNativePost(form, result, options.templates);
+  };
 }
 
 // One set of doors per isolate: its limits and per-email order hold across the isolate's requests.

@@ -5,7 +5,7 @@
  * Tampered or malformed: 400 page; expired: 410 page offering to sign up again; neither changes anything.
  * The signed token is the proof (only the mailbox's owner has it): no Origin check. Records via
  * `ConsentRecords` (privacy/consent-records.ts), cells via the forms' `applyValues`: this knows consent, not fields.
- * The links' door (EMAIL_LINK_PATHS), loaded on a link's first request (doors/form-door.ts), never on a
+ * The links' door (EMAIL_LINK_PATHS), loaded on a link's first request (doors/routes.ts), never on a
  * sign-up's: a link's records through the desk's pacer, its mail queued, its page from the build's template.
  */
 import { formNamed } from '#src/lib/forms/forms.ts';
