@@ -73,19 +73,6 @@ const ADMIN_TOKEN = v.pipe(
   ),
 );
 
-const AIRTABLE = v.pipe(
-  v.object({
-    AIRTABLE_ENDPOINT_URL: trimmed(AIRTABLE_DEFAULT_ENDPOINT),
-    AIRTABLE_BASE_ID: trimmed(),
-    AIRTABLE_API_KEY: trimmed(),
-  }),
-  v.transform((env) => ({
-    endpointUrl: env.AIRTABLE_ENDPOINT_URL,
-    baseId: env.AIRTABLE_BASE_ID,
-    token: env.AIRTABLE_API_KEY,
-  })),
-);
-
 /** A team's address: the setting its form names, its default while unset. */
 const address = (name: string, fallback: string) =>
   v.pipe(
@@ -154,7 +141,11 @@ export function parseMailbox(value: string): { readonly email: string; readonly 
 }
 
 /** Where and as whom the server calls Airtable: each trimmed, '' when unset (a token only ever from the environment or a flag). */
-export const airtableAccess = (env: AirtableEnv) => v.parse(AIRTABLE, env);
+export const airtableAccess = (env: AirtableEnv) => ({
+  endpointUrl: v.parse(trimmed(AIRTABLE_DEFAULT_ENDPOINT), env.AIRTABLE_ENDPOINT_URL),
+  baseId: v.parse(trimmed(), env.AIRTABLE_BASE_ID),
+  token: v.parse(trimmed(), env.AIRTABLE_API_KEY),
+});
 export type AirtableAccess = ReturnType<typeof airtableAccess>;
 
 /** The mail settings: the sender, each team's address and the link secrets, current first; throws naming the setting that is wrong. */
