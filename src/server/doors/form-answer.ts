@@ -1,12 +1,11 @@
 /**
- * A post's answer. Enhanced (JSON): `{ success: true }` or `{ success: false, error, field? }` with
- * the check's status. Native, a full page, every value kept: stored, queued or trapped, the spec's
+ * A post's answer. Enhanced, JSON: `{ success: true }` or `{ success: false, error, field? }`, the
+ * check's status. Native, a full page, every value kept: stored, queued or trapped, the spec's
  * confirmation (200); a refused email, the form again with the spec's message at the field (422);
- * anything else, the form with 'Something went wrong. Please try again.' and the check's status.
- * The build writes one template per form (scripts/vite-plugins/prerender.ts), the form's page in
- * full with no script; `renderFormAnswer` fills a copy for one post by plain string replacement of
- * the markers in src/lib/page-templates.ts. All copy comes from the template, i.e. from the
- * components and src/config/messages.ts; a host without templates answers a plain page with the same words.
+ * else the form with 'Something went wrong. Please try again.' and the check's status. The page is the
+ * form's template (prerender.ts: its page in full, no script), its markers (src/lib/page-templates.ts)
+ * replaced as plain strings: all copy comes from the components and src/config/messages.ts. A host
+ * without templates answers a plain page with the same words.
  */
 import { MESSAGES } from '#src/config/messages.ts';
 import {
@@ -37,18 +36,16 @@ function plainPage(form: FormContract, outcome: FormAnswerOutcome): string {
 }
 
 /**
- * Where the build writes the answer templates inside dist/. They are raw (every outcome's part at
- * once, markers in place): the Worker reads them from its assets and answers any path that
- * reaches it (isHiddenPath) with the not-found page.
+ * The raw answer templates' folder in dist/ (every outcome's part, markers in place): the Worker
+ * reads them from its assets; a path reaching them (isHiddenPath) gets the not-found page.
  */
 export const FORM_TEMPLATES_PREFIX = '/__forms/';
 
 /**
- * True for a request path a host must never serve from the built files: one that reaches the
- * answer templates once decoded and normalised ('/%5f%5fforms/waitlist.html',
- * '/assets/..%2f__forms/quote.html', '//__FORMS/quote'), and any path a file server could read
- * another way than it looks: an encoded slash, backslash or NUL, a '..' segment, or a '%' still
- * there after decoding (encoded twice). No page or asset of the site has such a path.
+ * True for a path a host must never serve from the built files: one reaching the answer templates
+ * once decoded and normalised ('/%5f%5fforms/waitlist.html', '/assets/..%2f__forms/quote.html',
+ * '//__FORMS/quote'), or one a file server could read otherwise than it looks: an encoded slash,
+ * backslash or NUL, a '..' segment, a '%' left after decoding (encoded twice). No page or asset has one.
  */
 export function isHiddenPath(pathname: string): boolean {
   if (/%(2f|5c|00)/i.test(pathname)) return true;

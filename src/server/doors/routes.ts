@@ -1,10 +1,9 @@
 /**
- * The Worker's `fetch`: which door answers a request. The forms' doors (each contract's `path`):
- * POST only, a GET (or HEAD) sent to the form's page (303), else 405; request-check.ts decides and
- * form-answer.ts answers in the form asked. The emails' links (EMAIL_LINK_PATHS, links/actions.ts,
- * loaded on a link's first request), the owner's dead-letter endpoint (loaded only when asked for),
- * and the built site (the assets); every answer leaves the request's body read and carries the
- * security headers.
+ * The Worker's `fetch`: which door answers. The forms' (each contract's `path`): POST only, a GET or
+ * HEAD sent to the form's page (303), else 405; request-check.ts decides, form-answer.ts answers. The
+ * emails' links (EMAIL_LINK_PATHS, links/actions.ts, loaded on a link's first request), the owner's
+ * dead-letter endpoint (loaded when asked for), the built site (the assets); every answer leaves
+ * the request's body read and carries the security headers.
  */
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import { type DeskNamespace, deskPacer, eraseWaiting } from '#src/server/desk/desk-client.ts';
@@ -43,7 +42,6 @@ type DoorsHandler = (request: Request, client?: { address?: string }) => Promise
 const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
 const NOT_ALLOWED = { status: 405, headers: { allow: 'GET, HEAD, POST', ...TEXT_HEADERS } };
 
-/** The forms' doors and the emails' links', one handler. */
 export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandler {
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const requestCheck = createRequestCheck({ ...options, warn });
@@ -84,8 +82,7 @@ function doorsFor(env: WorkerEnv, host: Host, queue: SubmissionQueue): DoorsHand
       handler: createDoors(env, {
         queue,
         siteOrigin: 'origin' in site ? site.origin : null,
-        // Pressing an email link writes its one record through the desk's pacer, while the
-        // visitor waits for the page saying it is done (decision 0013); its mail is queued.
+        // A press writes its one record through the desk's pacer while the visitor waits (decision 0013).
         pacer: deskPacer(env.AIRTABLE_DESK),
         mail,
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
@@ -98,9 +95,9 @@ function doorsFor(env: WorkerEnv, host: Host, queue: SubmissionQueue): DoorsHand
 }
 
 /**
- * The policy of an answer that sets none: a redirect or a refusal's text or JSON loads nothing and
- * is never framed. An HTML page without one (a page the host serves without `_headers`) carries
- * its own in a <meta>, which cannot say `frame-ancestors`: it gets only that.
+ * The policy of an answer that sets none: a redirect, a refusal's text or JSON loads nothing, is never
+ * framed. A page without one (no `_headers`) has its own in a <meta>, which cannot say `frame-ancestors`:
+ * it gets that alone.
  */
 const POLICY_FOR_AN_ANSWER =
   "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -136,8 +133,7 @@ async function route(request: Request, env: WorkerEnv, host: Host): Promise<Resp
   const queue = env.SUBMISSIONS;
   if (formAtPath(pathname) || isEmailLinkPath(pathname)) {
     if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
-    // The emails' links exist only where mail is set up (with its settings wrong, they answer
-    // 'unavailable'); without it, the not-found page below.
+    // The emails' links exist only where mail is set up (its settings wrong: 'unavailable'), else not found.
     if (formAtPath(pathname) || host.mailer)
       return doorsFor(env, host, queue)(request, { address: connectingAddress(request) });
   }
@@ -151,8 +147,7 @@ async function route(request: Request, env: WorkerEnv, host: Host): Promise<Resp
       clientAddress: connectingAddress(request) ?? 'unknown',
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
       ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
-      // What an erasure reaches beside the base and the dead letters: the desk's waiting
-      // submissions, the emails still queued (the ledger's erasure mark), the notices held for a digest.
+      // An erasure also reaches the desk's waiting submissions, the queued emails (the ledger's mark), held notices.
       eraseWaiting: (email) => eraseWaiting(env.AIRTABLE_DESK, email),
       eraseMail: async (email) => {
         const ledger = mailLedgerOf(env);
@@ -164,8 +159,8 @@ async function route(request: Request, env: WorkerEnv, host: Host): Promise<Resp
     });
   }
   if (isHiddenPath(pathname) || startsWith(pathname, '/api')) {
-    // The raw answer templates are the Worker's to read, not a page, however the path spells them (the assets
-    // server decodes it); no other /api path exists, whatever the method: the not-found page instead.
+    // The answer templates are the Worker's to read, however the path spells them (the assets server
+    // decodes it); no other /api path exists, whatever the method.
     const notFound = await env.ASSETS.fetch(new Request(new URL('/404', request.url)));
     return new Response(notFound.body, { status: 404, headers: notFound.headers });
   }
