@@ -1,7 +1,7 @@
 /**
  * The links' pages in the site's frame, from one built template (renderLinkPageTemplate, prerender.ts;
- * region markers and word slots, src/lib/page-templates.ts): per request one page's parts, its words
- * HTML-escaped in one pass, so nothing a link carries is read as a marker.
+ * its markers, src/lib/page-templates.ts): one page's parts, its words escaped in one pass, so nothing
+ * a link carries is read as a marker.
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
@@ -39,10 +39,7 @@ const tokenForm = (extra: string, label: string) =>
 const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
 const link = (label: string, href: string) => `<p><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></p>`;
 
-/**
- * The minimal page, when there is no template (a Worker run without a build): the same regions and
- * slots as the build's template (so one renderer fills both) with no frame, only a little style.
- */
+/** Without a build's template: the same regions and slots (one renderer fills both), no frame, a little style. */
 const PLAIN_TEMPLATE = [
   `<!doctype html>
 <html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${slot('title')}</title>
@@ -65,9 +62,8 @@ const PLAIN_TEMPLATE = [
 ].join('\n');
 
 /**
- * The page's policy: no script at all; the site's own styles (inline in the built template, linked
- * on the dev server), images (the logo is inline SVG, the icon a data: URL) and fonts; the button
- * posts only to the site; never framed.
+ * No script; the site's own styles (inline in the built template, linked on the dev server), images
+ * (the logo inline SVG, the icon a data: URL) and fonts; the button posts only to the site; never framed.
  */
 const LINK_PAGE_POLICY =
   "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; " +
@@ -118,10 +114,9 @@ type Did = 'Confirmed' | 'Changed' | 'Unsubscribed';
 export type Done = Uncapitalize<Did> | `already${Did}` | 'rejoined' | `rejoin${'Sent' | 'Limited'}`;
 
 /**
- * The page after a press: what happened in plain words, then the form's next step, the template's
- * region its contract names (`words.nextStep`: a waitlist place: what we send and how often, and the
- * app's store buttons; a quote: the booking calendar); after unsubscribing from the confirming
- * form's list, how to join again (no other form's email ever put anyone on it).
+ * After a press: what happened, then the form's next step, the region its contract names (`words.nextStep`:
+ * a waitlist place: what we send, how often, the app's store buttons; a quote: the booking calendar);
+ * after unsubscribing from the confirming form's list, how to join again (no other form's email puts anyone on it).
  */
 export function donePage(done: Done, form: LinkForm, press: Posts): Page {
   const words = { status: 200, title: copy[`${done}Title`], body: copy[`${done}Body`] };
@@ -138,9 +133,8 @@ export const UNAVAILABLE = { title: copy.unavailableTitle, body: copy.unavailabl
 type Posts = { readonly action: string; readonly token: string };
 
 /**
- * What one page shows: its title (the heading, and the document's title with the product's name),
- * words, a held change's values, the button posting the token back, the token 'join again' posts
- * (with rejoin=1) after unsubscribing, and the template's parts after the words.
+ * Its title (the heading; with the product's name, the document's), words, a held change's values, the
+ * button posting the token back, what 'join again' posts (with rejoin=1), the template's parts after the words.
  */
 interface LinkPageContent {
   readonly title: string;
@@ -160,10 +154,7 @@ function valuesList(rows: readonly (readonly [string, string])[]): string {
 
 const SLOT_PATTERN = markerPattern((name) => linkPageSlot(name as LinkPageSlot), LINK_PAGE_SLOTS.join('|'));
 
-/**
- * One link's page from the template: the parts it keeps, its words escaped in the slots. Throws
- * when the template lacks a region or a slot, so a template that drifted fails loudly.
- */
+/** One link's page: the parts it keeps, its words escaped in the slots; throws if a slot or region is missing. */
 export function renderLinkPage(template: string, page: LinkPageContent): string {
   const missing = LINK_PAGE_SLOTS.find((slot) => !template.includes(linkPageSlot(slot)));
   if (missing) throw new Error(`The link page template has no '${missing}' slot`);
