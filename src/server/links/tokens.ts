@@ -1,8 +1,8 @@
 /**
  * Signed links: what a link may do, for which address, until when, with which values (a held change),
- * sealed with an HMAC of `LINK_SECRET`; no database needed. Web Crypto (workerd and Node). A token is
- * `<payload>.<signature>`, base64url: JSON, and HMAC-SHA-256 over a fixed label and the payload, so it
- * cannot be replayed as another kind of signed value.
+ * sealed with an HMAC of `LINK_SECRET`, no database (Web Crypto: workerd and Node). A token is
+ * `<payload>.<signature>`, base64url: JSON, and HMAC-SHA-256 over a fixed label and the payload (so it
+ * cannot be replayed as another kind of signed value).
  */
 import { type FormContract } from '#src/lib/forms/contract.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
@@ -41,20 +41,14 @@ export interface LinkClaims {
   readonly expiresAt: number;
   /** A held change's values; absent for confirmations of a sign-up as stored and for unsubscribing. */
   readonly values?: LinkValues;
-  /**
-   * A rejoin confirmation's: the withdrawn record's Last Updated when it was sent. It confirms
-   * only while the record is still that withdrawal (a plain confirmation never confirms one).
-   */
+  /** A rejoin confirmation's: the withdrawal's Last Updated; it confirms only that withdrawal (a plain one, none). */
   readonly withdrawnAt?: string;
 }
 
 /** How long a confirmation or change link works (the issue: 7 days). */
 export const LINK_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 
-/**
- * How long an unsubscribe link works: withdrawal must keep working from an old email, so for
- * years rather than days (a mail provider may also replay List-Unsubscribe long after sending).
- */
+/** Years, not days: withdrawal must work from an old email (a provider may replay List-Unsubscribe long after). */
 const UNSUBSCRIBE_LINK_LIFETIME_SECONDS = 5 * 365 * 24 * 60 * 60;
 
 /** Why a token was refused; every case changes nothing. */
@@ -128,9 +122,9 @@ function claimsOf(json: unknown): LinkClaims | null {
 }
 
 /**
- * Checks a token: signed by one of `secrets` (the current one first, then any still honoured after a
- * rotation), for `purpose`, and not expired at `now`. The signature is checked before anything in the payload
- * is trusted; an expired link still names its claims, so its page can offer to sign up again.
+ * Signed by one of `secrets` (the current first, then any honoured after a rotation), for `purpose`, unexpired
+ * at `now`. The signature is checked before the payload is trusted; an expired link still names its claims
+ * (its page offers to sign up again).
  */
 export async function checkLink(
   token: string,
@@ -166,9 +160,8 @@ const lifetimeOf = (purpose: LinkPurpose) =>
   purpose === 'unsubscribe' ? UNSUBSCRIBE_LINK_LIFETIME_SECONDS : LINK_LIFETIME_SECONDS;
 
 /** When a link made at `now` for `purpose` stops working, in seconds since the epoch. */
-export function linkExpiry(purpose: LinkPurpose, now: Date): number {
-  return Math.floor(now.getTime() / 1000) + lifetimeOf(purpose);
-}
+export const linkExpiry = (purpose: LinkPurpose, now: Date): number =>
+  Math.floor(now.getTime() / 1000) + lifetimeOf(purpose);
 
 /** When a link was made (to the second): its expiry less its purpose's lifetime. */
 export const linkSentAt = (claims: LinkClaims): Date =>
