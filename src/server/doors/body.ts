@@ -7,15 +7,14 @@ export const REQUEST_BODY_TIMEOUT_MS = 8_000;
 export type BodyRead = { text: string } | { problem: 'too-large' | 'too-slow' };
 
 /**
- * How much of a body is read to its end, whatever is kept of it: workerd keeps a connection whose
- * upload was left unread or cancelled open for the next request, which then fails (workerd issue
- * 1741). Under `vite`, `vite preview` and `wrangler dev` every visitor's request shares that
- * connection, so one refused post would turn an unrelated visitor's next request into a 500.
- * Only a body larger than this (no form sends one) is cut off unread.
+ * How much of a body is read to its end, whatever is kept: workerd keeps a connection whose upload was
+ * left unread or cancelled open for the next request, which then fails (workerd issue 1741); under `vite`,
+ * `vite preview` and `wrangler dev` every visitor's request shares it, so one refused post would turn
+ * another visitor's next request into a 500. Only a larger body (no form sends one) is cut off unread.
  */
 export const BODY_READ_TO_END_BYTES = 64 * 1024;
 
-/** Every door's read; a body over `limit` is still read to its end (BODY_READ_TO_END_BYTES), discarded. */
+/** A body over `limit` is still read to its end (BODY_READ_TO_END_BYTES), discarded. */
 export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<BodyRead> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > BODY_READ_TO_END_BYTES) return { problem: 'too-large' };

@@ -1,9 +1,8 @@
 /**
- * The limits of the request check's steps 2 and 6, of link presses and of the dead-letter admin,
- * and the key a client address counts under: every person of a rush gets through, a flooding
- * address gets a trickle. Counted by Cloudflare's Rate Limiting binding (wrangler.jsonc
- * `ratelimits`; a local stand-in under `vite`) on the connecting address (CF-Connecting-IP);
- * without a binding (unit tests), by an in-memory sliding window.
+ * The limits of the request check's steps 2 and 6, of link presses and of the dead-letter admin, and
+ * a client address's key: every person of a rush gets through, a flooding address a trickle. Counted by
+ * Cloudflare's Rate Limiting binding (wrangler.jsonc `ratelimits`; a stand-in under `vite`) on the
+ * connecting address (CF-Connecting-IP); without a binding (unit tests), by an in-memory sliding window.
  */
 import ipaddr from 'ipaddr.js';
 
@@ -15,8 +14,8 @@ export const SUBMISSIONS_PER_CLIENT_PER_MINUTE = 10;
 /** Writes of one email address per minute: a corrected choice or two, not a rewrite loop. */
 export const SUBMISSIONS_PER_EMAIL_PER_MINUTE = 3;
 /**
- * Dead-letter admin requests one address may make per minute: the owner makes one or two, a
- * guesser of a 32-character random token gets nowhere at 30 (each wrong one also waits a second).
+ * Dead-letter admin requests per address per minute: the owner makes one or two; a guesser of a
+ * 32-character random token gets nowhere at 30 (each wrong one also waits a second).
  */
 export const ADMIN_ATTEMPTS_PER_MINUTE = 30;
 const LIMIT_WINDOW_MS = 60_000;
@@ -34,8 +33,8 @@ export interface RateLimitBinding {
 /** A sliding window in memory: at most `limit` attempts per key in any LIMIT_WINDOW_MS. */
 export function createWindowLimiter({ limit, now }: { limit: number; now?: () => number }): Limiter {
   const attempts = new Map<string, number[]>();
-  // A key is put last whenever an attempt counts (Map keeps insertion order), so the keys whose
-  // last attempt is oldest come first: forget those out of the window, then, still full, the oldest.
+  // A key goes last whenever an attempt counts (Map keeps insertion order), so the stalest come first:
+  // forget those out of the window, then, still full, the oldest.
   const prune = (at: number) => {
     for (const [key, times] of attempts) {
       if (attempts.size < MAX_TRACKED_KEYS && (times.at(-1) ?? 0) > at - LIMIT_WINDOW_MS) break;
@@ -48,11 +47,8 @@ export function createWindowLimiter({ limit, now }: { limit: number; now?: () =>
       const recent = (attempts.get(key) ?? []).filter((time) => time > at - LIMIT_WINDOW_MS);
       if (recent.length >= limit) {
         attempts.set(key, recent);
-        const oldest = recent[0] ?? at;
-        return {
-          ok: false,
-          retryAfterSeconds: Math.max(1, Math.ceil((oldest + LIMIT_WINDOW_MS - at) / 1000)),
-        };
+        const wait = (recent[0] ?? at) + LIMIT_WINDOW_MS - at;
+        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
       }
       recent.push(at);
       attempts.delete(key);
