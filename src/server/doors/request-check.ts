@@ -1,7 +1,7 @@
 /**
- * The one check every submission passes, enhanced or posted natively (the same urlencoded fields to
- * the same door). It trusts nothing in the request:
- * 1. same site: an Origin of another site, `Sec-Fetch-Site: cross-site`, or neither header: 403
+ * The one check every submission passes, enhanced or native (the same urlencoded fields, the same
+ * door), trusting nothing in the request:
+ * 1. same site: another site's Origin, `Sec-Fetch-Site: cross-site`, or neither header: 403
  *    (isSameSite); only `application/x-www-form-urlencoded` (415);
  * 2. per client: SUBMISSIONS_PER_CLIENT_PER_MINUTE per address, IPv6 per /64 (429, Retry-After),
  *    counted before the body is read, so a flood never reaches the pacer;
@@ -27,7 +27,7 @@ import type { SubmissionQueue } from '#src/server/queues/messages.ts';
 
 export type CheckRefusal = Refusal & { outcome: 'refused'; retryAfterSeconds?: number };
 
-/** With what came in (`form`), for the door's answer: the posted form, put back on a native answer page. */
+/** With the posted `form`, put back on a native answer page. */
 export type CheckResult =
   /** Trapped: the bot trap was filled, answered like a success, nothing stored. */
   ({ outcome: 'accepted' | 'trapped'; receipt: Receipt } | CheckRefusal) & { form?: URLSearchParams };
@@ -41,9 +41,8 @@ export interface RequestCheckOptions {
   /** Where operational warnings go (never with a token or an email in them). */
   warn?: (message: string) => void;
   /**
-   * The site's configured origin (SITE_URL): the only Origin a post is taken from, and the one the links in
-   * its emails lead to; never the request's Host, request line or a forwarding header. Null while the
-   * deploy has none: every post is then refused as a failure (503), its values kept.
+   * SITE_URL's origin: the only Origin a post is taken from, where its emails' links lead; never the request's
+   * Host, request line or a forwarding header. Null while unset: every post refused as a failure (503), values kept.
    */
   siteOrigin: string | null;
   now?: () => number;
@@ -57,17 +56,15 @@ const refused = (status: number, type: string, message: string, retryAfterSecond
   ({ outcome: 'refused', status, type, message, retryAfterSeconds }) satisfies CheckRefusal;
 
 /**
- * True unless the request comes, or may come, from another site. A form post carries nothing
- * else to tell the site's own post from another site's form posting to the same door, so it must
- * show where it comes from: every current browser sends Origin with a POST (a fetch too), and one
- * with neither Origin nor Sec-Fetch-Site is refused like a cross-site one (OWASP's advice against CSRF).
+ * True unless the request comes, or may come, from another site: nothing else tells the site's own post
+ * from another site's form posting to the same door. Every current browser sends Origin with a POST (a
+ * fetch too); one with neither Origin nor Sec-Fetch-Site is refused as cross-site (OWASP's CSRF advice).
  */
 function isSameSite(request: Request, siteOrigin: string): boolean {
   const fetchSite = request.headers.get('sec-fetch-site');
   if (fetchSite === 'cross-site') return false;
   const origin = request.headers.get('origin');
-  if (origin === null) return fetchSite !== null;
-  return origin === siteOrigin;
+  return origin === null ? fetchSite !== null : origin === siteOrigin;
 }
 
 const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
