@@ -1,12 +1,11 @@
 /**
- * What opening a link from one of the site's emails does. GET shows one button and changes nothing
- * (mail scanners open links). POST (the button, a plain form; or RFC 8058 one-click unsubscribe, with
- * no Origin, cookies or page marker) does the link's one thing; again, it changes and sends nothing.
- * Tampered or malformed: 400 page; expired: 410 page offering to sign up again; neither changes anything.
+ * The links' door (EMAIL_LINK_PATHS), loaded on a link's first request (doors/routes.ts), never a sign-up's.
+ * GET shows one button and changes nothing (mail scanners open links). POST (the button, a plain form; or
+ * RFC 8058 one-click unsubscribe, with no Origin, cookies or page marker) does the link's one thing; again,
+ * it changes and sends nothing. Tampered or malformed: 400 page; expired: 410, offering to sign up again.
  * The signed token is the proof (only the mailbox's owner has it): no Origin check. Records via
- * `ConsentRecords` (privacy/consent-records.ts), cells via the forms' `applyValues`: this knows consent, not fields.
- * The links' door (EMAIL_LINK_PATHS), loaded on a link's first request (doors/routes.ts), never on a
- * sign-up's: a link's records through the desk's pacer, its mail queued, its page from the build's template.
+ * `ConsentRecords` (privacy/consent-records.ts, through the desk's pacer), cells via the forms'
+ * `applyValues`: this knows consent, not fields. Its mail is queued, its page from the build's template.
  */
 import { formNamed } from '#src/lib/forms/forms.ts';
 import {
@@ -53,18 +52,16 @@ export interface EmailLinkOptions {
 /** A pressed button: the token, where it posted, and whether it was 'join again'. */
 type Press = { readonly token: string; readonly action: string; readonly rejoin: boolean };
 
-/**
- * The link's token: from the pressed button's body (read within the doors' limits), or the
- * address; and whether the button was 'join again' (the unsubscribed page's).
- */
-async function pressOf(request: Request, url: URL): Promise<Omit<Press, 'action'> | { status: 408 | 413 }> {
+/** The token from the pressed button's body (read within the doors' limits) or the address, and the button. */
+async function pressOf(request: Request, url: URL): Promise<Press | { status: 408 | 413 }> {
   const fromQuery = url.searchParams.get('token') ?? '';
-  if (request.method !== 'POST') return { token: fromQuery, rejoin: false };
+  const action = url.pathname;
+  if (request.method !== 'POST') return { token: fromQuery, action, rejoin: false };
   const body = await readBody(request, REQUEST_MAX_BODY_BYTES, REQUEST_BODY_TIMEOUT_MS);
   if ('problem' in body) return { status: body.problem === 'too-large' ? 413 : 408 };
   const type = request.headers.get('content-type') ?? '';
   const fields = type.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(body.text) : null;
-  return { token: fields?.get('token') || fromQuery, rejoin: fields?.get('rejoin') === '1' };
+  return { token: fields?.get('token') || fromQuery, action, rejoin: fields?.get('rejoin') === '1' };
 }
 
 /** Does the link's one thing; answers the page that says it is done. */
@@ -99,9 +96,9 @@ async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press) 
       const record = await records.find(list.form.name, claims.email);
       const already = record?.consent === 'Withdrawn';
       if (press.rejoin) {
-        // The one way back once withdrawn (the forms send a withdrawn address nothing), but the
-        // token lives for years in any forwarded email: it only sends the address a fresh
-        // confirmation, and nothing changes until that is pressed. Another form's token never joins.
+        // The one way back once withdrawn (the forms send a withdrawn address nothing), but the token
+        // lives for years in any forwarded email: it only sends a fresh confirmation, nothing changes
+        // until that is pressed. Another form's token never joins.
         if (claims.form !== list.form.name || !record) return refusedPage('invalid');
         if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', list.form.name, press);
         if (!already) return refusedPage('invalid');
@@ -129,10 +126,8 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
   const check = await checkLink(pressed.token, purpose, options.linkSecrets, options.now());
   if (!check.ok) return render(refusedPage(check.reason === 'expired' ? 'expired' : 'invalid'), pages);
   // The button posts back to the path alone: the token travels in the body, not in logs.
-  if (request.method !== 'POST')
-    return render(confirmPage(purpose, check.claims, url.pathname, pressed.token), pages);
-  const press = { ...pressed, action: url.pathname };
-  const done = await act(check.claims, options, press).catch((error: unknown) => {
+  if (request.method !== 'POST') return render(confirmPage(purpose, check.claims, pressed), pages);
+  const done = await act(check.claims, options, pressed).catch((error: unknown) => {
     options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
     return { status: 503, ...UNAVAILABLE };
   });
@@ -148,8 +143,8 @@ export interface LinkDoorOptions extends PressAccess, Pick<RequestCheckOptions, 
 }
 
 /**
- * The links' door; `clientLimiter` is the forms' posts' (a press counts against the same budget).
- * Without mail (its settings are wrong: doors/routes.ts logs it) or a site origin, every link answers 'unavailable'.
+ * `clientLimiter`: the forms' posts' (a press counts against the same budget). Without mail (its settings
+ * wrong: doors/routes.ts logs it) or a site origin, every link answers 'unavailable'.
  */
 export function createLinkDoor(env: AirtableEnv, options: LinkDoorOptions, clientLimiter: Limiter) {
   const { mail, siteOrigin, templates } = options;
@@ -163,8 +158,8 @@ export function createLinkDoor(env: AirtableEnv, options: LinkDoorOptions, clien
     pages: templates,
   };
   return async (request: Request, client: { address?: string } = {}): Promise<Response> => {
-    // Opening a link changes nothing; a press writes, so it counts against the one per-client budget
-    // of the forms' posts (its body is read within the same bounds: pressOf).
+    // Opening a link changes nothing; a press writes, so it counts against the forms' posts' per-client
+    // budget (its body read within the same bounds: pressOf).
     if (request.method === 'POST') {
       const taken = await clientLimiter.take(clientLimitKey(client.address ?? 'unknown'));
       if (!taken.ok) return render({ status: 429, ...UNAVAILABLE }, templates, taken.retryAfterSeconds);

@@ -95,7 +95,7 @@ export function refusedPage(reason: Refused, status = reason === 'invalid' ? 400
 }
 
 /** The page a GET shows: what pressing will do (a held change's values too), and the button. */
-export function confirmPage(purpose: LinkPurpose, claims: LinkClaims, action: string, token: string): Page {
+export function confirmPage(purpose: LinkPurpose, claims: LinkClaims, { action, token }: Posts): Page {
   return {
     status: 200,
     title: copy[`${purpose}Title`],
