@@ -1,9 +1,8 @@
 /**
- * Where the Worker runs, chosen once at each entry (worker.ts, the desk): Cloudflare (the
- * `send_email` binding, its transport here, and the build's assets), or a local run (`vite`, `vite preview`, the tests:
- * scripts/vite-plugins/worker-server.ts), whose stand-ins live here alone: the outbox every email
- * goes to instead (MAIL_OUTBOX_URL; launch-check fails a deploy that sets it) and, on `vite`, the
- * page templates rendered from the sources on every use (DEV_TEMPLATES_URL).
+ * Where the Worker runs, chosen once per entry (worker.ts, the desk): Cloudflare (the `send_email`
+ * binding, its transport here, the build's assets), or a local run (`vite`, `vite preview`, the tests:
+ * worker-server.ts), whose stand-ins live here alone: the outbox every email goes to (MAIL_OUTBOX_URL;
+ * launch-check fails a deploy setting it); on `vite`, templates rendered on each use (DEV_TEMPLATES_URL).
  */
 import { errorMessage, isObject, MailFailure, type Mailer, readyToSend } from './mail/message.ts';
 import type { WorkerSettingsEnv } from './settings.ts';
@@ -75,10 +74,7 @@ function localOutboxMailer(url: string): Mailer {
   };
 }
 
-/**
- * Fills the build's template at `path`, or answers null when there is none, or one that drifted
- * from its renderer: the caller answers a plain page.
- */
+/** Fills the build's template at `path`; null when there is none or it drifted: the caller answers a plain page. */
 export type PageTemplates = (path: string, fill: (template: string) => string) => Promise<string | null>;
 
 /** The build's page templates, read once per instance when `cache` is on (a deploy's never change). */

@@ -1,9 +1,9 @@
 /**
  * The site's one server: a Cloudflare Worker run by `vite`/`vite preview` (workerd, Cloudflare's Vite
- * plugin), `wrangler dev` and Cloudflare. This entry only dispatches, on the host it finds (host.ts):
- * `fetch` to the doors (doors/routes.ts), `queue` to the queues' consumer (queues/consumer.ts, which
- * hands submissions to the desk, desk/desk.ts, the only writer to Airtable), `scheduled` to the hourly
- * team digest or the daily retention. With mail (docs/consent.md, decision 0013), consent applies.
+ * plugin), `wrangler dev` and Cloudflare. It only dispatches, on the host it finds (host.ts): `fetch` to
+ * the doors (doors/routes.ts), `queue` to the consumer (queues/consumer.ts; submissions go to the desk,
+ * desk/desk.ts, Airtable's one writer), `scheduled` to the hourly team digest or the daily retention.
+ * With mail (docs/consent.md, decision 0013), consent applies.
  */
 import { deskPacer } from './desk/desk-client.ts';
 import { answer, type WorkerEnv } from './doors/routes.ts';
@@ -20,11 +20,10 @@ export default {
   queue: (batch: QueueBatch, env: WorkerEnv) => consume(batch, env, hostOf(env)),
 
   /**
-   * The Cron Triggers (wrangler.jsonc `triggers.crons`), told apart by `controller.cron`: hourly
-   * (TEAM_DIGEST_CRON), each team's digests of the hours that ended (team-inbox.ts), at the trigger's
-   * scheduled time; any other, the privacy policy's retention (retention-job.ts), through the same pacer as
-   * the desk's writer, which logs counts, never emails. Under `wrangler dev --test-scheduled`, GET
-   * /__scheduled?cron=…&time=… fires one (run_worker_first lists the path).
+   * The Cron Triggers (wrangler.jsonc `triggers.crons`), by `controller.cron`: hourly (TEAM_DIGEST_CRON),
+   * each team's digests of the ended hours (team-inbox.ts) at the scheduled time; any other, the privacy
+   * policy's retention (retention-job.ts), through the desk's pacer, logging counts, never emails. Under
+   * `wrangler dev --test-scheduled`, GET /__scheduled?cron=…&time=… fires one (run_worker_first lists it).
    */
   async scheduled(controller: { cron: string; scheduledTime: number }, env: WorkerEnv): Promise<void> {
     const teamInbox = await import('./mail/team-inbox.ts');
