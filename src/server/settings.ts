@@ -1,7 +1,7 @@
 /**
- * The Worker's settings by their deploy names (docs/deploy.md), each read by a valibot schema naming
- * it; the owner's commands read the same. Server only, so valibot never reaches the page's bundle (its
- * VITE_* settings are src/config/settings.ts).
+ * The Worker's settings by their deploy names (docs/deploy.md), each read by a valibot schema naming it;
+ * the owner's commands read the same. Server only: valibot stays out of the page's bundle (its VITE_*
+ * settings are src/config/settings.ts).
  */
 import * as v from 'valibot';
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';
@@ -81,9 +81,8 @@ const address = (name: string, fallback: string) =>
   );
 
 /**
- * LINK_SECRET is required everywhere: no secret from the repository signs a link (`vite` and
- * `vite preview` make the checkout its own, scripts/vite-plugins/worker-server.ts). A previous
- * secret still honoured after a rotation comes second; one too short to sign is ignored.
+ * LINK_SECRET is required everywhere: no repository's secret signs a link (`vite`, `vite preview` make the
+ * checkout its own: worker-server.ts). A previous one honoured after a rotation comes second, unless too short.
  */
 const MAIL = v.pipe(
   v.object({
