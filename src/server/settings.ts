@@ -114,9 +114,9 @@ function read<S extends v.GenericSchema>(schema: S, value: unknown) {
 }
 
 /**
- * The site's own origin, from SITE_URL (in `vite` and `vite preview`, the address the server serves): the one
- * Origin a form post is taken from and the one every emailed link leads to. Never taken from a request: a
- * forged Host or an absolute request line would otherwise put a stranger's address into links the site signs.
+ * SITE_URL's origin (under `vite`, `vite preview`: the address served): the one Origin a post is taken from
+ * and every emailed link leads to. Never from a request (its Host, request line or a forwarding header): a
+ * forged one would put a stranger's address into links the site signs.
  */
 export function siteOriginOf(value: string | undefined): { origin: string } | { problem: string } {
   const site = read(SITE_URL, value);

@@ -35,10 +35,7 @@ function plainPage(form: FormContract, outcome: FormAnswerOutcome): string {
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1>${rest.map((line) => `<p>${line}</p>`).join('')}<p><a href="${form.page}">Back</a></p></main></body></html>`;
 }
 
-/**
- * The raw answer templates' folder in dist/ (every outcome's part, markers in place): the Worker
- * reads them from its assets; a path reaching them (isHiddenPath) gets the not-found page.
- */
+/** The raw answer templates' folder in dist/ (every outcome's part, markers in place): the Worker's to read. */
 export const FORM_TEMPLATES_PREFIX = '/__forms/';
 
 /**

@@ -70,9 +70,8 @@ export function bindingLimiter(binding: RateLimitBinding): Limiter {
 }
 
 /**
- * The key a per-client limit counts under: an IPv4 address as it is; an IPv6 address as its /64,
- * which one subscriber, phone or server is routed whole ('2001:db8:0:1::/64'); an IPv4-mapped one
- * as its IPv4 address; brackets and a zone id dropped; anything else ('unknown') lower-cased.
+ * A per-client limit's key: IPv4 as it is; IPv6 as its /64, routed whole to one subscriber, phone or server
+ * ('2001:db8:0:1::/64'); IPv4-mapped as IPv4; brackets and a zone id dropped; else ('unknown') lower-cased.
  */
 export function clientLimitKey(address: string): string {
   const bare = address

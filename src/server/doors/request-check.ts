@@ -1,16 +1,14 @@
 /**
- * The one check every submission passes, enhanced or native (the same urlencoded fields, the same
- * door), trusting nothing in the request:
- * 1. same site: another site's Origin, `Sec-Fetch-Site: cross-site`, or neither header: 403
- *    (isSameSite); only `application/x-www-form-urlencoded` (415);
- * 2. per client: SUBMISSIONS_PER_CLIENT_PER_MINUTE per address, IPv6 per /64 (429, Retry-After),
- *    counted before the body is read, so a flood never reaches the pacer;
- * 3. bounded: over REQUEST_MAX_BODY_BYTES (413) or REQUEST_BODY_TIMEOUT_MS (408), refused, not kept;
- * 4. the bot trap (honeypot); 5. the contract's fields (parsePosted): only its fields, nothing
- *    blanked, one canonical email, only offered options;
- * 6. per email: SUBMISSIONS_PER_EMAIL_PER_MINUTE writes per inbox (inboxKey); 7. queued for the writer.
- * An accepted submission's answer never depends on what is stored: same status, shape and receipt
- * (fresh id, acceptance time) for a stored and an unknown email.
+ * The one check every submission passes, enhanced or native (the same fields, the same door), trusting
+ * nothing in the request: 1. same site: another site's Origin, `Sec-Fetch-Site: cross-site`, or neither
+ * header: 403 (isSameSite); only `application/x-www-form-urlencoded` (415); 2. per client:
+ * SUBMISSIONS_PER_CLIENT_PER_MINUTE per address, IPv6 per /64 (429, Retry-After), before the body is read,
+ * so a flood never reaches the pacer; 3. bounded: over REQUEST_MAX_BODY_BYTES (413) or
+ * REQUEST_BODY_TIMEOUT_MS (408), refused, not kept; 4. the bot trap (honeypot); 5. the contract's fields
+ * (parsePosted): only its fields, nothing blanked, one canonical email, only offered options; 6. per email:
+ * SUBMISSIONS_PER_EMAIL_PER_MINUTE writes per inbox (inboxKey); 7. queued for the writer. An accepted
+ * answer never depends on what is stored: the same status, shape and receipt (fresh id, acceptance time)
+ * for a stored and an unknown email.
  */
 import { isRefusal, parsePosted, type Refusal, submissionKey } from '#src/lib/forms/submission.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
@@ -40,10 +38,7 @@ export interface RequestCheckOptions {
   queue: SubmissionQueue;
   /** Where operational warnings go (never with a token or an email in them). */
   warn?: (message: string) => void;
-  /**
-   * SITE_URL's origin: the only Origin a post is taken from, where its emails' links lead; never the request's
-   * Host, request line or a forwarding header. Null while unset: every post refused as a failure (503), values kept.
-   */
+  /** SITE_URL's origin (siteOriginOf); null while unset: every post refused as a failure (503), values kept. */
   siteOrigin: string | null;
   now?: () => number;
   /** Per-client and per-email limits (the Worker passes its Rate Limiting bindings). */

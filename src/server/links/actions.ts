@@ -142,10 +142,7 @@ export interface LinkDoorOptions extends PressAccess, Pick<RequestCheckOptions, 
   mail?: QueueingMail;
 }
 
-/**
- * `clientLimiter`: the forms' posts' (a press counts against the same budget). Without mail (its settings
- * wrong: doors/routes.ts logs it) or a site origin, every link answers 'unavailable'.
- */
+/** Without mail (its settings wrong: routes.ts logs it) or a site origin, every link answers 'unavailable'. */
 export function createLinkDoor(env: AirtableEnv, options: LinkDoorOptions, clientLimiter: Limiter) {
   const { mail, siteOrigin, templates } = options;
   if (!mail || siteOrigin === null) return () => render({ status: 503, ...UNAVAILABLE }, templates);

@@ -134,7 +134,7 @@ type Posts = { readonly action: string; readonly token: string };
 
 /**
  * Its title (the heading; with the product's name, the document's), words, a held change's values, the
- * button posting the token back, what 'join again' posts (with rejoin=1), the template's parts after the words.
+ * button posting the token back, what 'join again' posts (rejoin=1), the template's parts after the words.
  */
 interface LinkPageContent {
   readonly title: string;
