@@ -82,7 +82,6 @@ export async function render(page: Page, pages?: PageTemplates, retryAfterSecond
       // The token is in the address: never sent on to another site.
       'referrer-policy': 'no-referrer',
       'x-robots-tag': 'noindex',
-      'x-content-type-options': 'nosniff',
       'content-security-policy': LINK_PAGE_POLICY,
       ...(retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {}),
     },

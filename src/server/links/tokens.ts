@@ -59,7 +59,6 @@ export type LinkCheck =
   | { readonly ok: false; readonly reason: LinkRefusal; readonly claims?: LinkClaims };
 
 const SIGNATURE_LABEL = 'podling-link-v1.';
-
 const encoder = new TextEncoder();
 const HMAC = { name: 'HMAC', hash: 'SHA-256' };
 /** The bytes a token's signature covers: the label, then its payload. */
