@@ -1,9 +1,8 @@
 /**
- * The Worker's `fetch`: which door answers. The forms' (each contract's `path`): POST only, a GET or
- * HEAD sent to the form's page (303), else 405; request-check.ts decides, form-answer.ts answers. The
- * emails' links (EMAIL_LINK_PATHS, links/actions.ts, loaded on a link's first request), the owner's
- * dead-letter endpoint (loaded when asked for), the built site (the assets); every answer leaves
- * the request's body read and carries the security headers.
+ * The Worker's `fetch`: which door answers. The forms' (each contract's `path`): POST only, a GET or HEAD
+ * sent to the form's page (303), else 405; request-check.ts decides, form-answer.ts answers. The emails'
+ * links (links/actions.ts, loaded on a link's first request), the owner's dead-letter endpoint (loaded when
+ * asked for), the built site (the assets); every answer leaves the body read, with the security headers.
  */
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import { type DeskNamespace, deskPacer, eraseWaiting } from '#src/server/desk/desk-client.ts';

@@ -1,11 +1,11 @@
 /**
  * The links' door (EMAIL_LINK_PATHS), loaded on a link's first request (doors/routes.ts), never a sign-up's.
- * GET shows one button and changes nothing (mail scanners open links). POST (the button, a plain form; or
- * RFC 8058 one-click unsubscribe, with no Origin, cookies or page marker) does the link's one thing; again,
- * it changes and sends nothing. Tampered or malformed: 400 page; expired: 410, offering to sign up again.
- * The signed token is the proof (only the mailbox's owner has it): no Origin check. Records via
- * `ConsentRecords` (privacy/consent-records.ts, through the desk's pacer), cells via the forms'
- * `applyValues`: this knows consent, not fields. Its mail is queued, its page from the build's template.
+ * GET shows one button, changing nothing (mail scanners open links); POST (the button, a plain form, or RFC
+ * 8058 one-click unsubscribe, with no Origin, cookies or page marker) does the link's one thing, and again
+ * changes and sends nothing. Tampered or malformed: 400 page; expired: 410, offering to sign up again. The
+ * signed token is the proof (only the mailbox's owner has it): no Origin check. Records via ConsentRecords
+ * (privacy/consent-records.ts, the desk's pacer), cells via the forms' `applyValues`: this knows consent,
+ * not fields. Its mail is queued, its page from the build's template.
  */
 import { formNamed } from '#src/lib/forms/forms.ts';
 import {
