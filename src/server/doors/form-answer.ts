@@ -68,11 +68,9 @@ export const formTemplatePath = (form: string): string => `${FORM_TEMPLATES_PREF
 const asEscaped = (attribute: string) => attribute.replaceAll('&#x27;', '&#39;');
 
 const TOKEN_PATTERN = markerPattern(formAnswerValueToken, '[A-Za-z0-9_-]+');
-const CHECKBOX_PATTERN = new RegExp(
-  `<input\\b[^>]*\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="([^"]*)"[^>]*>`,
-  'g',
-);
-const CHECKBOX_MARKER = new RegExp(`\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="[^"]*"`);
+const CHECKBOX_ATTRIBUTE = `\\s${FORM_ANSWER_CHECKBOX_ATTRIBUTE}="([^"]*)"`;
+const CHECKBOX_PATTERN = new RegExp(`<input\\b[^>]*${CHECKBOX_ATTRIBUTE}[^>]*>`, 'g');
+const CHECKBOX_MARKER = new RegExp(CHECKBOX_ATTRIBUTE);
 const VALUE_ATTRIBUTE = /\svalue="([^"]*)"/;
 
 /** One native post's answer page, every value kept; throws when a marker is missing (a drifted template). */

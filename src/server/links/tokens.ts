@@ -18,13 +18,10 @@ export const EMAIL_LINK_PATHS = {
 /** What a link does once its button is pressed. */
 export type LinkPurpose = keyof typeof EMAIL_LINK_PATHS;
 
-const PURPOSE_BY_PATH = new Map<string, LinkPurpose>(
-  Object.entries(EMAIL_LINK_PATHS).map(([purpose, path]) => [path, purpose as LinkPurpose]),
-);
+export const linkPurposeAt = (pathname: string) =>
+  (Object.keys(EMAIL_LINK_PATHS) as LinkPurpose[]).find((purpose) => EMAIL_LINK_PATHS[purpose] === pathname);
 
-export const linkPurposeAt = (pathname: string) => PURPOSE_BY_PATH.get(pathname);
-
-export const isEmailLinkPath = (pathname: string) => PURPOSE_BY_PATH.has(pathname);
+export const isEmailLinkPath = (pathname: string) => linkPurposeAt(pathname) !== undefined;
 
 /** Which form's record a link acts on: a contract's name (any form in FORM_LIST). */
 export type LinkForm = FormContract['name'];
