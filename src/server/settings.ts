@@ -1,7 +1,6 @@
 /**
- * The Worker's settings by their deploy names (docs/deploy.md), each read by a valibot schema naming it;
- * the owner's commands read the same. Server only: valibot stays out of the page's bundle (its VITE_*
- * settings are src/config/settings.ts).
+ * The Worker's settings by their deploy names (docs/deploy.md), each read by a valibot schema naming it, as the
+ * owner's commands do. Server only: valibot stays out of the page's bundle (its VITE_*: src/config/settings.ts).
  */
 import * as v from 'valibot';
 import { AIRTABLE_DEFAULT_ENDPOINT } from '#src/config/constants.ts';

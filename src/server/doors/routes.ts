@@ -94,9 +94,8 @@ function doorsFor(env: WorkerEnv, host: Host, queue: SubmissionQueue): DoorsHand
 }
 
 /**
- * The policy of an answer that sets none: a redirect, a refusal's text or JSON loads nothing, is never
- * framed. A page without one (no `_headers`) has its own in a <meta>, which cannot say `frame-ancestors`:
- * it gets that alone.
+ * For an answer that sets none: a redirect, a refusal's text or JSON loads nothing, is never framed. A page
+ * without one (no `_headers`) has its own in a <meta>, which cannot say `frame-ancestors`: it gets that alone.
  */
 const POLICY_FOR_AN_ANSWER =
   "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -1,7 +1,6 @@
 /**
- * The links' pages in the site's frame, from one built template (renderLinkPageTemplate, prerender.ts;
- * its markers, src/lib/page-templates.ts): one page's parts, its words escaped in one pass, so nothing
- * a link carries is read as a marker.
+ * The links' pages in the site's frame, from one built template (renderLinkPageTemplate, prerender.ts; markers:
+ * src/lib/page-templates.ts): a page's parts, its words escaped in one pass (nothing a link carries is a marker).
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
