@@ -2,10 +2,10 @@
  * The links' door (EMAIL_LINK_PATHS), loaded on a link's first request (doors/routes.ts), never a sign-up's.
  * GET shows one button, changing nothing (mail scanners open links); POST (the button, a plain form, or RFC
  * 8058 one-click unsubscribe, with no Origin, cookies or page marker) does the link's one thing, and again
- * changes and sends nothing. Tampered or malformed: 400 page; expired: 410, offering to sign up again. The
- * signed token is the proof (only the mailbox's owner has it): no Origin check. Records via ConsentRecords
- * (privacy/consent-records.ts, the desk's pacer), cells via the forms' `applyValues`: this knows consent,
- * not fields. Its mail is queued, its page from the build's template.
+ * changes and sends nothing. Tampered or malformed: 400 page; expired: 410, offering to sign up again;
+ * neither changes anything. The signed token is the proof (only the mailbox's owner has it): no Origin
+ * check. Records via ConsentRecords (privacy/consent-records.ts, the desk's pacer), cells via the forms'
+ * `applyValues`: this knows consent, not fields. Its mail is queued, its page from the build's template.
  */
 import { formNamed } from '#src/lib/forms/forms.ts';
 import {
@@ -49,10 +49,10 @@ export interface EmailLinkOptions {
   readonly pages?: PageTemplates;
 }
 
-/** A pressed button: the token, where it posted, and whether it was 'join again'. */
+/** A pressed button: the token, where it posted, and whether it was 'join again' (the unsubscribed page's). */
 type Press = { readonly token: string; readonly action: string; readonly rejoin: boolean };
 
-/** The token from the pressed button's body (read within the doors' limits) or the address, and the button. */
+/** The press, its token from the button's body (read within the doors' limits) or else the address. */
 async function pressOf(request: Request, url: URL): Promise<Press | { status: 408 | 413 }> {
   const fromQuery = url.searchParams.get('token') ?? '';
   const action = url.pathname;
@@ -142,7 +142,7 @@ export interface LinkDoorOptions extends PressAccess, Pick<RequestCheckOptions, 
   mail?: QueueingMail;
 }
 
-/** Without mail (its settings wrong: routes.ts logs it) or a site origin, every link answers 'unavailable'. */
+/** Without mail (its settings wrong: doors/routes.ts logs it) or a site origin, every link answers 'unavailable'. */
 export function createLinkDoor(env: AirtableEnv, options: LinkDoorOptions, clientLimiter: Limiter) {
   const { mail, siteOrigin, templates } = options;
   if (!mail || siteOrigin === null) return () => render({ status: 503, ...UNAVAILABLE }, templates);

@@ -152,7 +152,7 @@ function valuesList(rows: readonly (readonly [string, string])[]): string {
 
 const SLOT_PATTERN = markerPattern((name) => linkPageSlot(name as LinkPageSlot), LINK_PAGE_SLOTS.join('|'));
 
-/** One link's page: the parts it keeps, its words escaped in the slots; throws if a slot or region is missing. */
+/** One link's page: the parts it keeps, its words escaped in the slots; a drifted template throws (loudly). */
 export function renderLinkPage(template: string, page: LinkPageContent): string {
   const missing = LINK_PAGE_SLOTS.find((slot) => !template.includes(linkPageSlot(slot)));
   if (missing) throw new Error(`The link page template has no '${missing}' slot`);

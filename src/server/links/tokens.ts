@@ -38,7 +38,7 @@ export interface LinkClaims {
   readonly expiresAt: number;
   /** A held change's values; absent for confirmations of a sign-up as stored and for unsubscribing. */
   readonly values?: LinkValues;
-  /** A rejoin confirmation's: the withdrawal's Last Updated; it confirms only that withdrawal (a plain one, none). */
+  /** A rejoin confirmation's: the withdrawal's Last Updated; it confirms only that one (a plain one, never). */
   readonly withdrawnAt?: string;
 }
 
