@@ -1,11 +1,11 @@
 /**
- * A post's answer. Enhanced, JSON: `{ success: true }` or `{ success: false, error, field? }`, the
- * check's status. Native, a full page, every value kept: stored, queued or trapped, the spec's
- * confirmation (200); a refused email, the form again with the spec's message at the field (422);
- * else the form with 'Something went wrong. Please try again.' and the check's status. The page is the
- * form's template (prerender.ts: its page in full, no script), its markers (src/lib/page-templates.ts)
- * replaced as plain strings: all copy comes from the components and src/config/messages.ts. A host
- * without templates answers a plain page with the same words.
+ * A post's answer. Enhanced, JSON: `{ success: true }` or `{ success: false, error, field? }`, the check's
+ * status. Native (before hydration or without JavaScript), a full page, every value kept: stored, queued or
+ * trapped, the spec's confirmation (200); a refused email, the form again with the spec's message at the
+ * field (422); else the form with 'Something went wrong. Please try again.' and the check's status. The page
+ * is the form's template (prerender.ts: its page in full, no script), its markers (src/lib/page-templates.ts)
+ * replaced as plain strings: all copy comes from the components and src/config/messages.ts. A host without
+ * templates answers a plain page with the same words.
  */
 import { MESSAGES } from '#src/config/messages.ts';
 import {
