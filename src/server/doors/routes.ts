@@ -81,7 +81,7 @@ function doorsFor(env: WorkerEnv, host: Host, queue: SubmissionQueue): DoorsHand
       handler: createDoors(env, {
         queue,
         siteOrigin: 'origin' in site ? site.origin : null,
-        // A press writes its one record through the desk's pacer while the visitor waits (decision 0013).
+        // A press writes its record via the desk's pacer as the visitor waits (decision 0013); mail is queued.
         pacer: deskPacer(env.AIRTABLE_DESK),
         mail,
         clientLimiter: env.SUBMIT_LIMITER && bindingLimiter(env.SUBMIT_LIMITER),
@@ -145,7 +145,8 @@ async function route(request: Request, env: WorkerEnv, host: Host): Promise<Resp
       clientAddress: connectingAddress(request) ?? 'unknown',
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
       ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
-      // An erasure also reaches the desk's waiting submissions, the queued emails (the ledger's mark), held notices.
+      // Beside the base and the dead letters, an erasure reaches the desk's waiting submissions, the
+      // emails still queued (the ledger's erasure mark) and the notices held for a digest.
       eraseWaiting: (email) => eraseWaiting(env.AIRTABLE_DESK, email),
       eraseMail: async (email) => {
         const ledger = mailLedgerOf(env);
@@ -157,8 +158,8 @@ async function route(request: Request, env: WorkerEnv, host: Host): Promise<Resp
     });
   }
   if (isHiddenPath(pathname) || startsWith(pathname, '/api')) {
-    // The answer templates are the Worker's to read, however the path spells them (the assets server
-    // decodes it); no other /api path exists, whatever the method.
+    // The answer templates are the Worker's to read, not a page, however the path spells them (the assets
+    // server decodes it); no other /api path exists, whatever the method: the not-found page instead.
     const notFound = await env.ASSETS.fetch(new Request(new URL('/404', request.url)));
     return new Response(notFound.body, { status: 404, headers: notFound.headers });
   }
