@@ -1,14 +1,16 @@
 /**
  * The one check every submission passes, enhanced or native (the same fields, the same door), trusting
- * nothing in the request: 1. same site: another site's Origin, `Sec-Fetch-Site: cross-site`, or neither
- * header: 403 (isSameSite); only `application/x-www-form-urlencoded` (415); 2. per client:
- * SUBMISSIONS_PER_CLIENT_PER_MINUTE per address, IPv6 per /64 (429, Retry-After), before the body is read,
- * so a flood never reaches the pacer; 3. bounded: over REQUEST_MAX_BODY_BYTES (413) or
- * REQUEST_BODY_TIMEOUT_MS (408), refused, not kept; 4. the bot trap (honeypot); 5. the contract's fields
- * (parsePosted): only its fields, nothing blanked, one canonical email, only offered options; 6. per email:
- * SUBMISSIONS_PER_EMAIL_PER_MINUTE writes per inbox (inboxKey); 7. queued for the writer. An accepted
- * answer never depends on what is stored: the same status, shape and receipt (fresh id, acceptance time)
- * for a stored and an unknown email.
+ * nothing in the request:
+ * 1. same site: another site's Origin, `Sec-Fetch-Site: cross-site`, or neither header: 403
+ *    (isSameSite); only `application/x-www-form-urlencoded` (415);
+ * 2. per client: SUBMISSIONS_PER_CLIENT_PER_MINUTE per address, IPv6 per /64 (429, Retry-After),
+ *    before the body is read, so a flood never reaches the pacer;
+ * 3. bounded: over REQUEST_MAX_BODY_BYTES (413) or REQUEST_BODY_TIMEOUT_MS (408), refused, not kept;
+ * 4. the bot trap (honeypot); 5. the contract's fields (parsePosted): only its fields, nothing
+ *    blanked, one canonical email, only offered options;
+ * 6. per email: SUBMISSIONS_PER_EMAIL_PER_MINUTE writes per inbox (inboxKey); 7. queued for the writer.
+ * An accepted answer never depends on what is stored: the same status, shape and receipt (fresh id,
+ * acceptance time) for a stored and an unknown email.
  */
 import { isRefusal, parsePosted, type Refusal, submissionKey } from '#src/lib/forms/submission.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
