@@ -182,59 +182,38 @@ async function compose(
 }
 
 /**
- * An email to a visitor: the copy's intro and what to do if it was not them, one button to `url`,
- * and a one-click unsubscribe for its address (every email to a visitor carries one).
+ * Which email a visitor gets, its idempotency key's prefix: 'confirm', a new address's of a form that
+ * confirms (with `withdrawnAt`, a withdrawn address's asking to join again: its link confirms only that
+ * withdrawal); 'change', the address on record's when someone submits new `values` for it (nothing changes
+ * until its owner presses); 'acknowledge', a new record's (conduct.acknowledgement), its button to `url`.
  */
-async function visitorEmail(
-  context: MailContext,
-  copy: Readonly<Record<'subject' | 'intro' | 'ignore' | 'action', string>>,
-  form: string,
-  email: string,
-  url: string,
-  idempotencyKey: string,
-): Promise<MailMessage> {
-  const unsubscribeUrl = await signedUrl(context, 'unsubscribe', form, email);
-  const body = { paragraphs: [copy.intro, copy.ignore], action: { label: copy.action, url }, unsubscribeUrl };
-  return compose(context, email, copy.subject, body, idempotencyKey);
-}
+export type VisitorMail =
+  | { readonly kind: 'confirm' | 'change'; readonly values?: LinkValues; readonly withdrawnAt?: string }
+  | { readonly kind: 'acknowledge'; readonly copy: AcknowledgementCopy; readonly url: string };
 
 /**
- * The one confirmation email a new address of a form that confirms gets; with `withdrawnAt`, the one a
- * withdrawn address gets when its owner asks to join again (its link confirms only that withdrawal).
+ * An email to a visitor: none of what was typed, the copy's intro and what to do if it was not them,
+ * one button, and a one-click unsubscribe for its address (every email to a visitor carries one).
  */
-export async function confirmationEmail(
+export async function visitorEmail(
   context: MailContext,
   form: string,
   email: string,
   key: string,
-  withdrawnAt?: string,
-) {
-  const copy = withdrawnAt === undefined ? EMAIL_COPY.confirm : EMAIL_COPY.rejoin;
-  const url = await signedUrl(context, 'confirm', form, email, undefined, withdrawnAt);
-  return visitorEmail(context, copy, form, email, url, `confirm:${key}`);
-}
-
-/** The email to the address on record when someone submits new values for it: nothing changes until its owner presses. */
-export async function changeEmail(
-  context: MailContext,
-  form: string,
-  email: string,
-  values: LinkValues,
-  key: string,
-) {
-  const url = await signedUrl(context, 'change', form, email, values);
-  return visitorEmail(context, EMAIL_COPY.change, form, email, url, `change:${key}`);
-}
-
-/** A new record's acknowledgement (conduct.acknowledgement): none of what was typed, one button to `url`. */
-export function acknowledgement(
-  context: MailContext,
-  { copy, url }: { readonly copy: AcknowledgementCopy; readonly url: string },
-  form: string,
-  email: string,
-  key: string,
-) {
-  return visitorEmail(context, EMAIL_COPY[copy], form, email, url, `acknowledge:${key}`);
+  mail: VisitorMail,
+): Promise<MailMessage> {
+  const [copy, url] =
+    mail.kind === 'acknowledge'
+      ? [EMAIL_COPY[mail.copy], mail.url]
+      : [
+          EMAIL_COPY[
+            mail.kind === 'change' ? 'change' : mail.withdrawnAt === undefined ? 'confirm' : 'rejoin'
+          ],
+          await signedUrl(context, mail.kind, form, email, mail.values, mail.withdrawnAt),
+        ];
+  const unsubscribeUrl = await signedUrl(context, 'unsubscribe', form, email);
+  const body = { paragraphs: [copy.intro, copy.ignore], action: { label: copy.action, url }, unsubscribeUrl };
+  return compose(context, email, copy.subject, body, `${mail.kind}:${key}`);
 }
 
 /**

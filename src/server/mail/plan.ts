@@ -7,13 +7,12 @@ import { storedText } from '#src/lib/forms/contract.ts';
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
 import { type Cells, formOf, type Submission } from '#src/lib/forms/submission.ts';
 import {
-  acknowledgement,
-  changeEmail,
-  confirmationEmail,
   type MailContext,
   type TeamHeld,
   type TeamNotice,
   teamNotification,
+  visitorEmail,
+  type VisitorMail,
 } from './emails.ts';
 import type { LinkValues } from '#src/server/links/tokens.ts';
 import { inboxKey, TEAM_MAIL_LIMITS } from './ledger.ts';
@@ -133,8 +132,10 @@ export async function emailsFor(
   const { form, email, key } = outcome;
   const conduct = formNamed(form)?.conduct ?? {};
   // Nothing a stranger can cause reaches an address that withdrew.
-  const toVisitor = async (message: Promise<MailMessage>): Promise<Outgoing[]> =>
-    outcome.contactWithdrawn ? [] : [{ message: await message, limitedInbox: inboxOf(email) }];
+  const toVisitor = async (mail: VisitorMail): Promise<Outgoing[]> =>
+    outcome.contactWithdrawn
+      ? []
+      : [{ message: await visitorEmail(context, form, email, key, mail), limitedInbox: inboxOf(email) }];
   const { subject = '', teamRows = [] } = outcome;
   const toTeam = async (kind: TeamNotice): Promise<Outgoing[]> => {
     const told = conduct.tellsTeam;
@@ -151,20 +152,15 @@ export async function emailsFor(
     case 'held':
       // The team hears of it at once (a contact's own request is never lost behind a stranger's
       // earlier one), and the address on record is asked to confirm it.
-      return [
-        ...(await toTeam('held')),
-        ...(await toVisitor(changeEmail(context, form, email, outcome.values, key))),
-      ];
+      return [...(await toTeam('held')), ...(await toVisitor({ kind: 'change', values: outcome.values }))];
     case 'rejoin':
-      return conduct.confirms
-        ? toVisitor(confirmationEmail(context, form, email, key, outcome.withdrawnAt))
-        : [];
+      return conduct.confirms ? toVisitor({ kind: 'confirm', withdrawnAt: outcome.withdrawnAt }) : [];
     case 'created':
       return [
         ...(await toTeam('new')),
-        ...(conduct.confirms ? await toVisitor(confirmationEmail(context, form, email, key)) : []),
+        ...(conduct.confirms ? await toVisitor({ kind: 'confirm' }) : []),
         ...(conduct.acknowledgement
-          ? await toVisitor(acknowledgement(context, conduct.acknowledgement, form, email, key))
+          ? await toVisitor({ kind: 'acknowledge', ...conduct.acknowledgement })
           : []),
       ];
   }
