@@ -127,7 +127,6 @@ export async function emailsFor(
   outcome: WriteOutcome,
   context: MailContext,
   teamEmails: Readonly<Record<string, string>>,
-  inboxOf: (email: string) => string,
 ): Promise<Outgoing[]> {
   const { form, email, key } = outcome;
   const conduct = formNamed(form)?.conduct ?? {};
@@ -135,7 +134,7 @@ export async function emailsFor(
   const toVisitor = async (mail: VisitorMail): Promise<Outgoing[]> =>
     outcome.contactWithdrawn
       ? []
-      : [{ message: await visitorEmail(context, form, email, key, mail), limitedInbox: inboxOf(email) }];
+      : [{ message: await visitorEmail(context, form, email, key, mail), limitedInbox: inboxKey(email) }];
   const { subject = '', teamRows = [] } = outcome;
   const toTeam = async (kind: TeamNotice): Promise<Outgoing[]> => {
     const told = conduct.tellsTeam;
@@ -144,7 +143,7 @@ export async function emailsFor(
     const message = await teamNotification(context, team, email, subject, teamRows, kind, key);
     const [id, at] = [message.idempotencyKey, context.now.toISOString()];
     const notice = { id, subject, contact: email, at, kind };
-    return [{ message, limitedContact: inboxOf(email), teamNotice: { team: told.addressSetting, notice } }];
+    return [{ message, limitedContact: inboxKey(email), teamNotice: { team: told.addressSetting, notice } }];
   };
   switch (outcome.outcome) {
     case 'confirmed-change':
@@ -183,7 +182,7 @@ export async function queueOutcomeMail(
   const log = options.log ?? ((line: string) => console.error(line));
   const { from, teamEmails, linkSecrets } = mail.settings;
   const context: MailContext = { from, siteUrl: origin, now: at, linkSecret: linkSecrets[0] ?? '' };
-  const planned = await emailsFor(outcome, context, teamEmails, inboxKey);
+  const planned = await emailsFor(outcome, context, teamEmails);
   // Only a team notice needs the team inbox (its ceiling and digests), so only then is it loaded.
   const teamInbox = planned.some((email) => email.teamNotice) ? await import('./team-inbox.ts') : undefined;
   await teamInbox?.queueTeamDigests(mail, at, log);
