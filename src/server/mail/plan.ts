@@ -1,7 +1,7 @@
 /**
- * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013): a write
- * (a queued submission's or a pressed link's) causes the emails its form's conduct says, and those the
- * limits allow go on MAIL_JOBS, one job each (queueOutcomeMail), for the mail consumer to send (send.ts).
+ * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013): a write (a
+ * queued submission's or a pressed link's) causes the emails its form's conduct says, and those the limits
+ * allow go on MAIL_JOBS, one job each (queueOutcomeMail), for the mail consumer to send (send.ts).
  */
 import { storedText } from '#src/lib/forms/contract.ts';
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
@@ -27,15 +27,15 @@ export interface WriteOutcome {
   /** The address on record (the one the email goes to). */
   readonly email: string;
   /**
-   * 'held': the address was stored already and nothing was written; 'confirmed-change': a held
-   * change its contact has just confirmed; 'rejoin': a withdrawn address asked to join again.
+   * 'held': the address was stored already, nothing written; 'confirmed-change': its contact has just
+   * confirmed a held change; 'rejoin': a withdrawn address asked to join again.
    */
   readonly outcome: 'created' | 'held' | 'confirmed-change' | 'rejoin';
   /** A rejoin's: the withdrawn record's Last Updated, which its confirmation link carries. */
   readonly withdrawnAt?: string;
   /** The submission's values by Airtable field name (a held change carries them in its link). */
   readonly values: LinkValues;
-  /** For a form that tells the team: its fields, label and value, and the one its subject names. */
+  /** A form that tells the team: its fields (label, value) and the one its subject names. */
   readonly teamRows?: readonly (readonly [string, string])[];
   readonly subject?: string;
   /** The address withdrew (it is on the suppression list): only the team hears. */
@@ -61,10 +61,10 @@ function forTheTeam(submission: Submission) {
 }
 
 /**
- * What the mail needs to know about a write (emailsFor), with consent: an update is a
- * Pending sign-up taking its latest values (its confirmation, within the limits, as for a new
- * one); a withdrawn address hears nothing a stranger can cause (`stored`: the sign-up's stored
- * Consent; `contactWithdrawn`: another form's contact is on the suppression list).
+ * What the mail needs to know of a write (emailsFor), with consent: an update is a Pending sign-up taking its
+ * latest values (its confirmation, within the limits, as for a new one); a withdrawn address hears nothing a
+ * stranger can cause (`stored`: the sign-up's stored Consent; `contactWithdrawn`: another form's contact is
+ * on the suppression list).
  */
 export function writeOutcome(
   submission: Submission,
@@ -76,27 +76,12 @@ export function writeOutcome(
     form: formOf(submission).name,
     email: submission.email,
     outcome: written === 'updated' ? 'created' : written,
-    // A held change carries the submission's cells, by Airtable field name.
     values: submission.cells,
-    // One key per submission: its emails keep it, so a retried send is the same email.
     key: `${submission.table}:${submission.email}:${submission.acceptedAt}`,
     ...forTheTeam(submission),
     ...(contactWithdrawn ? { contactWithdrawn } : {}),
   };
 }
-
-/**
- * A held change its contact confirmed (by the change email's button), as the mail sees it: the
- * team of a form that tells it hears, as of a new request (a quote's Status is back to 'New').
- */
-const confirmedChange = (form: string, email: string, values: LinkValues, at: Date): WriteOutcome => ({
-  form,
-  email,
-  outcome: 'confirmed-change',
-  values,
-  key: `confirmed-change:${at.toISOString()}`,
-  ...forTheTeam(submissionOf(form, email, values, at)),
-});
 
 /** 'Join again' pressed: a confirmation whose link confirms only the withdrawal stored at `withdrawnAt`. */
 export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): WriteOutcome => ({
@@ -120,8 +105,8 @@ interface Outgoing {
 }
 
 /**
- * The emails one write causes by its form's conduct (docs/consent.md's table); limits count per
- * inbox. A team notice goes to its team's address, from `teamEmails` by its address setting.
+ * The emails one write causes by its form's conduct (docs/consent.md's table); limits count per inbox. A
+ * team notice goes to its team's address, from `teamEmails` by its address setting.
  */
 export async function emailsFor(
   outcome: WriteOutcome,
@@ -149,8 +134,8 @@ export async function emailsFor(
     case 'confirmed-change':
       return toTeam('confirmed-change');
     case 'held':
-      // The team hears of it at once (a contact's own request is never lost behind a stranger's
-      // earlier one), and the address on record is asked to confirm it.
+      // The team hears of it at once (a contact's own request is never lost behind a stranger's earlier
+      // one), and the address on record is asked to confirm it.
       return [...(await toTeam('held')), ...(await toVisitor({ kind: 'change', values: outcome.values }))];
     case 'rejoin':
       return conduct.confirms ? toVisitor({ kind: 'confirm', withdrawnAt: outcome.withdrawnAt }) : [];
@@ -166,11 +151,11 @@ export async function emailsFor(
 }
 
 /**
- * Queues on MAIL_JOBS, one job each, the emails of one write that the recipients' limits allow
- * (ledger.ts; `limited`: how many they dropped; `held`: team notices past the team inbox's hourly
- * ceiling, team-inbox.ts, kept for the hour's digest), links signed by the current secret. Never
- * throws on a job that cannot be queued: it is kept as a dead letter (or logged lost), since the
- * write is done whatever its mail does and must not be retried for it (nor a record written twice).
+ * Queues on MAIL_JOBS, one job each, the emails of one write that the recipients' limits allow (ledger.ts;
+ * `limited`: how many they dropped; `held`: team notices past the team inbox's hourly ceiling, team-inbox.ts,
+ * kept for the hour's digest), links signed by the current secret. A job that cannot be queued is kept as a
+ * dead letter (or logged lost), never thrown: the write is done whatever its mail does and must not be
+ * retried for it (nor a record written twice).
  */
 export async function queueOutcomeMail(
   mail: QueueingMail,
@@ -210,11 +195,19 @@ export async function queueOutcomeMail(
   return counts;
 }
 
-/** The mail a pressed link causes (links/actions.ts); its emails' links lead to the site's origin. */
+/**
+ * The mail a pressed link causes (links/actions.ts), its links to the site's origin: a held change its contact
+ * confirmed (the change email's button) is told to the team of a form that tells it, as a new request is (a
+ * quote's Status is back to 'New'); 'Join again' gets a confirmation (rejoinRequest).
+ */
 export function linkPressMail(mail: QueueingMail, siteOrigin: string) {
   return {
-    tellTeam: async (form: string, email: string, values: LinkValues, at: Date) =>
-      void (await queueOutcomeMail(mail, confirmedChange(form, email, values, at), siteOrigin)),
+    tellTeam: async (form: string, email: string, values: LinkValues, at: Date) => {
+      const outcome = 'confirmed-change';
+      const about = forTheTeam(submissionOf(form, email, values, at));
+      const key = `${outcome}:${at.toISOString()}`;
+      await queueOutcomeMail(mail, { form, email, outcome, values, key, ...about }, siteOrigin);
+    },
     rejoinMail: (email: string, withdrawnAt: string, at: Date) =>
       queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
   };
