@@ -20,10 +20,7 @@ import {
 /** What the team is told of: a new request, one held for a contact on record, a confirmed change. */
 export type TeamNotice = 'new' | 'held' | 'confirmed-change';
 
-/**
- * A team notice as a digest lists it (team-inbox.ts): its own id (the notice's idempotency key),
- * what its subject names, who, when (ISO 8601).
- */
+/** A team notice as a digest lists it (team-inbox.ts): `id`, its idempotency key; `at`, ISO 8601. */
 export type HeldNotice = Readonly<{
   id: string;
   subject: string;
@@ -59,9 +56,7 @@ export async function signedUrl(
 ): Promise<string> {
   const expiresAt = linkExpiry(purpose, context.now);
   const token = await signLink({ purpose, form, email, expiresAt, values, withdrawnAt }, context.linkSecret);
-  const url = new URL(EMAIL_LINK_PATHS[purpose], context.siteUrl);
-  url.searchParams.set('token', token);
-  return url.toString();
+  return `${new URL(EMAIL_LINK_PATHS[purpose], context.siteUrl)}?token=${encodeURIComponent(token)}`;
 }
 
 /** An email's parts: paragraphs, and at most one button (a link styled as one). */
@@ -117,10 +112,7 @@ body{margin:0;padding:0;-webkit-text-size-adjust:100%}
 .email-wordmark{color:${DARK.text}!important}
 }`;
 
-/**
- * The product's name and mark at the top: text and a coloured box, so it reads with images off
- * and needs nothing from another server.
- */
+/** The name and mark at the top: text and a coloured box, so it reads with images off and loads nothing. */
 function wordmark(): string {
   const mark = `<td aria-hidden="true" style="width:40px;height:40px;border-radius:12px;background:${COLOURS.brand};color:${COLOURS.onBrand};font-family:${FONT};font-size:22px;font-weight:bold;line-height:40px;text-align:center">${escapeHtml(EMAIL_COPY.senderName.charAt(0))}</td>`;
   const name = `<td style="padding-left:12px;font-family:${FONT}"><div class="email-wordmark" style="font-size:24px;font-weight:bold;line-height:1.2;color:${COLOURS.brand}">${escapeHtml(EMAIL_COPY.senderName)}</div><div class="email-muted" style="font-size:14px;line-height:1.4;color:${COLOURS.muted}">${escapeHtml(EMAIL_COPY.tagline)}</div></td>`;
@@ -143,26 +135,21 @@ function htmlOf(subject: string, body: Body): string {
       // A long signed address breaks anywhere rather than run past a phone's edge.
       `<p style="margin:0 0 16px;font-size:14px;word-break:break-all;overflow-wrap:anywhere"><a class="email-link" href="${escapeHtml(body.action.url)}" style="${linkStyle};word-break:break-all">${escapeHtml(body.action.url)}</a></p>`,
     );
-  if (body.rows?.length) {
-    const rows = body.rows
-      .map(
-        ([label, value]) =>
-          `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="padding:4px 0;white-space:pre-wrap;overflow-wrap:anywhere">${escapeHtml(value)}</td></tr>`,
-      )
-      .join('');
-    parts.push(`<table role="presentation" style="margin:0 0 16px;font-size:15px">${rows}</table>`);
-  }
-  parts.push(`<p style="margin:0">${escapeHtml(EMAIL_COPY.signOff)}</p>`);
-  const footer = [escapeHtml(EMAIL_COPY.footer)];
-  if (body.unsubscribeUrl)
-    footer.push(
-      `<a class="email-link" href="${escapeHtml(body.unsubscribeUrl)}" style="${linkStyle}">${escapeHtml(EMAIL_COPY.unsubscribeLine.replace(/:$/, ''))}</a>`,
+  const row = ([label, value]: readonly [string, string]) =>
+    `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="padding:4px 0;white-space:pre-wrap;overflow-wrap:anywhere">${escapeHtml(value)}</td></tr>`;
+  if (body.rows?.length)
+    parts.push(
+      `<table role="presentation" style="margin:0 0 16px;font-size:15px">${body.rows.map(row).join('')}</table>`,
     );
+  parts.push(`<p style="margin:0">${escapeHtml(EMAIL_COPY.signOff)}</p>`);
+  const unsubscribe = body.unsubscribeUrl
+    ? ` <a class="email-link" href="${escapeHtml(body.unsubscribeUrl)}" style="${linkStyle}">${escapeHtml(EMAIL_COPY.unsubscribeLine.replace(/:$/, ''))}</a>`
+    : '';
   // The first paragraph as the inbox's preview line, hidden in the message itself.
   const preview = body.paragraphs[0]
     ? `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(body.paragraphs[0])}</div>`
     : '';
-  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(subject)}</title><style>${HEAD_STYLES}</style></head><body class="email-page" style="margin:0;padding:0;background:${COLOURS.page}">${preview}<table role="presentation" class="email-page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLOURS.page}"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px"><tr><td style="padding:0 4px 16px">${wordmark()}</td></tr><tr><td class="email-card" style="padding:28px 24px;border-radius:16px;background:${COLOURS.card};color:${COLOURS.text};font-family:${FONT};font-size:16px;line-height:1.5">${parts.join('')}</td></tr><tr><td class="email-muted" style="padding:16px 4px;color:${COLOURS.muted};font-family:${FONT};font-size:13px;line-height:1.5">${footer.join(' ')}</td></tr></table></td></tr></table></body></html>`;
+  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(subject)}</title><style>${HEAD_STYLES}</style></head><body class="email-page" style="margin:0;padding:0;background:${COLOURS.page}">${preview}<table role="presentation" class="email-page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLOURS.page}"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px"><tr><td style="padding:0 4px 16px">${wordmark()}</td></tr><tr><td class="email-card" style="padding:28px 24px;border-radius:16px;background:${COLOURS.card};color:${COLOURS.text};font-family:${FONT};font-size:16px;line-height:1.5">${parts.join('')}</td></tr><tr><td class="email-muted" style="padding:16px 4px;color:${COLOURS.muted};font-family:${FONT};font-size:13px;line-height:1.5">${escapeHtml(EMAIL_COPY.footer)}${unsubscribe}</td></tr></table></td></tr></table></body></html>`;
 }
 
 async function compose(

@@ -196,9 +196,9 @@ export async function queueOutcomeMail(
 }
 
 /**
- * The mail a pressed link causes (links/actions.ts), its links to the site's origin: a held change its contact
- * confirmed (the change email's button) is told to the team of a form that tells it, as a new request is (a
- * quote's Status is back to 'New'); 'Join again' gets a confirmation (rejoinRequest).
+ * The mail a pressed link causes (links/actions.ts), its links to the site's origin: a held change its
+ * contact confirmed (the change email's button) is told to the team of a form that tells it, as a new request
+ * is (a quote's Status is back to 'New'); 'Join again' gets a confirmation (rejoinRequest).
  */
 export function linkPressMail(mail: QueueingMail, siteOrigin: string) {
   return {
