@@ -1,8 +1,7 @@
 /**
- * The emails the site sends, built from their words (EMAIL_COPY, src/config/messages.ts) and the signed
- * links they carry. Every value is escaped in the HTML part; header values pass through message.ts's
- * readyToSend. Emails to a visitor echo none of what was typed (a stranger could otherwise send anyone
- * words of their choosing from the site's address); only the team's notification shows the fields, escaped.
+ * The emails the site sends: their words (EMAIL_COPY) and signed links. The HTML part escapes every value;
+ * header values pass message.ts's readyToSend. Emails to a visitor echo nothing typed (or a stranger could
+ * send anyone their words from the site's address); only the team's notification shows the fields.
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/page-templates.ts';
@@ -169,10 +168,9 @@ async function compose(
 }
 
 /**
- * Which email a visitor gets, its idempotency key's prefix: 'confirm', a new address's of a form that
- * confirms (with `withdrawnAt`, a withdrawn address's asking to join again: its link confirms only that
- * withdrawal); 'change', the address on record's when someone submits new `values` for it (nothing changes
- * until its owner presses); 'acknowledge', a new record's (conduct.acknowledgement), its button to `url`.
+ * Which email a visitor gets (its key's prefix): 'confirm', a new address's (with `withdrawnAt`, a withdrawn
+ * one's rejoining: its link confirms only that withdrawal); 'change', the stored address's when new `values`
+ * come for it (nothing changes until its owner presses); 'acknowledge', conduct.acknowledgement's.
  */
 export type VisitorMail =
   | { readonly kind: 'confirm' | 'change'; readonly values?: LinkValues; readonly withdrawnAt?: string }
@@ -193,9 +191,7 @@ export async function visitorEmail(
     mail.kind === 'acknowledge'
       ? [EMAIL_COPY[mail.copy], mail.url]
       : [
-          EMAIL_COPY[
-            mail.kind === 'change' ? 'change' : mail.withdrawnAt === undefined ? 'confirm' : 'rejoin'
-          ],
+          EMAIL_COPY[mail.withdrawnAt === undefined ? mail.kind : 'rejoin'],
           await signedUrl(context, mail.kind, form, email, mail.values, mail.withdrawnAt),
         ];
   const unsubscribeUrl = await signedUrl(context, 'unsubscribe', form, email);
@@ -204,10 +200,9 @@ export async function visitorEmail(
 }
 
 /**
- * The team's notification of a request (new, held for a contact on record, or changed and
- * confirmed by the contact), in its words: every field, escaped; its subject names `subject` (the
- * value of the form's conduct.tellsTeam.subjectField); replies go to the contact. An internal
- * message, so it carries no unsubscribe link (the team's address is on no list).
+ * The team's notification of a request (new, held for a contact on record, or changed and confirmed by the
+ * contact) in its words: every field, escaped; its subject names `subject` (conduct.tellsTeam.subjectField's
+ * value); replies go to the contact. Internal: no unsubscribe link (the team's address is on no list).
  */
 export async function teamNotification(
   context: MailContext,
@@ -239,13 +234,10 @@ export function teamDigest(
   key: string,
 ): Promise<MailMessage> {
   const copy = EMAIL_COPY[team.copy].digest;
-  const rows = notices.map(
-    (notice) =>
-      [
-        `${notice.at.slice(0, 16).replace('T', ' ')} UTC`,
-        `${storedText(notice.subject)}, ${storedText(notice.contact)} (${copy.kinds[notice.kind]})`,
-      ] as const,
-  );
+  const rows = notices.map((notice): [string, string] => [
+    `${notice.at.slice(0, 16).replace('T', ' ')} UTC`,
+    `${storedText(notice.subject)}, ${storedText(notice.contact)} (${copy.kinds[notice.kind]})`,
+  ]);
   const paragraphs = [copy.intro(perHour), ...(more > 0 ? [copy.more(more)] : [])];
   const subject = copy.subject(notices.length + more);
   return compose(context, team.email, subject, { paragraphs, rows }, key);
