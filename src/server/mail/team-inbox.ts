@@ -61,8 +61,7 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
       return { notices: [], more: 0 };
     }
   };
-  // A list keeps the expiry it was first given (its hour's end plus HELD_TTL_SECONDS), or a
-  // minute from now, the soonest KV takes.
+  // A list expires HELD_TTL_SECONDS after its hour's end, or a minute from now (the soonest KV takes).
   const write = (hour: number, held: { notices: HeldNotice[]; more: number }, now: Date) =>
     kv.put(heldKey(hour), JSON.stringify(held), {
       expiration: Math.max(
@@ -74,7 +73,6 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
   // Ended hours this store found with every notice listed, once settled by the real clock as well
   // (a trigger's time may run ahead of it): nothing can join them, so they are not read again.
   const done = new Set<number>();
-  /** Marks `hour` done if it has ended and settled by the real clock too. */
   const settled = (hour: number, now: Date) => {
     if (hour < hourOf(Math.min(now.getTime(), Date.now()) - DIGEST_SETTLE_MS)) done.add(hour);
   };
@@ -143,10 +141,9 @@ export async function admitNotice(ledger: MailLedger, held: TeamHeld, at: Date):
 }
 
 /**
- * Queues, for each team, a digest for every ended hour with held notices no digest has listed yet
- * (and its count past MAX_LISTED not yet told), to its address in its words, then marks each listed
- * notice sent. A digest that cannot be queued is kept as a dead letter; with nowhere to keep it,
- * its notices stay for the next run.
+ * For each team, queues a digest of every ended hour's held notices no digest has listed yet (and its count
+ * past MAX_LISTED not yet told), to its address in its words, then marks each listed notice sent. A digest
+ * that cannot be queued is kept as a dead letter; with nowhere to keep it, its notices stay for the next run.
  */
 export async function queueTeamDigests(
   mail: QueueingMail,
@@ -166,25 +163,23 @@ export async function queueTeamDigests(
       const toldKey = `${TOLD_PREFIX}${held.hour}${teamKey(team)}`;
       const told = Number(await ledger.kv.get(toldKey)) || 0;
       const more = Math.max(0, held.more - told);
-      if (notices.length + more === 0) {
-        store.done(held.hour, now);
-        continue;
+      if (notices.length + more > 0) {
+        const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
+        const message = await teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
+        const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt };
+        try {
+          await mail.enqueue(job);
+          queued += 1;
+        } catch (error) {
+          const reason = `could not be queued: ${errorMessage(error)}`;
+          const kept = mail.deadLetter ? 'as a dead letter' : 'for the next run';
+          log(`Mailer: the ${team} team's digest ${reason}; kept ${kept}`);
+          if (!mail.deadLetter) continue;
+          await mail.deadLetter(job, reason).catch(() => undefined);
+        }
+        await Promise.all(notices.map((notice) => ledger.markSent(listedMark(notice))));
+        if (more > 0) await ledger.kv.put(toldKey, String(held.more), { expirationTtl: HELD_TTL_SECONDS });
       }
-      const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
-      const message = await teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
-      const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt };
-      try {
-        await mail.enqueue(job);
-        queued += 1;
-      } catch (error) {
-        const reason = `could not be queued: ${errorMessage(error)}`;
-        const kept = mail.deadLetter ? 'as a dead letter' : 'for the next run';
-        log(`Mailer: the ${team} team's digest ${reason}; kept ${kept}`);
-        if (!mail.deadLetter) continue;
-        await mail.deadLetter(job, reason).catch(() => undefined);
-      }
-      await Promise.all(notices.map((notice) => ledger.markSent(listedMark(notice))));
-      if (more > 0) await ledger.kv.put(toldKey, String(held.more), { expirationTtl: HELD_TTL_SECONDS });
       store.done(held.hour, now);
     }
   }
