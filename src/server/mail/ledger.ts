@@ -8,10 +8,9 @@
 import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 
 /**
- * Mail providers that deliver many spellings to one inbox: each provider's domains as one, and
- * the characters its user names ignore. Gmail ignores dots (and googlemail.com is gmail.com);
- * Proton ignores dots, hyphens and underscores on all its domains; iCloud's three domains are
- * one account. Fastmail's subdomain addressing ('anything@ana.fastmail.com') is read below.
+ * Providers that deliver many spellings to one inbox: their domains as one, and what their user names ignore.
+ * Gmail ignores dots (googlemail.com is gmail.com); Proton dots, hyphens and underscores on all its domains;
+ * iCloud's three domains are one account. Fastmail's subdomains ('anything@ana.fastmail.com') are read below.
  */
 const ONE_INBOX: readonly { domains: readonly string[]; ignored: RegExp }[] = [
   { domains: ['gmail.com', 'googlemail.com'], ignored: /\./g },

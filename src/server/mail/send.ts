@@ -54,8 +54,7 @@ export async function sendMailJobs(
     report[outcome] += 1;
     if (outcome === 'retried') message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     else message.ack();
-    // The email went out: if the mark cannot be written, a redelivery may send it again, which
-    // beats retrying this one (that would send it again for sure).
+    // The email went out: should its mark fail, a redelivery may send it again, as a retry would for sure.
     if (outcome === 'sent')
       await options.ledger.markSent(job.message.idempotencyKey).catch((error: unknown) => {
         log(`Mailer: an email went out but could not be marked sent (${String(error)})`);
