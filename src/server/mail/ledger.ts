@@ -58,7 +58,6 @@ export function mayEmail(sentAt: readonly number[], now: number, limits: MailLim
   return recent.length < limits.perWindow && recent.every((at) => now - at >= limits.minGapMs);
 }
 
-/** The send times still inside the window at `now`. */
 function stillCounted(sentAt: readonly number[], now: number, limits: MailLimits): number[] {
   return sentAt.filter((at) => now - at < limits.windowMs);
 }

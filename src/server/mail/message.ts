@@ -15,7 +15,6 @@ export interface MailAddress {
   readonly name?: string;
 }
 
-/** One email as the site sends it. */
 export interface MailMessage {
   readonly from: MailAddress;
   /** One recipient: the site never sends one message to two people. */
