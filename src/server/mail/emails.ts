@@ -120,27 +120,19 @@ function wordmark(): string {
 
 /** A link styled as a button (a table cell, so Outlook on Windows paints its background too). */
 function button(label: string, url: string): string {
-  const href = escapeHtml(url);
-  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 16px"><tr><td style="border-radius:999px;background:${COLOURS.brand}"><a href="${href}" style="display:inline-block;padding:14px 28px;border-radius:999px;background:${COLOURS.brand};color:${COLOURS.onBrand};font-family:${FONT};font-size:17px;font-weight:bold;line-height:1.2;text-decoration:none">${escapeHtml(label)}</a></td></tr></table>`;
+  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 16px"><tr><td style="border-radius:999px;background:${COLOURS.brand}"><a href="${escapeHtml(url)}" style="display:inline-block;padding:14px 28px;border-radius:999px;background:${COLOURS.brand};color:${COLOURS.onBrand};font-family:${FONT};font-size:17px;font-weight:bold;line-height:1.2;text-decoration:none">${escapeHtml(label)}</a></td></tr></table>`;
 }
 
 function htmlOf(subject: string, body: Body): string {
   const linkStyle = `color:${COLOURS.brand};text-decoration:underline`;
   const parts = body.paragraphs.map((paragraph) => `<p style="margin:0 0 16px">${escapeHtml(paragraph)}</p>`);
-  if (body.action)
-    parts.push(
-      button(body.action.label, body.action.url),
-      `<p class="email-muted" style="margin:0 0 4px;font-size:14px;color:${COLOURS.muted}">${escapeHtml(EMAIL_COPY.fallbackLink)}</p>`,
-      // A long signed address breaks anywhere rather than run past a phone's edge.
-      `<p style="margin:0 0 16px;font-size:14px;word-break:break-all;overflow-wrap:anywhere"><a class="email-link" href="${escapeHtml(body.action.url)}" style="${linkStyle};word-break:break-all">${escapeHtml(body.action.url)}</a></p>`,
-    );
-  const row = ([label, value]: readonly [string, string]) =>
-    `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="padding:4px 0;white-space:pre-wrap;overflow-wrap:anywhere">${escapeHtml(value)}</td></tr>`;
-  if (body.rows?.length)
-    parts.push(
-      `<table role="presentation" style="margin:0 0 16px;font-size:15px">${body.rows.map(row).join('')}</table>`,
-    );
-  parts.push(`<p style="margin:0">${escapeHtml(EMAIL_COPY.signOff)}</p>`);
+  // A long signed address (the fallback under the button) breaks anywhere rather than run past a phone's edge.
+  const action = body.action
+    ? `${button(body.action.label, body.action.url)}<p class="email-muted" style="margin:0 0 4px;font-size:14px;color:${COLOURS.muted}">${escapeHtml(EMAIL_COPY.fallbackLink)}</p><p style="margin:0 0 16px;font-size:14px;word-break:break-all;overflow-wrap:anywhere"><a class="email-link" href="${escapeHtml(body.action.url)}" style="${linkStyle};word-break:break-all">${escapeHtml(body.action.url)}</a></p>`
+    : '';
+  const rows = body.rows?.length
+    ? `<table role="presentation" style="margin:0 0 16px;font-size:15px">${body.rows.map(([label, value]) => `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="padding:4px 0;white-space:pre-wrap;overflow-wrap:anywhere">${escapeHtml(value)}</td></tr>`).join('')}</table>`
+    : '';
   const unsubscribe = body.unsubscribeUrl
     ? ` <a class="email-link" href="${escapeHtml(body.unsubscribeUrl)}" style="${linkStyle}">${escapeHtml(EMAIL_COPY.unsubscribeLine.replace(/:$/, ''))}</a>`
     : '';
@@ -148,7 +140,7 @@ function htmlOf(subject: string, body: Body): string {
   const preview = body.paragraphs[0]
     ? `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(body.paragraphs[0])}</div>`
     : '';
-  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(subject)}</title><style>${HEAD_STYLES}</style></head><body class="email-page" style="margin:0;padding:0;background:${COLOURS.page}">${preview}<table role="presentation" class="email-page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLOURS.page}"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px"><tr><td style="padding:0 4px 16px">${wordmark()}</td></tr><tr><td class="email-card" style="padding:28px 24px;border-radius:16px;background:${COLOURS.card};color:${COLOURS.text};font-family:${FONT};font-size:16px;line-height:1.5">${parts.join('')}</td></tr><tr><td class="email-muted" style="padding:16px 4px;color:${COLOURS.muted};font-family:${FONT};font-size:13px;line-height:1.5">${escapeHtml(EMAIL_COPY.footer)}${unsubscribe}</td></tr></table></td></tr></table></body></html>`;
+  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(subject)}</title><style>${HEAD_STYLES}</style></head><body class="email-page" style="margin:0;padding:0;background:${COLOURS.page}">${preview}<table role="presentation" class="email-page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLOURS.page}"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px"><tr><td style="padding:0 4px 16px">${wordmark()}</td></tr><tr><td class="email-card" style="padding:28px 24px;border-radius:16px;background:${COLOURS.card};color:${COLOURS.text};font-family:${FONT};font-size:16px;line-height:1.5">${parts.join('')}${action}${rows}<p style="margin:0">${escapeHtml(EMAIL_COPY.signOff)}</p></td></tr><tr><td class="email-muted" style="padding:16px 4px;color:${COLOURS.muted};font-family:${FONT};font-size:13px;line-height:1.5">${escapeHtml(EMAIL_COPY.footer)}${unsubscribe}</td></tr></table></td></tr></table></body></html>`;
 }
 
 async function compose(
