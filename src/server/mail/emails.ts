@@ -169,8 +169,7 @@ export type VisitorMail =
   | { readonly kind: 'acknowledge'; readonly copy: AcknowledgementCopy; readonly url: string };
 
 /**
- * An email to a visitor: none of what was typed, the copy's intro and what to do if it was not them,
- * one button, and a one-click unsubscribe for its address (every email to a visitor carries one).
+ * Its copy's intro, what to do if not them, a button, and a one-click unsubscribe (all visitor emails have).
  */
 export async function visitorEmail(
   context: MailContext,
@@ -214,9 +213,8 @@ export async function teamNotification(
 }
 
 /**
- * The team's digest of notices the hourly ceiling (`perHour`) held back in one hour
- * (team-inbox.ts): one row each (when, subject, contact, what it was), and how many more did not
- * fit. `key` names the notices it lists, so a retried send is the same email.
+ * The digest of one hour's notices the ceiling (`perHour`; team-inbox.ts) held back: a row each (when,
+ * subject, contact, kind), how many more did not fit; `key` names those listed, so a retry is the same email.
  */
 export function teamDigest(
   context: Pick<MailContext, 'from'>,

@@ -1,9 +1,8 @@
 /**
- * No mail bombing: an inbox (inboxKey) gets at most one email per 10 minutes and 3 per 24 hours,
- * whoever submits it on whichever form. Send times in KV (MAIL_LEDGER), reserved as a write's mail is
- * planned: by the desk (one thread, so it reads its own writes) or a pressed link; in memory without
- * KV. Also the sent marks, the erasure marks (an email queued before its address was erased is not
- * sent) and the team inbox's held notices (team-inbox.ts).
+ * No mail bombing: an inbox (inboxKey) gets at most one email per 10 minutes and 3 per 24 hours, from
+ * whoever, on whichever form. Send times in KV (MAIL_LEDGER, else memory), reserved as a write's mail is
+ * planned: by the desk (one thread, so it reads its own writes) or a pressed link. Also the sent marks, the
+ * erasure marks (an email queued before its address's erasure is not sent) and the team inbox's held notices.
  */
 import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 
@@ -73,10 +72,7 @@ const SENT_PREFIX = 'mail-sent:';
 /** How long a sent mark is kept: far longer than a job's retries, and any replay of its dead letter. */
 const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
 const ERASED_PREFIX = 'mail-erased:';
-/**
- * How long an erasure is remembered: Cloudflare Queues' default retention, so nothing queued before
- * it (a submission, an email) is handed over later without its mark.
- */
+/** Cloudflare Queues' default retention: nothing queued before an erasure outlives its mark. */
 export const ERASURE_MEMORY_MS = 4 * 24 * 60 * 60_000;
 
 /** The key's SHA-256, so no address is a KV key of its own. */

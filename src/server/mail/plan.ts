@@ -61,10 +61,9 @@ function forTheTeam(submission: Submission) {
 }
 
 /**
- * What the mail needs to know of a write (emailsFor), with consent: an update is a Pending sign-up taking its
- * latest values (its confirmation, within the limits, as for a new one); a withdrawn address hears nothing a
- * stranger can cause (`stored`: the sign-up's stored Consent; `contactWithdrawn`: another form's contact is
- * on the suppression list).
+ * A write as the mail needs it (emailsFor), with consent: an update is a Pending sign-up's new values
+ * (confirmed, within the limits, like a new one); a withdrawn address hears nothing a stranger can cause
+ * (`stored`: its stored Consent; `contactWithdrawn`: another form's contact is on the suppression list).
  */
 export function writeOutcome(
   submission: Submission,
@@ -104,10 +103,7 @@ interface Outgoing {
   readonly teamNotice?: TeamHeld;
 }
 
-/**
- * The emails one write causes by its form's conduct (docs/consent.md's table); limits count per inbox. A
- * team notice goes to its team's address, from `teamEmails` by its address setting.
- */
+/** A write's emails by its form's conduct (docs/consent.md's table); a team's address is in `teamEmails`. */
 export async function emailsFor(
   outcome: WriteOutcome,
   context: MailContext,
@@ -134,8 +130,7 @@ export async function emailsFor(
     case 'confirmed-change':
       return toTeam('confirmed-change');
     case 'held':
-      // The team hears of it at once (a contact's own request is never lost behind a stranger's earlier
-      // one), and the address on record is asked to confirm it.
+      // The team hears at once (a contact's request is never lost behind a stranger's); the address confirms.
       return [...(await toTeam('held')), ...(await toVisitor({ kind: 'change', values: outcome.values }))];
     case 'rejoin':
       return conduct.confirms ? toVisitor({ kind: 'confirm', withdrawnAt: outcome.withdrawnAt }) : [];
@@ -196,9 +191,8 @@ export async function queueOutcomeMail(
 }
 
 /**
- * The mail a pressed link causes (links/actions.ts), its links to the site's origin: a held change its
- * contact confirmed (the change email's button) is told to the team of a form that tells it, as a new request
- * is (a quote's Status is back to 'New'); 'Join again' gets a confirmation (rejoinRequest).
+ * The mail a pressed link (links/actions.ts) causes: a confirmed held change is told to its form's team, as a
+ * new request is (a quote's Status is back to 'New'); 'Join again' gets a confirmation.
  */
 export function linkPressMail(mail: QueueingMail, siteOrigin: string) {
   return {

@@ -1,7 +1,6 @@
 /**
- * The Worker's mail setup, read from its environment once per instance: the settings, the ledger,
- * the mail queue and the dead letters, with the transport the entry chose (host.ts); or the
- * problem that keeps the Worker from storing and sending anything until it is fixed.
+ * The Worker's mail, from its environment once per instance: settings, ledger, mail queue, dead letters and
+ * the entry's transport (host.ts); or the problem that stops the Worker storing and sending until fixed.
  */
 import { errorMessage, type MailJob, type Mailer } from './message.ts';
 import { kvMailLedger, type MailLedger, type MailLedgerKv, memoryMailLedger } from './ledger.ts';
@@ -29,10 +28,9 @@ export function mailLedgerOf(env: Pick<WorkerMailEnv, 'MAIL_LEDGER'>): MailLedge
 }
 
 /**
- * The Worker's mail from its environment: `mail` when the entry found a transport (`mailer`:
- * host.ts; the `send_email` binding, or a local run's outbox) and the settings hold; `problem`
- * when something it needs is missing or wrong (the Worker then stores nothing rather than store
- * without consent); neither without a transport (no mail).
+ * The Worker's mail from its environment: `mail` with a transport (`mailer`: host.ts; the `send_email`
+ * binding, or a local run's outbox) and settings that hold; `problem` when something it needs is missing or
+ * wrong (the Worker then stores nothing rather than store without consent); neither without a transport.
  */
 export function workerMail(env: WorkerMailEnv, mailer: Mailer | undefined) {
   if (!mailer) return {};

@@ -1,12 +1,11 @@
 /**
  * Each team inbox's ceiling (docs/consent.md): at most TEAM_NOTICES_PER_HOUR notices an hour to a team
- * (a form's conduct.tellsTeam, known by its address setting), all contacts together, besides
- * TEAM_MAIL_LIMITS. A notice past it is held, never lost: its request is stored, and once its clock hour
- * has ended a digest lists it. Held notices wait in the mail ledger's KV, a list per team and hour that only
- * holds (and erasures) write; a digest is known by the notices it lists, not by its hour: each notice has its
- * own id and its own sent mark (the ledger's), written once a digest listing it is queued, so a trigger
- * early, late, twice or after hours missed sends each one in exactly one digest.
- * The next team notice and the hourly cron (TEAM_DIGEST_CRON) send digests: only then is this loaded.
+ * (conduct.tellsTeam's address setting), all contacts together, besides TEAM_MAIL_LIMITS. A notice past it is
+ * held, never lost (its request is stored): a digest lists it once its clock hour ends. Held notices wait in
+ * the mail ledger's KV, a list per team and hour only holds (and erasures) write. A digest is known by the
+ * notices it lists, not its hour: each notice has its own id and sent mark (the ledger's), written once a
+ * digest listing it is queued, so a trigger early, late, twice or after missed hours sends each in exactly
+ * one digest. Only the next team notice and the hourly cron send digests (TEAM_DIGEST_CRON) and load this.
  */
 import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { formTeams } from '#src/lib/forms/forms.ts';
