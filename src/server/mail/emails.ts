@@ -168,9 +168,7 @@ export type VisitorMail =
   | { readonly kind: 'confirm' | 'change'; readonly values?: LinkValues; readonly withdrawnAt?: string }
   | { readonly kind: 'acknowledge'; readonly copy: AcknowledgementCopy; readonly url: string };
 
-/**
- * Its copy's intro, what to do if not them, a button, and a one-click unsubscribe (all visitor emails have).
- */
+/** Intro, what to do if not them, a button, and a one-click unsubscribe (all visitor emails have one). */
 export async function visitorEmail(
   context: MailContext,
   form: string,

@@ -146,11 +146,10 @@ export async function emailsFor(
 }
 
 /**
- * Queues on MAIL_JOBS, one job each, the emails of one write that the recipients' limits allow (ledger.ts;
- * `limited`: how many they dropped; `held`: team notices past the team inbox's hourly ceiling, team-inbox.ts,
- * kept for the hour's digest), links signed by the current secret. A job that cannot be queued is kept as a
- * dead letter (or logged lost), never thrown: the write is done whatever its mail does and must not be
- * retried for it (nor a record written twice).
+ * Queues on MAIL_JOBS, a job each, one write's emails that limits allow (ledger.ts; `limited`: how many they
+ * dropped; `held`: team notices past its team's hourly ceiling, team-inbox.ts, kept for its digest). A job
+ * that cannot be queued is kept as a dead letter (or logged lost), never thrown: the write is done whatever
+ * its mail does, not to be retried for it (nor a record written twice).
  */
 export async function queueOutcomeMail(
   mail: QueueingMail,
