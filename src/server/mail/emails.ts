@@ -20,13 +20,7 @@ import {
 export type TeamNotice = 'new' | 'held' | 'confirmed-change';
 
 /** A team notice as a digest lists it (team-inbox.ts): `id`, its idempotency key; `at`, ISO 8601. */
-export type HeldNotice = Readonly<{
-  id: string;
-  subject: string;
-  contact: string;
-  at: string;
-  kind: TeamNotice;
-}>;
+export type HeldNotice = Readonly<Record<'id' | 'subject' | 'contact' | 'at', string> & { kind: TeamNotice }>;
 
 /** A team notice and its team (the address setting its form names), as the team's ceiling admits or holds it. */
 export type TeamHeld = Readonly<{ team: string; notice: HeldNotice }>;
