@@ -120,7 +120,7 @@ function button(label: string, url: string): string {
 function htmlOf(subject: string, body: Body): string {
   const linkStyle = `color:${COLOURS.brand};text-decoration:underline`;
   const parts = body.paragraphs.map((paragraph) => `<p style="margin:0 0 16px">${escapeHtml(paragraph)}</p>`);
-  // A long signed address (the fallback under the button) breaks anywhere rather than run past a phone's edge.
+  // A long signed address (the button's fallback) breaks anywhere rather than run past a phone's edge.
   const action = body.action
     ? `${button(body.action.label, body.action.url)}<p class="email-muted" style="margin:0 0 4px;font-size:14px;color:${COLOURS.muted}">${escapeHtml(EMAIL_COPY.fallbackLink)}</p><p style="margin:0 0 16px;font-size:14px;word-break:break-all;overflow-wrap:anywhere"><a class="email-link" href="${escapeHtml(body.action.url)}" style="${linkStyle};word-break:break-all">${escapeHtml(body.action.url)}</a></p>`
     : '';

@@ -81,10 +81,7 @@ export async function digest(key: string): Promise<string> {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/**
- * A ledger in Workers KV: one key per inbox, expiring a window after its last send. Its
- * reservations for one inbox run one at a time, so within an isolate they are atomic.
- */
+/** KV, a key per inbox expiring a window after its last send, reserved one at a time (atomic per isolate). */
 export function kvMailLedger(kv: MailLedgerKv) {
   const read = async (key: string): Promise<number[]> => {
     try {

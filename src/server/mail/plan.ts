@@ -26,10 +26,7 @@ export interface WriteOutcome {
   readonly form: string;
   /** The address on record (the one the email goes to). */
   readonly email: string;
-  /**
-   * 'held': the address was stored already, nothing written; 'confirmed-change': its contact has just
-   * confirmed a held change; 'rejoin': a withdrawn address asked to join again.
-   */
+  /** 'held': stored already, nothing written; 'confirmed-change': a held change its contact confirmed. */
   readonly outcome: 'created' | 'held' | 'confirmed-change' | 'rejoin';
   /** A rejoin's: the withdrawn record's Last Updated, which its confirmation link carries. */
   readonly withdrawnAt?: string;

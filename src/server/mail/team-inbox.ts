@@ -18,10 +18,7 @@ import type { QueueingMail } from './setup.ts';
 export const TEAM_NOTICES_PER_HOUR = 30;
 
 const HOUR_MS = 60 * 60 * 1000;
-/**
- * A team's part of its keys (`team`: its address setting). The first team keeps the keys of the days
- * of one team (none), so a deploy loses none of the notices then held, nor restarts its hour's count.
- */
+/** Key suffix, none for the first team (as in one-team days): a deploy keeps its held notices and count. */
 const teamKey = (team: string) => (team === formTeams()[0]?.addressSetting ? '' : `:${team}`);
 /** The ceiling as mail limits, counted in the ledger under `team-inbox` and its team's key. */
 const TEAM_HOURLY_LIMITS = { minGapMs: 0, perWindow: TEAM_NOTICES_PER_HOUR, windowMs: HOUR_MS };
