@@ -19,11 +19,10 @@ const ONE_INBOX: readonly { domains: readonly string[]; ignored: RegExp }[] = [
 const FASTMAIL_SUBDOMAIN = /^([^.]+)\.(fastmail\.(?:com|fm))$/;
 
 /**
- * The inbox a stored address (canonicalEmail's form) delivers to, for the per-email limits only: a '+tag' is
- * dropped (Gmail, Outlook, iCloud, Fastmail, Proton and most others deliver 'ana+x@' to 'ana@'), and each
- * provider of ONE_INBOX is one domain with its ignored characters gone. So 'A.na+1@googlemail.com' counts as
- * 'ana@gmail.com', 'a_n-a@pm.me' as 'ana@proton.me', 'ana@me.com' as 'ana@icloud.com' and
- * 'x@ana.fastmail.com' as 'ana@fastmail.com'. What is stored stays what was typed.
+ * The inbox a stored address (canonicalEmail's form) delivers to, for the per-email limits only: no '+tag'
+ * (Gmail, Outlook, iCloud, Fastmail, Proton and most others deliver 'ana+x@' to 'ana@'), and ONE_INBOX's
+ * providers one domain each, without the characters they ignore: 'A.na+1@googlemail.com' counts as
+ * 'ana@gmail.com', 'a_n-a@pm.me' as 'ana@proton.me', 'x@ana.fastmail.com' as 'ana@fastmail.com'.
  */
 export function inboxKey(email: string): string {
   const at = email.lastIndexOf('@');

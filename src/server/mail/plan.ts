@@ -143,10 +143,9 @@ export async function emailsFor(
 }
 
 /**
- * Queues on MAIL_JOBS, a job each, one write's emails that limits allow (ledger.ts; `limited`: how many they
- * dropped; `held`: team notices past its team's hourly ceiling, team-inbox.ts, kept for its digest). A job
- * that cannot be queued is kept as a dead letter (or logged lost), never thrown: the write is done whatever
- * its mail does, not to be retried for it (nor a record written twice).
+ * Queues on MAIL_JOBS a job per email of one write that limits allow (ledger.ts; `limited`: those dropped;
+ * `held`: team notices past the hourly ceiling, kept for the digest). One not queued is a dead letter (or
+ * logged lost), never thrown: the write is done (retried for its mail, a record could be written twice).
  */
 export async function queueOutcomeMail(
   mail: QueueingMail,

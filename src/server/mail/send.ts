@@ -24,8 +24,7 @@ export async function sendMailJobs(
   },
 ) {
   const log = options.log ?? ((line: string) => console.log(line));
-  // What the batch did, for the log; alreadySent: delivered again after their email went out;
-  // erased: queued before their address (the job's email) was erased, so never sent.
+  // For the log; alreadySent: redelivered after it went out; erased: queued before its erasure, so unsent.
   const report = { sent: 0, alreadySent: 0, erased: 0, retried: 0, deadLettered: 0 };
   const settle = async (job: MailJob, attempts: number): Promise<keyof typeof report> => {
     const [sent, erasedAt] = await Promise.all([

@@ -66,8 +66,7 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
       ),
     });
   const oneAtATime = keyedSerialiser();
-  // Ended hours this store found with every notice listed, once settled by the real clock as well
-  // (a trigger's time may run ahead of it): nothing can join them, so they are not read again.
+  // Hours found fully listed once settled by the real clock too (a trigger's may run ahead): not read again.
   const done = new Set<number>();
   const settled = (hour: number, now: Date) => {
     if (hour < hourOf(Math.min(now.getTime(), Date.now()) - DIGEST_SETTLE_MS)) done.add(hour);
@@ -91,8 +90,7 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
       const open = hours.filter((hour) => !done.has(hour));
       const lists = await Promise.all(open.map(async (hour) => ({ hour, ...(await read(hour)) })));
       const held = lists.filter((list) => list.notices.length + list.more > 0);
-      // An hour found empty is done too (only its own hour's notices join a list): each quote's
-      // notice plans the digests, and read the KEPT_HOURS' lists again each time (48 reads a quote).
+      // Empty hours are done too (only an hour's notices join its list): else each quote re-read 48 lists.
       for (const list of lists) if (!held.includes(list)) settled(list.hour, now);
       return held;
     },
