@@ -66,8 +66,7 @@ function textOf(body: Body): string {
   const lines: string[] = [EMAIL_COPY.senderName, EMAIL_COPY.tagline, '', ''];
   for (const paragraph of body.paragraphs) lines.push(paragraph, '');
   if (body.action) lines.push(`${body.action.label}:`, body.action.url, '');
-  // A value's own line breaks (typed, or pasted as U+2028 and the like) continue it, indented: a
-  // stranger's text never starts a line of its own that reads as another row ('Email: …').
+  // A value's line breaks (U+2028 and kin too) continue it, indented: none starts a fake row ('Email: …').
   for (const [label, value] of body.rows ?? [])
     lines.push(`${label}: ${value.split(/\r\n|[\r\n\v\f\u0085\u2028\u2029]/).join('\n    ')}`);
   if (body.rows?.length) lines.push('');

@@ -18,8 +18,7 @@ export interface WorkerMailEnv extends WorkerSettingsEnv {
 /** How long submissions and mail jobs wait while the mail settings are wrong (then they retry). */
 export const MAIL_PROBLEM_RETRY_SECONDS = 300;
 
-// Per isolate when MAIL_LEDGER is not bound (wrangler.jsonc binds it): the writer (the desk) and
-// the mail queue's consumer may run in different isolates, so only the KV is shared by both.
+// Per isolate without MAIL_LEDGER (wrangler.jsonc binds it): the desk and mail consumer may not share one.
 let isolateLedger: MailLedger | undefined;
 
 /** The mail ledger: in MAIL_LEDGER's KV, else this isolate's memory. */
