@@ -256,12 +256,9 @@ describe('email links', () => {
 
   it('the rejoin confirmation: its own words, to the address, and a confirm link signed for that withdrawal', async () => {
     const withdrawnAt = '2026-02-09T10:00:00.000Z';
-    const [email, ...more] = await emailsFor(
-      rejoinRequest('P@example.com', withdrawnAt, SENT),
-      context,
-      { SCHOOLS_TEAM_EMAIL: 'schools@podling.app' },
-      inboxKey,
-    );
+    const [email, ...more] = await emailsFor(rejoinRequest('P@example.com', withdrawnAt, SENT), context, {
+      SCHOOLS_TEAM_EMAIL: 'schools@podling.app',
+    });
     expect(more).toEqual([]);
     expect(email).toMatchObject({
       limitedInbox: inboxKey('P@example.com'),

@@ -1,11 +1,5 @@
 import { EMAIL_COPY } from '#src/config/messages.ts';
-import {
-  acknowledgement,
-  changeEmail,
-  confirmationEmail,
-  type MailContext,
-  teamNotification,
-} from '#src/server/mail/emails.ts';
+import { type MailContext, teamNotification, visitorEmail } from '#src/server/mail/emails.ts';
 import { readyToSend } from '#src/server/mail/message.ts';
 import { checkLink, EMAIL_LINK_PATHS } from '#src/server/links/tokens.ts';
 
@@ -28,7 +22,9 @@ function tokenAt(text: string, path: string): string {
 
 describe('the site’s emails', () => {
   it('the confirmation carries a confirm link and a one-click unsubscribe, both signed and on the site’s origin', async () => {
-    const message = await confirmationEmail(context, 'waitlist', 'parent@example.co.uk', 'sub-1');
+    const message = await visitorEmail(context, 'waitlist', 'parent@example.co.uk', 'sub-1', {
+      kind: 'confirm',
+    });
     expect(message.to).toBe('parent@example.co.uk');
     expect(message.subject).toBe(EMAIL_COPY.confirm.subject);
     expect(message.idempotencyKey).toBe('confirm:sub-1');
@@ -51,7 +47,9 @@ describe('the site’s emails', () => {
   });
 
   it('looks like the product in any client: the name and mark as text at the top, a fallback link that wraps, dark mode, and a plain-text part with the same words', async () => {
-    const message = await confirmationEmail(context, 'waitlist', 'parent@example.co.uk', 'sub-1');
+    const message = await visitorEmail(context, 'waitlist', 'parent@example.co.uk', 'sub-1', {
+      kind: 'confirm',
+    });
     // The name and mark need no image from another server: readable with images off.
     expect(message.html).not.toMatch(/<img\b/i);
     expect(message.html).not.toMatch(/url\(/i);
@@ -83,7 +81,10 @@ describe('the site’s emails', () => {
 
   it('a held change carries the new values inside its signed link, and echoes none of them', async () => {
     const values = { name: 'Mallory <a href="https://evil.example">click</a>', school: 'Any' };
-    const message = await changeEmail(context, 'quote', 'head@school.sch.uk', values, 'sub-2');
+    const message = await visitorEmail(context, 'quote', 'head@school.sch.uk', 'sub-2', {
+      kind: 'change',
+      values,
+    });
     expect(message.text).not.toContain('Mallory');
     expect(message.html).not.toContain('Mallory');
     const change = await checkLink(tokenAt(message.text, EMAIL_LINK_PATHS.change), 'change', [SECRET], NOW);
@@ -94,13 +95,11 @@ describe('the site’s emails', () => {
   });
 
   it('the quote acknowledgement links the booking page and echoes none of the free text', async () => {
-    const message = await acknowledgement(
-      context,
-      { copy: 'quoteAcknowledgement', url: 'https://calendly.com/podling/15min' },
-      'quote',
-      'head@school.sch.uk',
-      'sub-3',
-    );
+    const message = await visitorEmail(context, 'quote', 'head@school.sch.uk', 'sub-3', {
+      kind: 'acknowledge',
+      copy: 'quoteAcknowledgement',
+      url: 'https://calendly.com/podling/15min',
+    });
     expect(message.text).toContain('https://calendly.com/podling/15min');
     expect(message.subject).toBe(EMAIL_COPY.quoteAcknowledgement.subject);
     expect(message.headers['List-Unsubscribe']).toMatch(

@@ -15,7 +15,6 @@ const context: MailContext = {
 const TEAM = 'schools@podling.app';
 /** Each team's address by its setting: the schools team's, and the test's own form's team. */
 const TEAMS = { SCHOOLS_TEAM_EMAIL: TEAM, PARTNERS_TEAM_EMAIL: 'partners@podling.app' };
-const inboxOf = (email: string) => email.toLowerCase();
 
 const outcome = (patch: Partial<WriteOutcome>): WriteOutcome => ({
   form: 'waitlist',
@@ -38,7 +37,7 @@ const quoteOutcome = (patch: Partial<WriteOutcome>): WriteOutcome =>
 
 describe('the emails a write causes', () => {
   it('a new waitlist address: the confirmation only', async () => {
-    const emails = await emailsFor(outcome({}), context, TEAMS, inboxOf);
+    const emails = await emailsFor(outcome({}), context, TEAMS);
     expect(emails.map(({ message }) => [message.to, message.subject])).toEqual([
       ['parent@example.com', EMAIL_COPY.confirm.subject],
     ]);
@@ -46,12 +45,12 @@ describe('the emails a write causes', () => {
   });
 
   it('a sign-up for an address already stored: one change email to the address on record, nothing else', async () => {
-    const emails = await emailsFor(outcome({ outcome: 'held' }), context, TEAMS, inboxOf);
+    const emails = await emailsFor(outcome({ outcome: 'held' }), context, TEAMS);
     expect(emails.map(({ message }) => message.subject)).toEqual([EMAIL_COPY.change.subject]);
   });
 
   it('a quote for a contact on record: the team hears of it at once (counted per contact), and the contact is asked to confirm', async () => {
-    const emails = await emailsFor(quoteOutcome({ outcome: 'held' }), context, TEAMS, inboxOf);
+    const emails = await emailsFor(quoteOutcome({ outcome: 'held' }), context, TEAMS);
     expect(
       emails.map(({ message, limitedInbox, limitedContact }) => [
         message.to,
@@ -71,20 +70,19 @@ describe('the emails a write causes', () => {
   });
 
   it('an address that withdrew hears nothing a stranger can cause; the team still hears of its quote', async () => {
-    expect(await emailsFor(outcome({ contactWithdrawn: true }), context, TEAMS, inboxOf)).toEqual([]);
+    expect(await emailsFor(outcome({ contactWithdrawn: true }), context, TEAMS)).toEqual([]);
     for (const written of ['created', 'held'] as const) {
       const emails = await emailsFor(
         quoteOutcome({ outcome: written, contactWithdrawn: true }),
         context,
         TEAMS,
-        inboxOf,
       );
       expect(emails.map(({ message }) => message.to)).toEqual(['schools@podling.app']);
     }
   });
 
   it('a new quote: the team’s notification (not limited, replies to the contact) and the contact’s acknowledgement', async () => {
-    const emails = await emailsFor(quoteOutcome({}), context, TEAMS, inboxOf);
+    const emails = await emailsFor(quoteOutcome({}), context, TEAMS);
     expect(emails.map(({ message, limitedInbox }) => [message.to, limitedInbox, message.replyTo])).toEqual([
       ['schools@podling.app', undefined, 'head@school.sch.uk'],
       ['head@school.sch.uk', 'head@school.sch.uk', undefined],
@@ -92,7 +90,7 @@ describe('the emails a write causes', () => {
   });
 
   it('a quote change its contact confirmed: the team only, told it is an update (the contact has just seen the page)', async () => {
-    const emails = await emailsFor(quoteOutcome({ outcome: 'confirmed-change' }), context, TEAMS, inboxOf);
+    const emails = await emailsFor(quoteOutcome({ outcome: 'confirmed-change' }), context, TEAMS);
     expect(
       emails.map(({ message, limitedInbox }) => [message.to, limitedInbox, message.replyTo, message.subject]),
     ).toEqual([
@@ -104,7 +102,7 @@ describe('the emails a write causes', () => {
       ],
     ]);
     // A waitlist change its owner confirmed tells nobody.
-    expect(await emailsFor(outcome({ outcome: 'confirmed-change' }), context, TEAMS, inboxOf)).toEqual([]);
+    expect(await emailsFor(outcome({ outcome: 'confirmed-change' }), context, TEAMS)).toEqual([]);
   });
 });
 
@@ -146,16 +144,16 @@ describe('the emails follow the contract’s conduct, whatever the form’s name
   });
   const visitor = { email: 'ana@example.org', values: { email: 'ana@example.org' }, key: 'k' };
   const sent = async (written: Partial<WriteOutcome> & Pick<WriteOutcome, 'form'>) =>
-    (await emailsFor({ ...visitor, outcome: 'created', ...written }, context, TEAMS, inboxOf)).map(
-      ({ message }) => [message.to, message.subject],
-    );
+    (await emailsFor({ ...visitor, outcome: 'created', ...written }, context, TEAMS)).map(({ message }) => [
+      message.to,
+      message.subject,
+    ]);
 
   it('only an acknowledgement: its copy and its button on a new record; a held one gets the change email', async () => {
     const [email, ...more] = await emailsFor(
       { ...visitor, form: acknowledged.name, outcome: 'created' },
       context,
       TEAMS,
-      inboxOf,
     );
     expect(more).toEqual([]);
     expect(email?.message.subject).toBe(EMAIL_COPY.quoteAcknowledgement.subject);

@@ -1,8 +1,7 @@
 /**
- * The emails the site sends, built from their words (EMAIL_COPY, src/config/messages.ts) and the signed
- * links they carry. Every value is escaped in the HTML part; header values pass through message.ts's
- * readyToSend. Emails to a visitor echo none of what was typed (a stranger could otherwise send anyone
- * words of their choosing from the site's address); only the team's notification shows the fields, escaped.
+ * The emails the site sends: their words (EMAIL_COPY) and signed links. The HTML part escapes every value;
+ * header values pass message.ts's readyToSend. Emails to a visitor echo nothing typed (or a stranger could
+ * send anyone their words from the site's address); only the team's notification shows the fields.
  */
 import { EMAIL_COPY } from '#src/config/messages.ts';
 import { escapeHtml } from '#src/lib/page-templates.ts';
@@ -20,17 +19,8 @@ import {
 /** What the team is told of: a new request, one held for a contact on record, a confirmed change. */
 export type TeamNotice = 'new' | 'held' | 'confirmed-change';
 
-/**
- * A team notice as a digest lists it (team-inbox.ts): its own id (the notice's idempotency key),
- * what its subject names, who, when (ISO 8601).
- */
-export type HeldNotice = Readonly<{
-  id: string;
-  subject: string;
-  contact: string;
-  at: string;
-  kind: TeamNotice;
-}>;
+/** A team notice as a digest lists it (team-inbox.ts): `id`, its idempotency key; `at`, ISO 8601. */
+export type HeldNotice = Readonly<Record<'id' | 'subject' | 'contact' | 'at', string> & { kind: TeamNotice }>;
 
 /** A team notice and its team (the address setting its form names), as the team's ceiling admits or holds it. */
 export type TeamHeld = Readonly<{ team: string; notice: HeldNotice }>;
@@ -59,9 +49,7 @@ export async function signedUrl(
 ): Promise<string> {
   const expiresAt = linkExpiry(purpose, context.now);
   const token = await signLink({ purpose, form, email, expiresAt, values, withdrawnAt }, context.linkSecret);
-  const url = new URL(EMAIL_LINK_PATHS[purpose], context.siteUrl);
-  url.searchParams.set('token', token);
-  return url.toString();
+  return `${new URL(EMAIL_LINK_PATHS[purpose], context.siteUrl)}?token=${encodeURIComponent(token)}`;
 }
 
 /** An email's parts: paragraphs, and at most one button (a link styled as one). */
@@ -78,8 +66,7 @@ function textOf(body: Body): string {
   const lines: string[] = [EMAIL_COPY.senderName, EMAIL_COPY.tagline, '', ''];
   for (const paragraph of body.paragraphs) lines.push(paragraph, '');
   if (body.action) lines.push(`${body.action.label}:`, body.action.url, '');
-  // A value's own line breaks (typed, or pasted as U+2028 and the like) continue it, indented: a
-  // stranger's text never starts a line of its own that reads as another row ('Email: …').
+  // A value's line breaks (U+2028 and kin too) continue it, indented: none starts a fake row ('Email: …').
   for (const [label, value] of body.rows ?? [])
     lines.push(`${label}: ${value.split(/\r\n|[\r\n\v\f\u0085\u2028\u2029]/).join('\n    ')}`);
   if (body.rows?.length) lines.push('');
@@ -117,10 +104,7 @@ body{margin:0;padding:0;-webkit-text-size-adjust:100%}
 .email-wordmark{color:${DARK.text}!important}
 }`;
 
-/**
- * The product's name and mark at the top: text and a coloured box, so it reads with images off
- * and needs nothing from another server.
- */
+/** The name and mark at the top: text and a coloured box, so it reads with images off and loads nothing. */
 function wordmark(): string {
   const mark = `<td aria-hidden="true" style="width:40px;height:40px;border-radius:12px;background:${COLOURS.brand};color:${COLOURS.onBrand};font-family:${FONT};font-size:22px;font-weight:bold;line-height:40px;text-align:center">${escapeHtml(EMAIL_COPY.senderName.charAt(0))}</td>`;
   const name = `<td style="padding-left:12px;font-family:${FONT}"><div class="email-wordmark" style="font-size:24px;font-weight:bold;line-height:1.2;color:${COLOURS.brand}">${escapeHtml(EMAIL_COPY.senderName)}</div><div class="email-muted" style="font-size:14px;line-height:1.4;color:${COLOURS.muted}">${escapeHtml(EMAIL_COPY.tagline)}</div></td>`;
@@ -129,40 +113,27 @@ function wordmark(): string {
 
 /** A link styled as a button (a table cell, so Outlook on Windows paints its background too). */
 function button(label: string, url: string): string {
-  const href = escapeHtml(url);
-  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 16px"><tr><td style="border-radius:999px;background:${COLOURS.brand}"><a href="${href}" style="display:inline-block;padding:14px 28px;border-radius:999px;background:${COLOURS.brand};color:${COLOURS.onBrand};font-family:${FONT};font-size:17px;font-weight:bold;line-height:1.2;text-decoration:none">${escapeHtml(label)}</a></td></tr></table>`;
+  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 16px"><tr><td style="border-radius:999px;background:${COLOURS.brand}"><a href="${escapeHtml(url)}" style="display:inline-block;padding:14px 28px;border-radius:999px;background:${COLOURS.brand};color:${COLOURS.onBrand};font-family:${FONT};font-size:17px;font-weight:bold;line-height:1.2;text-decoration:none">${escapeHtml(label)}</a></td></tr></table>`;
 }
 
 function htmlOf(subject: string, body: Body): string {
   const linkStyle = `color:${COLOURS.brand};text-decoration:underline`;
   const parts = body.paragraphs.map((paragraph) => `<p style="margin:0 0 16px">${escapeHtml(paragraph)}</p>`);
-  if (body.action)
-    parts.push(
-      button(body.action.label, body.action.url),
-      `<p class="email-muted" style="margin:0 0 4px;font-size:14px;color:${COLOURS.muted}">${escapeHtml(EMAIL_COPY.fallbackLink)}</p>`,
-      // A long signed address breaks anywhere rather than run past a phone's edge.
-      `<p style="margin:0 0 16px;font-size:14px;word-break:break-all;overflow-wrap:anywhere"><a class="email-link" href="${escapeHtml(body.action.url)}" style="${linkStyle};word-break:break-all">${escapeHtml(body.action.url)}</a></p>`,
-    );
-  if (body.rows?.length) {
-    const rows = body.rows
-      .map(
-        ([label, value]) =>
-          `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="padding:4px 0;white-space:pre-wrap;overflow-wrap:anywhere">${escapeHtml(value)}</td></tr>`,
-      )
-      .join('');
-    parts.push(`<table role="presentation" style="margin:0 0 16px;font-size:15px">${rows}</table>`);
-  }
-  parts.push(`<p style="margin:0">${escapeHtml(EMAIL_COPY.signOff)}</p>`);
-  const footer = [escapeHtml(EMAIL_COPY.footer)];
-  if (body.unsubscribeUrl)
-    footer.push(
-      `<a class="email-link" href="${escapeHtml(body.unsubscribeUrl)}" style="${linkStyle}">${escapeHtml(EMAIL_COPY.unsubscribeLine.replace(/:$/, ''))}</a>`,
-    );
+  // A long signed address (the button's fallback) breaks anywhere rather than run past a phone's edge.
+  const action = body.action
+    ? `${button(body.action.label, body.action.url)}<p class="email-muted" style="margin:0 0 4px;font-size:14px;color:${COLOURS.muted}">${escapeHtml(EMAIL_COPY.fallbackLink)}</p><p style="margin:0 0 16px;font-size:14px;word-break:break-all;overflow-wrap:anywhere"><a class="email-link" href="${escapeHtml(body.action.url)}" style="${linkStyle};word-break:break-all">${escapeHtml(body.action.url)}</a></p>`
+    : '';
+  const rows = body.rows?.length
+    ? `<table role="presentation" style="margin:0 0 16px;font-size:15px">${body.rows.map(([label, value]) => `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="padding:4px 0;white-space:pre-wrap;overflow-wrap:anywhere">${escapeHtml(value)}</td></tr>`).join('')}</table>`
+    : '';
+  const unsubscribe = body.unsubscribeUrl
+    ? ` <a class="email-link" href="${escapeHtml(body.unsubscribeUrl)}" style="${linkStyle}">${escapeHtml(EMAIL_COPY.unsubscribeLine.replace(/:$/, ''))}</a>`
+    : '';
   // The first paragraph as the inbox's preview line, hidden in the message itself.
   const preview = body.paragraphs[0]
     ? `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(body.paragraphs[0])}</div>`
     : '';
-  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(subject)}</title><style>${HEAD_STYLES}</style></head><body class="email-page" style="margin:0;padding:0;background:${COLOURS.page}">${preview}<table role="presentation" class="email-page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLOURS.page}"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px"><tr><td style="padding:0 4px 16px">${wordmark()}</td></tr><tr><td class="email-card" style="padding:28px 24px;border-radius:16px;background:${COLOURS.card};color:${COLOURS.text};font-family:${FONT};font-size:16px;line-height:1.5">${parts.join('')}</td></tr><tr><td class="email-muted" style="padding:16px 4px;color:${COLOURS.muted};font-family:${FONT};font-size:13px;line-height:1.5">${footer.join(' ')}</td></tr></table></td></tr></table></body></html>`;
+  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(subject)}</title><style>${HEAD_STYLES}</style></head><body class="email-page" style="margin:0;padding:0;background:${COLOURS.page}">${preview}<table role="presentation" class="email-page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLOURS.page}"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px"><tr><td style="padding:0 4px 16px">${wordmark()}</td></tr><tr><td class="email-card" style="padding:28px 24px;border-radius:16px;background:${COLOURS.card};color:${COLOURS.text};font-family:${FONT};font-size:16px;line-height:1.5">${parts.join('')}${action}${rows}<p style="margin:0">${escapeHtml(EMAIL_COPY.signOff)}</p></td></tr><tr><td class="email-muted" style="padding:16px 4px;color:${COLOURS.muted};font-family:${FONT};font-size:13px;line-height:1.5">${escapeHtml(EMAIL_COPY.footer)}${unsubscribe}</td></tr></table></td></tr></table></body></html>`;
 }
 
 async function compose(
@@ -182,66 +153,38 @@ async function compose(
 }
 
 /**
- * An email to a visitor: the copy's intro and what to do if it was not them, one button to `url`,
- * and a one-click unsubscribe for its address (every email to a visitor carries one).
+ * Which email a visitor gets (its key's prefix): 'confirm', a new address's (with `withdrawnAt`, a withdrawn
+ * one's rejoining: its link confirms only that withdrawal); 'change', the stored address's when new `values`
+ * come for it (nothing changes until its owner presses); 'acknowledge', conduct.acknowledgement's.
  */
-async function visitorEmail(
+export type VisitorMail =
+  | { readonly kind: 'confirm' | 'change'; readonly values?: LinkValues; readonly withdrawnAt?: string }
+  | { readonly kind: 'acknowledge'; readonly copy: AcknowledgementCopy; readonly url: string };
+
+/** Intro, what to do if not them, a button, and a one-click unsubscribe (all visitor emails have one). */
+export async function visitorEmail(
   context: MailContext,
-  copy: Readonly<Record<'subject' | 'intro' | 'ignore' | 'action', string>>,
   form: string,
   email: string,
-  url: string,
-  idempotencyKey: string,
+  key: string,
+  mail: VisitorMail,
 ): Promise<MailMessage> {
+  const [copy, url] =
+    mail.kind === 'acknowledge'
+      ? [EMAIL_COPY[mail.copy], mail.url]
+      : [
+          EMAIL_COPY[mail.withdrawnAt === undefined ? mail.kind : 'rejoin'],
+          await signedUrl(context, mail.kind, form, email, mail.values, mail.withdrawnAt),
+        ];
   const unsubscribeUrl = await signedUrl(context, 'unsubscribe', form, email);
   const body = { paragraphs: [copy.intro, copy.ignore], action: { label: copy.action, url }, unsubscribeUrl };
-  return compose(context, email, copy.subject, body, idempotencyKey);
+  return compose(context, email, copy.subject, body, `${mail.kind}:${key}`);
 }
 
 /**
- * The one confirmation email a new address of a form that confirms gets; with `withdrawnAt`, the one a
- * withdrawn address gets when its owner asks to join again (its link confirms only that withdrawal).
- */
-export async function confirmationEmail(
-  context: MailContext,
-  form: string,
-  email: string,
-  key: string,
-  withdrawnAt?: string,
-) {
-  const copy = withdrawnAt === undefined ? EMAIL_COPY.confirm : EMAIL_COPY.rejoin;
-  const url = await signedUrl(context, 'confirm', form, email, undefined, withdrawnAt);
-  return visitorEmail(context, copy, form, email, url, `confirm:${key}`);
-}
-
-/** The email to the address on record when someone submits new values for it: nothing changes until its owner presses. */
-export async function changeEmail(
-  context: MailContext,
-  form: string,
-  email: string,
-  values: LinkValues,
-  key: string,
-) {
-  const url = await signedUrl(context, 'change', form, email, values);
-  return visitorEmail(context, EMAIL_COPY.change, form, email, url, `change:${key}`);
-}
-
-/** A new record's acknowledgement (conduct.acknowledgement): none of what was typed, one button to `url`. */
-export function acknowledgement(
-  context: MailContext,
-  { copy, url }: { readonly copy: AcknowledgementCopy; readonly url: string },
-  form: string,
-  email: string,
-  key: string,
-) {
-  return visitorEmail(context, EMAIL_COPY[copy], form, email, url, `acknowledge:${key}`);
-}
-
-/**
- * The team's notification of a request (new, held for a contact on record, or changed and
- * confirmed by the contact), in its words: every field, escaped; its subject names `subject` (the
- * value of the form's conduct.tellsTeam.subjectField); replies go to the contact. An internal
- * message, so it carries no unsubscribe link (the team's address is on no list).
+ * The team's notification of a request (new, held for a contact on record, or changed and confirmed by the
+ * contact) in its words: every field, escaped; its subject names `subject` (conduct.tellsTeam.subjectField's
+ * value); replies go to the contact. Internal: no unsubscribe link (the team's address is on no list).
  */
 export async function teamNotification(
   context: MailContext,
@@ -261,9 +204,8 @@ export async function teamNotification(
 }
 
 /**
- * The team's digest of notices the hourly ceiling (`perHour`) held back in one hour
- * (team-inbox.ts): one row each (when, subject, contact, what it was), and how many more did not
- * fit. `key` names the notices it lists, so a retried send is the same email.
+ * The digest of one hour's notices the ceiling (`perHour`; team-inbox.ts) held back: a row each (when,
+ * subject, contact, kind), how many more did not fit; `key` names those listed, so a retry is the same email.
  */
 export function teamDigest(
   context: Pick<MailContext, 'from'>,
@@ -273,13 +215,10 @@ export function teamDigest(
   key: string,
 ): Promise<MailMessage> {
   const copy = EMAIL_COPY[team.copy].digest;
-  const rows = notices.map(
-    (notice) =>
-      [
-        `${notice.at.slice(0, 16).replace('T', ' ')} UTC`,
-        `${storedText(notice.subject)}, ${storedText(notice.contact)} (${copy.kinds[notice.kind]})`,
-      ] as const,
-  );
+  const rows = notices.map((notice): [string, string] => [
+    `${notice.at.slice(0, 16).replace('T', ' ')} UTC`,
+    `${storedText(notice.subject)}, ${storedText(notice.contact)} (${copy.kinds[notice.kind]})`,
+  ]);
   const paragraphs = [copy.intro(perHour), ...(more > 0 ? [copy.more(more)] : [])];
   const subject = copy.subject(notices.length + more);
   return compose(context, team.email, subject, { paragraphs, rows }, key);

@@ -1,17 +1,15 @@
 /**
- * No mail bombing: an inbox (inboxKey) gets at most one email per 10 minutes and 3 per 24 hours,
- * whoever submits it on whichever form. Send times in KV (MAIL_LEDGER), reserved as a write's mail is
- * planned: by the desk (one thread, so it reads its own writes) or a pressed link; in memory without
- * KV. Also the sent marks, the erasure marks (an email queued before its address was erased is not
- * sent) and the team inbox's held notices (team-inbox.ts).
+ * No mail bombing: an inbox (inboxKey) gets at most one email per 10 minutes and 3 per 24 hours, from
+ * whoever, on whichever form. Send times in KV (MAIL_LEDGER, else memory), reserved as a write's mail is
+ * planned: by the desk (one thread, so it reads its own writes) or a pressed link. Also the sent marks, the
+ * erasure marks (an email queued before its address's erasure is not sent) and the team inbox's held notices.
  */
 import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 
 /**
- * Mail providers that deliver many spellings to one inbox: each provider's domains as one, and
- * the characters its user names ignore. Gmail ignores dots (and googlemail.com is gmail.com);
- * Proton ignores dots, hyphens and underscores on all its domains; iCloud's three domains are
- * one account. Fastmail's subdomain addressing ('anything@ana.fastmail.com') is read below.
+ * Providers that deliver many spellings to one inbox: their domains as one, and what their user names ignore.
+ * Gmail ignores dots (googlemail.com is gmail.com); Proton dots, hyphens and underscores on all its domains;
+ * iCloud's three domains are one account. Fastmail's subdomains ('anything@ana.fastmail.com') are read below.
  */
 const ONE_INBOX: readonly { domains: readonly string[]; ignored: RegExp }[] = [
   { domains: ['gmail.com', 'googlemail.com'], ignored: /\./g },
@@ -21,11 +19,10 @@ const ONE_INBOX: readonly { domains: readonly string[]; ignored: RegExp }[] = [
 const FASTMAIL_SUBDOMAIN = /^([^.]+)\.(fastmail\.(?:com|fm))$/;
 
 /**
- * The inbox a stored address (canonicalEmail's form) delivers to, for the per-email limits only: a '+tag' is
- * dropped (Gmail, Outlook, iCloud, Fastmail, Proton and most others deliver 'ana+x@' to 'ana@'), and each
- * provider of ONE_INBOX is one domain with its ignored characters gone. So 'A.na+1@googlemail.com' counts as
- * 'ana@gmail.com', 'a_n-a@pm.me' as 'ana@proton.me', 'ana@me.com' as 'ana@icloud.com' and
- * 'x@ana.fastmail.com' as 'ana@fastmail.com'. What is stored stays what was typed.
+ * The inbox a stored address (canonicalEmail's form) delivers to, for the per-email limits only: no '+tag'
+ * (Gmail, Outlook, iCloud, Fastmail, Proton and most others deliver 'ana+x@' to 'ana@'), and ONE_INBOX's
+ * providers one domain each, without the characters they ignore: 'A.na+1@googlemail.com' counts as
+ * 'ana@gmail.com', 'a_n-a@pm.me' as 'ana@proton.me', 'x@ana.fastmail.com' as 'ana@fastmail.com'.
  */
 export function inboxKey(email: string): string {
   const at = email.lastIndexOf('@');
@@ -59,7 +56,6 @@ export function mayEmail(sentAt: readonly number[], now: number, limits: MailLim
   return recent.length < limits.perWindow && recent.every((at) => now - at >= limits.minGapMs);
 }
 
-/** The send times still inside the window at `now`. */
 function stillCounted(sentAt: readonly number[], now: number, limits: MailLimits): number[] {
   return sentAt.filter((at) => now - at < limits.windowMs);
 }
@@ -75,10 +71,7 @@ const SENT_PREFIX = 'mail-sent:';
 /** How long a sent mark is kept: far longer than a job's retries, and any replay of its dead letter. */
 const SENT_MARK_TTL_SECONDS = 30 * 24 * 60 * 60;
 const ERASED_PREFIX = 'mail-erased:';
-/**
- * How long an erasure is remembered: Cloudflare Queues' default retention, so nothing queued before
- * it (a submission, an email) is handed over later without its mark.
- */
+/** Cloudflare Queues' default retention: nothing queued before an erasure outlives its mark. */
 export const ERASURE_MEMORY_MS = 4 * 24 * 60 * 60_000;
 
 /** The key's SHA-256, so no address is a KV key of its own. */
@@ -87,10 +80,7 @@ export async function digest(key: string): Promise<string> {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/**
- * A ledger in Workers KV: one key per inbox, expiring a window after its last send. Its
- * reservations for one inbox run one at a time, so within an isolate they are atomic.
- */
+/** KV, a key per inbox expiring a window after its last send, reserved one at a time (atomic per isolate). */
 export function kvMailLedger(kv: MailLedgerKv) {
   const read = async (key: string): Promise<number[]> => {
     try {

@@ -1,11 +1,10 @@
 /**
- * One email (MailMessage; MailJob, the mail queue's message) and `Mailer.send`, which every email
- * passes: the `send_email` binding deployed, the local outbox in local runs.
- * Header text is text (readyToSend is the one way into a header): controls, CR and LF, become spaces
- * (nothing typed adds a header); bidirectional controls go (nothing reads backwards); a value holding
- * `=?` (an RFC 2047 encoded word shows decoded: `=?utf-8?b?VVJHRU5U…?=` reads "URGENT…") is encoded
- * whole as encoded words, decoding to the typed characters, nothing left beside them to decode. Any
- * other value, non-ASCII included, the transport encodes whole.
+ * One email (MailMessage; MailJob, the mail queue's message) and `Mailer.send`, which every email passes: the
+ * `send_email` binding deployed, the local outbox in local runs. Header text is text (readyToSend is the one
+ * way into a header): controls, CR and LF, become spaces (nothing typed adds a header); bidirectional
+ * controls go (nothing reads backwards); a value holding `=?` (an RFC 2047 encoded word shows decoded:
+ * `=?utf-8?b?VVJHRU5U…?=` reads "URGENT…") is encoded whole as encoded words, decoding to the typed
+ * characters, none left beside them to decode; any other, non-ASCII included, the transport encodes whole.
  */
 import { BIDI_CONTROLS } from '#src/lib/forms/contract.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
@@ -16,7 +15,6 @@ export interface MailAddress {
   readonly name?: string;
 }
 
-/** One email as the site sends it. */
 export interface MailMessage {
   readonly from: MailAddress;
   /** One recipient: the site never sends one message to two people. */
@@ -51,8 +49,7 @@ export const errorMessage = (error: unknown) => (error instanceof Error ? error.
 
 /** Whether a value is a whole mail message (a job's, or one posted to the local outbox). */
 export function isMailMessage(value: unknown): value is MailMessage {
-  if (!isObject(value)) return false;
-  const message = value as Partial<MailMessage>;
+  const message: Partial<MailMessage> = isObject(value) ? value : {};
   return (
     (['to', 'subject', 'text', 'html', 'idempotencyKey'] as const).every((key) => isText(message[key])) &&
     isObject(message.from) &&
@@ -63,8 +60,7 @@ export function isMailMessage(value: unknown): value is MailMessage {
 
 /** Whether a queue message's body is a mail job (rather than a submission), for one of the forms. */
 export function isMailJob(body: unknown): body is MailJob {
-  if (!isObject(body)) return false;
-  const job = body as Partial<MailJob>;
+  const job: Partial<MailJob> = isObject(body) ? body : {};
   return (
     job.kind === 'mail' &&
     isText(job.email) &&

@@ -1,19 +1,18 @@
 /**
- * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013): a write
- * (a queued submission's or a pressed link's) causes the emails its form's conduct says, and those the
- * limits allow go on MAIL_JOBS, one job each (queueOutcomeMail), for the mail consumer to send (send.ts).
+ * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013): a write (a
+ * queued submission's or a pressed link's) causes the emails its form's conduct says, and those the limits
+ * allow go on MAIL_JOBS, one job each (queueOutcomeMail), for the mail consumer to send (send.ts).
  */
 import { storedText } from '#src/lib/forms/contract.ts';
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
 import { type Cells, formOf, type Submission } from '#src/lib/forms/submission.ts';
 import {
-  acknowledgement,
-  changeEmail,
-  confirmationEmail,
   type MailContext,
   type TeamHeld,
   type TeamNotice,
   teamNotification,
+  visitorEmail,
+  type VisitorMail,
 } from './emails.ts';
 import type { LinkValues } from '#src/server/links/tokens.ts';
 import { inboxKey, TEAM_MAIL_LIMITS } from './ledger.ts';
@@ -27,16 +26,13 @@ export interface WriteOutcome {
   readonly form: string;
   /** The address on record (the one the email goes to). */
   readonly email: string;
-  /**
-   * 'held': the address was stored already and nothing was written; 'confirmed-change': a held
-   * change its contact has just confirmed; 'rejoin': a withdrawn address asked to join again.
-   */
+  /** 'held': stored already, nothing written; 'confirmed-change': a held change its contact confirmed. */
   readonly outcome: 'created' | 'held' | 'confirmed-change' | 'rejoin';
   /** A rejoin's: the withdrawn record's Last Updated, which its confirmation link carries. */
   readonly withdrawnAt?: string;
   /** The submission's values by Airtable field name (a held change carries them in its link). */
   readonly values: LinkValues;
-  /** For a form that tells the team: its fields, label and value, and the one its subject names. */
+  /** A form that tells the team: its fields (label, value) and the one its subject names. */
   readonly teamRows?: readonly (readonly [string, string])[];
   readonly subject?: string;
   /** The address withdrew (it is on the suppression list): only the team hears. */
@@ -62,10 +58,9 @@ function forTheTeam(submission: Submission) {
 }
 
 /**
- * What the mail needs to know about a write (emailsFor), with consent: an update is a
- * Pending sign-up taking its latest values (its confirmation, within the limits, as for a new
- * one); a withdrawn address hears nothing a stranger can cause (`stored`: the sign-up's stored
- * Consent; `contactWithdrawn`: another form's contact is on the suppression list).
+ * A write as the mail needs it (emailsFor), with consent: an update is a Pending sign-up's new values
+ * (confirmed, within the limits, like a new one); a withdrawn address hears nothing a stranger can cause
+ * (`stored`: its stored Consent; `contactWithdrawn`: another form's contact is on the suppression list).
  */
 export function writeOutcome(
   submission: Submission,
@@ -77,27 +72,12 @@ export function writeOutcome(
     form: formOf(submission).name,
     email: submission.email,
     outcome: written === 'updated' ? 'created' : written,
-    // A held change carries the submission's cells, by Airtable field name.
     values: submission.cells,
-    // One key per submission: its emails keep it, so a retried send is the same email.
     key: `${submission.table}:${submission.email}:${submission.acceptedAt}`,
     ...forTheTeam(submission),
     ...(contactWithdrawn ? { contactWithdrawn } : {}),
   };
 }
-
-/**
- * A held change its contact confirmed (by the change email's button), as the mail sees it: the
- * team of a form that tells it hears, as of a new request (a quote's Status is back to 'New').
- */
-const confirmedChange = (form: string, email: string, values: LinkValues, at: Date): WriteOutcome => ({
-  form,
-  email,
-  outcome: 'confirmed-change',
-  values,
-  key: `confirmed-change:${at.toISOString()}`,
-  ...forTheTeam(submissionOf(form, email, values, at)),
-});
 
 /** 'Join again' pressed: a confirmation whose link confirms only the withdrawal stored at `withdrawnAt`. */
 export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): WriteOutcome => ({
@@ -120,21 +100,19 @@ interface Outgoing {
   readonly teamNotice?: TeamHeld;
 }
 
-/**
- * The emails one write causes by its form's conduct (docs/consent.md's table); limits count per
- * inbox. A team notice goes to its team's address, from `teamEmails` by its address setting.
- */
+/** A write's emails by its form's conduct (docs/consent.md's table); a team's address is in `teamEmails`. */
 export async function emailsFor(
   outcome: WriteOutcome,
   context: MailContext,
   teamEmails: Readonly<Record<string, string>>,
-  inboxOf: (email: string) => string,
 ): Promise<Outgoing[]> {
   const { form, email, key } = outcome;
   const conduct = formNamed(form)?.conduct ?? {};
   // Nothing a stranger can cause reaches an address that withdrew.
-  const toVisitor = async (message: Promise<MailMessage>): Promise<Outgoing[]> =>
-    outcome.contactWithdrawn ? [] : [{ message: await message, limitedInbox: inboxOf(email) }];
+  const toVisitor = async (mail: VisitorMail): Promise<Outgoing[]> =>
+    outcome.contactWithdrawn
+      ? []
+      : [{ message: await visitorEmail(context, form, email, key, mail), limitedInbox: inboxKey(email) }];
   const { subject = '', teamRows = [] } = outcome;
   const toTeam = async (kind: TeamNotice): Promise<Outgoing[]> => {
     const told = conduct.tellsTeam;
@@ -143,39 +121,31 @@ export async function emailsFor(
     const message = await teamNotification(context, team, email, subject, teamRows, kind, key);
     const [id, at] = [message.idempotencyKey, context.now.toISOString()];
     const notice = { id, subject, contact: email, at, kind };
-    return [{ message, limitedContact: inboxOf(email), teamNotice: { team: told.addressSetting, notice } }];
+    return [{ message, limitedContact: inboxKey(email), teamNotice: { team: told.addressSetting, notice } }];
   };
   switch (outcome.outcome) {
     case 'confirmed-change':
       return toTeam('confirmed-change');
     case 'held':
-      // The team hears of it at once (a contact's own request is never lost behind a stranger's
-      // earlier one), and the address on record is asked to confirm it.
-      return [
-        ...(await toTeam('held')),
-        ...(await toVisitor(changeEmail(context, form, email, outcome.values, key))),
-      ];
+      // The team hears at once (a contact's request is never lost behind a stranger's); the address confirms.
+      return [...(await toTeam('held')), ...(await toVisitor({ kind: 'change', values: outcome.values }))];
     case 'rejoin':
-      return conduct.confirms
-        ? toVisitor(confirmationEmail(context, form, email, key, outcome.withdrawnAt))
-        : [];
+      return conduct.confirms ? toVisitor({ kind: 'confirm', withdrawnAt: outcome.withdrawnAt }) : [];
     case 'created':
       return [
         ...(await toTeam('new')),
-        ...(conduct.confirms ? await toVisitor(confirmationEmail(context, form, email, key)) : []),
+        ...(conduct.confirms ? await toVisitor({ kind: 'confirm' }) : []),
         ...(conduct.acknowledgement
-          ? await toVisitor(acknowledgement(context, conduct.acknowledgement, form, email, key))
+          ? await toVisitor({ kind: 'acknowledge', ...conduct.acknowledgement })
           : []),
       ];
   }
 }
 
 /**
- * Queues on MAIL_JOBS, one job each, the emails of one write that the recipients' limits allow
- * (ledger.ts; `limited`: how many they dropped; `held`: team notices past the team inbox's hourly
- * ceiling, team-inbox.ts, kept for the hour's digest), links signed by the current secret. Never
- * throws on a job that cannot be queued: it is kept as a dead letter (or logged lost), since the
- * write is done whatever its mail does and must not be retried for it (nor a record written twice).
+ * Queues on MAIL_JOBS a job per email of one write that limits allow (ledger.ts; `limited`: those dropped;
+ * `held`: team notices past the hourly ceiling, kept for the digest). One not queued is a dead letter (or
+ * logged lost), never thrown: the write is done (retried for its mail, a record could be written twice).
  */
 export async function queueOutcomeMail(
   mail: QueueingMail,
@@ -187,7 +157,7 @@ export async function queueOutcomeMail(
   const log = options.log ?? ((line: string) => console.error(line));
   const { from, teamEmails, linkSecrets } = mail.settings;
   const context: MailContext = { from, siteUrl: origin, now: at, linkSecret: linkSecrets[0] ?? '' };
-  const planned = await emailsFor(outcome, context, teamEmails, inboxKey);
+  const planned = await emailsFor(outcome, context, teamEmails);
   // Only a team notice needs the team inbox (its ceiling and digests), so only then is it loaded.
   const teamInbox = planned.some((email) => email.teamNotice) ? await import('./team-inbox.ts') : undefined;
   await teamInbox?.queueTeamDigests(mail, at, log);
@@ -215,11 +185,18 @@ export async function queueOutcomeMail(
   return counts;
 }
 
-/** The mail a pressed link causes (links/actions.ts); its emails' links lead to the site's origin. */
+/**
+ * The mail a pressed link (links/actions.ts) causes: a confirmed held change is told to its form's team, as a
+ * new request is (a quote's Status is back to 'New'); 'Join again' gets a confirmation.
+ */
 export function linkPressMail(mail: QueueingMail, siteOrigin: string) {
   return {
-    tellTeam: async (form: string, email: string, values: LinkValues, at: Date) =>
-      void (await queueOutcomeMail(mail, confirmedChange(form, email, values, at), siteOrigin)),
+    tellTeam: async (form: string, email: string, values: LinkValues, at: Date) => {
+      const outcome = 'confirmed-change';
+      const about = forTheTeam(submissionOf(form, email, values, at));
+      const key = `${outcome}:${at.toISOString()}`;
+      await queueOutcomeMail(mail, { form, email, outcome, values, key, ...about }, siteOrigin);
+    },
     rejoinMail: (email: string, withdrawnAt: string, at: Date) =>
       queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
   };

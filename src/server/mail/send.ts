@@ -24,8 +24,7 @@ export async function sendMailJobs(
   },
 ) {
   const log = options.log ?? ((line: string) => console.log(line));
-  // What the batch did, for the log; alreadySent: delivered again after their email went out;
-  // erased: queued before their address (the job's email) was erased, so never sent.
+  // For the log; alreadySent: redelivered after it went out; erased: queued before its erasure, so unsent.
   const report = { sent: 0, alreadySent: 0, erased: 0, retried: 0, deadLettered: 0 };
   const settle = async (job: MailJob, attempts: number): Promise<keyof typeof report> => {
     const [sent, erasedAt] = await Promise.all([
@@ -54,8 +53,7 @@ export async function sendMailJobs(
     report[outcome] += 1;
     if (outcome === 'retried') message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     else message.ack();
-    // The email went out: if the mark cannot be written, a redelivery may send it again, which
-    // beats retrying this one (that would send it again for sure).
+    // The email went out: should its mark fail, a redelivery may send it again, as a retry would for sure.
     if (outcome === 'sent')
       await options.ledger.markSent(job.message.idempotencyKey).catch((error: unknown) => {
         log(`Mailer: an email went out but could not be marked sent (${String(error)})`);

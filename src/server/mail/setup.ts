@@ -1,7 +1,6 @@
 /**
- * The Worker's mail setup, read from its environment once per instance: the settings, the ledger,
- * the mail queue and the dead letters, with the transport the entry chose (host.ts); or the
- * problem that keeps the Worker from storing and sending anything until it is fixed.
+ * The Worker's mail, from its environment once per instance: settings, ledger, mail queue, dead letters and
+ * the entry's transport (host.ts); or the problem that stops the Worker storing and sending until fixed.
  */
 import { errorMessage, type MailJob, type Mailer } from './message.ts';
 import { kvMailLedger, type MailLedger, type MailLedgerKv, memoryMailLedger } from './ledger.ts';
@@ -19,8 +18,7 @@ export interface WorkerMailEnv extends WorkerSettingsEnv {
 /** How long submissions and mail jobs wait while the mail settings are wrong (then they retry). */
 export const MAIL_PROBLEM_RETRY_SECONDS = 300;
 
-// Per isolate when MAIL_LEDGER is not bound (wrangler.jsonc binds it): the writer (the desk) and
-// the mail queue's consumer may run in different isolates, so only the KV is shared by both.
+// Per isolate without MAIL_LEDGER (wrangler.jsonc binds it): the desk and mail consumer may not share one.
 let isolateLedger: MailLedger | undefined;
 
 /** The mail ledger: in MAIL_LEDGER's KV, else this isolate's memory. */
@@ -29,10 +27,9 @@ export function mailLedgerOf(env: Pick<WorkerMailEnv, 'MAIL_LEDGER'>): MailLedge
 }
 
 /**
- * The Worker's mail from its environment: `mail` when the entry found a transport (`mailer`:
- * host.ts; the `send_email` binding, or a local run's outbox) and the settings hold; `problem`
- * when something it needs is missing or wrong (the Worker then stores nothing rather than store
- * without consent); neither without a transport (no mail).
+ * The Worker's mail from its environment: `mail` with a transport (`mailer`: host.ts; the `send_email`
+ * binding, or a local run's outbox) and settings that hold; `problem` when something it needs is missing or
+ * wrong (the Worker then stores nothing rather than store without consent); neither without a transport.
  */
 export function workerMail(env: WorkerMailEnv, mailer: Mailer | undefined) {
   if (!mailer) return {};

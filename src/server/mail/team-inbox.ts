@@ -1,12 +1,11 @@
 /**
  * Each team inbox's ceiling (docs/consent.md): at most TEAM_NOTICES_PER_HOUR notices an hour to a team
- * (a form's conduct.tellsTeam, known by its address setting), all contacts together, besides
- * TEAM_MAIL_LIMITS. A notice past it is held, never lost: its request is stored, and once its clock hour
- * has ended a digest lists it. Held notices wait in the mail ledger's KV, a list per team and hour that only
- * holds (and erasures) write; a digest is known by the notices it lists, not by its hour: each notice has its
- * own id and its own sent mark (the ledger's), written once a digest listing it is queued, so a trigger
- * early, late, twice or after hours missed sends each one in exactly one digest.
- * The next team notice and the hourly cron (TEAM_DIGEST_CRON) send digests: only then is this loaded.
+ * (conduct.tellsTeam's address setting), all contacts together, besides TEAM_MAIL_LIMITS. A notice past it is
+ * held, never lost (its request is stored): a digest lists it once its clock hour ends. Held notices wait in
+ * the mail ledger's KV, a list per team and hour only holds (and erasures) write. A digest is known by the
+ * notices it lists, not its hour: each notice has its own id and sent mark (the ledger's), written once a
+ * digest listing it is queued, so a trigger early, late, twice or after missed hours sends each in exactly
+ * one digest. Only the next team notice and the hourly cron send digests (TEAM_DIGEST_CRON) and load this.
  */
 import { keyedSerialiser, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { formTeams } from '#src/lib/forms/forms.ts';
@@ -19,10 +18,7 @@ import type { QueueingMail } from './setup.ts';
 export const TEAM_NOTICES_PER_HOUR = 30;
 
 const HOUR_MS = 60 * 60 * 1000;
-/**
- * A team's part of its keys (`team`: its address setting). The first team keeps the keys of the days
- * of one team (none), so a deploy loses none of the notices then held, nor restarts its hour's count.
- */
+/** Key suffix, none for the first team (as in one-team days): a deploy keeps its held notices and count. */
 const teamKey = (team: string) => (team === formTeams()[0]?.addressSetting ? '' : `:${team}`);
 /** The ceiling as mail limits, counted in the ledger under `team-inbox` and its team's key. */
 const TEAM_HOURLY_LIMITS = { minGapMs: 0, perWindow: TEAM_NOTICES_PER_HOUR, windowMs: HOUR_MS };
@@ -61,8 +57,7 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
       return { notices: [], more: 0 };
     }
   };
-  // A list keeps the expiry it was first given (its hour's end plus HELD_TTL_SECONDS), or a
-  // minute from now, the soonest KV takes.
+  // A list expires HELD_TTL_SECONDS after its hour's end, or a minute from now (the soonest KV takes).
   const write = (hour: number, held: { notices: HeldNotice[]; more: number }, now: Date) =>
     kv.put(heldKey(hour), JSON.stringify(held), {
       expiration: Math.max(
@@ -71,10 +66,8 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
       ),
     });
   const oneAtATime = keyedSerialiser();
-  // Ended hours this store found with every notice listed, once settled by the real clock as well
-  // (a trigger's time may run ahead of it): nothing can join them, so they are not read again.
+  // Hours found fully listed once settled by the real clock too (a trigger's may run ahead): not read again.
   const done = new Set<number>();
-  /** Marks `hour` done if it has ended and settled by the real clock too. */
   const settled = (hour: number, now: Date) => {
     if (hour < hourOf(Math.min(now.getTime(), Date.now()) - DIGEST_SETTLE_MS)) done.add(hour);
   };
@@ -97,8 +90,7 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
       const open = hours.filter((hour) => !done.has(hour));
       const lists = await Promise.all(open.map(async (hour) => ({ hour, ...(await read(hour)) })));
       const held = lists.filter((list) => list.notices.length + list.more > 0);
-      // An hour found empty is done too (only its own hour's notices join a list): each quote's
-      // notice plans the digests, and read the KEPT_HOURS' lists again each time (48 reads a quote).
+      // Empty hours are done too (only an hour's notices join its list): else each quote re-read 48 lists.
       for (const list of lists) if (!held.includes(list)) settled(list.hour, now);
       return held;
     },
@@ -143,10 +135,9 @@ export async function admitNotice(ledger: MailLedger, held: TeamHeld, at: Date):
 }
 
 /**
- * Queues, for each team, a digest for every ended hour with held notices no digest has listed yet
- * (and its count past MAX_LISTED not yet told), to its address in its words, then marks each listed
- * notice sent. A digest that cannot be queued is kept as a dead letter; with nowhere to keep it,
- * its notices stay for the next run.
+ * For each team, queues a digest of every ended hour's held notices no digest has listed yet (and its count
+ * past MAX_LISTED not yet told), to its address in its words, then marks each listed notice sent. A digest
+ * that cannot be queued is kept as a dead letter; with nowhere to keep it, its notices stay for the next run.
  */
 export async function queueTeamDigests(
   mail: QueueingMail,
@@ -166,25 +157,23 @@ export async function queueTeamDigests(
       const toldKey = `${TOLD_PREFIX}${held.hour}${teamKey(team)}`;
       const told = Number(await ledger.kv.get(toldKey)) || 0;
       const more = Math.max(0, held.more - told);
-      if (notices.length + more === 0) {
-        store.done(held.hour, now);
-        continue;
+      if (notices.length + more > 0) {
+        const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
+        const message = await teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
+        const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt };
+        try {
+          await mail.enqueue(job);
+          queued += 1;
+        } catch (error) {
+          const reason = `could not be queued: ${errorMessage(error)}`;
+          const kept = mail.deadLetter ? 'as a dead letter' : 'for the next run';
+          log(`Mailer: the ${team} team's digest ${reason}; kept ${kept}`);
+          if (!mail.deadLetter) continue;
+          await mail.deadLetter(job, reason).catch(() => undefined);
+        }
+        await Promise.all(notices.map((notice) => ledger.markSent(listedMark(notice))));
+        if (more > 0) await ledger.kv.put(toldKey, String(held.more), { expirationTtl: HELD_TTL_SECONDS });
       }
-      const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
-      const message = await teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
-      const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt };
-      try {
-        await mail.enqueue(job);
-        queued += 1;
-      } catch (error) {
-        const reason = `could not be queued: ${errorMessage(error)}`;
-        const kept = mail.deadLetter ? 'as a dead letter' : 'for the next run';
-        log(`Mailer: the ${team} team's digest ${reason}; kept ${kept}`);
-        if (!mail.deadLetter) continue;
-        await mail.deadLetter(job, reason).catch(() => undefined);
-      }
-      await Promise.all(notices.map((notice) => ledger.markSent(listedMark(notice))));
-      if (more > 0) await ledger.kv.put(toldKey, String(held.more), { expirationTtl: HELD_TTL_SECONDS });
       store.done(held.hour, now);
     }
   }
