@@ -22,7 +22,8 @@ const FASTMAIL_SUBDOMAIN = /^([^.]+)\.(fastmail\.(?:com|fm))$/;
  * The inbox a stored address (canonicalEmail's form) delivers to, for the per-email limits only: no '+tag'
  * (Gmail, Outlook, iCloud, Fastmail, Proton and most others deliver 'ana+x@' to 'ana@'), and ONE_INBOX's
  * providers one domain each, without the characters they ignore: 'A.na+1@googlemail.com' counts as
- * 'ana@gmail.com', 'a_n-a@pm.me' as 'ana@proton.me', 'x@ana.fastmail.com' as 'ana@fastmail.com'.
+ * 'ana@gmail.com', 'a_n-a@pm.me' as 'ana@proton.me', 'x@ana.fastmail.com' as 'ana@fastmail.com'. What is
+ * stored stays what was typed.
  */
 export function inboxKey(email: string): string {
   const at = email.lastIndexOf('@');
