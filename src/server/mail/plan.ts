@@ -145,7 +145,7 @@ export async function emailsFor(
 /**
  * Queues on MAIL_JOBS a job per email of one write that limits allow (ledger.ts; `limited`: those dropped;
  * `held`: team notices past the hourly ceiling, kept for the digest). One not queued is a dead letter (or
- * logged lost), never thrown: the write is done (retried for its mail, a record could be written twice).
+ * logged lost), never thrown: the write is done whatever its mail does (retried for it, a record could double).
  */
 export async function queueOutcomeMail(
   mail: QueueingMail,
