@@ -14,9 +14,9 @@ import { confirmingForm, emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/f
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
   type AirtableClient,
+  AirtableError,
   type StoredRecord,
 } from '#src/server/airtable/client.ts';
-import { AirtableError } from '#src/server/airtable/error.ts';
 import { consentOf, stampOf } from './consent.ts';
 
 /** The tables whose records hold people's data: every form's. */
