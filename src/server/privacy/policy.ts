@@ -100,20 +100,13 @@ export function expiredFormula(table: string, cutoff: Date, pending?: Date): str
   return `OR(${before(cutoff)}, AND({${consent}} = '${PENDING}', ${before(pending)}))`;
 }
 
-export interface PrivacyOptions {
-  /** The server's one Airtable client; every request goes through its pacer. */
-  client: AirtableClient;
-  /** How a retry waits (tests pass a quick one). */
-  sleep?: (ms: number) => Promise<void>;
-}
-
 /**
  * The client as the jobs use it: a request that fails transiently is tried again, up to 5
  * times (after a 429 the pacer stays shut for Airtable's penalty, so the next try waits there;
  * otherwise 1, 2, 4, 8 s), each try bounded by a minute.
  */
-const retrying = ({ client, sleep }: PrivacyOptions): AirtableClient =>
-  client.with({ attempts: ATTEMPTS, requestBoundMs: REQUEST_BOUND_MS, ...(sleep ? { sleep } : {}) });
+const retrying = (client: AirtableClient) =>
+  client.with({ attempts: ATTEMPTS, requestBoundMs: REQUEST_BOUND_MS });
 
 /**
  * Deletes records at most 10 per request. A record someone deleted meanwhile makes Airtable refuse its whole
@@ -188,7 +181,9 @@ async function findExpired(client: AirtableClient, cutoffs: RetentionCutoffs) {
   return { expired, consentRule };
 }
 
-export interface RetentionOptions extends PrivacyOptions {
+export interface RetentionOptions {
+  /** The server's one Airtable client; every request goes through its pacer. */
+  client: AirtableClient;
   /** The policy's clock, for the cutoffs (tests pin it); requests are bounded on the client's own. */
   now?: () => number;
   /** List only; delete nothing. */
@@ -203,7 +198,7 @@ export interface RetentionOptions extends PrivacyOptions {
  * (or that would be) and those left for the next run (the time budget ran out), per table.
  */
 export async function applyRetention(options: RetentionOptions) {
-  const client = retrying(options);
+  const client = retrying(options.client);
   const stopAt = client.now() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
   const cutoffs = retentionCutoffs(new Date((options.now ?? Date.now)()));
   const { expired, consentRule } = await findExpired(client, cutoffs);
@@ -248,26 +243,26 @@ export function describeRetention(report: Awaited<ReturnType<typeof applyRetenti
 
 /** Every stored record of `email` in every form's table (Article 15), with all its fields and times. */
 export async function exportEmail(
-  options: PrivacyOptions,
+  client: AirtableClient,
   email: string,
 ): Promise<Record<string, StoredRecord[]>> {
   const found: Record<string, StoredRecord[]> = {};
-  const client = retrying(options);
+  const retried = retrying(client);
   for (const table of privacyTables()) {
     const filterByFormula = emailLookupFormula(email, fieldsOf(table).email);
-    found[table] = await client.listAll(table, { filterByFormula });
+    found[table] = await retried.listAll(table, { filterByFormula });
   }
   return found;
 }
 
 /** Deletes every record of `email` in every form's table (Article 17); returns what it deleted. */
-export async function eraseEmail(options: PrivacyOptions, email: string) {
-  const found = await exportEmail(options, email);
-  const client = retrying(options);
+export async function eraseEmail(client: AirtableClient, email: string) {
+  const found = await exportEmail(client, email);
+  const retried = retrying(client);
   const erased: { table: string; id: string; createdTime?: string }[] = [];
   for (const [table, records] of Object.entries(found)) {
     const ids = records.map(({ id }) => id);
-    const { deleted } = await deleteIds(client, table, ids);
+    const { deleted } = await deleteIds(retried, table, ids);
     for (const { id, createdTime } of records)
       if (deleted.includes(id)) erased.push({ table, id, createdTime });
   }
