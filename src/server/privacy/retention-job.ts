@@ -13,14 +13,10 @@ import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
  * letters that failed before `cutoff` are deleted. Returns how many.
  */
 export async function expireDeadLetters(store: DeadLetterStore, cutoff: Date): Promise<number> {
-  let expired = 0;
-  for (const { key, letter } of await listDeadLetters(store)) {
-    const failedAt = new Date(letter.failedAt);
-    if (Number.isNaN(failedAt.getTime()) || failedAt >= cutoff) continue;
-    await store.delete(key);
-    expired += 1;
-  }
-  return expired;
+  // An unreadable `failedAt` (an Invalid Date) is never before the cutoff: kept.
+  const expired = (await listDeadLetters(store)).filter(({ letter }) => new Date(letter.failedAt) < cutoff);
+  for (const { key } of expired) await store.delete(key);
+  return expired.length;
 }
 
 /**
