@@ -35,10 +35,6 @@ function fieldsOf(table: string) {
 /** The Consent state whose records are kept PENDING_RETENTION_DAYS only. */
 const PENDING = 'Pending';
 const DAY_MS = 86_400_000;
-/** Longest one request may take, waiting for the pacer included (no visitor is waiting). */
-const REQUEST_BOUND_MS = 60_000;
-/** Tries of one request that fails transiently (429, 5xx, timeout, dropped connection). */
-const ATTEMPTS = 5;
 
 /** `months` calendar months before `now` (UTC): 23 Nov 2026 → 23 Nov 2024; 29 Feb → 28 Feb. */
 export function monthsBefore(now: Date, months: number): Date {
@@ -51,10 +47,7 @@ export function monthsBefore(now: Date, months: number): Date {
   return result;
 }
 
-/**
- * The moments before which a record's last activity means it is kept no longer, both from one
- * moment: `months` (every record), `pending` (unconfirmed sign-ups).
- */
+/** A record last active before these is kept no longer: `months` (any), `pending` (an unconfirmed sign-up). */
 export function retentionCutoffs(now: Date) {
   return {
     months: monthsBefore(now, DATA_RETENTION_MONTHS),
@@ -101,12 +94,11 @@ export function expiredFormula(table: string, cutoff: Date, pending?: Date): str
 }
 
 /**
- * The client as the jobs use it: a request that fails transiently is tried again, up to 5
- * times (after a 429 the pacer stays shut for Airtable's penalty, so the next try waits there;
- * otherwise 1, 2, 4, 8 s), each try bounded by a minute.
+ * The client as the jobs use it: a request failing transiently (429, 5xx, timeout, dropped connection)
+ * is tried up to 5 times (after a 429 the next try waits out the pacer's penalty; otherwise 1, 2, 4,
+ * 8 s), each try bounded by a minute, the pacer's wait included (no visitor is waiting).
  */
-const retrying = (client: AirtableClient) =>
-  client.with({ attempts: ATTEMPTS, requestBoundMs: REQUEST_BOUND_MS });
+const retrying = (client: AirtableClient) => client.with({ attempts: 5, requestBoundMs: 60_000 });
 
 /**
  * Deletes records at most 10 per request. A record someone deleted meanwhile makes Airtable refuse its whole
@@ -157,14 +149,11 @@ async function findExpired(client: AirtableClient, cutoffs: RetentionCutoffs) {
         filterByFormula: expiredFormula(table, cutoffs.months, withConsent ? cutoffs.pending : undefined),
         fields: [email, ...activity, ...(withConsent && consent ? [consent] : [])],
       });
-    let records: StoredRecord[];
-    try {
-      records = await list(true);
-    } catch (error) {
+    const records = await list(true).catch((error: unknown) => {
       if (!consent || !isUnknownField(error)) throw error;
       consentRule = false;
-      records = await list(false);
-    }
+      return list(false);
+    });
     for (const record of records) {
       const last = lastActivity(table, record);
       if (!last || !isExpired(table, record, cutoffs)) continue;
@@ -242,10 +231,7 @@ export function describeRetention(report: Awaited<ReturnType<typeof applyRetenti
 }
 
 /** Every stored record of `email` in every form's table (Article 15), with all its fields and times. */
-export async function exportEmail(
-  client: AirtableClient,
-  email: string,
-): Promise<Record<string, StoredRecord[]>> {
+export async function exportEmail(client: AirtableClient, email: string) {
   const found: Record<string, StoredRecord[]> = {};
   const retried = retrying(client);
   for (const table of privacyTables()) {
@@ -261,8 +247,11 @@ export async function eraseEmail(client: AirtableClient, email: string) {
   const retried = retrying(client);
   const erased: { table: string; id: string; createdTime?: string }[] = [];
   for (const [table, records] of Object.entries(found)) {
-    const ids = records.map(({ id }) => id);
-    const { deleted } = await deleteIds(retried, table, ids);
+    const { deleted } = await deleteIds(
+      retried,
+      table,
+      records.map(({ id }) => id),
+    );
     for (const { id, createdTime } of records)
       if (deleted.includes(id)) erased.push({ table, id, createdTime });
   }
