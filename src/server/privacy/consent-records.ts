@@ -23,19 +23,16 @@ const sameCell = (stored: unknown, wanted: string | readonly string[]) =>
   JSON.stringify(Array.isArray(stored) ? [...(stored as unknown[])].sort() : stored) ===
   JSON.stringify(typeof wanted === 'string' ? wanted : [...wanted].sort());
 
-/** Longest one Airtable request of a pressed email link may take: half the visitor's bound. */
-const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
-
 /** How a press reaches Airtable: the desk's pacer (a slot lent), and the tests' stand-ins. */
 export type PressAccess = Pick<AirtableClientOptions, 'pacer' | 'fetch' | 'now'>;
 
 export function consentRecords(env: AirtableEnv, access: PressAccess) {
   const client = createAirtableClient(airtableAccess(env), {
     ...access,
-    // A press waits for Airtable; when it hangs, that visitor gets the 'try again'
-    // page within the spec's answer bound (a press makes two requests at most), and
-    // the next press goes as soon as Airtable answers: the pacer spaces starts only.
-    requestBoundMs: LINK_PRESS_REQUEST_BOUND_MS,
+    // A press waits for Airtable, each request at most half the visitor's bound: when Airtable hangs,
+    // that visitor gets the 'try again' page within the spec's answer bound (a press makes two requests
+    // at most), and the next press goes as soon as Airtable answers: the pacer spaces starts only.
+    requestBoundMs: STORAGE_ANSWER_BOUND_MS / 2,
   });
   // Every field of the address's record (the upsert's lookup reads the email only).
   const first = async (table: string, email: string): Promise<StoredRecord | undefined> => {
