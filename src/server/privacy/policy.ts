@@ -39,11 +39,10 @@ const DAY_MS = 86_400_000;
 /** `months` calendar months before `now` (UTC): 23 Nov 2026 → 23 Nov 2024; 29 Feb → 28 Feb. */
 export function monthsBefore(now: Date, months: number): Date {
   const result = new Date(now.getTime());
-  const day = result.getUTCDate();
   result.setUTCDate(1);
   result.setUTCMonth(result.getUTCMonth() - months);
   const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
-  result.setUTCDate(Math.min(day, lastDay));
+  result.setUTCDate(Math.min(now.getUTCDate(), lastDay));
   return result;
 }
 
@@ -71,9 +70,8 @@ export function isExpired(table: string, record: StoredRecord, cutoffs: Retentio
 /** A record's last activity: its 'updated' field, else its 'created' one, else its creation time. */
 function lastActivity(table: string, record: StoredRecord): Date | null {
   for (const value of [...fieldsOf(table).activity.map((name) => record.fields[name]), record.createdTime]) {
-    if (typeof value !== 'string' || value === '') continue;
-    const date = new Date(value);
-    if (!Number.isNaN(date.getTime())) return date;
+    const date = typeof value === 'string' ? new Date(value) : undefined;
+    if (date && !Number.isNaN(date.getTime())) return date;
   }
   return null;
 }
