@@ -1,11 +1,10 @@
 /**
- * The server's one Airtable client, for every server-side call: the upsert by email (upsert.ts),
- * the privacy jobs and the owner's commands (whose Metadata API calls, scripts/launch-kit/airtable.ts,
- * go through `api`).
- * Plain fetch, not airtable.js (decision 12): that cannot be paced (fixed fetch, no hook), retries a
- * 429 on its own timers instead of shutting one pacer for all, has one timeout per client rather than
- * a deadline per request, and no Metadata API. Here each request waits for the caller's pacer
- * (pacer.ts), has a deadline, and fails with an AirtableError saying whether to try again.
+ * The server's one Airtable client: the upsert by email (upsert.ts), the privacy jobs, the owner's
+ * commands (their Metadata API calls, scripts/launch-kit/airtable.ts, through `api`). Plain fetch,
+ * not airtable.js (decision 12), which cannot be paced (fixed fetch, no hook), retries a 429 on its
+ * own timers instead of shutting one pacer for all, has one timeout per client rather than a deadline
+ * per request, and no Metadata API. Here each request waits for the caller's pacer (pacer.ts), has a
+ * deadline, and fails with an AirtableError saying whether to try again.
  */
 import { type Cells, formOf, lookupFormulas } from '#src/lib/forms/submission.ts';
 import { emailFieldOf } from '#src/lib/forms/forms.ts';
@@ -92,6 +91,9 @@ export interface AirtableClientOptions extends RetryPolicy {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const noAnswer = () => new AirtableError(0, 'TIMEOUT', 'No answer from Airtable in time');
+const noSlot = () => new AirtableError(0, 'TIMEOUT', 'No slot to reach Airtable in time');
+const rateLimited = () =>
+  new AirtableError(429, 'TOO_MANY_REQUESTS', 'Airtable is rate limiting this base; try again shortly');
 
 /** A client under one retry policy; `counter` counts the requests of it and its `with` kin. */
 export function createAirtableClient(
@@ -108,14 +110,7 @@ export function createAirtableClient(
 
   /** One try: a slot in the pacer, then the request, bounded by `deadline`. */
   const once = async <T>(method: string, url: string, body: unknown, deadline: number): Promise<T> => {
-    if (!(await pacer.acquire(deadline - now())))
-      throw pacer.closedFor() > 0
-        ? new AirtableError(
-            429,
-            'TOO_MANY_REQUESTS',
-            'Airtable is rate limiting this base; try again shortly',
-          )
-        : new AirtableError(0, 'TIMEOUT', 'No slot to reach Airtable in time');
+    if (!(await pacer.acquire(deadline - now()))) throw pacer.closedFor() > 0 ? rateLimited() : noSlot();
     const remaining = deadline - now();
     if (remaining <= 0) throw noAnswer();
     counter.sent += 1;
