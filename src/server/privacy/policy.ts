@@ -131,13 +131,12 @@ const isUnknownField = (error: unknown) =>
   (error.type === 'INVALID_FILTER_BY_FORMULA' || error.type === 'UNKNOWN_FIELD_NAME');
 
 /**
- * The records past retention in every form's table: those the formula picks, checked again by the
- * rule. The Consent rule applies on the confirming form's table unless the base predates the
- * Consent field (set up before consent; `npm run airtable:check` says so), where no sign-up can be
- * Pending and the months alone apply (`consentRule` false).
+ * The records past retention in every form's table: those the formula picks, checked again by the rule
+ * (`pending`: an unconfirmed sign-up past the shorter rule only). The Consent rule applies on the
+ * confirming form's table unless the base predates the Consent field (`npm run airtable:check` says
+ * so): there no sign-up can be Pending, and the months alone apply (`consentRule` false).
  */
 async function findExpired(client: AirtableClient, cutoffs: RetentionCutoffs) {
-  // `pending`: an unconfirmed sign-up, past the shorter rule only.
   const expired: { table: string; id: string; email: string; lastActivity: string; pending: boolean }[] = [];
   let consentRule = true;
   for (const table of privacyTables()) {
