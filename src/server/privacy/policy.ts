@@ -39,8 +39,7 @@ const DAY_MS = 86_400_000;
 /** `months` calendar months before `now` (UTC): 23 Nov 2026 → 23 Nov 2024; 29 Feb → 28 Feb. */
 export function monthsBefore(now: Date, months: number): Date {
   const result = new Date(now.getTime());
-  result.setUTCDate(1);
-  result.setUTCMonth(result.getUTCMonth() - months);
+  result.setUTCMonth(now.getUTCMonth() - months, 1);
   const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
   result.setUTCDate(Math.min(now.getUTCDate(), lastDay));
   return result;
@@ -64,16 +63,14 @@ export function cutoffFor(table: string, record: StoredRecord, cutoffs: Retentio
 /** The rule itself: is `record`'s last activity before the cutoff that applies to it? */
 export function isExpired(table: string, record: StoredRecord, cutoffs: RetentionCutoffs): boolean {
   const activity = lastActivity(table, record);
-  return activity !== null && activity < cutoffFor(table, record, cutoffs);
+  return activity !== undefined && activity < cutoffFor(table, record, cutoffs);
 }
 
 /** A record's last activity: its 'updated' field, else its 'created' one, else its creation time. */
-function lastActivity(table: string, record: StoredRecord): Date | null {
-  for (const value of [...fieldsOf(table).activity.map((name) => record.fields[name]), record.createdTime]) {
-    const date = typeof value === 'string' ? new Date(value) : undefined;
-    if (date && !Number.isNaN(date.getTime())) return date;
-  }
-  return null;
+function lastActivity(table: string, record: StoredRecord): Date | undefined {
+  const values = [...fieldsOf(table).activity.map((name) => record.fields[name]), record.createdTime];
+  const dates = values.map((value) => new Date(typeof value === 'string' ? value : Number.NaN));
+  return dates.find((date) => !Number.isNaN(date.getTime()));
 }
 
 /**
