@@ -237,15 +237,11 @@ export async function exportEmail(client: AirtableClient, email: string) {
 
 /** Deletes every record of `email` in every form's table (Article 17); returns what it deleted. */
 export async function eraseEmail(client: AirtableClient, email: string) {
-  const found = await exportEmail(client, email);
   const retried = retrying(client);
   const erased: { table: string; id: string; createdTime?: string }[] = [];
-  for (const [table, records] of Object.entries(found)) {
-    const { deleted } = await deleteIds(
-      retried,
-      table,
-      records.map(({ id }) => id),
-    );
+  for (const [table, records] of Object.entries(await exportEmail(client, email))) {
+    const ids = records.map(({ id }) => id);
+    const { deleted } = await deleteIds(retried, table, ids);
     for (const { id, createdTime } of records)
       if (deleted.includes(id)) erased.push({ table, id, createdTime });
   }
