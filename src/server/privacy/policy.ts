@@ -45,7 +45,7 @@ export function monthsBefore(now: Date, months: number): Date {
   return result;
 }
 
-/** A record last active before these is kept no longer: `months` (any), `pending` (an unconfirmed sign-up). */
+/** A record last active before these is kept no longer: `months` (any), `pending` (unconfirmed sign-ups). */
 export function retentionCutoffs(now: Date) {
   return {
     months: monthsBefore(now, DATA_RETENTION_MONTHS),
