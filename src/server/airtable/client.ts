@@ -175,15 +175,9 @@ export function createAirtableClient(
       ...query,
     });
 
-  const listAll = async (table: string, query: ListQuery) => {
-    const records: StoredRecord[] = [];
-    let offset: string | undefined;
-    do {
-      const page = await listPage(table, { ...query, offset });
-      records.push(...page.records);
-      offset = page.offset;
-    } while (offset);
-    return records;
+  const listAll = async (table: string, query: ListQuery): Promise<StoredRecord[]> => {
+    const { records, offset } = await listPage(table, query);
+    return offset ? [...records, ...(await listAll(table, { ...query, offset }))] : records;
   };
 
   return {
