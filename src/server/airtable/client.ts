@@ -114,27 +114,22 @@ export function createAirtableClient(
     const remaining = deadline - now();
     if (remaining <= 0) throw noAnswer();
     counter.sent += 1;
-    let response: Response;
-    try {
-      response = await doFetch(url, {
-        method,
-        headers: { authorization: `Bearer ${access.token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(remaining),
-      });
-    } catch (error) {
+    const response = await doFetch(url, {
+      method,
+      headers: { authorization: `Bearer ${access.token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(remaining),
+    }).catch((error: unknown) => {
       const timedOut =
         error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       throw timedOut ? noAnswer() : new AirtableError(0, 'CONNECTION_ERROR', 'Could not reach Airtable');
-    }
+    });
     // The one place that reacts to a 429: the pacer stays shut for Airtable's penalty.
     if (response.status === 429) pacer.penalise();
     if (!response.ok) throw await errorFrom(response);
-    try {
-      return (await response.json()) as T;
-    } catch {
+    return (await response.json().catch(() => {
       throw new AirtableError(502, 'INVALID_RESPONSE', 'Airtable answered with something that is not JSON');
-    }
+    })) as T;
   };
 
   const attempts = Math.max(1, options.attempts ?? 1);
