@@ -102,8 +102,8 @@ export function createAirtableClient(
   counter = { sent: 0 },
 ) {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-  const now = options.now ?? Date.now;
-  const { pacer } = options;
+  const { pacer, now = Date.now, attempts = 1, sleep = defaultSleep } = options;
+  const boundMs = options.requestBoundMs ?? AIRTABLE_REQUEST_TIMEOUT_MS;
   const origin = access.endpointUrl.replace(/\/+$/, '');
   const tableUrl = (table: string) =>
     `${origin}/v0/${encodeURIComponent(access.baseId)}/${encodeURIComponent(table)}`;
@@ -131,10 +131,6 @@ export function createAirtableClient(
       throw new AirtableError(502, 'INVALID_RESPONSE', 'Airtable answered with something that is not JSON');
     })) as T;
   };
-
-  const attempts = Math.max(1, options.attempts ?? 1);
-  const boundMs = options.requestBoundMs ?? AIRTABLE_REQUEST_TIMEOUT_MS;
-  const sleep = options.sleep ?? defaultSleep;
 
   /** A request, tried again after a transient failure: after a 429 the pacer makes the wait. */
   const call = async <T>(method: string, url: string, body: unknown, deadline?: number): Promise<T> => {
