@@ -98,17 +98,15 @@ export function consentRecords(env: AirtableEnv, access: PressAccess) {
         await client.upsert(submission.table, [{ ...cellsForCreate(submission, at), ...confirm }], EMAIL_KEY);
         return 'applied';
       }
-      const unchanged =
-        Object.entries(values).every(([name, value]) => sameCell(stored.fields[name], value)) &&
-        (!fields || stored.fields[fields.consent] === 'Confirmed');
-      if (unchanged) return 'unchanged';
+      const confirmed = !fields || stored.fields[fields.consent] === 'Confirmed';
+      if (Object.entries(values).every(([name, value]) => sameCell(stored.fields[name], value)) && confirmed)
+        return 'unchanged';
       // Written after this link was sent (to the second): a newer change, or a withdrawal.
       const updated = Date.parse(String(stored.fields[stampOf(formNamed(form), 'updated')] ?? ''));
       if (Math.floor(updated / 1000) > Math.floor(sentAt.getTime() / 1000)) return 'superseded';
       // A change to a confirmed sign-up keeps when it was first confirmed.
-      const confirmedAt = fields && stored.fields[fields.confirmedAt];
-      if (fields && stored.fields[fields.consent] === 'Confirmed' && typeof confirmedAt === 'string')
-        confirm[fields.confirmedAt] = confirmedAt;
+      const confirmedAt = fields && confirmed ? stored.fields[fields.confirmedAt] : undefined;
+      if (fields && typeof confirmedAt === 'string') confirm[fields.confirmedAt] = confirmedAt;
       await client.update(submission.table, [
         { id: stored.id, fields: { ...cellsForUpdate(submission, at), ...confirm } },
       ]);
