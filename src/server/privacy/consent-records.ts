@@ -7,11 +7,7 @@ import { type Cells, emailLookupFormula, formOf, normaliseEmail } from '#src/lib
 import { EMAIL_KEY_FIELD, type ConsentState } from '#src/lib/forms/contract.ts';
 import { emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
 import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
-import {
-  type AirtableClientOptions,
-  createAirtableClient,
-  type StoredRecord,
-} from '#src/server/airtable/client.ts';
+import { type AirtableClientOptions, createAirtableClient } from '#src/server/airtable/client.ts';
 import { type AirtableEnv, airtableAccess } from '#src/server/settings.ts';
 import type { LinkForm, LinkValues } from '#src/server/links/tokens.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/desk/submission-upsert.ts';
@@ -35,7 +31,7 @@ export function consentRecords(env: AirtableEnv, access: PressAccess) {
     requestBoundMs: STORAGE_ANSWER_BOUND_MS / 2,
   });
   // Every field of the address's record (the upsert's lookup reads the email only).
-  const first = async (table: string, email: string): Promise<StoredRecord | undefined> => {
+  const first = async (table: string, email: string) => {
     const filterByFormula = emailLookupFormula(email, emailFieldOf(formOf({ table })));
     return (await client.listPage(table, { filterByFormula, maxRecords: 1 })).records[0];
   };
