@@ -74,11 +74,10 @@ export function createPacer({
   let lastOut: Promise<unknown> = Promise.resolve();
 
   /**
-   * Waits for `slot`, the callers booked before, a shut pacer and the departures' spacing; then leaves.
-   * A busy isolate wakes sleepers and sends late: departures count as they really went, never
-   * `perSecond` + 1 within `span`. A caller after a late one goes at its own slot or half a gap after
-   * it, making the delay up in a few slots instead of pushing every later slot back (the load test
-   * lost a quarter of the budget so).
+   * Waits for `slot`, the callers booked before, a shut pacer and the departures' spacing; then leaves. A
+   * busy isolate wakes sleepers and sends late: departures count as they really went, never `perSecond` + 1
+   * within `span`. A caller after a late one goes at its own slot or half a gap after it, making the delay up
+   * in a few slots instead of pushing every later slot back (the load test lost a quarter of the budget so).
    */
   const leave = async (slot: number, deadline: number, before: Promise<void>, lent: boolean) => {
     const wait = slot - now();

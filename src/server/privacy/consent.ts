@@ -47,10 +47,7 @@ export function submissionOf(name: string, email: string, values: LinkValues, at
   return withDefaults(form, { table: form.table, email, cells, acceptedAt: at.toISOString() });
 }
 
-/**
- * The suppression list: the confirming form, whose table every email the site sends checks, its
- * consent fields and its stamps.
- */
+/** The suppression list, which every email the site sends checks: the confirming form, its fields, stamps. */
 export function suppressionList() {
   const form = confirmingForm();
   const fields = form && consentOf(form.table);
