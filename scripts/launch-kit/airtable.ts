@@ -6,8 +6,7 @@
  */
 import { airtableTables, type FieldDefinition, type TableDefinition } from '#src/lib/airtable/schema.ts';
 import { emailLookupFormula, normaliseEmail } from '#src/lib/forms/submission.ts';
-import { type AirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
-import { AirtableError } from '#src/server/airtable/error.ts';
+import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable/client.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
 import { type KitOptions, kitClient, readKitOptions } from './options.ts';
 import { runAsCommand } from '#scripts/command.ts';

@@ -1,7 +1,6 @@
 /** The launch-kit commands' base id, endpoint and tokens (flags over environment), held in memory only. */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { type AirtableClient, createAirtableClient } from '#src/server/airtable/client.ts';
-import { AirtableError } from '#src/server/airtable/error.ts';
+import { type AirtableClient, AirtableError, createAirtableClient } from '#src/server/airtable/client.ts';
 import { airtableAccess, type AirtableAccess } from '#src/server/settings.ts';
 import { createPacer, type Pacer, RATE_WINDOW_MS } from '#src/server/airtable/pacer.ts';
 import { DEAD_LETTERS_PATH } from '#src/server/queues/dead-letter-admin.ts';

@@ -100,7 +100,7 @@ export async function main(
 
     const target = normaliseEmail(email);
     if (command === 'export') {
-      const records = await exportEmail({ client }, email);
+      const records = await exportEmail(client, email);
       const letters = site ? (await deadLetterAdmin<{ letters: ListedLetter[] }>(site)).letters : [];
       // As the Worker lists them, without the store's key.
       const deadLetters = letters
@@ -115,7 +115,7 @@ export async function main(
 
     // The Worker first: a submission of it still waiting to be written would make its record again.
     const onWorker = site ? await deadLetterAdmin<WorkerErasure>(site, '/erase', { email }) : undefined;
-    const erased = await eraseEmail({ client }, email);
+    const erased = await eraseEmail(client, email);
     const tables = privacyTables();
     if (erased.length === 0) out(`Nothing found for ${target} in ${tables.join(' or ')}.`);
     else {

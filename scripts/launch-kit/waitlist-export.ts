@@ -4,8 +4,7 @@
  */
 import { FORMS } from '#src/lib/forms/forms.ts';
 import type { ConsentState } from '#src/lib/forms/contract.ts';
-import { AirtableError } from '#src/server/airtable/error.ts';
-import { type AirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
+import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable/client.ts';
 import { runAsCommand } from '#scripts/command.ts';
 import { csvRow } from './csv.ts';
 import { failure, plural, readKitOptions, requestCount, siteTokenClient } from './options.ts';

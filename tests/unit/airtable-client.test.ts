@@ -1,6 +1,5 @@
 // @vitest-environment node
-import { AirtableError } from '#src/server/airtable/error.ts';
-import { type AirtableClient, createAirtableClient } from '#src/server/airtable/client.ts';
+import { type AirtableClient, AirtableError, createAirtableClient } from '#src/server/airtable/client.ts';
 import { explain, fieldForCreate } from '#scripts/launch-kit/airtable.ts';
 import { createPacer } from '#src/server/airtable/pacer.ts';
 

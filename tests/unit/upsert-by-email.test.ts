@@ -1,7 +1,6 @@
 // @vitest-environment node
 import { vi } from 'vitest';
-import { type AirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
-import { AirtableError } from '#src/server/airtable/error.ts';
+import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable/client.ts';
 import { type Cells, type Submission } from '#src/lib/forms/submission.ts';
 import { SUBMISSION_UPSERT } from '#src/server/desk/submission-upsert.ts';
 import { upsertByEmail, type UpsertHow } from '#src/server/airtable/upsert.ts';

@@ -1,17 +1,51 @@
 /**
- * The server's one Airtable client, for every server-side call: the upsert by email (upsert.ts),
- * the privacy jobs and the owner's commands (whose Metadata API calls, scripts/launch-kit/airtable.ts,
- * go through `api`).
- * Plain fetch, not airtable.js (decision 12): that cannot be paced (fixed fetch, no hook), retries a
- * 429 on its own timers instead of shutting one pacer for all, has one timeout per client rather than
- * a deadline per request, and no Metadata API. Here each request waits for the caller's pacer
- * (pacer.ts), has a deadline, and fails with an AirtableError saying whether to try again.
+ * The server's one Airtable client: the upsert by email (upsert.ts), the privacy jobs, the owner's
+ * commands (their Metadata API calls, scripts/launch-kit/airtable.ts, through `api`). Plain fetch,
+ * not airtable.js (decision 12), which cannot be paced (fixed fetch, no hook), retries a 429 on its
+ * own timers instead of shutting one pacer for all, has one timeout per client rather than a deadline
+ * per request, and no Metadata API. Here each request waits for the caller's pacer (pacer.ts), has a
+ * deadline, and fails with an AirtableError saying whether to try again.
  */
 import { type Cells, formOf, lookupFormulas } from '#src/lib/forms/submission.ts';
 import { emailFieldOf } from '#src/lib/forms/forms.ts';
 import type { Pacer } from './pacer.ts';
-import { AirtableError, errorFrom } from './error.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
+
+/** A failed Airtable call, in Airtable's vocabulary; `status` 0 when no answer came. */
+export class AirtableError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AirtableError';
+  }
+
+  /** Worth another try later: rate limit, server error, timeout or a dropped connection. */
+  get transient(): boolean {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}
+
+type ErrorBody = {
+  error?: string | { type?: string; message?: string };
+  errors?: { error?: string; message?: string }[];
+};
+
+/** Airtable answers most errors as { error }, and rate limits as { errors: [{ error }] }. */
+async function errorFrom(response: Response): Promise<AirtableError> {
+  // Not JSON (a proxy's HTML page): keep the status.
+  const body = (await response.json().catch(() => undefined)) as ErrorBody | undefined;
+  const first = body?.errors?.[0];
+  const error = body?.error ?? (first ? { type: first.error, message: first.message } : undefined);
+  const type = (typeof error === 'string' ? error : error?.type) || `HTTP_${response.status}`;
+  const message =
+    (typeof error === 'object' ? error.message : undefined) ||
+    response.statusText ||
+    'Airtable answered with an error';
+  return new AirtableError(response.status, type, message.slice(0, 300));
+}
 
 /** Airtable's most records per create, update or delete request. */
 export const AIRTABLE_MAX_RECORDS_PER_WRITE = 10;
@@ -57,6 +91,9 @@ export interface AirtableClientOptions extends RetryPolicy {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const noAnswer = () => new AirtableError(0, 'TIMEOUT', 'No answer from Airtable in time');
+const noSlot = () => new AirtableError(0, 'TIMEOUT', 'No slot to reach Airtable in time');
+const rateLimited = () =>
+  new AirtableError(429, 'TOO_MANY_REQUESTS', 'Airtable is rate limiting this base; try again shortly');
 
 /** A client under one retry policy; `counter` counts the requests of it and its `with` kin. */
 export function createAirtableClient(
@@ -65,51 +102,35 @@ export function createAirtableClient(
   counter = { sent: 0 },
 ) {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-  const now = options.now ?? Date.now;
-  const { pacer } = options;
+  const { pacer, now = Date.now, attempts = 1, sleep = defaultSleep } = options;
+  const boundMs = options.requestBoundMs ?? AIRTABLE_REQUEST_TIMEOUT_MS;
   const origin = access.endpointUrl.replace(/\/+$/, '');
   const tableUrl = (table: string) =>
     `${origin}/v0/${encodeURIComponent(access.baseId)}/${encodeURIComponent(table)}`;
 
   /** One try: a slot in the pacer, then the request, bounded by `deadline`. */
   const once = async <T>(method: string, url: string, body: unknown, deadline: number): Promise<T> => {
-    if (!(await pacer.acquire(deadline - now())))
-      throw pacer.closedFor() > 0
-        ? new AirtableError(
-            429,
-            'TOO_MANY_REQUESTS',
-            'Airtable is rate limiting this base; try again shortly',
-          )
-        : new AirtableError(0, 'TIMEOUT', 'No slot to reach Airtable in time');
+    if (!(await pacer.acquire(deadline - now()))) throw pacer.closedFor() > 0 ? rateLimited() : noSlot();
     const remaining = deadline - now();
     if (remaining <= 0) throw noAnswer();
     counter.sent += 1;
-    let response: Response;
-    try {
-      response = await doFetch(url, {
-        method,
-        headers: { authorization: `Bearer ${access.token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(remaining),
-      });
-    } catch (error) {
+    const response = await doFetch(url, {
+      method,
+      headers: { authorization: `Bearer ${access.token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(remaining),
+    }).catch((error: unknown) => {
       const timedOut =
         error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       throw timedOut ? noAnswer() : new AirtableError(0, 'CONNECTION_ERROR', 'Could not reach Airtable');
-    }
+    });
     // The one place that reacts to a 429: the pacer stays shut for Airtable's penalty.
     if (response.status === 429) pacer.penalise();
     if (!response.ok) throw await errorFrom(response);
-    try {
-      return (await response.json()) as T;
-    } catch {
+    return (await response.json().catch(() => {
       throw new AirtableError(502, 'INVALID_RESPONSE', 'Airtable answered with something that is not JSON');
-    }
+    })) as T;
   };
-
-  const attempts = Math.max(1, options.attempts ?? 1);
-  const boundMs = options.requestBoundMs ?? AIRTABLE_REQUEST_TIMEOUT_MS;
-  const sleep = options.sleep ?? defaultSleep;
 
   /** A request, tried again after a transient failure: after a 429 the pacer makes the wait. */
   const call = async <T>(method: string, url: string, body: unknown, deadline?: number): Promise<T> => {
@@ -145,15 +166,9 @@ export function createAirtableClient(
       ...query,
     });
 
-  const listAll = async (table: string, query: ListQuery) => {
-    const records: StoredRecord[] = [];
-    let offset: string | undefined;
-    do {
-      const page = await listPage(table, { ...query, offset });
-      records.push(...page.records);
-      offset = page.offset;
-    } while (offset);
-    return records;
+  const listAll = async (table: string, query: ListQuery): Promise<StoredRecord[]> => {
+    const { records, offset } = await listPage(table, query);
+    return offset ? [...records, ...(await listAll(table, { ...query, offset }))] : records;
   };
 
   return {

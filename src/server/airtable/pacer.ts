@@ -1,18 +1,17 @@
 /**
  * This instance's one door to Airtable: 5 requests a second per base, else every client refused 30 s.
  * Starts are booked evenly, `gapMs` apart (210 ms: 4.76/s, 95 % of the limit), not 5 at once and a
- * wait: Airtable counts arrivals in a sliding second, and a burst whose first members arrive late meets
- * the next within one (the load test's emulator did, its process busy). No six departures ever fall
- * within 1,050 ms (five gaps), counted as they really went out, and more while the loop lags; a late
- * one is made up at half a gap. After a 429 it stays shut for the penalty; the client
- * (client.ts) is the only place that reacts to a 429.
+ * wait: Airtable counts arrivals in a sliding second, and a burst whose first members arrive late
+ * meets the next within one (the load test's busy emulator did). No six departures, counted as they
+ * really went out, fall within 1,050 ms (five gaps), or more while the loop lags; a late one is made
+ * up at half a gap. After a 429 it stays shut for the penalty (client.ts alone reacts to a 429).
  *
  * Where each need comes from (decision 21): the spacing and the penalty, from Airtable (any shape);
- * counting departures as they really left, and the loop-lag allowance, from a busy single-threaded
- * runtime: locally, in one process, and on a loaded machine with the desk apart too (without the
- * allowance six arrived within 844–1,003 ms; with it, none closer than 1,050). Apart on a quiet
- * machine, as Cloudflare runs it, the desk's loop lagged 3 ms at p90, and the allowance costs as
- * much. It stays: without it the local rush (`npm run loadtest`, 0 429 required) would risk a 429.
+ * counting real departures and the loop-lag allowance, from a busy single-threaded runtime: locally,
+ * in one process, and with the desk apart on a loaded machine (without the allowance six arrived
+ * within 844–1,003 ms; with it, none closer than 1,050). Apart on a quiet machine, as Cloudflare runs
+ * it, the desk's loop lagged 3 ms at p90, and the allowance costs as much. It stays: without it the
+ * local rush (`npm run loadtest`, 0 429 required) would risk a 429.
  */
 
 /** Airtable's documented limit and penalty. */
@@ -21,8 +20,8 @@ export const AIRTABLE_RATE_LIMIT_PENALTY_MS = 30_000;
 /** The window Airtable counts in: never more than `perSecond` departures within it. */
 export const RATE_WINDOW_MS = 1_000;
 /**
- * Starts are spaced by the window over the limit, times this: 5 % over 200 ms, so six starts span
- * 50 ms more than Airtable's second (arrival jitter up to that is absorbed) and 95 % of the budget is used.
+ * Starts are spaced by the window over the limit, times this: 5 % over 200 ms, so six starts span 50 ms
+ * more than Airtable's second (absorbing arrival jitter up to that), and 95 % of the budget is used.
  */
 export const GAP_MARGIN = 1.05;
 
@@ -33,10 +32,7 @@ export interface PacerOptions {
   perSecond?: number;
   /** Least time between two starts (default: the window over `perSecond`, times GAP_MARGIN). */
   gapMs?: number;
-  /**
-   * Start shut for this long. A pacer that does not know what an earlier instance (an earlier
-   * isolate of the queue's consumer) sent just before must not assume a fresh window.
-   */
+  /** Start shut this long: an earlier instance (isolate) may have sent just before; no fresh window. */
   startClosedForMs?: number;
   penaltyMs?: number;
   now?: () => number;
@@ -51,16 +47,16 @@ export function createPacer({
   now = Date.now,
   sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
 }: PacerOptions = {}) {
-  // Never more than `perSecond` departures within `span`: Airtable's second, with the margin,
-  // and the loop's recent lag on top (`lagAllowance`).
+  // Never more than `perSecond` departures within `span`: Airtable's second with the margin, plus
+  // the loop's recent lag (`lagAllowance`).
   const span = Math.max(RATE_WINDOW_MS, perSecond * gapMs);
-  // How late the loop lately sent a request (ms, and when it was seen). A late wake-up is no
-  // danger: its request is counted from when it really left.
+  // How late the loop lately sent a request (ms, when seen). A late wake-up is no danger: its
+  // request is counted from when it really left.
   const lags: { at: number; ms: number }[] = [];
   /**
-   * A request sent late by a busy loop may reach Airtable later than the five after it expect: six
-   * then arrive within a second (the load test's one 429 did so, its loop saturated). The most the
-   * loop lagged in the last LAG_MEMORY_MS widens the span by as much, up to a gap.
+   * A request a busy loop sends late may reach Airtable after the five behind it expect: six then
+   * arrive within a second (the load test's one 429, its loop saturated). The most the loop lagged
+   * in the last LAG_MEMORY_MS widens the span by as much, up to a gap.
    */
   const lagAllowance = () => {
     while (lags.length > 0 && (lags[0]?.at ?? 0) <= now() - LAG_MEMORY_MS) lags.shift();
@@ -73,17 +69,15 @@ export function createPacer({
   let closedUntil = startClosedForMs > 0 ? now() + startClosedForMs : 0;
   // Callers leave in the order they booked: each waits for the one before it to leave (or give up).
   let lastTurn = Promise.resolve();
-  // A request leaves when the event loop gets to it, so on a busy isolate it goes later than its
-  // caller left here. A timer set as a caller leaves fires once the loop has caught up with what
-  // was queued before it: its departure is moved to then, and the next caller waits for that.
+  // A busy isolate sends a request later than its caller left here. A timer set as a caller leaves
+  // fires once the loop has caught up: its departure moves to then, and the next caller waits for it.
   let lastOut: Promise<unknown> = Promise.resolve();
 
   /**
-   * Waits for `slot`, the callers booked before, a shut pacer and the departures' spacing; then leaves.
-   * A busy isolate wakes a sleeper late, and sends late: the departures are counted as they really
-   * went, never `perSecond` + 1 within `span`. A caller after a late one goes at its own slot, or
-   * half a gap after the late one, so the late one's delay is made up in a few slots instead of
-   * pushing every later slot back (the load test lost a quarter of the budget so).
+   * Waits for `slot`, the callers booked before, a shut pacer and the departures' spacing; then leaves. A
+   * busy isolate wakes sleepers and sends late: departures count as they really went, never `perSecond` + 1
+   * within `span`. A caller after a late one goes at its own slot or half a gap after it, making the delay up
+   * in a few slots instead of pushing every later slot back (the load test lost a quarter of the budget so).
    */
   const leave = async (slot: number, deadline: number, before: Promise<void>, lent: boolean) => {
     const wait = slot - now();
@@ -120,10 +114,9 @@ export function createPacer({
 
   return {
     /**
-     * Waits for a slot and takes it. Resolves false without taking one when the wait would last
-     * longer than `withinMs`, so a caller with a visitor waiting can answer in time. A duration,
-     * not a point in time: the caller's clock and the pacer's need not be the same clock.
-     * `lent`: the slot is lent to a caller elsewhere (the desk's POST /pace), whose request leaves
+     * Waits for a slot and takes it; false, taking none, if the wait would exceed `withinMs`, so a
+     * caller with a visitor waiting answers in time (a duration: the caller's and the pacer's clocks
+     * may differ). `lent`: the slot is lent elsewhere (the desk's POST /pace), whose request leaves
      * once the answer reaches it: counted as leaving a gap later.
      */
     async acquire(withinMs = Number.POSITIVE_INFINITY, { lent = false } = {}): Promise<boolean> {

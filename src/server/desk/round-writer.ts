@@ -8,8 +8,7 @@
  * never makes two records. With mail, consent applies (CONSENTED_UPSERT) and emails go on the mail queue.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
-import { createAirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
-import { AirtableError } from '#src/server/airtable/error.ts';
+import { AirtableError, createAirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
 import { upsertByEmail, lookupByEmails, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';

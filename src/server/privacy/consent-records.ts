@@ -7,11 +7,7 @@ import { type Cells, emailLookupFormula, formOf, normaliseEmail } from '#src/lib
 import { EMAIL_KEY_FIELD, type ConsentState } from '#src/lib/forms/contract.ts';
 import { emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
 import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
-import {
-  type AirtableClientOptions,
-  createAirtableClient,
-  type StoredRecord,
-} from '#src/server/airtable/client.ts';
+import { type AirtableClientOptions, createAirtableClient } from '#src/server/airtable/client.ts';
 import { type AirtableEnv, airtableAccess } from '#src/server/settings.ts';
 import type { LinkForm, LinkValues } from '#src/server/links/tokens.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/desk/submission-upsert.ts';
@@ -23,22 +19,19 @@ const sameCell = (stored: unknown, wanted: string | readonly string[]) =>
   JSON.stringify(Array.isArray(stored) ? [...(stored as unknown[])].sort() : stored) ===
   JSON.stringify(typeof wanted === 'string' ? wanted : [...wanted].sort());
 
-/** Longest one Airtable request of a pressed email link may take: half the visitor's bound. */
-const LINK_PRESS_REQUEST_BOUND_MS = STORAGE_ANSWER_BOUND_MS / 2;
-
 /** How a press reaches Airtable: the desk's pacer (a slot lent), and the tests' stand-ins. */
 export type PressAccess = Pick<AirtableClientOptions, 'pacer' | 'fetch' | 'now'>;
 
 export function consentRecords(env: AirtableEnv, access: PressAccess) {
   const client = createAirtableClient(airtableAccess(env), {
     ...access,
-    // A press waits for Airtable; when it hangs, that visitor gets the 'try again'
-    // page within the spec's answer bound (a press makes two requests at most), and
-    // the next press goes as soon as Airtable answers: the pacer spaces starts only.
-    requestBoundMs: LINK_PRESS_REQUEST_BOUND_MS,
+    // A press waits for Airtable, each request at most half the visitor's bound: when Airtable hangs,
+    // that visitor gets the 'try again' page within the spec's answer bound (a press makes two requests
+    // at most), and the next press goes as soon as Airtable answers: the pacer spaces starts only.
+    requestBoundMs: STORAGE_ANSWER_BOUND_MS / 2,
   });
   // Every field of the address's record (the upsert's lookup reads the email only).
-  const first = async (table: string, email: string): Promise<StoredRecord | undefined> => {
+  const first = async (table: string, email: string) => {
     const filterByFormula = emailLookupFormula(email, emailFieldOf(formOf({ table })));
     return (await client.listPage(table, { filterByFormula, maxRecords: 1 })).records[0];
   };
@@ -101,17 +94,15 @@ export function consentRecords(env: AirtableEnv, access: PressAccess) {
         await client.upsert(submission.table, [{ ...cellsForCreate(submission, at), ...confirm }], EMAIL_KEY);
         return 'applied';
       }
-      const unchanged =
-        Object.entries(values).every(([name, value]) => sameCell(stored.fields[name], value)) &&
-        (!fields || stored.fields[fields.consent] === 'Confirmed');
-      if (unchanged) return 'unchanged';
+      const confirmed = !fields || stored.fields[fields.consent] === 'Confirmed';
+      if (Object.entries(values).every(([name, value]) => sameCell(stored.fields[name], value)) && confirmed)
+        return 'unchanged';
       // Written after this link was sent (to the second): a newer change, or a withdrawal.
       const updated = Date.parse(String(stored.fields[stampOf(formNamed(form), 'updated')] ?? ''));
       if (Math.floor(updated / 1000) > Math.floor(sentAt.getTime() / 1000)) return 'superseded';
       // A change to a confirmed sign-up keeps when it was first confirmed.
-      const confirmedAt = fields && stored.fields[fields.confirmedAt];
-      if (fields && stored.fields[fields.consent] === 'Confirmed' && typeof confirmedAt === 'string')
-        confirm[fields.confirmedAt] = confirmedAt;
+      const confirmedAt = fields && confirmed ? stored.fields[fields.confirmedAt] : undefined;
+      if (fields && typeof confirmedAt === 'string') confirm[fields.confirmedAt] = confirmedAt;
       await client.update(submission.table, [
         { id: stored.id, fields: { ...cellsForUpdate(submission, at), ...confirm } },
       ]);

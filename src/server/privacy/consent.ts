@@ -1,10 +1,9 @@
 /**
- * Consent on the server's one write path (relay and queued modes; docs/consent.md): a new address is stored
- * Pending with the statement its visitor saw; an address already stored is never written over on a
- * visitor's word: the submission is held and its owner gets one email whose signed link carries the new
- * values. Pressing a link's button applies it (privacy/consent-records.ts). Here: which form's table is the
- * suppression list and its consent fields, whether a stored record withdrew, and a held change's values
- * as a submission again.
+ * Consent on the server's one write path (relay and queued modes; docs/consent.md): a new address is
+ * stored Pending with the statement its visitor saw; one already stored is never written over on a
+ * visitor's word: the submission is held, and its owner gets one email whose signed link carries the
+ * new values, applied when its button is pressed (privacy/consent-records.ts). Here: which table is the
+ * suppression list, its consent fields, whether a stored record withdrew, a held change as a submission.
  */
 import { type Cells, type Submission, withDefaults } from '#src/lib/forms/submission.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
@@ -48,10 +47,7 @@ export function submissionOf(name: string, email: string, values: LinkValues, at
   return withDefaults(form, { table: form.table, email, cells, acceptedAt: at.toISOString() });
 }
 
-/**
- * The suppression list: the confirming form, whose table every email the site sends checks, its
- * consent fields and its stamps.
- */
+/** The suppression list, which every email the site sends checks: the confirming form, its fields, stamps. */
 export function suppressionList() {
   const form = confirmingForm();
   const fields = form && consentOf(form.table);

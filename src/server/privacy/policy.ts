@@ -14,9 +14,9 @@ import { confirmingForm, emailFieldOf, FORM_LIST, formOfTable } from '#src/lib/f
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
   type AirtableClient,
+  AirtableError,
   type StoredRecord,
 } from '#src/server/airtable/client.ts';
-import { AirtableError } from '#src/server/airtable/error.ts';
 import { consentOf, stampOf } from './consent.ts';
 
 /** The tables whose records hold people's data: every form's. */
@@ -35,26 +35,17 @@ function fieldsOf(table: string) {
 /** The Consent state whose records are kept PENDING_RETENTION_DAYS only. */
 const PENDING = 'Pending';
 const DAY_MS = 86_400_000;
-/** Longest one request may take, waiting for the pacer included (no visitor is waiting). */
-const REQUEST_BOUND_MS = 60_000;
-/** Tries of one request that fails transiently (429, 5xx, timeout, dropped connection). */
-const ATTEMPTS = 5;
 
 /** `months` calendar months before `now` (UTC): 23 Nov 2026 → 23 Nov 2024; 29 Feb → 28 Feb. */
 export function monthsBefore(now: Date, months: number): Date {
   const result = new Date(now.getTime());
-  const day = result.getUTCDate();
-  result.setUTCDate(1);
-  result.setUTCMonth(result.getUTCMonth() - months);
+  result.setUTCMonth(now.getUTCMonth() - months, 1);
   const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
-  result.setUTCDate(Math.min(day, lastDay));
+  result.setUTCDate(Math.min(now.getUTCDate(), lastDay));
   return result;
 }
 
-/**
- * The moments before which a record's last activity means it is kept no longer, both from one
- * moment: `months` (every record), `pending` (unconfirmed sign-ups).
- */
+/** A record last active before these is kept no longer: `months` (any), `pending` (unconfirmed sign-ups). */
 export function retentionCutoffs(now: Date) {
   return {
     months: monthsBefore(now, DATA_RETENTION_MONTHS),
@@ -72,17 +63,14 @@ export function cutoffFor(table: string, record: StoredRecord, cutoffs: Retentio
 /** The rule itself: is `record`'s last activity before the cutoff that applies to it? */
 export function isExpired(table: string, record: StoredRecord, cutoffs: RetentionCutoffs): boolean {
   const activity = lastActivity(table, record);
-  return activity !== null && activity < cutoffFor(table, record, cutoffs);
+  return activity !== undefined && activity < cutoffFor(table, record, cutoffs);
 }
 
 /** A record's last activity: its 'updated' field, else its 'created' one, else its creation time. */
-function lastActivity(table: string, record: StoredRecord): Date | null {
-  for (const value of [...fieldsOf(table).activity.map((name) => record.fields[name]), record.createdTime]) {
-    if (typeof value !== 'string' || value === '') continue;
-    const date = new Date(value);
-    if (!Number.isNaN(date.getTime())) return date;
-  }
-  return null;
+function lastActivity(table: string, record: StoredRecord): Date | undefined {
+  const values = [...fieldsOf(table).activity.map((name) => record.fields[name]), record.createdTime];
+  const dates = values.map((value) => new Date(typeof value === 'string' ? value : Number.NaN));
+  return dates.find((date) => !Number.isNaN(date.getTime()));
 }
 
 /**
@@ -100,20 +88,12 @@ export function expiredFormula(table: string, cutoff: Date, pending?: Date): str
   return `OR(${before(cutoff)}, AND({${consent}} = '${PENDING}', ${before(pending)}))`;
 }
 
-export interface PrivacyOptions {
-  /** The server's one Airtable client; every request goes through its pacer. */
-  client: AirtableClient;
-  /** How a retry waits (tests pass a quick one). */
-  sleep?: (ms: number) => Promise<void>;
-}
-
 /**
- * The client as the jobs use it: a request that fails transiently is tried again, up to 5
- * times (after a 429 the pacer stays shut for Airtable's penalty, so the next try waits there;
- * otherwise 1, 2, 4, 8 s), each try bounded by a minute.
+ * The client as the jobs use it: a request failing transiently (429, 5xx, timeout, dropped connection)
+ * is tried up to 5 times (after a 429 the next try waits out the pacer's penalty; otherwise 1, 2, 4,
+ * 8 s), each try bounded by a minute, the pacer's wait included (no visitor is waiting).
  */
-const retrying = ({ client, sleep }: PrivacyOptions): AirtableClient =>
-  client.with({ attempts: ATTEMPTS, requestBoundMs: REQUEST_BOUND_MS, ...(sleep ? { sleep } : {}) });
+const retrying = (client: AirtableClient) => client.with({ attempts: 5, requestBoundMs: 60_000 });
 
 /**
  * Deletes records at most 10 per request. A record someone deleted meanwhile makes Airtable refuse its whole
@@ -148,13 +128,12 @@ const isUnknownField = (error: unknown) =>
   (error.type === 'INVALID_FILTER_BY_FORMULA' || error.type === 'UNKNOWN_FIELD_NAME');
 
 /**
- * The records past retention in every form's table: those the formula picks, checked again by the
- * rule. The Consent rule applies on the confirming form's table unless the base predates the
- * Consent field (set up before consent; `npm run airtable:check` says so), where no sign-up can be
- * Pending and the months alone apply (`consentRule` false).
+ * The records past retention in every form's table: those the formula picks, checked again by the rule
+ * (`pending`: an unconfirmed sign-up past the shorter rule only). The Consent rule applies on the
+ * confirming form's table unless the base predates the Consent field (`npm run airtable:check` says
+ * so): there no sign-up can be Pending, and the months alone apply (`consentRule` false).
  */
 async function findExpired(client: AirtableClient, cutoffs: RetentionCutoffs) {
-  // `pending`: an unconfirmed sign-up, past the shorter rule only.
   const expired: { table: string; id: string; email: string; lastActivity: string; pending: boolean }[] = [];
   let consentRule = true;
   for (const table of privacyTables()) {
@@ -164,14 +143,11 @@ async function findExpired(client: AirtableClient, cutoffs: RetentionCutoffs) {
         filterByFormula: expiredFormula(table, cutoffs.months, withConsent ? cutoffs.pending : undefined),
         fields: [email, ...activity, ...(withConsent && consent ? [consent] : [])],
       });
-    let records: StoredRecord[];
-    try {
-      records = await list(true);
-    } catch (error) {
+    const records = await list(true).catch((error: unknown) => {
       if (!consent || !isUnknownField(error)) throw error;
       consentRule = false;
-      records = await list(false);
-    }
+      return list(false);
+    });
     for (const record of records) {
       const last = lastActivity(table, record);
       if (!last || !isExpired(table, record, cutoffs)) continue;
@@ -188,7 +164,9 @@ async function findExpired(client: AirtableClient, cutoffs: RetentionCutoffs) {
   return { expired, consentRule };
 }
 
-export interface RetentionOptions extends PrivacyOptions {
+export interface RetentionOptions {
+  /** The server's one Airtable client; every request goes through its pacer. */
+  client: AirtableClient;
   /** The policy's clock, for the cutoffs (tests pin it); requests are bounded on the client's own. */
   now?: () => number;
   /** List only; delete nothing. */
@@ -203,7 +181,7 @@ export interface RetentionOptions extends PrivacyOptions {
  * (or that would be) and those left for the next run (the time budget ran out), per table.
  */
 export async function applyRetention(options: RetentionOptions) {
-  const client = retrying(options);
+  const client = retrying(options.client);
   const stopAt = client.now() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
   const cutoffs = retentionCutoffs(new Date((options.now ?? Date.now)()));
   const { expired, consentRule } = await findExpired(client, cutoffs);
@@ -247,27 +225,23 @@ export function describeRetention(report: Awaited<ReturnType<typeof applyRetenti
 }
 
 /** Every stored record of `email` in every form's table (Article 15), with all its fields and times. */
-export async function exportEmail(
-  options: PrivacyOptions,
-  email: string,
-): Promise<Record<string, StoredRecord[]>> {
+export async function exportEmail(client: AirtableClient, email: string) {
   const found: Record<string, StoredRecord[]> = {};
-  const client = retrying(options);
+  const retried = retrying(client);
   for (const table of privacyTables()) {
     const filterByFormula = emailLookupFormula(email, fieldsOf(table).email);
-    found[table] = await client.listAll(table, { filterByFormula });
+    found[table] = await retried.listAll(table, { filterByFormula });
   }
   return found;
 }
 
 /** Deletes every record of `email` in every form's table (Article 17); returns what it deleted. */
-export async function eraseEmail(options: PrivacyOptions, email: string) {
-  const found = await exportEmail(options, email);
-  const client = retrying(options);
+export async function eraseEmail(client: AirtableClient, email: string) {
+  const retried = retrying(client);
   const erased: { table: string; id: string; createdTime?: string }[] = [];
-  for (const [table, records] of Object.entries(found)) {
+  for (const [table, records] of Object.entries(await exportEmail(client, email))) {
     const ids = records.map(({ id }) => id);
-    const { deleted } = await deleteIds(client, table, ids);
+    const { deleted } = await deleteIds(retried, table, ids);
     for (const { id, createdTime } of records)
       if (deleted.includes(id)) erased.push({ table, id, createdTime });
   }

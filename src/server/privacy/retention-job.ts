@@ -9,18 +9,13 @@ import { type DeadLetterStore, listDeadLetters } from '#src/server/queues/dead-l
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 
 /**
- * Retention for the Worker's dead letters (submissions it could not store; they hold emails):
- * letters that failed before `cutoff` are deleted. Returns how many.
+ * Retention for the Worker's dead letters (submissions it could not store; they hold emails): those that
+ * failed before `cutoff` are deleted (an unreadable `failedAt`, an Invalid Date, never is); returns how many.
  */
 export async function expireDeadLetters(store: DeadLetterStore, cutoff: Date): Promise<number> {
-  let expired = 0;
-  for (const { key, letter } of await listDeadLetters(store)) {
-    const failedAt = new Date(letter.failedAt);
-    if (Number.isNaN(failedAt.getTime()) || failedAt >= cutoff) continue;
-    await store.delete(key);
-    expired += 1;
-  }
-  return expired;
+  const expired = (await listDeadLetters(store)).filter(({ letter }) => new Date(letter.failedAt) < cutoff);
+  for (const { key } of expired) await store.delete(key);
+  return expired.length;
 }
 
 /**

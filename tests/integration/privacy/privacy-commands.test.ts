@@ -174,9 +174,9 @@ describe('npm run privacy:retention', () => {
     );
     const client = createAirtableClient(
       { token: emulator().apiKey, baseId: emulator().baseId, endpointUrl: emulator().url },
-      { pacer: createPacer({ perSecond: 50 }) },
+      { pacer: createPacer({ perSecond: 50 }), sleep: async () => undefined },
     );
-    const report = await applyRetention({ client, now: () => NOW, sleep: async () => undefined });
+    const report = await applyRetention({ client, now: () => NOW });
     expect(report.deleted).toEqual({ [WAITLIST]: 12, [QUOTES]: 0 });
     expect(emulator().records(WAITLIST)).toHaveLength(0);
   });
@@ -233,7 +233,7 @@ describe('npm run privacy:erase', () => {
       { token: emulator().apiKey, baseId: emulator().baseId, endpointUrl: emulator().url },
       { pacer: createPacer({ perSecond: 50 }) },
     );
-    expect(await eraseEmail({ client }, 'Many@X.co')).toHaveLength(105);
+    expect(await eraseEmail(client, 'Many@X.co')).toHaveLength(105);
     expect(emails(emulator(), WAITLIST)).toEqual(['other@x.co']);
   });
 });
