@@ -112,6 +112,8 @@ test.describe('JavaScript on', () => {
     expect(changed?.fields).toMatchObject({
       Interests: ['Invest in Podling'],
       Consent: 'Confirmed',
+      // A change to a confirmed sign-up keeps when it was first confirmed.
+      'Confirmed At': '2026-01-01T09:00:00.000Z',
       'Created At': '2026-01-01T09:00:00.000Z',
     });
 
