@@ -70,7 +70,7 @@ describe('import boundaries in src/', () => {
   it.each([
     ['src/features/quote/quote-form.tsx', "import { Field } from '#src/components/form/field.tsx';"],
     ['src/app/routes.tsx', "const page = () => import('#src/pages/about-page.tsx');"],
-    ['src/server/form-door.ts', "import { FORMS } from '#src/lib/forms/forms.ts';"],
+    ['src/server/doors/routes.ts', "import { FORMS } from '#src/lib/forms/forms.ts';"],
     ['src/lib/airtable/client.ts', "const load = () => import('airtable');"],
     ['src/lib/analytics.ts', "import ReactGA from 'react-ga4';"],
     ['src/lib/airtable/upsert.ts', "import type Airtable from 'airtable';"],
@@ -100,7 +100,7 @@ describe('import boundaries in src/', () => {
       /nothing in the browser imports it/,
     ],
     [
-      'src/server/form-door.ts',
+      'src/server/doors/routes.ts',
       "import { Footer } from '#src/components/footer.tsx';",
       /src\/config and src\/lib only/,
     ],
