@@ -90,7 +90,7 @@ const press = (url: string, extra: Record<string, string> = {}) => {
 };
 
 /** The rejoin confirmations asked for (address and the withdrawal each is for), answering `outcome`. */
-function rejoinMail(outcome: { queued: number; limited: number } = { queued: 1, limited: 0 }) {
+function rejoinMail(outcome = { queued: 1, limited: 0, held: 0 }) {
   const asked: [string, string][] = [];
   return {
     asked,
@@ -247,7 +247,7 @@ describe('email links', () => {
     const options = { records: store.records, linkSecrets: [SECRET], now: () => SENT };
     const limited = await handleEmailLink(press(unsubscribe, { rejoin: '1' }), {
       ...options,
-      ...rejoinMail({ queued: 0, limited: 1 }),
+      ...rejoinMail({ queued: 0, limited: 1, held: 0 }),
     });
     expect(await limited.text()).toContain(EMAIL_COPY.linkPages.rejoinLimitedBody);
     expect((await handleEmailLink(press(unsubscribe, { rejoin: '1' }), options)).status).toBe(503);
