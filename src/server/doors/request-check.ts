@@ -73,12 +73,11 @@ function randomReceiptId(): string {
 }
 
 export function createRequestCheck(options: RequestCheckOptions) {
-  const now = options.now ?? Date.now;
+  const { now = Date.now, bodyTimeoutMs = REQUEST_BODY_TIMEOUT_MS } = options;
   const clientLimiter =
     options.clientLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now });
   const emailLimiter =
     options.emailLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_EMAIL_PER_MINUTE, now });
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
   /** A refusal with what the visitor typed, for a native post's answer (bounded like any body). */
   const withTyped = async (request: Request, ...why: Parameters<typeof refused>): Promise<CheckResult> => {
     const refusal = refused(...why);
