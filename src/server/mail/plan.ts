@@ -101,12 +101,11 @@ export async function emailsFor(
   context: MailContext,
   teamEmails: Readonly<Record<string, string>>,
 ): Promise<Outgoing[]> {
-  const { form, email, key } = outcome;
+  const { form, email, key, subject = '', teamRows = [] } = outcome;
   const conduct = formNamed(form)?.conduct ?? {};
   // Nothing a stranger can cause reaches an address that withdrew.
   const toVisitor = async (mail: VisitorMail): Promise<Outgoing[]> =>
     outcome.contactWithdrawn ? [] : [{ message: await visitorEmail(context, form, email, key, mail) }];
-  const { subject = '', teamRows = [] } = outcome;
   const toTeam = async (kind: TeamNotice): Promise<Outgoing[]> => {
     const told = conduct.tellsTeam;
     if (!told) return [];
