@@ -89,7 +89,7 @@ export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): Wri
   key: `rejoin:${at.toISOString()}`,
 });
 
-/** One email to send; a team notice's, for its team's digest if the team's ceiling holds it back. */
+/** One email to send; with `teamNotice`, the team's, for its digest if the team's ceiling holds it back. */
 interface Outgoing {
   readonly message: MailMessage;
   readonly teamNotice?: TeamHeld;
