@@ -103,8 +103,7 @@ const hosts = new WeakMap<HostEnv, Host>();
 export function hostOf(env: HostEnv): Host {
   const known = hosts.get(env);
   if (known) return known;
-  const outbox = env.MAIL_OUTBOX_URL;
-  const rendered = env.DEV_TEMPLATES_URL;
+  const { MAIL_OUTBOX_URL: outbox, DEV_TEMPLATES_URL: rendered } = env;
   const host = {
     mailer: outbox ? localOutboxMailer(outbox) : env.EMAIL && cloudflareMailer(env.EMAIL),
     /** The page templates, from the build's assets (clean URLs: '/x.html' is at '/x'), or on `vite` rendered. */

@@ -3,7 +3,10 @@ import { FORM_HONEYPOT, type FormConduct, type FormContract } from '#src/lib/for
 import { WAITLIST_FORM } from '#src/lib/forms/forms.ts';
 import { addTestForm } from './support/test-form.ts';
 import type { MailContext } from '#src/server/mail/emails.ts';
-import { emailsFor, type WriteOutcome } from '#src/server/mail/plan.ts';
+import { inboxKey, memoryMailLedger } from '#src/server/mail/ledger.ts';
+import type { MailJob } from '#src/server/mail/message.ts';
+import { emailsFor, queueOutcomeMail, rejoinRequest, type WriteOutcome } from '#src/server/mail/plan.ts';
+import { parseMailSettings } from '#src/server/settings.ts';
 
 const NOW = new Date('2026-09-01T10:00:00Z');
 const context: MailContext = {
@@ -25,6 +28,26 @@ const outcome = (patch: Partial<WriteOutcome>): WriteOutcome => ({
   ...patch,
 });
 
+/** Queueing `written`'s emails, step by step: each mail limit it counts against (a ledger key), each email queued. */
+async function queued(written: WriteOutcome): Promise<string[]> {
+  const steps: string[] = [];
+  const ledger = memoryMailLedger();
+  const mail = {
+    settings: parseMailSettings({ LINK_SECRET: context.linkSecret, ...TEAMS }),
+    ledger: {
+      ...ledger,
+      reserve: (...reserved: Parameters<typeof ledger.reserve>) => {
+        steps.push(`counts against ${reserved[0]}`);
+        return ledger.reserve(...reserved);
+      },
+    },
+    enqueue: async (job: MailJob) => void steps.push(`to ${job.message.to}`),
+    deadLetter: undefined,
+  };
+  await queueOutcomeMail(mail, written, context.siteUrl, { now: () => NOW.getTime() });
+  return steps;
+}
+
 /** A quote from a school's contact. */
 const quoteOutcome = (patch: Partial<WriteOutcome>): WriteOutcome =>
   outcome({
@@ -41,7 +64,7 @@ describe('the emails a write causes', () => {
     expect(emails.map(({ message }) => [message.to, message.subject])).toEqual([
       ['parent@example.com', EMAIL_COPY.confirm.subject],
     ]);
-    expect(emails[0]?.limitedInbox).toBe('parent@example.com');
+    expect(await queued(outcome({}))).toEqual(['counts against parent@example.com', 'to parent@example.com']);
   });
 
   it('a sign-up for an address already stored: one change email to the address on record, nothing else', async () => {
@@ -51,21 +74,17 @@ describe('the emails a write causes', () => {
 
   it('a quote for a contact on record: the team hears of it at once (counted per contact), and the contact is asked to confirm', async () => {
     const emails = await emailsFor(quoteOutcome({ outcome: 'held' }), context, TEAMS);
-    expect(
-      emails.map(({ message, limitedInbox, limitedContact }) => [
-        message.to,
-        message.subject,
-        limitedInbox,
-        limitedContact,
-      ]),
-    ).toEqual([
-      [
-        'schools@podling.app',
-        EMAIL_COPY.schoolsTeam.held.subject('St Anne’s'),
-        undefined,
-        'head@school.sch.uk',
-      ],
-      ['head@school.sch.uk', EMAIL_COPY.change.subject, 'head@school.sch.uk', undefined],
+    expect(emails.map(({ message }) => [message.to, message.subject])).toEqual([
+      ['schools@podling.app', EMAIL_COPY.schoolsTeam.held.subject('St Anne’s')],
+      ['head@school.sch.uk', EMAIL_COPY.change.subject],
+    ]);
+    // The team's notice counts against its contact (and the team's hourly ceiling), the change email its inbox.
+    expect(await queued(quoteOutcome({ outcome: 'held' }))).toEqual([
+      'counts against team:head@school.sch.uk',
+      'counts against team-inbox',
+      'to schools@podling.app',
+      'counts against head@school.sch.uk',
+      'to head@school.sch.uk',
     ]);
   });
 
@@ -83,26 +102,41 @@ describe('the emails a write causes', () => {
 
   it('a new quote: the team’s notification (not limited, replies to the contact) and the contact’s acknowledgement', async () => {
     const emails = await emailsFor(quoteOutcome({}), context, TEAMS);
-    expect(emails.map(({ message, limitedInbox }) => [message.to, limitedInbox, message.replyTo])).toEqual([
-      ['schools@podling.app', undefined, 'head@school.sch.uk'],
-      ['head@school.sch.uk', 'head@school.sch.uk', undefined],
+    expect(emails.map(({ message }) => [message.to, message.replyTo])).toEqual([
+      ['schools@podling.app', 'head@school.sch.uk'],
+      ['head@school.sch.uk', undefined],
+    ]);
+    // Not limited as an inbox: the team's notice counts against its contact, the acknowledgement its inbox.
+    expect(await queued(quoteOutcome({}))).toEqual([
+      'counts against team:head@school.sch.uk',
+      'counts against team-inbox',
+      'to schools@podling.app',
+      'counts against head@school.sch.uk',
+      'to head@school.sch.uk',
     ]);
   });
 
   it('a quote change its contact confirmed: the team only, told it is an update (the contact has just seen the page)', async () => {
     const emails = await emailsFor(quoteOutcome({ outcome: 'confirmed-change' }), context, TEAMS);
-    expect(
-      emails.map(({ message, limitedInbox }) => [message.to, limitedInbox, message.replyTo, message.subject]),
-    ).toEqual([
+    expect(emails.map(({ message }) => [message.to, message.replyTo, message.subject])).toEqual([
       [
         'schools@podling.app',
-        undefined,
         'head@school.sch.uk',
         EMAIL_COPY.schoolsTeam['confirmed-change'].subject('St Anne’s'),
       ],
     ]);
+    expect(await queued(quoteOutcome({ outcome: 'confirmed-change' }))).toEqual([
+      'counts against team:head@school.sch.uk',
+      'counts against team-inbox',
+      'to schools@podling.app',
+    ]);
     // A waitlist change its owner confirmed tells nobody.
     expect(await emailsFor(outcome({ outcome: 'confirmed-change' }), context, TEAMS)).toEqual([]);
+  });
+
+  it('a rejoin confirmation counts against its inbox', async () => {
+    const rejoin = rejoinRequest('P@example.com', '2026-02-09T10:00:00.000Z', NOW);
+    expect(await queued(rejoin)).toEqual([`counts against ${inboxKey('P@example.com')}`, 'to P@example.com']);
   });
 });
 
@@ -160,7 +194,10 @@ describe('the emails follow the contract’s conduct, whatever the form’s name
     expect(email?.message.text).toContain(
       `${EMAIL_COPY.quoteAcknowledgement.action}:\nhttps://example.org/next\n`,
     );
-    expect(email?.limitedInbox).toBe('ana@example.org');
+    expect(await queued({ ...visitor, form: acknowledged.name, outcome: 'created' })).toEqual([
+      'counts against ana@example.org',
+      'to ana@example.org',
+    ]);
     expect(await sent({ form: acknowledged.name, outcome: 'held' })).toEqual([
       ['ana@example.org', EMAIL_COPY.change.subject],
     ]);

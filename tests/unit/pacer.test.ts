@@ -165,4 +165,25 @@ describe('a fresh pacer in a new isolate', () => {
     await pacer.acquire();
     expect(clock.now()).toBe(1200);
   });
+
+  it('lets callers leave in the order they booked, even when the first one wakes after the second', async () => {
+    let now = 0;
+    let wakeFirst = () => undefined as void;
+    const sleep = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const wake = () => resolve(void (now += ms));
+        // The first caller's wait (for the pacer to open) ends only when the test says so.
+        if (ms === 100 && now === 0) wakeFirst = wake;
+        else wake();
+      });
+    const pacer = createPacer({ now: () => now, sleep, startClosedForMs: 100 });
+    const left: string[] = [];
+    const first = pacer.acquire().then(() => left.push('first'));
+    const second = pacer.acquire().then(() => left.push('second'));
+    // Every pending step runs (the second caller's wait is over), then the first caller wakes.
+    await new Promise((resolve) => setImmediate(resolve));
+    wakeFirst();
+    await Promise.all([first, second]);
+    expect(left).toEqual(['first', 'second']);
+  });
 });

@@ -120,8 +120,7 @@ export function createAirtableClient(
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(remaining),
     }).catch((error: unknown) => {
-      const timedOut =
-        error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      const timedOut = error instanceof Error && ['TimeoutError', 'AbortError'].includes(error.name);
       throw timedOut ? noAnswer() : new AirtableError(0, 'CONNECTION_ERROR', 'Could not reach Airtable');
     });
     // The one place that reacts to a 429: the pacer stays shut for Airtable's penalty.

@@ -68,7 +68,7 @@ export function createPacer({
   const departures: { at: number }[] = [];
   let closedUntil = startClosedForMs > 0 ? now() + startClosedForMs : 0;
   // Callers leave in the order they booked: each waits for the one before it to leave (or give up).
-  let lastTurn = Promise.resolve();
+  let lastTurn: Promise<unknown> = Promise.resolve();
   // A busy isolate sends a request later than its caller left here. A timer set as a caller leaves
   // fires once the loop has caught up: its departure moves to then, and the next caller waits for it.
   let lastOut: Promise<unknown> = Promise.resolve();
@@ -79,7 +79,7 @@ export function createPacer({
    * within `span`. A caller after a late one goes at its own slot or half a gap after it, making the delay up
    * in a few slots instead of pushing every later slot back (the load test lost a quarter of the budget so).
    */
-  const leave = async (slot: number, deadline: number, before: Promise<void>, lent: boolean) => {
+  const leave = async (slot: number, deadline: number, before: Promise<unknown>, lent: boolean) => {
     const wait = slot - now();
     if (wait > 0) await sleep(wait);
     await before;
@@ -125,14 +125,9 @@ export function createPacer({
       const slot = Math.max(now(), closedUntil, lastBooked + gapMs);
       if (slot > deadline) return false;
       lastBooked = slot;
-      const before = lastTurn;
-      let done = () => undefined as void;
-      lastTurn = new Promise<void>((resolve) => (done = resolve));
-      try {
-        return await leave(slot, deadline, before, lent);
-      } finally {
-        done();
-      }
+      const turn = leave(slot, deadline, lastTurn, lent);
+      lastTurn = turn.catch(() => undefined);
+      return turn;
     },
     /** Records a 429: no slot is handed out until the penalty has passed. */
     penalise() {

@@ -53,12 +53,8 @@ export function isHiddenPath(pathname: string): boolean {
     return true;
   }
   if (/[\\\0%]/.test(decoded)) return true;
-  const segments: string[] = [];
-  for (const segment of decoded.split('/')) {
-    if (segment === '..') return true;
-    if (segment !== '' && segment !== '.') segments.push(segment);
-  }
-  return `/${segments.join('/')}/`.toLowerCase().startsWith(FORM_TEMPLATES_PREFIX);
+  const segments = decoded.split('/').filter((segment) => segment !== '' && segment !== '.');
+  return segments.includes('..') || `/${segments.join('/')}/`.toLowerCase().startsWith(FORM_TEMPLATES_PREFIX);
 }
 
 /** Where the build writes a form's answer template inside dist/ (a path on the site's origin). */

@@ -73,12 +73,10 @@ function randomReceiptId(): string {
 }
 
 export function createRequestCheck(options: RequestCheckOptions) {
-  const now = options.now ?? Date.now;
-  const clientLimiter =
-    options.clientLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_CLIENT_PER_MINUTE, now });
-  const emailLimiter =
-    options.emailLimiter ?? createWindowLimiter({ limit: SUBMISSIONS_PER_EMAIL_PER_MINUTE, now });
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS;
+  const { now = Date.now, bodyTimeoutMs = REQUEST_BODY_TIMEOUT_MS } = options;
+  const inMemory = (limit: number) => createWindowLimiter({ limit, now });
+  const clientLimiter = options.clientLimiter ?? inMemory(SUBMISSIONS_PER_CLIENT_PER_MINUTE);
+  const emailLimiter = options.emailLimiter ?? inMemory(SUBMISSIONS_PER_EMAIL_PER_MINUTE);
   /** A refusal with what the visitor typed, for a native post's answer (bounded like any body). */
   const withTyped = async (request: Request, ...why: Parameters<typeof refused>): Promise<CheckResult> => {
     const refusal = refused(...why);

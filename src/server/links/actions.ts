@@ -21,29 +21,15 @@ import type { PageTemplates } from '#src/server/host.ts';
 import { linkPressMail } from '#src/server/mail/plan.ts';
 import type { QueueingMail } from '#src/server/mail/setup.ts';
 import type { AirtableEnv } from '#src/server/settings.ts';
-import {
-  checkLink,
-  linkPurposeAt,
-  linkSentAt,
-  type LinkClaims,
-  type LinkForm,
-  type LinkValues,
-} from './tokens.ts';
+import { checkLink, linkPurposeAt, linkSentAt, type LinkClaims } from './tokens.ts';
 import { confirmPage, donePage, refusedPage, render, UNAVAILABLE } from './page.ts';
 
-export interface EmailLinkOptions {
+/** linkPressMail's `tellTeam` (a change applied, conduct.tellsTeam; a failure only logged) and `rejoinMail`. */
+export interface EmailLinkOptions extends Partial<ReturnType<typeof linkPressMail>> {
   readonly records: ConsentRecords;
   /** The current `LINK_SECRET` first, then any still honoured after a rotation. */
   readonly linkSecrets: readonly string[];
   readonly now: () => Date;
-  /** A change applied for a form whose team is told (conduct.tellsTeam); a failure is only logged. */
-  readonly tellTeam?: (form: LinkForm, email: string, values: LinkValues, at: Date) => Promise<void>;
-  /** 'Join again' pressed: queues a confirmation for the withdrawal stored at `withdrawnAt`. */
-  readonly rejoinMail?: (
-    email: string,
-    withdrawnAt: string,
-    at: Date,
-  ) => Promise<{ queued: number; limited: number }>;
   readonly log?: (message: string) => void;
   /** The build's templates; without them, a minimal page. */
   readonly pages?: PageTemplates;

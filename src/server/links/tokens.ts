@@ -128,12 +128,10 @@ export async function checkLink(
   secrets: readonly string[],
   now: Date,
 ): Promise<LinkCheck> {
-  const parts = token.split('.');
-  if (parts.length !== 2) return { ok: false, reason: 'malformed' };
-  const [payload = '', signatureText = ''] = parts;
+  const [payload = '', signatureText = '', ...more] = token.split('.');
   const signature = fromBase64Url(signatureText);
   const payloadBytes = fromBase64Url(payload);
-  if (!signature || !payloadBytes || signature.length !== 32) return { ok: false, reason: 'malformed' };
+  if (more.length > 0 || !payloadBytes || signature?.length !== 32) return { ok: false, reason: 'malformed' };
   const signedBy = async (secret: string) =>
     !linkSecretProblem(secret) &&
     crypto.subtle.verify('HMAC', await hmacKey(secret), signature, signed(payload));

@@ -84,14 +84,11 @@ export async function digest(key: string): Promise<string> {
 /** KV, a key per inbox expiring a window after its last send, reserved one at a time (atomic per isolate). */
 export function kvMailLedger(kv: MailLedgerKv) {
   const read = async (key: string): Promise<number[]> => {
-    try {
-      const parsed: unknown = JSON.parse((await kv.get(key)) ?? '[]');
-      return Array.isArray(parsed)
-        ? parsed.filter((value): value is number => typeof value === 'number')
-        : [];
-    } catch {
-      return [];
-    }
+    const parsed: unknown = await kv
+      .get(key)
+      .then((text) => JSON.parse(text ?? '[]'))
+      .catch(() => []);
+    return Array.isArray(parsed) ? parsed.filter((value): value is number => typeof value === 'number') : [];
   };
   const oneAtATime = keyedSerialiser();
   const erasedKey = async (email: string) => ERASED_PREFIX + (await digest(normaliseEmail(email)));

@@ -8,12 +8,10 @@
  */
 import { BIDI_CONTROLS } from '#src/lib/forms/contract.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
+import type { parseMailbox } from '#src/server/settings.ts';
 
-/** A sender or recipient: an address and, for the sender, a display name. */
-export interface MailAddress {
-  readonly email: string;
-  readonly name?: string;
-}
+/** The sender: an address and, if any, a display name (MAIL_FROM, as parseMailbox reads it). */
+export type MailAddress = NonNullable<ReturnType<typeof parseMailbox>>;
 
 export interface MailMessage {
   readonly from: MailAddress;

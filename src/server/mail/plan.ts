@@ -89,14 +89,9 @@ export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): Wri
   key: `rejoin:${at.toISOString()}`,
 });
 
-/** One email to send, and the limits it counts against. */
+/** One email to send; with `teamNotice`, the team's, for its digest if the team's ceiling holds it back. */
 interface Outgoing {
   readonly message: MailMessage;
-  /** The recipient's inbox: at most MAIL_LIMITS of the site's emails reach it. */
-  readonly limitedInbox?: string;
-  /** A team notice's contact: at most TEAM_MAIL_LIMITS about one, so nobody floods the team with one. */
-  readonly limitedContact?: string;
-  /** A team notice, for its team's digest if the team's ceiling holds it back. */
   readonly teamNotice?: TeamHeld;
 }
 
@@ -106,14 +101,11 @@ export async function emailsFor(
   context: MailContext,
   teamEmails: Readonly<Record<string, string>>,
 ): Promise<Outgoing[]> {
-  const { form, email, key } = outcome;
+  const { form, email, key, subject = '', teamRows = [] } = outcome;
   const conduct = formNamed(form)?.conduct ?? {};
   // Nothing a stranger can cause reaches an address that withdrew.
   const toVisitor = async (mail: VisitorMail): Promise<Outgoing[]> =>
-    outcome.contactWithdrawn
-      ? []
-      : [{ message: await visitorEmail(context, form, email, key, mail), limitedInbox: inboxKey(email) }];
-  const { subject = '', teamRows = [] } = outcome;
+    outcome.contactWithdrawn ? [] : [{ message: await visitorEmail(context, form, email, key, mail) }];
   const toTeam = async (kind: TeamNotice): Promise<Outgoing[]> => {
     const told = conduct.tellsTeam;
     if (!told) return [];
@@ -121,7 +113,7 @@ export async function emailsFor(
     const message = await teamNotification(context, team, email, subject, teamRows, kind, key);
     const [id, at] = [message.idempotencyKey, context.now.toISOString()];
     const notice = { id, subject, contact: email, at, kind };
-    return [{ message, limitedContact: inboxKey(email), teamNotice: { team: told.addressSetting, notice } }];
+    return [{ message, teamNotice: { team: told.addressSetting, notice } }];
   };
   switch (outcome.outcome) {
     case 'confirmed-change':
@@ -173,11 +165,12 @@ export async function queueOutcomeMail(
     }
   };
   const { email, form } = outcome;
-  for (const { message, limitedInbox, limitedContact, teamNotice } of planned) {
-    const allowed =
-      limitedContact !== undefined
-        ? await mail.ledger.reserve(`team:${limitedContact}`, at, TEAM_MAIL_LIMITS)
-        : limitedInbox === undefined || (await mail.ledger.reserve(limitedInbox, at));
+  for (const { message, teamNotice } of planned) {
+    // The visitor's inbox gets at most MAIL_LIMITS of the site's emails; the team at most TEAM_MAIL_LIMITS
+    // about one contact, so nobody floods it with one.
+    const allowed = teamNotice
+      ? await mail.ledger.reserve(`team:${inboxKey(email)}`, at, TEAM_MAIL_LIMITS)
+      : await mail.ledger.reserve(inboxKey(email), at);
     if (!allowed) counts.limited += 1;
     else if (teamNotice && !(await teamInbox?.admitNotice(mail.ledger, teamNotice, at))) counts.held += 1;
     else await enqueue({ kind: 'mail', message, email, form, queuedAt: at.toISOString() });

@@ -33,7 +33,7 @@ export function mailLedgerOf(env: Pick<WorkerMailEnv, 'MAIL_LEDGER'>): MailLedge
  */
 export function workerMail(env: WorkerMailEnv, mailer: Mailer | undefined) {
   if (!mailer) return {};
-  const jobs = env.MAIL_JOBS;
+  const { MAIL_JOBS: jobs, DEAD_LETTERS: store } = env;
   if (!jobs) return { problem: 'EMAIL is bound but the MAIL_JOBS queue is not (wrangler.jsonc)' };
   let settings;
   try {
@@ -41,7 +41,6 @@ export function workerMail(env: WorkerMailEnv, mailer: Mailer | undefined) {
   } catch (error) {
     return { problem: errorMessage(error) };
   }
-  const store = env.DEAD_LETTERS;
   return {
     mail: {
       settings,

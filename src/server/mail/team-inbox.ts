@@ -44,7 +44,7 @@ const hourOf = (at: number) => Math.floor(at / HOUR_MS);
 /** A team's held notices (`team`: its address setting) in the mail ledger's KV, one key per clock hour. */
 export function heldNotices(kv: MailLedgerKv, team: string) {
   const heldKey = (hour: number) => `${HELD_PREFIX}${hour}${teamKey(team)}`;
-  const read = async (hour: number): Promise<{ notices: HeldNotice[]; more: number }> => {
+  const read = async (hour: number): Promise<HeldHour> => {
     try {
       const parsed = JSON.parse((await kv.get(heldKey(hour))) ?? '{}') as Partial<HeldHour>;
       // A notice held before notices had ids: its time, contact and kind name it.
@@ -57,15 +57,19 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
       return { notices: [], more: 0 };
     }
   };
-  // A list expires HELD_TTL_SECONDS after its hour's end, or a minute from now (the soonest KV takes).
-  const write = (hour: number, held: { notices: HeldNotice[]; more: number }, now: Date) =>
-    kv.put(heldKey(hour), JSON.stringify(held), {
-      expiration: Math.max(
+  const oneAtATime = keyedSerialiser();
+  /** Rewrites an hour's list with `change`'s answer, one change at a time (none when it answers undefined). */
+  const update = (hour: number, now: Date, change: (held: HeldHour) => HeldHour | undefined) =>
+    oneAtATime(String(hour), async () => {
+      const changed = change(await read(hour));
+      if (!changed) return;
+      // A list expires HELD_TTL_SECONDS after its hour's end, or a minute from now (the soonest KV takes).
+      const expiration = Math.max(
         ((hour + 1) * HOUR_MS) / 1000 + HELD_TTL_SECONDS,
         Math.ceil(now.getTime() / 1000) + 60,
-      ),
+      );
+      await kv.put(heldKey(hour), JSON.stringify(changed), { expiration });
     });
-  const oneAtATime = keyedSerialiser();
   // Hours found fully listed once settled by the real clock too (a trigger's may run ahead): not read again.
   const done = new Set<number>();
   const settled = (hour: number, now: Date) => {
@@ -73,16 +77,13 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
   };
   return {
     /** Holds `notice` in its hour's list, once (by its id). */
-    hold: (notice: HeldNotice, at: Date) => {
-      const hour = hourOf(at.getTime());
-      return oneAtATime(String(hour), async () => {
-        const held = await read(hour);
-        if (held.notices.some((listed) => listed.id === notice.id)) return;
-        if (held.notices.length < MAX_LISTED) held.notices.push(notice);
-        else held.more += 1;
-        await write(hour, held, at);
-      });
-    },
+    hold: (notice: HeldNotice, at: Date) =>
+      update(hourOf(at.getTime()), at, (held) => {
+        if (held.notices.some((listed) => listed.id === notice.id)) return undefined;
+        return held.notices.length < MAX_LISTED
+          ? { ...held, notices: [...held.notices, notice] }
+          : { ...held, more: held.more + 1 };
+      }),
     /** The hours ended (and settled) by `now`, kept and not known done, that hold notices, oldest first. */
     async ended(now: Date) {
       const last = hourOf(now.getTime() - DIGEST_SETTLE_MS) - 1;
@@ -101,12 +102,10 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
       const last = hourOf(now.getTime());
       let erased = 0;
       for (let hour = last - KEPT_HOURS; hour <= last; hour += 1)
-        await oneAtATime(String(hour), async () => {
-          const held = await read(hour);
+        await update(hour, now, (held) => {
           const notices = held.notices.filter((notice) => normaliseEmail(notice.contact) !== address);
-          if (notices.length === held.notices.length) return;
           erased += held.notices.length - notices.length;
-          await write(hour, { ...held, notices }, now);
+          return notices.length < held.notices.length ? { ...held, notices } : undefined;
         });
       return erased;
     },
