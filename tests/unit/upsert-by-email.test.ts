@@ -26,13 +26,17 @@ function fakeClient(
     async findByEmails(_table, emails) {
       requests.push({ kind: 'find', emails });
       refuse();
-      return stored
-        .filter((record) => emails.includes(record.email.trim().toLowerCase()))
-        .map((record): StoredRecord => ({
-          id: record.id,
+      const found = stored.filter((record) => emails.includes(record.email.trim().toLowerCase()));
+      return new Map(
+        found.map((record): [string, StoredRecord] => [
+          record.email.trim().toLowerCase(),
           // A record the server wrote carries its Email Key; one typed in by hand may not.
-          fields: { Email: record.email, ...(record.keyed ? { 'Email Key': record.email } : {}) },
-        }));
+          {
+            id: record.id,
+            fields: { Email: record.email, ...(record.keyed ? { 'Email Key': record.email } : {}) },
+          },
+        ]),
+      );
     },
     // A create is Airtable's upsert on the Email Key (one record per address, late writes too).
     async upsert(_table, records, mergeOn) {
@@ -217,7 +221,7 @@ describe('the one upsert by email', () => {
     const sent: number[] = [];
     const answers: (() => void)[] = [];
     const client = {
-      findByEmails: async () => [],
+      findByEmails: async () => new Map(),
       upsert: (_table: string, records: readonly Cells[]) => {
         sent.push(records.length);
         return new Promise<StoredRecord[]>((resolve) => {

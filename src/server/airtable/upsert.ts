@@ -2,9 +2,8 @@
  * The server's one upsert by email (the desk's round writer's): items of one email merged, their
  * records looked up about 300 emails a request, then written 10 records a request by the email's key.
  */
-import { type Cells, formOf, normaliseEmail } from '#src/lib/forms/submission.ts';
+import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
-import { emailFieldOf } from '#src/lib/forms/forms.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
   type AirtableClient,
@@ -54,27 +53,6 @@ export const lookupFieldsOf = <T>(how: Pick<UpsertHow<T>, 'lookupFields'>, table
   EMAIL_KEY_FIELD.airtable,
 ];
 
-/**
- * The stored record of each (normalised) email of `table` (trimmed and case-insensitive, so a
- * record typed in by hand is found too; about 300 emails a request, `findByEmails`): the first,
- * should someone have typed a second by hand. Throws what the client throws.
- */
-export async function lookupByEmails(
-  client: AirtableClient,
-  table: string,
-  emails: readonly string[],
-  fields: readonly string[],
-): Promise<Map<string, StoredRecord>> {
-  const emailField = emailFieldOf(formOf({ table }));
-  const stored = new Map<string, StoredRecord>();
-  for (const record of await client.findByEmails(table, emails, fields)) {
-    const email = record.fields[emailField];
-    if (typeof email === 'string' && !stored.has(normaliseEmail(email)))
-      stored.set(normaliseEmail(email), record);
-  }
-  return stored;
-}
-
 export interface UpsertOptions<T> {
   /** The clock of the records' timestamps (each request is bounded by the client). */
   now?: () => number;
@@ -122,7 +100,7 @@ export async function upsertByEmail<T>(
   const emails = merged.map(({ email }) => email);
   let stored: ReadonlyMap<string, StoredRecord>;
   try {
-    stored = lookedUp ?? (await lookupByEmails(client, table, emails, lookupFieldsOf(how, table)));
+    stored = lookedUp ?? (await client.findByEmails(table, emails, lookupFieldsOf(how, table)));
   } catch (error) {
     // Without the lookup nothing may be written: a create could double a stored record.
     await tell(failed(merged, error));

@@ -12,7 +12,7 @@ import { createAirtableClient, type StoredRecord } from '#src/server/airtable/cl
 import { AirtableError } from '#src/server/airtable/error.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
-import { upsertByEmail, lookupByEmails, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';
+import { upsertByEmail, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';
 import { CONSENTED_QUEUED_UPSERT, type Queued, QUEUED_UPSERT, type RoundItem } from './submission-upsert.ts';
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
 import { queueOutcomeMail, writeOutcome } from '#src/server/mail/plan.ts';
@@ -82,7 +82,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
       await Promise.all(
         [...emails].map(([table, of]) => {
           const fields = lookupFieldsOf(table === list?.table ? CONSENTED_QUEUED_UPSERT : how, table);
-          return lookupByEmails(client, table, of, fields).then(
+          return client.findByEmails(table, of, fields).then(
             (stored): [string, Found] => [table, { stored }],
             (error: unknown): [string, Found] => [table, { error }],
           );
