@@ -239,6 +239,15 @@ describe('round writer', () => {
     expect(entry.state.retried).toEqual({ delaySeconds: 30 });
   });
 
+  it('a failed lookup writes nothing (a create could double a stored record) and retries every email', async () => {
+    const airtable = fakeAirtable([], { 1: () => Response.json({ errors: [] }, { status: 429 }) });
+    const entries = ['a@x.co', 'b@x.co'].map((email) => message(waitlist(email, '2026-11-23T10:00:00Z')));
+    const report = await written(writerWith(airtable), entries);
+    expect(report).toMatchObject({ stored: 0, retried: 2 });
+    expect(entries.map((entry) => entry.state.retried)).toEqual([{ delaySeconds: 30 }, { delaySeconds: 30 }]);
+    expect(airtable.calls.map((call) => call.url.split('/').pop())).toEqual(['listRecords']);
+  });
+
   it('finds the one bad record of a failing write and dead-letters only it', async () => {
     const airtable = fakeAirtable();
     const inner = airtable.fetch;

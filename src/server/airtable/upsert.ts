@@ -1,6 +1,6 @@
 /**
  * The server's one upsert by email (the desk's round writer's): items of one email merged, their
- * records looked up about 300 emails a request, then written 10 records a request by the email's key.
+ * records, looked up by the caller (about 300 emails a request), written 10 a request by the email's key.
  */
 import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
@@ -56,8 +56,12 @@ export const lookupFieldsOf = <T>(how: Pick<UpsertHow<T>, 'lookupFields'>, table
 export interface UpsertOptions<T> {
   /** The clock of the records' timestamps (each request is bounded by the client). */
   now?: () => number;
-  /** Looked up already (`lookupFieldsOf`) by a caller sharing one lookup between tables; else here. */
-  stored?: ReadonlyMap<string, StoredRecord>;
+  /**
+   * The stored records by email (`findByEmails` with `lookupFieldsOf`), looked up by the caller
+   * (one lookup shared between tables): without it nothing may be written, as a create could
+   * double a stored record.
+   */
+  stored: ReadonlyMap<string, StoredRecord>;
   /**
    * Told each request's results once it answers (the held ones first, as they need none), in the
    * items' order: the next request's results wait for this to finish, the requests themselves do not.
@@ -83,7 +87,7 @@ export async function upsertByEmail<T>(
   table: string,
   items: readonly T[],
   how: UpsertHow<T>,
-  { now = Date.now, stored: lookedUp, onWritten }: UpsertOptions<T> = {},
+  { now = Date.now, stored, onWritten }: UpsertOptions<T>,
 ): Promise<UpsertResult<T>[]> {
   const merged = mergeByEmail(items, how);
   const results: UpsertResult<T>[] = [];
@@ -94,18 +98,6 @@ export async function upsertByEmail<T>(
     told = told.then(() => onWritten?.(part));
     return told;
   };
-
-  const failed = (part: readonly { email: string; item: T }[], error: unknown): UpsertResult<T>[] =>
-    part.map(({ email, item }) => ({ item, email, outcome: 'failed', error }));
-  const emails = merged.map(({ email }) => email);
-  let stored: ReadonlyMap<string, StoredRecord>;
-  try {
-    stored = lookedUp ?? (await client.findByEmails(table, emails, lookupFieldsOf(how, table)));
-  } catch (error) {
-    // Without the lookup nothing may be written: a create could double a stored record.
-    await tell(failed(merged, error));
-    return results;
-  }
 
   const at = new Date(now());
   type Write = { email: string; item: T; fields: Cells; record?: StoredRecord };
@@ -135,7 +127,8 @@ export async function upsertByEmail<T>(
   const answered = (part: readonly Write[], request: Promise<readonly StoredRecord[]>) =>
     request.then(
       (records) => part.map((write, i) => outcomeOf(write, records[i]?.id ?? '')),
-      (error: unknown) => failed(part, error),
+      (error: unknown) =>
+        part.map(({ email, item }): UpsertResult<T> => ({ item, email, outcome: 'failed', error })),
     );
   // Every request asks the pacer for its slot now, in the items' order.
   const requests = [
