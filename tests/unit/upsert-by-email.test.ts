@@ -2,8 +2,8 @@
 import { vi } from 'vitest';
 import { type AirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
 import { AirtableError } from '#src/server/airtable/error.ts';
-import { type Cells, type Submission } from '#src/lib/forms/submission.ts';
-import { SUBMISSION_UPSERT } from '#src/server/desk/submission-upsert.ts';
+import { type Cells } from '#src/lib/forms/submission.ts';
+import { type Queued, QUEUED_UPSERT } from '#src/server/desk/submission-upsert.ts';
 import {
   lookupFieldsOf,
   mergeByEmail,
@@ -164,15 +164,18 @@ describe('the one upsert by email', () => {
   });
 
   it('for submissions: the spec’s default interest on a create only, Created At kept on an update', async () => {
-    const signUp = (email: string): Submission => ({
-      table: 'Waitlist',
-      email,
-      acceptedAt: '2026-11-24T05:59:00Z',
-      cells: { Email: email, 'Page Source': 'home' },
-      defaults: { Interests: ['General Waitlist'] },
+    const signUp = (email: string): Queued => ({
+      submission: {
+        table: 'Waitlist',
+        email,
+        acceptedAt: '2026-11-24T05:59:00Z',
+        cells: { Email: email, 'Page Source': 'home' },
+        defaults: { Interests: ['General Waitlist'] },
+      },
+      items: [],
     });
     const { requests, client } = fakeClient([{ id: 'recOld', email: 'old@x.co' }]);
-    await upsert(client, [signUp('old@x.co'), signUp('new@x.co')], SUBMISSION_UPSERT, {
+    await upsert(client, [signUp('old@x.co'), signUp('new@x.co')], QUEUED_UPSERT, {
       now: () => AT,
     });
     const [, create, update] = requests;
@@ -192,11 +195,9 @@ describe('the one upsert by email', () => {
   });
 
   it('writes creates and updates of records stored with their key together, 10 a request', async () => {
-    const signUp = (email: string): Submission => ({
-      table: 'Waitlist',
-      email,
-      acceptedAt: '2026-11-24T05:59:00Z',
-      cells: { Email: email },
+    const signUp = (email: string): Queued => ({
+      submission: { table: 'Waitlist', email, acceptedAt: '2026-11-24T05:59:00Z', cells: { Email: email } },
+      items: [],
     });
     const stored = Array.from({ length: 5 }, (_, i) => ({ id: `rec${i}`, email: `s${i}@x.co`, keyed: true }));
     const { requests, client } = fakeClient(stored);
@@ -204,7 +205,7 @@ describe('the one upsert by email', () => {
       ...Array.from({ length: 15 }, (_, i) => `n${i}@x.co`),
       ...stored.map(({ email }) => email),
     ];
-    const results = await upsert(client, items.map(signUp), SUBMISSION_UPSERT, {
+    const results = await upsert(client, items.map(signUp), QUEUED_UPSERT, {
       now: () => AT,
     });
     // One lookup and two writes on the Email Key for 20 records, not three (10 + 5 creates, 5 updates).

@@ -5,7 +5,7 @@
  * (about 300 emails a lookup, 10 records a write). A transient failure (429, 5xx, timeout, dropped
  * connection) is a retry; a permanent one (a field the base lacks) is tried record by record to
  * dead-letter the culprit, as is a message no form stores. Each retry looks up afresh: a lost answer
- * never makes two records. With mail, consent applies (CONSENTED_UPSERT) and emails go on the mail queue.
+ * never makes two records. With mail, consent applies (CONSENTED_QUEUED_UPSERT) and emails go on the mail queue.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
 import { createAirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';

@@ -45,11 +45,26 @@ const keyedCells = (submission: Submission, at: Date, existing: boolean) =>
 export const cellsForCreate = (submission: Submission, at: Date) => keyedCells(submission, at, false);
 export const cellsForUpdate = (submission: Submission, at: Date) => keyedCells(submission, at, true);
 
-/** Later merged over earlier, the spec's defaults on a create only, Created At kept on update. */
-export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
-  emailOf: (submission) => submission.email,
-  merge: mergeLaterSubmission,
-  cells: (submission, at) => ({
+/** A submission of a round as the desk keeps it: its storage key, what was queued, its tries so far. */
+export type RoundItem = Pick<DeskItem, 'key' | 'body' | 'attempts'>;
+
+/** A table's submissions for one email, merged in the order they were accepted, and their items. */
+export interface Queued {
+  submission: Submission;
+  items: readonly RoundItem[];
+  /** The site's origin the visitor reached (its emails' links point there). */
+  origin?: string;
+}
+
+/** Later merged over earlier (their items kept), the spec's defaults on a create only, Created At kept on update. */
+export const QUEUED_UPSERT: UpsertHow<Queued> = {
+  emailOf: (queued) => queued.submission.email,
+  merge: (earlier, later) => ({
+    submission: mergeLaterSubmission(earlier.submission, later.submission),
+    items: [...earlier.items, ...later.items],
+    origin: later.origin ?? earlier.origin,
+  }),
+  cells: ({ submission }, at) => ({
     create: cellsForCreate(submission, at),
     update: cellsForUpdate(submission, at),
   }),
@@ -62,9 +77,9 @@ export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
  * owner's own from being stored (and the confirmation email already sent confirms the latest).
  * A form that does not confirm its addresses holds every stored one.
  */
-const CONSENTED_UPSERT: UpsertHow<Submission> = {
-  ...SUBMISSION_UPSERT,
-  cells: (submission, at, stored) => {
+export const CONSENTED_QUEUED_UPSERT: UpsertHow<Queued> = {
+  ...QUEUED_UPSERT,
+  cells: ({ submission }, at, stored) => {
     const fields = consentOf(submission.table);
     if (!fields) return { create: cellsForCreate(submission, at), update: null };
     const statement = { [fields.consentText]: fields.statement };
@@ -77,28 +92,3 @@ const CONSENTED_UPSERT: UpsertHow<Submission> = {
   },
   lookupFields: (table) => [consentOf(table)].flatMap((fields) => (fields ? [fields.consent] : [])),
 };
-
-/** A submission of a round as the desk keeps it: its storage key, what was queued, its tries so far. */
-export type RoundItem = Pick<DeskItem, 'key' | 'body' | 'attempts'>;
-
-/** A table's submissions for one email, merged in the order they were accepted, and their items. */
-export interface Queued {
-  submission: Submission;
-  items: readonly RoundItem[];
-  /** The site's origin the visitor reached (its emails' links point there). */
-  origin?: string;
-}
-
-/** The upsert's view of queued submissions: merged and written as `how` does submissions, their items kept. */
-const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): UpsertHow<Queued> => ({
-  emailOf: (queued) => queued.submission.email,
-  merge: (earlier, later) => ({
-    submission: merge(earlier.submission, later.submission),
-    items: [...earlier.items, ...later.items],
-    origin: later.origin ?? earlier.origin,
-  }),
-  cells: (queued, at, stored) => cells(queued.submission, at, stored),
-  ...(lookupFields ? { lookupFields } : {}),
-});
-export const QUEUED_UPSERT = queuedUpsert(SUBMISSION_UPSERT);
-export const CONSENTED_QUEUED_UPSERT = queuedUpsert(CONSENTED_UPSERT);
