@@ -8,7 +8,7 @@
  * never makes two records. With mail, consent applies (CONSENTED_QUEUED_UPSERT) and emails go on the mail queue.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
-import { createAirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
+import { createAirtableClient } from '#src/server/airtable/client.ts';
 import { AirtableError } from '#src/server/airtable/error.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
@@ -77,28 +77,23 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     const contacts = list ? [...emails].flatMap(([table, of]) => (table === list.table ? [] : of)) : [];
     if (list && contacts.length > 0)
       emails.set(list.table, [...new Set([...(emails.get(list.table) ?? []), ...contacts])]);
-    type Found = { stored: Map<string, StoredRecord> } | { error: unknown };
-    const found = new Map<string, Found>(
-      await Promise.all(
-        [...emails].map(([table, of]) => {
-          const fields = lookupFieldsOf(table === list?.table ? CONSENTED_QUEUED_UPSERT : how, table);
-          return client.findByEmails(table, of, fields).then(
-            (stored): [string, Found] => [table, { stored }],
-            (error: unknown): [string, Found] => [table, { error }],
-          );
-        }),
+    const settled = await Promise.allSettled(
+      [...emails].map(([table, of]) => {
+        const fields = lookupFieldsOf(table === list?.table ? CONSENTED_QUEUED_UPSERT : how, table);
+        return client.findByEmails(table, of, fields);
+      }),
+    );
+    const found = new Map([...emails.keys()].map((table, i) => [table, settled[i]]));
+    const suppression = list && contacts.length > 0 ? found.get(list.table) : undefined;
+    if (suppression?.status === 'rejected')
+      log(
+        `Airtable writer: the suppression list could not be read (${String(suppression.reason)}); no email to these contacts`,
+      );
+    const withdrawn = new Set(
+      contacts.filter(
+        (email) => suppression?.status !== 'fulfilled' || isWithdrawn(suppression.value.get(email)?.fields),
       ),
     );
-    const withdrawn = new Set<string>();
-    const suppression = list && contacts.length > 0 ? found.get(list.table) : undefined;
-    if (suppression && 'error' in suppression) {
-      log(
-        `Airtable writer: the suppression list could not be read (${String(suppression.error)}); no email to these contacts`,
-      );
-      for (const email of contacts) withdrawn.add(email);
-    } else if (suppression)
-      for (const email of contacts)
-        if (isWithdrawn(suppression.stored.get(email)?.fields)) withdrawn.add(email);
     return { found, withdrawn };
   }
 
@@ -184,11 +179,11 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
       const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]])));
       const looked = found.get(table);
       // Without the lookup nothing may be written: a create could double a stored record.
-      if (!looked || 'error' in looked) return retryOrDeadLetter(items, looked?.error);
+      if (looked?.status !== 'fulfilled') return retryOrDeadLetter(items, looked?.reason);
       const failures = new Map<unknown, Queued[]>();
       await upsertByEmail(client, table, items, how, {
         now,
-        stored: looked.stored,
+        stored: looked.value,
         // Each write's records acknowledged and their emails queued once it answers, in the order of sign-up.
         onWritten: async (results) => {
           for (const written of results) {
