@@ -10,6 +10,7 @@ import {
   upsertByEmail,
   type UpsertHow,
   type UpsertOptions,
+  type UpsertResult,
 } from '#src/server/airtable/upsert.ts';
 
 /** What the upsert asked of the client. */
@@ -69,16 +70,25 @@ const CELLS: UpsertHow<Cells> = {
     update: { ...cells, 'Last Updated': at.toISOString() },
   }),
 };
-/** The upsert after its caller's lookup of the items' emails (the round writer's), as one call. */
+/**
+ * The upsert after its caller's lookup of the items' emails (the round writer's), as one call:
+ * every result it told, in order.
+ */
 async function upsert<T>(
   client: AirtableClient,
   items: readonly T[],
   how: UpsertHow<T>,
-  options: Omit<UpsertOptions<T>, 'stored'> = {},
+  options: Partial<UpsertOptions<T>> = {},
 ) {
   const emails = mergeByEmail(items, how).map(({ email }) => email);
   const stored = await client.findByEmails('Waitlist', emails, lookupFieldsOf(how, 'Waitlist'));
-  return upsertByEmail(client, 'Waitlist', items, how, { ...options, stored });
+  const results: UpsertResult<T>[] = [];
+  const onWritten = (part: UpsertResult<T>[]) => {
+    results.push(...part);
+    return options.onWritten?.(part);
+  };
+  await upsertByEmail(client, 'Waitlist', items, how, { ...options, stored, onWritten });
+  return results;
 }
 const AT = Date.parse('2026-11-24T06:00:00Z');
 

@@ -66,7 +66,7 @@ export interface UpsertOptions<T> {
    * Told each request's results once it answers (the held ones first, as they need none), in the
    * items' order: the next request's results wait for this to finish, the requests themselves do not.
    */
-  onWritten?: (results: UpsertResult<T>[]) => void | Promise<void>;
+  onWritten: (results: UpsertResult<T>[]) => void | Promise<void>;
 }
 
 /**
@@ -88,16 +88,11 @@ export async function upsertByEmail<T>(
   items: readonly T[],
   how: UpsertHow<T>,
   { now = Date.now, stored, onWritten }: UpsertOptions<T>,
-): Promise<UpsertResult<T>[]> {
+): Promise<void> {
   const merged = mergeByEmail(items, how);
-  const results: UpsertResult<T>[] = [];
   let told = Promise.resolve();
-  /** Keeps a request's results and tells the caller, after the results told before. */
-  const tell = (part: UpsertResult<T>[]) => {
-    results.push(...part);
-    told = told.then(() => onWritten?.(part));
-    return told;
-  };
+  /** Tells the caller a request's results, after the results told before. */
+  const tell = (part: UpsertResult<T>[]) => (told = told.then(() => onWritten(part)));
 
   const at = new Date(now());
   type Write = { email: string; item: T; fields: Cells; record?: StoredRecord };
@@ -146,5 +141,4 @@ export async function upsertByEmail<T>(
   // Told in order, each as soon as it and those before it have answered.
   for (const request of requests) await tell(await request);
   await told;
-  return results;
 }
