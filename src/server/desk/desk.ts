@@ -212,18 +212,16 @@ export class AirtableDesk {
     outcomes: ReadonlyMap<string, RoundOutcome>,
     lettersKept: boolean,
   ): Promise<void> {
-    const retried: DeskItem[] = [];
-    const exhausted: DeskItem[] = [];
-    for (const item of round) {
+    const again = round.flatMap((item) => {
       const outcome = outcomes.get(item.key) ?? ({ kind: 'retry', cause: 'broke-off' } as const);
-      if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) continue;
+      if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) return [];
       const wait = waitSeconds(item.attempts, outcome.kind === 'retry' ? outcome.cause : 'failed');
-      const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + wait * 1000 };
-      (item.attempts < SUBMISSION_TRIES ? retried : exhausted).push(next);
-    }
-    for (const item of await this.#withoutErased(exhausted))
-      await deadLetter(this.#env.DEAD_LETTERS, item.body, 'retries exhausted', console.log);
-    const later = await this.#withoutErased(retried);
+      return [{ ...item, attempts: item.attempts + 1, notBefore: Date.now() + wait * 1000 }];
+    });
+    const later: DeskItem[] = [];
+    for (const item of await this.#withoutErased(again))
+      if (item.attempts <= SUBMISSION_TRIES) later.push(item);
+      else await deadLetter(this.#env.DEAD_LETTERS, item.body, 'retries exhausted', console.log);
     const kept = new Set(later.map((item) => item.key));
     const gone = round.map((item) => item.key).filter((key) => !kept.has(key));
     for (const key of gone) this.#backlog.delete(key);
