@@ -18,9 +18,8 @@ export interface UpsertHow<T> {
   /** Two items of one email as one: the later over the earlier. */
   merge(earlier: T, later: T): T;
   /**
-   * The cells of a new record (`create`) and the cells written over a stored one (`update`, given
-   * the stored record's `lookupFields`); `update: null` holds the item instead: a stored record
-   * is left as it is (outcome 'held').
+   * The cells of a new record (`create`) and those written over a stored one (`update`, given its
+   * `lookupFields`); `update: null` holds the item: the stored record is left as it is (outcome 'held').
    */
   cells(item: T, at: Date, stored?: Cells): { create: Cells; update: Cells | null };
   /** The stored fields `cells` needs to decide an update, by table (the email's alone when none). */
@@ -57,9 +56,8 @@ export interface UpsertOptions<T> {
   /** The clock of the records' timestamps (each request is bounded by the client). */
   now?: () => number;
   /**
-   * The stored records by email (`findByEmails` with `lookupFieldsOf`), looked up by the caller
-   * (one lookup shared between tables): without it nothing may be written, as a create could
-   * double a stored record.
+   * The stored records by email (`findByEmails`, `lookupFieldsOf`), looked up by the caller to share
+   * one lookup between tables; without it nothing may be written (a create could double a record).
    */
   stored: ReadonlyMap<string, StoredRecord>;
   /**
@@ -70,17 +68,14 @@ export interface UpsertOptions<T> {
 }
 
 /**
- * The upsert (see the module's comment): creates and updates together, every request sent as soon
- * as the pacer lets it (none waits for another's answer: each email is in one request only).
- *
- * One email, one record: a lookup and a write cannot be made atomic, so callers never upsert
- * one email twice at once (the desk's rounds hold disjoint addresses), every try starts with a fresh lookup,
- * and a write is Airtable's upsert on the email's key (EMAIL_KEY_FIELD), so a create whose answer
- * was lost, or that Airtable applied after the try gave up, becomes an update, never a second
- * record; an update merges into the stored record by the same key. A stored record without its key
- * (typed in by hand) is updated by its id instead, in requests of its own. It never throws for
- * Airtable's sake: each email gets its outcome, and a failed request fails only the records it
- * carried, so the caller decides what to retry.
+ * Creates and updates together, each request sent as soon as the pacer lets it (none waits for
+ * another's answer: each email is in one request only). One email, one record: a lookup and a write
+ * cannot be made atomic, so callers never upsert one email twice at once (the desk's rounds hold
+ * disjoint addresses), every try starts with a fresh lookup, and a write is Airtable's upsert on the
+ * email's key (EMAIL_KEY_FIELD), an update too: a create whose answer was lost, or that Airtable
+ * applied after the try gave up, becomes an update, never a second record. A stored record without
+ * its key (typed in by hand) is updated by its id, in requests of its own. It never throws for
+ * Airtable's sake: a failed request fails only the records it carried; the caller decides what to retry.
  */
 export async function upsertByEmail<T>(
   client: AirtableClient,
