@@ -1,11 +1,11 @@
 /**
- * The writer of one round of submissions: the desk (desk.ts) hands over what it keeps and gets an
- * outcome for each (written, retry after its wait, or dead letter; retry-rule.ts decides the wait
- * and the tries). It merges one email and table's submissions (the later wins) and upserts by email
- * (about 300 emails a lookup, 10 records a write). A transient failure (429, 5xx, timeout, dropped
- * connection) is a retry; a permanent one (a field the base lacks) is tried record by record to
- * dead-letter the culprit, as is a message no form stores. Each retry looks up afresh: a lost answer
- * never makes two records. With mail, consent applies (CONSENTED_QUEUED_UPSERT) and emails go on the mail queue.
+ * The writer of one round of submissions: the desk (desk.ts) hands over what it keeps and gets each
+ * one's outcome (written, retried after its wait, or a dead letter; retry-rule.ts sets waits and tries).
+ * One email and table's submissions are merged (the later wins) and upserted by email (about 300
+ * emails a lookup, 10 records a write). A transient failure (429, 5xx, timeout, dropped connection)
+ * is retried; a permanent one (a field the base lacks) is tried record by record to dead-letter the
+ * culprit, as is a message no form stores. Each retry looks up afresh: a lost answer never makes two
+ * records. With mail, consent applies (CONSENTED_QUEUED_UPSERT) and emails go on the mail queue.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
 import { createAirtableClient } from '#src/server/airtable/client.ts';
@@ -60,20 +60,20 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     requestBoundMs: REQUEST_BOUND_MS,
   });
 
-  const how = options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
+  const { mail } = options;
+  const how = mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
 
   /**
-   * A batch's lookups, all sent at once (the pacer spaces them): each table's stored records of
-   * its emails, about 300 per request, and, with mail, the suppression list (the confirming form's table,
-   * Consent 'Withdrawn') for the other forms' contacts, who hear nothing a stranger's request causes.
-   * Those contacts are looked up with the confirming form's own emails, in the same requests while
-   * they fit in one formula. If that lookup fails, every contact is treated as withdrawn (the team still hears).
+   * A batch's lookups, sent at once (the pacer spaces them): each table's records of its emails and,
+   * with mail, the other forms' contacts on the suppression list (the confirming form's table, Consent
+   * 'Withdrawn': they hear nothing a stranger's request causes), in that form's own requests while they
+   * fit in its formulas. If that lookup fails, every contact counts as withdrawn (the team still hears).
    */
   async function lookUp(groups: ReadonlyMap<string, readonly Queued[]>) {
     const emails = new Map(
       [...groups].map(([table, items]) => [table, mergeByEmail(items, how).map((e) => e.email)]),
     );
-    const list = options.mail ? confirmingForm() : undefined;
+    const list = mail ? confirmingForm() : undefined;
     const contacts = list ? [...emails].flatMap(([table, of]) => (table === list.table ? [] : of)) : [];
     if (list && contacts.length > 0)
       emails.set(list.table, [...new Set([...(emails.get(list.table) ?? []), ...contacts])]);
@@ -132,17 +132,15 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
         return;
       }
       // Permanent: with one record the culprit is known; with more, try each on its own.
-      if (items.length > 1) {
+      const [only] = items;
+      if (!only || items.length > 1) {
         for (const item of items) await write(item.submission.table, [item]);
         return;
       }
-      for (const item of items) {
-        const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
-        const reason = `a ${item.submission.table} submission failed for good (${why})`;
-        // The submission as it was queued, so a replayed letter keeps its origin for its emails.
-        const letter = item.origin ? { ...item.submission, origin: item.origin } : item.submission;
-        deadLetter(item.items, letter, reason);
-      }
+      const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
+      // The submission as it was queued, so a replayed letter keeps its origin for its emails.
+      const letter = only.origin ? { ...only.submission, origin: only.origin } : only.submission;
+      deadLetter(only.items, letter, `a ${only.submission.table} submission failed for good (${why})`);
     }
 
     /** Never throws: the record is stored and acked whatever happens here, so mail never writes it twice. */
@@ -151,10 +149,8 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
       outcome: 'created' | 'updated' | 'held',
       about: Parameters<typeof writeOutcome>[2],
     ) {
-      const { mail } = options;
-      if (!mail) return;
-      const written = writeOutcome(item.submission, outcome, about);
-      if (!written) return;
+      const written = mail && writeOutcome(item.submission, outcome, about);
+      if (!mail || !written) return;
       if (!item.origin) {
         log(`Mailer: a ${item.submission.table} submission came with no site origin; no email for it`);
         return;
