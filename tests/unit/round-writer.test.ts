@@ -104,6 +104,33 @@ describe('round writer', () => {
     expect(merged[0]?.item.items).toEqual([a, b]);
   });
 
+  it('merges away an earlier Other text when a later choice of use cases has no Other item', () => {
+    const { msg: a } = message(null);
+    const { msg: b } = message(null);
+    const quote = (acceptedAt: string, cells: Record<string, string | string[]>): Submission => ({
+      table: 'School Quotes',
+      email: 'q@school.test',
+      acceptedAt,
+      cells: { Email: 'q@school.test', ...cells },
+    });
+    const other = quote('2026-11-23T10:00:00Z', { 'Use Cases': ['Other: Choir'], 'Other Use Case': 'Choir' });
+    const merge = (later: Submission) =>
+      mergeByEmail(
+        [
+          { submission: other, items: [a] },
+          { submission: later, items: [b] },
+        ],
+        QUEUED_UPSERT,
+      )[0]?.item.submission.cells;
+    expect(merge(quote('2026-11-23T10:00:01Z', { 'Use Cases': ['Support Learners'] }))).toEqual({
+      Email: 'q@school.test',
+      'Use Cases': ['Support Learners'],
+    });
+    expect(merge(quote('2026-11-23T10:00:01Z', { 'Contact Name': 'Ada' }))).toMatchObject({
+      'Other Use Case': 'Choir',
+    });
+  });
+
   it('merges in the order submissions were accepted, not the order the queue delivers them', async () => {
     const airtable = fakeAirtable();
     const later = message(waitlist('p@x.co', '2026-11-23T10:00:01Z', { Interests: ['Invest in Podling'] }));

@@ -16,19 +16,15 @@ import { consentOf } from '#src/server/privacy/consent.ts';
 import type { DeskItem } from './backlog.ts';
 
 /**
- * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as
- * one: later cells over earlier ones (a later select without its 'Other' item loses the earlier
- * 'Other' text with it), and create-only defaults kept only for the fields neither chose (a chosen
- * selection is never undone by a later empty one, and a later choice replaces an earlier default).
+ * Two submits in a row as one: later cells over earlier ones (a later select without its 'Other' item
+ * loses the earlier 'Other' text), and create-only defaults kept only for fields neither chose (a
+ * chosen selection is never undone by a later empty one; a later choice replaces an earlier default).
  */
 function mergeLaterSubmission(earlier: Submission, later: Submission): Submission {
   const cells = { ...earlier.cells, ...later.cells };
   const form = formOf(later);
-  const rule = form.other;
-  if (rule && clearsOtherText(form, later.cells)) {
-    const text = form.fields[rule.textField]?.airtable;
-    if (text) delete cells[text];
-  }
+  const text = form.other && form.fields[form.other.textField]?.airtable;
+  if (text && clearsOtherText(form, later.cells)) delete cells[text];
   const defaults = Object.fromEntries(
     Object.entries({ ...earlier.defaults, ...later.defaults }).filter(([name]) => !(name in cells)),
   );
