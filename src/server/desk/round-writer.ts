@@ -29,11 +29,10 @@ interface WriterOptions extends Pick<Parameters<typeof createAirtableClient>[1],
 }
 
 /**
- * What one batch did, for logs and the load test. `held`: addresses already stored, nothing
- * written; `emailsQueued` and `emailsLimited`: emails put on the mail queue, and held back by limits.
+ * What one batch did, for logs and the load test (`stored`: created and updated). `held`: addresses
+ * already stored, nothing written; `emailsQueued`, `emailsLimited`: emails queued, held back by limits.
  */
 const emptyReport = () => ({
-  stored: 0,
   created: 0,
   updated: 0,
   held: 0,
@@ -189,7 +188,6 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
             }
             settle(written.item.items, { kind: 'written' });
             report[written.outcome] += 1;
-            if (written.outcome !== 'held') report.stored += 1;
             await queueMail(written.item, written.outcome, {
               ...(written.stored ? { stored: written.stored } : {}),
               contactWithdrawn: withdrawn.has(written.email),
@@ -230,7 +228,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
       brokeOff = error;
       settle(round, { kind: 'retry', cause: 'broke-off' });
     }
-    return { report, outcomes, letters, brokeOff };
+    return { report: { ...report, stored: report.created + report.updated }, outcomes, letters, brokeOff };
   }
 
   return { writeRound };

@@ -52,7 +52,7 @@ export interface Queued {
   origin?: string;
 }
 
-/** Later merged over earlier (their items kept), the spec's defaults on a create only, Created At kept on update. */
+/** Later over earlier (items kept), the spec's defaults on a create only, Created At kept on update. */
 export const QUEUED_UPSERT: UpsertHow<Queued> = {
   emailOf: (queued) => queued.submission.email,
   merge: (earlier, later) => ({
@@ -67,11 +67,10 @@ export const QUEUED_UPSERT: UpsertHow<Queued> = {
 };
 
 /**
- * The write path with consent: a new address is created (Pending); a stored one is held, except
- * a sign-up nobody has confirmed yet (Pending), which takes the latest values and stays Pending.
- * Its address has proved nothing either way, so a stranger's earlier sign-up never keeps the
- * owner's own from being stored (and the confirmation email already sent confirms the latest).
- * A form that does not confirm its addresses holds every stored one.
+ * With consent: a new address is created Pending; a stored one is held, except an unconfirmed
+ * (Pending) sign-up, which takes the latest values and stays Pending: its address proved nothing, so
+ * a stranger's earlier sign-up never keeps the owner's own from being stored (the confirmation email
+ * already sent confirms the latest). A form that does not confirm its addresses holds every stored one.
  */
 export const CONSENTED_QUEUED_UPSERT: UpsertHow<Queued> = {
   ...QUEUED_UPSERT,

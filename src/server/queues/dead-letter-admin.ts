@@ -66,8 +66,6 @@ export interface DeadLetterAdminOptions {
   eraseMail?: (email: string) => Promise<{ teamNotices: number }>;
 }
 
-const NOTHING_WAITING: DeskErasure = { erased: 0, stillWriting: false };
-
 export interface DeadLetterAdminEnv {
   ADMIN_TOKEN?: string;
   DEAD_LETTERS?: DeadLetterStore;
@@ -127,14 +125,14 @@ export async function handleDeadLetterAdmin(
     });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
-    // Erasure (Article 17): the email's letters go too, matched as the site matches emails.
-    // Not JSON: no email, nothing erased.
+    // Erasure (Article 17): its letters go too, matched as the site matches emails (no JSON, no email).
     const posted = (await request.json().catch(() => null)) as { email?: unknown } | null;
     const email = String(posted?.email ?? '');
     if (!email.trim()) return Response.json({ error: 'email required' }, { status: 400 });
     const target = normaliseEmail(email);
     // The waiting submissions first: one that fails now becomes no dead letter after this.
-    const { erased: waiting, stillWriting } = (await options.eraseWaiting?.(target)) ?? NOTHING_WAITING;
+    const nothing = { erased: 0, stillWriting: false };
+    const { erased: waiting, stillWriting } = (await options.eraseWaiting?.(target)) ?? nothing;
     const holds = (letter: DeadLetter) => aboutLetter(letter).addresses.map(normaliseEmail).includes(target);
     const gone = (await listDeadLetters(store)).filter(({ letter }) => holds(letter));
     for (const { key } of gone) await store.delete(key);
