@@ -77,10 +77,8 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
     if (list && contacts.length > 0)
       emails.set(list.table, [...new Set([...(emails.get(list.table) ?? []), ...contacts])]);
     const settled = await Promise.allSettled(
-      [...emails].map(([table, of]) => {
-        const fields = lookupFieldsOf(table === list?.table ? CONSENTED_QUEUED_UPSERT : how, table);
-        return client.findByEmails(table, of, fields);
-      }),
+      // With mail, `how` is the consent rules', whose fields (Consent) the suppression list needs too.
+      [...emails].map(([table, of]) => client.findByEmails(table, of, lookupFieldsOf(how, table))),
     );
     const found = new Map([...emails.keys()].map((table, i) => [table, settled[i]]));
     const suppression = list && contacts.length > 0 ? found.get(list.table) : undefined;
