@@ -1,7 +1,6 @@
 /**
- * The owner's dead-letter endpoint (`npm run dead-letters`, the privacy commands): lists, replays
- * and erases the Worker's dead letters (dead-letters.ts) behind ADMIN_TOKEN. The Worker loads it when
- * the endpoint is asked, never on a sign-up's path.
+ * The owner's dead-letter endpoint (`npm run dead-letters`, the privacy commands): lists, replays and
+ * erases the dead letters (dead-letters.ts) behind ADMIN_TOKEN; loaded when asked, never on a sign-up's path.
  */
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
