@@ -3,8 +3,8 @@
  * Worker (POST /api/dead-letters/erase), which asks the desk (POST /erase). The desk drops the
  * address's waiting submissions, on both forms, and waits out a round in flight holding it, so its
  * write lands before the command deletes the records. It remembers the erasure, by the address's
- * SHA-256 only, for ERASURE_MEMORY_MS: a submission the door accepted before it and handed over later
- * (from the queue, or back from a failed round for its retry) is dropped too; one accepted after is new.
+ * SHA-256 only, for ERASURE_MEMORY_MS: a submission the door accepted before it and handed over
+ * later (from the queue, or back from a failed round for its retry) is dropped; one accepted after is new.
  */
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { digest, ERASURE_MEMORY_MS } from '#src/server/mail/ledger.ts';
