@@ -49,17 +49,12 @@ export type RoundOutcome =
   | { readonly kind: 'retry'; readonly cause: WaitCause }
   | { readonly kind: 'dead-letter' };
 
-export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
-  const now = options.now ?? Date.now;
-  const log = options.log ?? ((message: string) => console.log(message));
-  const client = createAirtableClient(airtableAccess(env), {
-    pacer: options.pacer,
-    fetch: options.fetch,
-    now,
-    requestBoundMs: REQUEST_BOUND_MS,
-  });
-
-  const { mail } = options;
+export function createRoundWriter(
+  env: AirtableEnv,
+  { log = (message: string) => console.log(message), mail, ...airtable }: WriterOptions,
+) {
+  const now = airtable.now ?? Date.now;
+  const client = createAirtableClient(airtableAccess(env), { ...airtable, requestBoundMs: REQUEST_BOUND_MS });
   const how = mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
 
   /**
