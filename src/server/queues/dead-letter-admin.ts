@@ -114,14 +114,11 @@ export async function handleDeadLetterAdmin(
   const { pathname } = new URL(request.url);
   // Each route lists the store when it needs it (erasure after the writer's wait), once.
   if (request.method === 'GET' && pathname === DEAD_LETTERS_PATH) {
-    const letters = await listDeadLetters(store);
-    return Response.json({
-      count: letters.length,
-      letters: letters.map(({ key, letter }) => {
-        const { kind, table, email } = aboutLetter(letter);
-        return { key, kind, table, email, reason: letter.reason, failedAt: letter.failedAt };
-      }),
+    const letters = (await listDeadLetters(store)).map(({ key, letter }) => {
+      const { kind, table, email } = aboutLetter(letter);
+      return { key, kind, table, email, reason: letter.reason, failedAt: letter.failedAt };
     });
+    return Response.json({ count: letters.length, letters });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
     // Erasure (Article 17): its letters go too, matched as the site matches emails (no JSON, no email).
