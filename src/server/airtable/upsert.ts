@@ -33,10 +33,7 @@ export type UpsertResult<T> =
   | { item: T; email: string; outcome: 'failed'; error: unknown };
 
 /** Items merged per normalised email, in the order each email first came. */
-export function mergeByEmail<T>(
-  items: readonly T[],
-  how: Pick<UpsertHow<T>, 'emailOf' | 'merge'>,
-): { email: string; item: T }[] {
+export function mergeByEmail<T>(items: readonly T[], how: UpsertHow<T>) {
   const byEmail = new Map<string, T>();
   for (const item of items) {
     const email = normaliseEmail(how.emailOf(item));
