@@ -81,7 +81,6 @@ export async function upsertByEmail<T>(
   how: UpsertHow<T>,
   { now = Date.now, stored, onWritten }: UpsertOptions<T>,
 ): Promise<void> {
-  const merged = mergeByEmail(items, how);
   let told = Promise.resolve();
   /** Tells the caller a request's results, after the results told before. */
   const tell = (part: UpsertResult<T>[]) => (told = told.then(() => onWritten(part)));
@@ -91,7 +90,7 @@ export async function upsertByEmail<T>(
   const byKey: Write[] = [];
   const byId: Write[] = [];
   const held: UpsertResult<T>[] = [];
-  for (const { email, item } of merged) {
+  for (const { email, item } of mergeByEmail(items, how)) {
     const record = stored.get(email);
     if (!record) {
       byKey.push({ email, item, fields: how.cells(item, at).create });
