@@ -90,9 +90,8 @@ export function createRoundWriter(
   }
 
   /**
-   * Writes one round; every item has its outcome when it returns (it never throws), each put in
-   * `outcomes` as its write answers, and its dead letters (one for the merged items of one address)
-   * in `letters`; `brokeOff` is set when the round broke off unexpectedly.
+   * Writes one round, never throwing: each item's outcome put in `outcomes` as its write answers, its
+   * dead letters (one per address's merged items) in `letters`, `brokeOff` set if it broke off unexpectedly.
    */
   async function writeRound(round: readonly RoundItem[], outcomes = new Map<string, RoundOutcome>()) {
     const sentBefore = client.requestsSent();

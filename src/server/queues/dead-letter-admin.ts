@@ -72,13 +72,12 @@ export interface DeadLetterAdminEnv {
 
 /**
  * GET  /api/dead-letters         → { count, letters: [{ key, kind, table, email, reason, failedAt }] }
- *                                  (kind: 'submission' not stored, or 'mail' not sent)
- * POST /api/dead-letters/replay  → re-queues every letter (a submission to the writer, an email
- *                                  to the mail queue), deletes it; { replayed }
- * POST /api/dead-letters/erase   { email } → deletes that email's letters, its submissions
- *                                  waiting to be written and its team notices held for a digest,
- *                                  and stops its emails still queued;
- *                                  { erased, waiting, stillWriting, teamNotices }
+ *                                  (kind: 'submission' not stored, 'mail' not sent, or 'unreadable')
+ * POST /api/dead-letters/replay  → re-queues every letter (a submission to the writer, an email to
+ *                                  the mail queue), deletes it; { replayed }
+ * POST /api/dead-letters/erase   { email } → deletes that email's letters, its submissions waiting
+ *                                  to be written and its team notices held for a digest, and stops
+ *                                  its emails still queued; { erased, waiting, stillWriting, teamNotices }
  * Without ADMIN_TOKEN configured the endpoint does not exist (404); a wrong token gets 401.
  */
 export async function handleDeadLetterAdmin(
