@@ -81,11 +81,8 @@ export function createRoundWriter(
       log(
         `Airtable writer: the suppression list could not be read (${String(suppression.reason)}); no email to these contacts`,
       );
-    const withdrawn = new Set(
-      contacts.filter(
-        (email) => suppression?.status !== 'fulfilled' || isWithdrawn(suppression.value.get(email)?.fields),
-      ),
-    );
+    const listed = suppression?.status === 'fulfilled' ? suppression.value : undefined;
+    const withdrawn = new Set(contacts.filter((email) => !listed || isWithdrawn(listed.get(email)?.fields)));
     return { found, withdrawn };
   }
 
@@ -115,8 +112,7 @@ export function createRoundWriter(
       const airtableError = error instanceof AirtableError ? error : undefined;
       if (!airtableError || airtableError.transient) {
         const waiting = items.flatMap((each) => each.items);
-        const cause = airtableError?.status === 429 ? 'rate-limited' : 'failed';
-        settle(waiting, { kind: 'retry', cause });
+        settle(waiting, { kind: 'retry', cause: airtableError?.status === 429 ? 'rate-limited' : 'failed' });
         report.retried += waiting.length;
         const why = airtableError ? `${airtableError.status} ${airtableError.type}` : String(error);
         log(`Airtable writer: ${items.length} records to try again (${why})`);
