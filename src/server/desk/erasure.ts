@@ -21,10 +21,9 @@ const addressOf = (group: string) => group.slice(group.indexOf('\n') + 1);
 export async function withoutErased(items: DeskItem[], erased: ReadonlyMap<string, number>) {
   const at = await Promise.all(items.map(async ({ group }) => erased.get(await digest(addressOf(group)))));
   // A submission without a readable time is older than any erasure: dropped.
-  return items.filter((item, i) => {
-    const when = at[i];
-    return when === undefined || Date.parse((item.body as Submission).acceptedAt) > when;
-  });
+  return items.filter(
+    (item, i) => at[i] === undefined || Date.parse((item.body as Submission).acceptedAt) > at[i],
+  );
 }
 
 /** An erasure's answer: the waiting submissions dropped, and whether a round still held the address. */
