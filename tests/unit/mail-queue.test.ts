@@ -180,6 +180,45 @@ describe("the Worker's queue writer with mail", () => {
     expect(to('team@podling.test')).toBe(5);
   });
 
+  it('treats every quote contact as withdrawn when the suppression list cannot be read: only the team hears', async () => {
+    const fetchStub: typeof fetch = async (input, init) => {
+      const body = JSON.parse(String(init?.body ?? '{}')) as {
+        records?: { fields: Record<string, unknown> }[];
+      };
+      const table = decodeURIComponent(String(input).split('/')[5] ?? '');
+      if (String(input).endsWith('/listRecords'))
+        return table === 'Waitlist'
+          ? Response.json({ error: { type: 'SERVER_ERROR' } }, { status: 500 })
+          : Response.json({ records: [] });
+      return Response.json({
+        records: (body.records ?? []).map((record, i) => ({ id: `rec${i}`, fields: record.fields })),
+      });
+    };
+    const jobs: MailJob[] = [];
+    const lines: string[] = [];
+    const report = await writeRound(
+      createRoundWriter(ENV, {
+        fetch: fetchStub,
+        pacer: createPacer({ perSecond: 1000 }),
+        now: () => NOW,
+        log: (line) => void lines.push(line),
+        mail: mailFor(async (job) => void jobs.push(job)),
+      }),
+      ['q0@school.test', 'q1@school.test'].map((email) =>
+        roundItem({
+          table: 'School Quotes',
+          email,
+          acceptedAt: '2026-05-04T08:59:30.000Z',
+          cells: { Email: email, 'Contact Name': 'Ada', 'School Name': 'Hill' },
+          origin: ORIGIN,
+        }),
+      ),
+    );
+    expect(report).toMatchObject({ created: 2, retried: 0 });
+    expect(lines.some((line) => line.includes('the suppression list could not be read'))).toBe(true);
+    expect(jobs.map((job) => job.message.to)).toEqual(['team@podling.test', 'team@podling.test']);
+  });
+
   it('stores a new address Pending and queues one confirmation, after the write', async () => {
     const airtable = fakeAirtable();
     const jobs: MailJob[] = [];

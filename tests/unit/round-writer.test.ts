@@ -104,6 +104,33 @@ describe('round writer', () => {
     expect(merged[0]?.item.items).toEqual([a, b]);
   });
 
+  it('merges away an earlier Other text when a later choice of use cases has no Other item', () => {
+    const { msg: a } = message(null);
+    const { msg: b } = message(null);
+    const quote = (acceptedAt: string, cells: Record<string, string | string[]>): Submission => ({
+      table: 'School Quotes',
+      email: 'q@school.test',
+      acceptedAt,
+      cells: { Email: 'q@school.test', ...cells },
+    });
+    const other = quote('2026-11-23T10:00:00Z', { 'Use Cases': ['Other: Choir'], 'Other Use Case': 'Choir' });
+    const merge = (later: Submission) =>
+      mergeByEmail(
+        [
+          { submission: other, items: [a] },
+          { submission: later, items: [b] },
+        ],
+        QUEUED_UPSERT,
+      )[0]?.item.submission.cells;
+    expect(merge(quote('2026-11-23T10:00:01Z', { 'Use Cases': ['Support Learners'] }))).toEqual({
+      Email: 'q@school.test',
+      'Use Cases': ['Support Learners'],
+    });
+    expect(merge(quote('2026-11-23T10:00:01Z', { 'Contact Name': 'Ada' }))).toMatchObject({
+      'Other Use Case': 'Choir',
+    });
+  });
+
   it('merges in the order submissions were accepted, not the order the queue delivers them', async () => {
     const airtable = fakeAirtable();
     const later = message(waitlist('p@x.co', '2026-11-23T10:00:01Z', { Interests: ['Invest in Podling'] }));
@@ -237,6 +264,15 @@ describe('round writer', () => {
     const entry = message(waitlist('busy@x.co', '2026-11-23T10:00:00Z'));
     await written(writerWith(airtable), [entry]);
     expect(entry.state.retried).toEqual({ delaySeconds: 30 });
+  });
+
+  it('a failed lookup writes nothing (a create could double a stored record) and retries every email', async () => {
+    const airtable = fakeAirtable([], { 1: () => Response.json({ errors: [] }, { status: 429 }) });
+    const entries = ['a@x.co', 'b@x.co'].map((email) => message(waitlist(email, '2026-11-23T10:00:00Z')));
+    const report = await written(writerWith(airtable), entries);
+    expect(report).toMatchObject({ stored: 0, retried: 2 });
+    expect(entries.map((entry) => entry.state.retried)).toEqual([{ delaySeconds: 30 }, { delaySeconds: 30 }]);
+    expect(airtable.calls.map((call) => call.url.split('/').pop())).toEqual(['listRecords']);
   });
 
   it('finds the one bad record of a failing write and dead-letters only it', async () => {

@@ -1,9 +1,16 @@
 // @vitest-environment node
 import { vi } from 'vitest';
 import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable/client.ts';
-import { type Cells, type Submission } from '#src/lib/forms/submission.ts';
-import { SUBMISSION_UPSERT } from '#src/server/desk/submission-upsert.ts';
-import { upsertByEmail, type UpsertHow } from '#src/server/airtable/upsert.ts';
+import { type Cells } from '#src/lib/forms/submission.ts';
+import { type Queued, QUEUED_UPSERT } from '#src/server/desk/submission-upsert.ts';
+import {
+  lookupFieldsOf,
+  mergeByEmail,
+  upsertByEmail,
+  type UpsertHow,
+  type UpsertOptions,
+  type UpsertResult,
+} from '#src/server/airtable/upsert.ts';
 
 /** What the upsert asked of the client. */
 type Request =
@@ -25,13 +32,17 @@ function fakeClient(
     async findByEmails(_table, emails) {
       requests.push({ kind: 'find', emails });
       refuse();
-      return stored
-        .filter((record) => emails.includes(record.email.trim().toLowerCase()))
-        .map((record): StoredRecord => ({
-          id: record.id,
+      const found = stored.filter((record) => emails.includes(record.email.trim().toLowerCase()));
+      return new Map(
+        found.map((record): [string, StoredRecord] => [
+          record.email.trim().toLowerCase(),
           // A record the server wrote carries its Email Key; one typed in by hand may not.
-          fields: { Email: record.email, ...(record.keyed ? { 'Email Key': record.email } : {}) },
-        }));
+          {
+            id: record.id,
+            fields: { Email: record.email, ...(record.keyed ? { 'Email Key': record.email } : {}) },
+          },
+        ]),
+      );
     },
     // A create is Airtable's upsert on the Email Key (one record per address, late writes too).
     async upsert(_table, records, mergeOn) {
@@ -58,14 +69,33 @@ const CELLS: UpsertHow<Cells> = {
     update: { ...cells, 'Last Updated': at.toISOString() },
   }),
 };
+/**
+ * The upsert after its caller's lookup of the items' emails (the round writer's), as one call:
+ * every result it told, in order.
+ */
+async function upsert<T>(
+  client: AirtableClient,
+  items: readonly T[],
+  how: UpsertHow<T>,
+  options: Partial<UpsertOptions<T>> = {},
+) {
+  const emails = mergeByEmail(items, how).map(({ email }) => email);
+  const stored = await client.findByEmails('Waitlist', emails, lookupFieldsOf(how, 'Waitlist'));
+  const results: UpsertResult<T>[] = [];
+  const onWritten = (part: UpsertResult<T>[]) => {
+    results.push(...part);
+    return options.onWritten?.(part);
+  };
+  await upsertByEmail(client, 'Waitlist', items, how, { ...options, stored, onWritten });
+  return results;
+}
 const AT = Date.parse('2026-11-24T06:00:00Z');
 
 describe('the one upsert by email', () => {
   it('merges one email’s items into one record, the later over the earlier', async () => {
     const { requests, client } = fakeClient();
-    const results = await upsertByEmail(
+    const results = await upsert(
       client,
-      'Waitlist',
       [
         { Email: 'Pat@X.co', 'Contact Name': 'Pat' },
         { Email: 'other@x.co' },
@@ -97,7 +127,7 @@ describe('the one upsert by email', () => {
 
   it('updates the stored record of an email (matched trimmed, in any case) with the update cells', async () => {
     const { requests, client } = fakeClient([{ id: 'recOld', email: ' Old@X.co ' }]);
-    const [result] = await upsertByEmail(client, 'Waitlist', [{ Email: 'old@x.co' }], CELLS, {
+    const [result] = await upsert(client, [{ Email: 'old@x.co' }], CELLS, {
       now: () => AT,
     });
     expect(result).toMatchObject({ outcome: 'updated', id: 'recOld' });
@@ -111,7 +141,7 @@ describe('the one upsert by email', () => {
     const stored = Array.from({ length: 12 }, (_, i) => ({ id: `rec${i}`, email: `n${i}@x.co` }));
     const { requests, client } = fakeClient(stored);
     const items = Array.from({ length: 130 }, (_, i) => ({ Email: `n${i}@x.co` }));
-    const results = await upsertByEmail(client, 'Waitlist', items, CELLS);
+    const results = await upsert(client, items, CELLS);
     expect(
       requests.map(
         (request) =>
@@ -128,25 +158,11 @@ describe('the one upsert by email', () => {
     expect(results.filter((result) => result.outcome === 'updated')).toHaveLength(12);
   });
 
-  it('a failed lookup writes nothing (a create could double a stored record) and fails every email', async () => {
-    const busy = new AirtableError(429, 'TOO_MANY_REQUESTS', 'busy');
-    const { requests, client } = fakeClient([], { 1: busy });
-    const results = await upsertByEmail(
-      client,
-      'Waitlist',
-      [{ Email: 'a@x.co' }, { Email: 'b@x.co' }],
-      CELLS,
-    );
-    expect(results.map((result) => result.outcome)).toEqual(['failed', 'failed']);
-    expect(results.every((result) => result.outcome === 'failed' && result.error === busy)).toBe(true);
-    expect(requests).toHaveLength(1);
-  });
-
   it('a failed write fails only the records it carried', async () => {
     const refused = new AirtableError(422, 'UNKNOWN_FIELD_NAME', 'Unknown field name: "Notes"');
     const { client } = fakeClient([{ id: 'recOld', email: 'old@x.co' }], { 2: refused });
     const items = [...Array.from({ length: 11 }, (_, i) => ({ Email: `n${i}@x.co` })), { Email: 'old@x.co' }];
-    const results = await upsertByEmail(client, 'Waitlist', items, CELLS);
+    const results = await upsert(client, items, CELLS);
     expect(results.filter((result) => result.outcome === 'failed').map((result) => result.email)).toEqual(
       Array.from({ length: 10 }, (_, i) => `n${i}@x.co`),
     );
@@ -157,15 +173,18 @@ describe('the one upsert by email', () => {
   });
 
   it('for submissions: the spec’s default interest on a create only, Created At kept on an update', async () => {
-    const signUp = (email: string): Submission => ({
-      table: 'Waitlist',
-      email,
-      acceptedAt: '2026-11-24T05:59:00Z',
-      cells: { Email: email, 'Page Source': 'home' },
-      defaults: { Interests: ['General Waitlist'] },
+    const signUp = (email: string): Queued => ({
+      submission: {
+        table: 'Waitlist',
+        email,
+        acceptedAt: '2026-11-24T05:59:00Z',
+        cells: { Email: email, 'Page Source': 'home' },
+        defaults: { Interests: ['General Waitlist'] },
+      },
+      items: [],
     });
     const { requests, client } = fakeClient([{ id: 'recOld', email: 'old@x.co' }]);
-    await upsertByEmail(client, 'Waitlist', [signUp('old@x.co'), signUp('new@x.co')], SUBMISSION_UPSERT, {
+    await upsert(client, [signUp('old@x.co'), signUp('new@x.co')], QUEUED_UPSERT, {
       now: () => AT,
     });
     const [, create, update] = requests;
@@ -185,11 +204,9 @@ describe('the one upsert by email', () => {
   });
 
   it('writes creates and updates of records stored with their key together, 10 a request', async () => {
-    const signUp = (email: string): Submission => ({
-      table: 'Waitlist',
-      email,
-      acceptedAt: '2026-11-24T05:59:00Z',
-      cells: { Email: email },
+    const signUp = (email: string): Queued => ({
+      submission: { table: 'Waitlist', email, acceptedAt: '2026-11-24T05:59:00Z', cells: { Email: email } },
+      items: [],
     });
     const stored = Array.from({ length: 5 }, (_, i) => ({ id: `rec${i}`, email: `s${i}@x.co`, keyed: true }));
     const { requests, client } = fakeClient(stored);
@@ -197,7 +214,7 @@ describe('the one upsert by email', () => {
       ...Array.from({ length: 15 }, (_, i) => `n${i}@x.co`),
       ...stored.map(({ email }) => email),
     ];
-    const results = await upsertByEmail(client, 'Waitlist', items.map(signUp), SUBMISSION_UPSERT, {
+    const results = await upsert(client, items.map(signUp), QUEUED_UPSERT, {
       now: () => AT,
     });
     // One lookup and two writes on the Email Key for 20 records, not three (10 + 5 creates, 5 updates).
@@ -216,7 +233,7 @@ describe('the one upsert by email', () => {
     const sent: number[] = [];
     const answers: (() => void)[] = [];
     const client = {
-      findByEmails: async () => [],
+      findByEmails: async () => new Map(),
       upsert: (_table: string, records: readonly Cells[]) => {
         sent.push(records.length);
         return new Promise<StoredRecord[]>((resolve) => {
@@ -226,7 +243,7 @@ describe('the one upsert by email', () => {
     } as unknown as AirtableClient;
     const told: string[][] = [];
     const items = Array.from({ length: 25 }, (_, i) => ({ Email: `n${i}@x.co` }));
-    const upserted = upsertByEmail(client, 'Waitlist', items, CELLS, {
+    const upserted = upsert(client, items, CELLS, {
       onWritten: (results) => void told.push(results.map((result) => result.email)),
     });
     // All three writes are out before any has answered.

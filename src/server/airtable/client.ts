@@ -6,7 +6,7 @@
  * per request, and no Metadata API. Here each request waits for the caller's pacer (pacer.ts), has a
  * deadline, and fails with an AirtableError saying whether to try again.
  */
-import { type Cells, formOf, lookupFormulas } from '#src/lib/forms/submission.ts';
+import { type Cells, formOf, lookupFormulas, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { emailFieldOf } from '#src/lib/forms/forms.ts';
 import type { Pacer } from './pacer.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
@@ -180,9 +180,11 @@ export function createAirtableClient(
     /** Every record a list query finds, page by page (Airtable's pages of 100 and its offset). */
     listAll,
     /**
-     * Records whose normalised email is one of `emails`, with their email and the `fields` asked
-     * for: one request per formula of up to LOOKUP_FORMULA_MAX_CHARS (about 300 addresses), sent
-     * together (the pacer spaces them), and a page more for each further 100 records a formula finds.
+     * The stored record of each normalised email of `emails` (trimmed and case-insensitive, so one
+     * typed in by hand is found too; the first, should someone have typed a second), with its email
+     * and the `fields` asked for: one request per formula of up to LOOKUP_FORMULA_MAX_CHARS (about
+     * 300 addresses), sent together (the pacer spaces them), and a page more for each further 100
+     * records a formula finds.
      */
     async findByEmails(table: string, emails: readonly string[], fields: readonly string[] = []) {
       const field = emailFieldOf(formOf({ table }));
@@ -190,7 +192,13 @@ export function createAirtableClient(
       const found = await Promise.all(
         lookupFormulas(emails, field).map((filterByFormula) => listAll(table, { ...query, filterByFormula })),
       );
-      return found.flat();
+      const byEmail = new Map<string, StoredRecord>();
+      for (const record of found.flat()) {
+        const email = record.fields[field];
+        if (typeof email === 'string' && !byEmail.has(normaliseEmail(email)))
+          byEmail.set(normaliseEmail(email), record);
+      }
+      return byEmail;
     },
     /**
      * Creates up to 10 records, or updates the one already holding the same `mergeOn` cell (Airtable's

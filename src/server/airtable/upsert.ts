@@ -1,10 +1,9 @@
 /**
  * The server's one upsert by email (the desk's round writer's): items of one email merged, their
- * records looked up about 300 emails a request, then written 10 records a request by the email's key.
+ * records, looked up by the caller (about 300 emails a request), written 10 a request by the email's key.
  */
-import { type Cells, formOf, normaliseEmail } from '#src/lib/forms/submission.ts';
+import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
-import { emailFieldOf } from '#src/lib/forms/forms.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
   type AirtableClient,
@@ -19,9 +18,8 @@ export interface UpsertHow<T> {
   /** Two items of one email as one: the later over the earlier. */
   merge(earlier: T, later: T): T;
   /**
-   * The cells of a new record (`create`) and the cells written over a stored one (`update`, given
-   * the stored record's `lookupFields`); `update: null` holds the item instead: a stored record
-   * is left as it is (outcome 'held').
+   * The cells of a new record (`create`) and those written over a stored one (`update`, given its
+   * `lookupFields`); `update: null` holds the item: the stored record is left as it is (outcome 'held').
    */
   cells(item: T, at: Date, stored?: Cells): { create: Cells; update: Cells | null };
   /** The stored fields `cells` needs to decide an update, by table (the email's alone when none). */
@@ -35,10 +33,7 @@ export type UpsertResult<T> =
   | { item: T; email: string; outcome: 'failed'; error: unknown };
 
 /** Items merged per normalised email, in the order each email first came. */
-export function mergeByEmail<T>(
-  items: readonly T[],
-  how: Pick<UpsertHow<T>, 'emailOf' | 'merge'>,
-): { email: string; item: T }[] {
+export function mergeByEmail<T>(items: readonly T[], how: UpsertHow<T>) {
   const byEmail = new Map<string, T>();
   for (const item of items) {
     const email = normaliseEmail(how.emailOf(item));
@@ -54,87 +49,48 @@ export const lookupFieldsOf = <T>(how: Pick<UpsertHow<T>, 'lookupFields'>, table
   EMAIL_KEY_FIELD.airtable,
 ];
 
-/**
- * The stored record of each (normalised) email of `table` (trimmed and case-insensitive, so a
- * record typed in by hand is found too; about 300 emails a request, `findByEmails`): the first,
- * should someone have typed a second by hand. Throws what the client throws.
- */
-export async function lookupByEmails(
-  client: AirtableClient,
-  table: string,
-  emails: readonly string[],
-  fields: readonly string[],
-): Promise<Map<string, StoredRecord>> {
-  const emailField = emailFieldOf(formOf({ table }));
-  const stored = new Map<string, StoredRecord>();
-  for (const record of await client.findByEmails(table, emails, fields)) {
-    const email = record.fields[emailField];
-    if (typeof email === 'string' && !stored.has(normaliseEmail(email)))
-      stored.set(normaliseEmail(email), record);
-  }
-  return stored;
-}
-
 export interface UpsertOptions<T> {
   /** The clock of the records' timestamps (each request is bounded by the client). */
   now?: () => number;
-  /** Looked up already (`lookupFieldsOf`) by a caller sharing one lookup between tables; else here. */
-  stored?: ReadonlyMap<string, StoredRecord>;
+  /**
+   * The stored records by email (`findByEmails`, `lookupFieldsOf`), looked up by the caller to share
+   * one lookup between tables; without it nothing may be written (a create could double a record).
+   */
+  stored: ReadonlyMap<string, StoredRecord>;
   /**
    * Told each request's results once it answers (the held ones first, as they need none), in the
    * items' order: the next request's results wait for this to finish, the requests themselves do not.
    */
-  onWritten?: (results: UpsertResult<T>[]) => void | Promise<void>;
+  onWritten: (results: UpsertResult<T>[]) => void | Promise<void>;
 }
 
 /**
- * The upsert (see the module's comment): creates and updates together, every request sent as soon
- * as the pacer lets it (none waits for another's answer: each email is in one request only).
- *
- * One email, one record: a lookup and a write cannot be made atomic, so callers never upsert
- * one email twice at once (the desk's rounds hold disjoint addresses), every try starts with a fresh lookup,
- * and a write is Airtable's upsert on the email's key (EMAIL_KEY_FIELD), so a create whose answer
- * was lost, or that Airtable applied after the try gave up, becomes an update, never a second
- * record; an update merges into the stored record by the same key. A stored record without its key
- * (typed in by hand) is updated by its id instead, in requests of its own. It never throws for
- * Airtable's sake: each email gets its outcome, and a failed request fails only the records it
- * carried, so the caller decides what to retry.
+ * Creates and updates together, each request sent as soon as the pacer lets it (none waits for
+ * another's answer: each email is in one request only). One email, one record: a lookup and a write
+ * cannot be made atomic, so callers never upsert one email twice at once (the desk's rounds hold
+ * disjoint addresses), every try starts with a fresh lookup, and a write is Airtable's upsert on the
+ * email's key (EMAIL_KEY_FIELD), an update too: a create whose answer was lost, or that Airtable
+ * applied after the try gave up, becomes an update, never a second record. A stored record without
+ * its key (typed in by hand) is updated by its id, in requests of its own. It never throws for
+ * Airtable's sake: a failed request fails only the records it carried; the caller decides what to retry.
  */
 export async function upsertByEmail<T>(
   client: AirtableClient,
   table: string,
   items: readonly T[],
   how: UpsertHow<T>,
-  { now = Date.now, stored: lookedUp, onWritten }: UpsertOptions<T> = {},
-): Promise<UpsertResult<T>[]> {
-  const merged = mergeByEmail(items, how);
-  const results: UpsertResult<T>[] = [];
+  { now = Date.now, stored, onWritten }: UpsertOptions<T>,
+): Promise<void> {
   let told = Promise.resolve();
-  /** Keeps a request's results and tells the caller, after the results told before. */
-  const tell = (part: UpsertResult<T>[]) => {
-    results.push(...part);
-    told = told.then(() => onWritten?.(part));
-    return told;
-  };
-
-  const failed = (part: readonly { email: string; item: T }[], error: unknown): UpsertResult<T>[] =>
-    part.map(({ email, item }) => ({ item, email, outcome: 'failed', error }));
-  const emails = merged.map(({ email }) => email);
-  let stored: ReadonlyMap<string, StoredRecord>;
-  try {
-    stored = lookedUp ?? (await lookupByEmails(client, table, emails, lookupFieldsOf(how, table)));
-  } catch (error) {
-    // Without the lookup nothing may be written: a create could double a stored record.
-    await tell(failed(merged, error));
-    return results;
-  }
+  /** Tells the caller a request's results, after the results told before. */
+  const tell = (part: UpsertResult<T>[]) => (told = told.then(() => onWritten(part)));
 
   const at = new Date(now());
   type Write = { email: string; item: T; fields: Cells; record?: StoredRecord };
   const byKey: Write[] = [];
   const byId: Write[] = [];
   const held: UpsertResult<T>[] = [];
-  for (const { email, item } of merged) {
+  for (const { email, item } of mergeByEmail(items, how)) {
     const record = stored.get(email);
     if (!record) {
       byKey.push({ email, item, fields: how.cells(item, at).create });
@@ -157,7 +113,8 @@ export async function upsertByEmail<T>(
   const answered = (part: readonly Write[], request: Promise<readonly StoredRecord[]>) =>
     request.then(
       (records) => part.map((write, i) => outcomeOf(write, records[i]?.id ?? '')),
-      (error: unknown) => failed(part, error),
+      (error: unknown) =>
+        part.map(({ email, item }): UpsertResult<T> => ({ item, email, outcome: 'failed', error })),
     );
   // Every request asks the pacer for its slot now, in the items' order.
   const requests = [
@@ -175,5 +132,4 @@ export async function upsertByEmail<T>(
   // Told in order, each as soon as it and those before it have answered.
   for (const request of requests) await tell(await request);
   await told;
-  return results;
 }

@@ -1,7 +1,6 @@
 /**
- * The desk (desk.ts, one Durable Object) as the Worker reaches it: submissions handed over (POST
- * /accept), an address's waiting submissions erased (POST /erase), and its pacer lent to an
- * Airtable client outside it (POST /pace, /penalise).
+ * The desk (desk.ts, one Durable Object) as the Worker reaches it: submissions handed over (POST /accept),
+ * an address's waiting ones erased (POST /erase), its pacer lent to another client (POST /pace, /penalise).
  */
 import { AIRTABLE_RATE_LIMIT_PENALTY_MS, type Pacer } from '#src/server/airtable/pacer.ts';
 import type { DeskErasure } from './erasure.ts';

@@ -1,15 +1,13 @@
 /**
- * The one paced writer, as a Durable Object (decision 0018): the only thing that talks to Airtable
- * under load, with the base's one pacer, and the one store a submission waits in. The queues'
- * consumer hands it each delivery of submissions, from podling-submissions or its dead-letter queue
- * (`accept`: kept in the object's storage, then acked); it writes them in rounds, one form and up to
- * ADDRESSES_PER_ROUND addresses each (one lookup while under 100 of them are stored, at most 30
- * writes), up to ROUNDS_IN_FLIGHT at once on disjoint addresses, so the next round's lookup waits in
- * the pacer while this one's writes go, and Airtable's 5 a second stay full whatever batches
- * Cloudflare Queues hands out. A pressed email link and the retention job take their slots from the
- * same pacer (`deskPacer` in desk-client.ts, POST /pace, a slot lent). Each submission's outcome is
- * the round writer's (round-writer.ts; #settle below), its waits and tries the retry rule's
- * (retry-rule.ts), and an erasure (POST /erase) is erasure.ts's.
+ * The one paced writer, a Durable Object (decision 0018): the only thing talking to Airtable under
+ * load, with the base's one pacer, and the one store a submission waits in. The queues' consumer
+ * hands it each delivery of submissions, from podling-submissions or its dead-letter queue (`accept`:
+ * kept in its storage, then acked); it writes them in rounds of one form and up to ADDRESSES_PER_ROUND
+ * addresses (one lookup while under 100 are stored, at most 30 writes), ROUNDS_IN_FLIGHT at once on
+ * disjoint addresses, so the next round's lookup waits in the pacer while this one's writes go and
+ * Airtable's 5 a second stay full whatever batches Cloudflare Queues hands out. A pressed email link
+ * and the retention job borrow slots of the pacer (POST /pace, desk-client.ts's deskPacer). Outcomes
+ * are round-writer.ts's (#settle), waits and tries retry-rule.ts's, an erasure (POST /erase) erasure.ts's.
  */
 import { Backlog, type DeskItem, type DeskState, ERASED_PREFIX, groupOf } from './backlog.ts';
 import { inChunks } from '#src/server/airtable/client.ts';
@@ -204,26 +202,24 @@ export class AirtableDesk {
   }
 
   /**
-   * Deletes what was written, dead-lettered (`lettersKept`) or erased, keeps what waits (an item
-   * without an outcome: the round broke off) for its wait, and turns what ran out of tries into dead letters.
+   * Deletes what was written, dead-lettered (`lettersKept`) or erased, keeps what waits (one without
+   * an outcome: the round broke off) for its wait, and dead-letters what ran out of tries.
    */
   async #settle(
     round: readonly DeskItem[],
     outcomes: ReadonlyMap<string, RoundOutcome>,
     lettersKept: boolean,
   ): Promise<void> {
-    const retried: DeskItem[] = [];
-    const exhausted: DeskItem[] = [];
-    for (const item of round) {
+    const again = round.flatMap((item) => {
       const outcome = outcomes.get(item.key) ?? ({ kind: 'retry', cause: 'broke-off' } as const);
-      if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) continue;
+      if (outcome.kind === 'written' || (outcome.kind === 'dead-letter' && lettersKept)) return [];
       const wait = waitSeconds(item.attempts, outcome.kind === 'retry' ? outcome.cause : 'failed');
-      const next = { ...item, attempts: item.attempts + 1, notBefore: Date.now() + wait * 1000 };
-      (item.attempts < SUBMISSION_TRIES ? retried : exhausted).push(next);
-    }
-    for (const item of await this.#withoutErased(exhausted))
-      await deadLetter(this.#env.DEAD_LETTERS, item.body, 'retries exhausted', console.log);
-    const later = await this.#withoutErased(retried);
+      return [{ ...item, attempts: item.attempts + 1, notBefore: Date.now() + wait * 1000 }];
+    });
+    const later: DeskItem[] = [];
+    for (const item of await this.#withoutErased(again))
+      if (item.attempts <= SUBMISSION_TRIES) later.push(item);
+      else await deadLetter(this.#env.DEAD_LETTERS, item.body, 'retries exhausted', console.log);
     const kept = new Set(later.map((item) => item.key));
     const gone = round.map((item) => item.key).filter((key) => !kept.has(key));
     for (const key of gone) this.#backlog.delete(key);

@@ -1,12 +1,10 @@
 /**
- * Erasure (Article 17) reaches the submissions the Airtable desk still keeps. `npm run
- * privacy:erase` asks the Worker (POST /api/dead-letters/erase), which asks the desk (POST /erase).
- * The desk drops the address's waiting submissions, on both forms, and waits out a round in flight
- * that holds the address, so that round's write lands before the command deletes the records. It
- * remembers the erasure for ERASURE_MEMORY_MS: a submission the door accepted before the erasure
- * and handed over later (from the queue, or back from a failed round for its retry) is dropped
- * too. A submission accepted after the erasure is a new one and is kept. The address is
- * remembered by its SHA-256 only.
+ * Erasure (Article 17) of the submissions the desk still keeps: `npm run privacy:erase` asks the
+ * Worker (POST /api/dead-letters/erase), which asks the desk (POST /erase). The desk drops the
+ * address's waiting submissions, on both forms, and waits out a round in flight holding it, so its
+ * write lands before the command deletes the records. It remembers the erasure, by the address's
+ * SHA-256 only, for ERASURE_MEMORY_MS: a submission the door accepted before it and handed over
+ * later (from the queue, or back from a failed round for its retry) is dropped; one accepted after is new.
  */
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { digest, ERASURE_MEMORY_MS } from '#src/server/mail/ledger.ts';
@@ -23,10 +21,9 @@ const addressOf = (group: string) => group.slice(group.indexOf('\n') + 1);
 export async function withoutErased(items: DeskItem[], erased: ReadonlyMap<string, number>) {
   const at = await Promise.all(items.map(async ({ group }) => erased.get(await digest(addressOf(group)))));
   // A submission without a readable time is older than any erasure: dropped.
-  return items.filter((item, i) => {
-    const when = at[i];
-    return when === undefined || Date.parse((item.body as Submission).acceptedAt) > when;
-  });
+  return items.filter(
+    (item, i) => at[i] === undefined || Date.parse((item.body as Submission).acceptedAt) > at[i],
+  );
 }
 
 /** An erasure's answer: the waiting submissions dropped, and whether a round still held the address. */
@@ -43,9 +40,8 @@ export interface ErasableDesk {
 }
 
 /**
- * Erases `email` from the desk: `erased`, the waiting submissions dropped; `stillWriting`, a round
- * holding it was still in flight after IN_FLIGHT_WAIT_MS (its record may be written after the
- * command's deletion: run it again).
+ * Erases `email` from the desk; `stillWriting`: a round holding it outlasted IN_FLIGHT_WAIT_MS (its
+ * record may be written after the command's deletion: run it again).
  */
 export async function eraseAddress(
   desk: ErasableDesk,

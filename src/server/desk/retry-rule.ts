@@ -31,9 +31,8 @@ export function waitSeconds(attempts: number, cause: WaitCause): number {
 }
 
 /**
- * The one dead-letter path of a submission (`body`: it, or what a queue message held instead):
- * kept in DEAD_LETTERS for the owner to list and replay (the store loads only when something
- * failed), and told to `log`.
+ * The one dead-letter path of a submission (`body`: it, or what a queue message held instead): kept
+ * in DEAD_LETTERS for the owner to list and replay (the store loads only on a failure), told to `log`.
  */
 export async function deadLetter(
   store: DeadLetterStore | undefined,

@@ -1,17 +1,17 @@
 /**
- * The writer of one round of submissions: the desk (desk.ts) hands over what it keeps and gets an
- * outcome for each (written, retry after its wait, or dead letter; retry-rule.ts decides the wait
- * and the tries). It merges one email and table's submissions (the later wins) and upserts by email
- * (about 300 emails a lookup, 10 records a write). A transient failure (429, 5xx, timeout, dropped
- * connection) is a retry; a permanent one (a field the base lacks) is tried record by record to
- * dead-letter the culprit, as is a message no form stores. Each retry looks up afresh: a lost answer
- * never makes two records. With mail, consent applies (CONSENTED_UPSERT) and emails go on the mail queue.
+ * The writer of one round of submissions: the desk (desk.ts) hands over what it keeps and gets each
+ * one's outcome (written, retried after its wait, or a dead letter; retry-rule.ts sets waits and tries).
+ * One email and table's submissions are merged (the later wins) and upserted by email (about 300
+ * emails a lookup, 10 records a write). A transient failure (429, 5xx, timeout, dropped connection)
+ * is retried; a permanent one (a field the base lacks) is tried record by record to dead-letter the
+ * culprit, as is a message no form stores. Each retry looks up afresh: a lost answer never makes two
+ * records. With mail, consent applies (CONSENTED_QUEUED_UPSERT) and emails go on the mail queue.
  */
 import { isSubmission } from '#src/lib/forms/submission.ts';
-import { AirtableError, createAirtableClient, type StoredRecord } from '#src/server/airtable/client.ts';
+import { AirtableError, createAirtableClient } from '#src/server/airtable/client.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
-import { upsertByEmail, lookupByEmails, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';
+import { upsertByEmail, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';
 import { CONSENTED_QUEUED_UPSERT, type Queued, QUEUED_UPSERT, type RoundItem } from './submission-upsert.ts';
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
 import { queueOutcomeMail, writeOutcome } from '#src/server/mail/plan.ts';
@@ -28,11 +28,10 @@ interface WriterOptions extends Pick<Parameters<typeof createAirtableClient>[1],
 }
 
 /**
- * What one batch did, for logs and the load test. `held`: addresses already stored, nothing
- * written; `emailsQueued` and `emailsLimited`: emails put on the mail queue, and held back by limits.
+ * What one batch did, for logs and the load test (`stored`: created and updated). `held`: addresses
+ * already stored, nothing written; `emailsQueued`, `emailsLimited`: emails queued, held back by limits.
  */
 const emptyReport = () => ({
-  stored: 0,
   created: 0,
   updated: 0,
   held: 0,
@@ -49,62 +48,46 @@ export type RoundOutcome =
   | { readonly kind: 'retry'; readonly cause: WaitCause }
   | { readonly kind: 'dead-letter' };
 
-export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
-  const now = options.now ?? Date.now;
-  const log = options.log ?? ((message: string) => console.log(message));
-  const client = createAirtableClient(airtableAccess(env), {
-    pacer: options.pacer,
-    fetch: options.fetch,
-    now,
-    requestBoundMs: REQUEST_BOUND_MS,
-  });
-
-  const how = options.mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
+export function createRoundWriter(
+  env: AirtableEnv,
+  { log = (message: string) => console.log(message), mail, ...airtable }: WriterOptions,
+) {
+  const now = airtable.now ?? Date.now;
+  const client = createAirtableClient(airtableAccess(env), { ...airtable, requestBoundMs: REQUEST_BOUND_MS });
+  const how = mail ? CONSENTED_QUEUED_UPSERT : QUEUED_UPSERT;
 
   /**
-   * A batch's lookups, all sent at once (the pacer spaces them): each table's stored records of
-   * its emails, about 300 per request, and, with mail, the suppression list (the confirming form's table,
-   * Consent 'Withdrawn') for the other forms' contacts, who hear nothing a stranger's request causes.
-   * Those contacts are looked up with the confirming form's own emails, in the same requests while
-   * they fit in one formula. If that lookup fails, every contact is treated as withdrawn (the team still hears).
+   * A batch's lookups, sent at once (the pacer spaces them): each table's records of its emails and,
+   * with mail, the other forms' contacts on the suppression list (the confirming form's table, Consent
+   * 'Withdrawn': they hear nothing a stranger's request causes), in that form's own requests while they
+   * fit in its formulas. If that lookup fails, every contact counts as withdrawn (the team still hears).
    */
   async function lookUp(groups: ReadonlyMap<string, readonly Queued[]>) {
     const emails = new Map(
       [...groups].map(([table, items]) => [table, mergeByEmail(items, how).map((e) => e.email)]),
     );
-    const list = options.mail ? confirmingForm() : undefined;
+    const list = mail ? confirmingForm() : undefined;
     const contacts = list ? [...emails].flatMap(([table, of]) => (table === list.table ? [] : of)) : [];
     if (list && contacts.length > 0)
       emails.set(list.table, [...new Set([...(emails.get(list.table) ?? []), ...contacts])]);
-    type Found = { stored: Map<string, StoredRecord> } | { error: unknown };
-    const found = new Map<string, Found>(
-      await Promise.all(
-        [...emails].map(([table, of]) => {
-          const fields = lookupFieldsOf(table === list?.table ? CONSENTED_QUEUED_UPSERT : how, table);
-          return lookupByEmails(client, table, of, fields).then(
-            (stored): [string, Found] => [table, { stored }],
-            (error: unknown): [string, Found] => [table, { error }],
-          );
-        }),
-      ),
+    const settled = await Promise.allSettled(
+      // With mail, `how` is the consent rules', whose fields (Consent) the suppression list needs too.
+      [...emails].map(([table, of]) => client.findByEmails(table, of, lookupFieldsOf(how, table))),
     );
-    const withdrawn = new Set<string>();
+    const found = new Map([...emails.keys()].map((table, i) => [table, settled[i]]));
     const suppression = list && contacts.length > 0 ? found.get(list.table) : undefined;
-    if (suppression && 'error' in suppression) {
+    if (suppression?.status === 'rejected')
       log(
-        `Airtable writer: the suppression list could not be read (${String(suppression.error)}); no email to these contacts`,
+        `Airtable writer: the suppression list could not be read (${String(suppression.reason)}); no email to these contacts`,
       );
-      for (const email of contacts) withdrawn.add(email);
-    } else if (suppression)
-      for (const email of contacts)
-        if (isWithdrawn(suppression.stored.get(email)?.fields)) withdrawn.add(email);
+    const listed = suppression?.status === 'fulfilled' ? suppression.value : undefined;
+    const withdrawn = new Set(contacts.filter((email) => !listed || isWithdrawn(listed.get(email)?.fields)));
     return { found, withdrawn };
   }
 
   /**
-   * Writes one round; every item has its outcome when it returns (it never throws), each put in
-   * `outcomes` as its write answers, and its dead letters (one for the merged items of one address)
-   * in `letters`; `brokeOff` is set when the round broke off unexpectedly.
+   * Writes one round, never throwing: each item's outcome put in `outcomes` as its write answers, its
+   * dead letters (one per address's merged items) in `letters`, `brokeOff` set if it broke off unexpectedly.
    */
   async function writeRound(round: readonly RoundItem[], outcomes = new Map<string, RoundOutcome>()) {
     const sentBefore = client.requestsSent();
@@ -128,25 +111,22 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
       const airtableError = error instanceof AirtableError ? error : undefined;
       if (!airtableError || airtableError.transient) {
         const waiting = items.flatMap((each) => each.items);
-        const cause = airtableError?.status === 429 ? 'rate-limited' : 'failed';
-        settle(waiting, { kind: 'retry', cause });
+        settle(waiting, { kind: 'retry', cause: airtableError?.status === 429 ? 'rate-limited' : 'failed' });
         report.retried += waiting.length;
         const why = airtableError ? `${airtableError.status} ${airtableError.type}` : String(error);
         log(`Airtable writer: ${items.length} records to try again (${why})`);
         return;
       }
       // Permanent: with one record the culprit is known; with more, try each on its own.
-      if (items.length > 1) {
+      const [only] = items;
+      if (!only || items.length > 1) {
         for (const item of items) await write(item.submission.table, [item]);
         return;
       }
-      for (const item of items) {
-        const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
-        const reason = `a ${item.submission.table} submission failed for good (${why})`;
-        // The submission as it was queued, so a replayed letter keeps its origin for its emails.
-        const letter = item.origin ? { ...item.submission, origin: item.origin } : item.submission;
-        deadLetter(item.items, letter, reason);
-      }
+      const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
+      // The submission as it was queued, so a replayed letter keeps its origin for its emails.
+      const letter = only.origin ? { ...only.submission, origin: only.origin } : only.submission;
+      deadLetter(only.items, letter, `a ${only.submission.table} submission failed for good (${why})`);
     }
 
     /** Never throws: the record is stored and acked whatever happens here, so mail never writes it twice. */
@@ -155,10 +135,8 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
       outcome: 'created' | 'updated' | 'held',
       about: Parameters<typeof writeOutcome>[2],
     ) {
-      const { mail } = options;
-      if (!mail) return;
-      const written = writeOutcome(item.submission, outcome, about);
-      if (!written) return;
+      const written = mail && writeOutcome(item.submission, outcome, about);
+      if (!mail || !written) return;
       if (!item.origin) {
         log(`Mailer: a ${item.submission.table} submission came with no site origin; no email for it`);
         return;
@@ -183,11 +161,11 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
       const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]])));
       const looked = found.get(table);
       // Without the lookup nothing may be written: a create could double a stored record.
-      if (!looked || 'error' in looked) return retryOrDeadLetter(items, looked?.error);
+      if (looked?.status !== 'fulfilled') return retryOrDeadLetter(items, looked?.reason);
       const failures = new Map<unknown, Queued[]>();
       await upsertByEmail(client, table, items, how, {
         now,
-        stored: looked.stored,
+        stored: looked.value,
         // Each write's records acknowledged and their emails queued once it answers, in the order of sign-up.
         onWritten: async (results) => {
           for (const written of results) {
@@ -197,7 +175,6 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
             }
             settle(written.item.items, { kind: 'written' });
             report[written.outcome] += 1;
-            if (written.outcome !== 'held') report.stored += 1;
             await queueMail(written.item, written.outcome, {
               ...(written.stored ? { stored: written.stored } : {}),
               contactWithdrawn: withdrawn.has(written.email),
@@ -238,7 +215,7 @@ export function createRoundWriter(env: AirtableEnv, options: WriterOptions) {
       brokeOff = error;
       settle(round, { kind: 'retry', cause: 'broke-off' });
     }
-    return { report, outcomes, letters, brokeOff };
+    return { report: { ...report, stored: report.created + report.updated }, outcomes, letters, brokeOff };
   }
 
   return { writeRound };

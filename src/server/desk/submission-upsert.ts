@@ -16,19 +16,15 @@ import { consentOf } from '#src/server/privacy/consent.ts';
 import type { DeskItem } from './backlog.ts';
 
 /**
- * A later submission over an earlier one (two submits in a row, merged by the queue's writer), as
- * one: later cells over earlier ones (a later select without its 'Other' item loses the earlier
- * 'Other' text with it), and create-only defaults kept only for the fields neither chose (a chosen
- * selection is never undone by a later empty one, and a later choice replaces an earlier default).
+ * Two submits in a row as one: later cells over earlier ones (a later select without its 'Other' item
+ * loses the earlier 'Other' text), and create-only defaults kept only for fields neither chose (a
+ * chosen selection is never undone by a later empty one; a later choice replaces an earlier default).
  */
 function mergeLaterSubmission(earlier: Submission, later: Submission): Submission {
   const cells = { ...earlier.cells, ...later.cells };
   const form = formOf(later);
-  const rule = form.other;
-  if (rule && clearsOtherText(form, later.cells)) {
-    const text = form.fields[rule.textField]?.airtable;
-    if (text) delete cells[text];
-  }
+  const text = form.other && form.fields[form.other.textField]?.airtable;
+  if (text && clearsOtherText(form, later.cells)) delete cells[text];
   const defaults = Object.fromEntries(
     Object.entries({ ...earlier.defaults, ...later.defaults }).filter(([name]) => !(name in cells)),
   );
@@ -45,26 +41,40 @@ const keyedCells = (submission: Submission, at: Date, existing: boolean) =>
 export const cellsForCreate = (submission: Submission, at: Date) => keyedCells(submission, at, false);
 export const cellsForUpdate = (submission: Submission, at: Date) => keyedCells(submission, at, true);
 
-/** Later merged over earlier, the spec's defaults on a create only, Created At kept on update. */
-export const SUBMISSION_UPSERT: UpsertHow<Submission> = {
-  emailOf: (submission) => submission.email,
-  merge: mergeLaterSubmission,
-  cells: (submission, at) => ({
+/** A submission of a round as the desk keeps it: its storage key, what was queued, its tries so far. */
+export type RoundItem = Pick<DeskItem, 'key' | 'body' | 'attempts'>;
+
+/** A table's submissions for one email, merged in the order they were accepted, and their items. */
+export interface Queued {
+  submission: Submission;
+  items: readonly RoundItem[];
+  /** The site's origin the visitor reached (its emails' links point there). */
+  origin?: string;
+}
+
+/** Later over earlier (items kept), the spec's defaults on a create only, Created At kept on update. */
+export const QUEUED_UPSERT: UpsertHow<Queued> = {
+  emailOf: (queued) => queued.submission.email,
+  merge: (earlier, later) => ({
+    submission: mergeLaterSubmission(earlier.submission, later.submission),
+    items: [...earlier.items, ...later.items],
+    origin: later.origin ?? earlier.origin,
+  }),
+  cells: ({ submission }, at) => ({
     create: cellsForCreate(submission, at),
     update: cellsForUpdate(submission, at),
   }),
 };
 
 /**
- * The write path with consent: a new address is created (Pending); a stored one is held, except
- * a sign-up nobody has confirmed yet (Pending), which takes the latest values and stays Pending.
- * Its address has proved nothing either way, so a stranger's earlier sign-up never keeps the
- * owner's own from being stored (and the confirmation email already sent confirms the latest).
- * A form that does not confirm its addresses holds every stored one.
+ * With consent: a new address is created Pending; a stored one is held, except an unconfirmed
+ * (Pending) sign-up, which takes the latest values and stays Pending: its address proved nothing, so
+ * a stranger's earlier sign-up never keeps the owner's own from being stored (the confirmation email
+ * already sent confirms the latest). A form that does not confirm its addresses holds every stored one.
  */
-const CONSENTED_UPSERT: UpsertHow<Submission> = {
-  ...SUBMISSION_UPSERT,
-  cells: (submission, at, stored) => {
+export const CONSENTED_QUEUED_UPSERT: UpsertHow<Queued> = {
+  ...QUEUED_UPSERT,
+  cells: ({ submission }, at, stored) => {
     const fields = consentOf(submission.table);
     if (!fields) return { create: cellsForCreate(submission, at), update: null };
     const statement = { [fields.consentText]: fields.statement };
@@ -77,28 +87,3 @@ const CONSENTED_UPSERT: UpsertHow<Submission> = {
   },
   lookupFields: (table) => [consentOf(table)].flatMap((fields) => (fields ? [fields.consent] : [])),
 };
-
-/** A submission of a round as the desk keeps it: its storage key, what was queued, its tries so far. */
-export type RoundItem = Pick<DeskItem, 'key' | 'body' | 'attempts'>;
-
-/** A table's submissions for one email, merged in the order they were accepted, and their items. */
-export interface Queued {
-  submission: Submission;
-  items: readonly RoundItem[];
-  /** The site's origin the visitor reached (its emails' links point there). */
-  origin?: string;
-}
-
-/** The upsert's view of queued submissions: merged and written as `how` does submissions, their items kept. */
-const queuedUpsert = ({ merge, cells, lookupFields }: UpsertHow<Submission>): UpsertHow<Queued> => ({
-  emailOf: (queued) => queued.submission.email,
-  merge: (earlier, later) => ({
-    submission: merge(earlier.submission, later.submission),
-    items: [...earlier.items, ...later.items],
-    origin: later.origin ?? earlier.origin,
-  }),
-  cells: (queued, at, stored) => cells(queued.submission, at, stored),
-  ...(lookupFields ? { lookupFields } : {}),
-});
-export const QUEUED_UPSERT = queuedUpsert(SUBMISSION_UPSERT);
-export const CONSENTED_QUEUED_UPSERT = queuedUpsert(CONSENTED_UPSERT);

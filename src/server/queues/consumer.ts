@@ -1,8 +1,7 @@
 /**
- * The Worker's `queue`: every queue's consumer, a carrier only. Mail jobs are sent (mail/send.ts),
- * or, from a dead-letter queue, kept for the owner (dead-letters.ts). Submissions, from
- * podling-submissions or its dead-letter queue alike, are handed to the desk, which keeps them
- * until its round writes them, under the one retry rule (desk/retry-rule.ts); acked once kept.
+ * The Worker's `queue`, every queue's consumer and a carrier only. Mail jobs are sent (mail/send.ts)
+ * or, from a dead-letter queue, kept for the owner (dead-letters.ts). Submissions, from either queue,
+ * go to the desk, which keeps them until its round writes them (desk/retry-rule.ts); acked once kept.
  */
 import { type DeskNamespace, handToDesk } from '#src/server/desk/desk-client.ts';
 import { DEAD_QUEUE_SUFFIX, deadLetter, QUEUE_RETRIES } from '#src/server/desk/retry-rule.ts';

@@ -1,7 +1,6 @@
 /**
- * The owner's dead-letter endpoint (`npm run dead-letters`, the privacy commands): lists, replays
- * and erases the Worker's dead letters (dead-letters.ts) behind ADMIN_TOKEN. The Worker loads it when
- * the endpoint is asked, never on a sign-up's path.
+ * The owner's dead-letter endpoint (`npm run dead-letters`, the privacy commands): lists, replays and
+ * erases the dead letters (dead-letters.ts) behind ADMIN_TOKEN; loaded when asked, never on a sign-up's path.
  */
 import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
@@ -66,8 +65,6 @@ export interface DeadLetterAdminOptions {
   eraseMail?: (email: string) => Promise<{ teamNotices: number }>;
 }
 
-const NOTHING_WAITING: DeskErasure = { erased: 0, stillWriting: false };
-
 export interface DeadLetterAdminEnv {
   ADMIN_TOKEN?: string;
   DEAD_LETTERS?: DeadLetterStore;
@@ -75,13 +72,12 @@ export interface DeadLetterAdminEnv {
 
 /**
  * GET  /api/dead-letters         → { count, letters: [{ key, kind, table, email, reason, failedAt }] }
- *                                  (kind: 'submission' not stored, or 'mail' not sent)
- * POST /api/dead-letters/replay  → re-queues every letter (a submission to the writer, an email
- *                                  to the mail queue), deletes it; { replayed }
- * POST /api/dead-letters/erase   { email } → deletes that email's letters, its submissions
- *                                  waiting to be written and its team notices held for a digest,
- *                                  and stops its emails still queued;
- *                                  { erased, waiting, stillWriting, teamNotices }
+ *                                  (kind: 'submission' not stored, 'mail' not sent, or 'unreadable')
+ * POST /api/dead-letters/replay  → re-queues every letter (a submission to the writer, an email to
+ *                                  the mail queue), deletes it; { replayed }
+ * POST /api/dead-letters/erase   { email } → deletes that email's letters, its submissions waiting
+ *                                  to be written and its team notices held for a digest, and stops
+ *                                  its emails still queued; { erased, waiting, stillWriting, teamNotices }
  * Without ADMIN_TOKEN configured the endpoint does not exist (404); a wrong token gets 401.
  */
 export async function handleDeadLetterAdmin(
@@ -117,24 +113,21 @@ export async function handleDeadLetterAdmin(
   const { pathname } = new URL(request.url);
   // Each route lists the store when it needs it (erasure after the writer's wait), once.
   if (request.method === 'GET' && pathname === DEAD_LETTERS_PATH) {
-    const letters = await listDeadLetters(store);
-    return Response.json({
-      count: letters.length,
-      letters: letters.map(({ key, letter }) => {
-        const { kind, table, email } = aboutLetter(letter);
-        return { key, kind, table, email, reason: letter.reason, failedAt: letter.failedAt };
-      }),
+    const letters = (await listDeadLetters(store)).map(({ key, letter }) => {
+      const { kind, table, email } = aboutLetter(letter);
+      return { key, kind, table, email, reason: letter.reason, failedAt: letter.failedAt };
     });
+    return Response.json({ count: letters.length, letters });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
-    // Erasure (Article 17): the email's letters go too, matched as the site matches emails.
-    // Not JSON: no email, nothing erased.
+    // Erasure (Article 17): its letters go too, matched as the site matches emails (no JSON, no email).
     const posted = (await request.json().catch(() => null)) as { email?: unknown } | null;
     const email = String(posted?.email ?? '');
     if (!email.trim()) return Response.json({ error: 'email required' }, { status: 400 });
     const target = normaliseEmail(email);
     // The waiting submissions first: one that fails now becomes no dead letter after this.
-    const { erased: waiting, stillWriting } = (await options.eraseWaiting?.(target)) ?? NOTHING_WAITING;
+    const nothing = { erased: 0, stillWriting: false };
+    const { erased: waiting, stillWriting } = (await options.eraseWaiting?.(target)) ?? nothing;
     const holds = (letter: DeadLetter) => aboutLetter(letter).addresses.map(normaliseEmail).includes(target);
     const gone = (await listDeadLetters(store)).filter(({ letter }) => holds(letter));
     for (const { key } of gone) await store.delete(key);

@@ -1,12 +1,10 @@
 /**
- * The dead letters: submissions that could not be stored (a field the base lacks, a token without
- * write access) or whose retries ran out, kept by the desk (desk/retry-rule.ts's deadLetter), and
- * emails that could not be sent (a refused sender or recipient, retries run out), kept by the mail
- * consumer or from the mail's dead-letter queue.
- * Kept in the KV namespace bound as DEAD_LETTERS, listed and replayed by the owner through the
- * Worker's admin endpoint (`npm run dead-letters`: dead-letter-admin.ts), which needs ADMIN_TOKEN.
- * They hold emails: the endpoint answers nothing without the token, and a replayed letter is deleted.
- * Only types reach a sign-up's path: the store is imported when something fails.
+ * The dead letters, in the KV namespace bound as DEAD_LETTERS: submissions not stored (a field the
+ * base lacks, a token without write access) or out of retries, kept by the desk (desk/retry-rule.ts's
+ * deadLetter), and emails not sent (a refused sender or recipient, out of retries), kept by the mail
+ * consumer or from the mail's dead-letter queue. The owner lists and replays them (`npm run
+ * dead-letters`) through dead-letter-admin.ts, which answers nothing without ADMIN_TOKEN as they hold
+ * emails; a replayed letter is deleted. Only types reach a sign-up's path (the store loads on a failure).
  */
 import type { Submission } from '#src/lib/forms/submission.ts';
 import type { MailJob } from '#src/server/mail/message.ts';
