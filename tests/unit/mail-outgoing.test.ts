@@ -53,8 +53,7 @@ const quoteOutcome = (patch: Partial<WriteOutcome>): WriteOutcome =>
   outcome({
     form: 'quote',
     email: 'head@school.sch.uk',
-    subject: 'St Anne’s',
-    teamRows: [['School', 'St Anne’s']],
+    values: { 'School Name': 'St Anne’s' },
     ...patch,
   });
 
@@ -204,16 +203,17 @@ describe('the emails follow the contract’s conduct, whatever the form’s name
     expect(await sent({ form: acknowledged.name, outcome: 'confirmed-change' })).toEqual([]);
   });
 
-  it('only tellsTeam: its own team’s notices, at its own address (its subject from the outcome), and nothing to the visitor but a held change’s email', async () => {
+  it('only tellsTeam: its own team’s notices, at its own address (its subject its subject field’s value), and nothing to the visitor but a held change’s email', async () => {
     const subject = 'Hill Radio';
-    expect(await sent({ form: told.name, subject })).toEqual([
+    const values = { Email: subject };
+    expect(await sent({ form: told.name, values })).toEqual([
       [TEAMS.PARTNERS_TEAM_EMAIL, EMAIL_COPY.schoolsTeam.new.subject(subject)],
     ]);
-    expect(await sent({ form: told.name, subject, outcome: 'held' })).toEqual([
+    expect(await sent({ form: told.name, values, outcome: 'held' })).toEqual([
       [TEAMS.PARTNERS_TEAM_EMAIL, EMAIL_COPY.schoolsTeam.held.subject(subject)],
       ['ana@example.org', EMAIL_COPY.change.subject],
     ]);
-    expect(await sent({ form: told.name, subject, outcome: 'confirmed-change' })).toEqual([
+    expect(await sent({ form: told.name, values, outcome: 'confirmed-change' })).toEqual([
       [TEAMS.PARTNERS_TEAM_EMAIL, EMAIL_COPY.schoolsTeam['confirmed-change'].subject(subject)],
     ]);
   });

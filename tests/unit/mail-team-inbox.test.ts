@@ -45,9 +45,7 @@ const quote = (n: number, contact = `head${n}@school${n}.sch.uk`): WriteOutcome 
   form: 'quote',
   email: contact,
   outcome: 'created',
-  values: { email: contact },
-  subject: `School ${n}`,
-  teamRows: [['School Name', `School ${n}`]],
+  values: { email: contact, 'School Name': `School ${n}` },
   key: `msg-${n}`,
 });
 

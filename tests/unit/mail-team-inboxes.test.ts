@@ -58,9 +58,8 @@ const request = (form: string, n: number): WriteOutcome => ({
   form,
   email: `contact${n}@${form}.example.org`,
   outcome: 'created',
-  values: {},
-  subject: `${form} ${n}`,
-  teamRows: [['Name', `${form} ${n}`]],
+  // Each form's subject field: the quote's, the partners form's.
+  values: { 'School Name': `${form} ${n}`, Organisation: `${form} ${n}` },
   key: `${form}-${n}`,
 });
 

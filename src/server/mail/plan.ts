@@ -3,7 +3,7 @@
  * queued submission's or a pressed link's) causes the emails its form's conduct says, and those the limits
  * allow go on MAIL_JOBS, one job each (queueOutcomeMail), for the mail consumer to send (send.ts).
  */
-import { storedText } from '#src/lib/forms/contract.ts';
+import { type FormContract, storedText } from '#src/lib/forms/contract.ts';
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
 import { type Cells, formOf, type Submission } from '#src/lib/forms/submission.ts';
 import {
@@ -18,7 +18,7 @@ import type { LinkValues } from '#src/server/links/tokens.ts';
 import { inboxKey, TEAM_MAIL_LIMITS } from './ledger.ts';
 import { errorMessage, type MailJob, type MailMessage } from './message.ts';
 import type { QueueingMail } from './setup.ts';
-import { consentOf, isWithdrawn, submissionOf } from '#src/server/privacy/consent.ts';
+import { consentOf, isWithdrawn } from '#src/server/privacy/consent.ts';
 
 /** What the write path did with one submission, as the mail needs it. */
 export interface WriteOutcome {
@@ -30,31 +30,25 @@ export interface WriteOutcome {
   readonly outcome: 'created' | 'held' | 'confirmed-change' | 'rejoin';
   /** A rejoin's: the withdrawn record's Last Updated, which its confirmation link carries. */
   readonly withdrawnAt?: string;
-  /** The submission's values by Airtable field name (a held change carries them in its link). */
+  /** The submission's values by Airtable field name (a held change carries them in its link; the team reads them). */
   readonly values: LinkValues;
-  /** A form that tells the team: its fields (label, value) and the one its subject names. */
-  readonly teamRows?: readonly (readonly [string, string])[];
-  readonly subject?: string;
   /** The address withdrew (it is on the suppression list): only the team hears. */
   readonly contactWithdrawn?: boolean;
   /** Unique per submission (or pressed link): a retried send is the same email. */
   readonly key: string;
 }
 
-/** What the team reads (conduct.tellsTeam): a subject, and every cell sent as rows, in contract order. */
-function forTheTeam(submission: Submission) {
-  const form = formOf(submission);
-  const told = form.conduct.tellsTeam;
-  if (!told) return {};
-  const subject = submission.cells[form.fields[told.subjectField]?.airtable ?? ''];
+/** What the team reads: the subject field's value, and every cell sent as rows, in contract order. */
+function forTheTeam({ fields }: FormContract, subjectField: string, cells: LinkValues) {
+  const subject = cells[fields[subjectField]?.airtable ?? ''];
   // Each value as its field keeps it (a single-line one on one line, an older value's too).
-  const teamRows = Object.values(form.fields)
-    .filter(({ airtable }) => airtable in submission.cells)
+  const rows = Object.values(fields)
+    .filter(({ airtable }) => airtable in cells)
     .map(({ airtable, type }): [string, string] => {
-      const value = submission.cells[airtable] ?? '';
+      const value = cells[airtable] ?? '';
       return [airtable, storedText(typeof value === 'string' ? value : value.join(', '), type)];
     });
-  return { teamRows, subject: typeof subject === 'string' ? subject : '' };
+  return { rows, subject: typeof subject === 'string' ? subject : '' };
 }
 
 /**
@@ -74,7 +68,6 @@ export function writeOutcome(
     outcome: written === 'updated' ? 'created' : written,
     values: submission.cells,
     key: `${submission.table}:${submission.email}:${submission.acceptedAt}`,
-    ...forTheTeam(submission),
     ...(contactWithdrawn ? { contactWithdrawn } : {}),
   };
 }
@@ -101,16 +94,18 @@ export async function emailsFor(
   context: MailContext,
   teamEmails: Readonly<Record<string, string>>,
 ): Promise<Outgoing[]> {
-  const { form, email, key, subject = '', teamRows = [] } = outcome;
-  const conduct = formNamed(form)?.conduct ?? {};
+  const { form, email, key, values } = outcome;
+  const contract = formNamed(form);
+  const conduct = contract?.conduct ?? {};
   // Nothing a stranger can cause reaches an address that withdrew.
   const toVisitor = async (mail: VisitorMail): Promise<Outgoing[]> =>
     outcome.contactWithdrawn ? [] : [{ message: await visitorEmail(context, form, email, key, mail) }];
   const toTeam = async (kind: TeamNotice): Promise<Outgoing[]> => {
     const told = conduct.tellsTeam;
-    if (!told) return [];
+    if (!contract || !told) return [];
     const team = { email: teamEmails[told.addressSetting] ?? '', copy: told.copy };
-    const message = await teamNotification(context, team, email, subject, teamRows, kind, key);
+    const { subject, rows } = forTheTeam(contract, told.subjectField, values);
+    const message = await teamNotification(context, team, email, subject, rows, kind, key);
     const [id, at] = [message.idempotencyKey, context.now.toISOString()];
     const notice = { id, subject, contact: email, at, kind };
     return [{ message, teamNotice: { team: told.addressSetting, notice } }];
@@ -120,7 +115,7 @@ export async function emailsFor(
       return toTeam('confirmed-change');
     case 'held':
       // The team hears at once (a contact's request is never lost behind a stranger's); the address confirms.
-      return [...(await toTeam('held')), ...(await toVisitor({ kind: 'change', values: outcome.values }))];
+      return [...(await toTeam('held')), ...(await toVisitor({ kind: 'change', values }))];
     case 'rejoin':
       return conduct.confirms ? toVisitor({ kind: 'confirm', withdrawnAt: outcome.withdrawnAt }) : [];
     case 'created':
@@ -186,9 +181,11 @@ export function linkPressMail(mail: QueueingMail, siteOrigin: string) {
   return {
     tellTeam: async (form: string, email: string, values: LinkValues, at: Date) => {
       const outcome = 'confirmed-change';
-      const about = forTheTeam(submissionOf(form, email, values, at));
-      const key = `${outcome}:${at.toISOString()}`;
-      await queueOutcomeMail(mail, { form, email, outcome, values, key, ...about }, siteOrigin);
+      await queueOutcomeMail(
+        mail,
+        { form, email, outcome, values, key: `${outcome}:${at.toISOString()}` },
+        siteOrigin,
+      );
     },
     rejoinMail: (email: string, withdrawnAt: string, at: Date) =>
       queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
