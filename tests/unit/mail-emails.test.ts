@@ -11,6 +11,8 @@ const context: MailContext = {
   now: NOW,
   linkSecret: SECRET,
 };
+/** A new quote's notice to the schools team, from its contact. */
+const notice = { contact: 'head@school.sch.uk', at: NOW.toISOString(), kind: 'new' } as const;
 
 /** The token of the first link in `text` that starts with `path`. */
 function tokenAt(text: string, path: string): string {
@@ -111,14 +113,15 @@ describe('the site’s emails', () => {
     const message = await teamNotification(
       context,
       { email: 'schools@podling.app', copy: 'schoolsTeam' },
-      'head@school.sch.uk',
-      'St Mary’s <script>alert(1)</script>\r\nBcc: victim@example.com',
+      {
+        ...notice,
+        id: 'team:new:sub-4',
+        subject: 'St Mary’s <script>alert(1)</script>\r\nBcc: victim@example.com',
+      },
       [
         ['Contact Name', 'Ms O’Neil & "Co"'],
         ['Message', 'Line one\nLine two <img src=x onerror=alert(1)>'],
       ],
-      'new',
-      'sub-4',
     );
     expect(message.replyTo).toBe('head@school.sch.uk');
     expect(message.headers).toEqual({});
@@ -135,14 +138,11 @@ describe('the site’s emails', () => {
     const message = await teamNotification(
       context,
       { email: 'schools@podling.app', copy: 'schoolsTeam' },
-      'head@school.sch.uk',
-      'Hill School',
+      { ...notice, id: 'team:new:sub-5', subject: 'Hill School' },
       [
         ['Contact Name', 'Ada\r\nEmail: evil@example.com'],
         ['School Name', 'Hill\u2028School Name: Evil Academy\u0085Role: Head'],
       ],
-      'new',
-      'sub-5',
     );
     const lines = message.text.split('\n');
     expect(lines.filter((line) => /^(Email|School Name|Role):/.test(line))).toEqual(['School Name: Hill']);

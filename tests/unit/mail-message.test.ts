@@ -27,18 +27,10 @@ const shown = async (value: string) => (await PostalMime.parse(`Subject: ${value
 /** The schools team's notice of a quote from `school`. */
 const teamNotice = (school: string) =>
   teamNotification(
-    {
-      from: { email: 'hello@podling.app', name: 'Podling' },
-      siteUrl: 'https://x',
-      now: AT,
-      linkSecret: 'l'.repeat(40),
-    },
+    { from: { email: 'hello@podling.app', name: 'Podling' } },
     { email: 'schools@podling.app', copy: 'schoolsTeam' },
-    'head@school.sch.uk',
-    school,
+    { id: 'team:new:k', subject: school, contact: 'head@school.sch.uk', at: AT.toISOString(), kind: 'new' },
     [['School Name', school]],
-    'new',
-    'k',
   );
 
 const message: MailMessage = {

@@ -182,25 +182,22 @@ export async function visitorEmail(
 }
 
 /**
- * The team's notification of a request (new, held for a contact on record, or changed and confirmed by the
- * contact) in its words: every field, escaped; its subject names `subject` (conduct.tellsTeam.subjectField's
- * value); replies go to the contact. Internal: no unsubscribe link (the team's address is on no list).
+ * The team's notification of a request (`notice`: new, held for a contact on record, or changed and confirmed
+ * by the contact) in its words: every field (`rows`), escaped; its subject names the notice's
+ * (conduct.tellsTeam.subjectField's value); replies go to the contact. Internal: no unsubscribe link (the
+ * team's address is on no list).
  */
 export async function teamNotification(
-  context: MailContext,
+  context: Pick<MailContext, 'from'>,
   team: { readonly email: string; readonly copy: TeamCopy },
-  contactEmail: string,
-  subject: string,
+  { id, subject, contact, kind }: HeldNotice,
   rows: readonly (readonly [string, string])[],
-  kind: TeamNotice,
-  key: string,
 ): Promise<MailMessage> {
   const copy = EMAIL_COPY[team.copy][kind];
   // Stored values are clean already (the forms' parser); an older held change's may not be.
   const shown = rows.map(([label, value]) => [label, withoutBidiControls(value)] as const);
   const body = { paragraphs: [copy.intro], rows: shown };
-  const title = copy.subject(withoutBidiControls(subject));
-  return compose(context, team.email, title, body, `team:${kind}:${key}`, contactEmail);
+  return compose(context, team.email, copy.subject(withoutBidiControls(subject)), body, id, contact);
 }
 
 /**

@@ -105,9 +105,9 @@ export async function emailsFor(
     if (!contract || !told) return [];
     const team = { email: teamEmails[told.addressSetting] ?? '', copy: told.copy };
     const { subject, rows } = forTheTeam(contract, told.subjectField, values);
-    const message = await teamNotification(context, team, email, subject, rows, kind, key);
-    const [id, at] = [message.idempotencyKey, context.now.toISOString()];
+    const [id, at] = [`team:${kind}:${key}`, context.now.toISOString()];
     const notice = { id, subject, contact: email, at, kind };
+    const message = await teamNotification(context, team, notice, rows);
     return [{ message, teamNotice: { team: told.addressSetting, notice } }];
   };
   switch (outcome.outcome) {
