@@ -3,15 +3,15 @@
  * server's one Airtable client. Consent lives in the confirming form's table (the suppression
  * list: consentOf); a held change is applied by its form's own rules (upsert.ts).
  */
-import { type Cells, emailLookupFormula, formOf, normaliseEmail } from '#src/lib/forms/submission.ts';
-import { EMAIL_KEY_FIELD, type ConsentState } from '#src/lib/forms/contract.ts';
+import { type Cells, emailLookupFormula, normaliseEmail, withDefaults } from '#src/lib/forms/submission.ts';
+import { EMAIL_KEY_FIELD, type ConsentState, type FormContract } from '#src/lib/forms/contract.ts';
 import { emailFieldOf, formNamed } from '#src/lib/forms/forms.ts';
 import { STORAGE_ANSWER_BOUND_MS } from '#src/config/constants.ts';
 import { type AirtableClientOptions, createAirtableClient } from '#src/server/airtable/client.ts';
 import { type AirtableEnv, airtableAccess } from '#src/server/settings.ts';
 import type { LinkForm, LinkValues } from '#src/server/links/tokens.ts';
 import { cellsForCreate, cellsForUpdate } from '#src/server/desk/submission-upsert.ts';
-import { consentOf, stampOf, submissionOf, suppressionList } from './consent.ts';
+import { consentOf, stampOf, suppressionList } from './consent.ts';
 
 const EMAIL_KEY = EMAIL_KEY_FIELD.airtable;
 
@@ -31,15 +31,15 @@ export function consentRecords(env: AirtableEnv, access: PressAccess) {
     requestBoundMs: STORAGE_ANSWER_BOUND_MS / 2,
   });
   // Every field of the address's record (the upsert's lookup reads the email only).
-  const first = async (table: string, email: string) => {
-    const filterByFormula = emailLookupFormula(email, emailFieldOf(formOf({ table })));
-    return (await client.listPage(table, { filterByFormula, maxRecords: 1 })).records[0];
+  const first = async (form: FormContract, email: string) => {
+    const filterByFormula = emailLookupFormula(email, emailFieldOf(form));
+    return (await client.listPage(form.table, { filterByFormula, maxRecords: 1 })).records[0];
   };
   return {
     /** A record's id, its consent if its form has one, and its Last Updated as stored. */
     async find(name: LinkForm, email: string) {
       const form = formNamed(name);
-      const record = form && (await first(form.table, email));
+      const record = form && (await first(form, email));
       if (!record) return null;
       const consent = record.fields[consentOf(form.table)?.consent ?? ''];
       const changedAt = record.fields[stampOf(form, 'updated')];
@@ -80,9 +80,15 @@ export function consentRecords(env: AirtableEnv, access: PressAccess) {
      * written after the link was sent (`sentAt`), so two change links pressed in turn cannot loop.
      */
     async applyValues(form: LinkForm, email: string, values: LinkValues, at: Date, sentAt: Date) {
-      const submission = submissionOf(form, email, values, at);
-      const stored = await first(submission.table, email);
-      const fields = consentOf(submission.table);
+      const contract = formNamed(form);
+      if (!contract) throw new Error(`No form is named '${form}'`);
+      const { table } = contract;
+      const cells: Cells = Object.fromEntries(
+        Object.entries(values).map(([key, value]) => [key, typeof value === 'string' ? value : [...value]]),
+      );
+      const submission = withDefaults(contract, { table, email, cells, acceptedAt: at.toISOString() });
+      const stored = await first(contract, email);
+      const fields = consentOf(table);
       const confirm: Cells = fields
         ? {
             [fields.consent]: 'Confirmed',
@@ -91,19 +97,19 @@ export function consentRecords(env: AirtableEnv, access: PressAccess) {
           }
         : {};
       if (!stored) {
-        await client.upsert(submission.table, [{ ...cellsForCreate(submission, at), ...confirm }], EMAIL_KEY);
+        await client.upsert(table, [{ ...cellsForCreate(submission, at), ...confirm }], EMAIL_KEY);
         return 'applied';
       }
       const confirmed = !fields || stored.fields[fields.consent] === 'Confirmed';
       if (Object.entries(values).every(([name, value]) => sameCell(stored.fields[name], value)) && confirmed)
         return 'unchanged';
       // Written after this link was sent (to the second): a newer change, or a withdrawal.
-      const updated = Date.parse(String(stored.fields[stampOf(formNamed(form), 'updated')] ?? ''));
+      const updated = Date.parse(String(stored.fields[stampOf(contract, 'updated')] ?? ''));
       if (Math.floor(updated / 1000) > Math.floor(sentAt.getTime() / 1000)) return 'superseded';
       // A change to a confirmed sign-up keeps when it was first confirmed.
       const confirmedAt = fields && confirmed ? stored.fields[fields.confirmedAt] : undefined;
       if (fields && typeof confirmedAt === 'string') confirm[fields.confirmedAt] = confirmedAt;
-      await client.update(submission.table, [
+      await client.update(table, [
         { id: stored.id, fields: { ...cellsForUpdate(submission, at), ...confirm } },
       ]);
       return 'applied';

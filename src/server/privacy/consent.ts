@@ -3,12 +3,11 @@
  * stored Pending with the statement its visitor saw; one already stored is never written over on a
  * visitor's word: the submission is held, and its owner gets one email whose signed link carries the
  * new values, applied when its button is pressed (privacy/consent-records.ts). Here: which table is the
- * suppression list, its consent fields, whether a stored record withdrew, a held change as a submission.
+ * suppression list, its consent fields, whether a stored record withdrew.
  */
-import { type Cells, type Submission, withDefaults } from '#src/lib/forms/submission.ts';
+import type { Cells } from '#src/lib/forms/submission.ts';
 import type { FormContract } from '#src/lib/forms/contract.ts';
-import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
-import type { LinkValues } from '#src/server/links/tokens.ts';
+import { confirmingForm } from '#src/lib/forms/forms.ts';
 
 /** The consent fields of `table` and the statement its new records carry, if its form confirms addresses. */
 export function consentOf(table: string) {
@@ -35,16 +34,6 @@ export const stampOf = (form: FormContract | undefined, source: 'created' | 'upd
 export function isWithdrawn(stored: Cells | undefined): boolean {
   const fields = consentOf(confirmingForm()?.table ?? '');
   return fields !== undefined && stored?.[fields.consent] === 'Withdrawn';
-}
-
-/** A held change's values as a submission again, to apply them by the form's rules. */
-export function submissionOf(name: string, email: string, values: LinkValues, at: Date): Submission {
-  const form = formNamed(name);
-  if (!form) throw new Error(`No form is named '${name}'`);
-  const cells: Cells = Object.fromEntries(
-    Object.entries(values).map(([key, value]) => [key, typeof value === 'string' ? value : [...value]]),
-  );
-  return withDefaults(form, { table: form.table, email, cells, acceptedAt: at.toISOString() });
 }
 
 /** The suppression list, which every email the site sends checks: the confirming form, its fields, stamps. */
