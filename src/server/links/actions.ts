@@ -54,49 +54,44 @@ async function pressOf(request: Request, url: URL): Promise<Press | { status: 40
 async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press) {
   const at = options.now();
   const { records } = options;
-  switch (claims.purpose) {
-    case 'confirm': {
-      const list = suppressionList();
-      const record = await records.find(list.form.name, claims.email);
-      // A rejoin confirmation applies to the withdrawal it was sent for, never to a later one.
-      const rejoining = record?.consent === 'Withdrawn' && claims.withdrawnAt === (record.changedAt ?? '');
-      // Gone (deleted after 30 days unconfirmed) or withdrawn since: this link no longer applies.
-      if (!record || (record.consent === 'Withdrawn' && !rejoining)) return refusedPage('expired');
-      if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', claims.form, press);
-      await records.setConsent(record.id, 'Confirmed', at, rejoining ? list.statement : undefined);
-      return donePage(rejoining ? 'rejoined' : 'confirmed', claims.form, press);
+  if (claims.purpose === 'change') {
+    const values = claims.values ?? {};
+    const result = await records.applyValues(claims.form, claims.email, values, at, linkSentAt(claims));
+    if (result === 'superseded') return refusedPage('superseded');
+    if (result === 'applied' && formNamed(claims.form)?.conduct.tellsTeam && options.tellTeam) {
+      await options.tellTeam(claims.form, claims.email, values, at).catch((error: unknown) => {
+        options.log?.(`The team was not told of a confirmed ${claims.form} change: ${String(error)}`);
+      });
     }
-    case 'change': {
-      const values = claims.values ?? {};
-      const result = await records.applyValues(claims.form, claims.email, values, at, linkSentAt(claims));
-      if (result === 'superseded') return refusedPage('superseded');
-      if (result === 'applied' && formNamed(claims.form)?.conduct.tellsTeam && options.tellTeam) {
-        await options.tellTeam(claims.form, claims.email, values, at).catch((error: unknown) => {
-          options.log?.(`The team was not told of a confirmed ${claims.form} change: ${String(error)}`);
-        });
-      }
-      return donePage(result === 'applied' ? 'changed' : 'alreadyChanged', claims.form, press);
-    }
-    case 'unsubscribe': {
-      const list = suppressionList();
-      const record = await records.find(list.form.name, claims.email);
-      const already = record?.consent === 'Withdrawn';
-      if (press.rejoin) {
-        // The one way back once withdrawn (the forms send a withdrawn address nothing), but the token
-        // lives for years in any forwarded email: it only sends a fresh confirmation, nothing changes
-        // until that is pressed. Another form's token never joins.
-        if (claims.form !== list.form.name || !record) return refusedPage('invalid');
-        if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', list.form.name, press);
-        if (!already) return refusedPage('invalid');
-        const sent = await options.rejoinMail?.(claims.email, record.changedAt ?? '', at);
-        if (!sent?.queued && !sent?.limited) return { status: 503, ...UNAVAILABLE };
-        return donePage(sent.queued ? 'rejoinSent' : 'rejoinLimited', list.form.name, press);
-      }
-      if (!record) await records.createWithdrawn(claims.email, at);
-      else if (!already) await records.setConsent(record.id, 'Withdrawn', at);
-      return donePage(already ? 'alreadyUnsubscribed' : 'unsubscribed', claims.form, press);
-    }
+    return donePage(result === 'applied' ? 'changed' : 'alreadyChanged', claims.form, press);
   }
+  // A confirmation or an unsubscribe: the address's record on the suppression list.
+  const list = suppressionList();
+  const record = await records.find(list.form.name, claims.email);
+  if (claims.purpose === 'confirm') {
+    // A rejoin confirmation applies to the withdrawal it was sent for, never to a later one.
+    const rejoining = record?.consent === 'Withdrawn' && claims.withdrawnAt === (record.changedAt ?? '');
+    // Gone (deleted after 30 days unconfirmed) or withdrawn since: this link no longer applies.
+    if (!record || (record.consent === 'Withdrawn' && !rejoining)) return refusedPage('expired');
+    if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', claims.form, press);
+    await records.setConsent(record.id, 'Confirmed', at, rejoining ? list.statement : undefined);
+    return donePage(rejoining ? 'rejoined' : 'confirmed', claims.form, press);
+  }
+  const already = record?.consent === 'Withdrawn';
+  if (press.rejoin) {
+    // The one way back once withdrawn (the forms send a withdrawn address nothing), but the token
+    // lives for years in any forwarded email: it only sends a fresh confirmation, nothing changes
+    // until that is pressed. Another form's token never joins.
+    if (claims.form !== list.form.name || !record) return refusedPage('invalid');
+    if (record.consent === 'Confirmed') return donePage('alreadyConfirmed', list.form.name, press);
+    if (!already) return refusedPage('invalid');
+    const sent = await options.rejoinMail?.(claims.email, record.changedAt ?? '', at);
+    if (!sent?.queued && !sent?.limited) return { status: 503, ...UNAVAILABLE };
+    return donePage(sent.queued ? 'rejoinSent' : 'rejoinLimited', list.form.name, press);
+  }
+  if (!record) await records.createWithdrawn(claims.email, at);
+  else if (!already) await records.setConsent(record.id, 'Withdrawn', at);
+  return donePage(already ? 'alreadyUnsubscribed' : 'unsubscribed', claims.form, press);
 }
 
 /** Answers a request for one of the email links' paths (see isEmailLinkPath). */
