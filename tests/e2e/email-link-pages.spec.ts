@@ -77,7 +77,7 @@ for (const javaScriptEnabled of [true, false]) {
       void consoleErrors;
       const email = uniqueEmail(testInfo, `e2e.js-${javaScriptEnabled ? 'on' : 'off'}.link-confirm`);
       await seedRecord(request, WAITLIST_TABLE, seedWaitlist(email, 'Pending'), AIRTABLE);
-      await page.goto(await signedUrl(mail(), 'confirm', 'waitlist', email));
+      await page.goto(await signedUrl(mail(), { purpose: 'confirm', form: 'waitlist', email }));
       await expectSitePage(page, copy.confirmTitle, axe);
       await expect(page.getByText(copy.confirmBody)).toBeVisible();
 
@@ -106,7 +106,7 @@ for (const javaScriptEnabled of [true, false]) {
       void consoleErrors;
       const email = uniqueEmail(testInfo, `e2e.js-${javaScriptEnabled ? 'on' : 'off'}.link-unsubscribe`);
       await seedRecord(request, WAITLIST_TABLE, seedWaitlist(email, 'Confirmed'), AIRTABLE);
-      await page.goto(await signedUrl(mail(), 'unsubscribe', 'waitlist', email));
+      await page.goto(await signedUrl(mail(), { purpose: 'unsubscribe', form: 'waitlist', email }));
       await expectSitePage(page, copy.unsubscribeTitle, axe);
 
       await page.getByRole('button', { name: copy.unsubscribeButton }).click();
@@ -219,7 +219,7 @@ for (const javaScriptEnabled of [true, false]) {
         '/#waitlist',
       );
 
-      const good = await signedUrl(mail(), 'confirm', 'waitlist', email);
+      const good = await signedUrl(mail(), { purpose: 'confirm', form: 'waitlist', email });
       const tampered = good.replace(/token=./, (match) => (match.endsWith('A') ? 'token=B' : 'token=A'));
       const refused = await page.goto(tampered);
       expect(refused?.status()).toBe(400);

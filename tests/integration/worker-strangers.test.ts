@@ -113,8 +113,8 @@ describe('strangers and hangs on the Worker under workerd', () => {
       now: new Date(),
       linkSecret: SECRET,
     };
-    const oldConfirm = await signedUrl(mail, 'confirm', 'waitlist', email);
-    const unsubscribe = await signedUrl(mail, 'unsubscribe', 'waitlist', email);
+    const oldConfirm = await signedUrl(mail, { purpose: 'confirm', form: 'waitlist', email });
+    const unsubscribe = await signedUrl(mail, { purpose: 'unsubscribe', form: 'waitlist', email });
     expect((await press(unsubscribe)).status).toBe(200);
     expect(consent()).toEqual(['Withdrawn']);
 
@@ -146,7 +146,7 @@ describe('strangers and hangs on the Worker under workerd', () => {
 
     // A quote acknowledgement's token withdraws the address, and never joins it to the waitlist.
     const contact = `quote-only.${stamp()}@school.sch.uk`;
-    const quoteUnsubscribe = await signedUrl(mail, 'unsubscribe', 'quote', contact);
+    const quoteUnsubscribe = await signedUrl(mail, { purpose: 'unsubscribe', form: 'quote', email: contact });
     const withdrawn = await press(quoteUnsubscribe);
     expect(withdrawn.status).toBe(200);
     expect(await withdrawn.text()).not.toContain(EMAIL_COPY.linkPages.rejoinAction);

@@ -115,7 +115,7 @@ describe('email links', () => {
       linkSecrets: [SECRET],
       now: () => new Date(SENT.getTime() + DAY),
     };
-    const url = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
+    const url = await signedUrl(context, { purpose: 'confirm', form: 'waitlist', email: 'p@example.com' });
 
     const page = await handleEmailLink(request(url), options);
     expect(page.status).toBe(200);
@@ -141,7 +141,7 @@ describe('email links', () => {
     const store = memoryRecords([
       { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Pending' },
     ]);
-    const url = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
+    const url = await signedUrl(context, { purpose: 'confirm', form: 'waitlist', email: 'p@example.com' });
     const tampered = url.replace(/token=./, (match) => (match.endsWith('A') ? 'token=B' : 'token=A'));
     const fresh = { records: store.records, linkSecrets: [SECRET], now: () => SENT };
     const bad = await handleEmailLink(press(tampered), fresh);
@@ -164,7 +164,11 @@ describe('email links', () => {
     const store = memoryRecords([
       { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Confirmed' },
     ]);
-    const confirm = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
+    const confirm = await signedUrl(context, {
+      purpose: 'confirm',
+      form: 'waitlist',
+      email: 'p@example.com',
+    });
     const asUnsubscribe = confirm.replace(EMAIL_LINK_PATHS.confirm, EMAIL_LINK_PATHS.unsubscribe);
     const answer = await handleEmailLink(press(asUnsubscribe), {
       records: store.records,
@@ -179,7 +183,11 @@ describe('email links', () => {
     const store = memoryRecords([
       { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Confirmed' },
     ]);
-    const url = await signedUrl(context, 'unsubscribe', 'waitlist', 'p@example.com');
+    const url = await signedUrl(context, {
+      purpose: 'unsubscribe',
+      form: 'waitlist',
+      email: 'p@example.com',
+    });
     const options = {
       records: store.records,
       linkSecrets: [SECRET],
@@ -206,8 +214,8 @@ describe('email links', () => {
     const mail = rejoinMail();
     let now = SENT;
     const options = { records: store.records, linkSecrets: [SECRET], now: () => now, ...mail };
-    const oldConfirm = await signedUrl(context, 'confirm', 'waitlist', email);
-    const unsubscribe = await signedUrl(context, 'unsubscribe', 'waitlist', email);
+    const oldConfirm = await signedUrl(context, { purpose: 'confirm', form: 'waitlist', email });
+    const unsubscribe = await signedUrl(context, { purpose: 'unsubscribe', form: 'waitlist', email });
     const done = await (await handleEmailLink(press(unsubscribe), options)).text();
     expect(store.rows[0]?.consent).toBe('Withdrawn');
     expect(done).toContain(EMAIL_COPY.linkPages.rejoinAction);
@@ -223,7 +231,10 @@ describe('email links', () => {
 
     // A confirmation sent before the withdrawal still does nothing.
     expect((await handleEmailLink(press(oldConfirm), options)).status).toBe(410);
-    const fresh = await signedUrl({ ...context, now }, 'confirm', 'waitlist', email, undefined, withdrawnAt);
+    const fresh = await signedUrl(
+      { ...context, now },
+      { purpose: 'confirm', form: 'waitlist', email, withdrawnAt },
+    );
     const back = await handleEmailLink(press(fresh), options);
     expect(await back.text()).toContain(EMAIL_COPY.linkPages.rejoinedTitle);
     expect(store.rows[0]).toMatchObject({ consent: 'Confirmed', consentText: WAITLIST_CONSENT_STATEMENT });
@@ -242,7 +253,11 @@ describe('email links', () => {
     const store = memoryRecords([
       { id: 'rec1', form: 'waitlist', email: 'p@example.com', consent: 'Withdrawn', updatedAt: SENT },
     ]);
-    const unsubscribe = await signedUrl(context, 'unsubscribe', 'waitlist', 'p@example.com');
+    const unsubscribe = await signedUrl(context, {
+      purpose: 'unsubscribe',
+      form: 'waitlist',
+      email: 'p@example.com',
+    });
     const options = { records: store.records, linkSecrets: [SECRET], now: () => SENT };
     const limited = await handleEmailLink(press(unsubscribe, { rejoin: '1' }), {
       ...options,
@@ -268,7 +283,11 @@ describe('email links', () => {
 
   it('unsubscribing from a quote email leaves a Withdrawn suppression entry, and its token never joins the waitlist', async () => {
     const store = memoryRecords([{ id: 'rec1', form: 'quote', email: 'head@school.sch.uk' }]);
-    const url = await signedUrl(context, 'unsubscribe', 'quote', 'head@school.sch.uk');
+    const url = await signedUrl(context, {
+      purpose: 'unsubscribe',
+      form: 'quote',
+      email: 'head@school.sch.uk',
+    });
     const mail = rejoinMail();
     const options = { records: store.records, linkSecrets: [SECRET], now: () => SENT, ...mail };
     const get = await handleEmailLink(request(url), options);
@@ -297,7 +316,12 @@ describe('email links', () => {
       },
     };
     const values = { school: '<b>New</b> School', useCases: ['Literacy', 'Other: radio'] };
-    const url = await signedUrl(context, 'change', 'quote', 'head@school.sch.uk', values);
+    const url = await signedUrl(context, {
+      purpose: 'change',
+      form: 'quote',
+      email: 'head@school.sch.uk',
+      values,
+    });
     const page = await (await handleEmailLink(request(url), options)).text();
     expect(page).toContain('&lt;b&gt;New&lt;/b&gt; School');
     expect(page).toContain('Literacy, Other: radio');
@@ -320,13 +344,15 @@ describe('email links', () => {
       now: () => now,
       tellTeam: async (_form: string, email: string) => void told.push(email),
     };
-    const older = await signedUrl(context, 'change', 'quote', 'head@school.sch.uk', { school: 'A' });
+    const older = await signedUrl(context, {
+      purpose: 'change',
+      form: 'quote',
+      email: 'head@school.sch.uk',
+      values: { school: 'A' },
+    });
     const newer = await signedUrl(
       { ...context, now: new Date(SENT.getTime() + 60_000) },
-      'change',
-      'quote',
-      'head@school.sch.uk',
-      { school: 'B' },
+      { purpose: 'change', form: 'quote', email: 'head@school.sch.uk', values: { school: 'B' } },
     );
     now = new Date(SENT.getTime() + 120_000);
     expect((await handleEmailLink(press(newer), options)).status).toBe(200);
@@ -343,7 +369,7 @@ describe('email links', () => {
 
   it('a store failure answers 503 with a page, never a crash', async () => {
     const store = memoryRecords([]);
-    const url = await signedUrl(context, 'confirm', 'waitlist', 'p@example.com');
+    const url = await signedUrl(context, { purpose: 'confirm', form: 'waitlist', email: 'p@example.com' });
     const failing = { ...store.records, find: () => Promise.reject(new Error('Airtable down')) };
     const logged: string[] = [];
     const answer = await handleEmailLink(press(url), {

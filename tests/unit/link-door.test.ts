@@ -71,9 +71,9 @@ describe('the emails’ links as a door', () => {
       now: new Date(),
       linkSecret: SECRET,
     };
-    const token = new URL(await signedUrl(context, 'unsubscribe', 'waitlist', email)).searchParams.get(
-      'token',
-    );
+    const token = new URL(
+      await signedUrl(context, { purpose: 'unsubscribe', form: 'waitlist', email }),
+    ).searchParams.get('token');
     const rejoin = () => doors(press(new URLSearchParams({ token: token ?? '', rejoin: '1' })));
     expect(await (await rejoin()).text()).toContain(EMAIL_COPY.linkPages.rejoinSentTitle);
     expect(jobs).toEqual([

@@ -113,7 +113,9 @@ describe('the email links’ page template', () => {
       // Only the path the build writes the template to has it: the page below is in the frame.
       pages: pageTemplates(async (path) => (path === LINK_PAGE_TEMPLATE_PATH ? TEMPLATE : null)),
     };
-    const url = new URL(await signedUrl(context, 'confirm', 'waitlist', 'p@example.com'));
+    const url = new URL(
+      await signedUrl(context, { purpose: 'confirm', form: 'waitlist', email: 'p@example.com' }),
+    );
     const opened = await handleEmailLink(new Request(url), options);
     expect(opened.status).toBe(200);
     const asked = await opened.text();

@@ -10,7 +10,7 @@ import type { AcknowledgementCopy, TeamCopy } from '#src/lib/forms/contract.ts';
 import type { MailAddress, MailMessage } from './message.ts';
 import {
   EMAIL_LINK_PATHS,
-  type LinkPurpose,
+  type LinkClaims,
   type LinkValues,
   linkExpiry,
   signLink,
@@ -38,18 +38,11 @@ export interface MailContext {
   readonly linkSecret: string;
 }
 
-/** The signed link for `purpose`, on the site's own origin. */
-export async function signedUrl(
-  context: MailContext,
-  purpose: LinkPurpose,
-  form: string,
-  email: string,
-  values?: LinkValues,
-  withdrawnAt?: string,
-): Promise<string> {
-  const expiresAt = linkExpiry(purpose, context.now);
-  const token = await signLink({ purpose, form, email, expiresAt, values, withdrawnAt }, context.linkSecret);
-  return `${new URL(EMAIL_LINK_PATHS[purpose], context.siteUrl)}?token=${encodeURIComponent(token)}`;
+/** The signed link of `link` (expiring by its purpose from the context's time), on the site's own origin. */
+export async function signedUrl(context: MailContext, link: Omit<LinkClaims, 'expiresAt'>) {
+  const expiresAt = linkExpiry(link.purpose, context.now);
+  const token = await signLink({ ...link, expiresAt }, context.linkSecret);
+  return `${new URL(EMAIL_LINK_PATHS[link.purpose], context.siteUrl)}?token=${encodeURIComponent(token)}`;
 }
 
 /** An email's parts: paragraphs, and at most one button (a link styled as one). */
@@ -174,9 +167,9 @@ export async function visitorEmail(
       ? [EMAIL_COPY[mail.copy], mail.url]
       : [
           EMAIL_COPY[mail.withdrawnAt === undefined ? mail.kind : 'rejoin'],
-          await signedUrl(context, mail.kind, form, email, mail.values, mail.withdrawnAt),
+          await signedUrl(context, { ...mail, purpose: mail.kind, form, email }),
         ];
-  const unsubscribeUrl = await signedUrl(context, 'unsubscribe', form, email);
+  const unsubscribeUrl = await signedUrl(context, { purpose: 'unsubscribe', form, email });
   const body = { paragraphs: [copy.intro, copy.ignore], action: { label: copy.action, url }, unsubscribeUrl };
   return compose(context, email, copy.subject, body, `${mail.kind}:${key}`);
 }
