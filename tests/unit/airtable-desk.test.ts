@@ -57,6 +57,19 @@ describe('a round of the desk', () => {
       'free@x.co',
     ]);
   });
+
+  it("stops an address's submissions at the first that waits for its retry", () => {
+    const items = [
+      item(signUp('a@x.co')),
+      item(signUp('a@x.co', 'retried'), 5_000),
+      item(signUp('a@x.co', 'latest')),
+    ];
+    expect(
+      backlogOf(items)
+        .pick(new Set(), 1_000)
+        .map((each) => each.body),
+    ).toEqual([signUp('a@x.co')]);
+  });
 });
 
 describe('the Airtable desk', () => {
