@@ -27,21 +27,6 @@ interface WriterOptions extends Pick<Parameters<typeof createAirtableClient>[1],
   mail?: QueueingMail;
 }
 
-/**
- * What one batch did, for logs and the load test (`stored`: created and updated). `held`: addresses
- * already stored, nothing written; `emailsQueued`, `emailsLimited`: emails queued, held back by limits.
- */
-const emptyReport = () => ({
-  created: 0,
-  updated: 0,
-  held: 0,
-  retried: 0,
-  deadLettered: 0,
-  requests: 0,
-  emailsQueued: 0,
-  emailsLimited: 0,
-});
-
 /** What became of one: written (or held, stored already), tried again after its wait (retry-rule.ts), or a dead letter. */
 export type RoundOutcome =
   | { readonly kind: 'written' }
@@ -91,7 +76,20 @@ export function createRoundWriter(
    */
   async function writeRound(round: readonly RoundItem[], outcomes = new Map<string, RoundOutcome>()) {
     const sentBefore = client.requestsSent();
-    const report = emptyReport();
+    /**
+     * What the round did, for logs and the load test (`stored`: created and updated). `held`: addresses
+     * already stored, nothing written; `emailsQueued`, `emailsLimited`: emails queued, held back by limits.
+     */
+    const report = {
+      created: 0,
+      updated: 0,
+      held: 0,
+      retried: 0,
+      deadLettered: 0,
+      requests: 0,
+      emailsQueued: 0,
+      emailsLimited: 0,
+    };
     const letters: { body: unknown; reason: string }[] = [];
     let brokeOff: unknown;
     /** Each item's outcome (the first one given counts). */
