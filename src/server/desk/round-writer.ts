@@ -74,7 +74,7 @@ export function createRoundWriter(
    * Writes one round, never throwing: each item's outcome put in `outcomes` as its write answers, its
    * dead letters (one per address's merged items) in `letters`, `brokeOff` set if it broke off unexpectedly.
    */
-  async function writeRound(round: readonly RoundItem[], outcomes = new Map<string, RoundOutcome>()) {
+  async function writeRound(round: readonly RoundItem[], outcomes: Map<string, RoundOutcome>) {
     const sentBefore = client.requestsSent();
     /**
      * What the round did, for logs and the load test (`stored`: created and updated). `held`: addresses
@@ -213,7 +213,7 @@ export function createRoundWriter(
       brokeOff = error;
       settle(round, { kind: 'retry', cause: 'broke-off' });
     }
-    return { report: { ...report, stored: report.created + report.updated }, outcomes, letters, brokeOff };
+    return { report: { ...report, stored: report.created + report.updated }, letters, brokeOff };
   }
 
   return { writeRound };
