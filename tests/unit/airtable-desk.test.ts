@@ -85,6 +85,9 @@ describe('the Airtable desk', () => {
     expect(answer.status).toBe(204);
     await desk.accept(accepted([signUp('a@x.co')]));
     expect(memory.items()).toHaveLength(2);
+    const twice = { id: 'twice', body: signUp('c@x.co') };
+    await desk.accept([twice, twice]); // one delivery twice in one handover
+    expect(memory.items()).toHaveLength(3);
     expect(memory.alarm()).not.toBeNull();
     // A new instance (the object restarted) finds them in its storage.
     const again = new AirtableDesk(memory.state, ENV, {
