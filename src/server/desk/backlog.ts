@@ -66,9 +66,8 @@ export class Backlog {
   }
   delete(key: string) {
     const item = this.#items.get(key);
-    if (!item) return;
+    if (item) this.#ids.delete(item.id);
     this.#items.delete(key);
-    this.#ids.delete(item.id);
   }
   /** The waiting items whose group (`table\naddress`) `holds` says yes to. */
   matching(holds: (group: string) => boolean): DeskItem[] {
