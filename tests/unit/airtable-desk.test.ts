@@ -57,6 +57,19 @@ describe('a round of the desk', () => {
       'free@x.co',
     ]);
   });
+
+  it("stops an address's submissions at the first that waits for its retry", () => {
+    const items = [
+      item(signUp('a@x.co')),
+      item(signUp('a@x.co', 'retried'), 5_000),
+      item(signUp('a@x.co', 'latest')),
+    ];
+    expect(
+      backlogOf(items)
+        .pick(new Set(), 1_000)
+        .map((each) => each.body),
+    ).toEqual([signUp('a@x.co')]);
+  });
 });
 
 describe('the Airtable desk', () => {
@@ -72,6 +85,9 @@ describe('the Airtable desk', () => {
     expect(answer.status).toBe(204);
     await desk.accept(accepted([signUp('a@x.co')]));
     expect(memory.items()).toHaveLength(2);
+    const twice = { id: 'twice', body: signUp('c@x.co') };
+    await desk.accept([twice, twice]); // one delivery twice in one handover
+    expect(memory.items()).toHaveLength(3);
     expect(memory.alarm()).not.toBeNull();
     // A new instance (the object restarted) finds them in its storage.
     const again = new AirtableDesk(memory.state, ENV, {

@@ -81,10 +81,6 @@ export async function upsertByEmail<T>(
   how: UpsertHow<T>,
   { now = Date.now, stored, onWritten }: UpsertOptions<T>,
 ): Promise<void> {
-  let told = Promise.resolve();
-  /** Tells the caller a request's results, after the results told before. */
-  const tell = (part: UpsertResult<T>[]) => (told = told.then(() => onWritten(part)));
-
   const at = new Date(now());
   type Write = { email: string; item: T; fields: Cells; record?: StoredRecord };
   const byKey: Write[] = [];
@@ -103,7 +99,6 @@ export async function upsertByEmail<T>(
       byKey.push({ email, item, fields, record });
     else byId.push({ email, item, fields, record });
   }
-  void tell(held);
 
   const outcomeOf = ({ item, email, record }: Write, id: string): UpsertResult<T> =>
     record
@@ -129,7 +124,7 @@ export async function upsertByEmail<T>(
       return answered(part, client.update(table, records));
     }),
   ];
-  // Told in order, each as soon as it and those before it have answered.
-  for (const request of requests) await tell(await request);
-  await told;
+  // Told in order (the held first, while the requests go), each once it and those before it have answered.
+  await onWritten(held);
+  for (const request of requests) await onWritten(await request);
 }

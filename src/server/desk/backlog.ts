@@ -48,10 +48,9 @@ export function groupOf(body: unknown): string | null {
     : null;
 }
 
-/** The waiting submissions in order of acceptance, and by address (an address's in order too). */
+/** The waiting submissions in order of acceptance (an address's in order too). */
 export class Backlog {
   readonly #items = new Map<string, DeskItem>();
-  readonly #groups = new Map<string, DeskItem[]>();
   readonly #ids = new Set<string>();
 
   get size() {
@@ -60,27 +59,19 @@ export class Backlog {
   has(id: string) {
     return this.#ids.has(id);
   }
-  /** Adds an item, or puts a retried one back where it was. */
+  /** Adds an item, or puts a retried one back where it was (a Map keeps a key's place). */
   set(item: DeskItem) {
-    const group = this.#groups.get(item.group) ?? [];
-    const at = group.findIndex((each) => each.key === item.key);
-    group.splice(at < 0 ? group.length : at, 1, item);
-    this.#groups.set(item.group, group);
     this.#items.set(item.key, item);
     this.#ids.add(item.id);
   }
   delete(key: string) {
     const item = this.#items.get(key);
-    if (!item) return;
+    if (item) this.#ids.delete(item.id);
     this.#items.delete(key);
-    this.#ids.delete(item.id);
-    const rest = (this.#groups.get(item.group) ?? []).filter((each) => each !== item);
-    if (rest.length > 0) this.#groups.set(item.group, rest);
-    else this.#groups.delete(item.group);
   }
   /** The waiting items whose group (`table\naddress`) `holds` says yes to. */
   matching(holds: (group: string) => boolean): DeskItem[] {
-    return [...this.#groups].flatMap(([group, items]) => (holds(group) ? items : []));
+    return [...this.#items.values()].filter((item) => holds(item.group));
   }
   /** When the next waiting item may be tried (Infinity: none waits). */
   earliest(): number {
@@ -93,25 +84,23 @@ export class Backlog {
    * flight holds or one whose oldest waits for its retry (an address's submissions stay in order).
    */
   pick(busy: ReadonlySet<string>, now: number): DeskItem[] {
-    const round: DeskItem[] = [];
-    const seen = new Set<string>();
+    const round = new Map<string, DeskItem[]>();
+    /** Addresses left out, or whose ready submissions ended at one that waits. */
     const skipped = new Set<string>();
     let table: string | undefined;
     for (const item of this.#items.values()) {
-      if (seen.size >= ADDRESSES_PER_ROUND) break;
-      if (seen.has(item.group) || skipped.has(item.group) || busy.has(item.group)) continue;
-      const body = item.body as Submission;
-      table ??= item.notBefore <= now ? body.table : undefined;
-      if (item.notBefore > now || body.table !== table) {
-        skipped.add(item.group);
-        continue;
-      }
-      seen.add(item.group);
-      for (const same of this.#groups.get(item.group) ?? []) {
-        if (same.notBefore > now) break;
-        round.push(same);
+      if (skipped.has(item.group) || busy.has(item.group)) continue;
+      const ready = item.notBefore <= now;
+      const taken = round.get(item.group);
+      if (taken && ready) taken.push(item);
+      else if (taken) skipped.add(item.group);
+      else {
+        const itemTable = (item.body as Submission).table;
+        table ??= ready ? itemTable : undefined;
+        if (ready && itemTable === table && round.size < ADDRESSES_PER_ROUND) round.set(item.group, [item]);
+        else skipped.add(item.group);
       }
     }
-    return round;
+    return [...round.values()].flat();
   }
 }

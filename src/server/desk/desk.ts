@@ -90,12 +90,10 @@ export class AirtableDesk {
   /** Keeps the messages (each id once), then wakes the writer. */
   async accept(messages: readonly { id: string; body: unknown }[]): Promise<void> {
     await this.#loaded;
-    const known = new Set<string>();
     const now = Date.now();
     const fresh: DeskItem[] = [];
-    for (const { id, body } of messages) {
-      if (known.has(id) || this.#backlog.has(id)) continue;
-      known.add(id);
+    for (const [id, body] of new Map(messages.map(({ id, body }) => [id, body]))) {
+      if (this.#backlog.has(id)) continue;
       const group = groupOf(body);
       if (group === null) {
         const reason = 'a queued message no form of this Worker stores';

@@ -27,21 +27,6 @@ interface WriterOptions extends Pick<Parameters<typeof createAirtableClient>[1],
   mail?: QueueingMail;
 }
 
-/**
- * What one batch did, for logs and the load test (`stored`: created and updated). `held`: addresses
- * already stored, nothing written; `emailsQueued`, `emailsLimited`: emails queued, held back by limits.
- */
-const emptyReport = () => ({
-  created: 0,
-  updated: 0,
-  held: 0,
-  retried: 0,
-  deadLettered: 0,
-  requests: 0,
-  emailsQueued: 0,
-  emailsLimited: 0,
-});
-
 /** What became of one: written (or held, stored already), tried again after its wait (retry-rule.ts), or a dead letter. */
 export type RoundOutcome =
   | { readonly kind: 'written' }
@@ -89,9 +74,22 @@ export function createRoundWriter(
    * Writes one round, never throwing: each item's outcome put in `outcomes` as its write answers, its
    * dead letters (one per address's merged items) in `letters`, `brokeOff` set if it broke off unexpectedly.
    */
-  async function writeRound(round: readonly RoundItem[], outcomes = new Map<string, RoundOutcome>()) {
+  async function writeRound(round: readonly RoundItem[], outcomes: Map<string, RoundOutcome>) {
     const sentBefore = client.requestsSent();
-    const report = emptyReport();
+    /**
+     * What the round did, for logs and the load test (`stored`: created and updated). `held`: addresses
+     * already stored, nothing written; `emailsQueued`, `emailsLimited`: emails queued, held back by limits.
+     */
+    const report = {
+      created: 0,
+      updated: 0,
+      held: 0,
+      retried: 0,
+      deadLettered: 0,
+      requests: 0,
+      emailsQueued: 0,
+      emailsLimited: 0,
+    };
     const letters: { body: unknown; reason: string }[] = [];
     let brokeOff: unknown;
     /** Each item's outcome (the first one given counts). */
@@ -215,7 +213,7 @@ export function createRoundWriter(
       brokeOff = error;
       settle(round, { kind: 'retry', cause: 'broke-off' });
     }
-    return { report: { ...report, stored: report.created + report.updated }, outcomes, letters, brokeOff };
+    return { report: { ...report, stored: report.created + report.updated }, letters, brokeOff };
   }
 
   return { writeRound };
