@@ -9,13 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DATA_RETENTION_MONTHS, PENDING_RETENTION_DAYS } from '#src/config/constants.ts';
 import { AIRTABLE_SCHEMA } from '#src/lib/airtable/schema.ts';
 import type { StoredRecord } from '#src/server/airtable/client.ts';
-import {
-  cutoffFor,
-  expiredFormula,
-  isExpired,
-  monthsBefore,
-  retentionCutoffs,
-} from '#src/server/privacy/policy.ts';
+import { expiredFormula, expiryOf, monthsBefore, retentionCutoffs } from '#src/server/privacy/policy.ts';
 
 const WAITLIST = AIRTABLE_SCHEMA.waitlist.name;
 const QUOTES = AIRTABLE_SCHEMA.quote.name;
@@ -67,7 +61,7 @@ describe('the retention rule', () => {
   const cutoffs = retentionCutoffs(NOW);
 
   it.each(RULES)('%s, Consent %s, %o: deleted %s', (table, consent, activity, deleted) => {
-    expect(isExpired(table, record(consent, activity), cutoffs)).toBe(deleted);
+    expect(expiryOf(table, record(consent, activity), cutoffs) !== undefined).toBe(deleted);
   });
 
   it('has two cutoffs: 30 days and 24 calendar months before now', () => {
@@ -76,8 +70,12 @@ describe('the retention rule', () => {
     expect(cutoffs.pending.toISOString()).toBe(daysAgo(30));
     expect(retentionCutoffs(NOW).pending.toISOString()).toBe(daysAgo(30));
     expect(cutoffs.months.toISOString()).toBe(monthsAgo(24));
-    expect(cutoffFor(WAITLIST, record('Pending', {}), cutoffs)).toBe(cutoffs.pending);
-    expect(cutoffFor(WAITLIST, record('Withdrawn', {}), cutoffs)).toBe(cutoffs.months);
+    // An unconfirmed sign-up past the days only is told apart from one past the months too.
+    const pending = (lastUpdated: string) =>
+      expiryOf(WAITLIST, record('Pending', { 'Last Updated': lastUpdated }), cutoffs);
+    expect(pending(daysAgo(31))).toEqual({ lastActivity: daysAgo(31), pending: true });
+    expect(pending(monthsAgo(25))).toEqual({ lastActivity: monthsAgo(25), pending: false });
+    expect(expiryOf(WAITLIST, record('Withdrawn', { 'Last Updated': daysAgo(31) }), cutoffs)).toBeUndefined();
   });
 
   it('asks Airtable for the unconfirmed sign-ups only where the table has Consent', () => {

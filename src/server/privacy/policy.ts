@@ -54,23 +54,21 @@ export function retentionCutoffs(now: Date) {
 }
 type RetentionCutoffs = ReturnType<typeof retentionCutoffs>;
 
-/** The cutoff that applies to `record` of `table`: the days for an unconfirmed sign-up, else the months. */
-export function cutoffFor(table: string, record: StoredRecord, cutoffs: RetentionCutoffs): Date {
-  const { consent } = fieldsOf(table);
-  return consent && record.fields[consent] === PENDING ? cutoffs.pending : cutoffs.months;
-}
-
-/** The rule itself: is `record`'s last activity before the cutoff that applies to it? */
-export function isExpired(table: string, record: StoredRecord, cutoffs: RetentionCutoffs): boolean {
-  const activity = lastActivity(table, record);
-  return activity !== undefined && activity < cutoffFor(table, record, cutoffs);
-}
-
-/** A record's last activity: its 'updated' field, else its 'created' one, else its creation time. */
-function lastActivity(table: string, record: StoredRecord): Date | undefined {
-  const values = [...fieldsOf(table).activity.map((name) => record.fields[name]), record.createdTime];
+/**
+ * The rule itself: undefined if `record` is kept, else its last activity (its 'updated' field, else its
+ * 'created' one, else its creation time), before the cutoff that applies to it (the days for an
+ * unconfirmed sign-up, else the months), and `pending`: whether the days' rule alone expired it.
+ */
+export function expiryOf(table: string, record: StoredRecord, cutoffs: RetentionCutoffs) {
+  const { activity, consent } = fieldsOf(table);
+  const values = [...activity.map((name) => record.fields[name]), record.createdTime];
   const dates = values.map((value) => new Date(typeof value === 'string' ? value : Number.NaN));
-  return dates.find((date) => !Number.isNaN(date.getTime()));
+  const last = dates.find((date) => !Number.isNaN(date.getTime()));
+  const unconfirmed = !!consent && record.fields[consent] === PENDING;
+  const cutoff = unconfirmed ? cutoffs.pending : cutoffs.months;
+  return last && last < cutoff
+    ? { lastActivity: last.toISOString(), pending: unconfirmed && last >= cutoffs.months }
+    : undefined;
 }
 
 /**
@@ -149,16 +147,10 @@ async function findExpired(client: AirtableClient, cutoffs: RetentionCutoffs) {
       return list(false);
     });
     for (const record of records) {
-      const last = lastActivity(table, record);
-      if (!last || !isExpired(table, record, cutoffs)) continue;
+      const expiry = expiryOf(table, record, cutoffs);
       const address = record.fields[email];
-      expired.push({
-        table,
-        id: record.id,
-        email: typeof address === 'string' ? address : '',
-        lastActivity: last.toISOString(),
-        pending: cutoffFor(table, record, cutoffs) === cutoffs.pending && last >= cutoffs.months,
-      });
+      if (expiry)
+        expired.push({ table, id: record.id, email: typeof address === 'string' ? address : '', ...expiry });
     }
   }
   return { expired, consentRule };
