@@ -89,26 +89,25 @@ export function consentRecords(env: AirtableEnv, access: PressAccess) {
       const submission = withDefaults(contract, { table, email, cells, acceptedAt: at.toISOString() });
       const stored = await first(contract, email);
       const fields = consentOf(table);
+      const confirmed = !fields || stored?.fields[fields.consent] === 'Confirmed';
+      // A change to a confirmed sign-up keeps when it was first confirmed.
+      const confirmedAt = fields && confirmed ? stored?.fields[fields.confirmedAt] : undefined;
       const confirm: Cells = fields
         ? {
             [fields.consent]: 'Confirmed',
             [fields.consentText]: fields.statement,
-            [fields.confirmedAt]: at.toISOString(),
+            [fields.confirmedAt]: typeof confirmedAt === 'string' ? confirmedAt : at.toISOString(),
           }
         : {};
       if (!stored) {
         await client.upsert(table, [{ ...cellsForCreate(submission, at), ...confirm }], EMAIL_KEY);
         return 'applied';
       }
-      const confirmed = !fields || stored.fields[fields.consent] === 'Confirmed';
       if (Object.entries(values).every(([name, value]) => sameCell(stored.fields[name], value)) && confirmed)
         return 'unchanged';
       // Written after this link was sent (to the second): a newer change, or a withdrawal.
       const updated = Date.parse(String(stored.fields[stampOf(contract, 'updated')] ?? ''));
       if (Math.floor(updated / 1000) > Math.floor(sentAt.getTime() / 1000)) return 'superseded';
-      // A change to a confirmed sign-up keeps when it was first confirmed.
-      const confirmedAt = fields && confirmed ? stored.fields[fields.confirmedAt] : undefined;
-      if (fields && typeof confirmedAt === 'string') confirm[fields.confirmedAt] = confirmedAt;
       await client.update(table, [
         { id: stored.id, fields: { ...cellsForUpdate(submission, at), ...confirm } },
       ]);
