@@ -55,9 +55,8 @@ export function retentionCutoffs(now: Date) {
 type RetentionCutoffs = ReturnType<typeof retentionCutoffs>;
 
 /**
- * The rule itself: undefined if `record` is kept, else its last activity (its 'updated' field, else its
- * 'created' one, else its creation time), before the cutoff that applies to it (the days for an
- * unconfirmed sign-up, else the months), and `pending`: whether the days' rule alone expired it.
+ * The rule itself: undefined if `record` is kept, else its last activity, before the cutoff that applies to
+ * it (the days for an unconfirmed sign-up, else the months), and whether the days' rule alone expired it.
  */
 export function expiryOf(table: string, record: StoredRecord, cutoffs: RetentionCutoffs) {
   const { activity, consent } = fieldsOf(table);
@@ -126,10 +125,9 @@ const isUnknownField = (error: unknown) =>
   (error.type === 'INVALID_FILTER_BY_FORMULA' || error.type === 'UNKNOWN_FIELD_NAME');
 
 /**
- * The records past retention in every form's table: those the formula picks, checked again by the rule
- * (`pending`: an unconfirmed sign-up past the shorter rule only). The Consent rule applies on the
- * confirming form's table unless the base predates the Consent field (`npm run airtable:check` says
- * so): there no sign-up can be Pending, and the months alone apply (`consentRule` false).
+ * The records past retention in every form's table: the formula's picks, checked again by the rule. The
+ * Consent rule applies on the confirming form's table unless the base predates that field (`npm run
+ * airtable:check` says so): no sign-up there can be Pending, so the months alone apply (`consentRule` false).
  */
 async function findExpired(client: AirtableClient, cutoffs: RetentionCutoffs) {
   const expired: { table: string; id: string; email: string; lastActivity: string; pending: boolean }[] = [];
@@ -201,16 +199,15 @@ export async function applyRetention(options: RetentionOptions) {
 
 /** One line for a log: counts per table, never an email. */
 export function describeRetention(report: Awaited<ReturnType<typeof applyRetention>>): string {
-  const tables = Object.keys(report.deleted);
-  const counts = tables.map((table) => `${report.deleted[table] ?? 0} in ${table}`).join(', ');
-  const left = tables.reduce((sum, table) => sum + (report.remaining[table] ?? 0), 0);
+  const counts = Object.entries(report.deleted).map(([table, count]) => `${count} in ${table}`);
+  const left = Object.values(report.remaining).reduce((sum, count) => sum + count, 0);
   const pending = report.expired.filter((record) => record.pending).length;
   const rule = report.consentRule
     ? `unconfirmed sign-ups ${PENDING_RETENTION_DAYS} days, before ${report.pendingCutoff}`
     : `no Consent field in ${confirmingForm()?.table}, so no ${PENDING_RETENTION_DAYS}-day rule for unconfirmed sign-ups`;
   return (
     `Retention (${DATA_RETENTION_MONTHS} months, last activity before ${report.cutoff}; ${rule}): ` +
-    `${report.dryRun ? 'would delete' : 'deleted'} ${counts}` +
+    `${report.dryRun ? 'would delete' : 'deleted'} ${counts.join(', ')}` +
     (pending > 0 ? ` (${pending} of them unconfirmed sign-ups)` : '') +
     (left > 0 ? `; ${left} left for the next run (time budget)` : '')
   );
