@@ -132,11 +132,11 @@ export async function checkLink(
   const signature = fromBase64Url(signatureText);
   const payloadBytes = fromBase64Url(payload);
   if (more.length > 0 || !payloadBytes || signature?.length !== 32) return { ok: false, reason: 'malformed' };
-  const signedBy = async (secret: string) =>
-    !linkSecretProblem(secret) &&
-    crypto.subtle.verify('HMAC', await hmacKey(secret), signature, signed(payload));
   let genuine = false;
-  for (const secret of secrets) if (!genuine) genuine = await signedBy(secret);
+  for (const secret of secrets)
+    genuine ||=
+      !linkSecretProblem(secret) &&
+      (await crypto.subtle.verify('HMAC', await hmacKey(secret), signature, signed(payload)));
   if (!genuine) return { ok: false, reason: 'tampered' };
   let claims: LinkClaims | null;
   try {
