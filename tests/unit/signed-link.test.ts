@@ -2,6 +2,7 @@ import {
   checkLink,
   LINK_LIFETIME_SECONDS,
   type LinkClaims,
+  type LinkValues,
   linkExpiry,
   signLink,
 } from '#src/server/links/tokens.ts';
@@ -42,6 +43,11 @@ describe('signed links', () => {
     };
     const token = await signLink(change, SECRET);
     expect(await checkLink(token, 'change', [SECRET], MADE_AT)).toEqual({ ok: true, claims: change });
+    // Signed, yet not a value a form posts (a string, or a list of strings): never applied.
+    for (const values of [{ n: 1 }, { n: [['nested']] }, { n: ['a', 2] }, ['a'], 'a']) {
+      const odd = await signLink({ ...change, values: values as unknown as LinkValues }, SECRET);
+      expect(await checkLink(odd, 'change', [SECRET], MADE_AT)).toEqual({ ok: false, reason: 'malformed' });
+    }
   });
 
   it('refuses a tampered payload or signature, another key, and garbage', async () => {

@@ -101,10 +101,7 @@ export async function signLink(claims: LinkClaims, secret: string): Promise<stri
 
 function isValues(value: unknown): value is LinkValues {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  return Object.values(value).every(
-    (entry) =>
-      typeof entry === 'string' || (Array.isArray(entry) && entry.every((item) => typeof item === 'string')),
-  );
+  return Object.values(value).every((entry) => [entry].flat().every((item) => typeof item === 'string'));
 }
 
 function claimsOf(json: unknown): LinkClaims | null {
