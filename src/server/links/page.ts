@@ -26,8 +26,22 @@ import type { PageTemplates } from '#src/server/host.ts';
 const copy = EMAIL_COPY.linkPages;
 const SIGN_UP_HREF = '/#waitlist';
 
-/** A link's answer: its status and what its page shows (the template's parts included). */
-export type Page = LinkPageContent & { readonly status: number };
+type Posts = { readonly action: string; readonly token: string };
+
+/**
+ * A link's answer: its status, its title (the heading; with the product's name, the document's), words, a
+ * held change's values, the button posting the token back, what 'join again' posts (rejoin=1), the template's
+ * parts after the words.
+ */
+export interface Page {
+  readonly status: number;
+  readonly title: string;
+  readonly body: string;
+  readonly rows?: readonly (readonly [string, string])[];
+  readonly button?: Posts & { readonly label: string };
+  readonly rejoin?: Posts;
+  readonly parts?: readonly Exclude<LinkPageRegion, 'ask'>[];
+}
 type Refused = 'expired' | 'invalid' | 'superseded';
 
 const slot = linkPageSlot;
@@ -128,21 +142,6 @@ export function donePage(done: Done, form: LinkForm, press: Posts): Page {
 /** Nothing changed, try again shortly: Airtable or the mail settings failed, or (429) past the per-client limit. */
 export const UNAVAILABLE = { title: copy.unavailableTitle, body: copy.unavailableBody };
 
-type Posts = { readonly action: string; readonly token: string };
-
-/**
- * Its title (the heading; with the product's name, the document's), words, a held change's values, the
- * button posting the token back, what 'join again' posts (rejoin=1), the template's parts after the words.
- */
-interface LinkPageContent {
-  readonly title: string;
-  readonly body: string;
-  readonly rows?: readonly (readonly [string, string])[];
-  readonly button?: Posts & { readonly label: string };
-  readonly rejoin?: Posts;
-  readonly parts?: readonly Exclude<LinkPageRegion, 'ask'>[];
-}
-
 /** A held change's values as a description list, escaped. */
 function valuesList(rows: readonly (readonly [string, string])[]): string {
   if (!rows.length) return '';
@@ -153,7 +152,7 @@ function valuesList(rows: readonly (readonly [string, string])[]): string {
 const SLOT_PATTERN = markerPattern((name) => linkPageSlot(name as LinkPageSlot), LINK_PAGE_SLOTS.join('|'));
 
 /** One link's page: the parts it keeps, its words escaped in the slots; a drifted template throws (loudly). */
-export function renderLinkPage(template: string, page: LinkPageContent): string {
+export function renderLinkPage(template: string, page: Omit<Page, 'status'>): string {
   const missing = LINK_PAGE_SLOTS.find((slot) => !template.includes(linkPageSlot(slot)));
   if (missing) throw new Error(`The link page template has no '${missing}' slot`);
   const kept = new Set<LinkPageRegion>(page.parts ?? []);
