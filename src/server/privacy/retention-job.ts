@@ -4,7 +4,7 @@
  */
 import { createAirtableClient } from '#src/server/airtable/client.ts';
 import type { Pacer } from '#src/server/airtable/pacer.ts';
-import { applyRetention, describeRetention } from './policy.ts';
+import { applyRetention, describeRetention, type RetentionOptions } from './policy.ts';
 import { type DeadLetterStore, listDeadLetters } from '#src/server/queues/dead-letters.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 
@@ -28,11 +28,9 @@ export interface RetentionJobEnv extends AirtableEnv {
   DEAD_LETTERS?: DeadLetterStore;
 }
 
-export interface RetentionJobOptions {
+export interface RetentionJobOptions extends Pick<RetentionOptions, 'now'> {
   /** The desk's pacer (desk/desk.ts), shared with the writer, so together they stay under 5 a second. */
   pacer: Pacer;
-  /** The policy's clock (the cutoff); Airtable requests are bounded on the real one. */
-  now?: () => number;
   log?: (line: string) => void;
 }
 
