@@ -109,7 +109,7 @@ export async function handleEmailLink(request: Request, options: EmailLinkOption
   const check = await checkLink(pressed.token, purpose, options.linkSecrets, options.now());
   if (!check.ok) return render(refusedPage(check.reason === 'expired' ? 'expired' : 'invalid'), pages);
   // The button posts back to the path alone: the token travels in the body, not in logs.
-  if (request.method !== 'POST') return render(confirmPage(purpose, check.claims, pressed), pages);
+  if (request.method !== 'POST') return render(confirmPage(check.claims, pressed), pages);
   const done = await act(check.claims, options, pressed).catch((error: unknown) => {
     options.log?.(`An email link could not be applied (${purpose}): ${String(error)}`);
     return { status: 503, ...UNAVAILABLE };

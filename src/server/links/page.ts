@@ -20,7 +20,7 @@ import {
 } from '#src/lib/page-templates.ts';
 import { CALENDAR } from '#src/config/site.ts';
 import { PRODUCT_NAME } from '#src/config/constants.ts';
-import type { LinkClaims, LinkForm, LinkPurpose } from './tokens.ts';
+import type { LinkClaims, LinkForm } from './tokens.ts';
 import type { PageTemplates } from '#src/server/host.ts';
 
 const copy = EMAIL_COPY.linkPages;
@@ -107,7 +107,7 @@ export function refusedPage(reason: Refused, status = reason === 'invalid' ? 400
 }
 
 /** The page a GET shows: what pressing will do (a held change's values too), and the button. */
-export function confirmPage(purpose: LinkPurpose, claims: LinkClaims, { action, token }: Posts): Page {
+export function confirmPage({ purpose, values }: LinkClaims, { action, token }: Posts): Page {
   return {
     status: 200,
     title: copy[`${purpose}Title`],
@@ -115,7 +115,7 @@ export function confirmPage(purpose: LinkPurpose, claims: LinkClaims, { action, 
     // A held change's values, multiple choices joined.
     rows:
       purpose === 'change'
-        ? Object.entries(claims.values ?? {}).map(([name, v]) => [name, [v].flat().join(', ')] as const)
+        ? Object.entries(values ?? {}).map(([name, v]) => [name, [v].flat().join(', ')] as const)
         : undefined,
     button: { label: copy[`${purpose}Button`], action, token },
   };
