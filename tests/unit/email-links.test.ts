@@ -2,7 +2,7 @@ import { EMAIL_COPY, WAITLIST_CONSENT_STATEMENT } from '#src/config/messages.ts'
 import { type ConsentRecords } from '#src/server/privacy/consent-records.ts';
 import { handleEmailLink } from '#src/server/links/actions.ts';
 import {
-  isEmailLinkPath,
+  linkPurposeAt,
   type LinkForm,
   type LinkValues,
   EMAIL_LINK_PATHS,
@@ -102,8 +102,8 @@ function rejoinMail(outcome = { queued: 1, limited: 0, held: 0 }) {
 
 describe('email links', () => {
   it('knows its own paths', () => {
-    expect(Object.values(EMAIL_LINK_PATHS).every(isEmailLinkPath)).toBe(true);
-    expect(isEmailLinkPath('/api/forms/waitlist')).toBe(false);
+    for (const [purpose, path] of Object.entries(EMAIL_LINK_PATHS)) expect(linkPurposeAt(path)).toBe(purpose);
+    expect(linkPurposeAt('/api/forms/waitlist')).toBeUndefined();
   });
 
   it('confirm: GET shows one button and changes nothing; pressing confirms; pressing again changes nothing', async () => {

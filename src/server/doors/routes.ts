@@ -7,7 +7,7 @@
 import { formAtPath } from '#src/lib/forms/forms.ts';
 import { type DeskNamespace, deskPacer, eraseWaiting } from '#src/server/desk/desk-client.ts';
 import type { Host, HostEnv } from '#src/server/host.ts';
-import { isEmailLinkPath } from '#src/server/links/tokens.ts';
+import { linkPurposeAt } from '#src/server/links/tokens.ts';
 import type { LinkDoorOptions } from '#src/server/links/actions.ts';
 import { checkedMail, mailLedgerOf, type WorkerMailEnv } from '#src/server/mail/setup.ts';
 import type { DeadLetterAdminEnv } from '#src/server/queues/dead-letter-admin.ts';
@@ -49,7 +49,7 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
 
   return async (request, client = {}) => {
     const { pathname } = new URL(request.url);
-    if (isEmailLinkPath(pathname)) {
+    if (linkPurposeAt(pathname)) {
       links ??= import('#src/server/links/actions.ts').then(({ createLinkDoor }) =>
         createLinkDoor(env, { ...options, warn }, requestCheck.clientLimiter),
       );
@@ -129,7 +129,7 @@ export async function answer(request: Request, env: WorkerEnv, host: Host): Prom
 async function route(request: Request, env: WorkerEnv, host: Host): Promise<Response> {
   const { pathname } = new URL(request.url);
   const queue = env.SUBMISSIONS;
-  if (formAtPath(pathname) || isEmailLinkPath(pathname)) {
+  if (formAtPath(pathname) || linkPurposeAt(pathname)) {
     if (!queue) return new Response('The SUBMISSIONS queue is not bound (wrangler.jsonc)', { status: 503 });
     // The emails' links exist only where mail is set up (its settings wrong: 'unavailable'), else not found.
     if (formAtPath(pathname) || host.mailer)

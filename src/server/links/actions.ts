@@ -96,7 +96,7 @@ async function act(claims: LinkClaims, options: EmailLinkOptions, press: Press) 
   return donePage(already ? 'alreadyUnsubscribed' : 'unsubscribed', claims.form, press);
 }
 
-/** Answers a request for one of the email links' paths (see isEmailLinkPath). */
+/** Answers a request for one of the email links' paths (EMAIL_LINK_PATHS). */
 export async function handleEmailLink(request: Request, options: EmailLinkOptions): Promise<Response> {
   const url = new URL(request.url);
   const purpose = linkPurposeAt(url.pathname);

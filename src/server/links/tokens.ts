@@ -21,8 +21,6 @@ export type LinkPurpose = keyof typeof EMAIL_LINK_PATHS;
 export const linkPurposeAt = (pathname: string) =>
   (Object.keys(EMAIL_LINK_PATHS) as LinkPurpose[]).find((purpose) => EMAIL_LINK_PATHS[purpose] === pathname);
 
-export const isEmailLinkPath = (pathname: string) => linkPurposeAt(pathname) !== undefined;
-
 /** Which form's record a link acts on: a contract's name (any form in FORM_LIST). */
 export type LinkForm = FormContract['name'];
 
