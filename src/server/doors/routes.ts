@@ -138,13 +138,9 @@ async function route(request: Request, env: WorkerEnv, host: Host): Promise<Resp
   // The owner's endpoint and the dead-letter store load only when asked for (never on a sign-up).
   const admin = startsWith(pathname, '/api') ? await import('#src/server/queues/dead-letter-admin.ts') : null;
   if (admin && startsWith(pathname, admin.DEAD_LETTERS_PATH)) {
-    if (!queue) return new Response('Not found', { status: 404 });
-    const jobs = env.MAIL_JOBS;
-    const requeue: SubmissionQueue['send'] = (submission) => queue.send(submission, { contentType: 'json' });
-    return admin.handleDeadLetterAdmin(request, env, requeue, {
+    return admin.handleDeadLetterAdmin(request, env, {
       clientAddress: connectingAddress(request) ?? 'unknown',
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
-      ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
       // Beside the base and the dead letters, an erasure reaches the desk's waiting submissions, the
       // emails still queued (the ledger's erasure mark) and the notices held for a digest.
       eraseWaiting: (email) => eraseWaiting(env.AIRTABLE_DESK, email),
