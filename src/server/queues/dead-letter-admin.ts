@@ -50,7 +50,7 @@ function sameToken(given: string, expected: string): boolean {
 export const ADMIN_FAILURE_DELAY_MS = 1_000;
 
 // Per isolate where the Worker has no ADMIN_LIMITER binding: attempts per address (an IPv6 one per /64).
-let fallbackAdminLimiter: Limiter | undefined;
+const fallbackAdminLimiter = createWindowLimiter({ limit: ADMIN_ATTEMPTS_PER_MINUTE });
 
 export interface DeadLetterAdminOptions {
   clientAddress: string;
@@ -95,9 +95,7 @@ export async function handleDeadLetterAdmin(
   }
   // Every attempt counts (the owner's command makes one or two): past the limit even the right
   // token waits, so a guesser cannot learn anything from the answers of its later tries.
-  const allowed = await (
-    options.limiter ?? (fallbackAdminLimiter ??= createWindowLimiter({ limit: ADMIN_ATTEMPTS_PER_MINUTE }))
-  ).take(clientLimitKey(options.clientAddress));
+  const allowed = await (options.limiter ?? fallbackAdminLimiter).take(clientLimitKey(options.clientAddress));
   if (!allowed.ok)
     return Response.json(
       { error: 'too many attempts' },
