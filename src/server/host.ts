@@ -46,11 +46,10 @@ export function cloudflareMailer(binding: SendEmailBinding): Mailer {
         return { id: messageId };
       } catch (error) {
         // `code`: the one Cloudflare's binding puts on its errors.
-        const found: unknown = isObject(error) && 'code' in error ? error.code : undefined;
-        const code = typeof found === 'string' ? found : undefined;
+        const code = isObject(error) && 'code' in error && typeof error.code === 'string' ? error.code : '';
         throw new MailFailure(
           `send_email failed${code ? ` (${code})` : ''}: ${errorMessage(error)}`,
-          !(code && PERMANENT_SEND_ERRORS.has(code)),
+          !PERMANENT_SEND_ERRORS.has(code),
         );
       }
     },
