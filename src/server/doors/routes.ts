@@ -62,9 +62,8 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     if (request.method !== 'POST') return new Response('Method not allowed', NOT_ALLOWED);
     const result = await requestCheck.submit(request, form, client.address ?? 'unknown');
     // The enhanced form's fetch asks for JSON.
-    return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
-      ? answerEnhancedPost(result)
-      : answerNativePost(form, result, options.templates);
+    const enhanced = (request.headers.get('accept') ?? '').toLowerCase().includes('application/json');
+    return enhanced ? answerEnhancedPost(result) : answerNativePost(form, result, options.templates);
   };
 }
 
