@@ -107,11 +107,9 @@ export function hostOf(env: HostEnv): Host {
     mailer: outbox ? localOutboxMailer(outbox) : env.EMAIL && cloudflareMailer(env.EMAIL),
     /** The page templates, from the build's assets (clean URLs: '/x.html' is at '/x'), or on `vite` rendered. */
     templates: pageTemplates(async (path) => {
-      const response = rendered
-        ? await fetch(new URL(path, rendered))
-        : await env.ASSETS?.fetch(
-            new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')),
-          );
+      const response = await (rendered
+        ? fetch(new URL(path, rendered))
+        : env.ASSETS?.fetch(new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid'))));
       return response?.ok ? response.text() : null;
     }, !rendered),
   };
