@@ -64,7 +64,6 @@ export interface DeadLetterAdminOptions {
   eraseMail?: (email: string) => Promise<{ teamNotices: number }>;
 }
 
-/** Replay's queues: SUBMISSIONS for the writer; MAIL_JOBS for the mail (unbound: mail letters are kept). */
 export interface DeadLetterAdminEnv extends Pick<WorkerMailEnv, 'DEAD_LETTERS' | 'MAIL_JOBS'> {
   ADMIN_TOKEN?: string;
   SUBMISSIONS?: SubmissionQueue;
@@ -73,8 +72,8 @@ export interface DeadLetterAdminEnv extends Pick<WorkerMailEnv, 'DEAD_LETTERS' |
 /**
  * GET  /api/dead-letters         → { count, letters: [{ key, kind, table, email, reason, failedAt }] }
  *                                  (kind: 'submission' not stored, 'mail' not sent, or 'unreadable')
- * POST /api/dead-letters/replay  → re-queues every letter (a submission to the writer, an email to
- *                                  the mail queue), deletes it; { replayed }
+ * POST /api/dead-letters/replay  → re-queues and deletes each letter it can (a submission to SUBMISSIONS,
+ *                                  for the writer; an email to MAIL_JOBS while bound); { replayed }
  * POST /api/dead-letters/erase   { email } → deletes that email's letters, its submissions waiting
  *                                  to be written and its team notices held for a digest, and stops
  *                                  its emails still queued; { erased, waiting, stillWriting, teamNotices }
