@@ -118,9 +118,8 @@ export async function handleDeadLetterAdmin(
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
     // Erasure (Article 17): its letters go too, matched as the site matches emails (no JSON, no email).
     const posted = (await request.json().catch(() => null)) as { email?: unknown } | null;
-    const email = String(posted?.email ?? '');
-    if (!email.trim()) return Response.json({ error: 'email required' }, { status: 400 });
-    const target = normaliseEmail(email);
+    const target = normaliseEmail(String(posted?.email ?? ''));
+    if (!target) return Response.json({ error: 'email required' }, { status: 400 });
     // The waiting submissions first: one that fails now becomes no dead letter after this.
     const nothing = { erased: 0, stillWriting: false };
     const { erased: waiting, stillWriting } = (await options.eraseWaiting?.(target)) ?? nothing;
