@@ -115,8 +115,7 @@ function withSecurityHeaders(response: Response): Response {
 
 // Cloudflare sets it, a client cannot; `vite` and `vite preview` set it from the socket (worker-server.ts).
 const connectingAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
-const startsWith = (pathname: string, prefix: string) =>
-  pathname === prefix || pathname.startsWith(`${prefix}/`);
+const startsWith = (pathname: string, prefix: string) => `${pathname}/`.startsWith(`${prefix}/`);
 
 /** The header's promise, whatever the status: BODY_READ_TO_END_BYTES says why the body is read. */
 export async function answer(request: Request, env: WorkerEnv, host: Host): Promise<Response> {
