@@ -36,7 +36,6 @@ const PERMANENT_SEND_ERRORS = new Set(
   E_HEADERS_TOO_LARGE E_HEADERS_TOO_MANY`.split(/\s+/),
 );
 
-/** The Worker's mailer: Cloudflare Email Service through the `send_email` binding. */
 export function cloudflareMailer(binding: SendEmailBinding): Mailer {
   return {
     async send(message) {
