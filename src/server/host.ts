@@ -36,7 +36,6 @@ const PERMANENT_SEND_ERRORS = new Set(
   E_HEADERS_TOO_LARGE E_HEADERS_TOO_MANY`.split(/\s+/),
 );
 
-/** The Worker's mailer: Cloudflare Email Service through the `send_email` binding. */
 export function cloudflareMailer(binding: SendEmailBinding): Mailer {
   return {
     async send(message) {
@@ -46,11 +45,10 @@ export function cloudflareMailer(binding: SendEmailBinding): Mailer {
         return { id: messageId };
       } catch (error) {
         // `code`: the one Cloudflare's binding puts on its errors.
-        const found: unknown = isObject(error) && 'code' in error ? error.code : undefined;
-        const code = typeof found === 'string' ? found : undefined;
+        const code = isObject(error) && 'code' in error && typeof error.code === 'string' ? error.code : '';
         throw new MailFailure(
           `send_email failed${code ? ` (${code})` : ''}: ${errorMessage(error)}`,
-          !(code && PERMANENT_SEND_ERRORS.has(code)),
+          !PERMANENT_SEND_ERRORS.has(code),
         );
       }
     },
@@ -108,11 +106,9 @@ export function hostOf(env: HostEnv): Host {
     mailer: outbox ? localOutboxMailer(outbox) : env.EMAIL && cloudflareMailer(env.EMAIL),
     /** The page templates, from the build's assets (clean URLs: '/x.html' is at '/x'), or on `vite` rendered. */
     templates: pageTemplates(async (path) => {
-      const response = rendered
-        ? await fetch(new URL(path, rendered))
-        : await env.ASSETS?.fetch(
-            new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid')),
-          );
+      const response = await (rendered
+        ? fetch(new URL(path, rendered))
+        : env.ASSETS?.fetch(new Request(new URL(path.replace(/\.html$/, ''), 'https://assets.invalid'))));
       return response?.ok ? response.text() : null;
     }, !rendered),
   };

@@ -106,11 +106,9 @@ const MAIL = v.pipe(
   })),
 );
 
-/** The value, or the first problem's message (in the schema's order). */
-function read<S extends v.GenericSchema>(schema: S, value: unknown) {
-  const result = v.safeParse(schema, value, { abortEarly: true });
-  return result.success ? { value: result.output } : { problem: result.issues[0].message };
-}
+/** The first problem's message (in the schema's order), or null. */
+const problemOf = (schema: v.GenericSchema, value: unknown) =>
+  v.safeParse(schema, value, { abortEarly: true }).issues?.[0].message ?? null;
 
 /**
  * SITE_URL's origin (under `vite`, `vite preview`: the address served): the one Origin a post is taken from
@@ -118,15 +116,15 @@ function read<S extends v.GenericSchema>(schema: S, value: unknown) {
  * forged one would put a stranger's address into links the site signs.
  */
 export function siteOriginOf(value: string | undefined): { origin: string } | { problem: string } {
-  const site = read(SITE_URL, value);
-  return site.problem === undefined ? { origin: site.value } : { problem: site.problem };
+  const site = v.safeParse(SITE_URL, value, { abortEarly: true });
+  return site.success ? { origin: site.output } : { problem: site.issues[0].message };
 }
 
 /** What is wrong with a `LINK_SECRET`, or null when it can sign links. */
-export const linkSecretProblem = (secret: string | undefined) => read(LINK_SECRET, secret).problem ?? null;
+export const linkSecretProblem = (secret: string | undefined) => problemOf(LINK_SECRET, secret);
 
 /** Why the configured ADMIN_TOKEN is refused, or null when it is unset or strong enough. */
-export const adminTokenProblem = (token: string | undefined) => read(ADMIN_TOKEN, token).problem ?? null;
+export const adminTokenProblem = (token: string | undefined) => problemOf(ADMIN_TOKEN, token);
 
 /** `Name <address>` or a bare address, or null when it is neither (or holds a line break). */
 export function parseMailbox(value: string): { readonly email: string; readonly name?: string } | null {

@@ -16,7 +16,9 @@ import { cellsForCreate, cellsForUpdate } from '#src/server/desk/submission-upse
 import { createPacer } from '#src/server/airtable/pacer.ts';
 import { handleDeadLetterAdmin } from '#src/server/queues/dead-letter-admin.ts';
 import { ADMIN_TOKEN_MIN_LENGTH } from '#src/server/settings.ts';
-import { type DeadLetterStore } from '#src/server/queues/dead-letters.ts';
+import { type DeadLetterStore, keepDeadLetter } from '#src/server/queues/dead-letters.ts';
+import type { MailJob } from '#src/server/mail/message.ts';
+import type { Submission } from '#src/lib/forms/submission.ts';
 
 const ORIGIN = 'https://podling.test';
 const NOW = Date.parse('2030-01-01T00:00:00.000Z');
@@ -715,34 +717,33 @@ describe('the dead-letter admin endpoint', () => {
     delete: async () => undefined,
     list: async () => ({ keys: [], list_complete: true }),
   };
+  const queue = { send: async () => undefined };
   const ask = (token: string) =>
     new Request(`${ORIGIN}/api/dead-letters`, { headers: { authorization: `Bearer ${token}` } });
 
   it('refuses to run with a short ADMIN_TOKEN', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const weak = 'x'.repeat(ADMIN_TOKEN_MIN_LENGTH - 1);
-    const response = await handleDeadLetterAdmin(
-      ask(weak),
-      { ADMIN_TOKEN: weak, DEAD_LETTERS: store },
-      async () => undefined,
-    );
+    const response = await handleDeadLetterAdmin(ask(weak), {
+      ADMIN_TOKEN: weak,
+      DEAD_LETTERS: store,
+      SUBMISSIONS: queue,
+    });
     expect(response.status).toBe(503);
     expect(warn).toHaveBeenCalled();
   });
 
   it('slows guessing down: 5 attempts a minute per address, then 429 even for the right token', async () => {
     const token = 'k'.repeat(48);
-    const env = { ADMIN_TOKEN: token, DEAD_LETTERS: store };
+    const env = { ADMIN_TOKEN: token, DEAD_LETTERS: store, SUBMISSIONS: queue };
     const limiter = createWindowLimiter({ limit: 5, now: () => NOW });
     const options = { clientAddress: '203.0.113.5', limiter, failureDelayMs: 0 };
     const statuses = [];
     for (let i = 0; i < 6; i += 1)
-      statuses.push(
-        (await handleDeadLetterAdmin(ask(`guess${i}`), env, async () => undefined, options)).status,
-      );
-    statuses.push((await handleDeadLetterAdmin(ask(token), env, async () => undefined, options)).status);
+      statuses.push((await handleDeadLetterAdmin(ask(`guess${i}`), env, options)).status);
+    statuses.push((await handleDeadLetterAdmin(ask(token), env, options)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
-    const owner = await handleDeadLetterAdmin(ask(token), env, async () => undefined, {
+    const owner = await handleDeadLetterAdmin(ask(token), env, {
       ...options,
       clientAddress: '192.0.2.1',
     });
@@ -751,13 +752,13 @@ describe('the dead-letter admin endpoint', () => {
 
   it('counts guesses per IPv6 /64, not per address', async () => {
     const token = 'k'.repeat(48);
-    const env = { ADMIN_TOKEN: token, DEAD_LETTERS: store };
+    const env = { ADMIN_TOKEN: token, DEAD_LETTERS: store, SUBMISSIONS: queue };
     const limiter = createWindowLimiter({ limit: 5, now: () => NOW });
     const statuses = [];
     for (let i = 0; i < 7; i += 1)
       statuses.push(
         (
-          await handleDeadLetterAdmin(ask(`guess${i}`), env, async () => undefined, {
+          await handleDeadLetterAdmin(ask(`guess${i}`), env, {
             clientAddress: `2001:db8:5:6::${i + 1}`,
             limiter,
             failureDelayMs: 0,
@@ -765,5 +766,37 @@ describe('the dead-letter admin endpoint', () => {
         ).status,
       );
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+  });
+  it('replays each submission to the writer and each email to the mail queue, deleting them; keeps the unreadable and, without a mail queue, the emails', async () => {
+    const job = { kind: 'mail', email: 'mail@example.com', form: 'waitlist' } as unknown as MailJob;
+    const submission = { table: 'Waitlist', email: 'a@example.com' } as unknown as Submission;
+    const token = 'k'.repeat(48);
+    const replay = async (jobs?: MailJob[]) => {
+      const letters = new Map<string, string>();
+      const kept: DeadLetterStore = {
+        put: async (key, value) => void letters.set(key, value),
+        get: async (key) => letters.get(key) ?? null,
+        delete: async (key) => void letters.delete(key),
+        list: async () => ({ keys: [...letters.keys()].map((name) => ({ name })), list_complete: true }),
+      };
+      for (const letter of [{ submission }, { mail: job }, { unreadable: 'x' }])
+        await keepDeadLetter(kept, { ...letter, reason: 'x' });
+      const queued: unknown[] = [];
+      const into = (list: unknown[]) => ({ send: async (body: unknown) => void list.push(body) });
+      const env = { ADMIN_TOKEN: token, DEAD_LETTERS: kept, SUBMISSIONS: into(queued) };
+      const answer = await handleDeadLetterAdmin(
+        new Request(`${ORIGIN}/api/dead-letters/replay`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+        }),
+        jobs ? { ...env, MAIL_JOBS: into(jobs) } : env,
+        { clientAddress: '192.0.2.1', failureDelayMs: 0 },
+      );
+      return { answer: await answer.json(), queued, kept: letters.size };
+    };
+    const jobs: MailJob[] = [];
+    expect(await replay(jobs)).toEqual({ answer: { replayed: 2 }, queued: [submission], kept: 1 });
+    expect(jobs).toEqual([job]);
+    expect(await replay()).toEqual({ answer: { replayed: 1 }, queued: [submission], kept: 2 });
   });
 });

@@ -62,9 +62,8 @@ export function createDoors(env: AirtableEnv, options: DoorsOptions): DoorsHandl
     if (request.method !== 'POST') return new Response('Method not allowed', NOT_ALLOWED);
     const result = await requestCheck.submit(request, form, client.address ?? 'unknown');
     // The enhanced form's fetch asks for JSON.
-    return (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
-      ? answerEnhancedPost(result)
-      : answerNativePost(form, result, options.templates);
+    const enhanced = (request.headers.get('accept') ?? '').toLowerCase().includes('application/json');
+    return enhanced ? answerEnhancedPost(result) : answerNativePost(form, result, options.templates);
   };
 }
 
@@ -116,8 +115,7 @@ function withSecurityHeaders(response: Response): Response {
 
 // Cloudflare sets it, a client cannot; `vite` and `vite preview` set it from the socket (worker-server.ts).
 const connectingAddress = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
-const startsWith = (pathname: string, prefix: string) =>
-  pathname === prefix || pathname.startsWith(`${prefix}/`);
+const startsWith = (pathname: string, prefix: string) => `${pathname}/`.startsWith(`${prefix}/`);
 
 /** The header's promise, whatever the status: BODY_READ_TO_END_BYTES says why the body is read. */
 export async function answer(request: Request, env: WorkerEnv, host: Host): Promise<Response> {
@@ -138,13 +136,9 @@ async function route(request: Request, env: WorkerEnv, host: Host): Promise<Resp
   // The owner's endpoint and the dead-letter store load only when asked for (never on a sign-up).
   const admin = startsWith(pathname, '/api') ? await import('#src/server/queues/dead-letter-admin.ts') : null;
   if (admin && startsWith(pathname, admin.DEAD_LETTERS_PATH)) {
-    if (!queue) return new Response('Not found', { status: 404 });
-    const jobs = env.MAIL_JOBS;
-    const requeue: SubmissionQueue['send'] = (submission) => queue.send(submission, { contentType: 'json' });
-    return admin.handleDeadLetterAdmin(request, env, requeue, {
+    return admin.handleDeadLetterAdmin(request, env, {
       clientAddress: connectingAddress(request) ?? 'unknown',
       limiter: env.ADMIN_LIMITER && bindingLimiter(env.ADMIN_LIMITER),
-      ...(jobs ? { requeueMail: (job) => jobs.send(job, { contentType: 'json' }) } : {}),
       // Beside the base and the dead letters, an erasure reaches the desk's waiting submissions, the
       // emails still queued (the ledger's erasure mark) and the notices held for a digest.
       eraseWaiting: (email) => eraseWaiting(env.AIRTABLE_DESK, email),

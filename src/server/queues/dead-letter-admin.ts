@@ -2,9 +2,8 @@
  * The owner's dead-letter endpoint (`npm run dead-letters`, the privacy commands): lists, replays and
  * erases the dead letters (dead-letters.ts) behind ADMIN_TOKEN; loaded when asked, never on a sign-up's path.
  */
-import { normaliseEmail, type Submission } from '#src/lib/forms/submission.ts';
+import { normaliseEmail } from '#src/lib/forms/submission.ts';
 import { formNamed } from '#src/lib/forms/forms.ts';
-import type { MailJob } from '#src/server/mail/message.ts';
 import type { DeskErasure } from '#src/server/desk/erasure.ts';
 import {
   ADMIN_ATTEMPTS_PER_MINUTE,
@@ -12,8 +11,10 @@ import {
   createWindowLimiter,
   type Limiter,
 } from '#src/server/doors/limiters.ts';
+import type { WorkerMailEnv } from '#src/server/mail/setup.ts';
 import { adminTokenProblem } from '#src/server/settings.ts';
-import { type DeadLetter, type DeadLetterStore, listDeadLetters } from './dead-letters.ts';
+import { type DeadLetter, listDeadLetters } from './dead-letters.ts';
+import type { SubmissionQueue } from './messages.ts';
 
 /** Where the admin endpoint answers, on the site's origin. */
 export const DEAD_LETTERS_PATH = '/api/dead-letters';
@@ -49,7 +50,7 @@ function sameToken(given: string, expected: string): boolean {
 export const ADMIN_FAILURE_DELAY_MS = 1_000;
 
 // Per isolate where the Worker has no ADMIN_LIMITER binding: attempts per address (an IPv6 one per /64).
-let fallbackAdminLimiter: Limiter | undefined;
+const fallbackAdminLimiter = createWindowLimiter({ limit: ADMIN_ATTEMPTS_PER_MINUTE });
 
 export interface DeadLetterAdminOptions {
   clientAddress: string;
@@ -57,38 +58,35 @@ export interface DeadLetterAdminOptions {
   limiter?: Limiter;
   /** How long a failed attempt waits (tests pass 0). */
   failureDelayMs?: number;
-  /** Puts an unsent email back on the mail queue; without it, mail letters are kept on replay. */
-  requeueMail?: (job: MailJob) => Promise<void>;
   /** Erasure's reach into the desk: its waiting submissions of the email (desk/erasure.ts's eraseAddress). */
   eraseWaiting?: (email: string) => Promise<DeskErasure>;
   /** Erasure's reach into the mail (ledger.ts's mark, team-inbox.ts's held notices); `teamNotices`: how many. */
   eraseMail?: (email: string) => Promise<{ teamNotices: number }>;
 }
 
-export interface DeadLetterAdminEnv {
+export interface DeadLetterAdminEnv extends Pick<WorkerMailEnv, 'DEAD_LETTERS' | 'MAIL_JOBS'> {
   ADMIN_TOKEN?: string;
-  DEAD_LETTERS?: DeadLetterStore;
+  SUBMISSIONS?: SubmissionQueue;
 }
 
 /**
  * GET  /api/dead-letters         → { count, letters: [{ key, kind, table, email, reason, failedAt }] }
  *                                  (kind: 'submission' not stored, 'mail' not sent, or 'unreadable')
- * POST /api/dead-letters/replay  → re-queues every letter (a submission to the writer, an email to
- *                                  the mail queue), deletes it; { replayed }
+ * POST /api/dead-letters/replay  → re-queues and deletes each letter it can (a submission to SUBMISSIONS,
+ *                                  for the writer; an email to MAIL_JOBS while bound); { replayed }
  * POST /api/dead-letters/erase   { email } → deletes that email's letters, its submissions waiting
  *                                  to be written and its team notices held for a digest, and stops
  *                                  its emails still queued; { erased, waiting, stillWriting, teamNotices }
- * Without ADMIN_TOKEN configured the endpoint does not exist (404); a wrong token gets 401.
+ * Without ADMIN_TOKEN or the SUBMISSIONS queue the endpoint does not exist (404); a wrong token gets 401.
  */
 export async function handleDeadLetterAdmin(
   request: Request,
   env: DeadLetterAdminEnv,
-  requeue: (submission: Submission) => Promise<void>,
   options: DeadLetterAdminOptions = { clientAddress: 'unknown' },
 ): Promise<Response> {
+  const { DEAD_LETTERS: store, SUBMISSIONS: queue, MAIL_JOBS: jobs } = env;
   const expected = env.ADMIN_TOKEN?.trim();
-  const store = env.DEAD_LETTERS;
-  if (!expected || !store) return new Response('Not found', { status: 404 });
+  if (!expected || !store || !queue) return new Response('Not found', { status: 404 });
   const weak = adminTokenProblem(expected);
   if (weak) {
     console.warn(`Dead-letter admin is off: ${weak}`);
@@ -96,9 +94,7 @@ export async function handleDeadLetterAdmin(
   }
   // Every attempt counts (the owner's command makes one or two): past the limit even the right
   // token waits, so a guesser cannot learn anything from the answers of its later tries.
-  const allowed = await (
-    options.limiter ?? (fallbackAdminLimiter ??= createWindowLimiter({ limit: ADMIN_ATTEMPTS_PER_MINUTE }))
-  ).take(clientLimitKey(options.clientAddress));
+  const allowed = await (options.limiter ?? fallbackAdminLimiter).take(clientLimitKey(options.clientAddress));
   if (!allowed.ok)
     return Response.json(
       { error: 'too many attempts' },
@@ -122,9 +118,8 @@ export async function handleDeadLetterAdmin(
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/erase`) {
     // Erasure (Article 17): its letters go too, matched as the site matches emails (no JSON, no email).
     const posted = (await request.json().catch(() => null)) as { email?: unknown } | null;
-    const email = String(posted?.email ?? '');
-    if (!email.trim()) return Response.json({ error: 'email required' }, { status: 400 });
-    const target = normaliseEmail(email);
+    const target = normaliseEmail(String(posted?.email ?? ''));
+    if (!target) return Response.json({ error: 'email required' }, { status: 400 });
     // The waiting submissions first: one that fails now becomes no dead letter after this.
     const nothing = { erased: 0, stillWriting: false };
     const { erased: waiting, stillWriting } = (await options.eraseWaiting?.(target)) ?? nothing;
@@ -136,10 +131,11 @@ export async function handleDeadLetterAdmin(
     return Response.json({ erased: gone.length, waiting, stillWriting, teamNotices: mail?.teamNotices ?? 0 });
   }
   if (request.method === 'POST' && pathname === `${DEAD_LETTERS_PATH}/replay`) {
+    const json = { contentType: 'json' } as const;
     let replayed = 0;
     for (const { key, letter } of await listDeadLetters(store)) {
-      if ('unreadable' in letter || ('mail' in letter && !options.requeueMail)) continue;
-      await ('mail' in letter ? options.requeueMail?.(letter.mail) : requeue(letter.submission));
+      if ('unreadable' in letter || ('mail' in letter && !jobs)) continue;
+      await ('mail' in letter ? jobs?.send(letter.mail, json) : queue.send(letter.submission, json));
       await store.delete(key);
       replayed += 1;
     }

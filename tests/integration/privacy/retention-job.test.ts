@@ -131,8 +131,7 @@ describe('dead letters and the privacy promises', () => {
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify(body),
         }),
-        { ADMIN_TOKEN, DEAD_LETTERS: letters },
-        async () => undefined,
+        { ADMIN_TOKEN, DEAD_LETTERS: letters, SUBMISSIONS: { send: async () => undefined } },
         { clientAddress: '192.0.2.1', failureDelayMs: 0, eraseWaiting, eraseMail },
       );
     expect((await erase('wrong', { email: 'jane@x.co' })).status).toBe(401);
