@@ -72,16 +72,6 @@ export function writeOutcome(
   };
 }
 
-/** 'Join again' pressed: a confirmation whose link confirms only the withdrawal stored at `withdrawnAt`. */
-export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): WriteOutcome => ({
-  form: confirmingForm()?.name ?? '',
-  email,
-  outcome: 'rejoin',
-  values: {},
-  withdrawnAt,
-  key: `rejoin:${at.toISOString()}`,
-});
-
 /** One email to send; with `teamNotice`, the team's, for its digest if the team's ceiling holds it back. */
 interface Outgoing {
   readonly message: MailMessage;
@@ -174,20 +164,18 @@ export async function queueOutcomeMail(
 }
 
 /**
- * The mail a pressed link (links/actions.ts) causes: a confirmed held change is told to its form's team, as a
- * new request is (a quote's Status is back to 'New'); 'Join again' gets a confirmation.
+ * The mail a pressed link (links/actions.ts) causes, keyed by its outcome and time: a confirmed held change is
+ * told to its form's team, as a new request is (a quote's Status is back to 'New'); 'Join again' gets a
+ * confirmation whose link confirms only the withdrawal stored at `withdrawnAt`.
  */
 export function linkPressMail(mail: QueueingMail, siteOrigin: string) {
+  const queue = (outcome: Omit<WriteOutcome, 'key'>, at: Date) =>
+    queueOutcomeMail(mail, { ...outcome, key: `${outcome.outcome}:${at.toISOString()}` }, siteOrigin);
   return {
     tellTeam: async (form: string, email: string, values: LinkValues, at: Date) => {
-      const outcome = 'confirmed-change';
-      await queueOutcomeMail(
-        mail,
-        { form, email, outcome, values, key: `${outcome}:${at.toISOString()}` },
-        siteOrigin,
-      );
+      await queue({ form, email, outcome: 'confirmed-change', values }, at);
     },
     rejoinMail: (email: string, withdrawnAt: string, at: Date) =>
-      queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
+      queue({ form: confirmingForm()?.name ?? '', email, outcome: 'rejoin', values: {}, withdrawnAt }, at),
   };
 }
