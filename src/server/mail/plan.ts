@@ -97,7 +97,7 @@ export async function emailsFor(
     const { subject, rows } = forTheTeam(contract, told.subjectField, values);
     const [id, at] = [`team:${kind}:${key}`, context.now.toISOString()];
     const notice = { id, subject, contact: email, at, kind };
-    const message = await teamNotification(context, team, notice, rows);
+    const message = teamNotification(context, team, notice, rows);
     return [{ message, teamNotice: { team: told.addressSetting, notice } }];
   };
   switch (outcome.outcome) {

@@ -158,7 +158,7 @@ export async function queueTeamDigests(
       const more = Math.max(0, held.more - told);
       if (notices.length + more > 0) {
         const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
-        const message = await teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
+        const message = teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
         const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt };
         try {
           await mail.enqueue(job);
