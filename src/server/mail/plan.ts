@@ -90,7 +90,7 @@ export async function emailsFor(
   // Nothing a stranger can cause reaches an address that withdrew.
   const toVisitor = async (mail: VisitorMail): Promise<Outgoing[]> =>
     outcome.contactWithdrawn ? [] : [{ message: await visitorEmail(context, form, email, key, mail) }];
-  const toTeam = async (kind: TeamNotice): Promise<Outgoing[]> => {
+  const toTeam = (kind: TeamNotice): Outgoing[] => {
     const told = conduct.tellsTeam;
     if (!contract || !told) return [];
     const team = { email: teamEmails[told.addressSetting] ?? '', copy: told.copy };
@@ -105,12 +105,12 @@ export async function emailsFor(
       return toTeam('confirmed-change');
     case 'held':
       // The team hears at once (a contact's request is never lost behind a stranger's); the address confirms.
-      return [...(await toTeam('held')), ...(await toVisitor({ kind: 'change', values }))];
+      return [...toTeam('held'), ...(await toVisitor({ kind: 'change', values }))];
     case 'rejoin':
       return conduct.confirms ? toVisitor({ kind: 'confirm', withdrawnAt: outcome.withdrawnAt }) : [];
     case 'created':
       return [
-        ...(await toTeam('new')),
+        ...toTeam('new'),
         ...(conduct.confirms ? await toVisitor({ kind: 'confirm' }) : []),
         ...(conduct.acknowledgement
           ? await toVisitor({ kind: 'acknowledge', ...conduct.acknowledgement })
