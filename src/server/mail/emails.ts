@@ -175,10 +175,9 @@ export async function visitorEmail(
 }
 
 /**
- * The team's notification of a request (`notice`: new, held for a contact on record, or changed and confirmed
- * by the contact) in its words: every field (`rows`), escaped; its subject names the notice's
- * (conduct.tellsTeam.subjectField's value); replies go to the contact. Internal: no unsubscribe link (the
- * team's address is on no list).
+ * The team's notification of a request (`notice`, of a TeamNotice kind) in its words: every field (`rows`),
+ * escaped; its subject names the notice's (conduct.tellsTeam.subjectField's value); replies go to the
+ * contact. Internal: no unsubscribe link (the team's address is on no list).
  */
 export function teamNotification(
   context: Pick<MailContext, 'from'>,

@@ -151,8 +151,7 @@ export async function queueOutcomeMail(
   };
   const { email, form } = outcome;
   for (const { message, teamNotice } of planned) {
-    // The visitor's inbox gets at most MAIL_LIMITS of the site's emails; the team at most TEAM_MAIL_LIMITS
-    // about one contact, so nobody floods it with one.
+    // MAIL_LIMITS per visitor's inbox; TEAM_MAIL_LIMITS to the team per contact, so none floods it with one.
     const allowed = teamNotice
       ? await mail.ledger.reserve(`team:${inboxKey(email)}`, at, TEAM_MAIL_LIMITS)
       : await mail.ledger.reserve(inboxKey(email), at);
