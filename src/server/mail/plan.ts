@@ -84,12 +84,12 @@ export async function emailsFor(
   context: MailContext,
   teamEmails: Readonly<Record<string, string>>,
 ): Promise<Outgoing[]> {
-  const { form, email, key, values } = outcome;
+  const { form, email, key, values, contactWithdrawn } = outcome;
   const contract = formNamed(form);
   const conduct = contract?.conduct ?? {};
   // Nothing a stranger can cause reaches an address that withdrew.
-  const toVisitor = async (mail: VisitorMail): Promise<Outgoing[]> =>
-    outcome.contactWithdrawn ? [] : [{ message: await visitorEmail(context, form, email, key, mail) }];
+  const toVisitor = async (mail?: VisitorMail): Promise<Outgoing[]> =>
+    !mail || contactWithdrawn ? [] : [{ message: await visitorEmail(context, form, email, key, mail) }];
   const toTeam = (kind: TeamNotice): Outgoing[] => {
     const told = conduct.tellsTeam;
     if (!contract || !told) return [];
@@ -107,14 +107,12 @@ export async function emailsFor(
       // The team hears at once (a contact's request is never lost behind a stranger's); the address confirms.
       return [...toTeam('held'), ...(await toVisitor({ kind: 'change', values }))];
     case 'rejoin':
-      return conduct.confirms ? toVisitor({ kind: 'confirm', withdrawnAt: outcome.withdrawnAt }) : [];
+      return toVisitor(conduct.confirms && { kind: 'confirm', withdrawnAt: outcome.withdrawnAt });
     case 'created':
       return [
         ...toTeam('new'),
-        ...(conduct.confirms ? await toVisitor({ kind: 'confirm' }) : []),
-        ...(conduct.acknowledgement
-          ? await toVisitor({ kind: 'acknowledge', ...conduct.acknowledgement })
-          : []),
+        ...(await toVisitor(conduct.confirms && { kind: 'confirm' })),
+        ...(await toVisitor(conduct.acknowledgement && { kind: 'acknowledge', ...conduct.acknowledgement })),
       ];
   }
 }
