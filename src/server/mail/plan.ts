@@ -21,9 +21,7 @@ import type { QueueingMail } from './setup.ts';
 import { consentOf, isWithdrawn } from '#src/server/privacy/consent.ts';
 
 /** What the write path did with one submission, as the mail needs it. */
-export interface WriteOutcome {
-  /** The form's name (any form in FORM_LIST). */
-  readonly form: string;
+export interface WriteOutcome extends Pick<MailJob, 'form'> {
   /** The address on record (the one the email goes to). */
   readonly email: string;
   /** 'held': stored already, nothing written; 'confirmed-change': a held change its contact confirmed. */

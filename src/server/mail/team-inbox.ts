@@ -144,7 +144,6 @@ export async function queueTeamDigests(
   log: (line: string) => void = (line) => console.error(line),
 ): Promise<number> {
   const { ledger, settings } = mail;
-  const queuedAt = now.toISOString();
   let queued = 0;
   // The job's form, for the dead letters' listing: the last form that names the team (formTeams).
   for (const { addressSetting: team, copy, form } of formTeams()) {
@@ -159,7 +158,7 @@ export async function queueTeamDigests(
       if (notices.length + more > 0) {
         const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
         const message = teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
-        const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt };
+        const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt: now.toISOString() };
         try {
           await mail.enqueue(job);
           queued += 1;
