@@ -1,7 +1,6 @@
 /**
- * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013): a write (a
- * queued submission's or a pressed link's) causes the emails its form's conduct says, and those the limits
- * allow go on MAIL_JOBS, one job each (queueOutcomeMail), for the mail consumer to send (send.ts).
+ * A write's emails (a submission's or a pressed link's) by its form's conduct, never sent in a visitor's
+ * request (docs/decisions/0013): each the limits allow is a MAIL_JOBS job, for the mail consumer (send.ts).
  */
 import { type FormContract, storedText } from '#src/lib/forms/contract.ts';
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
