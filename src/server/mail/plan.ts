@@ -20,9 +20,7 @@ import type { QueueingMail } from './setup.ts';
 import { consentOf, isWithdrawn } from '#src/server/privacy/consent.ts';
 
 /** What the write path did with one submission, as the mail needs it. */
-export interface WriteOutcome extends Pick<MailJob, 'form'> {
-  /** The address on record (the one the email goes to). */
-  readonly email: string;
+export interface WriteOutcome extends Pick<MailJob, 'form' | 'email'> {
   /** 'held': stored already, nothing written; 'confirmed-change': a held change its contact confirmed. */
   readonly outcome: 'created' | 'held' | 'confirmed-change' | 'rejoin';
   /** A rejoin's: the withdrawn record's Last Updated, which its confirmation link carries. */
