@@ -10,7 +10,7 @@ import {
 } from '#src/server/links/tokens.ts';
 import { type ConsentState } from '#src/lib/forms/contract.ts';
 import { signedUrl, type MailContext } from '#src/server/mail/emails.ts';
-import { emailsFor, rejoinRequest } from '#src/server/mail/plan.ts';
+import { emailsFor, type WriteOutcome } from '#src/server/mail/plan.ts';
 
 const SECRET = 'q'.repeat(40);
 const SENT = new Date('2026-02-10T08:00:00Z');
@@ -270,9 +270,15 @@ describe('email links', () => {
 
   it('the rejoin confirmation: its own words, to the address, and a confirm link signed for that withdrawal', async () => {
     const withdrawnAt = '2026-02-09T10:00:00.000Z';
-    const [email, ...more] = await emailsFor(rejoinRequest('P@example.com', withdrawnAt, SENT), context, {
-      SCHOOLS_TEAM_EMAIL: 'schools@podling.app',
-    });
+    const rejoin: WriteOutcome = {
+      form: 'waitlist',
+      email: 'P@example.com',
+      outcome: 'rejoin',
+      values: {},
+      withdrawnAt,
+      key: `rejoin:${SENT.toISOString()}`,
+    };
+    const [email, ...more] = await emailsFor(rejoin, context, { SCHOOLS_TEAM_EMAIL: 'schools@podling.app' });
     expect(more).toEqual([]);
     expect(email).toMatchObject({ message: { to: 'P@example.com', subject: EMAIL_COPY.rejoin.subject } });
     expect(email?.message.text).toContain(EMAIL_COPY.rejoin.intro);

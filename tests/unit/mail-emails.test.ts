@@ -110,7 +110,7 @@ describe('the site’s emails', () => {
   });
 
   it('the schools team gets every field escaped, replies go to the contact, and no value reaches a header', async () => {
-    const message = await teamNotification(
+    const message = teamNotification(
       context,
       { email: 'schools@podling.app', copy: 'schoolsTeam' },
       {
@@ -135,7 +135,7 @@ describe('the site’s emails', () => {
   });
 
   it('shows a stranger’s typed line breaks as text: no forged row in the team’s plain-text email', async () => {
-    const message = await teamNotification(
+    const message = teamNotification(
       context,
       { email: 'schools@podling.app', copy: 'schoolsTeam' },
       { ...notice, id: 'team:new:sub-5', subject: 'Hill School' },

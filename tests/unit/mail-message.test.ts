@@ -131,7 +131,7 @@ describe('header text is text', () => {
       'New quote request: URGENT: visit evil.example',
     );
     const expected = `New quote request: ${ENCODED_WORD}`;
-    const message = await teamNotice(ENCODED_WORD);
+    const message = teamNotice(ENCODED_WORD);
     const directory = await mkdtemp(path.join(tmpdir(), 'outbox-'));
     try {
       const { id } = await outboxMailer(directory, () => AT).send(message);
@@ -160,7 +160,7 @@ describe('header text is text', () => {
   it('bidirectional controls are removed from every header value and from the names in the team’s email', async () => {
     const controls = '\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f';
     expect(headerText(`Hill${controls} School`)).toBe('Hill School');
-    const message = await teamNotice(`Hill ${RLO}loohcS`);
+    const message = teamNotice(`Hill ${RLO}loohcS`);
     const ready = readyToSend({
       ...message,
       from: { email: 'hello@podling.app', name: `Pod${RLO}ling` },

@@ -5,7 +5,7 @@ import { addTestForm } from './support/test-form.ts';
 import type { MailContext } from '#src/server/mail/emails.ts';
 import { inboxKey, memoryMailLedger } from '#src/server/mail/ledger.ts';
 import type { MailJob } from '#src/server/mail/message.ts';
-import { emailsFor, queueOutcomeMail, rejoinRequest, type WriteOutcome } from '#src/server/mail/plan.ts';
+import { emailsFor, queueOutcomeMail, type WriteOutcome } from '#src/server/mail/plan.ts';
 import { parseMailSettings } from '#src/server/settings.ts';
 
 const NOW = new Date('2026-09-01T10:00:00Z');
@@ -134,7 +134,8 @@ describe('the emails a write causes', () => {
   });
 
   it('a rejoin confirmation counts against its inbox', async () => {
-    const rejoin = rejoinRequest('P@example.com', '2026-02-09T10:00:00.000Z', NOW);
+    const withdrawnAt = '2026-02-09T10:00:00.000Z';
+    const rejoin = outcome({ email: 'P@example.com', outcome: 'rejoin', values: {}, withdrawnAt });
     expect(await queued(rejoin)).toEqual([`counts against ${inboxKey('P@example.com')}`, 'to P@example.com']);
   });
 });

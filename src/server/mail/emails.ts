@@ -129,14 +129,14 @@ function htmlOf(subject: string, body: Body): string {
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(subject)}</title><style>${HEAD_STYLES}</style></head><body class="email-page" style="margin:0;padding:0;background:${COLOURS.page}">${preview}<table role="presentation" class="email-page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLOURS.page}"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px"><tr><td style="padding:0 4px 16px">${wordmark()}</td></tr><tr><td class="email-card" style="padding:28px 24px;border-radius:16px;background:${COLOURS.card};color:${COLOURS.text};font-family:${FONT};font-size:16px;line-height:1.5">${parts.join('')}${action}${rows}<p style="margin:0">${escapeHtml(EMAIL_COPY.signOff)}</p></td></tr><tr><td class="email-muted" style="padding:16px 4px;color:${COLOURS.muted};font-family:${FONT};font-size:13px;line-height:1.5">${escapeHtml(EMAIL_COPY.footer)}${unsubscribe}</td></tr></table></td></tr></table></body></html>`;
 }
 
-async function compose(
+function compose(
   { from }: Pick<MailContext, 'from'>,
   to: string,
   subject: string,
   body: Body,
   idempotencyKey: string,
   replyTo?: string,
-): Promise<MailMessage> {
+): MailMessage {
   const unsubscribe = body.unsubscribeUrl;
   const headers: Record<string, string> = unsubscribe
     ? { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
@@ -175,17 +175,16 @@ export async function visitorEmail(
 }
 
 /**
- * The team's notification of a request (`notice`: new, held for a contact on record, or changed and confirmed
- * by the contact) in its words: every field (`rows`), escaped; its subject names the notice's
- * (conduct.tellsTeam.subjectField's value); replies go to the contact. Internal: no unsubscribe link (the
- * team's address is on no list).
+ * The team's notification of a request (`notice`, of a TeamNotice kind) in its words: every field (`rows`),
+ * escaped; its subject names the notice's (conduct.tellsTeam.subjectField's value); replies go to the
+ * contact. Internal: no unsubscribe link (the team's address is on no list).
  */
-export async function teamNotification(
+export function teamNotification(
   context: Pick<MailContext, 'from'>,
   team: { readonly email: string; readonly copy: TeamCopy },
   { id, subject, contact, kind }: HeldNotice,
   rows: readonly (readonly [string, string])[],
-): Promise<MailMessage> {
+): MailMessage {
   const copy = EMAIL_COPY[team.copy][kind];
   // Stored values are clean already (the forms' parser); an older held change's may not be.
   const shown = rows.map(([label, value]) => [label, withoutBidiControls(value)] as const);
@@ -203,7 +202,7 @@ export function teamDigest(
   { notices, more }: HeldHour,
   perHour: number,
   key: string,
-): Promise<MailMessage> {
+): MailMessage {
   const copy = EMAIL_COPY[team.copy].digest;
   const rows = notices.map((notice): [string, string] => [
     `${notice.at.slice(0, 16).replace('T', ' ')} UTC`,

@@ -51,14 +51,11 @@ type MailLimits = typeof MAIL_LIMITS;
 /** The team's emails about one contact (new, held, confirmed): a real one causes one or two, a loop five a day. */
 export const TEAM_MAIL_LIMITS: MailLimits = { minGapMs: 0, perWindow: 5, windowMs: DAY_MS };
 
-/** Whether one more email may go where mail went at `sentAt` (ms since epoch). */
-export function mayEmail(sentAt: readonly number[], now: number, limits: MailLimits = MAIL_LIMITS): boolean {
-  const recent = stillCounted(sentAt, now, limits);
-  return recent.length < limits.perWindow && recent.every((at) => now - at >= limits.minGapMs);
-}
-
-function stillCounted(sentAt: readonly number[], now: number, limits: MailLimits): number[] {
-  return sentAt.filter((at) => now - at < limits.windowMs);
+/** Where mail went at `sentAt` (ms since epoch), the sends still counted with one more at `now`; none if refused. */
+export function withOneMore(sentAt: readonly number[], now: number, limits: MailLimits = MAIL_LIMITS) {
+  const recent = sentAt.filter((at) => now - at < limits.windowMs);
+  const allowed = recent.length < limits.perWindow && recent.every((at) => now - at >= limits.minGapMs);
+  return allowed ? [...recent, now] : undefined;
 }
 
 /** The part of a Workers KV namespace the ledger uses. */
@@ -99,9 +96,9 @@ export function kvMailLedger(kv: MailLedgerKv) {
       const key = KV_PREFIX + inbox;
       const at = now.getTime();
       return oneAtATime(key, async () => {
-        const kept = stillCounted(await read(key), at, limits);
-        if (!mayEmail(kept, at, limits)) return false;
-        await kv.put(key, JSON.stringify([...kept, at]), {
+        const counted = withOneMore(await read(key), at, limits);
+        if (!counted) return false;
+        await kv.put(key, JSON.stringify(counted), {
           expirationTtl: Math.ceil(limits.windowMs / 1000),
         });
         return true;

@@ -1,7 +1,6 @@
 /**
- * The Worker's mail, sent by queue consumers, never in a visitor's request (docs/decisions/0013): a write (a
- * queued submission's or a pressed link's) causes the emails its form's conduct says, and those the limits
- * allow go on MAIL_JOBS, one job each (queueOutcomeMail), for the mail consumer to send (send.ts).
+ * A write's emails (a submission's or a pressed link's) by its form's conduct, never sent in a visitor's
+ * request (docs/decisions/0013): each the limits allow is a MAIL_JOBS job, for the mail consumer (send.ts).
  */
 import { type FormContract, storedText } from '#src/lib/forms/contract.ts';
 import { confirmingForm, formNamed } from '#src/lib/forms/forms.ts';
@@ -21,11 +20,7 @@ import type { QueueingMail } from './setup.ts';
 import { consentOf, isWithdrawn } from '#src/server/privacy/consent.ts';
 
 /** What the write path did with one submission, as the mail needs it. */
-export interface WriteOutcome {
-  /** The form's name (any form in FORM_LIST). */
-  readonly form: string;
-  /** The address on record (the one the email goes to). */
-  readonly email: string;
+export interface WriteOutcome extends Pick<MailJob, 'form' | 'email'> {
   /** 'held': stored already, nothing written; 'confirmed-change': a held change its contact confirmed. */
   readonly outcome: 'created' | 'held' | 'confirmed-change' | 'rejoin';
   /** A rejoin's: the withdrawn record's Last Updated, which its confirmation link carries. */
@@ -72,16 +67,6 @@ export function writeOutcome(
   };
 }
 
-/** 'Join again' pressed: a confirmation whose link confirms only the withdrawal stored at `withdrawnAt`. */
-export const rejoinRequest = (email: string, withdrawnAt: string, at: Date): WriteOutcome => ({
-  form: confirmingForm()?.name ?? '',
-  email,
-  outcome: 'rejoin',
-  values: {},
-  withdrawnAt,
-  key: `rejoin:${at.toISOString()}`,
-});
-
 /** One email to send; with `teamNotice`, the team's, for its digest if the team's ceiling holds it back. */
 interface Outgoing {
   readonly message: MailMessage;
@@ -94,20 +79,20 @@ export async function emailsFor(
   context: MailContext,
   teamEmails: Readonly<Record<string, string>>,
 ): Promise<Outgoing[]> {
-  const { form, email, key, values } = outcome;
+  const { form, email, key, values, contactWithdrawn } = outcome;
   const contract = formNamed(form);
   const conduct = contract?.conduct ?? {};
   // Nothing a stranger can cause reaches an address that withdrew.
-  const toVisitor = async (mail: VisitorMail): Promise<Outgoing[]> =>
-    outcome.contactWithdrawn ? [] : [{ message: await visitorEmail(context, form, email, key, mail) }];
-  const toTeam = async (kind: TeamNotice): Promise<Outgoing[]> => {
+  const toVisitor = async (mail?: VisitorMail): Promise<Outgoing[]> =>
+    !mail || contactWithdrawn ? [] : [{ message: await visitorEmail(context, form, email, key, mail) }];
+  const toTeam = (kind: TeamNotice): Outgoing[] => {
     const told = conduct.tellsTeam;
     if (!contract || !told) return [];
     const team = { email: teamEmails[told.addressSetting] ?? '', copy: told.copy };
     const { subject, rows } = forTheTeam(contract, told.subjectField, values);
     const [id, at] = [`team:${kind}:${key}`, context.now.toISOString()];
     const notice = { id, subject, contact: email, at, kind };
-    const message = await teamNotification(context, team, notice, rows);
+    const message = teamNotification(context, team, notice, rows);
     return [{ message, teamNotice: { team: told.addressSetting, notice } }];
   };
   switch (outcome.outcome) {
@@ -115,16 +100,14 @@ export async function emailsFor(
       return toTeam('confirmed-change');
     case 'held':
       // The team hears at once (a contact's request is never lost behind a stranger's); the address confirms.
-      return [...(await toTeam('held')), ...(await toVisitor({ kind: 'change', values }))];
+      return [...toTeam('held'), ...(await toVisitor({ kind: 'change', values }))];
     case 'rejoin':
-      return conduct.confirms ? toVisitor({ kind: 'confirm', withdrawnAt: outcome.withdrawnAt }) : [];
+      return toVisitor(conduct.confirms && { kind: 'confirm', withdrawnAt: outcome.withdrawnAt });
     case 'created':
       return [
-        ...(await toTeam('new')),
-        ...(conduct.confirms ? await toVisitor({ kind: 'confirm' }) : []),
-        ...(conduct.acknowledgement
-          ? await toVisitor({ kind: 'acknowledge', ...conduct.acknowledgement })
-          : []),
+        ...toTeam('new'),
+        ...(await toVisitor(conduct.confirms && { kind: 'confirm' })),
+        ...(await toVisitor(conduct.acknowledgement && { kind: 'acknowledge', ...conduct.acknowledgement })),
       ];
   }
 }
@@ -161,8 +144,7 @@ export async function queueOutcomeMail(
   };
   const { email, form } = outcome;
   for (const { message, teamNotice } of planned) {
-    // The visitor's inbox gets at most MAIL_LIMITS of the site's emails; the team at most TEAM_MAIL_LIMITS
-    // about one contact, so nobody floods it with one.
+    // MAIL_LIMITS per visitor's inbox; TEAM_MAIL_LIMITS to the team per contact, so none floods it with one.
     const allowed = teamNotice
       ? await mail.ledger.reserve(`team:${inboxKey(email)}`, at, TEAM_MAIL_LIMITS)
       : await mail.ledger.reserve(inboxKey(email), at);
@@ -174,20 +156,18 @@ export async function queueOutcomeMail(
 }
 
 /**
- * The mail a pressed link (links/actions.ts) causes: a confirmed held change is told to its form's team, as a
- * new request is (a quote's Status is back to 'New'); 'Join again' gets a confirmation.
+ * The mail a pressed link (links/actions.ts) causes, keyed by its outcome and time: a confirmed held change is
+ * told to its form's team, as a new request is (a quote's Status is back to 'New'); 'Join again' gets a
+ * confirmation whose link confirms only the withdrawal stored at `withdrawnAt`.
  */
 export function linkPressMail(mail: QueueingMail, siteOrigin: string) {
+  const queue = (outcome: Omit<WriteOutcome, 'key'>, at: Date) =>
+    queueOutcomeMail(mail, { ...outcome, key: `${outcome.outcome}:${at.toISOString()}` }, siteOrigin);
   return {
     tellTeam: async (form: string, email: string, values: LinkValues, at: Date) => {
-      const outcome = 'confirmed-change';
-      await queueOutcomeMail(
-        mail,
-        { form, email, outcome, values, key: `${outcome}:${at.toISOString()}` },
-        siteOrigin,
-      );
+      await queue({ form, email, outcome: 'confirmed-change', values }, at);
     },
     rejoinMail: (email: string, withdrawnAt: string, at: Date) =>
-      queueOutcomeMail(mail, rejoinRequest(email, withdrawnAt, at), siteOrigin),
+      queue({ form: confirmingForm()?.name ?? '', email, outcome: 'rejoin', values: {}, withdrawnAt }, at),
   };
 }

@@ -6,15 +6,15 @@ import type { MailLedger } from './ledger.ts';
 import { errorMessage, type MailJob, MailFailure, type Mailer } from './message.ts';
 import { backoffSeconds, type QueueMessage } from '#src/server/queues/messages.ts';
 
-/** A mail queue's message, as the send loop acks or retries it. */
-type Delivery = Pick<QueueMessage, 'attempts' | 'ack' | 'retry'>;
+/** A mail queue's message, as the send loop acks or retries it, and its job. */
+type Delivery = { message: Pick<QueueMessage, 'attempts' | 'ack' | 'retry'>; job: MailJob };
 
 /** Emails sent at once within a batch. */
 const SEND_CONCURRENCY = 6;
 
 /** Sends one batch of mail jobs; every message is acked or retried before it returns. */
 export async function sendMailJobs(
-  messages: readonly { message: Delivery; job: MailJob }[],
+  messages: readonly Delivery[],
   options: {
     mailer: Mailer;
     ledger: Pick<MailLedger, 'hasSent' | 'markSent' | 'erasedAt'>;
@@ -48,7 +48,7 @@ export async function sendMailJobs(
       return 'retried';
     }
   };
-  const sendOne = async ({ message, job }: { message: Delivery; job: MailJob }) => {
+  const sendOne = async ({ message, job }: Delivery) => {
     const outcome = await settle(job, message.attempts);
     report[outcome] += 1;
     if (outcome === 'retried') message.retry({ delaySeconds: backoffSeconds(message.attempts) });

@@ -19,11 +19,11 @@ export interface WorkerMailEnv extends WorkerSettingsEnv {
 export const MAIL_PROBLEM_RETRY_SECONDS = 300;
 
 // Per isolate without MAIL_LEDGER (wrangler.jsonc binds it): the desk and mail consumer may not share one.
-let isolateLedger: MailLedger | undefined;
+const isolateLedger = memoryMailLedger();
 
 /** The mail ledger: in MAIL_LEDGER's KV, else this isolate's memory. */
 export function mailLedgerOf(env: Pick<WorkerMailEnv, 'MAIL_LEDGER'>): MailLedger {
-  return env.MAIL_LEDGER ? kvMailLedger(env.MAIL_LEDGER) : (isolateLedger ??= memoryMailLedger());
+  return env.MAIL_LEDGER ? kvMailLedger(env.MAIL_LEDGER) : isolateLedger;
 }
 
 /**

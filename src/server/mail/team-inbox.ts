@@ -70,10 +70,10 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
       );
       await kv.put(heldKey(hour), JSON.stringify(changed), { expiration });
     });
-  // Hours found fully listed once settled by the real clock too (a trigger's may run ahead): not read again.
-  const done = new Set<number>();
-  const settled = (hour: number, now: Date) => {
-    if (hour < hourOf(Math.min(now.getTime(), Date.now()) - DIGEST_SETTLE_MS)) done.add(hour);
+  // Hours found fully listed, once settled by the real clock too (a trigger's may run ahead): not read again.
+  const doneHours = new Set<number>();
+  const done = (hour: number, now: Date) => {
+    if (hour < hourOf(Math.min(now.getTime(), Date.now()) - DIGEST_SETTLE_MS)) doneHours.add(hour);
   };
   return {
     /** Holds `notice` in its hour's list, once (by its id). */
@@ -88,14 +88,14 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
     async ended(now: Date) {
       const last = hourOf(now.getTime() - DIGEST_SETTLE_MS) - 1;
       const hours = Array.from({ length: KEPT_HOURS }, (_, i) => last - KEPT_HOURS + 1 + i);
-      const open = hours.filter((hour) => !done.has(hour));
+      const open = hours.filter((hour) => !doneHours.has(hour));
       const lists = await Promise.all(open.map(async (hour) => ({ hour, ...(await read(hour)) })));
       const held = lists.filter((list) => list.notices.length + list.more > 0);
       // Empty hours are done too (only an hour's notices join its list): else each quote re-read 48 lists.
-      for (const list of lists) if (!held.includes(list)) settled(list.hour, now);
+      for (const list of lists) if (!held.includes(list)) done(list.hour, now);
       return held;
     },
-    done: settled,
+    done,
     /** Erasure (Article 17): drops `contact`'s notices from every hour still kept; how many went. */
     async erase(contact: string, now: Date): Promise<number> {
       const address = normaliseEmail(contact);
@@ -144,7 +144,6 @@ export async function queueTeamDigests(
   log: (line: string) => void = (line) => console.error(line),
 ): Promise<number> {
   const { ledger, settings } = mail;
-  const queuedAt = now.toISOString();
   let queued = 0;
   // The job's form, for the dead letters' listing: the last form that names the team (formTeams).
   for (const { addressSetting: team, copy, form } of formTeams()) {
@@ -158,8 +157,8 @@ export async function queueTeamDigests(
       const more = Math.max(0, held.more - told);
       if (notices.length + more > 0) {
         const key = `team-digest:${await digest([...notices.map((notice) => notice.id), `${held.hour}+${told}-${held.more}`].join('\n'))}`;
-        const message = await teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
-        const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt };
+        const message = teamDigest(settings, to, { notices, more }, TEAM_NOTICES_PER_HOUR, key);
+        const job: MailJob = { kind: 'mail', message, email: to.email, form, queuedAt: now.toISOString() };
         try {
           await mail.enqueue(job);
           queued += 1;
