@@ -261,6 +261,40 @@ describe("the schools team's inbox: a ceiling an hour, and a digest of what it h
     expect(digest?.text).not.toContain('head32@school32.sch.uk');
   });
 
+  it("an erasure and a hold of the same hour in one isolate both land: neither rewrites the list over the other's change", async () => {
+    const values = new Map<string, string>();
+    let release = () => {};
+    let reached = () => {};
+    const erasureReadsTheHour = new Promise<void>((resolve) => (reached = resolve));
+    let gated = false;
+    // KV as the erasure meets it: its read of the busy hour answers what was stored when it asked, later.
+    const kv: MailLedgerKv = {
+      get: async (key) => {
+        const value = values.get(key) ?? null;
+        if (gated || !key.startsWith('team-held:') || value === null) return value;
+        gated = true;
+        reached();
+        await new Promise<void>((resolve) => (release = resolve));
+        return value;
+      },
+      put: async (key, value) => void values.set(key, value),
+    };
+    const { mail } = mailOver(kvMailLedger(kv));
+    for (let n = 1; n <= 31; n += 1)
+      await queueOutcomeMail(mail, quote(n), 'https://x', { now: () => START + n * 1000 });
+    const erasing = eraseHeldNotices(kv, 'head31@school31.sch.uk', new Date(START + 50_000));
+    await erasureReadsTheHour;
+    const holding = queueOutcomeMail(mail, quote(32), 'https://x', { now: () => START + 60_000 });
+    // Every step the hold can take without the erasure (the memory KV answers at once) is taken by now.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release();
+    expect(await erasing).toBe(1);
+    expect((await holding).held).toBe(1);
+    const held = JSON.stringify([...values].filter(([key]) => key.startsWith('team-held:')));
+    expect(held).toContain('head32@school32.sch.uk');
+    expect(held).not.toContain('head31@school31.sch.uk');
+  });
+
   it("each ended hour's held list is read once, however many quotes plan the digests after it", async () => {
     const kv = memoryKv();
     const reads: string[] = [];

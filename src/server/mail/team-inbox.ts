@@ -112,9 +112,10 @@ export function heldNotices(kv: MailLedgerKv, team: string) {
   };
 }
 
-// One store per team and KV namespace (a binding lives as long as its isolate) or ledger's memory.
+// One store per team and KV namespace (a binding lives as long as its isolate) or ledger's memory, so in
+// an isolate an hour's list takes one change at a time, a hold's or an erasure's (neither loses the other).
 const stores = new WeakMap<MailLedgerKv, Record<string, ReturnType<typeof heldNotices>>>();
-function heldOf({ kv }: MailLedger, team: string) {
+function heldOf(kv: MailLedgerKv, team: string) {
   const teams = stores.get(kv) ?? {};
   stores.set(kv, teams);
   return (teams[team] ??= heldNotices(kv, team));
@@ -122,14 +123,14 @@ function heldOf({ kv }: MailLedger, team: string) {
 
 /** Erasure (Article 17): `contact`'s notices held for any team's digest, dropped from the ledger's KV; how many. */
 export async function eraseHeldNotices(kv: MailLedgerKv, contact: string, now: Date): Promise<number> {
-  const teams = formTeams().map((team) => heldNotices(kv, team.addressSetting).erase(contact, now));
+  const teams = formTeams().map((team) => heldOf(kv, team.addressSetting).erase(contact, now));
   return (await Promise.all(teams)).reduce((sum, erased) => sum + erased, 0);
 }
 
 /** Whether its team's inbox takes one more notice now; if not, it is held for its hour's digest. */
 export async function admitNotice(ledger: MailLedger, held: TeamHeld, at: Date): Promise<boolean> {
   if (await ledger.reserve(`team-inbox${teamKey(held.team)}`, at, TEAM_HOURLY_LIMITS)) return true;
-  await heldOf(ledger, held.team).hold(held.notice, at);
+  await heldOf(ledger.kv, held.team).hold(held.notice, at);
   return false;
 }
 
@@ -148,7 +149,7 @@ export async function queueTeamDigests(
   // The job's form, for the dead letters' listing: the last form that names the team (formTeams).
   for (const { addressSetting: team, copy, form } of formTeams()) {
     const to = { email: settings.teamEmails[team] ?? '', copy };
-    const store = heldOf(ledger, team);
+    const store = heldOf(ledger.kv, team);
     for (const held of await store.ended(now)) {
       const listed = await Promise.all(held.notices.map((notice) => ledger.hasSent(listedMark(notice))));
       const notices = held.notices.filter((_, i) => !listed[i]);
