@@ -11,8 +11,15 @@ import { isSubmission } from '#src/lib/forms/submission.ts';
 import { AirtableError, createAirtableClient } from '#src/server/airtable/client.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
-import { upsertByEmail, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';
-import { CONSENTED_QUEUED_UPSERT, type Queued, QUEUED_UPSERT, type RoundItem } from './submission-upsert.ts';
+import { upsertByEmail } from '#src/server/airtable/upsert.ts';
+import {
+  type ByEmail,
+  CONSENTED_QUEUED_UPSERT,
+  mergeByEmail,
+  type Queued,
+  QUEUED_UPSERT,
+  type RoundItem,
+} from './submission-upsert.ts';
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
 import { queueOutcomeMail, writeOutcome } from '#src/server/mail/plan.ts';
 import type { QueueingMail } from '#src/server/mail/setup.ts';
@@ -47,17 +54,15 @@ export function createRoundWriter(
    * 'Withdrawn': they hear nothing a stranger's request causes), in that form's own requests while they
    * fit in its formulas. If that lookup fails, every contact counts as withdrawn (the team still hears).
    */
-  async function lookUp(groups: ReadonlyMap<string, readonly Queued[]>) {
-    const emails = new Map(
-      [...groups].map(([table, items]) => [table, mergeByEmail(items, how).map((e) => e.email)]),
-    );
+  async function lookUp(groups: ReadonlyMap<string, readonly ByEmail[]>) {
+    const emails = new Map([...groups].map(([table, entries]) => [table, entries.map((e) => e.email)]));
     const list = mail ? confirmingForm() : undefined;
     const contacts = list ? [...emails].flatMap(([table, of]) => (table === list.table ? [] : of)) : [];
     if (list && contacts.length > 0)
       emails.set(list.table, [...new Set([...(emails.get(list.table) ?? []), ...contacts])]);
     const settled = await Promise.allSettled(
       // With mail, `how` is the consent rules', whose fields (Consent) the suppression list needs too.
-      [...emails].map(([table, of]) => client.findByEmails(table, of, lookupFieldsOf(how, table))),
+      [...emails].map(([table, of]) => client.findByEmails(table, of, how.lookupFields?.(table))),
     );
     const found = new Map([...emails.keys()].map((table, i) => [table, settled[i]]));
     const suppression = list && contacts.length > 0 ? found.get(list.table) : undefined;
@@ -105,20 +110,20 @@ export function createRoundWriter(
       log(`Airtable writer: ${reason}; sent to dead letters`);
     }
 
-    async function retryOrDeadLetter(items: readonly Queued[], error: unknown) {
+    async function retryOrDeadLetter(entries: readonly ByEmail[], error: unknown) {
       const airtableError = error instanceof AirtableError ? error : undefined;
       if (!airtableError || airtableError.transient) {
-        const waiting = items.flatMap((each) => each.items);
+        const waiting = entries.flatMap(({ item }) => item.items);
         settle(waiting, { kind: 'retry', cause: airtableError?.status === 429 ? 'rate-limited' : 'failed' });
         report.retried += waiting.length;
         const why = airtableError ? `${airtableError.status} ${airtableError.type}` : String(error);
-        log(`Airtable writer: ${items.length} records to try again (${why})`);
+        log(`Airtable writer: ${entries.length} records to try again (${why})`);
         return;
       }
       // Permanent: with one record the culprit is known; with more, try each on its own.
-      const [only] = items;
-      if (!only || items.length > 1) {
-        for (const item of items) await write(item.submission.table, [item]);
+      const only = entries[0]?.item;
+      if (!only || entries.length > 1) {
+        for (const entry of entries) await write(entry.item.submission.table, [entry]);
         return;
       }
       const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
@@ -153,22 +158,22 @@ export function createRoundWriter(
     /** Acks what was stored and queues its emails as each write answers; retries or dead-letters the rest. */
     async function write(
       table: string,
-      items: readonly Queued[],
+      entries: readonly ByEmail[],
       lookups?: Awaited<ReturnType<typeof lookUp>>,
     ) {
-      const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]])));
+      const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, entries]])));
       const looked = found.get(table);
       // Without the lookup nothing may be written: a create could double a stored record.
-      if (looked?.status !== 'fulfilled') return retryOrDeadLetter(items, looked?.reason);
-      const failures = new Map<unknown, Queued[]>();
-      await upsertByEmail(client, table, items, how, {
+      if (looked?.status !== 'fulfilled') return retryOrDeadLetter(entries, looked?.reason);
+      const failures = new Map<unknown, ByEmail[]>();
+      await upsertByEmail(client, table, entries, how, {
         now,
         stored: looked.value,
         // Each write's records acknowledged and their emails queued once it answers, in the order of sign-up.
         onWritten: async (results) => {
           for (const written of results) {
             if (written.outcome === 'failed') {
-              failures.set(written.error, [...(failures.get(written.error) ?? []), written.item]);
+              failures.set(written.error, [...(failures.get(written.error) ?? []), written]);
               continue;
             }
             settle(written.item.items, { kind: 'written' });
@@ -200,9 +205,9 @@ export function createRoundWriter(
       // Oldest first: the order the request check accepted them in, so the later one wins the merge.
       queued.sort((a, b) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt));
       const groups = new Map(
-        FORM_LIST.map(
-          ({ table }) => [table, queued.filter((each) => each.submission.table === table)] as const,
-        ).filter(([, group]) => group.length > 0),
+        FORM_LIST.map(({ table }) => {
+          return [table, mergeByEmail(queued.filter((each) => each.submission.table === table))] as const;
+        }).filter(([, group]) => group.length > 0),
       );
       // Every lookup of the round at once, then every write: each request goes as soon as the pacer lets it.
       const lookups = await lookUp(groups);
