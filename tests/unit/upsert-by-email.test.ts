@@ -68,13 +68,13 @@ const CELLS: UpsertHow<Cells> = {
 const byEmail = (items: readonly Cells[]) => items.map((item) => ({ email: String(item.Email), item }));
 /**
  * The upsert after its caller's lookup of the items' emails (the round writer's), as one call:
- * every result it told, in order.
+ * every result it told, in order (`now`: the client's clock, the records' timestamps).
  */
 async function upsert<T>(
   client: AirtableClient,
   entries: readonly { email: string; item: T }[],
   how: UpsertHow<T>,
-  options: Partial<UpsertOptions<T>> = {},
+  options: Partial<UpsertOptions<T>> & { now?: () => number } = {},
 ) {
   const emails = entries.map(({ email }) => email);
   const stored = await client.findByEmails('Waitlist', emails, how.lookupFields?.('Waitlist'));
@@ -83,7 +83,8 @@ async function upsert<T>(
     results.push(...part);
     return options.onWritten?.(part);
   };
-  await upsertByEmail(client, 'Waitlist', entries, how, { ...options, stored, onWritten });
+  const clocked = { ...client, now: options.now ?? Date.now };
+  await upsertByEmail(clocked, 'Waitlist', entries, how, { stored, onWritten });
   return results;
 }
 const AT = Date.parse('2026-11-24T06:00:00Z');

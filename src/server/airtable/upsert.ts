@@ -29,8 +29,6 @@ export type UpsertResult<T> =
   | { item: T; email: string; outcome: 'failed'; error: unknown };
 
 export interface UpsertOptions<T> {
-  /** The clock of the records' timestamps (each request is bounded by the client). */
-  now?: () => number;
   /**
    * The stored records by email (`findByEmails`, given `lookupFields`), looked up by the caller to share
    * one lookup between tables; without it nothing may be written (a create could double a record).
@@ -58,9 +56,9 @@ export async function upsertByEmail<T>(
   table: string,
   entries: readonly { email: string; item: T }[],
   how: UpsertHow<T>,
-  { now = Date.now, stored, onWritten }: UpsertOptions<T>,
+  { stored, onWritten }: UpsertOptions<T>,
 ): Promise<void> {
-  const at = new Date(now());
+  const at = new Date(client.now());
   type Write = { email: string; item: T; fields: Cells; record?: StoredRecord };
   const byKey: Write[] = [];
   const byId: Write[] = [];

@@ -167,7 +167,6 @@ export function createRoundWriter(
       if (looked?.status !== 'fulfilled') return retryOrDeadLetter(entries, looked?.reason);
       const failures = new Map<unknown, ByEmail[]>();
       await upsertByEmail(client, table, entries, how, {
-        now,
         stored: looked.value,
         // Each write's records acknowledged and their emails queued once it answers, in the order of sign-up.
         onWritten: async (results) => {
