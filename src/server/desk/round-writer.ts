@@ -11,7 +11,7 @@ import { isSubmission } from '#src/lib/forms/submission.ts';
 import { AirtableError, createAirtableClient } from '#src/server/airtable/client.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
-import { upsertByEmail } from '#src/server/airtable/upsert.ts';
+import { upsertByEmail, type UpsertResult } from '#src/server/airtable/upsert.ts';
 import {
   type ByEmail,
   CONSENTED_QUEUED_UPSERT,
@@ -33,6 +33,9 @@ interface WriterOptions extends Pick<Parameters<typeof createAirtableClient>[1],
   log?: (message: string) => void;
   mail?: QueueingMail;
 }
+
+/** A record written or held (stored already). */
+type Stored = Exclude<UpsertResult<Queued>, { outcome: 'failed' }>;
 
 /** What became of one: written (or held, stored already), tried again after its wait (retry-rule.ts), or a dead letter. */
 export type RoundOutcome =
@@ -133,12 +136,8 @@ export function createRoundWriter(
     }
 
     /** Never throws: the record is stored and acked whatever happens here, so mail never writes it twice. */
-    async function queueMail(
-      item: Queued,
-      outcome: 'created' | 'updated' | 'held',
-      about: Parameters<typeof writeOutcome>[2],
-    ) {
-      const written = mail && writeOutcome(item.submission, outcome, about);
+    async function queueMail({ item, outcome, stored }: Stored, contactWithdrawn: boolean) {
+      const written = mail && writeOutcome(item.submission, outcome, { stored, contactWithdrawn });
       if (!mail || !written) return;
       if (!item.origin) {
         log(`Mailer: a ${item.submission.table} submission came with no site origin; no email for it`);
@@ -177,10 +176,7 @@ export function createRoundWriter(
             }
             settle(written.item.items, { kind: 'written' });
             report[written.outcome] += 1;
-            await queueMail(written.item, written.outcome, {
-              ...(written.stored ? { stored: written.stored } : {}),
-              contactWithdrawn: withdrawn.has(written.email),
-            });
+            await queueMail(written, withdrawn.has(written.email));
           }
         },
       });
