@@ -18,7 +18,7 @@ export interface UpsertHow<T> {
    * `lookupFields`); `update: null` holds the item: the stored record is left as it is (outcome 'held').
    */
   cells(item: T, at: Date, stored?: Cells): { create: Cells; update: Cells | null };
-  /** The stored fields `cells` needs to decide an update, by table (findByEmails reads the email and its key anyway). */
+  /** The stored fields `cells` needs to decide an update, by table (the email and its key are read anyway). */
   lookupFields?: (table: string) => readonly string[];
 }
 

@@ -83,7 +83,6 @@ export function createRoundWriter(
    * dead letters (one per address's merged items) in `letters`, `brokeOff` set if it broke off unexpectedly.
    */
   async function writeRound(round: readonly RoundItem[], outcomes: Map<string, RoundOutcome>) {
-    const sentBefore = client.requestsSent();
     /**
      * What the round did, for logs and the load test (`stored`: created and updated). `held`: addresses
      * already stored, nothing written; `emailsQueued`, `emailsLimited`: emails queued, held back by limits.
@@ -94,7 +93,6 @@ export function createRoundWriter(
       held: 0,
       retried: 0,
       deadLettered: 0,
-      requests: 0,
       emailsQueued: 0,
       emailsLimited: 0,
     };
@@ -207,7 +205,6 @@ export function createRoundWriter(
       // Every lookup of the round at once, then every write: each request goes as soon as the pacer lets it.
       const lookups = await lookUp(groups);
       await Promise.all([...groups].map(([table, group]) => write(table, group, lookups)));
-      report.requests = client.requestsSent() - sentBefore;
     } catch (error) {
       // Unexpected (every request's failure is an outcome): what had none is tried again shortly.
       brokeOff = error;
