@@ -65,16 +65,14 @@ export async function upsertByEmail<T>(
   const held: UpsertResult<T>[] = [];
   for (const { email, item } of entries) {
     const record = stored.get(email);
-    if (!record) {
-      byKey.push({ email, item, fields: how.cells(item, at).create });
-      continue;
-    }
-    const fields = how.cells(item, at, record.fields).update;
+    const { create, update } = how.cells(item, at, record?.fields);
+    if (!record) byKey.push({ email, item, fields: create });
     // Held: the record is stored and nothing is written over it (the consent rules decide what follows).
-    if (fields === null) held.push({ item, email, outcome: 'held', id: record.id, stored: record.fields });
-    else if (record.fields[EMAIL_KEY_FIELD.airtable] === email && fields[EMAIL_KEY_FIELD.airtable] === email)
-      byKey.push({ email, item, fields, record });
-    else byId.push({ email, item, fields, record });
+    else if (update === null)
+      held.push({ item, email, outcome: 'held', id: record.id, stored: record.fields });
+    else if (record.fields[EMAIL_KEY_FIELD.airtable] === email && update[EMAIL_KEY_FIELD.airtable] === email)
+      byKey.push({ email, item, fields: update, record });
+    else byId.push({ email, item, fields: update, record });
   }
 
   const outcomeOf = ({ item, email, record }: Write, id: string): UpsertResult<T> =>
