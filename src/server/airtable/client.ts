@@ -39,13 +39,10 @@ async function errorFrom(response: Response): Promise<AirtableError> {
   // Not JSON (a proxy's HTML page): keep the status.
   const body = (await response.json().catch(() => undefined)) as ErrorBody | undefined;
   const first = body?.errors?.[0];
-  const error = body?.error ?? (first ? { type: first.error, message: first.message } : undefined);
-  const type = (typeof error === 'string' ? error : error?.type) || `HTTP_${response.status}`;
-  const message =
-    (typeof error === 'object' ? error.message : undefined) ||
-    response.statusText ||
-    'Airtable answered with an error';
-  return new AirtableError(response.status, type, message.slice(0, 300));
+  const error = typeof body?.error === 'string' ? { type: body.error, message: undefined } : body?.error;
+  const { type, message } = error ?? { type: first?.error, message: first?.message };
+  const text = message || response.statusText || 'Airtable answered with an error';
+  return new AirtableError(response.status, type || `HTTP_${response.status}`, text.slice(0, 300));
 }
 
 /** Airtable's most records per create, update or delete request. */
