@@ -92,7 +92,6 @@ export function createRoundWriter(
       updated: 0,
       held: 0,
       retried: 0,
-      deadLettered: 0,
       emailsQueued: 0,
       emailsLimited: 0,
     };
@@ -107,7 +106,6 @@ export function createRoundWriter(
     function deadLetter(items: readonly RoundItem[], body: unknown, reason: string) {
       letters.push({ body, reason });
       settle(items, { kind: 'dead-letter' });
-      report.deadLettered += 1;
       log(`Airtable writer: ${reason}; sent to dead letters`);
     }
 
