@@ -77,6 +77,7 @@ export function createRoundWriter(
     const withdrawn = new Set(contacts.filter((email) => !listed || isWithdrawn(listed.get(email)?.fields)));
     return { found, withdrawn };
   }
+  type Lookups = Awaited<ReturnType<typeof lookUp>>;
 
   /**
    * Writes one round, never throwing: each item's outcome put in `outcomes` as its write answers, its
@@ -109,7 +110,7 @@ export function createRoundWriter(
       log(`Airtable writer: ${reason}; sent to dead letters`);
     }
 
-    async function retryOrDeadLetter(entries: readonly ByEmail[], error: unknown) {
+    async function retryOrDeadLetter(table: string, entries: readonly ByEmail[], error: unknown) {
       const airtableError = error instanceof AirtableError ? error : undefined;
       if (!airtableError || airtableError.transient) {
         const waiting = entries.flatMap(({ item }) => item.items);
@@ -122,7 +123,7 @@ export function createRoundWriter(
       // Permanent: with one record the culprit is known; with more, try each on its own.
       const only = entries[0]?.item;
       if (!only || entries.length > 1) {
-        for (const entry of entries) await write(entry.item.submission.table, [entry]);
+        for (const entry of entries) await write(table, [entry], await lookUp(new Map([[table, [entry]]])));
         return;
       }
       const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
@@ -151,15 +152,10 @@ export function createRoundWriter(
     }
 
     /** Acks what was stored and queues its emails as each write answers; retries or dead-letters the rest. */
-    async function write(
-      table: string,
-      entries: readonly ByEmail[],
-      lookups?: Awaited<ReturnType<typeof lookUp>>,
-    ) {
-      const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, entries]])));
+    async function write(table: string, entries: readonly ByEmail[], { found, withdrawn }: Lookups) {
       const looked = found.get(table);
       // Without the lookup nothing may be written: a create could double a stored record.
-      if (looked?.status !== 'fulfilled') return retryOrDeadLetter(entries, looked?.reason);
+      if (looked?.status !== 'fulfilled') return retryOrDeadLetter(table, entries, looked?.reason);
       const failures = new Map<unknown, ByEmail[]>();
       await upsertByEmail(client, table, entries, how, {
         stored: looked.value,
@@ -177,7 +173,7 @@ export function createRoundWriter(
         },
       });
       // One failed request's records together: its error says whether to retry or find the culprit.
-      for (const [error, failed] of failures) await retryOrDeadLetter(failed, error);
+      for (const [error, failed] of failures) await retryOrDeadLetter(table, failed, error);
     }
 
     try {
