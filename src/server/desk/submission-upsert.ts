@@ -52,7 +52,7 @@ export interface Queued {
   origin?: string;
 }
 
-/** A table's submissions merged per normalised email, later over earlier, in the order each email first came. */
+/** A table's submissions merged per normalised email, later over earlier (items joined), in the order each email first came. */
 export function mergeByEmail(queued: readonly Queued[]) {
   const byEmail = new Map<string, Queued>();
   for (const { submission, items, origin } of queued) {
