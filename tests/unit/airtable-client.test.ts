@@ -99,7 +99,7 @@ describe('the server’s one Airtable client', () => {
     expect(airtable.calls[0]?.body).toEqual({
       pageSize: 100,
       filterByFormula: "SWITCH(LOWER(TRIM({Email})), 'a@x.co', 1, 'b@x.co', 1, 0)",
-      fields: ['Email'],
+      fields: ['Email', 'Email Key'],
     });
     expect(airtable.calls[1]?.body).toEqual({
       performUpsert: { fieldsToMergeOn: ['Email'] },

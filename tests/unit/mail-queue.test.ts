@@ -172,7 +172,8 @@ describe("the Worker's queue writer with mail", () => {
     expect(lookups.map((lookup) => lookup.table).sort()).toEqual(['School Quotes', 'Waitlist']);
     expect(lookups.find((lookup) => lookup.table === 'Waitlist')?.formula).toContain("'q4@school.test'");
     expect(writes.sort()).toEqual(['School Quotes', 'Waitlist', 'Waitlist']);
-    expect(report).toMatchObject({ created: 25, requests: 5 });
+    expect(report).toMatchObject({ created: 25 });
+    expect(lookups.length + writes.length).toBe(5);
     // The withdrawn contact hears nothing; the team hears of every quote.
     const to = (email: string) => jobs.filter((job) => job.message.to === email).length;
     expect(to('q0@school.test')).toBe(0);

@@ -2,10 +2,8 @@
 import { vi } from 'vitest';
 import { type AirtableClient, AirtableError, type StoredRecord } from '#src/server/airtable/client.ts';
 import { type Cells } from '#src/lib/forms/submission.ts';
-import { type Queued, QUEUED_UPSERT } from '#src/server/desk/submission-upsert.ts';
+import { mergeByEmail, type Queued, QUEUED_UPSERT } from '#src/server/desk/submission-upsert.ts';
 import {
-  lookupFieldsOf,
-  mergeByEmail,
   upsertByEmail,
   type UpsertHow,
   type UpsertOptions,
@@ -60,50 +58,61 @@ function fakeClient(
   return { requests, client: client as AirtableClient };
 }
 
-/** Items that are just cells: the later one's cells over the earlier one's. */
+/** Items that are just cells, one per email (`byEmail`: the caller merged them). */
 const CELLS: UpsertHow<Cells> = {
-  emailOf: (cells) => String(cells.Email),
-  merge: (earlier, later) => ({ ...earlier, ...later }),
   cells: (cells, at) => ({
     create: { ...cells, 'Created At': at.toISOString() },
     update: { ...cells, 'Last Updated': at.toISOString() },
   }),
 };
+const byEmail = (items: readonly Cells[]) => items.map((item) => ({ email: String(item.Email), item }));
 /**
  * The upsert after its caller's lookup of the items' emails (the round writer's), as one call:
- * every result it told, in order.
+ * every result it told, in order (`now`: the client's clock, the records' timestamps).
  */
 async function upsert<T>(
   client: AirtableClient,
-  items: readonly T[],
+  entries: readonly { email: string; item: T }[],
   how: UpsertHow<T>,
-  options: Partial<UpsertOptions<T>> = {},
+  options: Partial<UpsertOptions<T>> & { now?: () => number } = {},
 ) {
-  const emails = mergeByEmail(items, how).map(({ email }) => email);
-  const stored = await client.findByEmails('Waitlist', emails, lookupFieldsOf(how, 'Waitlist'));
+  const emails = entries.map(({ email }) => email);
+  const stored = await client.findByEmails('Waitlist', emails, how.lookupFields?.('Waitlist'));
   const results: UpsertResult<T>[] = [];
   const onWritten = (part: UpsertResult<T>[]) => {
     results.push(...part);
     return options.onWritten?.(part);
   };
-  await upsertByEmail(client, 'Waitlist', items, how, { ...options, stored, onWritten });
+  const clocked = { ...client, now: options.now ?? Date.now };
+  await upsertByEmail(clocked, 'Waitlist', entries, how, { stored, onWritten });
   return results;
 }
 const AT = Date.parse('2026-11-24T06:00:00Z');
 
 describe('the one upsert by email', () => {
-  it('merges one email’s items into one record, the later over the earlier', async () => {
+  it('merges one email’s submissions (mergeByEmail) into one record, the later over the earlier', async () => {
     const { requests, client } = fakeClient();
-    const results = await upsert(
-      client,
-      [
-        { Email: 'Pat@X.co', 'Contact Name': 'Pat' },
-        { Email: 'other@x.co' },
-        { Email: ' pat@x.co', Interests: ['Use Podling'] },
-      ],
-      CELLS,
-      { now: () => AT },
-    );
+    const submitted = (cells: Cells): Queued => ({
+      submission: {
+        table: 'Waitlist',
+        email: String(cells.Email),
+        acceptedAt: '2026-11-24T05:59:00Z',
+        cells,
+      },
+      items: [],
+    });
+    const items = [
+      submitted({ Email: 'Pat@X.co', 'Contact Name': 'Pat' }),
+      submitted({ Email: 'other@x.co' }),
+      submitted({ Email: ' pat@x.co', Interests: ['Use Podling'] }),
+    ];
+    const results = await upsert(client, mergeByEmail(items), QUEUED_UPSERT, { now: () => AT });
+    const made = (key: string) => ({
+      'Email Key': key,
+      'Page Source': 'home',
+      'Created At': '2026-11-24T06:00:00.000Z',
+      'Last Updated': '2026-11-24T06:00:00.000Z',
+    });
     expect(results.map(({ email, outcome }) => `${email} ${outcome}`)).toEqual([
       'pat@x.co created',
       'other@x.co created',
@@ -117,9 +126,9 @@ describe('the one upsert by email', () => {
             Email: ' pat@x.co',
             'Contact Name': 'Pat',
             Interests: ['Use Podling'],
-            'Created At': '2026-11-24T06:00:00.000Z',
+            ...made('pat@x.co'),
           },
-          { Email: 'other@x.co', 'Created At': '2026-11-24T06:00:00.000Z' },
+          { Email: 'other@x.co', ...made('other@x.co') },
         ],
       },
     ]);
@@ -127,7 +136,7 @@ describe('the one upsert by email', () => {
 
   it('updates the stored record of an email (matched trimmed, in any case) with the update cells', async () => {
     const { requests, client } = fakeClient([{ id: 'recOld', email: ' Old@X.co ' }]);
-    const [result] = await upsert(client, [{ Email: 'old@x.co' }], CELLS, {
+    const [result] = await upsert(client, byEmail([{ Email: 'old@x.co' }]), CELLS, {
       now: () => AT,
     });
     expect(result).toMatchObject({ outcome: 'updated', id: 'recOld' });
@@ -141,7 +150,7 @@ describe('the one upsert by email', () => {
     const stored = Array.from({ length: 12 }, (_, i) => ({ id: `rec${i}`, email: `n${i}@x.co` }));
     const { requests, client } = fakeClient(stored);
     const items = Array.from({ length: 130 }, (_, i) => ({ Email: `n${i}@x.co` }));
-    const results = await upsert(client, items, CELLS);
+    const results = await upsert(client, byEmail(items), CELLS);
     expect(
       requests.map(
         (request) =>
@@ -162,7 +171,7 @@ describe('the one upsert by email', () => {
     const refused = new AirtableError(422, 'UNKNOWN_FIELD_NAME', 'Unknown field name: "Notes"');
     const { client } = fakeClient([{ id: 'recOld', email: 'old@x.co' }], { 2: refused });
     const items = [...Array.from({ length: 11 }, (_, i) => ({ Email: `n${i}@x.co` })), { Email: 'old@x.co' }];
-    const results = await upsert(client, items, CELLS);
+    const results = await upsert(client, byEmail(items), CELLS);
     expect(results.filter((result) => result.outcome === 'failed').map((result) => result.email)).toEqual(
       Array.from({ length: 10 }, (_, i) => `n${i}@x.co`),
     );
@@ -184,7 +193,7 @@ describe('the one upsert by email', () => {
       items: [],
     });
     const { requests, client } = fakeClient([{ id: 'recOld', email: 'old@x.co' }]);
-    await upsert(client, [signUp('old@x.co'), signUp('new@x.co')], QUEUED_UPSERT, {
+    await upsert(client, mergeByEmail([signUp('old@x.co'), signUp('new@x.co')]), QUEUED_UPSERT, {
       now: () => AT,
     });
     const [, create, update] = requests;
@@ -214,7 +223,7 @@ describe('the one upsert by email', () => {
       ...Array.from({ length: 15 }, (_, i) => `n${i}@x.co`),
       ...stored.map(({ email }) => email),
     ];
-    const results = await upsert(client, items.map(signUp), QUEUED_UPSERT, {
+    const results = await upsert(client, mergeByEmail(items.map(signUp)), QUEUED_UPSERT, {
       now: () => AT,
     });
     // One lookup and two writes on the Email Key for 20 records, not three (10 + 5 creates, 5 updates).
@@ -243,7 +252,7 @@ describe('the one upsert by email', () => {
     } as unknown as AirtableClient;
     const told: string[][] = [];
     const items = Array.from({ length: 25 }, (_, i) => ({ Email: `n${i}@x.co` }));
-    const upserted = upsert(client, items, CELLS, {
+    const upserted = upsert(client, byEmail(items), CELLS, {
       onWritten: (results) => void told.push(results.map((result) => result.email)),
     });
     // All three writes are out before any has answered.

@@ -8,6 +8,7 @@
  */
 import { type Cells, formOf, lookupFormulas, normaliseEmail } from '#src/lib/forms/submission.ts';
 import { emailFieldOf } from '#src/lib/forms/forms.ts';
+import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
 import type { Pacer } from './pacer.ts';
 import type { AirtableAccess } from '#src/server/settings.ts';
 
@@ -38,13 +39,10 @@ async function errorFrom(response: Response): Promise<AirtableError> {
   // Not JSON (a proxy's HTML page): keep the status.
   const body = (await response.json().catch(() => undefined)) as ErrorBody | undefined;
   const first = body?.errors?.[0];
-  const error = body?.error ?? (first ? { type: first.error, message: first.message } : undefined);
-  const type = (typeof error === 'string' ? error : error?.type) || `HTTP_${response.status}`;
-  const message =
-    (typeof error === 'object' ? error.message : undefined) ||
-    response.statusText ||
-    'Airtable answered with an error';
-  return new AirtableError(response.status, type, message.slice(0, 300));
+  const error = typeof body?.error === 'string' ? { type: body.error, message: undefined } : body?.error;
+  const { type, message } = error ?? { type: first?.error, message: first?.message };
+  const text = message || response.statusText || 'Airtable answered with an error';
+  return new AirtableError(response.status, type || `HTTP_${response.status}`, text.slice(0, 300));
 }
 
 /** Airtable's most records per create, update or delete request. */
@@ -181,14 +179,14 @@ export function createAirtableClient(
     listAll,
     /**
      * The stored record of each normalised email of `emails` (trimmed and case-insensitive, so one
-     * typed in by hand is found too; the first, should someone have typed a second), with its email
-     * and the `fields` asked for: one request per formula of up to LOOKUP_FORMULA_MAX_CHARS (about
-     * 300 addresses), sent together (the pacer spaces them), and a page more for each further 100
-     * records a formula finds.
+     * typed in by hand is found too; the first, should someone have typed a second), with its email,
+     * its key (EMAIL_KEY_FIELD: upsert.ts writes by it where it is stored) and the `fields` asked for:
+     * one request per formula of up to LOOKUP_FORMULA_MAX_CHARS (about 300 addresses), sent together
+     * (the pacer spaces them), and a page more for each further 100 records a formula finds.
      */
     async findByEmails(table: string, emails: readonly string[], fields: readonly string[] = []) {
       const field = emailFieldOf(formOf({ table }));
-      const query = { fields: [field, ...fields] };
+      const query = { fields: [field, EMAIL_KEY_FIELD.airtable, ...fields] };
       const found = await Promise.all(
         lookupFormulas(emails, field).map((filterByFormula) => listAll(table, { ...query, filterByFormula })),
       );

@@ -1,8 +1,8 @@
 /**
- * The server's one upsert by email (the desk's round writer's): items of one email merged, their
- * records, looked up by the caller (about 300 emails a request), written 10 a request by the email's key.
+ * The server's one upsert by email (the desk's round writer's): one item per normalised email, its
+ * record looked up by the caller (about 300 emails a request), written 10 a request by the email's key.
  */
-import { type Cells, normaliseEmail } from '#src/lib/forms/submission.ts';
+import type { Cells } from '#src/lib/forms/submission.ts';
 import { EMAIL_KEY_FIELD } from '#src/lib/forms/contract.ts';
 import {
   AIRTABLE_MAX_RECORDS_PER_WRITE,
@@ -13,16 +13,12 @@ import {
 
 /** How the items of a call become records; `T` is whatever the caller carries (a submission…). */
 export interface UpsertHow<T> {
-  /** The email an item's record is matched on (normalised here). */
-  emailOf(item: T): string;
-  /** Two items of one email as one: the later over the earlier. */
-  merge(earlier: T, later: T): T;
   /**
    * The cells of a new record (`create`) and those written over a stored one (`update`, given its
    * `lookupFields`); `update: null` holds the item: the stored record is left as it is (outcome 'held').
    */
   cells(item: T, at: Date, stored?: Cells): { create: Cells; update: Cells | null };
-  /** The stored fields `cells` needs to decide an update, by table (the email's alone when none). */
+  /** The stored fields `cells` needs to decide an update, by table (the email and its key are read anyway). */
   lookupFields?: (table: string) => readonly string[];
 }
 
@@ -32,28 +28,9 @@ export type UpsertResult<T> =
   /** `error` is shared by every item of the failed request (usually an AirtableError). */
   | { item: T; email: string; outcome: 'failed'; error: unknown };
 
-/** Items merged per normalised email, in the order each email first came. */
-export function mergeByEmail<T>(items: readonly T[], how: UpsertHow<T>) {
-  const byEmail = new Map<string, T>();
-  for (const item of items) {
-    const email = normaliseEmail(how.emailOf(item));
-    const earlier = byEmail.get(email);
-    byEmail.set(email, earlier === undefined ? item : how.merge(earlier, item));
-  }
-  return [...byEmail].map(([email, item]) => ({ email, item }));
-}
-
-/** The stored fields a lookup asks for: the caller's, and the Email Key (a write by key needs it there). */
-export const lookupFieldsOf = <T>(how: Pick<UpsertHow<T>, 'lookupFields'>, table: string) => [
-  ...(how.lookupFields?.(table) ?? []),
-  EMAIL_KEY_FIELD.airtable,
-];
-
 export interface UpsertOptions<T> {
-  /** The clock of the records' timestamps (each request is bounded by the client). */
-  now?: () => number;
   /**
-   * The stored records by email (`findByEmails`, `lookupFieldsOf`), looked up by the caller to share
+   * The stored records by email (`findByEmails`, given `lookupFields`), looked up by the caller to share
    * one lookup between tables; without it nothing may be written (a create could double a record).
    */
   stored: ReadonlyMap<string, StoredRecord>;
@@ -77,27 +54,25 @@ export interface UpsertOptions<T> {
 export async function upsertByEmail<T>(
   client: AirtableClient,
   table: string,
-  items: readonly T[],
+  entries: readonly { email: string; item: T }[],
   how: UpsertHow<T>,
-  { now = Date.now, stored, onWritten }: UpsertOptions<T>,
+  { stored, onWritten }: UpsertOptions<T>,
 ): Promise<void> {
-  const at = new Date(now());
+  const at = new Date(client.now());
   type Write = { email: string; item: T; fields: Cells; record?: StoredRecord };
   const byKey: Write[] = [];
   const byId: Write[] = [];
   const held: UpsertResult<T>[] = [];
-  for (const { email, item } of mergeByEmail(items, how)) {
+  for (const { email, item } of entries) {
     const record = stored.get(email);
-    if (!record) {
-      byKey.push({ email, item, fields: how.cells(item, at).create });
-      continue;
-    }
-    const fields = how.cells(item, at, record.fields).update;
+    const { create, update } = how.cells(item, at, record?.fields);
+    if (!record) byKey.push({ email, item, fields: create });
     // Held: the record is stored and nothing is written over it (the consent rules decide what follows).
-    if (fields === null) held.push({ item, email, outcome: 'held', id: record.id, stored: record.fields });
-    else if (record.fields[EMAIL_KEY_FIELD.airtable] === email && fields[EMAIL_KEY_FIELD.airtable] === email)
-      byKey.push({ email, item, fields, record });
-    else byId.push({ email, item, fields, record });
+    else if (update === null)
+      held.push({ item, email, outcome: 'held', id: record.id, stored: record.fields });
+    else if (record.fields[EMAIL_KEY_FIELD.airtable] === email && update[EMAIL_KEY_FIELD.airtable] === email)
+      byKey.push({ email, item, fields: update, record });
+    else byId.push({ email, item, fields: update, record });
   }
 
   const outcomeOf = ({ item, email, record }: Write, id: string): UpsertResult<T> =>

@@ -163,7 +163,7 @@ export class AirtableDesk {
         console.log(
           `Airtable writer: a round of ${round.length}, ${report.stored} records stored ` +
             `(${report.created} new, ${report.updated} updated, ${report.held} held), ${report.retried} retried, ` +
-            `${report.deadLettered} dead-lettered, ${this.#backlog.size} waiting, in ${((Date.now() - began) / 1000).toFixed(1)} s` +
+            `${letters.length} dead-lettered, ${this.#backlog.size} waiting, in ${((Date.now() - began) / 1000).toFixed(1)} s` +
             (mail
               ? `; ${report.emailsQueued} emails queued, ${report.emailsLimited} held back by limits`
               : ''),

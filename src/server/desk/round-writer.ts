@@ -11,8 +11,15 @@ import { isSubmission } from '#src/lib/forms/submission.ts';
 import { AirtableError, createAirtableClient } from '#src/server/airtable/client.ts';
 import { airtableAccess, type AirtableEnv } from '#src/server/settings.ts';
 import { confirmingForm, FORM_LIST, formOfTable } from '#src/lib/forms/forms.ts';
-import { upsertByEmail, lookupFieldsOf, mergeByEmail } from '#src/server/airtable/upsert.ts';
-import { CONSENTED_QUEUED_UPSERT, type Queued, QUEUED_UPSERT, type RoundItem } from './submission-upsert.ts';
+import { upsertByEmail, type UpsertResult } from '#src/server/airtable/upsert.ts';
+import {
+  type ByEmail,
+  CONSENTED_QUEUED_UPSERT,
+  mergeByEmail,
+  type Queued,
+  QUEUED_UPSERT,
+  type RoundItem,
+} from './submission-upsert.ts';
 import { isWithdrawn } from '#src/server/privacy/consent.ts';
 import { queueOutcomeMail, writeOutcome } from '#src/server/mail/plan.ts';
 import type { QueueingMail } from '#src/server/mail/setup.ts';
@@ -26,6 +33,9 @@ interface WriterOptions extends Pick<Parameters<typeof createAirtableClient>[1],
   log?: (message: string) => void;
   mail?: QueueingMail;
 }
+
+/** A record written or held (stored already). */
+type Stored = Exclude<UpsertResult<Queued>, { outcome: 'failed' }>;
 
 /** What became of one: written (or held, stored already), tried again after its wait (retry-rule.ts), or a dead letter. */
 export type RoundOutcome =
@@ -47,17 +57,15 @@ export function createRoundWriter(
    * 'Withdrawn': they hear nothing a stranger's request causes), in that form's own requests while they
    * fit in its formulas. If that lookup fails, every contact counts as withdrawn (the team still hears).
    */
-  async function lookUp(groups: ReadonlyMap<string, readonly Queued[]>) {
-    const emails = new Map(
-      [...groups].map(([table, items]) => [table, mergeByEmail(items, how).map((e) => e.email)]),
-    );
+  async function lookUp(groups: ReadonlyMap<string, readonly ByEmail[]>) {
+    const emails = new Map([...groups].map(([table, entries]) => [table, entries.map((e) => e.email)]));
     const list = mail ? confirmingForm() : undefined;
     const contacts = list ? [...emails].flatMap(([table, of]) => (table === list.table ? [] : of)) : [];
     if (list && contacts.length > 0)
       emails.set(list.table, [...new Set([...(emails.get(list.table) ?? []), ...contacts])]);
     const settled = await Promise.allSettled(
       // With mail, `how` is the consent rules', whose fields (Consent) the suppression list needs too.
-      [...emails].map(([table, of]) => client.findByEmails(table, of, lookupFieldsOf(how, table))),
+      [...emails].map(([table, of]) => client.findByEmails(table, of, how.lookupFields?.(table))),
     );
     const found = new Map([...emails.keys()].map((table, i) => [table, settled[i]]));
     const suppression = list && contacts.length > 0 ? found.get(list.table) : undefined;
@@ -69,13 +77,13 @@ export function createRoundWriter(
     const withdrawn = new Set(contacts.filter((email) => !listed || isWithdrawn(listed.get(email)?.fields)));
     return { found, withdrawn };
   }
+  type Lookups = Awaited<ReturnType<typeof lookUp>>;
 
   /**
    * Writes one round, never throwing: each item's outcome put in `outcomes` as its write answers, its
    * dead letters (one per address's merged items) in `letters`, `brokeOff` set if it broke off unexpectedly.
    */
   async function writeRound(round: readonly RoundItem[], outcomes: Map<string, RoundOutcome>) {
-    const sentBefore = client.requestsSent();
     /**
      * What the round did, for logs and the load test (`stored`: created and updated). `held`: addresses
      * already stored, nothing written; `emailsQueued`, `emailsLimited`: emails queued, held back by limits.
@@ -85,8 +93,6 @@ export function createRoundWriter(
       updated: 0,
       held: 0,
       retried: 0,
-      deadLettered: 0,
-      requests: 0,
       emailsQueued: 0,
       emailsLimited: 0,
     };
@@ -101,24 +107,23 @@ export function createRoundWriter(
     function deadLetter(items: readonly RoundItem[], body: unknown, reason: string) {
       letters.push({ body, reason });
       settle(items, { kind: 'dead-letter' });
-      report.deadLettered += 1;
       log(`Airtable writer: ${reason}; sent to dead letters`);
     }
 
-    async function retryOrDeadLetter(items: readonly Queued[], error: unknown) {
+    async function retryOrDeadLetter(table: string, entries: readonly ByEmail[], error: unknown) {
       const airtableError = error instanceof AirtableError ? error : undefined;
       if (!airtableError || airtableError.transient) {
-        const waiting = items.flatMap((each) => each.items);
+        const waiting = entries.flatMap(({ item }) => item.items);
         settle(waiting, { kind: 'retry', cause: airtableError?.status === 429 ? 'rate-limited' : 'failed' });
         report.retried += waiting.length;
         const why = airtableError ? `${airtableError.status} ${airtableError.type}` : String(error);
-        log(`Airtable writer: ${items.length} records to try again (${why})`);
+        log(`Airtable writer: ${entries.length} records to try again (${why})`);
         return;
       }
       // Permanent: with one record the culprit is known; with more, try each on its own.
-      const [only] = items;
-      if (!only || items.length > 1) {
-        for (const item of items) await write(item.submission.table, [item]);
+      const only = entries[0]?.item;
+      if (!only || entries.length > 1) {
+        for (const entry of entries) await write(table, [entry], await lookUp(new Map([[table, [entry]]])));
         return;
       }
       const why = `${airtableError.status} ${airtableError.type}: ${airtableError.message}`;
@@ -128,12 +133,8 @@ export function createRoundWriter(
     }
 
     /** Never throws: the record is stored and acked whatever happens here, so mail never writes it twice. */
-    async function queueMail(
-      item: Queued,
-      outcome: 'created' | 'updated' | 'held',
-      about: Parameters<typeof writeOutcome>[2],
-    ) {
-      const written = mail && writeOutcome(item.submission, outcome, about);
+    async function queueMail({ item, outcome, stored }: Stored, contactWithdrawn: boolean) {
+      const written = mail && writeOutcome(item.submission, outcome, { stored, contactWithdrawn });
       if (!mail || !written) return;
       if (!item.origin) {
         log(`Mailer: a ${item.submission.table} submission came with no site origin; no email for it`);
@@ -151,37 +152,28 @@ export function createRoundWriter(
     }
 
     /** Acks what was stored and queues its emails as each write answers; retries or dead-letters the rest. */
-    async function write(
-      table: string,
-      items: readonly Queued[],
-      lookups?: Awaited<ReturnType<typeof lookUp>>,
-    ) {
-      const { found, withdrawn } = lookups ?? (await lookUp(new Map([[table, items]])));
+    async function write(table: string, entries: readonly ByEmail[], { found, withdrawn }: Lookups) {
       const looked = found.get(table);
       // Without the lookup nothing may be written: a create could double a stored record.
-      if (looked?.status !== 'fulfilled') return retryOrDeadLetter(items, looked?.reason);
-      const failures = new Map<unknown, Queued[]>();
-      await upsertByEmail(client, table, items, how, {
-        now,
+      if (looked?.status !== 'fulfilled') return retryOrDeadLetter(table, entries, looked?.reason);
+      const failures = new Map<unknown, ByEmail[]>();
+      await upsertByEmail(client, table, entries, how, {
         stored: looked.value,
         // Each write's records acknowledged and their emails queued once it answers, in the order of sign-up.
         onWritten: async (results) => {
           for (const written of results) {
             if (written.outcome === 'failed') {
-              failures.set(written.error, [...(failures.get(written.error) ?? []), written.item]);
+              failures.set(written.error, [...(failures.get(written.error) ?? []), written]);
               continue;
             }
             settle(written.item.items, { kind: 'written' });
             report[written.outcome] += 1;
-            await queueMail(written.item, written.outcome, {
-              ...(written.stored ? { stored: written.stored } : {}),
-              contactWithdrawn: withdrawn.has(written.email),
-            });
+            await queueMail(written, withdrawn.has(written.email));
           }
         },
       });
       // One failed request's records together: its error says whether to retry or find the culprit.
-      for (const [error, failed] of failures) await retryOrDeadLetter(failed, error);
+      for (const [error, failed] of failures) await retryOrDeadLetter(table, failed, error);
     }
 
     try {
@@ -200,14 +192,13 @@ export function createRoundWriter(
       // Oldest first: the order the request check accepted them in, so the later one wins the merge.
       queued.sort((a, b) => a.submission.acceptedAt.localeCompare(b.submission.acceptedAt));
       const groups = new Map(
-        FORM_LIST.map(
-          ({ table }) => [table, queued.filter((each) => each.submission.table === table)] as const,
-        ).filter(([, group]) => group.length > 0),
+        FORM_LIST.map(({ table }) => {
+          return [table, mergeByEmail(queued.filter((each) => each.submission.table === table))] as const;
+        }).filter(([, group]) => group.length > 0),
       );
       // Every lookup of the round at once, then every write: each request goes as soon as the pacer lets it.
       const lookups = await lookUp(groups);
       await Promise.all([...groups].map(([table, group]) => write(table, group, lookups)));
-      report.requests = client.requestsSent() - sentBefore;
     } catch (error) {
       // Unexpected (every request's failure is an outcome): what had none is tried again shortly.
       brokeOff = error;

@@ -52,14 +52,25 @@ export interface Queued {
   origin?: string;
 }
 
-/** Later over earlier (items kept), the spec's defaults on a create only, Created At kept on update. */
+/** A table's submissions merged per normalised email, later over earlier (items joined), in the order each email first came. */
+export function mergeByEmail(queued: readonly Queued[]) {
+  const byEmail = new Map<string, Queued>();
+  for (const { submission, items, origin } of queued) {
+    const email = normaliseEmail(submission.email);
+    const earlier = byEmail.get(email);
+    byEmail.set(email, {
+      submission: earlier ? mergeLaterSubmission(earlier.submission, submission) : submission,
+      items: [...(earlier?.items ?? []), ...items],
+      origin: origin ?? earlier?.origin,
+    });
+  }
+  return [...byEmail].map(([email, item]) => ({ email, item }));
+}
+/** One email's merged submissions, keyed by it. */
+export type ByEmail = ReturnType<typeof mergeByEmail>[number];
+
+/** The spec's defaults on a create only, Created At kept on update. */
 export const QUEUED_UPSERT: UpsertHow<Queued> = {
-  emailOf: (queued) => queued.submission.email,
-  merge: (earlier, later) => ({
-    submission: mergeLaterSubmission(earlier.submission, later.submission),
-    items: [...earlier.items, ...later.items],
-    origin: later.origin ?? earlier.origin,
-  }),
   cells: ({ submission }, at) => ({
     create: cellsForCreate(submission, at),
     update: cellsForUpdate(submission, at),
@@ -73,7 +84,6 @@ export const QUEUED_UPSERT: UpsertHow<Queued> = {
  * already sent confirms the latest). A form that does not confirm its addresses holds every stored one.
  */
 export const CONSENTED_QUEUED_UPSERT: UpsertHow<Queued> = {
-  ...QUEUED_UPSERT,
   cells: ({ submission }, at, stored) => {
     const fields = consentOf(submission.table);
     if (!fields) return { create: cellsForCreate(submission, at), update: null };

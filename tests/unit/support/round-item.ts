@@ -42,5 +42,6 @@ export async function writeRound(
   );
   for (const { body, reason } of letters)
     keep?.(isSubmission(body) ? { submission: body } : { unreadable: body }, reason);
-  return report;
+  // Its dead letters counted from the letters, as the desk's log counts them.
+  return { ...report, deadLettered: letters.length };
 }
