@@ -28,8 +28,8 @@ const signUp = (email: string, acceptedAt = '2026-05-04T08:59:00.000Z'): QueuedS
   origin: ORIGIN,
 });
 
-/** Airtable stand-in: the stored emails, and what each write sent. */
-function fakeAirtable(stored: string[] = []) {
+/** Airtable stand-in: the stored emails (with their Consent, if given), and what each write sent. */
+function fakeAirtable(stored: string[] = [], consent: Record<string, string> = {}) {
   const writes: { method: string; records: { fields: Record<string, unknown> }[] }[] = [];
   const fetchStub: typeof fetch = async (input, init) => {
     const body = JSON.parse(String(init?.body ?? '{}')) as {
@@ -40,7 +40,7 @@ function fakeAirtable(stored: string[] = []) {
       return Response.json({
         records: stored
           .filter((email) => body.filterByFormula?.includes(`'${email}'`))
-          .map((email, i) => ({ id: `recOld${i}`, fields: { Email: email } })),
+          .map((email, i) => ({ id: `recOld${i}`, fields: { Email: email, Consent: consent[email] } })),
       });
     writes.push({ method: init?.method ?? 'GET', records: body.records ?? [] });
     return Response.json({
@@ -262,6 +262,23 @@ describe("the Worker's queue writer with mail", () => {
     expect(state.acked).toBe(true);
     expect(report).toMatchObject({ held: 1, stored: 0, emailsQueued: 1 });
     expect(jobs[0]?.message.subject).toBe(EMAIL_COPY.change.subject);
+  });
+
+  it('holds a stored address that withdrew and sends it nothing, not even the change email', async () => {
+    const airtable = fakeAirtable(['gone@example.com'], { 'gone@example.com': 'Withdrawn' });
+    const jobs: MailJob[] = [];
+    const report = await writeRound(
+      writer(
+        airtable,
+        mailFor(async (job) => {
+          jobs.push(job);
+        }),
+      ),
+      [roundItem(signUp('gone@example.com'))],
+    );
+    expect(airtable.writes).toHaveLength(0);
+    expect(report).toMatchObject({ held: 1, stored: 0, emailsQueued: 0 });
+    expect(jobs).toEqual([]);
   });
 
   it('acknowledges the stored submission when its mail cannot be queued, and keeps the email as a dead letter', async () => {
