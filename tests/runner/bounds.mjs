@@ -28,8 +28,8 @@ export const LOOSE_SCRIPTS_MAX = 3;
 // hostOf made a new host, so new page templates, on every request (host.ts); by 5, every quote's notice
 // read the 48 ended hours' held lists again, as none found empty was marked done (team-inbox.ts).
 export const LINES_MAX = {
-  server: { folders: ['src/server'], max: 4480 },
-  code: { folders: ['src', 'scripts'], max: 20438 },
+  server: { folders: ['src/server'], max: 4394 },
+  code: { folders: ['src', 'scripts'], max: 20352 },
 };
 /** The folders whose modules import one another, and the package.json `imports` that name them. */
 const CODE_FOLDERS = ['src', 'scripts', 'tests'];
